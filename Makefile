@@ -1,0 +1,48 @@
+# pmutest: a PMU conformance test kernel.
+#
+#   make            build/BOOTX64.EFI and the host tools (build/host/...)
+#   make run        boot the suite in QEMU (TCG; KVM=1 for KVM) and print the report
+#   make test       host unit tests, the suite on the simulator, the mutation
+#                   matrix, and the QEMU boot against its expectations
+#   make mutation   the mutation matrix alone
+#
+# Each part of the tree has its own fragment under mk/.
+
+BUILD := build
+HOST_BUILD := $(BUILD)/host
+
+# Machine-independent code: compiled once for the machine (EFI) and once for
+# the simulator, unchanged.
+CORE_SRCS := $(sort $(wildcard kernel/*.c)) $(sort $(wildcard tests/*.c))
+
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes \
+	-Wmissing-prototypes -Wshadow -Wformat=2
+INCLUDES := -Iinclude -Ikernel
+
+.PHONY: all host run test mutation clean deps format bench image
+all: efi host
+
+include mk/deps.mk
+include mk/efi.mk
+include mk/host.mk
+
+run: deps efi
+	scripts/run-qemu.sh $(if $(KVM),--kvm) $(if $(CONFIG),--config $(CONFIG))
+
+test: deps
+	scripts/run-tests.sh
+
+mutation: host
+	scripts/mutation.sh
+
+bench: deps efi host
+	scripts/bench.sh
+
+image: efi
+	scripts/make-usb-image.sh
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD)

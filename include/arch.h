@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The machine interface.
+ *
+ * kernel/ and tests/ see the machine only through this header. It has two
+ * implementations:
+ *   arch/x86_64/  the real thing: bare metal (or a VM) after ExitBootServices;
+ *   arch/sim/     a simulated CPU with an SDM-exact PMU, in a Linux process.
+ * The suite compiles unchanged against either; that is how every check is
+ * proven on the simulator to catch the deviation it exists for.
+ *
+ * Fault idiom: every probe returns the exception vector it raised, 0 when
+ * none. The error code of the last fault raised by a probe is kept and read
+ * with arch_fault_error_code().
+ */
+#ifndef PMUTEST_ARCH_H
+#define PMUTEST_ARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exception vectors, SDM Vol. 3A Table 6-1 "Protected-Mode Exceptions and
+ * Interrupts". */
+enum x86_vector {
+	X86_VEC_NONE = 0, /* probes return 0 for "no exception"; #DE is never
+			     a probe result in this project */
+	X86_VEC_DE = 0,
+	X86_VEC_DB = 1,
+	X86_VEC_NMI = 2,
+	X86_VEC_BP = 3,
+	X86_VEC_OF = 4,
+	X86_VEC_BR = 5,
+	X86_VEC_UD = 6,
+	X86_VEC_NM = 7,
+	X86_VEC_DF = 8,
+	X86_VEC_TS = 10,
+	X86_VEC_NP = 11,
+	X86_VEC_SS = 12,
+	X86_VEC_GP = 13,
+	X86_VEC_PF = 14,
+	X86_VEC_MF = 16,
+	X86_VEC_AC = 17,
+	X86_VEC_MC = 18,
+	X86_VEC_XM = 19,
+	X86_VEC_VE = 20,
+	X86_VEC_CP = 21,
+};
+
+/* Vectors the kernel programs into the local APIC. */
+#define PMI_VECTOR 0xF0	     /* LVT performance-monitoring entry */
+#define TIMER_VECTOR 0xF1    /* LVT timer: the watchdog */
+#define SPURIOUS_VECTOR 0xFF /* spurious-interrupt vector register */
+
+/* Mnemonic of a vector ("#GP"), "#??" when unknown. */
+const char *x86_vector_name(int vector);
+
+struct cpuid_regs {
+	uint32_t eax, ebx, ecx, edx;
+};
+
+/* ---- Identification -------------------------------------------------- */
+
+/* "x86_64" or "sim"; the platform text describes the machine or profile. */
+const char *arch_name(void);
+const char *arch_platform(void);
+
+/* ---- CPUID, MSRs, RDPMC ------------------------------------------------ */
+
+void arch_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+
+/* Probes, callable at any CPL (a fault at CPL > 0 is returned the same way).
+ * Each returns the vector raised (0 when none). */
+int rdmsr_safe(uint32_t msr, uint64_t *val);
+int wrmsr_safe(uint32_t msr, uint64_t val);
+
+/*
+ * RDPMC with RCX passed whole (the CPU must ignore RCX[63:32]). RAX and RDX
+ * are loaded with ARCH_RDPMC_POISON before the instruction and returned whole,
+ * so a CPU that leaves their high halves set is visible to the caller.
+ */
+#define ARCH_RDPMC_POISON 0xA5A5A5A5A5A5A5A5ULL
+int rdpmc_safe(uint64_t rcx, uint64_t *rax, uint64_t *rdx);
+
+/* Error code pushed by the last fault a probe returned (0 when it had none). */
+uint32_t arch_fault_error_code(void);
+
+/* Unchecked accessors: a fault here is an unexpected exception, reported with
+ * vector, RIP and error code; the test fails and the suite goes on. */
+uint64_t rdmsr(uint32_t msr);
+void wrmsr(uint32_t msr, uint64_t val);
+
+/* ---- Control registers, time, serialization -------------------------- */
+
+uint64_t arch_read_cr4(void);
+void arch_write_cr4(uint64_t val);
+uint64_t arch_rdtsc(void);
+/* A serializing instruction (CPUID), as the SDM asks around exact reads. */
+void arch_serialize(void);
+
+/* ---- Privilege ------------------------------------------------------- */
+
+/*
+ * Code that runs at CPL > 0 must live in pages that carry the user bit: mark
+ * such functions (and only those) __user_code. They may use their stack and
+ * call other __user_code functions (the probes above and arch_workload are
+ * __user_code), and must not touch kernel data.
+ */
+#define __user_code __attribute__((section(".text.user"), noinline))
+
+typedef uint64_t (*cpl_fn)(uint64_t arg);
+
+/*
+ * Run fn(arg) at CPL 1, 2 or 3 (0 calls it directly) and come back to CPL 0.
+ * Returns 0 and stores fn's result, or returns the vector of an exception fn
+ * raised and did not handle (fn is abandoned at that point; the error code is
+ * in arch_fault_error_code()).
+ */
+int arch_call_at_cpl(int cpl, cpl_fn fn, uint64_t arg, uint64_t *result);
+
+/* ---- The calibrated workload ----------------------------------------- */
+
+/*
+ * A loop of `iters` iterations (iters >= 1), each retiring exactly
+ * WORKLOAD_INSNS_PER_ITER instructions of which WORKLOAD_BRANCHES_PER_ITER is
+ * a conditional branch (taken in every iteration but the last). Callable at
+ * any CPL. The count of two runs of different lengths therefore differs by
+ * exactly (iters2 - iters1) * WORKLOAD_INSNS_PER_ITER instructions.
+ */
+#define WORKLOAD_INSNS_PER_ITER 10
+#define WORKLOAD_BRANCHES_PER_ITER 1
+void arch_workload(uint64_t iters);
+
+/*
+ * The same loop, bracketed by WRMSR(msr, on) immediately before and
+ * WRMSR(msr, off) immediately after, with nothing else in between: counting
+ * that is gated by `msr` (usually IA32_PERF_GLOBAL_CTRL) sees the loop and a
+ * constant overhead only. CPL 0 only.
+ */
+void arch_workload_gated(uint64_t iters, uint32_t msr, uint64_t on, uint64_t off);
+
+/* ---- Local APIC and interrupts ---------------------------------------- */
+
+/* LVT performance-monitoring counters register (xAPIC offset 340H, x2APIC
+ * MSR 834H), SDM Vol. 3A 10.5.1. */
+uint32_t arch_apic_read_lvt_pmi(void);
+void arch_apic_write_lvt_pmi(uint32_t val);
+void arch_apic_eoi(void);
+bool arch_apic_is_x2apic(void);
+
+/* Called (at CPL 0, interrupts off) on every interrupt at PMI_VECTOR; the
+ * handler sends EOI itself when it wants to. NULL uninstalls. */
+typedef void (*pmi_handler_fn)(void);
+void arch_set_pmi_handler(pmi_handler_fn fn);
+
+void arch_irq_enable(void);
+void arch_irq_disable(void);
+
+/* ---- Running a test --------------------------------------------------- */
+
+struct arch_exception {
+	int vector;	     /* X86_VEC_*, or ARCH_TIMEOUT */
+	uint32_t error_code; /* 0 when the vector pushes none */
+	bool has_error_code;
+	uint64_t rip;
+	uint64_t cr2; /* #PF only */
+	int cpl;      /* CPL at the time of the exception */
+};
+#define ARCH_TIMEOUT (-1)
+
+/*
+ * Run fn(arg) so that whatever happens the caller gets control back:
+ * returns 0 when fn returned; 1 with *ex filled when an exception outside any
+ * probe hit fn (or code it called); 2 with ex->vector = ARCH_TIMEOUT when the
+ * watchdog fired after `timeout_ms`. In every case CPL is 0, interrupts are off,
+ * CR4 is as it was on entry and the stack is the caller's.
+ */
+int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms,
+		     struct arch_exception *ex);
+
+/* ---- Output, exit ------------------------------------------------------ */
+
+/* Serial port (COM1) and screen on the machine; stdout on the simulator. */
+void arch_console_write(const char *s, size_t n);
+
+/* Verdicts the run ends with; QEMU's isa-debug-exit turns them into its exit
+ * status (see scripts/), the simulator into its own. */
+enum run_status {
+	RUN_PASS = 0,
+	RUN_FAIL = 1,
+	RUN_ERROR = 2, /* the environment broke (#DF, no console...) */
+};
+__attribute__((noreturn)) void arch_exit(enum run_status status);
+
+/* ---- Harness self-tests ------------------------------------------------- */
+
+/* Raise a genuine fault outside any probe, so the self-tests can check that
+ * the runner reports it and goes on. */
+void arch_selftest_page_fault(void);
+void arch_selftest_invalid_opcode(void);
+
+/* Save a file on the boot medium (real hardware); false when it cannot. */
+bool arch_save_report(const char *name, const char *data, size_t len);
+
+#endif

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the loader hands the kernel. On the machine boot/ fills it before
+ * ExitBootServices; on the simulator arch/sim fills it from the command line.
+ * Everything in it is plain data: nothing here calls firmware.
+ */
+#ifndef PMUTEST_BOOT_INFO_H
+#define PMUTEST_BOOT_INFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct boot_framebuffer {
+	uint64_t base; /* 0 when there is no GOP framebuffer */
+	uint32_t width, height, pixels_per_scanline;
+	uint32_t bgr; /* 1 for PixelBlueGreenRedReserved8BitPerColor */
+};
+
+struct boot_info {
+	/* Options text (pmutest.cfg), NUL-terminated, NULL when absent. The kernel
+	 * parses it (kernel/options.c) and reports malformed lines. */
+	const char *config_text;
+	const char *config_source; /* where it came from, for messages */
+
+	/* A report saved by a previous run that boot/ wrote to the medium, or
+	 * a message about it (NULL when none). */
+	const char *boot_message;
+
+	uint64_t lapic_phys;	   /* from the ACPI MADT; 0 when unknown */
+	uint64_t usable_memory;	   /* bytes of EfiConventionalMemory */
+	uint32_t memory_map_count; /* descriptors in the firmware map */
+	struct boot_framebuffer fb;
+	const char *firmware_vendor; /* UTF-8/ASCII copy, may be NULL */
+	uint64_t tsc_at_entry;	     /* TSC on entry to the loader */
+};
+
+/* The kernel's entry point, called by the arch once the environment is up. */
+__attribute__((noreturn)) void kernel_main(const struct boot_info *bi);
+
+#endif

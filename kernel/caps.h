@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The capability record: everything the suite decides from CPUID (and
+ * IA32_PERF_CAPABILITIES), decoded once by caps_decode() from register
+ * values. Pure C: the decoder touches no hardware, so the kernel, the
+ * simulator and the host tool pmucaps share this one copy.
+ *
+ * Field sources are cited beside each field (SDM Vol. 2A CPUID, Vol. 3B
+ * chapters 17 and 20, AMD64 APM Vol. 3 CPUID).
+ */
+#ifndef PMUTEST_CAPS_H
+#define PMUTEST_CAPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch.h" /* struct cpuid_regs */
+#include "msr.h"  /* ARCH_EVENT_COUNT */
+
+enum cpu_vendor { VENDOR_UNKNOWN, VENDOR_INTEL, VENDOR_AMD, VENDOR_HYGON };
+
+/* CPUID.1AH:EAX[31:24] core type on hybrid parts. */
+enum core_type { CORE_TYPE_NONE = 0, CORE_TYPE_ATOM = 0x20, CORE_TYPE_CORE = 0x40 };
+
+struct caps_arch_perfmon {
+	bool present;		/* leaf 0AH <= max basic leaf and version != 0 */
+	unsigned version;	/* CPUID.0AH:EAX[7:0] */
+	unsigned gp_counters;	/* CPUID.0AH:EAX[15:8] */
+	unsigned gp_width;	/* CPUID.0AH:EAX[23:16] */
+	unsigned ebx_length;	/* CPUID.0AH:EAX[31:24] */
+	uint32_t ebx;		/* CPUID.0AH:EBX: bit set = event NOT available */
+	/* event i available iff i < ebx_length and EBX[i] == 0 */
+	bool event_available[ARCH_EVENT_COUNT];
+	unsigned fixed_counters_edx; /* CPUID.0AH:EDX[4:0] (v2+) */
+	unsigned fixed_width;	     /* CPUID.0AH:EDX[12:5] (v2+) */
+	uint32_t fixed_bitmask;	     /* CPUID.0AH:ECX (v5+); 0 otherwise */
+	/* fixed counter i supported iff ECX[i] == 1 or i < EDX[4:0] (v5 rule;
+	 * before v5 ECX is 0 and the rule reduces to i < EDX[4:0]) */
+	uint32_t fixed_supported;  /* bit i set = fixed counter i supported */
+	bool anythread_deprecated; /* CPUID.0AH:EDX[15] */
+	uint64_t gp_mask;	   /* bits of usable GP counters (leaf 23H aware) */
+};
+
+/* Leaf 23H "Architectural Performance Monitoring Extended Leaf". */
+struct caps_leaf23 {
+	bool present;		/* 23H <= max basic leaf */
+	uint32_t subleaf_valid; /* sub-leaf 0 EAX: bit n = sub-leaf n valid */
+	bool umask2;		/* sub-leaf 0 EBX[0] */
+	bool eq;		/* sub-leaf 0 EBX[1] */
+	bool counters_valid;	/* sub-leaf 1 present (EAX bit 1) */
+	uint32_t gp_bitmap;	/* sub-leaf 1 EAX */
+	uint32_t fixed_bitmap;	/* sub-leaf 1 EBX */
+};
+
+struct caps_rdt_l3_mon {
+	bool present;		/* CPUID.(0FH,0):EDX[1] */
+	uint32_t max_rmid;	/* CPUID.(0FH,1):ECX */
+	uint32_t upscale;	/* CPUID.(0FH,1):EBX */
+	unsigned counter_width; /* 24 + CPUID.(0FH,1):EAX[7:0] */
+	bool occupancy;		/* CPUID.(0FH,1):EDX[0] */
+	bool total_bw;		/* EDX[1] */
+	bool local_bw;		/* EDX[2] */
+};
+
+struct caps_rdt {
+	bool pqm;	   /* CPUID.(07H,0):EBX[12] */
+	bool pqe;	   /* CPUID.(07H,0):EBX[15] */
+	bool mon_present;  /* leaf 0FH readable and PQM */
+	uint32_t max_rmid; /* CPUID.(0FH,0):EBX */
+	struct caps_rdt_l3_mon l3;
+	/* allocation, CPUID.(10H,0):EBX[1..3] and the sub-leaves */
+	bool alloc_present;
+	bool l3_cat, l2_cat, mba;
+	unsigned l3_cbm_len, l3_max_cos; /* (10H,1): EAX[4:0]+1, EDX[15:0] */
+	unsigned l2_cbm_len, l2_max_cos; /* (10H,2) */
+	unsigned mba_max_delay, mba_max_cos; /* (10H,3): EAX[11:0]+1, EDX[15:0] */
+};
+
+struct caps_perf_capabilities {
+	bool valid; /* read (PDCM set and RDMSR did not fault) */
+	uint64_t raw;
+	unsigned lbr_format;
+	bool pebs_trap, pebs_arch_reg;
+	unsigned pebs_format;
+	bool freeze_while_smm;
+	bool full_width_write; /* bit 13: IA32_A_PMCx */
+	bool pebs_baseline;
+	bool perf_metrics;     /* bit 15: PERF_METRICS_AVAILABLE */
+};
+
+struct caps_amd {
+	bool perfctr_core;   /* CPUID.80000001H:ECX[23] PerfCtrExtCore */
+	bool perfmon_v2;     /* CPUID.80000022H:EAX[0] */
+	bool lbr_stack_v2;   /* CPUID.80000022H:EAX[1] */
+	unsigned num_core_pmc_v2; /* CPUID.80000022H:EBX[3:0] */
+	unsigned core_counters; /* 4 legacy, 6 PerfCtrExtCore, or EBX[3:0] */
+};
+
+struct caps {
+	enum cpu_vendor vendor;
+	char vendor_string[13];
+	unsigned family, model, stepping; /* display family / model rules */
+	uint32_t signature;		  /* CPUID.01H:EAX */
+	uint32_t max_basic_leaf, max_ext_leaf;
+	bool hypervisor;  /* CPUID.01H:ECX[31] */
+	bool pdcm;	  /* CPUID.01H:ECX[15] */
+	bool x2apic;	  /* CPUID.01H:ECX[21] */
+	bool apic;	  /* CPUID.01H:EDX[9] */
+	bool msr;	  /* CPUID.01H:EDX[5] */
+	bool tsc;	  /* CPUID.01H:EDX[4] */
+	bool ds;	  /* CPUID.01H:EDX[21] Debug Store */
+	bool hybrid;	  /* CPUID.(07H,0):EDX[15] */
+	enum core_type core_type; /* CPUID.1AH:EAX[31:24] when hybrid */
+	char hypervisor_vendor[13];
+
+	struct caps_arch_perfmon pm;
+	struct caps_leaf23 l23;
+	struct caps_rdt rdt;
+	struct caps_perf_capabilities perf_cap;
+	struct caps_amd amd;
+
+	/* Derived: the model-specific PMUs the suite knows. */
+	bool nehalem_uncore; /* family 06H, model 1AH/1EH/1FH/2EH */
+	bool netburst;	     /* family 0FH Intel: ESCR/CCCR counters */
+};
+
+/* Source of CPUID values: the machine, or a dump. Must return zeros for a
+ * leaf it does not know (the decoder itself never asks beyond the maxima). */
+typedef void (*caps_cpuid_fn)(void *ctx, uint32_t leaf, uint32_t subleaf,
+			      struct cpuid_regs *r);
+
+void caps_decode(struct caps *c, caps_cpuid_fn cpuid, void *ctx);
+
+/* Fold IA32_PERF_CAPABILITIES into the record (call only when c->pdcm). */
+void caps_decode_perf_capabilities(struct caps *c, uint64_t value);
+
+/* Names, for reports. */
+const char *caps_vendor_name(enum cpu_vendor v);
+const char *caps_arch_event_name(unsigned event); /* "instructions", ... */
+
+/* The record for the machine the kernel runs on (filled once at start). */
+extern struct caps g_caps;
+
+#endif

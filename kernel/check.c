@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The checks. Each expect_*() counts one check and, when it fails, prints
+ * what was expected, what was seen and the SDM rule that decides it.
+ */
+#include "arch.h"
+#include "kstring.h"
+#include "ktap.h"
+#include "runner_internal.h"
+#include "test.h"
+
+/* A check site is identified by its format string: the same expect_*() in a
+ * loop is one distinct check however often it runs. */
+static void count_check(struct t *t, const void *site)
+{
+	t->checks++;
+	for (unsigned i = 0; i < t->n_sites; i++) {
+		if (t->sites[i] == site)
+			return;
+	}
+	if (t->n_sites < T_MAX_DISTINCT)
+		t->sites[t->n_sites++] = site;
+	else
+		t->sites_overflow = true;
+}
+
+static void report(struct t *t, bool ok, const char *expected, const char *actual,
+		   const char *rule, const char *what, va_list ap)
+{
+	char desc[320];
+
+	kvsnprintf(desc, sizeof(desc), what, ap);
+	if (ok) {
+		if (t->verbose >= 2)
+			ktap_diag(t->w, "ok: %s: %s", desc, actual);
+		return;
+	}
+	t->failures++;
+	if (t->failures > T_MAX_FAIL_DIAGS)
+		return;
+	ktap_diag(t->w, "FAIL: %s", desc);
+	ktap_diag(t->w, "  expected: %s", expected);
+	ktap_diag(t->w, "  actual:   %s", actual);
+	ktap_diag(t->w, "  rule:     %s", rule ? rule : "(none given)");
+	if (t->failures == T_MAX_FAIL_DIAGS)
+		ktap_diag(t->w, "(further failures of this test are counted, not shown)");
+}
+
+static void fmt_u64(char *buf, size_t n, uint64_t v)
+{
+	if (v < 10)
+		ksnprintf(buf, n, "%llu", (unsigned long long)v);
+	else
+		ksnprintf(buf, n, "%#llx (%llu)", (unsigned long long)v, (unsigned long long)v);
+}
+
+bool expect_eq(struct t *t, uint64_t actual, uint64_t expected, const char *rule,
+	       const char *what, ...)
+{
+	char e[64], a[64];
+	va_list ap;
+	bool ok = actual == expected;
+
+	count_check(t, what);
+	fmt_u64(e, sizeof(e), expected);
+	fmt_u64(a, sizeof(a), actual);
+	va_start(ap, what);
+	report(t, ok, e, a, rule, what, ap);
+	va_end(ap);
+	return ok;
+}
+
+bool expect_ne(struct t *t, uint64_t actual, uint64_t unexpected, const char *rule,
+	       const char *what, ...)
+{
+	char e[80], a[64];
+	va_list ap;
+	bool ok = actual != unexpected;
+
+	count_check(t, what);
+	char u[64];
+	fmt_u64(u, sizeof(u), unexpected);
+	ksnprintf(e, sizeof(e), "anything but %s", u);
+	fmt_u64(a, sizeof(a), actual);
+	va_start(ap, what);
+	report(t, ok, e, a, rule, what, ap);
+	va_end(ap);
+	return ok;
+}
+
+bool expect_range(struct t *t, uint64_t actual, uint64_t lo, uint64_t hi,
+		  const char *rule, const char *what, ...)
+{
+	char e[96], a[64], l[40], h[40];
+	va_list ap;
+	bool ok = actual >= lo && actual <= hi;
+
+	count_check(t, what);
+	fmt_u64(l, sizeof(l), lo);
+	fmt_u64(h, sizeof(h), hi);
+	ksnprintf(e, sizeof(e), "%s .. %s", l, h);
+	fmt_u64(a, sizeof(a), actual);
+	va_start(ap, what);
+	report(t, ok, e, a, rule, what, ap);
+	va_end(ap);
+	return ok;
+}
+
+static void fmt_vector(char *buf, size_t n, int vec, uint32_t err, bool show_err)
+{
+	if (vec == 0)
+		ksnprintf(buf, n, "no exception");
+	else if (show_err)
+		ksnprintf(buf, n, "%s(%#x)", x86_vector_name(vec), err);
+	else
+		ksnprintf(buf, n, "%s", x86_vector_name(vec));
+}
+
+/* Vectors that push an error code (SDM Vol. 3A Table 6-1). */
+static bool has_error_code(int vec)
+{
+	return vec == X86_VEC_DF || vec == X86_VEC_TS || vec == X86_VEC_NP ||
+	       vec == X86_VEC_SS || vec == X86_VEC_GP || vec == X86_VEC_PF ||
+	       vec == X86_VEC_AC || vec == X86_VEC_CP;
+}
+
+bool expect_vector(struct t *t, int actual, int expected, const char *rule,
+		   const char *what, ...)
+{
+	char e[48], a[48];
+	va_list ap;
+	uint32_t err = actual ? arch_fault_error_code() : 0;
+	/* Every #GP this suite expects is #GP(0): the error code is part of it. */
+	bool ok = actual == expected && (expected != X86_VEC_GP || err == 0);
+
+	count_check(t, what);
+	if (expected == X86_VEC_GP)
+		ksnprintf(e, sizeof(e), "#GP(0)");
+	else
+		fmt_vector(e, sizeof(e), expected, 0, false);
+	fmt_vector(a, sizeof(a), actual, err, has_error_code(actual));
+	va_start(ap, what);
+	report(t, ok, e, a, rule, what, ap);
+	va_end(ap);
+	return ok;
+}
+
+bool expect_true(struct t *t, bool ok, const char *expected, const char *actual,
+		 const char *rule, const char *what, ...)
+{
+	va_list ap;
+
+	count_check(t, what);
+	va_start(ap, what);
+	report(t, ok, expected, actual, rule, what, ap);
+	va_end(ap);
+	return ok;
+}
+
+void t_skip(struct t *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	kvsnprintf(t->skip_reason, sizeof(t->skip_reason), fmt, ap);
+	va_end(ap);
+	t->skipped = true;
+}
+
+void t_diag(struct t *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ktap_vdiag(t->w, fmt, ap);
+	va_end(ap);
+}
+
+void t_measure(struct t *t, const char *name, uint64_t value, const char *unit)
+{
+	/* One machine-readable form, parsed by scripts/ktap-report.py. */
+	if (t->verbose >= 1)
+		ktap_diag(t->w, "measure: %s.%s.%s = %llu %s", t->desc->suite, t->desc->name,
+			  name, (unsigned long long)value, unit);
+}
+
+unsigned t_failures(const struct t *t)
+{
+	return t->failures;
+}

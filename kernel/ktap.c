@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * KTAP version 1 writer (Linux Documentation/dev-tools/ktap.rst): nested
+ * subtests are indented by four spaces a level and introduced by
+ * "# Subtest: name", results are "ok N name [# SKIP reason]", and anything
+ * else a test says is a "# " diagnostic line.
+ */
+#include "ktap.h"
+
+#include "kstring.h"
+
+static void emit(struct ktap_writer *w, const char *s, size_t n)
+{
+	w->sink(w->ctx, s, n);
+}
+
+static void indent(struct ktap_writer *w)
+{
+	for (unsigned i = 0; i < w->depth; i++)
+		emit(w, "    ", 4);
+}
+
+static void line(struct ktap_writer *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void line(struct ktap_writer *w, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = kvsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof(buf))
+		n = sizeof(buf) - 1;
+	indent(w);
+	emit(w, buf, (size_t)n);
+	emit(w, "\n", 1);
+}
+
+void ktap_header(struct ktap_writer *w, unsigned planned)
+{
+	line(w, "KTAP version 1");
+	line(w, "1..%u", planned);
+}
+
+void ktap_begin_subtest(struct ktap_writer *w, const char *name, unsigned planned)
+{
+	w->depth++;
+	line(w, "KTAP version 1");
+	line(w, "# Subtest: %s", name);
+	line(w, "1..%u", planned);
+}
+
+void ktap_end_subtest(struct ktap_writer *w)
+{
+	if (w->depth)
+		w->depth--;
+}
+
+/* Test names must not contain '#' (it starts a directive). */
+static void sanitize(char *dst, size_t size, const char *src)
+{
+	kstrlcpy(dst, src, size);
+	for (char *p = dst; *p; p++) {
+		if (*p == '#' || *p == '\n' || *p == '\r')
+			*p = '_';
+	}
+}
+
+void ktap_result(struct ktap_writer *w, unsigned number, const char *name,
+		 enum ktap_result r, const char *text)
+{
+	char n[128];
+
+	sanitize(n, sizeof(n), name);
+	switch (r) {
+	case KTAP_PASS:
+		line(w, "ok %u %s", number, n);
+		break;
+	case KTAP_SKIP:
+		line(w, "ok %u %s # SKIP %s", number, n, text ? text : "");
+		break;
+	case KTAP_TIMEOUT:
+		line(w, "not ok %u %s # TIMEOUT%s%s", number, n, text ? " " : "",
+		     text ? text : "");
+		break;
+	case KTAP_FAIL:
+	case KTAP_ERROR:
+		line(w, "not ok %u %s", number, n);
+		break;
+	}
+}
+
+void ktap_vdiag(struct ktap_writer *w, const char *fmt, va_list ap)
+{
+	char buf[1024];
+	int n = kvsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n >= (int)sizeof(buf))
+		n = sizeof(buf) - 1;
+
+	/* One "# " line per line of text, so a parser never sees a bare line. */
+	const char *p = buf, *end = buf + n;
+	while (p <= end) {
+		const char *nl = p;
+		while (nl < end && *nl != '\n')
+			nl++;
+		indent(w);
+		emit(w, "# ", 2);
+		emit(w, p, (size_t)(nl - p));
+		emit(w, "\n", 1);
+		if (nl >= end)
+			break;
+		p = nl + 1;
+	}
+}
+
+void ktap_diag(struct ktap_writer *w, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ktap_vdiag(w, fmt, ap);
+	va_end(ap);
+}

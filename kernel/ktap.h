@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Output: formatting (no libc in the kernel) and the KTAP v1 writer.
+ * The writer emits to a sink so the host unit tests can capture it.
+ */
+#ifndef PMUTEST_KTAP_H
+#define PMUTEST_KTAP_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* printf subset: %d %i %u %x %X %o %c %s %p %% with flags '-', '0', '#', ' ',
+ * '+', width, precision, '*', and length modifiers hh h l ll z j t. */
+int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+int ksnprintf(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Console output (arch_console_write, plus the report buffer). */
+void kputs(const char *s);
+void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- KTAP v1 (Documentation/dev-tools/ktap.rst) ----------------------- */
+
+enum ktap_result { KTAP_PASS, KTAP_FAIL, KTAP_SKIP, KTAP_TIMEOUT, KTAP_ERROR };
+
+struct ktap_writer {
+	void (*sink)(void *ctx, const char *s, size_t n);
+	void *ctx;
+	unsigned depth; /* 0 = top level */
+};
+
+void ktap_header(struct ktap_writer *w, unsigned planned);
+/* "# Subtest: name", then the nested header and plan; depth + 1. */
+void ktap_begin_subtest(struct ktap_writer *w, const char *name, unsigned planned);
+/* Closes a subtest level: depth - 1 (the caller then writes its result). */
+void ktap_end_subtest(struct ktap_writer *w);
+/* "ok N name", "not ok N name", "ok N name # SKIP reason",
+ * "not ok N name # TIMEOUT", at the current depth. */
+void ktap_result(struct ktap_writer *w, unsigned number, const char *name,
+		 enum ktap_result r, const char *directive_text);
+/* "# text" at the current depth; newlines in text start new "# " lines. */
+void ktap_diag(struct ktap_writer *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void ktap_vdiag(struct ktap_writer *w, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+/* The console writer the kernel uses (sink = kputs). */
+extern struct ktap_writer g_ktap;
+
+#endif

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel_main: from a machine that arch/ has set up to a verdict.
+ * Order: KTAP header, run description, options, capability record, the
+ * suites, totals, report saved, exit status.
+ */
+#include "arch.h"
+#include "boot_info.h"
+#include "caps.h"
+#include "ktap.h"
+#include "msr.h"
+#include "options.h"
+#include "report.h"
+#include "runner.h"
+#include "version.h"
+
+struct caps g_caps;
+
+static void machine_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	(void)ctx;
+	arch_cpuid(leaf, subleaf, r);
+}
+
+static void read_capabilities(void)
+{
+	caps_decode(&g_caps, machine_cpuid, NULL);
+	if (g_caps.pdcm) {
+		uint64_t v;
+		int vec = rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &v);
+		if (vec == 0)
+			caps_decode_perf_capabilities(&g_caps, v);
+		else
+			ktap_diag(&g_ktap,
+				  "CPUID.01H:ECX[15] PDCM is set but RDMSR IA32_PERF_CAPABILITIES "
+				  "raised %s: capabilities taken as 0",
+				  x86_vector_name(vec));
+	}
+}
+
+static void option_error(void *ctx, const char *msg)
+{
+	(void)ctx;
+	ktap_diag(&g_ktap, "option error: %s (this option keeps its default)", msg);
+}
+
+static void describe_run(const struct boot_info *bi)
+{
+	ktap_diag(&g_ktap, "pmutest %s on %s: %s", PMUTEST_VERSION, arch_name(), arch_platform());
+	if (bi->firmware_vendor)
+		ktap_diag(&g_ktap, "firmware: %s", bi->firmware_vendor);
+	if (bi->boot_message)
+		ktap_diag(&g_ktap, "boot: %s", bi->boot_message);
+	if (bi->usable_memory)
+		ktap_diag(&g_ktap, "memory: %llu MiB usable in %u map entries",
+			  (unsigned long long)(bi->usable_memory >> 20), bi->memory_map_count);
+	ktap_diag(&g_ktap, "local APIC: %s mode", arch_apic_is_x2apic() ? "x2APIC" : "xAPIC");
+}
+
+void kernel_main(const struct boot_info *bi)
+{
+	static struct options opts;
+	struct run_totals tot;
+
+	options_defaults(&opts);
+	/* Capabilities first: test selection needs the record, and the plan line
+	 * needs the selection. Nothing is printed by the decoder itself. */
+	read_capabilities();
+
+	/* Parse quietly once to know the plan; errors are printed below. */
+	if (bi->config_text)
+		options_parse(&opts, bi->config_text, bi->config_source, NULL, NULL);
+
+	ktap_header(&g_ktap, runner_count_suites(&opts));
+	describe_run(bi);
+	if (bi->config_text) {
+		struct options again;
+		options_defaults(&again);
+		options_parse(&again, bi->config_text,
+			      bi->config_source ? bi->config_source : "pmutest.cfg", option_error,
+			      NULL);
+	}
+	caps_report(&g_caps);
+
+	uint64_t t0 = arch_rdtsc();
+	runner_run(&opts, &tot);
+	uint64_t t1 = arch_rdtsc();
+
+	unsigned failed = tot.fail + tot.timeout + tot.error;
+	ktap_diag(&g_ktap, "Totals: pass:%u fail:%u skip:%u total:%u", tot.pass, failed,
+		  tot.skip, tot.pass + failed + tot.skip);
+	ktap_diag(&g_ktap, "checks: %llu distinct, %llu evaluated; timeouts:%u exceptions:%u",
+		  tot.distinct_checks, tot.checks, tot.timeout, tot.error);
+	ktap_diag(&g_ktap, "measure: run.suite_time = %llu tsc_cycles",
+		  (unsigned long long)(t1 - t0));
+	if (bi->tsc_at_entry)
+		ktap_diag(&g_ktap, "measure: run.boot_to_verdict = %llu tsc_cycles",
+			  (unsigned long long)(t1 - bi->tsc_at_entry));
+	ktap_diag(&g_ktap, "verdict: %s", failed ? "FAIL" : "PASS");
+
+	if (opts.save_report) {
+		size_t len;
+		bool truncated;
+		const char *text = report_text(&len, &truncated);
+		if (arch_save_report("report.ktap", text, len))
+			ktap_diag(&g_ktap, "report saved%s", truncated ? " (truncated)" : "");
+	}
+	arch_exit(failed ? RUN_FAIL : RUN_PASS);
+}

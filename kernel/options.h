@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Run options, from pmutest.cfg on the boot volume (or pmusim --config/--set).
+ *
+ *   # comment
+ *   suites = rdpmc, privilege   run only these suites (default: all)
+ *   tests = rdpmc.type_space    run only these tests, as suite.test
+ *   exclude = pmi, width.legacy_sign_extend   skip suites or tests
+ *   selftest = 1                also run the harness self-tests
+ *   verbose = 0..2              0 failures only, 1 + measurements (default),
+ *                               2 + every passing check
+ *   timeout_ms = 10000          per-test watchdog (100..600000)
+ *   save_report = 1             save the report on the boot medium (hardware)
+ *
+ * A malformed line is reported with its line number and ignored, so that
+ * option keeps its default; the rest of the file still applies.
+ */
+#ifndef PMUTEST_OPTIONS_H
+#define PMUTEST_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define OPT_MAX_NAMES 32
+#define OPT_NAME_LEN 64
+
+struct name_list {
+	unsigned count;
+	char names[OPT_MAX_NAMES][OPT_NAME_LEN];
+};
+
+struct options {
+	struct name_list suites, tests, exclude;
+	bool selftest;
+	unsigned verbose;
+	uint32_t timeout_ms;
+	bool save_report;
+};
+
+void options_defaults(struct options *o);
+
+/* Parses text (NUL-terminated) over the defaults already in *o. Each error
+ * is passed to err() as one message naming source and line. Returns the
+ * number of errors. */
+typedef void (*options_error_fn)(void *ctx, const char *msg);
+unsigned options_parse(struct options *o, const char *text, const char *source,
+		       options_error_fn err, void *ctx);
+
+/* Selection: should this test run? (Self-tests need selftest=1 or their
+ * suite named in `suites`.) */
+bool options_selects(const struct options *o, const char *suite, const char *name,
+		     bool is_selftest);
+
+#endif

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Test requirements against the capability record. A test lists REQ_* bits;
+ * the runner skips it when one does not hold and names the CPUID bit that is
+ * missing (the table in requires.c pairs each with its predicate and text).
+ */
+#ifndef PMUTEST_REQUIRES_H
+#define PMUTEST_REQUIRES_H
+
+#include <stdint.h>
+
+#include "bits.h"
+
+enum requirement {
+	REQ_INTEL_BIT,	   /* vendor GenuineIntel */
+	REQ_AMD_BIT,	   /* vendor AuthenticAMD or HygonGenuine */
+	REQ_ARCH_PMU_BIT,  /* CPUID.0AH:EAX[7:0] >= 1 */
+	REQ_ARCH_PMU_V2_BIT,
+	REQ_ARCH_PMU_V3_BIT,
+	REQ_ARCH_PMU_V4_BIT,
+	REQ_ARCH_PMU_V5_BIT,
+	REQ_FIXED_BIT,	   /* at least one fixed counter supported */
+	REQ_PDCM_BIT,	   /* CPUID.01H:ECX[15] */
+	REQ_FW_WRITE_BIT,  /* IA32_PERF_CAPABILITIES[13] */
+	REQ_PERF_METRICS_BIT, /* IA32_PERF_CAPABILITIES[15] */
+	REQ_APIC_BIT,	   /* CPUID.01H:EDX[9] */
+	REQ_RDT_MON_BIT,   /* CPUID.(07H,0):EBX[12] and leaf 0FH */
+	REQ_RDT_L3_MON_BIT, /* CPUID.(0FH,0):EDX[1] */
+	REQ_NEHALEM_UNCORE_BIT,
+	REQ_NETBURST_BIT,
+	REQ_NO_ARCH_PMU_BIT, /* CPUID.0AH absent or version 0 */
+	REQ_AMD_PERFCTR_CORE_BIT,
+	REQ_AMD_PERFMON_V2_BIT,
+	REQ_COUNT
+};
+
+#define REQ_NONE 0ULL
+#define REQ_INTEL BIT_ULL(REQ_INTEL_BIT)
+#define REQ_AMD BIT_ULL(REQ_AMD_BIT)
+#define REQ_ARCH_PMU BIT_ULL(REQ_ARCH_PMU_BIT)
+#define REQ_ARCH_PMU_V2 BIT_ULL(REQ_ARCH_PMU_V2_BIT)
+#define REQ_ARCH_PMU_V3 BIT_ULL(REQ_ARCH_PMU_V3_BIT)
+#define REQ_ARCH_PMU_V4 BIT_ULL(REQ_ARCH_PMU_V4_BIT)
+#define REQ_ARCH_PMU_V5 BIT_ULL(REQ_ARCH_PMU_V5_BIT)
+#define REQ_FIXED BIT_ULL(REQ_FIXED_BIT)
+#define REQ_PDCM BIT_ULL(REQ_PDCM_BIT)
+#define REQ_FW_WRITE BIT_ULL(REQ_FW_WRITE_BIT)
+#define REQ_PERF_METRICS BIT_ULL(REQ_PERF_METRICS_BIT)
+#define REQ_APIC BIT_ULL(REQ_APIC_BIT)
+#define REQ_RDT_MON BIT_ULL(REQ_RDT_MON_BIT)
+#define REQ_RDT_L3_MON BIT_ULL(REQ_RDT_L3_MON_BIT)
+#define REQ_NEHALEM_UNCORE BIT_ULL(REQ_NEHALEM_UNCORE_BIT)
+#define REQ_NETBURST BIT_ULL(REQ_NETBURST_BIT)
+#define REQ_NO_ARCH_PMU BIT_ULL(REQ_NO_ARCH_PMU_BIT)
+#define REQ_AMD_PERFCTR_CORE BIT_ULL(REQ_AMD_PERFCTR_CORE_BIT)
+#define REQ_AMD_PERFMON_V2 BIT_ULL(REQ_AMD_PERFMON_V2_BIT)
+
+struct caps;
+
+/* NULL when every requirement holds, else the text of the first missing one,
+ * e.g. "CPUID.0AH:EAX[7:0] >= 2 (architectural PMU version 2)". */
+const char *requires_missing(const struct caps *c, uint64_t reqs);
+
+#endif

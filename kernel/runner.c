@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The runner. Tests register themselves in the linker section
+ * "pmutest_tests" (kernel/test.h); the runner groups them by suite in the
+ * order the linker laid them out, runs each under arch_run_guarded() so that
+ * an exception or a hang fails that test only, resets the PMU between tests,
+ * and writes one nested KTAP block per suite.
+ */
+#include "runner.h"
+
+#include "arch.h"
+#include "kstring.h"
+#include "ktap.h"
+#include "pmu.h"
+#include "requires.h"
+#include "runner_internal.h"
+
+extern const struct test_desc __start_pmutest_tests[];
+extern const struct test_desc __stop_pmutest_tests[];
+
+#define MAX_SUITES 64
+
+static size_t test_count(void)
+{
+	return (size_t)(__stop_pmutest_tests - __start_pmutest_tests);
+}
+
+static bool selected(const struct options *o, const struct test_desc *d)
+{
+	return options_selects(o, d->suite, d->name, d->flags & TEST_SELFTEST);
+}
+
+/* Suites in registration order, except that the capability report (cpuid)
+ * comes first and the harness self-tests last. */
+static unsigned list_suites(const struct options *o, const char **suites)
+{
+	unsigned n = 0;
+
+	for (const struct test_desc *d = __start_pmutest_tests; d < __stop_pmutest_tests; d++) {
+		if (!selected(o, d))
+			continue;
+		bool seen = false;
+		for (unsigned i = 0; i < n && !seen; i++)
+			seen = !kstrcmp(suites[i], d->suite);
+		if (!seen && n < MAX_SUITES)
+			suites[n++] = d->suite;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (!kstrcmp(suites[i], "cpuid") && i > 0) {
+			const char *s = suites[i];
+			for (unsigned j = i; j > 0; j--)
+				suites[j] = suites[j - 1];
+			suites[0] = s;
+		}
+	}
+	for (unsigned i = 0; i + 1 < n; i++) {
+		if (!kstrcmp(suites[i], "selftest")) {
+			const char *s = suites[i];
+			for (unsigned j = i; j + 1 < n; j++)
+				suites[j] = suites[j + 1];
+			suites[n - 1] = s;
+			break;
+		}
+	}
+	return n;
+}
+
+unsigned runner_count_suites(const struct options *o)
+{
+	const char *suites[MAX_SUITES];
+	return list_suites(o, suites);
+}
+
+static void run_fn(void *arg)
+{
+	struct t *t = arg;
+	t->desc->fn(t);
+}
+
+static void report_exception(struct ktap_writer *w, const struct arch_exception *ex)
+{
+	if (ex->vector == ARCH_TIMEOUT)
+		return;
+	char err[32] = "";
+	if (ex->has_error_code)
+		ksnprintf(err, sizeof(err), ", error code %#x", ex->error_code);
+	ktap_diag(w, "unexpected exception %s (vector %d) at RIP %#llx, CPL %d%s", x86_vector_name(ex->vector),
+		  ex->vector, (unsigned long long)ex->rip, ex->cpl, err);
+	if (ex->vector == X86_VEC_PF)
+		ktap_diag(w, "  CR2 = %#llx (the address that faulted)", (unsigned long long)ex->cr2);
+	ktap_diag(w, "  the test was abandoned there; the environment was restored");
+}
+
+/* Runs one test and writes its result line; returns its verdict. */
+static enum ktap_result run_one(const struct options *o, const struct test_desc *d,
+				unsigned number, struct run_totals *suite)
+{
+	struct ktap_writer *w = &g_ktap;
+	const char *missing = requires_missing(&g_caps, d->requires);
+
+	if (missing) {
+		char why[192];
+		ksnprintf(why, sizeof(why), "missing %s", missing);
+		ktap_result(w, number, d->name, KTAP_SKIP, why);
+		return KTAP_SKIP;
+	}
+
+	static struct t t; /* static: big, and the guarded call may unwind */
+	kmemset(&t, 0, sizeof(t));
+	t.desc = d;
+	t.w = w;
+	t.verbose = o->verbose;
+
+	struct arch_exception ex;
+	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;
+	int rc = arch_run_guarded(run_fn, &t, timeout, &ex);
+
+	/* Whatever the test did, the next one starts from a clean PMU. */
+	arch_set_pmi_handler(NULL);
+	pmu_reset_all();
+
+	suite->checks += t.checks;
+	suite->distinct_checks += t.n_sites;
+	if (t.failures > T_MAX_FAIL_DIAGS)
+		ktap_diag(w, "%u failed checks in all", t.failures);
+
+	enum ktap_result r;
+	const char *text = NULL;
+	if (rc == 2) {
+		ktap_diag(w, "watchdog: no result after %u ms; the test was abandoned", timeout);
+		r = KTAP_TIMEOUT;
+	} else if (rc == 1) {
+		report_exception(w, &ex);
+		r = KTAP_ERROR;
+	} else if (t.failures) {
+		r = KTAP_FAIL;
+	} else if (t.skipped) {
+		r = KTAP_SKIP;
+		text = t.skip_reason;
+	} else if (t.checks == 0) {
+		/* A test that checked nothing has shown nothing: that is a failure
+		 * of the test itself, not a pass. */
+		ktap_diag(w, "the test ran no check");
+		r = KTAP_FAIL;
+	} else {
+		r = KTAP_PASS;
+	}
+	if (o->verbose >= 1 && t.checks && r != KTAP_SKIP)
+		ktap_diag(w, "%llu checks (%u distinct)", t.checks, t.n_sites);
+	ktap_result(w, number, d->name, r, text);
+	return r;
+}
+
+static void tally(struct run_totals *tot, enum ktap_result r)
+{
+	switch (r) {
+	case KTAP_PASS:
+		tot->pass++;
+		break;
+	case KTAP_FAIL:
+		tot->fail++;
+		break;
+	case KTAP_SKIP:
+		tot->skip++;
+		break;
+	case KTAP_TIMEOUT:
+		tot->timeout++;
+		break;
+	case KTAP_ERROR:
+		tot->error++;
+		break;
+	}
+}
+
+static void run_suite(const struct options *o, const char *suite, unsigned number,
+		      struct run_totals *tot)
+{
+	struct ktap_writer *w = &g_ktap;
+	unsigned planned = 0;
+	struct run_totals st = {0};
+
+	for (const struct test_desc *d = __start_pmutest_tests; d < __stop_pmutest_tests; d++)
+		planned += !kstrcmp(d->suite, suite) && selected(o, d);
+
+	ktap_begin_subtest(w, suite, planned);
+	uint64_t t0 = arch_rdtsc();
+	unsigned n = 0;
+	for (const struct test_desc *d = __start_pmutest_tests; d < __stop_pmutest_tests; d++) {
+		if (kstrcmp(d->suite, suite) || !selected(o, d))
+			continue;
+		tally(&st, run_one(o, d, ++n, &st));
+	}
+	uint64_t cycles = arch_rdtsc() - t0;
+	ktap_diag(w, "%s: pass:%u fail:%u skip:%u total:%u", suite, st.pass,
+		  st.fail + st.timeout + st.error, st.skip, planned);
+	ktap_diag(w, "%s: %llu distinct checks, %llu evaluated, %llu TSC cycles", suite,
+		  st.distinct_checks, st.checks, (unsigned long long)cycles);
+	ktap_end_subtest(w);
+
+	enum ktap_result r = KTAP_PASS;
+	if (st.fail + st.timeout + st.error)
+		r = KTAP_FAIL;
+	else if (st.pass == 0)
+		r = KTAP_SKIP;
+	ktap_result(w, number, suite, r, r == KTAP_SKIP ? "no test of this suite applies" : NULL);
+
+	tot->pass += st.pass;
+	tot->fail += st.fail;
+	tot->skip += st.skip;
+	tot->timeout += st.timeout;
+	tot->error += st.error;
+	tot->checks += st.checks;
+	tot->distinct_checks += st.distinct_checks;
+}
+
+void runner_run(const struct options *o, struct run_totals *tot)
+{
+	const char *suites[MAX_SUITES];
+	unsigned n = list_suites(o, suites);
+
+	kmemset(tot, 0, sizeof(*tot));
+	(void)test_count;
+	for (unsigned i = 0; i < n; i++)
+		run_suite(o, suites[i], i + 1, tot);
+}

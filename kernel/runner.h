@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* The runner: selects the registered tests, runs each guarded, reports KTAP. */
+#ifndef PMUTEST_RUNNER_H
+#define PMUTEST_RUNNER_H
+
+#include "options.h"
+#include "test.h"
+
+struct run_totals {
+	unsigned pass, fail, skip, timeout, error;
+	unsigned long long checks, distinct_checks;
+};
+
+/* Runs every selected test; returns the totals (the KTAP is on the console). */
+void runner_run(const struct options *o, struct run_totals *tot);
+
+/* Number of suites the options select (the top-level KTAP plan). */
+unsigned runner_count_suites(const struct options *o);
+
+#endif

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* State shared by the runner and the checks (kernel/check.c). */
+#ifndef PMUTEST_RUNNER_INTERNAL_H
+#define PMUTEST_RUNNER_INTERNAL_H
+
+#include "ktap.h"
+#include "test.h"
+
+#define T_MAX_DISTINCT 256  /* distinct check sites remembered per test */
+#define T_MAX_FAIL_DIAGS 25 /* failure reports printed per test */
+
+struct t {
+	const struct test_desc *desc;
+	struct ktap_writer *w;
+	unsigned verbose;
+	unsigned long long checks;
+	unsigned failures;
+	bool skipped;
+	char skip_reason[192];
+	unsigned n_sites;
+	const void *sites[T_MAX_DISTINCT];
+	bool sites_overflow;
+};
+
+#endif

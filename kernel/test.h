@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Declaring tests and stating checks.
+ *
+ * A test is declared once, in its own file, with TEST(); it lands in the
+ * linker section "pmutest_tests" and the runner finds it there, so there is
+ * no central list to edit. Suites are the first argument: tests of one suite
+ * run together, in the order of their files and lines.
+ *
+ *     TEST(rdpmc, fixed_type_reads_supported, REQ_ARCH_PMU_V2)
+ *     {
+ *             ...
+ *             expect_eq(t, got, want, SDM_RULE_X, "RDPMC ECX=%#llx", ecx);
+ *     }
+ *
+ * Every expect_*() is one check: it counts, and on failure it prints what
+ * was expected, what was seen and the SDM rule, as KTAP diagnostics.
+ */
+#ifndef PMUTEST_TEST_H
+#define PMUTEST_TEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "caps.h"
+#include "requires.h"
+
+struct t; /* the running test's context, owned by the runner */
+
+enum test_flags {
+	TEST_SELFTEST = 1u << 0, /* harness self-test: only with selftest=1 */
+};
+
+struct test_desc {
+	const char *suite;
+	const char *name;
+	uint64_t requires; /* REQ_* bits, all must hold */
+	uint32_t flags;
+	uint32_t timeout_ms; /* 0: the runner's default */
+	void (*fn)(struct t *t);
+	const char *file;
+	int line;
+};
+
+#define TEST_SECTION __attribute__((used, section("pmutest_tests"), aligned(8)))
+
+#define TEST_FULL(suite_, name_, reqs_, flags_, timeout_)                    \
+	static void test_##suite_##__##name_(struct t *t);                   \
+	static const struct test_desc desc_##suite_##__##name_ TEST_SECTION = { \
+		#suite_, #name_, (reqs_), (flags_), (timeout_),             \
+		test_##suite_##__##name_, __FILE__, __LINE__};             \
+	static void test_##suite_##__##name_(struct t *t)
+
+#define TEST(suite_, name_, reqs_) TEST_FULL(suite_, name_, reqs_, 0, 0)
+
+/* ---- Checks ------------------------------------------------------------ */
+
+/* actual == expected */
+bool expect_eq(struct t *t, uint64_t actual, uint64_t expected, const char *rule,
+	       const char *what, ...) __attribute__((format(printf, 5, 6)));
+/* actual != unexpected */
+bool expect_ne(struct t *t, uint64_t actual, uint64_t unexpected, const char *rule,
+	       const char *what, ...) __attribute__((format(printf, 5, 6)));
+/* lo <= actual <= hi */
+bool expect_range(struct t *t, uint64_t actual, uint64_t lo, uint64_t hi,
+		  const char *rule, const char *what, ...)
+	__attribute__((format(printf, 6, 7)));
+/* A probe's result: expected vector (0 = no exception). When expecting #GP
+ * the error code must be 0 too: the SDM's faults here are all #GP(0). */
+bool expect_vector(struct t *t, int actual, int expected, const char *rule,
+		   const char *what, ...) __attribute__((format(printf, 5, 6)));
+/* A condition with free-text expected/actual descriptions. */
+bool expect_true(struct t *t, bool ok, const char *expected, const char *actual,
+		 const char *rule, const char *what, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* A probe that must not fault (setup steps): counts as a check. */
+#define expect_no_fault(t, vec, rule, ...) expect_vector(t, vec, 0, rule, __VA_ARGS__)
+
+/* ---- Test outcome and diagnostics --------------------------------------- */
+
+/* Ends nothing by itself: marks the test SKIP (unless a check failed) with
+ * the reason, usually the missing CPUID bit. Call and return. */
+void t_skip(struct t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A KTAP diagnostic line inside the test. */
+void t_diag(struct t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A named measurement: printed as a diagnostic and kept for the report. */
+void t_measure(struct t *t, const char *name, uint64_t value, const char *unit);
+/* Number of failed checks so far in this test. */
+unsigned t_failures(const struct t *t);
+
+/* The capability record of the machine the suite runs on. */
+static inline const struct caps *caps(void)
+{
+	return &g_caps;
+}
+
+#endif

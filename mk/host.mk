@@ -1,0 +1,29 @@
+# Host-side builds: the simulator, the host tools and the unit tests.
+# Fragments add to HOST_TOOLS and UNIT_TESTS.
+
+HOST_CC ?= gcc
+HOST_CFLAGS := -O2 -g $(WARN) $(INCLUDES) -Itools -MMD -MP
+HOST_TOOLS :=
+UNIT_TESTS :=
+
+-include mk/caps.mk
+-include mk/sim.mk
+
+# Unit tests of the kernel's own machine-independent code.
+UNIT_TESTS += $(HOST_BUILD)/unit/test_ktap $(HOST_BUILD)/unit/test_options
+
+$(HOST_BUILD)/unit/test_ktap: unit/test_ktap.c kernel/ktap.c kernel/fmt.c kernel/kstring.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -Iunit -o $@ $(filter %.c,$^)
+
+$(HOST_BUILD)/unit/test_options: unit/test_options.c kernel/options.c kernel/fmt.c kernel/kstring.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -Iunit -o $@ $(filter %.c,$^)
+
+host: $(HOST_TOOLS) $(UNIT_TESTS)
+
+.PHONY: unit
+unit: $(UNIT_TESTS)
+	@for t in $(UNIT_TESTS); do echo "== $$t"; $$t || exit 1; done
+
+-include $(shell find $(HOST_BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the options parser (kernel/options.c), against the format
+ * documented in kernel/options.h. */
+#include "options.h"
+#include "unit.h"
+
+static char errors[4096];
+static unsigned nerr;
+
+static void on_error(void *ctx, const char *msg)
+{
+	(void)ctx;
+	nerr++;
+	strncat(errors, msg, sizeof(errors) - strlen(errors) - 2);
+	strcat(errors, "\n");
+}
+
+static unsigned parse(struct options *o, const char *text)
+{
+	errors[0] = 0;
+	nerr = 0;
+	options_defaults(o);
+	return options_parse(o, text, "pmutest.cfg", on_error, NULL);
+}
+
+int main(void)
+{
+	struct options o;
+
+	UNIT_EQ(parse(&o, ""), 0, "empty file");
+	UNIT_EQ(o.verbose, 1, "default verbose");
+	UNIT_EQ(o.timeout_ms, 10000, "default timeout");
+	UNIT_TRUE(options_selects(&o, "rdpmc", "x", false), "default selects every suite");
+	UNIT_TRUE(!options_selects(&o, "selftest", "x", true), "self-tests are not in the default run");
+
+	UNIT_EQ(parse(&o, "# comment\n\n  suites = rdpmc , privilege # trailing\r\nverbose=2\n"), 0,
+		"lists, comments, CRLF");
+	UNIT_EQ(o.suites.count, 2, "two suites");
+	UNIT_STREQ(o.suites.names[1], "privilege", "second suite name trimmed");
+	UNIT_EQ(o.verbose, 2, "verbose set");
+	UNIT_TRUE(options_selects(&o, "privilege", "cpl3", false), "listed suite selected");
+	UNIT_TRUE(!options_selects(&o, "pmi", "x", false), "unlisted suite not selected");
+
+	UNIT_EQ(parse(&o, "tests = rdpmc.fast_bit\nexclude = rdpmc.fast_bit\n"), 0, "tests and exclude");
+	UNIT_TRUE(!options_selects(&o, "rdpmc", "fast_bit", false), "exclude wins over tests");
+	UNIT_EQ(parse(&o, "tests = rdpmc.fast_bit\n"), 0, "tests only");
+	UNIT_TRUE(options_selects(&o, "rdpmc", "fast_bit", false), "named test selected");
+	UNIT_TRUE(!options_selects(&o, "rdpmc", "type_space", false), "other test of the suite not selected");
+
+	UNIT_EQ(parse(&o, "suites = selftest\n"), 0, "self-test suite by name");
+	UNIT_TRUE(options_selects(&o, "selftest", "page_fault", true), "named self-test suite runs");
+
+	UNIT_EQ(parse(&o, "verbose = 7\ntimeout_ms = 2000\n"), 1, "out-of-range value is one error");
+	UNIT_EQ(o.verbose, 1, "bad value keeps the default");
+	UNIT_EQ(o.timeout_ms, 2000, "the next line still applies");
+	UNIT_TRUE(strstr(errors, "pmutest.cfg:1:") != NULL, "error names file and line");
+
+	UNIT_EQ(parse(&o, "frobnicate = 1\n"), 1, "unknown key");
+	UNIT_TRUE(strstr(errors, "unknown option 'frobnicate'") != NULL, "unknown key is named");
+	UNIT_EQ(parse(&o, "just some words\n"), 1, "line without '='");
+	UNIT_TRUE(strstr(errors, "pmutest.cfg:1: expected 'key = value'") != NULL, "missing '=' explained");
+	UNIT_EQ(parse(&o, "suites = a,,b\n"), 1, "empty list element");
+	UNIT_EQ(o.suites.count, 0, "rejected list leaves the default");
+	UNIT_EQ(parse(&o, "suites = rd$pmc\n"), 1, "bad character in a name");
+	UNIT_EQ(parse(&o, "timeout_ms = 99999999999999999999999\n"), 1, "overflowing number");
+	UNIT_EQ(parse(&o, "timeout_ms = 0x1000\n"), 0, "hex number");
+	UNIT_EQ(o.timeout_ms, 0x1000, "hex value");
+	UNIT_EQ(parse(&o, "selftest = \x01\n"), 1, "control characters rejected");
+	UNIT_EQ(parse(&o, "a\nb\nc = 1\n"), 3, "every bad line counted, parsing never stops");
+
+	char big[64 * 70] = "suites = ";
+	for (int i = 0; i < 40; i++)
+		strcat(big, i ? ",s" : "s");
+	UNIT_EQ(parse(&o, big), 1, "more names than fit is an error, not an overflow");
+	return unit_done();
+}
