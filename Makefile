@@ -27,7 +27,7 @@ include mk/efi.mk
 include mk/host.mk
 
 run: deps efi
-	scripts/run-qemu.sh $(if $(KVM),--kvm) $(if $(CONFIG),--config $(CONFIG))
+	scripts/run.sh $(if $(KVM),--kvm) $(if $(CONFIG),--config $(CONFIG))
 
 test: deps
 	scripts/run-tests.sh

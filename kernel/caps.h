@@ -39,6 +39,7 @@ struct caps_arch_perfmon {
 	uint32_t fixed_supported;  /* bit i set = fixed counter i supported */
 	bool anythread_deprecated; /* CPUID.0AH:EDX[15] */
 	uint64_t gp_mask;	   /* bits of usable GP counters (leaf 23H aware) */
+	uint32_t raw_eax, raw_edx; /* CPUID.0AH:EAX / EDX as read, for reports */
 };
 
 /* Leaf 23H "Architectural Performance Monitoring Extended Leaf". */
@@ -47,6 +48,7 @@ struct caps_leaf23 {
 	uint32_t subleaf_valid; /* sub-leaf 0 EAX: bit n = sub-leaf n valid */
 	bool umask2;		/* sub-leaf 0 EBX[0] */
 	bool eq;		/* sub-leaf 0 EBX[1] */
+	uint32_t features;	/* sub-leaf 0 EBX as read */
 	bool counters_valid;	/* sub-leaf 1 present (EAX bit 1) */
 	uint32_t gp_bitmap;	/* sub-leaf 1 EAX */
 	uint32_t fixed_bitmap;	/* sub-leaf 1 EBX */
@@ -57,6 +59,7 @@ struct caps_rdt_l3_mon {
 	uint32_t max_rmid;	/* CPUID.(0FH,1):ECX */
 	uint32_t upscale;	/* CPUID.(0FH,1):EBX */
 	unsigned counter_width; /* 24 + CPUID.(0FH,1):EAX[7:0] */
+	bool overflow_bit;	/* CPUID.(0FH,1):EAX[8]: IA32_QM_CTR bit 61 */
 	bool occupancy;		/* CPUID.(0FH,1):EDX[0] */
 	bool total_bw;		/* EDX[1] */
 	bool local_bw;		/* EDX[2] */
@@ -74,6 +77,12 @@ struct caps_rdt {
 	unsigned l3_cbm_len, l3_max_cos; /* (10H,1): EAX[4:0]+1, EDX[15:0] */
 	unsigned l2_cbm_len, l2_max_cos; /* (10H,2) */
 	unsigned mba_max_delay, mba_max_cos; /* (10H,3): EAX[11:0]+1, EDX[15:0] */
+	/* A resource's sub-leaf that reads all zeros (absent from a dump, or
+	 * zeroed by a hypervisor) enumerates nothing: params_valid false. */
+	bool l3_params_valid, l2_params_valid, mba_params_valid;
+	bool l3_cdp, l2_cdp;		/* (10H,1/2):ECX[2] */
+	uint32_t l3_isolation, l2_isolation; /* (10H,1/2):EBX */
+	bool mba_linear;		/* (10H,3):ECX[2] */
 };
 
 struct caps_perf_capabilities {
@@ -86,13 +95,22 @@ struct caps_perf_capabilities {
 	bool full_width_write; /* bit 13: IA32_A_PMCx */
 	bool pebs_baseline;
 	bool perf_metrics;     /* bit 15: PERF_METRICS_AVAILABLE */
+	bool pebs_output_pt;   /* bit 16: PEBS_OUTPUT_PT_AVAIL */
 };
 
 struct caps_amd {
+	bool ext1_present;   /* 80000001H <= max extended leaf */
 	bool perfctr_core;   /* CPUID.80000001H:ECX[23] PerfCtrExtCore */
+	bool perfctr_nb;     /* CPUID.80000001H:ECX[24] PerfCtrExtNB (DF) */
+	bool perfctr_llc;    /* CPUID.80000001H:ECX[28] PerfCtrExtLLC (L3) */
+	bool ext22_present;  /* 80000022H <= max extended leaf */
 	bool perfmon_v2;     /* CPUID.80000022H:EAX[0] */
 	bool lbr_stack_v2;   /* CPUID.80000022H:EAX[1] */
+	bool lbr_pmc_freeze; /* CPUID.80000022H:EAX[2] LbrAndPmcFreeze */
 	unsigned num_core_pmc_v2; /* CPUID.80000022H:EBX[3:0] */
+	unsigned lbr_v2_stack_size; /* CPUID.80000022H:EBX[9:4] */
+	unsigned num_df_pmc_v2;	    /* CPUID.80000022H:EBX[15:10] */
+	unsigned num_umc_pmc_v2;    /* CPUID.80000022H:EBX[21:16] */
 	unsigned core_counters; /* 4 legacy, 6 PerfCtrExtCore, or EBX[3:0] */
 };
 
@@ -102,6 +120,9 @@ struct caps {
 	unsigned family, model, stepping; /* display family / model rules */
 	uint32_t signature;		  /* CPUID.01H:EAX */
 	uint32_t max_basic_leaf, max_ext_leaf;
+	/* CPUID.80000000H:EAX is a maximum only when it is 8000xxxxH; before
+	 * that the extended range does not exist (max_ext_leaf is then 0). */
+	bool max_ext_valid;
 	bool hypervisor;  /* CPUID.01H:ECX[31] */
 	bool pdcm;	  /* CPUID.01H:ECX[15] */
 	bool x2apic;	  /* CPUID.01H:ECX[21] */
@@ -111,6 +132,7 @@ struct caps {
 	bool ds;	  /* CPUID.01H:EDX[21] Debug Store */
 	bool hybrid;	  /* CPUID.(07H,0):EDX[15] */
 	enum core_type core_type; /* CPUID.1AH:EAX[31:24] when hybrid */
+	uint32_t native_model_id; /* CPUID.1AH:EAX[23:0] when hybrid */
 	char hypervisor_vendor[13];
 
 	struct caps_arch_perfmon pm;
@@ -120,7 +142,9 @@ struct caps {
 	struct caps_amd amd;
 
 	/* Derived: the model-specific PMUs the suite knows. */
-	bool nehalem_uncore; /* family 06H, model 1AH/1EH/1FH/2EH */
+	/* Intel DisplayFamily 06H with DisplayModel 1AH/1EH/1FH (Nehalem) or
+	 * 25H/2CH (Westmere): see caps.c for why not 2EH/2FH (EX parts). */
+	bool nehalem_uncore;
 	bool netburst;	     /* family 0FH Intel: ESCR/CCCR counters */
 };
 
@@ -134,9 +158,14 @@ void caps_decode(struct caps *c, caps_cpuid_fn cpuid, void *ctx);
 /* Fold IA32_PERF_CAPABILITIES into the record (call only when c->pdcm). */
 void caps_decode_perf_capabilities(struct caps *c, uint64_t value);
 
+/* The record as KTAP diagnostics ("# caps: ..."), printed at the start of
+ * every run (kernel/caps_report.c). */
+void caps_report(const struct caps *c);
+
 /* Names, for reports. */
 const char *caps_vendor_name(enum cpu_vendor v);
 const char *caps_arch_event_name(unsigned event); /* "instructions", ... */
+const char *caps_core_type_name(enum core_type t); /* "atom", "core", ... */
 
 /* The record for the machine the kernel runs on (filled once at start). */
 extern struct caps g_caps;

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated CPU: shared state of arch/sim. One logical processor, one
+ * local APIC, and the PMU that the profile's CPUID enumerates, decoded by the
+ * project's own caps_decode() (kernel/caps.c) so that the simulator and the
+ * suite can never disagree about what exists.
+ *
+ * Every rule the model follows cites the SDM beside the code that applies
+ * it; every deviation is a quirk (quirks.h), tested at the exact point of the
+ * rule it breaks.
+ */
+#ifndef PMUTEST_SIM_H
+#define PMUTEST_SIM_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch.h"
+#include "caps.h"
+#include "quirks.h"
+
+#define SIM_MAX_GP 32
+#define SIM_MAX_FIXED 32
+
+/* ---- Profile: where CPUID comes from ---------------------------------- */
+
+struct sim_cpuid_entry {
+	uint32_t leaf, subleaf;
+	struct cpuid_regs r;
+};
+
+struct sim_profile {
+	const char *name;
+	const char *desc;
+	/* Built-in profiles: a table; dump profiles: a file. */
+	const struct sim_cpuid_entry *entries;
+	unsigned n_entries;
+	const char *dump_path; /* NULL for built-ins */
+	/* IA32_PERF_CAPABILITIES when CPUID.01H:ECX[15] (PDCM) is set. Dumps
+	 * carry no MSRs: chosen per profile, documented in profiles.c. */
+	uint64_t perf_capabilities;
+};
+
+/* ---- Counting model (pmu_model.c) -------------------------------------- */
+
+/* Events the workload generates, per simulated cycle. */
+enum sim_event {
+	EV_NONE = -1,
+	EV_CYCLES = 0,
+	EV_INSNS,
+	EV_REF,
+	EV_LLC_REF,
+	EV_LLC_MISS,
+	EV_BRANCHES,
+	EV_BR_MISS,
+	EV_TD_SLOTS,
+	EV_TD_BACKEND,
+	EV_TD_BADSPEC,
+	EV_TD_FRONTEND,
+	EV_TD_RETIRING,
+	EV_COUNT
+};
+
+/* A segment: a fixed run of cycles with its per-cycle events. The workload
+ * is an entry segment, iters loop segments and an exit segment. */
+#define SEG_MAX_CYCLES 20
+struct sim_segment {
+	unsigned cycles;
+	uint8_t ev[EV_COUNT][SEG_MAX_CYCLES];
+};
+enum { SEG_ENTRY, SEG_LOOP, SEG_EXIT, SEG_GATED_EDGE, SEG_COUNT };
+extern const struct sim_segment sim_segments[SEG_COUNT];
+
+/* How one counter turns per-cycle events into increments. */
+struct sim_filter {
+	enum sim_event ev;
+	unsigned cmask; /* 0: add the event count each cycle */
+	bool inv, edge;
+};
+/* Increment over one segment given the condition of the cycle before;
+ * *last gets the condition of its last cycle (for EDGE). */
+uint64_t sim_segment_count(const struct sim_segment *s, const struct sim_filter *f,
+			   bool *last);
+
+/* ---- The machine ------------------------------------------------------ */
+
+struct sim_pmu {
+	/* architectural (Intel) */
+	uint64_t pmc[SIM_MAX_GP], evtsel[SIM_MAX_GP];
+	bool gp_last[SIM_MAX_GP];
+	uint64_t fixed[SIM_MAX_FIXED];
+	bool fixed_last[SIM_MAX_FIXED];
+	uint64_t fixed_ctrl, global_ctrl, global_status;
+	uint64_t debugctl;
+	uint64_t td_acc[4]; /* retiring, bad spec, frontend, backend slots */
+	/* AMD */
+	uint64_t amd_ctr[8], amd_sel[8];
+	bool amd_last[8];
+	uint64_t amd_global_ctl, amd_global_status;
+	/* Nehalem uncore */
+	uint64_t unc_pmc[UNCORE_NUM_GP], unc_sel[UNCORE_NUM_GP];
+	uint64_t unc_fixed, unc_fixed_ctrl, unc_global_ctrl, unc_status, unc_opcode;
+	/* NetBurst */
+	uint64_t p4_ctr[P4_NUM_COUNTERS], p4_cccr[P4_NUM_COUNTERS];
+	uint64_t p4_escr[0x42]; /* ESCRs at 3A0H..3E1H */
+	/* RDT */
+	uint64_t pqr_assoc, qm_evtsel;
+	uint64_t rmid_occ[1024], rmid_bw[1024];
+	bool rmid_used[1024];
+};
+
+struct sim_apic {
+	uint32_t lvt_pmi;
+	bool irr, isr; /* the PMI vector's IRR / ISR bits */
+	uint32_t delivered_vector;
+};
+
+struct sim_cpu {
+	const struct sim_profile *profile;
+	struct caps caps; /* what the CPUID enumerates (caps_decode) */
+	uint64_t quirks;  /* BIT_ULL(enum quirk) */
+	char platform[256];
+
+	/* derived from caps */
+	bool arch_pmu;
+	unsigned version, n_gp, gp_width, fixed_width;
+	uint64_t gp_exists;    /* bit i: IA32_PMCi / PERFEVTSELi exist */
+	uint32_t fixed_exists; /* bit i: IA32_FIXED_CTRi exists */
+	bool fw_write, perf_metrics, anythread_ok;
+	uint64_t evtsel_reserved;
+	uint64_t perf_cap;
+
+	/* architectural state */
+	int cpl;
+	bool irq_enabled;
+	uint64_t cr4;
+	uint64_t tsc;
+	struct sim_pmu pmu;
+	struct sim_apic apic;
+	pmi_handler_fn pmi_handler;
+	uint32_t fault_error_code;
+	unsigned pmi_count;
+};
+
+extern struct sim_cpu g_sim;
+
+static inline bool quirk(enum quirk q)
+{
+	return (g_sim.quirks >> q) & 1;
+}
+
+/* cpu.c */
+int sim_configure(const struct sim_profile *p, uint64_t quirks, char *err, unsigned errlen);
+void sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+void sim_pmu_reset(void);
+
+/* msr.c: the dispatcher; returns the vector (0 or X86_VEC_GP). */
+int sim_rdmsr(uint32_t msr, uint64_t *val);
+int sim_wrmsr(uint32_t msr, uint64_t val);
+
+/* Per-unit MSR handlers: return -1 when the MSR is not theirs. */
+int sim_arch_rdmsr(uint32_t msr, uint64_t *val);
+int sim_arch_wrmsr(uint32_t msr, uint64_t val);
+int sim_amd_rdmsr(uint32_t msr, uint64_t *val);
+int sim_amd_wrmsr(uint32_t msr, uint64_t val);
+int sim_uncore_rdmsr(uint32_t msr, uint64_t *val);
+int sim_uncore_wrmsr(uint32_t msr, uint64_t val);
+int sim_p4_rdmsr(uint32_t msr, uint64_t *val);
+int sim_p4_wrmsr(uint32_t msr, uint64_t val);
+int sim_rdt_rdmsr(uint32_t msr, uint64_t *val);
+int sim_rdt_wrmsr(uint32_t msr, uint64_t val);
+
+/* pmu.c: counting. */
+void sim_run_segments(unsigned seg, uint64_t count);
+void sim_arch_run(const struct sim_segment *s, uint64_t n);
+void sim_amd_run(const struct sim_segment *s, uint64_t n);
+void sim_uncore_run(const struct sim_segment *s, uint64_t n);
+void sim_p4_run(const struct sim_segment *s, uint64_t n);
+void sim_rdt_run(const struct sim_segment *s, uint64_t n);
+uint64_t sim_perf_metrics(void);
+bool sim_arch_counter_read(bool fixed, unsigned idx, uint64_t *val);
+
+/* apic.c: an overflow asked for a PMI. */
+void sim_pmi_request(void);
+void sim_pmi_deliver_pending(void);
+
+/* run.c: raise an exception out of an unchecked operation. */
+__attribute__((noreturn)) void sim_raise(int vector, uint32_t error_code, bool has_ec,
+					 uint64_t rip, uint64_t cr2);
+
+/* profiles.c */
+extern const char *g_sim_dumps_dir;
+const struct sim_profile *sim_find_profile(const char *name);
+unsigned sim_profile_count(void);
+const struct sim_profile *sim_profile_at(unsigned i);
+void sim_load_profiles(const char *dumps_dir);
+
+#endif

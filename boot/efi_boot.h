@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal interfaces of the UEFI loader (boot/). Everything here runs
+ * before ExitBootServices, except efi_store_report (runtime services).
+ */
+#ifndef PMUTEST_EFI_BOOT_H
+#define PMUTEST_EFI_BOOT_H
+
+#include <efi.h>
+#include <efilib.h>
+
+#include "handoff.h"
+
+/* The boot volume's root directory, NULL when it cannot be opened. */
+EFI_FILE_HANDLE efi_boot_volume(EFI_HANDLE image);
+
+/* Read a whole file as NUL-terminated bytes (pool memory that survives
+ * ExitBootServices: EfiLoaderData). NULL when absent; *err set to a short
+ * reason when it exists but cannot be read. */
+char *efi_read_file(EFI_FILE_HANDLE root, const CHAR16 *path, UINTN max_size,
+		    UINTN *size, const char **err);
+
+/* Create (or replace) \dir\name and write data to it. */
+EFI_STATUS efi_write_file(EFI_FILE_HANDLE root, const CHAR16 *dir, const CHAR16 *name,
+			  const void *data, UINTN len);
+
+/* Local APIC physical address from the ACPI 2.0 XSDT's MADT, 0 if none. */
+uint64_t acpi_find_lapic(EFI_SYSTEM_TABLE *st);
+
+/* Report store (report_store.c). */
+void efi_report_store_init(EFI_RUNTIME_SERVICES *rt);
+/* A report a previous run stored in variables: write it to the boot volume,
+ * delete the variables. Returns a message for boot_info (NULL if none). */
+const char *efi_report_flush(EFI_FILE_HANDLE root);
+
+/* Pool copies (EfiLoaderData). */
+char *efi_strdup_ascii(const CHAR16 *s);
+char *efi_strdup(const char *s);
+
+#endif

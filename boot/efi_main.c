@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The UEFI loader: gather what the kernel needs while boot services exist
+ * (options file, a report left by the previous run, ACPI, framebuffer,
+ * memory map), leave boot services, hand over to the arch.
+ */
+#include "efi_boot.h"
+
+#include "arch.h"
+
+/* Options file, relative to the boot volume's root. */
+#define CONFIG_PATH L"\\EFI\\BOOT\\pmutest.cfg"
+#define CONFIG_SOURCE "\\EFI\\BOOT\\pmutest.cfg"
+#define CONFIG_MAX_SIZE (64 * 1024)
+
+/* Room for page tables (one 4 KiB directory per GiB of physical address
+ * space, plus splits), stacks and the console's text grid. */
+#define POOL_FIXED_BYTES (2u << 20)
+
+static void fatal(EFI_SYSTEM_TABLE *st, const CHAR16 *what, EFI_STATUS s)
+{
+	Print(L"pmutest: %s: %r\n", what, s);
+	Print(L"Bail out! pmutest loader: %s\n", what);
+	/* Give the user time to read it, then return to the firmware. */
+	st->BootServices->Stall(5 * 1000 * 1000);
+}
+
+static void find_framebuffer(struct boot_framebuffer *fb)
+{
+	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop = NULL;
+
+	if (EFI_ERROR(LibLocateProtocol(&gEfiGraphicsOutputProtocolGuid, (void **)&gop)) ||
+	    !gop || !gop->Mode || !gop->Mode->Info)
+		return;
+	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *info = gop->Mode->Info;
+	/* Only direct 32-bit RGB/BGR framebuffers; BltOnly/bitmask are skipped. */
+	if (info->PixelFormat != PixelRedGreenBlueReserved8BitPerColor &&
+	    info->PixelFormat != PixelBlueGreenRedReserved8BitPerColor)
+		return;
+	fb->base = gop->Mode->FrameBufferBase;
+	fb->width = info->HorizontalResolution;
+	fb->height = info->VerticalResolution;
+	fb->pixels_per_scanline = info->PixelsPerScanLine;
+	fb->bgr = info->PixelFormat == PixelBlueGreenRedReserved8BitPerColor;
+}
+
+static uint64_t map_end(const EFI_MEMORY_DESCRIPTOR *d)
+{
+	return d->PhysicalStart + (d->NumberOfPages << EFI_PAGE_SHIFT);
+}
+
+#define FOR_EACH_DESC(d, map, size, dsize)                                        \
+	for (EFI_MEMORY_DESCRIPTOR *d = (map); (char *)d < (char *)(map) + (size); \
+	     d = (EFI_MEMORY_DESCRIPTOR *)((char *)d + (dsize)))
+
+/* Runs after ExitBootServices: pure computation on the final map. */
+static void describe_memory(struct x86_handoff *h, EFI_MEMORY_DESCRIPTOR *map, UINTN size,
+			    UINTN dsize)
+{
+	h->phys_end = 4ULL << 30; /* at least the 32-bit MMIO hole (APIC...) */
+	h->range_count = 0;
+	h->bi.memory_map_count = (uint32_t)(size / dsize);
+	h->bi.usable_memory = 0;
+	FOR_EACH_DESC(d, map, size, dsize)
+	{
+		if (d->Type == EfiConventionalMemory)
+			h->bi.usable_memory += d->NumberOfPages << EFI_PAGE_SHIFT;
+		if (map_end(d) > h->phys_end)
+			h->phys_end = map_end(d);
+		bool mmio = d->Type == EfiMemoryMappedIO ||
+			    d->Type == EfiMemoryMappedIOPortSpace || !(d->Attribute & EFI_MEMORY_WB);
+		if (h->range_count < HANDOFF_MAX_RANGES) {
+			struct phys_range *r = &h->ranges[h->range_count++];
+			r->base = d->PhysicalStart;
+			r->size = d->NumberOfPages << EFI_PAGE_SHIFT;
+			r->kind = mmio ? PHYS_MMIO : PHYS_RAM;
+		}
+	}
+	if (h->bi.fb.base) {
+		uint64_t fb_end = h->bi.fb.base +
+				  (uint64_t)h->bi.fb.pixels_per_scanline * h->bi.fb.height * 4;
+		if (fb_end > h->phys_end)
+			h->phys_end = fb_end;
+	}
+}
+
+/* Size the arch's pool from a first look at the memory map. */
+static EFI_STATUS allocate_pool_pages(EFI_SYSTEM_TABLE *st, struct x86_handoff *h)
+{
+	UINTN size = 0, key, dsize;
+	UINT32 dver;
+	EFI_MEMORY_DESCRIPTOR *map = LibMemoryMap(&size, &key, &dsize, &dver);
+	uint64_t end = 4ULL << 30;
+
+	if (!map)
+		return EFI_OUT_OF_RESOURCES;
+	size *= dsize; /* LibMemoryMap returns the entry count */
+	FOR_EACH_DESC(d, map, size, dsize)
+	if (map_end(d) > end)
+		end = map_end(d);
+	FreePool(map);
+	if (h->bi.fb.base && h->bi.fb.base + (64ULL << 20) > end)
+		end = h->bi.fb.base + (64ULL << 20);
+
+	uint64_t bytes = POOL_FIXED_BYTES + ((end + (1ULL << 30) - 1) >> 30) * 4096;
+	EFI_PHYSICAL_ADDRESS base = 0;
+	EFI_STATUS s = st->BootServices->AllocatePages(AllocateAnyPages, EfiLoaderData,
+							EFI_SIZE_TO_PAGES(bytes), &base);
+	if (EFI_ERROR(s))
+		return s;
+	h->pool_base = base;
+	h->pool_size = EFI_SIZE_TO_PAGES(bytes) * EFI_PAGE_SIZE;
+	return EFI_SUCCESS;
+}
+
+static void read_config(EFI_FILE_HANDLE root, struct boot_info *bi)
+{
+	const char *err = NULL;
+	UINTN size;
+
+	bi->config_source = CONFIG_SOURCE;
+	if (!root)
+		return;
+	bi->config_text = efi_read_file(root, CONFIG_PATH, CONFIG_MAX_SIZE, &size, &err);
+	if (!bi->config_text && err) {
+		/* Present but unreadable: the kernel reports the message, and the
+		 * empty text keeps every option at its default. */
+		bi->config_text = efi_strdup("");
+		bi->boot_message = err;
+	}
+}
+
+/*
+ * ExitBootServices needs the key of the current memory map; any allocation
+ * between GetMemoryMap and the call changes it (EFI_INVALID_PARAMETER), so
+ * the buffer is allocated first, with room to spare, and the retry only
+ * calls GetMemoryMap (UEFI 2.x, 7.4 "ExitBootServices").
+ */
+static EFI_STATUS exit_boot_services(EFI_HANDLE image, EFI_SYSTEM_TABLE *st,
+				     struct x86_handoff *h)
+{
+	EFI_BOOT_SERVICES *bs = st->BootServices;
+	UINTN size = 0, key, dsize;
+	UINT32 dver;
+	EFI_STATUS s;
+
+	s = bs->GetMemoryMap(&size, NULL, &key, &dsize, &dver);
+	if (s != EFI_BUFFER_TOO_SMALL)
+		return s;
+	UINTN cap = size + 16 * dsize;
+	EFI_MEMORY_DESCRIPTOR *map = AllocatePool(cap);
+	if (!map)
+		return EFI_OUT_OF_RESOURCES;
+	for (int tries = 0; tries < 8; tries++) {
+		size = cap;
+		s = bs->GetMemoryMap(&size, map, &key, &dsize, &dver);
+		if (EFI_ERROR(s))
+			return s;
+		s = bs->ExitBootServices(image, key);
+		if (s == EFI_SUCCESS) {
+			describe_memory(h, map, size, dsize);
+			return EFI_SUCCESS;
+		}
+		if (s != EFI_INVALID_PARAMETER)
+			return s;
+	}
+	return s;
+}
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st);
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
+{
+	uint64_t tsc = arch_rdtsc();
+	EFI_STATUS s;
+
+	InitializeLib(image, st);
+	/* The firmware's 5-minute watchdog would reset a long run. */
+	st->BootServices->SetWatchdogTimer(0, 0, 0, NULL);
+
+	struct x86_handoff *h = AllocateZeroPool(sizeof(*h));
+	if (!h) {
+		fatal(st, L"out of memory", EFI_OUT_OF_RESOURCES);
+		return EFI_OUT_OF_RESOURCES;
+	}
+	h->bi.tsc_at_entry = tsc;
+	efi_report_store_init(st->RuntimeServices);
+
+	EFI_FILE_HANDLE root = efi_boot_volume(image);
+	const char *flushed = efi_report_flush(root);
+	read_config(root, &h->bi);
+	if (flushed)
+		h->bi.boot_message = flushed; /* wins: it describes a saved report */
+	if (root)
+		root->Close(root);
+
+	h->bi.lapic_phys = acpi_find_lapic(st);
+	find_framebuffer(&h->bi.fb);
+	if (st->FirmwareVendor)
+		h->bi.firmware_vendor = efi_strdup_ascii(st->FirmwareVendor);
+
+	s = allocate_pool_pages(st, h);
+	if (EFI_ERROR(s)) {
+		fatal(st, L"cannot allocate page-table memory", s);
+		return s;
+	}
+	Print(L"pmutest: leaving boot services\n");
+	s = exit_boot_services(image, st, h);
+	if (EFI_ERROR(s)) {
+		fatal(st, L"ExitBootServices failed", s);
+		return s;
+	}
+	/* No boot service from here on. */
+	x86_start(h);
+}

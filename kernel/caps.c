@@ -1,0 +1,574 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The capability decoder: CPUID register values in, one struct caps out.
+ *
+ * Pure C, no hardware: the values come from a callback (the machine's CPUID
+ * in the kernel, a `cpuid -r` dump in pmucaps and the simulator), so one copy
+ * serves all three. Every field follows the SDM (Vol. 2A "CPUID", Vol. 3B
+ * chapters 17 and 20) or, for AMD and Hygon, the AMD64 APM Vol. 3 Appendix E.
+ *
+ * One rule above all: no leaf is read above the maximum the CPU reports for
+ * its range (CPUID.0H:EAX for basic leaves, CPUID.80000000H:EAX for extended
+ * ones). Intel returns the data of the highest basic leaf for a leaf above
+ * the maximum (SDM Vol. 2A CPUID, "If a value entered for CPUID.EAX is higher
+ * than the maximum input value ... the data for the highest basic information
+ * leaf is returned"), and so does QEMU/TCG: such data would be decoded as
+ * PMU capabilities that do not exist. read_leaf() is the only way in.
+ */
+#include "caps.h"
+#include "kstring.h"
+
+#define LEAF_VENDOR 0x00000000U
+#define LEAF_FEATURES 0x00000001U
+#define LEAF_EXT_FEATURES 0x00000007U
+#define LEAF_ARCH_PERFMON 0x0000000AU
+#define LEAF_RDT_MON 0x0000000FU
+#define LEAF_RDT_ALLOC 0x00000010U
+#define LEAF_HYBRID 0x0000001AU
+#define LEAF_ARCH_PERFMON_EXT 0x00000023U
+#define LEAF_HV_BASE 0x40000000U
+#define LEAF_HV_LIMIT 0x4FFFFFFFU
+#define LEAF_EXT_BASE 0x80000000U
+#define LEAF_EXT_FEATURES_AMD 0x80000001U
+#define LEAF_EXT_PERFMON_AMD 0x80000022U
+
+/* CPUID.01H, SDM Vol. 2A Table 3-8 (signature) and Tables 3-10/3-11. */
+#define SIG_STEPPING GENMASK_ULL(3, 0)
+#define SIG_MODEL GENMASK_ULL(7, 4)
+#define SIG_FAMILY GENMASK_ULL(11, 8)
+#define SIG_EXT_MODEL GENMASK_ULL(19, 16)
+#define SIG_EXT_FAMILY GENMASK_ULL(27, 20)
+#define F1_ECX_PDCM BIT_ULL(15)
+#define F1_ECX_X2APIC BIT_ULL(21)
+#define F1_ECX_HYPERVISOR BIT_ULL(31) /* reserved on hardware, set by VMMs */
+#define F1_EDX_TSC BIT_ULL(4)
+#define F1_EDX_MSR BIT_ULL(5)
+#define F1_EDX_APIC BIT_ULL(9)
+#define F1_EDX_DS BIT_ULL(21)
+
+/* CPUID.(07H,0), SDM Vol. 2A Table 3-8. */
+#define F7_EBX_PQM BIT_ULL(12) /* RDT monitoring */
+#define F7_EBX_PQE BIT_ULL(15) /* RDT allocation */
+#define F7_EDX_HYBRID BIT_ULL(15)
+
+/* CPUID.0AH, SDM Vol. 2A Table 3-8 "Architectural Performance Monitoring
+ * Leaf" and Vol. 3B 20.2.1-20.2.5 (versions 1 to 5). */
+#define PM_EAX_VERSION GENMASK_ULL(7, 0)
+#define PM_EAX_GP_COUNT GENMASK_ULL(15, 8)
+#define PM_EAX_GP_WIDTH GENMASK_ULL(23, 16)
+#define PM_EAX_EBX_LENGTH GENMASK_ULL(31, 24)
+#define PM_EDX_FIXED_COUNT GENMASK_ULL(4, 0)  /* if version > 1 */
+#define PM_EDX_FIXED_WIDTH GENMASK_ULL(12, 5) /* if version > 1 */
+#define PM_EDX_ANYTHREAD_DEPRECATED BIT_ULL(15)
+
+/* CPUID.23H "Architectural Performance Monitoring Extended Leaf": sub-leaf 0
+ * EAX is the bitmap of valid sub-leaves; EBX[0] UMASK2, EBX[1] EQ; sub-leaf 1
+ * (valid when sub-leaf 0 EAX[1] is set) gives the GP counter bitmap in EAX
+ * and the fixed counter bitmap in EBX. */
+#define PMX_SUBLEAF_COUNTERS 1
+#define PMX_EBX_UMASK2 BIT_ULL(0)
+#define PMX_EBX_EQ BIT_ULL(1)
+
+/* CPUID.1AH, SDM Vol. 2A Table 3-8 "Hybrid Information Enumeration Leaf". */
+#define HY_EAX_NATIVE_MODEL GENMASK_ULL(23, 0)
+#define HY_EAX_CORE_TYPE GENMASK_ULL(31, 24)
+
+/* CPUID.0FH, SDM Vol. 3B 17.18.3-17.18.5, Figures 17-20/17-21
+ * (../shared/spec/rdt-cache-monitoring-cpuid-0fh.txt). */
+#define RDTM_RES_L3 1
+#define RDTM0_EDX_L3 BIT_ULL(1)
+#define RDTM1_EAX_WIDTH_OFFSET GENMASK_ULL(7, 0) /* width = 24 + offset */
+#define RDTM1_EAX_OVERFLOW_BIT BIT_ULL(8)
+#define RDTM1_EDX_OCCUPANCY BIT_ULL(0)
+#define RDTM1_EDX_TOTAL_BW BIT_ULL(1)
+#define RDTM1_EDX_LOCAL_BW BIT_ULL(2)
+#define RDTM_WIDTH_BASE 24
+
+/* CPUID.10H, SDM Vol. 2A Table 3-8 and Vol. 3B 17.19.4: sub-leaf 0 EBX is
+ * the bitmap of ResIDs; ResID 1 L3 CAT, 2 L2 CAT, 3 MBA. */
+#define RDTA_RES_L3 1
+#define RDTA_RES_L2 2
+#define RDTA_RES_MBA 3
+#define RDTA_CBM_LEN GENMASK_ULL(4, 0) /* length - 1 */
+#define RDTA_CAT_ECX_CDP BIT_ULL(2)
+#define RDTA_MAX_COS GENMASK_ULL(15, 0)
+#define RDTA_MBA_MAX_DELAY GENMASK_ULL(11, 0) /* maximum - 1 */
+#define RDTA_MBA_ECX_LINEAR BIT_ULL(2)
+
+/* AMD64 APM Vol. 3 Appendix E.4.2: CPUID Fn8000_0001_ECX. */
+#define AMD_E1_ECX_PERFCTR_CORE BIT_ULL(23)
+#define AMD_E1_ECX_PERFCTR_NB BIT_ULL(24)
+#define AMD_E1_ECX_PERFCTR_LLC BIT_ULL(28)
+/* AMD64 APM Vol. 3 Appendix E: CPUID Fn8000_0022 "Extended Performance
+ * Monitoring and Debug". */
+#define AMD_E22_EAX_PERFMON_V2 BIT_ULL(0)
+#define AMD_E22_EAX_LBR_STACK BIT_ULL(1)
+#define AMD_E22_EAX_LBR_PMC_FREEZE BIT_ULL(2)
+#define AMD_E22_EBX_NUM_CORE_PMC GENMASK_ULL(3, 0)
+#define AMD_E22_EBX_LBR_STACK_SIZE GENMASK_ULL(9, 4)
+#define AMD_E22_EBX_NUM_DF_PMC GENMASK_ULL(15, 10)
+#define AMD_E22_EBX_NUM_UMC_PMC GENMASK_ULL(21, 16)
+/* AMD64 APM Vol. 2 13.2.1: four legacy PerfCtr0-3 on every AMD64 processor
+ * (and K7, family 06H); PerfCtrExtCore gives six at C001_0200H. */
+#define AMD_LEGACY_COUNTERS 4
+#define AMD_EXT_CORE_COUNTERS 6
+#define AMD_FIRST_FAMILY_WITH_COUNTERS 6
+
+struct decoder {
+	struct caps *c;
+	caps_cpuid_fn fn;
+	void *ctx;
+	uint32_t hv_max; /* CPUID.40000000H:EAX when the hypervisor bit is set */
+};
+
+/* Is `leaf` at or below the maximum of its range? Leaf 0 and 80000000H are
+ * what define the maxima, so they are always readable. */
+static bool leaf_exists(const struct decoder *d, uint32_t leaf)
+{
+	const struct caps *c = d->c;
+
+	if (leaf == LEAF_VENDOR || leaf == LEAF_EXT_BASE)
+		return true;
+	if (leaf < LEAF_HV_BASE)
+		return leaf <= c->max_basic_leaf;
+	if (leaf <= LEAF_HV_LIMIT)
+		/* Hypervisor range: only with CPUID.01H:ECX[31], which says a
+		 * VMM answers there (its leaf 40000000H gives the maximum). */
+		return c->hypervisor && (leaf == LEAF_HV_BASE || leaf <= d->hv_max);
+	if (leaf >= LEAF_EXT_BASE && leaf <= 0x8FFFFFFFU)
+		return c->max_ext_valid && leaf <= c->max_ext_leaf;
+	return false;
+}
+
+/* The one way to read CPUID: zeros, and false, for a leaf above the max. */
+static bool read_leaf(const struct decoder *d, uint32_t leaf, uint32_t subleaf,
+		      struct cpuid_regs *r)
+{
+	r->eax = r->ebx = r->ecx = r->edx = 0;
+	if (!leaf_exists(d, leaf))
+		return false;
+	d->fn(d->ctx, leaf, subleaf, r);
+	return true;
+}
+
+static bool regs_zero(const struct cpuid_regs *r)
+{
+	return !(r->eax | r->ebx | r->ecx | r->edx);
+}
+
+static void copy_vendor(char out[13], uint32_t a, uint32_t b, uint32_t c)
+{
+	uint32_t w[3] = {a, b, c};
+
+	for (unsigned i = 0; i < 12; i++)
+		out[i] = (char)(w[i / 4] >> (8 * (i % 4)));
+	out[12] = '\0';
+}
+
+static enum cpu_vendor vendor_of(const char *s)
+{
+	/* CPUID.0H: EBX, EDX, ECX spell the vendor (SDM Vol. 2A; AMD64 APM
+	 * Vol. 3 E.3.1; Hygon follows the APM with its own string). */
+	if (!kstrcmp(s, "GenuineIntel"))
+		return VENDOR_INTEL;
+	if (!kstrcmp(s, "AuthenticAMD") || !kstrcmp(s, "AMDisbetter!"))
+		return VENDOR_AMD;
+	if (!kstrcmp(s, "HygonGenuine"))
+		return VENDOR_HYGON;
+	return VENDOR_UNKNOWN;
+}
+
+static bool amd_like(enum cpu_vendor v)
+{
+	return v == VENDOR_AMD || v == VENDOR_HYGON;
+}
+
+/*
+ * Display family and model. Intel, SDM Vol. 2A CPUID "Figure 3-6 Version
+ * Information Returned by CPUID in EAX": DisplayFamily = Family, plus
+ * Extended_Family when Family = 0FH; DisplayModel = Model, plus
+ * (Extended_Model << 4) when Family is 06H or 0FH. AMD and Hygon, APM Vol. 3
+ * E.3.2 (Fn0000_0001_EAX): both extended fields count only when the base
+ * family is 0FH (so never for an AMD family 06H part).
+ */
+static void decode_signature(struct caps *c, uint32_t sig)
+{
+	unsigned fam = FIELD_GET_ULL(SIG_FAMILY, sig);
+	unsigned model = FIELD_GET_ULL(SIG_MODEL, sig);
+	unsigned ext_model = FIELD_GET_ULL(SIG_EXT_MODEL, sig);
+	bool use_ext_model;
+
+	c->signature = sig;
+	c->stepping = FIELD_GET_ULL(SIG_STEPPING, sig);
+	c->family = fam;
+	if (fam == 0xF)
+		c->family += FIELD_GET_ULL(SIG_EXT_FAMILY, sig);
+	if (amd_like(c->vendor))
+		use_ext_model = fam == 0xF;
+	else
+		use_ext_model = fam == 0x6 || fam == 0xF;
+	c->model = model + (use_ext_model ? ext_model << 4 : 0);
+}
+
+static void decode_leaf1(struct decoder *d)
+{
+	struct caps *c = d->c;
+	struct cpuid_regs r;
+
+	if (!read_leaf(d, LEAF_FEATURES, 0, &r))
+		return;
+	decode_signature(c, r.eax);
+	c->pdcm = r.ecx & F1_ECX_PDCM;
+	c->x2apic = r.ecx & F1_ECX_X2APIC;
+	c->hypervisor = r.ecx & F1_ECX_HYPERVISOR;
+	c->tsc = r.edx & F1_EDX_TSC;
+	c->msr = r.edx & F1_EDX_MSR;
+	c->apic = r.edx & F1_EDX_APIC;
+	c->ds = r.edx & F1_EDX_DS;
+}
+
+static void decode_hypervisor(struct decoder *d)
+{
+	struct caps *c = d->c;
+	struct cpuid_regs r;
+
+	if (!c->hypervisor || !read_leaf(d, LEAF_HV_BASE, 0, &r))
+		return;
+	d->hv_max = r.eax;
+	copy_vendor(c->hypervisor_vendor, r.ebx, r.ecx, r.edx);
+}
+
+/*
+ * Leaf 0AH. SDM Vol. 2A Table 3-8:
+ *  - EBX bit i = 1 means architectural event i is NOT available, and only
+ *    bits below EAX[31:24] (the EBX vector length) carry meaning: event i is
+ *    available iff i < EAX[31:24] and EBX[i] = 0 (Vol. 3B 20.2.1.2).
+ *  - EDX[4:0] and EDX[12:5] (fixed counters, width) hold "if Version ID > 1".
+ *  - ECX is the fixed-counter bitmask from version 5 (reserved before), with
+ *    the SDM's rule "fixed counter i is supported if ECX[i] = 1 or
+ *    EDX[4:0] > i" (Vol. 3B 20.2.5).
+ */
+static void decode_arch_perfmon(struct decoder *d)
+{
+	struct caps_arch_perfmon *pm = &d->c->pm;
+	struct cpuid_regs r;
+	unsigned fixed_contig = 0;
+
+	if (!read_leaf(d, LEAF_ARCH_PERFMON, 0, &r))
+		return;
+	pm->raw_eax = r.eax;
+	pm->raw_edx = r.edx;
+	pm->version = FIELD_GET_ULL(PM_EAX_VERSION, r.eax);
+	if (pm->version == 0)
+		return; /* no architectural PMU (e.g. a VMM without vPMU) */
+	pm->present = true;
+	pm->gp_counters = FIELD_GET_ULL(PM_EAX_GP_COUNT, r.eax);
+	pm->gp_width = FIELD_GET_ULL(PM_EAX_GP_WIDTH, r.eax);
+	pm->ebx_length = FIELD_GET_ULL(PM_EAX_EBX_LENGTH, r.eax);
+	pm->ebx = r.ebx;
+	for (unsigned i = 0; i < ARCH_EVENT_COUNT; i++)
+		pm->event_available[i] = i < pm->ebx_length && !(r.ebx & BIT_ULL(i));
+	if (pm->version > 1) {
+		fixed_contig = FIELD_GET_ULL(PM_EDX_FIXED_COUNT, r.edx);
+		pm->fixed_counters_edx = fixed_contig;
+		pm->fixed_width = FIELD_GET_ULL(PM_EDX_FIXED_WIDTH, r.edx);
+	}
+	if (pm->version >= 5)
+		pm->fixed_bitmask = r.ecx;
+	pm->fixed_supported = pm->fixed_bitmask | (uint32_t)width_mask(fixed_contig);
+	pm->anythread_deprecated = r.edx & PM_EDX_ANYTHREAD_DEPRECATED;
+	pm->gp_mask = width_mask(pm->gp_counters);
+}
+
+/*
+ * Leaf 23H. Sub-leaf 1 exists only when sub-leaf 0 EAX[1] says so; when it
+ * does, its bitmaps are the counters that exist, holes included, and they
+ * replace the contiguous counts of leaf 0AH (a counter that is not in the
+ * bitmap is not there to be programmed, whatever EAX[15:8] says).
+ */
+static void decode_arch_perfmon_ext(struct decoder *d)
+{
+	struct caps *c = d->c;
+	struct caps_leaf23 *x = &c->l23;
+	struct cpuid_regs r;
+
+	if (!read_leaf(d, LEAF_ARCH_PERFMON_EXT, 0, &r))
+		return;
+	x->present = true;
+	x->subleaf_valid = r.eax;
+	x->features = r.ebx;
+	x->umask2 = r.ebx & PMX_EBX_UMASK2;
+	x->eq = r.ebx & PMX_EBX_EQ;
+	if (!(r.eax & BIT_ULL(PMX_SUBLEAF_COUNTERS)))
+		return;
+	read_leaf(d, LEAF_ARCH_PERFMON_EXT, PMX_SUBLEAF_COUNTERS, &r);
+	x->counters_valid = true;
+	x->gp_bitmap = r.eax;
+	x->fixed_bitmap = r.ebx;
+	if (c->pm.present) {
+		c->pm.gp_mask = x->gp_bitmap;
+		c->pm.fixed_supported = x->fixed_bitmap;
+	}
+}
+
+static void decode_leaf7(struct decoder *d)
+{
+	struct caps *c = d->c;
+	struct cpuid_regs r;
+
+	if (!read_leaf(d, LEAF_EXT_FEATURES, 0, &r))
+		return;
+	c->rdt.pqm = r.ebx & F7_EBX_PQM;
+	c->rdt.pqe = r.ebx & F7_EBX_PQE;
+	c->hybrid = r.edx & F7_EDX_HYBRID;
+}
+
+/* Leaf 1AH is defined for hybrid parts (CPUID.(07H,0):EDX[15]); elsewhere
+ * it reads zero and a core type would mean nothing. */
+static void decode_hybrid(struct decoder *d)
+{
+	struct caps *c = d->c;
+	struct cpuid_regs r;
+
+	if (!c->hybrid || !read_leaf(d, LEAF_HYBRID, 0, &r))
+		return;
+	c->core_type = (enum core_type)FIELD_GET_ULL(HY_EAX_CORE_TYPE, r.eax);
+	c->native_model_id = FIELD_GET_ULL(HY_EAX_NATIVE_MODEL, r.eax);
+}
+
+/* Leaf 0FH exists when CPUID.(07H,0):EBX.PQM[12] = 1 (SDM Vol. 3B 17.18.3);
+ * sub-leaf 1 (L3) when CPUID.(0FH,0):EDX[1] = 1 (17.18.4). */
+static void decode_rdt_monitoring(struct decoder *d)
+{
+	struct caps_rdt *rdt = &d->c->rdt;
+	struct cpuid_regs r;
+
+	if (!rdt->pqm || !read_leaf(d, LEAF_RDT_MON, 0, &r))
+		return;
+	rdt->mon_present = true;
+	rdt->max_rmid = r.ebx;
+	rdt->l3.present = r.edx & RDTM0_EDX_L3;
+	if (!rdt->l3.present)
+		return;
+	read_leaf(d, LEAF_RDT_MON, RDTM_RES_L3, &r);
+	rdt->l3.counter_width =
+		RDTM_WIDTH_BASE + (unsigned)FIELD_GET_ULL(RDTM1_EAX_WIDTH_OFFSET, r.eax);
+	rdt->l3.overflow_bit = r.eax & RDTM1_EAX_OVERFLOW_BIT;
+	rdt->l3.upscale = r.ebx;
+	rdt->l3.max_rmid = r.ecx;
+	rdt->l3.occupancy = r.edx & RDTM1_EDX_OCCUPANCY;
+	rdt->l3.total_bw = r.edx & RDTM1_EDX_TOTAL_BW;
+	rdt->l3.local_bw = r.edx & RDTM1_EDX_LOCAL_BW;
+}
+
+/* Leaf 10H exists when CPUID.(07H,0):EBX.PQE[15] = 1 (SDM Vol. 3B 17.19.4).
+ * A resource's sub-leaf that reads all zeros is treated as enumerating
+ * nothing: it would decode as a 1-bit mask with COS 0 only, which allocates
+ * nothing, and it is what a dump lacking the sub-leaf or a VMM zeroing it
+ * gives. */
+static void decode_rdt_allocation(struct decoder *d)
+{
+	struct caps_rdt *rdt = &d->c->rdt;
+	struct cpuid_regs r;
+
+	if (!rdt->pqe || !read_leaf(d, LEAF_RDT_ALLOC, 0, &r))
+		return;
+	rdt->alloc_present = true;
+	rdt->l3_cat = r.ebx & BIT_ULL(RDTA_RES_L3);
+	rdt->l2_cat = r.ebx & BIT_ULL(RDTA_RES_L2);
+	rdt->mba = r.ebx & BIT_ULL(RDTA_RES_MBA);
+	if (rdt->l3_cat && read_leaf(d, LEAF_RDT_ALLOC, RDTA_RES_L3, &r) && !regs_zero(&r)) {
+		rdt->l3_params_valid = true;
+		rdt->l3_cbm_len = FIELD_GET_ULL(RDTA_CBM_LEN, r.eax) + 1;
+		rdt->l3_isolation = r.ebx;
+		rdt->l3_cdp = r.ecx & RDTA_CAT_ECX_CDP;
+		rdt->l3_max_cos = FIELD_GET_ULL(RDTA_MAX_COS, r.edx);
+	}
+	if (rdt->l2_cat && read_leaf(d, LEAF_RDT_ALLOC, RDTA_RES_L2, &r) && !regs_zero(&r)) {
+		rdt->l2_params_valid = true;
+		rdt->l2_cbm_len = FIELD_GET_ULL(RDTA_CBM_LEN, r.eax) + 1;
+		rdt->l2_isolation = r.ebx;
+		rdt->l2_cdp = r.ecx & RDTA_CAT_ECX_CDP;
+		rdt->l2_max_cos = FIELD_GET_ULL(RDTA_MAX_COS, r.edx);
+	}
+	if (rdt->mba && read_leaf(d, LEAF_RDT_ALLOC, RDTA_RES_MBA, &r) && !regs_zero(&r)) {
+		rdt->mba_params_valid = true;
+		rdt->mba_max_delay = FIELD_GET_ULL(RDTA_MBA_MAX_DELAY, r.eax) + 1;
+		rdt->mba_linear = r.ecx & RDTA_MBA_ECX_LINEAR;
+		rdt->mba_max_cos = FIELD_GET_ULL(RDTA_MAX_COS, r.edx);
+	}
+}
+
+/*
+ * AMD and Hygon core counters: four legacy ones (PerfCtr0-3 at C001_0004H),
+ * six when PerfCtrExtCore (APM Vol. 2 13.2.1), and with PerfMonV2 the number
+ * Fn8000_0022_EBX[3:0] enumerates (APM Vol. 2 13.2.2). A PerfMonV2 leaf
+ * reporting 0 counters enumerates nothing, so the older rule stands.
+ */
+static void decode_amd(struct decoder *d)
+{
+	struct caps *c = d->c;
+	struct caps_amd *a = &c->amd;
+	struct cpuid_regs r;
+
+	if (!amd_like(c->vendor))
+		return;
+	if (read_leaf(d, LEAF_EXT_FEATURES_AMD, 0, &r)) {
+		a->ext1_present = true;
+		a->perfctr_core = r.ecx & AMD_E1_ECX_PERFCTR_CORE;
+		a->perfctr_nb = r.ecx & AMD_E1_ECX_PERFCTR_NB;
+		a->perfctr_llc = r.ecx & AMD_E1_ECX_PERFCTR_LLC;
+	}
+	if (read_leaf(d, LEAF_EXT_PERFMON_AMD, 0, &r)) {
+		a->ext22_present = true;
+		a->perfmon_v2 = r.eax & AMD_E22_EAX_PERFMON_V2;
+		a->lbr_stack_v2 = r.eax & AMD_E22_EAX_LBR_STACK;
+		a->lbr_pmc_freeze = r.eax & AMD_E22_EAX_LBR_PMC_FREEZE;
+		a->num_core_pmc_v2 = FIELD_GET_ULL(AMD_E22_EBX_NUM_CORE_PMC, r.ebx);
+		a->lbr_v2_stack_size = FIELD_GET_ULL(AMD_E22_EBX_LBR_STACK_SIZE, r.ebx);
+		a->num_df_pmc_v2 = FIELD_GET_ULL(AMD_E22_EBX_NUM_DF_PMC, r.ebx);
+		a->num_umc_pmc_v2 = FIELD_GET_ULL(AMD_E22_EBX_NUM_UMC_PMC, r.ebx);
+	}
+	if (a->perfmon_v2 && a->num_core_pmc_v2)
+		a->core_counters = a->num_core_pmc_v2;
+	else if (a->perfctr_core)
+		a->core_counters = AMD_EXT_CORE_COUNTERS;
+	else if (c->family >= AMD_FIRST_FAMILY_WITH_COUNTERS)
+		a->core_counters = AMD_LEGACY_COUNTERS;
+}
+
+/*
+ * The model-specific PMUs the suite knows.
+ *
+ * Nehalem uncore (MSR_UNCORE_PERF_GLOBAL_CTRL at 391H and friends, SDM
+ * Vol. 3B "Performance Monitoring Facility in the Uncore", Nehalem section):
+ * the Intel Core i7 / Xeon 5500 family, DisplayModel 1AH, 1EH, 1FH, and
+ * Westmere, 25H and 2CH, to which the SDM ("Performance Monitoring for
+ * Processors Based on Intel Microarchitecture Code Name Westmere") applies
+ * the same uncore PMU. Not 2EH (Xeon 7500, Nehalem-EX) nor 2FH (Westmere-EX):
+ * the SDM ("Intel Xeon Processor 7500 Series Performance Monitoring
+ * Facility") says their uncore is "significantly different", box-based PMUs
+ * with other MSRs.
+ *
+ * NetBurst: Intel DisplayFamily 0FH (SDM Vol. 3B "Performance Monitoring
+ * (Processors Based on Intel NetBurst Microarchitecture)").
+ */
+static bool is_nehalem_uncore_model(unsigned model)
+{
+	static const uint8_t models[] = {0x1A, 0x1E, 0x1F, 0x25, 0x2C};
+
+	for (unsigned i = 0; i < ARRAY_SIZE(models); i++)
+		if (model == models[i])
+			return true;
+	return false;
+}
+
+static void decode_model_specific(struct caps *c)
+{
+	if (c->vendor != VENDOR_INTEL)
+		return;
+	c->nehalem_uncore = c->family == 0x6 && is_nehalem_uncore_model(c->model);
+	c->netburst = c->family == 0xF;
+}
+
+void caps_decode(struct caps *c, caps_cpuid_fn cpuid, void *ctx)
+{
+	struct decoder d = {.c = c, .fn = cpuid, .ctx = ctx, .hv_max = 0};
+	struct cpuid_regs r;
+
+	kmemset(c, 0, sizeof(*c));
+
+	read_leaf(&d, LEAF_VENDOR, 0, &r);
+	c->max_basic_leaf = r.eax;
+	copy_vendor(c->vendor_string, r.ebx, r.edx, r.ecx);
+	c->vendor = vendor_of(c->vendor_string);
+
+	/* The extended range exists when CPUID.80000000H:EAX is itself an
+	 * extended leaf number (8000xxxxH); a CPU without the range returns
+	 * basic-leaf data there (SDM Vol. 2A CPUID, the note on 80000000H). */
+	read_leaf(&d, LEAF_EXT_BASE, 0, &r);
+	if ((r.eax & 0xFFFF0000U) == LEAF_EXT_BASE) {
+		c->max_ext_valid = true;
+		c->max_ext_leaf = r.eax;
+	}
+
+	decode_leaf1(&d);
+	decode_hypervisor(&d);
+	decode_leaf7(&d);
+	decode_hybrid(&d);
+	decode_arch_perfmon(&d);
+	decode_arch_perfmon_ext(&d);
+	decode_rdt_monitoring(&d);
+	decode_rdt_allocation(&d);
+	decode_amd(&d);
+	decode_model_specific(c);
+}
+
+/* IA32_PERF_CAPABILITIES (345H), SDM Vol. 3B 20.9 / Figure 20-68 and Vol. 4
+ * Table 2-2; it exists when CPUID.01H:ECX.PDCM[15] = 1. */
+void caps_decode_perf_capabilities(struct caps *c, uint64_t value)
+{
+	struct caps_perf_capabilities *p = &c->perf_cap;
+
+	p->valid = true;
+	p->raw = value;
+	p->lbr_format = FIELD_GET_ULL(PERF_CAP_LBR_FMT, value);
+	p->pebs_trap = value & PERF_CAP_PEBS_TRAP;
+	p->pebs_arch_reg = value & PERF_CAP_PEBS_ARCH_REG;
+	p->pebs_format = FIELD_GET_ULL(PERF_CAP_PEBS_FMT, value);
+	p->freeze_while_smm = value & PERF_CAP_FREEZE_WHILE_SMM;
+	p->full_width_write = value & PERF_CAP_FW_WRITE;
+	p->pebs_baseline = value & PERF_CAP_PEBS_BASELINE;
+	p->perf_metrics = value & PERF_CAP_PERF_METRICS_AVAILABLE;
+	p->pebs_output_pt = value & PERF_CAP_PEBS_OUTPUT_PT_AVAIL;
+}
+
+const char *caps_vendor_name(enum cpu_vendor v)
+{
+	switch (v) {
+	case VENDOR_INTEL:
+		return "Intel";
+	case VENDOR_AMD:
+		return "AMD";
+	case VENDOR_HYGON:
+		return "Hygon";
+	default:
+		return "unknown";
+	}
+}
+
+/* Names of the SDM Vol. 3B Table 20-1 events, indexed by CPUID.0AH:EBX bit. */
+const char *caps_arch_event_name(unsigned event)
+{
+	static const char *const names[ARCH_EVENT_COUNT] = {
+		[ARCH_EVENT_CORE_CYCLES] = "core_cycles",
+		[ARCH_EVENT_INSTRUCTIONS] = "instructions",
+		[ARCH_EVENT_REF_CYCLES] = "ref_cycles",
+		[ARCH_EVENT_LLC_REFERENCES] = "llc_references",
+		[ARCH_EVENT_LLC_MISSES] = "llc_misses",
+		[ARCH_EVENT_BRANCHES] = "branch_instructions",
+		[ARCH_EVENT_BRANCH_MISSES] = "branch_misses",
+		[ARCH_EVENT_TOPDOWN_SLOTS] = "topdown_slots",
+		[ARCH_EVENT_TOPDOWN_BACKEND] = "topdown_backend_bound",
+		[ARCH_EVENT_TOPDOWN_BAD_SPEC] = "topdown_bad_speculation",
+		[ARCH_EVENT_TOPDOWN_FRONTEND] = "topdown_frontend_bound",
+		[ARCH_EVENT_TOPDOWN_RETIRING] = "topdown_retiring",
+		[ARCH_EVENT_LBR_INSERTS] = "lbr_inserts",
+	};
+
+	return event < ARCH_EVENT_COUNT ? names[event] : "unknown";
+}
+
+const char *caps_core_type_name(enum core_type t)
+{
+	switch (t) {
+	case CORE_TYPE_NONE:
+		return "none";
+	case CORE_TYPE_ATOM:
+		return "atom";
+	case CORE_TYPE_CORE:
+		return "core";
+	default:
+		return "reserved";
+	}
+}

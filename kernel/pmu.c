@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: MIT
+/*
+ * PMU programming helpers (see pmu.h). Only include/arch.h is used to reach
+ * the machine, so the same code runs on hardware and on the simulator.
+ */
+#include "pmu.h"
+
+#include "caps.h"
+
+/* SDM Vol. 3B Table 20-1, in CPUID.0AH:EBX bit order. */
+const struct pmu_arch_event pmu_arch_events[ARCH_EVENT_COUNT] = {
+	[ARCH_EVENT_CORE_CYCLES] = {0x3C, 0x00, "core cycles"},
+	[ARCH_EVENT_INSTRUCTIONS] = {0xC0, 0x00, "instructions retired"},
+	[ARCH_EVENT_REF_CYCLES] = {0x3C, 0x01, "reference cycles"},
+	[ARCH_EVENT_LLC_REFERENCES] = {0x2E, 0x4F, "LLC references"},
+	[ARCH_EVENT_LLC_MISSES] = {0x2E, 0x41, "LLC misses"},
+	[ARCH_EVENT_BRANCHES] = {0xC4, 0x00, "branches retired"},
+	[ARCH_EVENT_BRANCH_MISSES] = {0xC5, 0x00, "branch misses retired"},
+	[ARCH_EVENT_TOPDOWN_SLOTS] = {0xA4, 0x01, "topdown slots"},
+	[ARCH_EVENT_TOPDOWN_BACKEND] = {0xA4, 0x02, "topdown backend bound"},
+	[ARCH_EVENT_TOPDOWN_BAD_SPEC] = {0x73, 0x00, "topdown bad speculation"},
+	[ARCH_EVENT_TOPDOWN_FRONTEND] = {0x9C, 0x01, "topdown frontend bound"},
+	[ARCH_EVENT_TOPDOWN_RETIRING] = {0xC2, 0x02, "topdown retiring"},
+	[ARCH_EVENT_LBR_INSERTS] = {0xE4, 0x01, "LBR inserts"},
+};
+
+struct pmi_log g_pmi;
+
+uint64_t pmu_evtsel(enum arch_event ev, uint64_t flags)
+{
+	return FIELD_PREP_ULL(PERFEVTSEL_EVENT, pmu_arch_events[ev].event) |
+	       FIELD_PREP_ULL(PERFEVTSEL_UMASK, pmu_arch_events[ev].umask) | flags;
+}
+
+/* ---- What the record says ----------------------------------------------- */
+
+bool pmu_has_global(void)
+{
+	return g_caps.pm.present && g_caps.pm.version >= 2;
+}
+
+unsigned pmu_num_gp(void)
+{
+	return g_caps.pm.present ? g_caps.pm.gp_counters : 0;
+}
+
+bool pmu_gp_present(unsigned i)
+{
+	return i < 64 && i < pmu_num_gp() && (g_caps.pm.gp_mask & BIT_ULL(i));
+}
+
+bool pmu_fixed_present(unsigned i)
+{
+	return pmu_has_global() && i < FIXED_MAX && (g_caps.pm.fixed_supported & (1u << i));
+}
+
+unsigned pmu_fixed_limit(void)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < FIXED_MAX; i++)
+		if (pmu_fixed_present(i))
+			n = i + 1;
+	return n;
+}
+
+uint64_t pmu_gp_mask(void)
+{
+	return width_mask(g_caps.pm.gp_width);
+}
+
+uint64_t pmu_fixed_mask(void)
+{
+	return width_mask(g_caps.pm.fixed_width);
+}
+
+uint64_t pmu_global_counter_bits(void)
+{
+	uint64_t bits = 0;
+
+	for (unsigned i = 0; i < 32; i++) {
+		if (pmu_gp_present(i))
+			bits |= GLOBAL_PMC_BIT(i);
+		if (pmu_fixed_present(i))
+			bits |= GLOBAL_FIXED_BIT(i);
+	}
+	return bits;
+}
+
+/* ---- Clean state -------------------------------------------------------- */
+
+static void reset_arch_pmu(void)
+{
+	uint64_t status = 0;
+
+	if (pmu_has_global())
+		wrmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	for (unsigned i = 0; i < pmu_num_gp() && i < 32; i++) {
+		wrmsr_safe(MSR_IA32_PERFEVTSEL(i), 0);
+		wrmsr_safe(MSR_IA32_PMC(i), 0);
+	}
+	if (!pmu_has_global())
+		return;
+	wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, 0);
+	for (unsigned i = 0; i < FIXED_MAX; i++)
+		if (pmu_fixed_present(i))
+			wrmsr_safe(MSR_IA32_FIXED_CTR(i), 0);
+	/* Clear whatever overflow / freeze bits are set; if one of them cannot
+	 * be cleared through OVF_CTRL (a reserved position there) fall back to
+	 * the counter bits alone. */
+	if (rdmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS, &status) == 0 && status &&
+	    wrmsr_safe(MSR_IA32_PERF_GLOBAL_OVF_CTRL, status) != 0)
+		wrmsr_safe(MSR_IA32_PERF_GLOBAL_OVF_CTRL,
+			   status & pmu_global_counter_bits());
+}
+
+static void reset_model_pmus(void)
+{
+	if (g_caps.netburst) {
+		for (unsigned i = 0; i < P4_NUM_COUNTERS; i++) {
+			wrmsr_safe(MSR_P4_CCCR(i), P4_CCCR_RESERVED_ONES);
+			wrmsr_safe(MSR_P4_COUNTER(i), 0);
+		}
+	}
+	if (g_caps.nehalem_uncore) {
+		wrmsr_safe(MSR_UNCORE_PERF_GLOBAL_CTRL, 0);
+		wrmsr_safe(MSR_UNCORE_FIXED_CTR_CTRL, 0);
+		wrmsr_safe(MSR_UNCORE_FIXED_CTR0, 0);
+		for (unsigned i = 0; i < UNCORE_NUM_GP; i++) {
+			wrmsr_safe(MSR_UNCORE_PERFEVTSEL0 + i, 0);
+			wrmsr_safe(MSR_UNCORE_PMC0 + i, 0);
+		}
+		wrmsr_safe(MSR_UNCORE_PERF_GLOBAL_OVF_CTRL,
+			   GENMASK_ULL(UNCORE_NUM_GP - 1, 0) | BIT_ULL(32));
+	}
+	if (g_caps.vendor == VENDOR_AMD || g_caps.vendor == VENDOR_HYGON) {
+		if (g_caps.amd.perfmon_v2)
+			wrmsr_safe(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
+		for (unsigned i = 0; i < 4; i++) {
+			wrmsr_safe(MSR_K7_EVNTSEL0 + i, 0);
+			wrmsr_safe(MSR_K7_PERFCTR0 + i, 0);
+		}
+		if (g_caps.amd.perfctr_core || g_caps.amd.perfmon_v2) {
+			for (unsigned i = 0; i < g_caps.amd.core_counters; i++) {
+				wrmsr_safe(MSR_F15H_PERF_CTL0 + 2 * i, 0);
+				wrmsr_safe(MSR_F15H_PERF_CTR0 + 2 * i, 0);
+			}
+		}
+		if (g_caps.amd.perfmon_v2)
+			wrmsr_safe(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, ~0ULL);
+	}
+}
+
+void pmu_reset_all(void)
+{
+	uint64_t debugctl;
+
+	if (!g_caps.msr)
+		return;
+	if (g_caps.pm.present)
+		reset_arch_pmu();
+	reset_model_pmus();
+	if (g_caps.pm.present &&
+	    rdmsr_safe(MSR_IA32_DEBUGCTL, &debugctl) == 0 &&
+	    (debugctl & DEBUGCTL_FREEZE_PERFMON_ON_PMI))
+		wrmsr_safe(MSR_IA32_DEBUGCTL, debugctl & ~DEBUGCTL_FREEZE_PERFMON_ON_PMI);
+	if (g_caps.apic)
+		pmu_pmi_uninstall();
+}
+
+/* ---- Programming -------------------------------------------------------- */
+
+void pmu_gp_write(unsigned i, uint64_t value)
+{
+	if (g_caps.perf_cap.valid && g_caps.perf_cap.full_width_write)
+		wrmsr(MSR_IA32_A_PMC(i), value & pmu_gp_mask());
+	else
+		wrmsr(MSR_IA32_PMC(i), value & 0xFFFFFFFFULL);
+}
+
+void pmu_gp_program(unsigned i, uint64_t evtsel, uint64_t value)
+{
+	wrmsr(MSR_IA32_PERFEVTSEL(i), 0);
+	pmu_gp_write(i, value);
+	wrmsr(MSR_IA32_PERFEVTSEL(i), evtsel);
+}
+
+uint64_t pmu_gp_read(unsigned i)
+{
+	return rdmsr(MSR_IA32_PMC(i));
+}
+
+void pmu_gp_preload(unsigned i, uint64_t k)
+{
+	/* Legacy write: EAX[31:0] = -k sign-extends to 2^width - k. */
+	wrmsr(MSR_IA32_PMC(i), (0 - k) & 0xFFFFFFFFULL);
+}
+
+void pmu_fixed_program(unsigned i, uint64_t field, uint64_t value)
+{
+	uint64_t ctrl = rdmsr(MSR_IA32_FIXED_CTR_CTRL);
+
+	ctrl &= ~FIXED_CTRL_FIELD(i, 0xF);
+	wrmsr(MSR_IA32_FIXED_CTR_CTRL, ctrl);
+	wrmsr(MSR_IA32_FIXED_CTR(i), value);
+	wrmsr(MSR_IA32_FIXED_CTR_CTRL, ctrl | FIXED_CTRL_FIELD(i, field & 0xF));
+}
+
+uint64_t pmu_fixed_read(unsigned i)
+{
+	return rdmsr(MSR_IA32_FIXED_CTR(i));
+}
+
+void pmu_fixed_preload(unsigned i, uint64_t k)
+{
+	wrmsr(MSR_IA32_FIXED_CTR(i), (0 - k) & pmu_fixed_mask());
+}
+
+void pmu_global_enable(uint64_t bits)
+{
+	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, bits);
+}
+
+void pmu_global_disable(void)
+{
+	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+}
+
+/* ---- Counting the workload ---------------------------------------------- */
+
+struct pmu_gate pmu_gate_global(uint64_t bits)
+{
+	return (struct pmu_gate){MSR_IA32_PERF_GLOBAL_CTRL, bits, 0};
+}
+
+struct pmu_gate pmu_gate_evtsel(unsigned i, uint64_t evtsel)
+{
+	return (struct pmu_gate){MSR_IA32_PERFEVTSEL(i), evtsel | PERFEVTSEL_EN,
+				 evtsel & ~PERFEVTSEL_EN};
+}
+
+void pmu_run_gated(struct pmu_gate g, uint64_t iters)
+{
+	arch_workload_gated(iters, g.msr, g.on, g.off);
+}
+
+void pmu_run_gated_irq(struct pmu_gate g, uint64_t iters)
+{
+	arch_irq_enable();
+	arch_workload_gated(iters, g.msr, g.on, g.off);
+	arch_irq_disable();
+}
+
+uint64_t pmu_count_gp(unsigned i, uint64_t evtsel, uint64_t iters)
+{
+	evtsel &= ~PERFEVTSEL_EN;
+	if (pmu_has_global()) {
+		pmu_gp_program(i, evtsel | PERFEVTSEL_EN, 0);
+		pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(i)), iters);
+	} else {
+		pmu_gp_program(i, evtsel, 0);
+		pmu_run_gated(pmu_gate_evtsel(i, evtsel), iters);
+	}
+	wrmsr(MSR_IA32_PERFEVTSEL(i), evtsel);
+	return pmu_gp_read(i);
+}
+
+uint64_t pmu_count_fixed(unsigned i, uint64_t field, uint64_t iters)
+{
+	pmu_fixed_program(i, field, 0);
+	pmu_run_gated(pmu_gate_global(GLOBAL_FIXED_BIT(i)), iters);
+	pmu_fixed_program(i, 0, pmu_fixed_read(i));
+	return pmu_fixed_read(i);
+}
+
+__user_code uint64_t pmu_user_workload(uint64_t iters)
+{
+	arch_workload(iters);
+	return 0;
+}
+
+static int run_at_cpl(int cpl, uint64_t iters)
+{
+	uint64_t res;
+
+	if (cpl == 0) {
+		arch_workload(iters);
+		return 0;
+	}
+	return arch_call_at_cpl(cpl, pmu_user_workload, iters, &res);
+}
+
+int pmu_count_gp_at_cpl(unsigned i, uint64_t evtsel, uint64_t iters, int cpl,
+			uint64_t *count)
+{
+	int vec;
+
+	evtsel &= ~PERFEVTSEL_EN;
+	pmu_gp_program(i, evtsel | PERFEVTSEL_EN, 0);
+	if (pmu_has_global())
+		pmu_global_enable(GLOBAL_PMC_BIT(i));
+	vec = run_at_cpl(cpl, iters);
+	if (pmu_has_global())
+		pmu_global_disable();
+	wrmsr(MSR_IA32_PERFEVTSEL(i), evtsel);
+	*count = pmu_gp_read(i);
+	return vec;
+}
+
+int pmu_count_fixed_at_cpl(unsigned i, uint64_t field, uint64_t iters, int cpl,
+			   uint64_t *count)
+{
+	int vec;
+
+	pmu_fixed_program(i, field, 0);
+	pmu_global_enable(GLOBAL_FIXED_BIT(i));
+	vec = run_at_cpl(cpl, iters);
+	pmu_global_disable();
+	*count = pmu_fixed_read(i);
+	pmu_fixed_program(i, 0, *count);
+	return vec;
+}
+
+/* ---- PMI bookkeeping ------------------------------------------------------ */
+
+static void pmi_handler(void)
+{
+	uint64_t tsc = arch_rdtsc();
+	uint64_t v;
+
+	if (g_pmi.count == 0) {
+		g_pmi.tsc = tsc;
+		g_pmi.lvt = arch_apic_read_lvt_pmi();
+		if (g_pmi.watch_msr && rdmsr_safe(g_pmi.watch_msr, &v) == 0)
+			g_pmi.watched = v;
+		if (pmu_has_global()) {
+			if (rdmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS, &v) == 0)
+				g_pmi.status = v;
+			if (rdmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, &v) == 0)
+				g_pmi.global_ctrl = v;
+		}
+	}
+	g_pmi.count = g_pmi.count + 1;
+	if (g_pmi.send_eoi)
+		arch_apic_eoi();
+}
+
+void pmu_pmi_install(bool send_eoi, uint32_t watch_msr, bool masked)
+{
+	g_pmi.count = 0;
+	g_pmi.status = 0;
+	g_pmi.global_ctrl = 0;
+	g_pmi.lvt = 0;
+	g_pmi.tsc = 0;
+	g_pmi.watched = 0;
+	g_pmi.watch_msr = watch_msr;
+	g_pmi.send_eoi = send_eoi;
+	arch_set_pmi_handler(pmi_handler);
+	arch_apic_write_lvt_pmi(PMI_VECTOR | (masked ? APIC_LVT_MASKED : 0));
+}
+
+void pmu_pmi_uninstall(void)
+{
+	arch_apic_write_lvt_pmi(PMI_VECTOR | APIC_LVT_MASKED);
+	arch_set_pmi_handler(NULL);
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# `make test`: everything that proves pmutest right, in one run.
+#
+#   1. build (EFI image and host tools), warning-free
+#   2. host unit tests of the project's own code (C and Python)
+#   3. the capability decoder against Debian's cpuid tool on every real dump
+#   4. the suite on the simulator: every conforming profile, then the
+#      mutation matrix (every quirk must be caught)
+#   5. harness self-tests (#PF, #UD, endless loop) on the simulator and in QEMU
+#   6. the suite booted in QEMU under TCG, compared with its expectations
+#
+# Each step's full output is in build/test-logs/; the terminal gets one line a
+# step plus what failed. Every step ends with "N passed, N failed" (a step
+# that dies without one counts as one failure), and so does this script.
+set -uo pipefail
+
+cd "$(dirname "$0")/.."
+LOGS=build/test-logs
+mkdir -p "$LOGS"
+total_pass=0
+total_fail=0
+steps_failed=()
+
+# run_step NAME COMMAND...: runs it, adds its counts, shows failures.
+run_step() {
+	local name=$1
+	shift
+	local log="$LOGS/$name.log"
+	local t0=$SECONDS
+	"$@" >"$log" 2>&1
+	local rc=$?
+	local counts
+	counts=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	local p=0 f=0
+	if [[ $counts =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+		p=${BASH_REMATCH[1]}
+		f=${BASH_REMATCH[2]}
+	elif [[ $rc -eq 0 ]]; then
+		p=1
+	fi
+	if [[ $rc -ne 0 && $f -eq 0 ]]; then
+		f=1 # it failed without saying what: count the step itself
+	fi
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+	printf '%-28s %5d passed, %3d failed  (%ds, exit %d)\n' "$name" "$p" "$f" $((SECONDS - t0)) "$rc"
+	if [[ $rc -ne 0 || $f -ne 0 ]]; then
+		steps_failed+=("$name")
+		grep -E '^(not ok|#   |error|.*: error:|FAIL|make: \*\*\*)' "$log" | head -n 40 | sed 's/^/    /'
+		echo "    (full output: $log)"
+	fi
+}
+
+compare_run() { # compare_run LOG EXPECTATIONS: validate then compare
+	python3 scripts/ktap-report.py validate "$1" && python3 scripts/ktap-report.py compare "$1" "$2"
+}
+
+sim_selftest() {
+	build/host/pmusim --profile "${SIM_SELFTEST_PROFILE:-icelake-client}" --set suites=selftest \
+		>"$LOGS/sim-selftest.ktap" 2>&1
+	compare_run "$LOGS/sim-selftest.ktap" tests/expectations/selftest.txt
+}
+
+qemu_run() { # qemu_run NAME CONFIG EXPECTATIONS
+	local cfg=()
+	[[ -n $2 ]] && cfg=(--config "$2")
+	scripts/run-qemu.sh "${cfg[@]}" --log "$LOGS/$1.ktap" --timeout "${QEMU_TIMEOUT:-300}"
+	echo "run-qemu.sh exit status $? (the comparison below decides)"
+	compare_run "$LOGS/$1.ktap" "$3"
+}
+
+run_step build make -j2 all
+run_step unit-c make -s unit
+run_step unit-python python3 unit/test_ktap_report.py
+if [[ -x scripts/check-dumps.py ]]; then
+	run_step cpuid-dumps python3 scripts/check-dumps.py
+fi
+run_step sim-mutation scripts/mutation.sh
+run_step sim-selftest sim_selftest
+run_step qemu-tcg qemu_run qemu-tcg "" tests/expectations/qemu-tcg.txt
+run_step qemu-selftest qemu_run qemu-selftest tests/configs/selftest.cfg tests/expectations/selftest.txt
+
+echo
+if [[ ${#steps_failed[@]} -gt 0 ]]; then
+	echo "failed steps: ${steps_failed[*]}"
+fi
+echo "$total_pass passed, $total_fail failed"
+[[ $total_fail -eq 0 ]]

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Unit tests of scripts/ktaplib.py and scripts/ktap-report.py: parsing,
+expectations, conversions, and bad input (clear error, exit 2, no crash)."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.join(HERE, "..", "scripts")
+sys.path.insert(0, SCRIPTS)
+import ktaplib  # noqa: E402
+
+GOOD = """\
+BdsDxe: loading Boot0001 (firmware noise)
+KTAP version 1
+1..2
+# pmutest 0.1 on sim: profile x
+# measure: run.suite_time = 1234 tsc_cycles
+    KTAP version 1
+    # Subtest: rdpmc
+    1..3
+    ok 1 gp_type
+    # FAIL: RDPMC ECX=0x10000
+    #   expected: #GP(0)
+    #   actual:   no exception
+    not ok 2 type_space
+    ok 3 metrics # SKIP missing IA32_PERF_CAPABILITIES[15]
+    # rdpmc: pass:1 fail:1 skip:1 total:3
+not ok 1 rdpmc
+    KTAP version 1
+    # Subtest: selftest
+    1..2
+    # unexpected exception #PF (vector 14) at RIP 0x1000, CPL 0
+    not ok 1 page_fault
+    not ok 2 endless_loop # TIMEOUT
+not ok 2 selftest
+# Totals: pass:1 fail:3 skip:1 total:5
+# verdict: FAIL
+"""
+
+
+def run_cli(*args, stdin=None):
+    p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "ktap-report.py"), *args],
+                       capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def write(tmp, name, text):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+class Parse(unittest.TestCase):
+    def test_results_and_structure(self):
+        run = ktaplib.parse(GOOD)
+        self.assertEqual(run.errors, [])
+        got = {t.full_name: t.result for t in run.tests()}
+        self.assertEqual(got, {"rdpmc.gp_type": "pass", "rdpmc.type_space": "fail",
+                               "rdpmc.metrics": "skip", "selftest.page_fault": "error",
+                               "selftest.endless_loop": "timeout"})
+        self.assertEqual(run.verdict, "FAIL")
+        self.assertEqual(run.measurements["run.suite_time"]["value"], 1234)
+        metrics = [t for t in run.tests() if t.name == "metrics"][0]
+        self.assertEqual(metrics.reason, "missing IA32_PERF_CAPABILITIES[15]")
+        ts = [t for t in run.tests() if t.name == "type_space"][0]
+        self.assertIn("  expected: #GP(0)", ts.diagnostics)
+
+    def test_truncated_log_is_reported(self):
+        cut = GOOD[:GOOD.index("not ok 1 rdpmc")]
+        run = ktaplib.parse(cut)
+        self.assertTrue(any("no result line" in e for e in run.errors))
+        self.assertTrue(any("planned 2 suites" in e for e in run.errors))
+
+    def test_not_ktap(self):
+        with self.assertRaises(ktaplib.KtapError):
+            ktaplib.parse("hello\nworld\n")
+
+    def test_bail_out(self):
+        run = ktaplib.parse("KTAP version 1\n1..1\nBail out! double fault\n")
+        self.assertEqual(run.bailed_out, "double fault")
+        self.assertTrue(run.errors)
+
+    def test_garbage_line_inside(self):
+        run = ktaplib.parse(GOOD.replace("    ok 1 gp_type", "    okay gp_type"))
+        self.assertTrue(any("not KTAP" in e for e in run.errors))
+
+
+class Cli(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.log = write(self.tmp, "run.log", GOOD)
+
+    def test_validate(self):
+        rc, out, _ = run_cli("validate", self.log)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("2 suites, 5 tests", out)
+
+    def test_compare_matching(self):
+        exp = write(self.tmp, "exp.txt",
+                    "# comment\n"
+                    "rdpmc.type_space fail  the platform deviates (documented)\n"
+                    "rdpmc.metrics    skip  no perf metrics\n"
+                    "selftest.*       error self-tests fault on purpose\n"
+                    "selftest.endless_loop timeout hangs on purpose\n")
+        rc, out, err = run_cli("compare", self.log, exp)
+        self.assertEqual(rc, 0, out + err)
+        self.assertTrue(out.rstrip().endswith("5 passed, 0 failed"))
+
+    def test_compare_mismatch_and_missing(self):
+        exp = write(self.tmp, "exp.txt", "rdpmc.metrics skip why\nrdpmc.gone pass\n")
+        rc, out, _ = run_cli("compare", self.log, exp)
+        self.assertEqual(rc, 1)
+        self.assertIn("rdpmc.type_space: fail, expected pass", out)
+        self.assertIn("#   FAIL: RDPMC ECX=0x10000", out)
+        self.assertIn("rdpmc.gone: not in the log", out)
+
+    def test_expectations_need_reasons(self):
+        exp = write(self.tmp, "exp.txt", "rdpmc.type_space fail\n")
+        rc, _, err = run_cli("compare", self.log, exp)
+        self.assertEqual(rc, 2)
+        self.assertIn("no reason is given", err)
+
+    def test_expectations_bad_result(self):
+        exp = write(self.tmp, "exp.txt", "rdpmc.type_space maybe because\n")
+        rc, _, err = run_cli("compare", self.log, exp)
+        self.assertEqual(rc, 2)
+        self.assertIn(":1:", err)
+
+    def test_junit(self):
+        out = os.path.join(self.tmp, "r.xml")
+        rc, _, err = run_cli("junit", self.log, "-o", out)
+        self.assertEqual(rc, 0, err)
+        root = ET.parse(out).getroot()
+        rd = root.find("testsuite[@name='rdpmc']")
+        self.assertEqual(rd.get("failures"), "1")
+        self.assertEqual(rd.get("skipped"), "1")
+        self.assertIsNotNone(root.find(".//testcase[@name='page_fault']/error"))
+
+    def test_json(self):
+        rc, out, err = run_cli("json", self.log)
+        self.assertEqual(rc, 0, err)
+        doc = json.loads(out)
+        self.assertEqual(doc["totals"], {"pass": 1, "fail": 1, "skip": 1, "timeout": 1, "error": 1})
+        self.assertEqual(doc["verdict"], "FAIL")
+
+    def test_bad_inputs_exit_2(self):
+        binary = os.path.join(self.tmp, "bin")
+        with open(binary, "wb") as f:
+            f.write(bytes(range(256)) * 4)
+        for args in (("validate", "/nonexistent/log"), ("validate", binary),
+                     ("compare", self.log, "/nonexistent/exp"), ("frobnicate",)):
+            rc, _, err = run_cli(*args)
+            self.assertEqual(rc, 2, args)
+            self.assertTrue(err.strip(), args)
+            self.assertNotIn("Traceback", err)
+
+
+class Result(unittest.TextTestResult):
+    pass
+
+
+if __name__ == "__main__":
+    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    res = unittest.TextTestRunner(verbosity=1, stream=sys.stdout).run(suite)
+    failed = len(res.failures) + len(res.errors)
+    print(f"{res.testsRun - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
