@@ -11,6 +11,8 @@
 
 #include "handoff.h"
 
+extern EFI_HANDLE LibImageHandle;
+
 /* The boot volume's root directory, NULL when it cannot be opened. */
 EFI_FILE_HANDLE efi_boot_volume(EFI_HANDLE image);
 

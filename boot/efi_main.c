@@ -174,7 +174,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	uint64_t tsc = arch_rdtsc();
 	EFI_STATUS s;
 
-	InitializeLib(image, st);
+	/* GNU-EFI's globals, without InitializeLib(): its object also defines
+	 * memset/memcpy, which arch/x86_64 provides for the whole image. Pool
+	 * memory is EfiLoaderData so that it survives ExitBootServices. */
+	ST = st;
+	BS = st->BootServices;
+	RT = st->RuntimeServices;
+	LibImageHandle = image;
+	PoolAllocationType = EfiLoaderData;
 	/* The firmware's 5-minute watchdog would reset a long run. */
 	st->BootServices->SetWatchdogTimer(0, 0, 0, NULL);
 

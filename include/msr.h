@@ -155,7 +155,9 @@ enum fixed_counter {
 
 /* ---- Nehalem uncore PMU, Vol. 3B 20.3.1.2 and Vol. 4 Table 2-15
  * (../shared/spec/nehalem-uncore-pmu.txt). Only on DisplayFamily 06H with
- * DisplayModel 1AH, 1EH, 1FH, 2EH. --------------------------------------- */
+ * DisplayModel 1AH, 1EH, 1FH (Nehalem) or 25H, 2CH (Westmere, same uncore
+ * per the SDM's Westmere section); 2EH/2FH (Xeon 7500/E7) have a box-based
+ * uncore with other MSRs (caps.c, decode_model_specific). ---------------- */
 #define MSR_UNCORE_PERF_GLOBAL_CTRL 0x391
 #define MSR_UNCORE_PERF_GLOBAL_STATUS 0x392
 #define MSR_UNCORE_PERF_GLOBAL_OVF_CTRL 0x393

@@ -18,47 +18,49 @@
 #include "caps.h"
 #include "kstring.h"
 
-#define LEAF_VENDOR 0x00000000U
-#define LEAF_FEATURES 0x00000001U
-#define LEAF_EXT_FEATURES 0x00000007U
-#define LEAF_ARCH_PERFMON 0x0000000AU
-#define LEAF_RDT_MON 0x0000000FU
-#define LEAF_RDT_ALLOC 0x00000010U
-#define LEAF_HYBRID 0x0000001AU
+#define LEAF_VENDOR	      0x00000000U
+#define LEAF_FEATURES	      0x00000001U
+#define LEAF_EXT_FEATURES     0x00000007U
+#define LEAF_ARCH_PERFMON     0x0000000AU
+#define LEAF_RDT_MON	      0x0000000FU
+#define LEAF_RDT_ALLOC	      0x00000010U
+#define LEAF_HYBRID	      0x0000001AU
 #define LEAF_ARCH_PERFMON_EXT 0x00000023U
-#define LEAF_HV_BASE 0x40000000U
-#define LEAF_HV_LIMIT 0x4FFFFFFFU
-#define LEAF_EXT_BASE 0x80000000U
+#define LEAF_HV_BASE	      0x40000000U
+#define LEAF_HV_LIMIT	      0x4FFFFFFFU
+#define LEAF_EXT_BASE	      0x80000000U
 #define LEAF_EXT_FEATURES_AMD 0x80000001U
-#define LEAF_EXT_PERFMON_AMD 0x80000022U
+#define LEAF_EXT_PERFMON_AMD  0x80000022U
 
 /* CPUID.01H, SDM Vol. 2A Table 3-8 (signature) and Tables 3-10/3-11. */
-#define SIG_STEPPING GENMASK_ULL(3, 0)
-#define SIG_MODEL GENMASK_ULL(7, 4)
-#define SIG_FAMILY GENMASK_ULL(11, 8)
-#define SIG_EXT_MODEL GENMASK_ULL(19, 16)
-#define SIG_EXT_FAMILY GENMASK_ULL(27, 20)
-#define F1_ECX_PDCM BIT_ULL(15)
-#define F1_ECX_X2APIC BIT_ULL(21)
+#define SIG_STEPPING	  GENMASK_ULL(3, 0)
+#define SIG_MODEL	  GENMASK_ULL(7, 4)
+#define SIG_FAMILY	  GENMASK_ULL(11, 8)
+#define SIG_EXT_MODEL	  GENMASK_ULL(19, 16)
+#define SIG_EXT_FAMILY	  GENMASK_ULL(27, 20)
+#define F1_ECX_PDCM	  BIT_ULL(15)
+#define F1_ECX_X2APIC	  BIT_ULL(21)
 #define F1_ECX_HYPERVISOR BIT_ULL(31) /* reserved on hardware, set by VMMs */
-#define F1_EDX_TSC BIT_ULL(4)
-#define F1_EDX_MSR BIT_ULL(5)
-#define F1_EDX_APIC BIT_ULL(9)
-#define F1_EDX_DS BIT_ULL(21)
+#define F1_EDX_TSC	  BIT_ULL(4)
+#define F1_EDX_MSR	  BIT_ULL(5)
+#define F1_EDX_APIC	  BIT_ULL(9)
+#define F1_EDX_DS	  BIT_ULL(21)
 
 /* CPUID.(07H,0), SDM Vol. 2A Table 3-8. */
-#define F7_EBX_PQM BIT_ULL(12) /* RDT monitoring */
-#define F7_EBX_PQE BIT_ULL(15) /* RDT allocation */
-#define F7_EDX_HYBRID BIT_ULL(15)
+#define F7_EBX_PQM		  BIT_ULL(12) /* RDT monitoring */
+#define F7_EBX_PQE		  BIT_ULL(15) /* RDT allocation */
+#define F7_EDX_HYBRID		  BIT_ULL(15)
+#define F7_EAX_MAX_SUBLEAF	  GENMASK_ULL(31, 0)
+#define F7_1_EAX_ARCH_PERFMON_EXT BIT_ULL(8) /* leaf 23H is valid */
 
 /* CPUID.0AH, SDM Vol. 2A Table 3-8 "Architectural Performance Monitoring
  * Leaf" and Vol. 3B 20.2.1-20.2.5 (versions 1 to 5). */
-#define PM_EAX_VERSION GENMASK_ULL(7, 0)
-#define PM_EAX_GP_COUNT GENMASK_ULL(15, 8)
-#define PM_EAX_GP_WIDTH GENMASK_ULL(23, 16)
-#define PM_EAX_EBX_LENGTH GENMASK_ULL(31, 24)
-#define PM_EDX_FIXED_COUNT GENMASK_ULL(4, 0)  /* if version > 1 */
-#define PM_EDX_FIXED_WIDTH GENMASK_ULL(12, 5) /* if version > 1 */
+#define PM_EAX_VERSION		    GENMASK_ULL(7, 0)
+#define PM_EAX_GP_COUNT		    GENMASK_ULL(15, 8)
+#define PM_EAX_GP_WIDTH		    GENMASK_ULL(23, 16)
+#define PM_EAX_EBX_LENGTH	    GENMASK_ULL(31, 24)
+#define PM_EDX_FIXED_COUNT	    GENMASK_ULL(4, 0)  /* if version > 1 */
+#define PM_EDX_FIXED_WIDTH	    GENMASK_ULL(12, 5) /* if version > 1 */
 #define PM_EDX_ANYTHREAD_DEPRECATED BIT_ULL(15)
 
 /* CPUID.23H "Architectural Performance Monitoring Extended Leaf": sub-leaf 0
@@ -66,52 +68,52 @@
  * (valid when sub-leaf 0 EAX[1] is set) gives the GP counter bitmap in EAX
  * and the fixed counter bitmap in EBX. */
 #define PMX_SUBLEAF_COUNTERS 1
-#define PMX_EBX_UMASK2 BIT_ULL(0)
-#define PMX_EBX_EQ BIT_ULL(1)
+#define PMX_EBX_UMASK2	     BIT_ULL(0)
+#define PMX_EBX_EQ	     BIT_ULL(1)
 
 /* CPUID.1AH, SDM Vol. 2A Table 3-8 "Hybrid Information Enumeration Leaf". */
 #define HY_EAX_NATIVE_MODEL GENMASK_ULL(23, 0)
-#define HY_EAX_CORE_TYPE GENMASK_ULL(31, 24)
+#define HY_EAX_CORE_TYPE    GENMASK_ULL(31, 24)
 
 /* CPUID.0FH, SDM Vol. 3B 17.18.3-17.18.5, Figures 17-20/17-21
  * (../shared/spec/rdt-cache-monitoring-cpuid-0fh.txt). */
-#define RDTM_RES_L3 1
-#define RDTM0_EDX_L3 BIT_ULL(1)
+#define RDTM_RES_L3	       1
+#define RDTM0_EDX_L3	       BIT_ULL(1)
 #define RDTM1_EAX_WIDTH_OFFSET GENMASK_ULL(7, 0) /* width = 24 + offset */
 #define RDTM1_EAX_OVERFLOW_BIT BIT_ULL(8)
-#define RDTM1_EDX_OCCUPANCY BIT_ULL(0)
-#define RDTM1_EDX_TOTAL_BW BIT_ULL(1)
-#define RDTM1_EDX_LOCAL_BW BIT_ULL(2)
-#define RDTM_WIDTH_BASE 24
+#define RDTM1_EDX_OCCUPANCY    BIT_ULL(0)
+#define RDTM1_EDX_TOTAL_BW     BIT_ULL(1)
+#define RDTM1_EDX_LOCAL_BW     BIT_ULL(2)
+#define RDTM_WIDTH_BASE	       24
 
 /* CPUID.10H, SDM Vol. 2A Table 3-8 and Vol. 3B 17.19.4: sub-leaf 0 EBX is
  * the bitmap of ResIDs; ResID 1 L3 CAT, 2 L2 CAT, 3 MBA. */
-#define RDTA_RES_L3 1
-#define RDTA_RES_L2 2
-#define RDTA_RES_MBA 3
-#define RDTA_CBM_LEN GENMASK_ULL(4, 0) /* length - 1 */
-#define RDTA_CAT_ECX_CDP BIT_ULL(2)
-#define RDTA_MAX_COS GENMASK_ULL(15, 0)
-#define RDTA_MBA_MAX_DELAY GENMASK_ULL(11, 0) /* maximum - 1 */
+#define RDTA_RES_L3	    1
+#define RDTA_RES_L2	    2
+#define RDTA_RES_MBA	    3
+#define RDTA_CBM_LEN	    GENMASK_ULL(4, 0) /* length - 1 */
+#define RDTA_CAT_ECX_CDP    BIT_ULL(2)
+#define RDTA_MAX_COS	    GENMASK_ULL(15, 0)
+#define RDTA_MBA_MAX_DELAY  GENMASK_ULL(11, 0) /* maximum - 1 */
 #define RDTA_MBA_ECX_LINEAR BIT_ULL(2)
 
 /* AMD64 APM Vol. 3 Appendix E.4.2: CPUID Fn8000_0001_ECX. */
 #define AMD_E1_ECX_PERFCTR_CORE BIT_ULL(23)
-#define AMD_E1_ECX_PERFCTR_NB BIT_ULL(24)
-#define AMD_E1_ECX_PERFCTR_LLC BIT_ULL(28)
+#define AMD_E1_ECX_PERFCTR_NB	BIT_ULL(24)
+#define AMD_E1_ECX_PERFCTR_LLC	BIT_ULL(28)
 /* AMD64 APM Vol. 3 Appendix E: CPUID Fn8000_0022 "Extended Performance
  * Monitoring and Debug". */
-#define AMD_E22_EAX_PERFMON_V2 BIT_ULL(0)
-#define AMD_E22_EAX_LBR_STACK BIT_ULL(1)
+#define AMD_E22_EAX_PERFMON_V2	   BIT_ULL(0)
+#define AMD_E22_EAX_LBR_STACK	   BIT_ULL(1)
 #define AMD_E22_EAX_LBR_PMC_FREEZE BIT_ULL(2)
-#define AMD_E22_EBX_NUM_CORE_PMC GENMASK_ULL(3, 0)
+#define AMD_E22_EBX_NUM_CORE_PMC   GENMASK_ULL(3, 0)
 #define AMD_E22_EBX_LBR_STACK_SIZE GENMASK_ULL(9, 4)
-#define AMD_E22_EBX_NUM_DF_PMC GENMASK_ULL(15, 10)
-#define AMD_E22_EBX_NUM_UMC_PMC GENMASK_ULL(21, 16)
+#define AMD_E22_EBX_NUM_DF_PMC	   GENMASK_ULL(15, 10)
+#define AMD_E22_EBX_NUM_UMC_PMC	   GENMASK_ULL(21, 16)
 /* AMD64 APM Vol. 2 13.2.1: four legacy PerfCtr0-3 on every AMD64 processor
  * (and K7, family 06H); PerfCtrExtCore gives six at C001_0200H. */
-#define AMD_LEGACY_COUNTERS 4
-#define AMD_EXT_CORE_COUNTERS 6
+#define AMD_LEGACY_COUNTERS	       4
+#define AMD_EXT_CORE_COUNTERS	       6
 #define AMD_FIRST_FAMILY_WITH_COUNTERS 6
 
 struct decoder {
@@ -281,7 +283,10 @@ static void decode_arch_perfmon(struct decoder *d)
 }
 
 /*
- * Leaf 23H. Sub-leaf 1 exists only when sub-leaf 0 EAX[1] says so; when it
+ * Leaf 23H, valid when CPUID.(07H,1):EAX.ArchPerfmonExt[8] = 1 (SDM Vol. 2A
+ * Table 3-8) and 23H is within the basic range: a CPU with a maximum of 23H
+ * or more but without the bit has no such leaf to decode.
+ * Sub-leaf 1 exists only when sub-leaf 0 EAX[1] says so; when it
  * does, its bitmaps are the counters that exist, holes included, and they
  * replace the contiguous counts of leaf 0AH (a counter that is not in the
  * bitmap is not there to be programmed, whatever EAX[15:8] says).
@@ -292,7 +297,7 @@ static void decode_arch_perfmon_ext(struct decoder *d)
 	struct caps_leaf23 *x = &c->l23;
 	struct cpuid_regs r;
 
-	if (!read_leaf(d, LEAF_ARCH_PERFMON_EXT, 0, &r))
+	if (!x->enumerated || !read_leaf(d, LEAF_ARCH_PERFMON_EXT, 0, &r))
 		return;
 	x->present = true;
 	x->subleaf_valid = r.eax;
@@ -321,6 +326,11 @@ static void decode_leaf7(struct decoder *d)
 	c->rdt.pqm = r.ebx & F7_EBX_PQM;
 	c->rdt.pqe = r.ebx & F7_EBX_PQE;
 	c->hybrid = r.edx & F7_EDX_HYBRID;
+	/* Sub-leaf 1 exists when (07H,0):EAX, the highest sub-leaf, is >= 1. */
+	if (FIELD_GET_ULL(F7_EAX_MAX_SUBLEAF, r.eax) >= 1) {
+		read_leaf(d, LEAF_EXT_FEATURES, 1, &r);
+		c->l23.enumerated = r.eax & F7_1_EAX_ARCH_PERFMON_EXT;
+	}
 }
 
 /* Leaf 1AH is defined for hybrid parts (CPUID.(07H,0):EDX[15]); elsewhere
@@ -352,7 +362,7 @@ static void decode_rdt_monitoring(struct decoder *d)
 		return;
 	read_leaf(d, LEAF_RDT_MON, RDTM_RES_L3, &r);
 	rdt->l3.counter_width =
-		RDTM_WIDTH_BASE + (unsigned)FIELD_GET_ULL(RDTM1_EAX_WIDTH_OFFSET, r.eax);
+	    RDTM_WIDTH_BASE + (unsigned)FIELD_GET_ULL(RDTM1_EAX_WIDTH_OFFSET, r.eax);
 	rdt->l3.overflow_bit = r.eax & RDTM1_EAX_OVERFLOW_BIT;
 	rdt->l3.upscale = r.ebx;
 	rdt->l3.max_rmid = r.ecx;
@@ -541,19 +551,19 @@ const char *caps_vendor_name(enum cpu_vendor v)
 const char *caps_arch_event_name(unsigned event)
 {
 	static const char *const names[ARCH_EVENT_COUNT] = {
-		[ARCH_EVENT_CORE_CYCLES] = "core_cycles",
-		[ARCH_EVENT_INSTRUCTIONS] = "instructions",
-		[ARCH_EVENT_REF_CYCLES] = "ref_cycles",
-		[ARCH_EVENT_LLC_REFERENCES] = "llc_references",
-		[ARCH_EVENT_LLC_MISSES] = "llc_misses",
-		[ARCH_EVENT_BRANCHES] = "branch_instructions",
-		[ARCH_EVENT_BRANCH_MISSES] = "branch_misses",
-		[ARCH_EVENT_TOPDOWN_SLOTS] = "topdown_slots",
-		[ARCH_EVENT_TOPDOWN_BACKEND] = "topdown_backend_bound",
-		[ARCH_EVENT_TOPDOWN_BAD_SPEC] = "topdown_bad_speculation",
-		[ARCH_EVENT_TOPDOWN_FRONTEND] = "topdown_frontend_bound",
-		[ARCH_EVENT_TOPDOWN_RETIRING] = "topdown_retiring",
-		[ARCH_EVENT_LBR_INSERTS] = "lbr_inserts",
+	    [ARCH_EVENT_CORE_CYCLES] = "core_cycles",
+	    [ARCH_EVENT_INSTRUCTIONS] = "instructions",
+	    [ARCH_EVENT_REF_CYCLES] = "ref_cycles",
+	    [ARCH_EVENT_LLC_REFERENCES] = "llc_references",
+	    [ARCH_EVENT_LLC_MISSES] = "llc_misses",
+	    [ARCH_EVENT_BRANCHES] = "branch_instructions",
+	    [ARCH_EVENT_BRANCH_MISSES] = "branch_misses",
+	    [ARCH_EVENT_TOPDOWN_SLOTS] = "topdown_slots",
+	    [ARCH_EVENT_TOPDOWN_BACKEND] = "topdown_backend_bound",
+	    [ARCH_EVENT_TOPDOWN_BAD_SPEC] = "topdown_bad_speculation",
+	    [ARCH_EVENT_TOPDOWN_FRONTEND] = "topdown_frontend_bound",
+	    [ARCH_EVENT_TOPDOWN_RETIRING] = "topdown_retiring",
+	    [ARCH_EVENT_LBR_INSERTS] = "lbr_inserts",
 	};
 
 	return event < ARCH_EVENT_COUNT ? names[event] : "unknown";

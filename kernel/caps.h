@@ -44,7 +44,8 @@ struct caps_arch_perfmon {
 
 /* Leaf 23H "Architectural Performance Monitoring Extended Leaf". */
 struct caps_leaf23 {
-	bool present;		/* 23H <= max basic leaf */
+	bool enumerated;	/* CPUID.(07H,1):EAX[8] ArchPerfmonExt */
+	bool present;		/* enumerated and 23H <= max basic leaf */
 	uint32_t subleaf_valid; /* sub-leaf 0 EAX: bit n = sub-leaf n valid */
 	bool umask2;		/* sub-leaf 0 EBX[0] */
 	bool eq;		/* sub-leaf 0 EBX[1] */

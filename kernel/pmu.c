@@ -32,6 +32,26 @@ uint64_t pmu_evtsel(enum arch_event ev, uint64_t flags)
 	       FIELD_PREP_ULL(PERFEVTSEL_UMASK, pmu_arch_events[ev].umask) | flags;
 }
 
+bool pmu_event_available(enum arch_event ev)
+{
+	return g_caps.pm.present && ev < ARCH_EVENT_COUNT && g_caps.pm.event_available[ev];
+}
+
+bool pmu_exact_event(enum arch_event *ev, uint64_t *per_iter)
+{
+	if (pmu_event_available(ARCH_EVENT_INSTRUCTIONS)) {
+		*ev = ARCH_EVENT_INSTRUCTIONS;
+		*per_iter = WORKLOAD_INSNS_PER_ITER;
+		return true;
+	}
+	if (pmu_event_available(ARCH_EVENT_BRANCHES)) {
+		*ev = ARCH_EVENT_BRANCHES;
+		*per_iter = WORKLOAD_BRANCHES_PER_ITER;
+		return true;
+	}
+	return false;
+}
+
 /* ---- What the record says ----------------------------------------------- */
 
 bool pmu_has_global(void)
@@ -151,12 +171,25 @@ static void reset_model_pmus(void)
 	}
 }
 
+static bool boot_ctrl_valid;
+static uint64_t boot_ctrl;
+
+bool pmu_global_ctrl_at_boot(uint64_t *val)
+{
+	if (!boot_ctrl_valid && pmu_has_global() &&
+	    rdmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, &boot_ctrl) == 0)
+		boot_ctrl_valid = true;
+	*val = boot_ctrl;
+	return boot_ctrl_valid;
+}
+
 void pmu_reset_all(void)
 {
 	uint64_t debugctl;
 
 	if (!g_caps.msr)
 		return;
+	pmu_global_ctrl_at_boot(&debugctl); /* snapshot before the first reset */
 	if (g_caps.pm.present)
 		reset_arch_pmu();
 	reset_model_pmus();

@@ -30,6 +30,25 @@ extern const struct pmu_arch_event pmu_arch_events[ARCH_EVENT_COUNT];
  * (USR, OS, EN, INT, ...). */
 uint64_t pmu_evtsel(enum arch_event ev, uint64_t flags);
 
+/*
+ * The exact-count event the suites use: Instructions Retired
+ * (WORKLOAD_INSNS_PER_ITER per iteration) or, when CPUID.0AH:EBX marks it
+ * unavailable, Branch Instructions Retired (WORKLOAD_BRANCHES_PER_ITER).
+ * false when neither is available.
+ */
+bool pmu_exact_event(enum arch_event *ev, uint64_t *per_iter);
+bool pmu_event_available(enum arch_event ev);
+
+/*
+ * Bounds on what the gate and the call around the workload add to a count of
+ * instructions or branches: a few dozen instructions in practice, set
+ * generously so that any correct implementation fits while a counter that
+ * counts something else (cycles, the other ring) does not.
+ */
+#define PMU_OVERHEAD_EVENTS 2000ULL
+/* Iterations of the workload most checks use: 10^5 instructions. */
+#define PMU_ITERS 10000ULL
+
 /* ---- What the record says ----------------------------------------------- */
 bool pmu_has_global(void);	     /* version >= 2 */
 unsigned pmu_num_gp(void);	     /* CPUID.0AH:EAX[15:8] */
@@ -50,6 +69,14 @@ uint64_t pmu_global_counter_bits(void);
  * test.
  */
 void pmu_reset_all(void);
+
+/*
+ * IA32_PERF_GLOBAL_CTRL as it was before this kernel first wrote it: read by
+ * the first pmu_reset_all() (the runner calls it after the first test, and
+ * the cpuid suite, which runs first, never writes it) or, before that, now.
+ * false when it cannot be read (no version 2 PMU).
+ */
+bool pmu_global_ctrl_at_boot(uint64_t *val);
 
 /* ---- Programming -------------------------------------------------------- */
 

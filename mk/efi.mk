@@ -24,7 +24,8 @@ EFI_OBJS := $(patsubst %.c,$(EFI_BUILD)/%.o,$(EFI_C_SRCS)) \
 # Freestanding, position-independent (GNU-EFI relocates the image itself),
 # no red zone (interrupts arrive on the current stack at CPL 0), no SSE (the
 # exception entry saves general registers only), UEFI's 16-bit wchar_t.
-EFI_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -fpic \
+EFI_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin \
+	-fno-tree-loop-distribute-patterns -fpic \
 	-fshort-wchar -mno-red-zone -fno-stack-protector -mgeneral-regs-only \
 	-fno-strict-aliasing -fno-asynchronous-unwind-tables -fno-omit-frame-pointer \
 	-DGNU_EFI_USE_MS_ABI -DPMUTEST_EFI \

@@ -25,6 +25,13 @@
 #define RULE_CPUID_PDCM                                                        \
 	"SDM Vol.4 Table 2-2: IA32_PERF_CAPABILITIES (345H) exists if "         \
 	"CPUID.01H:ECX[15] (PDCM) = 1"
+#define RULE_GLOBAL_CTRL_RESET                                                  \
+	"SDM Vol.3B 20.2.2: at reset IA32_PERF_GLOBAL_CTRL has the enable bit " \
+	"of every GP counter set and the fixed ones clear (v1 software keeps "   \
+	"working)"
+#define RULE_PERF_CAP_RO                                                        \
+	"SDM Vol.4 Table 2-2: IA32_PERF_CAPABILITIES (345H) is read-only; WRMSR " \
+	"raises #GP"
 #define RULE_CPUID_ARCH_MSRS                                                   \
 	"SDM Vol.3B 20.2.1: architectural PMU v1+ has IA32_PMCx (C1H+x) and "   \
 	"IA32_PERFEVTSELx (186H+x) for x < CPUID.0AH:EAX[15:8]"

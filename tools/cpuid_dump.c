@@ -4,6 +4,8 @@
  * Strict on purpose: a line it does not understand is an error, never a
  * silently missing leaf that would then decode as "feature absent".
  */
+#define _POSIX_C_SOURCE 200809L /* getline */
+
 #include "cpuid_dump.h"
 
 #include <ctype.h>
@@ -12,11 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_LINE 4096
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -48,8 +51,9 @@ static bool parse_hex32(const char **sp, uint32_t *out)
 	while (isxdigit((unsigned char)*s)) {
 		if (++n > 8)
 			return false;
-		v = v * 16 + (uint64_t)(isdigit((unsigned char)*s) ? *s - '0'
-								   : tolower((unsigned char)*s) - 'a' + 10);
+		v = v * 16 + (uint64_t)(isdigit((unsigned char)*s)
+					    ? *s - '0'
+					    : tolower((unsigned char)*s) - 'a' + 10);
 		s++;
 	}
 	if (!n)
@@ -193,7 +197,10 @@ static void strip_eol(char *s)
 
 int cpuid_dump_load(struct cpuid_dump *d, const char *path, char *err, size_t errlen)
 {
-	char line[MAX_LINE];
+	char *line = NULL;
+	size_t linecap = 0;
+	ssize_t len;
+	struct stat st;
 	struct cpuid_dump_cpu *cur = NULL;
 	unsigned next_number = 0, lineno = 0;
 	size_t total = 0;
@@ -205,7 +212,11 @@ int cpuid_dump_load(struct cpuid_dump *d, const char *path, char *err, size_t er
 		set_err(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		set_err(err, errlen, "%s: is a directory, not a `cpuid -r` dump", path);
+		goto fail;
+	}
+	while ((len = getline(&line, &linecap, f)) >= 0) {
 		struct cpuid_dump_entry e;
 		const char *s;
 		unsigned number;
@@ -213,7 +224,12 @@ int cpuid_dump_load(struct cpuid_dump *d, const char *path, char *err, size_t er
 		int rc;
 
 		lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
+		if (memchr(line, '\0', (size_t)len)) {
+			set_err(err, errlen, "%s:%u: binary data, not a `cpuid -r` dump", path,
+				lineno);
+			goto fail;
+		}
+		if (len > MAX_LINE) {
 			set_err(err, errlen, "%s:%u: line too long", path, lineno);
 			goto fail;
 		}
@@ -268,11 +284,13 @@ int cpuid_dump_load(struct cpuid_dump *d, const char *path, char *err, size_t er
 		set_err(err, errlen, "%s: no CPUID register lines (not a `cpuid -r` dump)", path);
 		goto fail;
 	}
+	free(line);
 	fclose(f);
 	return 0;
 nomem:
 	set_err(err, errlen, "%s: out of memory", path);
 fail:
+	free(line);
 	fclose(f);
 	cpuid_dump_free(d);
 	return -1;
@@ -293,8 +311,8 @@ bool cpuid_dump_has_cpu(const struct cpuid_dump *d, unsigned cpu)
 	return find_cpu(d, cpu) != NULL;
 }
 
-bool cpuid_dump_lookup(const struct cpuid_dump *d, unsigned cpu, uint32_t leaf,
-		       uint32_t subleaf, struct cpuid_regs *r)
+bool cpuid_dump_lookup(const struct cpuid_dump *d, unsigned cpu, uint32_t leaf, uint32_t subleaf,
+		       struct cpuid_regs *r)
 {
 	const struct cpuid_dump_cpu *c = find_cpu(d, cpu);
 	const struct cpuid_dump_entry *e = c ? find_entry(c, leaf, subleaf) : NULL;

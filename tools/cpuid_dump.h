@@ -55,8 +55,8 @@ bool cpuid_dump_has_cpu(const struct cpuid_dump *d, unsigned cpu);
 
 /* Registers of (leaf, subleaf) on logical CPU `cpu`: true and *r filled when
  * the dump has them, false and *r all zero otherwise. */
-bool cpuid_dump_lookup(const struct cpuid_dump *d, unsigned cpu, uint32_t leaf,
-		       uint32_t subleaf, struct cpuid_regs *r);
+bool cpuid_dump_lookup(const struct cpuid_dump *d, unsigned cpu, uint32_t leaf, uint32_t subleaf,
+		       struct cpuid_regs *r);
 
 /* A caps_cpuid_fn-compatible source bound to one CPU of a dump:
  *     struct cpuid_dump_source src = {&dump, cpu};

@@ -69,7 +69,7 @@ struct sim_segment {
 	unsigned cycles;
 	uint8_t ev[EV_COUNT][SEG_MAX_CYCLES];
 };
-enum { SEG_ENTRY, SEG_LOOP, SEG_EXIT, SEG_GATED_EDGE, SEG_COUNT };
+enum { SEG_ENTRY, SEG_LOOP, SEG_EXIT, SEG_GATED_EDGE, SEG_INSN, SEG_COUNT };
 extern const struct sim_segment sim_segments[SEG_COUNT];
 
 /* How one counter turns per-cycle events into increments. */
@@ -97,13 +97,16 @@ struct sim_pmu {
 	/* AMD */
 	uint64_t amd_ctr[8], amd_sel[8];
 	bool amd_last[8];
+	uint64_t amd_lctr[4], amd_lsel[4]; /* only with Q_AMD_NOT_ALIASED */
 	uint64_t amd_global_ctl, amd_global_status;
 	/* Nehalem uncore */
 	uint64_t unc_pmc[UNCORE_NUM_GP], unc_sel[UNCORE_NUM_GP];
+	bool unc_last[UNCORE_NUM_GP + 1];
 	uint64_t unc_fixed, unc_fixed_ctrl, unc_global_ctrl, unc_status, unc_opcode;
 	/* NetBurst */
 	uint64_t p4_ctr[P4_NUM_COUNTERS], p4_cccr[P4_NUM_COUNTERS];
 	uint64_t p4_escr[0x42]; /* ESCRs at 3A0H..3E1H */
+	bool p4_last[P4_NUM_COUNTERS];
 	/* RDT */
 	uint64_t pqr_assoc, qm_evtsel;
 	uint64_t rmid_occ[1024], rmid_bw[1024];
@@ -128,7 +131,8 @@ struct sim_cpu {
 	uint64_t gp_exists;    /* bit i: IA32_PMCi / PERFEVTSELi exist */
 	uint32_t fixed_exists; /* bit i: IA32_FIXED_CTRi exists */
 	bool fw_write, perf_metrics, anythread_ok;
-	uint64_t evtsel_reserved;
+	uint64_t evtsel_reserved, fixed_ctrl_valid, global_ctrl_valid;
+	uint64_t status_reset_valid, status_set_valid;
 	uint64_t perf_cap;
 
 	/* architectural state */
@@ -140,7 +144,7 @@ struct sim_cpu {
 	struct sim_apic apic;
 	pmi_handler_fn pmi_handler;
 	uint32_t fault_error_code;
-	unsigned pmi_count;
+	unsigned pmi_count, stray_interrupts;
 };
 
 extern struct sim_cpu g_sim;
@@ -171,15 +175,40 @@ int sim_p4_wrmsr(uint32_t msr, uint64_t val);
 int sim_rdt_rdmsr(uint32_t msr, uint64_t *val);
 int sim_rdt_wrmsr(uint32_t msr, uint64_t val);
 
-/* pmu.c: counting. */
-void sim_run_segments(unsigned seg, uint64_t count);
-void sim_arch_run(const struct sim_segment *s, uint64_t n);
-void sim_amd_run(const struct sim_segment *s, uint64_t n);
-void sim_uncore_run(const struct sim_segment *s, uint64_t n);
-void sim_p4_run(const struct sim_segment *s, uint64_t n);
-void sim_rdt_run(const struct sim_segment *s, uint64_t n);
+/* pmu.c: the counting engine. Each unit's collect() adds the counters that
+ * count right now (at the current CPL, enabled, not frozen). */
+enum sim_unit { UNIT_ARCH_GP, UNIT_ARCH_FIXED, UNIT_AMD, UNIT_UNCORE_GP, UNIT_UNCORE_FIXED, UNIT_P4 };
+#define SIM_MAX_ACTIVE 96
+struct sim_counter {
+	uint64_t *val;
+	bool *last;
+	unsigned width;
+	struct sim_filter f;
+	enum sim_unit unit;
+	unsigned idx;
+};
+void sim_add_counter(uint64_t *val, bool *last, unsigned width, const struct sim_filter *f,
+		     enum sim_unit unit, unsigned idx);
+void sim_run_segments(unsigned seg, uint64_t n);
+
+void sim_arch_collect(void);
+void sim_arch_overflow(enum sim_unit unit, unsigned idx);
+bool sim_arch_fixed_counting(unsigned idx);
 uint64_t sim_perf_metrics(void);
-bool sim_arch_counter_read(bool fixed, unsigned idx, uint64_t *val);
+bool sim_arch_gp_value(unsigned i, uint64_t *v);
+bool sim_arch_fixed_value(unsigned i, bool edx_rule_only, uint64_t *v);
+void sim_amd_collect(void);
+void sim_amd_overflow(unsigned idx);
+void sim_uncore_collect(void);
+void sim_uncore_overflow(enum sim_unit unit, unsigned idx);
+void sim_p4_collect(void);
+void sim_p4_overflow(unsigned idx);
+void sim_rdt_account(uint64_t insns, uint64_t llc_misses);
+bool sim_amd_rdpmc(uint32_t ecx, uint64_t *v);
+bool sim_p4_value(uint32_t idx, uint64_t *v);
+int sim_load_dump(const char *path, unsigned cpu, char *err, unsigned errlen);
+#define SIM_FIRST_CPU 0xFFFFFFFFU
+extern unsigned g_sim_cpu_select; /* --cpu N, or the dump's first CPU */
 
 /* apic.c: an overflow asked for a PMI. */
 void sim_pmi_request(void);

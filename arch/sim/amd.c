@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * AMD core performance counters (AMD64 APM Vol. 2 13.2): four legacy
+ * PerfEvtSel / PerfCtr pairs at C001_0000H / C001_0004H; with
+ * CPUID.80000001H:ECX[23] PerfCtrExtCore six pairs at C001_0200H + 2n /
+ * C001_0201H + 2n, the legacy addresses aliasing the first four; with
+ * CPUID.80000022H:EAX[0] PerfMonV2 the global control / status MSRs at
+ * C000_0300H..0303H and EBX[3:0] counters. Counters are 48 bits wide.
+ */
+#include "sim.h"
+
+static struct sim_pmu *const P = &g_sim.pmu;
+
+static bool is_amd(void)
+{
+	return g_sim.caps.vendor == VENDOR_AMD || g_sim.caps.vendor == VENDOR_HYGON;
+}
+
+static unsigned n_ctrs(void)
+{
+	unsigned n = g_sim.caps.amd.core_counters;
+	if (!n)
+		n = 4;
+	return n > 8 ? 8 : n;
+}
+
+/* PerfEvtSel (APM Vol. 2 Figure 13-7): EventSelect[7:0], UnitMask[15:8],
+ * USR 16, OS 17, Edge 18, INT 20, EN 22, Inv 23, CntMask[31:24],
+ * EventSelect[11:8] at 35:32, HG_ONLY at 41:40; the rest reserved. */
+#define AMD_SEL_VALID (GENMASK_ULL(18, 0) | BIT_ULL(20) | GENMASK_ULL(31, 22) | \
+		       GENMASK_ULL(35, 32) | GENMASK_ULL(41, 40))
+#define AMD_SEL_RESERVED (~AMD_SEL_VALID & ~BIT_ULL(19))
+
+/* 0: not ours; 1: legacy sel; 2: legacy ctr; 3: ext sel; 4: ext ctr. */
+static int classify(uint32_t msr, unsigned *i)
+{
+	if (msr >= MSR_K7_EVNTSEL0 && msr < MSR_K7_EVNTSEL0 + 4) {
+		*i = msr - MSR_K7_EVNTSEL0;
+		return 1;
+	}
+	if (msr >= MSR_K7_PERFCTR0 && msr < MSR_K7_PERFCTR0 + 4) {
+		*i = msr - MSR_K7_PERFCTR0;
+		return 2;
+	}
+	if (msr >= MSR_F15H_PERF_CTL0 && msr < MSR_F15H_PERF_CTL0 + 16) {
+		*i = (msr - MSR_F15H_PERF_CTL0) / 2;
+		return (msr - MSR_F15H_PERF_CTL0) % 2 ? 4 : 3;
+	}
+	return 0;
+}
+
+static uint64_t *reg(int k, unsigned i)
+{
+	bool separate = quirk(Q_AMD_NOT_ALIASED) && g_sim.caps.amd.perfctr_core;
+	switch (k) {
+	case 1:
+		return separate ? &P->amd_lsel[i] : &P->amd_sel[i];
+	case 2:
+		return separate ? &P->amd_lctr[i] : &P->amd_ctr[i];
+	case 3:
+		return &P->amd_sel[i];
+	default:
+		return &P->amd_ctr[i];
+	}
+}
+
+static int check(int k, unsigned i)
+{
+	if (k >= 3) {
+		if (!g_sim.caps.amd.perfctr_core && !quirk(Q_AMD_EXT_WITHOUT_CORE))
+			return X86_VEC_GP;
+		if (i >= n_ctrs() && !(quirk(Q_AMD_EXT_WITHOUT_CORE) && i < 6))
+			return X86_VEC_GP;
+	}
+	return 0;
+}
+
+int sim_amd_rdmsr(uint32_t msr, uint64_t *val)
+{
+	unsigned i;
+	if (!is_amd())
+		return -1;
+	int k = classify(msr, &i);
+	if (k) {
+		int v = check(k, i);
+		if (!v)
+			*val = *reg(k, i);
+		return v;
+	}
+	if (!g_sim.caps.amd.perfmon_v2)
+		return -1;
+	switch (msr) {
+	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:
+		*val = P->amd_global_status;
+		return 0;
+	case MSR_AMD64_PERF_CNTR_GLOBAL_CTL:
+		*val = P->amd_global_ctl;
+		return 0;
+	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR:
+	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET:
+		*val = 0;
+		return 0;
+	}
+	return -1;
+}
+
+int sim_amd_wrmsr(uint32_t msr, uint64_t val)
+{
+	unsigned i;
+	uint64_t cmask = width_mask(n_ctrs());
+	if (!is_amd())
+		return -1;
+	int k = classify(msr, &i);
+	if (k) {
+		int v = check(k, i);
+		if (v)
+			return v;
+		if (k == 1 || k == 3) {
+			if (val & AMD_SEL_RESERVED)
+				return X86_VEC_GP;
+			*reg(k, i) = val;
+			if (i < 8)
+				P->amd_last[i] = false;
+		} else {
+			/* 48-bit counter: the model ignores bits 63:48. */
+			*reg(k, i) = val & width_mask(AMD_COUNTER_WIDTH);
+		}
+		return 0;
+	}
+	if (!g_sim.caps.amd.perfmon_v2)
+		return -1;
+	switch (msr) {
+	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:
+		return X86_VEC_GP; /* read-only */
+	case MSR_AMD64_PERF_CNTR_GLOBAL_CTL:
+		if (val & ~cmask)
+			return X86_VEC_GP;
+		P->amd_global_ctl = val;
+		return 0;
+	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR:
+		if (val & ~cmask & ~BIT_ULL(59))
+			return X86_VEC_GP;
+		P->amd_global_status &= ~val;
+		return 0;
+	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET:
+		if (val & ~cmask & ~BIT_ULL(59))
+			return X86_VEC_GP;
+		P->amd_global_status |= val;
+		return 0;
+	}
+	return -1;
+}
+
+static enum sim_event amd_event(uint64_t sel)
+{
+	unsigned e = (unsigned)(sel & 0xFF) | (unsigned)(FIELD_GET_ULL(GENMASK_ULL(35, 32), sel) << 8);
+	switch (e) {
+	case 0x76: /* CPU clocks not halted */
+		return EV_CYCLES;
+	case 0xC0: /* retired instructions */
+		return EV_INSNS;
+	case 0xC2: /* retired branch instructions */
+		return EV_BRANCHES;
+	case 0xC3: /* retired mispredicted branches */
+		return EV_BR_MISS;
+	default:
+		return EV_NONE;
+	}
+}
+
+void sim_amd_collect(void)
+{
+	if (!is_amd())
+		return;
+	for (unsigned i = 0; i < n_ctrs(); i++) {
+		uint64_t sel = P->amd_sel[i];
+		if (!(sel & BIT_ULL(22)))
+			continue;
+		if (g_sim.caps.amd.perfmon_v2 && !quirk(Q_AMD_GLOBAL_IGNORED) &&
+		    !((P->amd_global_ctl >> i) & 1))
+			continue;
+		bool usr = sel & BIT_ULL(16), os = sel & BIT_ULL(17);
+		if (!(g_sim.cpl == 0 ? os : usr))
+			continue;
+		struct sim_filter f = {
+			.ev = amd_event(sel),
+			.cmask = FIELD_GET_ULL(GENMASK_ULL(31, 24), sel),
+			.inv = sel & BIT_ULL(23),
+			.edge = sel & BIT_ULL(18),
+		};
+		sim_add_counter(&P->amd_ctr[i], &P->amd_last[i], AMD_COUNTER_WIDTH, &f, UNIT_AMD, i);
+	}
+}
+
+void sim_amd_overflow(unsigned i)
+{
+	if (g_sim.caps.amd.perfmon_v2)
+		P->amd_global_status |= BIT_ULL(i);
+	if (P->amd_sel[i] & BIT_ULL(20))
+		sim_pmi_request();
+}
+
+bool sim_amd_rdpmc(uint32_t ecx, uint64_t *v)
+{
+	if (ecx < n_ctrs()) {
+		*v = P->amd_ctr[ecx] & width_mask(AMD_COUNTER_WIDTH);
+		return true;
+	}
+	if (quirk(Q_AMD_RDPMC_UNBOUNDED)) {
+		*v = 0;
+		return true;
+	}
+	return false;
+}

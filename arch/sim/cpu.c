@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated processor: CPUID from the profile, the PMU it enumerates
+ * (decoded by caps_decode(), the project's one decoder), CR4, CPL, TSC.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cpuid_dump.h"
+#include "sim.h"
+
+struct sim_cpu g_sim;
+unsigned g_sim_cpu_select = SIM_FIRST_CPU;
+
+static struct cpuid_dump g_dump;
+static bool g_dump_loaded;
+static unsigned g_dump_cpu;
+
+void sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	const struct sim_profile *p = g_sim.profile;
+
+	memset(r, 0, sizeof(*r));
+	if (!p)
+		return;
+	if (p->dump_path) {
+		if (g_dump_loaded)
+			cpuid_dump_lookup(&g_dump, g_dump_cpu, leaf, subleaf, r);
+		return;
+	}
+	for (unsigned i = 0; i < p->n_entries; i++) {
+		if (p->entries[i].leaf == leaf && p->entries[i].subleaf == subleaf) {
+			*r = p->entries[i].r;
+			return;
+		}
+	}
+	/* Leaves whose sub-leaf is ignored: fall back to sub-leaf 0. */
+	for (unsigned i = 0; i < p->n_entries; i++) {
+		if (p->entries[i].leaf == leaf && p->entries[i].subleaf == 0 &&
+		    (leaf == 0x1 || leaf == 0xA || leaf == 0x80000001 || leaf == 0x80000022 ||
+		     leaf < 0x4)) {
+			*r = p->entries[i].r;
+			return;
+		}
+	}
+}
+
+static void caps_source(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	(void)ctx;
+	sim_cpuid_raw(leaf, subleaf, r);
+}
+
+int sim_load_dump(const char *path, unsigned cpu, char *err, unsigned errlen)
+{
+	if (g_dump_loaded)
+		cpuid_dump_free(&g_dump);
+	g_dump_loaded = false;
+	if (cpuid_dump_load(&g_dump, path, err, errlen) != 0)
+		return -1;
+	if (cpu == SIM_FIRST_CPU) {
+		cpu = cpuid_dump_cpu_number(&g_dump, 0);
+	} else if (!cpuid_dump_has_cpu(&g_dump, cpu)) {
+		snprintf(err, errlen, "%s: no CPU %u in the dump", path, cpu);
+		cpuid_dump_free(&g_dump);
+		return -1;
+	}
+	g_dump_cpu = cpu;
+	g_dump_loaded = true;
+	return 0;
+}
+
+/* What the enumerated PMU allows, precomputed from the record. */
+static void derive(void)
+{
+	const struct caps *c = &g_sim.caps;
+	struct sim_cpu *s = &g_sim;
+
+	s->arch_pmu = c->vendor == VENDOR_INTEL && c->pm.present && c->pm.version >= 1;
+	s->version = s->arch_pmu ? c->pm.version : 0;
+	s->n_gp = c->pm.gp_counters > SIM_MAX_GP ? SIM_MAX_GP : c->pm.gp_counters;
+	s->gp_width = c->pm.gp_width;
+	s->fixed_width = c->pm.fixed_width;
+	s->gp_exists = c->pm.gp_mask;
+	if (quirk(Q_GP_BITMAP_IGNORED))
+		s->gp_exists = width_mask(s->n_gp);
+	s->fixed_exists = s->version >= 2 ? c->pm.fixed_supported : 0;
+	if (quirk(Q_FIXED_BITMASK_IGNORED))
+		s->fixed_exists &= (uint32_t)width_mask(c->pm.fixed_counters_edx);
+	s->perf_cap = c->pdcm ? s->profile->perf_capabilities : 0;
+	s->fw_write = s->arch_pmu && (s->perf_cap & PERF_CAP_FW_WRITE);
+	/* PERF_METRICS needs TOPDOWN.SLOTS (fixed counter 3) to accumulate. */
+	s->perf_metrics = s->arch_pmu && (s->perf_cap & PERF_CAP_PERF_METRICS_AVAILABLE);
+
+	/* AnyThread (bit 21 / fixed bit 4i+2): defined from version 3 (Vol. 3B
+	 * 20.2.3), reserved when CPUID.0AH:EDX[15] deprecates it. */
+	bool any = s->version >= 3 && !c->pm.anythread_deprecated;
+	if (s->version >= 3 && c->pm.anythread_deprecated && quirk(Q_ANY_DEPRECATION_IGNORED))
+		any = true;
+	if (s->version >= 3 && !c->pm.anythread_deprecated && quirk(Q_ANY_REJECTED_V3))
+		any = false;
+	if (s->version >= 1 && s->version < 3 && quirk(Q_ANY_ACCEPTED_V2))
+		any = true;
+	s->anythread_ok = any;
+
+	/* IA32_PERFEVTSELx: bits 63:32 reserved (Figure 20-1) except EQ and
+	 * UMASK2 when CPUID.(23H,0):EBX enumerates them. */
+	uint64_t res = GENMASK_ULL(63, 32);
+	if (c->l23.present && c->l23.eq)
+		res &= ~PERFEVTSEL_EQ;
+	if (c->l23.present && c->l23.umask2)
+		res &= ~PERFEVTSEL_UMASK2;
+	if (!any)
+		res |= PERFEVTSEL_ANY;
+	s->evtsel_reserved = res;
+
+	uint64_t fcv = 0;
+	for (unsigned i = 0; i < SIM_MAX_FIXED && i < 16; i++)
+		if ((s->fixed_exists >> i) & 1)
+			fcv |= FIXED_CTRL_FIELD(i, FIXED_CTRL_OS | FIXED_CTRL_USR | FIXED_CTRL_PMI |
+							   (any ? FIXED_CTRL_ANY : 0));
+	s->fixed_ctrl_valid = fcv;
+
+	uint64_t counters = s->gp_exists | ((uint64_t)s->fixed_exists << GLOBAL_FIXED_SHIFT);
+	/* IA32_PERF_GLOBAL_CTRL: EN_PMCn, EN_FIXED_CTRi; bit 48 enables
+	 * PERF_METRICS when available. */
+	s->global_ctrl_valid = counters | (s->perf_metrics ? BIT_ULL(48) : 0);
+	/* OVF_CTRL / STATUS_RESET (Vol. 4 Table 2-2, 390H): the counters,
+	 * OvfBuf (62) and CondChgd (63) from v1, Ovf_Uncore (61) from v3,
+	 * TraceToPAPMI (55), LBR_FRZ (58), CTR_FRZ (59) from v4. */
+	uint64_t r = counters | GLOBAL_STATUS_OVF_BUFFER | GLOBAL_STATUS_COND_CHGD;
+	if (s->perf_metrics)
+		r |= GLOBAL_STATUS_PERF_METRICS;
+	if (s->version >= 3)
+		r |= GLOBAL_STATUS_OVF_UNCORE;
+	if (s->version >= 4)
+		r |= GLOBAL_STATUS_TOPA_PMI | GLOBAL_STATUS_LBR_FRZ | GLOBAL_STATUS_CTR_FRZ;
+	s->status_reset_valid = r;
+	/* STATUS_SET (v4, Figure 20-38): as RESET without CondChgd. */
+	s->status_set_valid = r & ~GLOBAL_STATUS_COND_CHGD;
+}
+
+/* Power-up / RESET state. */
+void sim_pmu_reset(void)
+{
+	memset(&g_sim.pmu, 0, sizeof(g_sim.pmu));
+	/* Vol. 3B 20.2.2: at power-up the enable bits of the GP counters in
+	 * IA32_PERF_GLOBAL_CTRL are set (v1 software keeps working). */
+	if (g_sim.version >= 2 && !quirk(Q_GLOBAL_CTRL_RESET_ZERO))
+		g_sim.pmu.global_ctrl = g_sim.gp_exists;
+	/* AMD PerfMonV2: PerfCntrGlobalCtl resets with the core counters
+	 * enabled, for the same reason (APM Vol. 2 13.2.2). */
+	if (g_sim.caps.amd.perfmon_v2)
+		g_sim.pmu.amd_global_ctl = width_mask(g_sim.caps.amd.core_counters);
+	/* Vol. 3A 10.4.7.1: LVT entries reset masked. */
+	g_sim.apic.lvt_pmi = APIC_LVT_MASKED;
+	g_sim.apic.irr = g_sim.apic.isr = false;
+}
+
+int sim_configure(const struct sim_profile *p, uint64_t quirks, char *err, unsigned errlen)
+{
+	memset(&g_sim, 0, sizeof(g_sim));
+	g_sim.profile = p;
+	g_sim.quirks = quirks;
+	if (p->dump_path && sim_load_dump(p->dump_path, g_sim_cpu_select, err, errlen) != 0)
+		return -1;
+	caps_decode(&g_sim.caps, caps_source, NULL);
+	if (g_sim.caps.pdcm)
+		caps_decode_perf_capabilities(&g_sim.caps, p->perf_capabilities);
+	derive();
+	g_sim.cr4 = 0x6A0; /* PAE, PGE, OSFXSR, OSXMMEXCPT; PCE clear */
+	g_sim.cpl = 0;
+	g_sim.irq_enabled = false;
+	sim_pmu_reset();
+	g_sim.pmu.rmid_used[0] = true; /* PQR_ASSOC resets to RMID 0 */
+
+	size_t n = (size_t)snprintf(g_sim.platform, sizeof(g_sim.platform), "profile %s", p->name);
+	const char *sep = ", quirks ";
+	for (unsigned q = 0; q < QUIRK_COUNT && n < sizeof(g_sim.platform); q++) {
+		if (!((quirks >> q) & 1))
+			continue;
+		n += (size_t)snprintf(g_sim.platform + n, sizeof(g_sim.platform) - n, "%s%s", sep,
+				      g_quirks[q].name);
+		sep = ",";
+	}
+	return 0;
+}
+
+/* ---- include/arch.h: identification, CPUID, CR4, TSC --------------------- */
+
+const char *arch_name(void)
+{
+	return "sim";
+}
+
+const char *arch_platform(void)
+{
+	return g_sim.platform;
+}
+
+void arch_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	sim_cpuid_raw(leaf, subleaf, r);
+}
+
+uint64_t arch_read_cr4(void)
+{
+	/* MOV from CR4 is privileged: #GP(0) at CPL > 0 (Vol. 2B MOV). */
+	if (g_sim.cpl != 0)
+		sim_raise(X86_VEC_GP, 0, true, (uint64_t)__builtin_return_address(0), 0);
+	return g_sim.cr4;
+}
+
+void arch_write_cr4(uint64_t val)
+{
+	if (g_sim.cpl != 0)
+		sim_raise(X86_VEC_GP, 0, true, (uint64_t)__builtin_return_address(0), 0);
+	g_sim.cr4 = val;
+}
+
+uint64_t arch_rdtsc(void)
+{
+	/* The TSC runs at the reference clock: it advances with the reference
+	 * cycles of the workload, plus 100 per RDTSC so that it always moves. */
+	g_sim.tsc += 100;
+	return g_sim.tsc;
+}
+
+void arch_serialize(void)
+{
+	sim_run_segments(SEG_INSN, 1); /* CPUID retires */
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The counting engine: runs segments of the workload model over every
+ * counter that is counting, in bulk between overflows, so that each overflow
+ * happens at the exact boundary (within the iteration where the counter
+ * wraps; the PMI follows at the end of that iteration, a skid of less than
+ * one iteration as real hardware has).
+ */
+#include "sim.h"
+
+static struct sim_counter ctrs[SIM_MAX_ACTIVE];
+static unsigned n_ctrs;
+
+void sim_add_counter(uint64_t *val, bool *last, unsigned width, const struct sim_filter *f,
+		     enum sim_unit unit, unsigned idx)
+{
+	if (n_ctrs >= SIM_MAX_ACTIVE)
+		return;
+	struct sim_counter *c = &ctrs[n_ctrs++];
+	c->val = val;
+	c->last = last;
+	c->width = width;
+	c->f = *f;
+	c->unit = unit;
+	c->idx = idx;
+}
+
+static uint64_t seg_total(const struct sim_segment *s, enum sim_event ev)
+{
+	uint64_t n = 0;
+	for (unsigned c = 0; c < s->cycles; c++)
+		n += s->ev[ev][c];
+	return n;
+}
+
+/* Iterations until the counter overflows (UINT64_MAX: never within n). */
+static uint64_t iters_to_overflow(const struct sim_counter *c, uint64_t inc1, uint64_t incn)
+{
+	uint64_t mask = width_mask(c->width);
+	uint64_t v = *c->val & mask;
+	/* Overflow: the counter wraps from all-ones to 0 (Vol. 3B 20.2.2,
+	 * "overflow" of a counter of the enumerated width). */
+	uint64_t dist = mask - v + 1;
+	if (c->width >= 64 && v == 0)
+		dist = UINT64_MAX;
+	if (quirk(Q_OVF_EARLY) && dist > 1)
+		dist--;
+	if (inc1 >= dist)
+		return 1;
+	if (incn == 0)
+		return UINT64_MAX;
+	uint64_t rest = dist - inc1;
+	return 1 + (rest + incn - 1) / incn;
+}
+
+static void overflow(const struct sim_counter *c)
+{
+	switch (c->unit) {
+	case UNIT_ARCH_GP:
+	case UNIT_ARCH_FIXED:
+		sim_arch_overflow(c->unit, c->idx);
+		break;
+	case UNIT_AMD:
+		sim_amd_overflow(c->idx);
+		break;
+	case UNIT_UNCORE_GP:
+	case UNIT_UNCORE_FIXED:
+		sim_uncore_overflow(c->unit, c->idx);
+		break;
+	case UNIT_P4:
+		sim_p4_overflow(c->idx);
+		break;
+	}
+}
+
+static void side_effects(const struct sim_segment *s, uint64_t k)
+{
+	g_sim.tsc += seg_total(s, EV_REF) * k;
+	if (sim_arch_fixed_counting(FIXED_TOPDOWN_SLOTS)) {
+		g_sim.pmu.td_acc[0] += seg_total(s, EV_TD_RETIRING) * k;
+		g_sim.pmu.td_acc[1] += seg_total(s, EV_TD_BADSPEC) * k;
+		g_sim.pmu.td_acc[2] += seg_total(s, EV_TD_FRONTEND) * k;
+		g_sim.pmu.td_acc[3] += seg_total(s, EV_TD_BACKEND) * k;
+	}
+	sim_rdt_account(seg_total(s, EV_INSNS) * k, seg_total(s, EV_LLC_MISS) * k);
+}
+
+void sim_run_segments(unsigned seg, uint64_t n)
+{
+	const struct sim_segment *s = &sim_segments[seg];
+
+	while (n > 0) {
+		n_ctrs = 0;
+		sim_arch_collect();
+		sim_amd_collect();
+		sim_uncore_collect();
+		sim_p4_collect();
+
+		uint64_t inc1[SIM_MAX_ACTIVE], incn[SIM_MAX_ACTIVE], need[SIM_MAX_ACTIVE];
+		bool last_after[SIM_MAX_ACTIVE];
+		uint64_t k = n;
+		for (unsigned i = 0; i < n_ctrs; i++) {
+			bool l = *ctrs[i].last;
+			inc1[i] = sim_segment_count(s, &ctrs[i].f, &l);
+			last_after[i] = l;
+			incn[i] = sim_segment_count(s, &ctrs[i].f, &l);
+			need[i] = iters_to_overflow(&ctrs[i], inc1[i], incn[i]);
+			if (need[i] < k)
+				k = need[i];
+		}
+		for (unsigned i = 0; i < n_ctrs; i++) {
+			struct sim_counter *c = &ctrs[i];
+			uint64_t mask = width_mask(c->width);
+			uint64_t total = inc1[i] + (k - 1) * incn[i];
+			uint64_t nv = (*c->val + total) & mask;
+			if (quirk(Q_WIDTH_NOT_MASKED))
+				nv |= *c->val & ~mask;
+			if (need[i] == k && quirk(Q_COUNTER_SATURATES))
+				nv = mask;
+			*c->val = nv;
+			*c->last = last_after[i];
+		}
+		side_effects(s, k);
+		n -= k;
+		unsigned n_over = 0;
+		struct sim_counter over[SIM_MAX_ACTIVE];
+		for (unsigned i = 0; i < n_ctrs; i++)
+			if (need[i] == k)
+				over[n_over++] = ctrs[i];
+		for (unsigned i = 0; i < n_over; i++)
+			overflow(&over[i]);
+		/* A PMI is taken at the end of the iteration that overflowed; the
+		 * handler may reprogram anything, so the next step re-collects. */
+		if (n_over)
+			sim_pmi_deliver_pending();
+	}
+}
+
+/* ---- The workload (include/arch.h) ---- */
+
+__user_code void arch_workload(uint64_t iters)
+{
+	sim_run_segments(SEG_ENTRY, 1);
+	sim_run_segments(SEG_LOOP, iters);
+	sim_run_segments(SEG_EXIT, 1);
+}
+
+void arch_workload_gated(uint64_t iters, uint32_t msr, uint64_t on, uint64_t off)
+{
+	/* WRMSR(on); loop; WRMSR(off): nothing else in between. An unchecked
+	 * WRMSR: a fault is an unexpected exception. */
+	wrmsr(msr, on);
+	sim_run_segments(SEG_GATED_EDGE, 1);
+	sim_run_segments(SEG_LOOP, iters);
+	wrmsr(msr, off);
+}

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmusim: the suite on a simulated CPU.
+ *
+ *   pmusim [--profile NAME | --cpuid-dump FILE [--cpu N]] [--quirk NAME]...
+ *          [--config FILE] [--set KEY=VALUE]... [--dumps-dir DIR]
+ *          [--perf-capabilities VALUE]
+ *   pmusim --list-profiles | --list-quirks | --mutation-plan | --help
+ *
+ * Exit status: 0 nothing failed, 1 a check failed, 2 bad usage, 3 the
+ * environment broke (RUN_ERROR).
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "boot_info.h"
+#include "sim.h"
+
+#define DEFAULT_PROFILE "synth-v5-metrics"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pmusim [--profile NAME | --cpuid-dump FILE [--cpu N]] [--quirk NAME]...\n"
+		"              [--config FILE] [--set KEY=VALUE]... [--dumps-dir DIR]\n"
+		"              [--perf-capabilities VALUE]\n"
+		"       pmusim --list-profiles | --list-quirks | --mutation-plan | --help\n"
+		"Runs the pmutest suite on a simulated CPU whose PMU is exactly what the\n"
+		"profile's CPUID enumerates; --quirk adds a named deviation from the SDM.\n"
+		"Default profile: " DEFAULT_PROFILE ". Exit: 0 pass, 1 fail, 2 usage, 3 error.\n");
+}
+
+__attribute__((noreturn, format(printf, 1, 2))) static void bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("pmusim: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		bad_usage("cannot read config file %s: %s", path, strerror(errno));
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	size_t n;
+	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (len + 1 == cap)
+			buf = realloc(buf, cap *= 2);
+	}
+	fclose(f);
+	if (!buf)
+		exit(3);
+	buf[len] = 0;
+	if (strlen(buf) != len)
+		bad_usage("config file %s contains a NUL byte", path);
+	return buf;
+}
+
+static const char *default_dumps_dir(void)
+{
+	static char dir[4096];
+	char exe[4096];
+	struct stat st;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	/* build/host/pmusim -> <repo>/../shared/cpuid */
+	if (n > 0) {
+		exe[n] = 0;
+		snprintf(dir, sizeof(dir), "%s/../../../../shared/cpuid", dirname(exe));
+		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+			return dir;
+	}
+	return "../shared/cpuid";
+}
+
+/* Profiles a quirk runs on in the mutation matrix: the first two of this
+ * preference order (then any) on which the deviation is observable. */
+static const char *const preferred[] = {
+	"synth-v5-metrics",	    "intel_icelake_client_706e5", "intel_skylake_client_506e3",
+	"intel_nehalem_bloomfield_106a4", "intel_core2_penryn_10676",	 "synth-v1",
+	"synth-v5-fixed-hole",	    "synth-leaf23-holes",	  "synth-no-pmu",
+	"amd_zen4_genoa_a10f11",    "amd_zen2_rome_830f10",	  "amd_k10_thuban_100fa0",
+	"intel_p4_prescott_f41",    "intel_broadwell_ep_406f1",	  "intel_sapphirerapids_806f8",
+};
+
+static void mutation_plan(void)
+{
+	unsigned np = sim_profile_count();
+	static struct caps caps_of[64];
+	const struct sim_profile *order[64];
+	unsigned no = 0;
+	char err[256];
+
+	for (unsigned i = 0; i < ARRAY_SIZE(preferred); i++)
+		if (sim_find_profile(preferred[i]) && no < 64)
+			order[no++] = sim_find_profile(preferred[i]);
+	for (unsigned i = 0; i < np && no < 64; i++) {
+		bool seen = false;
+		for (unsigned j = 0; j < no; j++)
+			seen |= order[j] == sim_profile_at(i);
+		if (!seen)
+			order[no++] = sim_profile_at(i);
+	}
+	for (unsigned i = 0; i < no; i++) {
+		if (sim_configure(order[i], 0, err, sizeof(err)) != 0)
+			bad_usage("%s", err);
+		caps_of[i] = g_sim.caps;
+		printf("profile\t%s\n", order[i]->name);
+	}
+	for (unsigned q = 0; q < QUIRK_COUNT; q++) {
+		unsigned picked = 0;
+		for (unsigned i = 0; i < no && picked < 2; i++) {
+			if (quirk_applicable(q, &caps_of[i], order[i])) {
+				printf("quirk\t%s\t%s\n", g_quirks[q].name, order[i]->name);
+				picked++;
+			}
+		}
+		if (!picked)
+			printf("quirk\t%s\t-\n", g_quirks[q].name);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *profile = NULL, *dump = NULL, *dumps_dir = NULL, *config = NULL;
+	const char *cpu = NULL, *perf_cap = NULL;
+	bool list_profiles = false, list_quirks = false, plan = false;
+	uint64_t quirks = 0;
+	char *sets = calloc(1, 1);
+	size_t sets_len = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED_ARG                                                                                   \
+	do {                                                                                       \
+		if (!v)                                                                            \
+			bad_usage("%s needs an argument (see --help)", a);                         \
+		i++;                                                                               \
+	} while (0)
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--list-profiles")) {
+			list_profiles = true;
+		} else if (!strcmp(a, "--list-quirks")) {
+			list_quirks = true;
+		} else if (!strcmp(a, "--mutation-plan")) {
+			plan = true;
+		} else if (!strcmp(a, "--profile")) {
+			NEED_ARG;
+			profile = v;
+		} else if (!strcmp(a, "--cpuid-dump")) {
+			NEED_ARG;
+			dump = v;
+		} else if (!strcmp(a, "--cpu")) {
+			NEED_ARG;
+			cpu = v;
+		} else if (!strcmp(a, "--dumps-dir")) {
+			NEED_ARG;
+			dumps_dir = v;
+		} else if (!strcmp(a, "--perf-capabilities")) {
+			NEED_ARG;
+			perf_cap = v;
+		} else if (!strcmp(a, "--config")) {
+			NEED_ARG;
+			config = v;
+		} else if (!strcmp(a, "--quirk")) {
+			NEED_ARG;
+			int q = quirk_find(v);
+			if (q < 0)
+				bad_usage("unknown quirk '%s' (--list-quirks lists them)", v);
+			quirks |= BIT_ULL(q);
+		} else if (!strcmp(a, "--set")) {
+			NEED_ARG;
+			if (!strchr(v, '='))
+				bad_usage("--set wants KEY=VALUE, got '%s'", v);
+			size_t n = strlen(v);
+			sets = realloc(sets, sets_len + n + 2);
+			if (!sets)
+				return 3;
+			memcpy(sets + sets_len, v, n);
+			sets[sets_len + n] = '\n';
+			sets[sets_len + n + 1] = 0;
+			sets_len += n + 1;
+		} else {
+			bad_usage("unknown option '%s' (see --help)", a);
+		}
+	}
+
+	sim_load_profiles(dumps_dir ? dumps_dir : default_dumps_dir());
+	if (list_quirks) {
+		for (unsigned q = 0; q < QUIRK_COUNT; q++)
+			printf("%-34s %s [seen: %s]\n", g_quirks[q].name, g_quirks[q].desc,
+			       g_quirks[q].where);
+		return 0;
+	}
+	if (list_profiles) {
+		for (unsigned i = 0; i < sim_profile_count(); i++)
+			printf("%-40s %s\n", sim_profile_at(i)->name, sim_profile_at(i)->desc);
+		return 0;
+	}
+	if (plan) {
+		mutation_plan();
+		return 0;
+	}
+
+	static struct sim_profile from_dump;
+	const struct sim_profile *p;
+	if (dump && profile)
+		bad_usage("--profile and --cpuid-dump exclude each other");
+	if (cpu && !dump)
+		bad_usage("--cpu applies to --cpuid-dump only");
+	if (dump) {
+		char *base = strdup(dump);
+		from_dump.name = base ? basename(base) : dump;
+		from_dump.desc = "CPUID dump";
+		from_dump.dump_path = dump;
+		p = &from_dump;
+	} else {
+		p = sim_find_profile(profile ? profile : DEFAULT_PROFILE);
+		if (!p)
+			bad_usage("unknown profile '%s' (--list-profiles lists them; dumps from %s)",
+				  profile, g_sim_dumps_dir);
+	}
+	if (cpu) {
+		char *end;
+		unsigned long n = strtoul(cpu, &end, 0);
+		if (!*cpu || *end || n >= SIM_FIRST_CPU)
+			bad_usage("--cpu wants a CPU number, got '%s'", cpu);
+		g_sim_cpu_select = (unsigned)n;
+	}
+	if (perf_cap) {
+		char *end;
+		unsigned long long n = strtoull(perf_cap, &end, 0);
+		if (!*perf_cap || *end)
+			bad_usage("--perf-capabilities wants a number, got '%s'", perf_cap);
+		static struct sim_profile copy;
+		copy = *p;
+		copy.perf_capabilities = n;
+		p = &copy;
+	}
+	char err[512];
+	if (sim_configure(p, quirks, err, sizeof(err)) != 0)
+		bad_usage("%s", err);
+
+	static struct boot_info bi;
+	char *text = config ? read_file(config) : NULL;
+	if (sets_len) {
+		size_t tl = text ? strlen(text) : 0;
+		char *all = malloc(tl + sets_len + 2);
+		if (!all)
+			return 3;
+		all[0] = 0;
+		if (text) {
+			strcpy(all, text);
+			if (tl && text[tl - 1] != '\n')
+				strcat(all, "\n");
+		}
+		strcat(all, sets);
+		text = all;
+	}
+	bi.config_text = text;
+	bi.config_source = config ? config : (sets_len ? "--set" : NULL);
+	bi.firmware_vendor = "pmusim (no firmware)";
+	kernel_main(&bi);
+}

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * RDMSR / WRMSR: privilege, then each unit's MSRs, then the few
+ * non-PMU MSRs the suite touches. An MSR nobody claims raises #GP(0)
+ * (Vol. 2B RDMSR/WRMSR: "If the value in ECX specifies a reserved or
+ * unimplemented MSR address").
+ */
+#include "sim.h"
+
+static int misc_rdmsr(uint32_t msr, uint64_t *val)
+{
+	const struct caps *c = &g_sim.caps;
+
+	switch (msr) {
+	case MSR_IA32_APIC_BASE:
+		*val = 0xFEE00000ULL | APIC_BASE_BSP | APIC_BASE_EN;
+		return 0;
+	case MSR_IA32_DEBUGCTL:
+		*val = g_sim.pmu.debugctl;
+		return 0;
+	case MSR_IA32_PERF_CAPABILITIES:
+		/* Exists when CPUID.01H:ECX[15] PDCM (Vol. 4 Table 2-2, 345H). */
+		if (!c->pdcm)
+			return -1;
+		*val = g_sim.perf_cap;
+		return 0;
+	case MSR_IA32_MISC_ENABLE:
+		if (c->vendor != VENDOR_INTEL)
+			return -1;
+		/* Bit 7 PERF_MON_AVAILABLE, bit 12 PEBS_UNAVAILABLE (RO). */
+		*val = (g_sim.arch_pmu || c->netburst ? MISC_ENABLE_PERF_MON_AVAILABLE : 0) |
+		       (c->ds ? 0 : MISC_ENABLE_PEBS_UNAVAILABLE) | BIT_ULL(0);
+		return 0;
+	}
+	return -1;
+}
+
+static int misc_wrmsr(uint32_t msr, uint64_t val)
+{
+	const struct caps *c = &g_sim.caps;
+	uint64_t valid;
+
+	switch (msr) {
+	case MSR_IA32_APIC_BASE:
+		return 0; /* the model keeps the APIC where it is */
+	case MSR_IA32_DEBUGCTL:
+		/* Vol. 3B Figure 18-3: LBR(0), BTF(1), TR(6), BTS(7), BTINT(8),
+		 * BTS_OFF_OS(9), BTS_OFF_USR(10), FREEZE_LBRS_ON_PMI(11),
+		 * FREEZE_PERFMON_ON_PMI(12), FREEZE_WHILE_SMM(14, when
+		 * IA32_PERF_CAPABILITIES[12]); the rest reserved, #GP(0). */
+		valid = BIT_ULL(0) | BIT_ULL(1) | GENMASK_ULL(12, 6);
+		if (g_sim.perf_cap & PERF_CAP_FREEZE_WHILE_SMM)
+			valid |= DEBUGCTL_FREEZE_WHILE_SMM;
+		if (val & ~valid)
+			return X86_VEC_GP;
+		g_sim.pmu.debugctl = val;
+		return 0;
+	case MSR_IA32_PERF_CAPABILITIES:
+		if (!c->pdcm)
+			return -1;
+		/* Read-only (Vol. 4 Table 2-2, 345H "RO"). */
+		return quirk(Q_PERF_CAP_WRITABLE) ? 0 : X86_VEC_GP;
+	case MSR_IA32_MISC_ENABLE:
+		return c->vendor == VENDOR_INTEL ? 0 : -1;
+	}
+	return -1;
+}
+
+typedef int (*rd_fn)(uint32_t, uint64_t *);
+typedef int (*wr_fn)(uint32_t, uint64_t);
+static const rd_fn readers[] = {sim_arch_rdmsr, sim_amd_rdmsr, sim_uncore_rdmsr,
+				sim_p4_rdmsr,	sim_rdt_rdmsr, misc_rdmsr};
+static const wr_fn writers[] = {sim_arch_wrmsr, sim_amd_wrmsr, sim_uncore_wrmsr,
+				sim_p4_wrmsr,	sim_rdt_wrmsr, misc_wrmsr};
+
+/* A PMU MSR by address, for the no-PMU read-as-zero quirk. */
+static bool pmu_msr_address(uint32_t msr)
+{
+	return (msr >= 0xC1 && msr <= 0xC8) || (msr >= 0x186 && msr <= 0x18D) ||
+	       (msr >= 0x309 && msr <= 0x30C) || (msr >= 0x38D && msr <= 0x392) ||
+	       (msr >= 0x4C1 && msr <= 0x4C8) || msr == MSR_IA32_PERF_METRICS;
+}
+
+int sim_rdmsr(uint32_t msr, uint64_t *val)
+{
+	/* Vol. 2B RDMSR: #GP(0) if the current privilege level is not 0. */
+	if (g_sim.cpl != 0 && !quirk(Q_MSR_CPL_UNCHECKED))
+		return X86_VEC_GP;
+	for (unsigned i = 0; i < ARRAY_SIZE(readers); i++) {
+		int v = readers[i](msr, val);
+		if (v >= 0)
+			return v;
+	}
+	if (quirk(Q_NO_PMU_MSRS_RAZ) && pmu_msr_address(msr)) {
+		*val = 0;
+		return 0;
+	}
+	return X86_VEC_GP;
+}
+
+int sim_wrmsr(uint32_t msr, uint64_t val)
+{
+	if (g_sim.cpl != 0 && !quirk(Q_MSR_CPL_UNCHECKED))
+		return X86_VEC_GP;
+	for (unsigned i = 0; i < ARRAY_SIZE(writers); i++) {
+		int v = writers[i](msr, val);
+		if (v >= 0)
+			return v;
+	}
+	if (quirk(Q_NO_PMU_MSRS_RAZ) && pmu_msr_address(msr))
+		return 0;
+	return X86_VEC_GP;
+}
+
+/* ---- include/arch.h ---------------------------------------------------- */
+
+__user_code int rdmsr_safe(uint32_t msr, uint64_t *val)
+{
+	int v = sim_rdmsr(msr, val);
+	g_sim.fault_error_code = 0; /* every MSR fault here is #GP(0) */
+	return v;
+}
+
+__user_code int wrmsr_safe(uint32_t msr, uint64_t val)
+{
+	int v = sim_wrmsr(msr, val);
+	g_sim.fault_error_code = 0;
+	return v;
+}
+
+uint64_t rdmsr(uint32_t msr)
+{
+	uint64_t v = 0;
+	int vec = sim_rdmsr(msr, &v);
+	if (vec)
+		sim_raise(vec, 0, true, (uint64_t)__builtin_return_address(0), 0);
+	return v;
+}
+
+void wrmsr(uint32_t msr, uint64_t val)
+{
+	int vec = sim_wrmsr(msr, val);
+	if (vec)
+		sim_raise(vec, 0, true, (uint64_t)__builtin_return_address(0), 0);
+}
+
+uint32_t arch_fault_error_code(void)
+{
+	return g_sim.fault_error_code;
+}

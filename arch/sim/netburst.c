@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Pentium 4 / Xeon (NetBurst) counters, SDM Vol. 3B 20.6.3
+ * (../shared/spec/netburst-escr-cccr-counting.txt): 18 counters of 40 bits
+ * at 300H, their CCCRs at 360H, ESCRs from 3A0H.
+ *
+ * Model (simplified, documented): only the instruction-retirement ESCRs are
+ * modelled. A counter (CCCR.ENABLE set) whose ESCR_SELECT names one of the
+ * CRU ESCRs it is wired to (Vol. 3B Table 20-xx: IQ_COUNTER0/1/4 = 12, 13,
+ * 16 take CRU_ESCR0 with select 4 and CRU_ESCR2 with select 5; IQ_COUNTER2/
+ * 3/5 = 14, 15, 17 take CRU_ESCR1 / CRU_ESCR3), where that ESCR selects
+ * instr_retired (event 02H) with a non-bogus mask bit (NBOGUSNTAG,
+ * NBOGUSTAG), counts retired instructions under the ESCR's T0_USR / T0_OS;
+ * anything else counts nothing. Per cycle the
+ * counter's input is the instructions retired in that cycle (0..4); the
+ * CCCR threshold logic of 20.6.3.5.2 applies: with COMPARE the counter adds
+ * 1 per cycle whose input is > THRESHOLD (COMPLEMENT clear) or <= THRESHOLD
+ * (set), EDGE counts false-to-true transitions of that comparison.
+ */
+#include "sim.h"
+
+static struct sim_pmu *const P = &g_sim.pmu;
+
+/* ESCR addresses of the Prescott family (Vol. 3B Table 20-xx). */
+static bool escr_exists(uint32_t msr)
+{
+	return (msr >= 0x3A0 && msr <= 0x3BE) || (msr >= 0x3C0 && msr <= 0x3C5) ||
+	       (msr >= 0x3C8 && msr <= 0x3CD) || (msr >= 0x3E0 && msr <= 0x3E1);
+}
+
+/* CCCR: bits 11:0, 29:27, 63:32 reserved (Figure 20-4x). */
+#define P4_CCCR_VALID (GENMASK_ULL(26, 12) | P4_CCCR_CASCADE | P4_CCCR_OVF)
+/* ESCR: bits 63:31 reserved. */
+#define P4_ESCR_VALID GENMASK_ULL(30, 0)
+
+int sim_p4_rdmsr(uint32_t msr, uint64_t *val)
+{
+	if (!g_sim.caps.netburst)
+		return -1;
+	if (msr >= MSR_BPU_COUNTER0 && msr < MSR_BPU_COUNTER0 + P4_NUM_COUNTERS) {
+		*val = P->p4_ctr[msr - MSR_BPU_COUNTER0];
+		return 0;
+	}
+	if (msr >= MSR_BPU_CCCR0 && msr < MSR_BPU_CCCR0 + P4_NUM_COUNTERS) {
+		*val = P->p4_cccr[msr - MSR_BPU_CCCR0];
+		return 0;
+	}
+	if (escr_exists(msr)) {
+		*val = P->p4_escr[msr - 0x3A0];
+		return 0;
+	}
+	return -1;
+}
+
+int sim_p4_wrmsr(uint32_t msr, uint64_t val)
+{
+	if (!g_sim.caps.netburst)
+		return -1;
+	if (msr >= MSR_BPU_COUNTER0 && msr < MSR_BPU_COUNTER0 + P4_NUM_COUNTERS) {
+		/* 40-bit counters; the model ignores bits 63:40. */
+		P->p4_ctr[msr - MSR_BPU_COUNTER0] = val & width_mask(P4_COUNTER_WIDTH);
+		return 0;
+	}
+	if (msr >= MSR_BPU_CCCR0 && msr < MSR_BPU_CCCR0 + P4_NUM_COUNTERS) {
+		if (val & ~P4_CCCR_VALID)
+			return X86_VEC_GP;
+		P->p4_cccr[msr - MSR_BPU_CCCR0] = val;
+		P->p4_last[msr - MSR_BPU_CCCR0] = false;
+		return 0;
+	}
+	if (escr_exists(msr)) {
+		if (val & ~P4_ESCR_VALID)
+			return X86_VEC_GP;
+		P->p4_escr[msr - 0x3A0] = val;
+		return 0;
+	}
+	return -1;
+}
+
+void sim_p4_collect(void)
+{
+	if (!g_sim.caps.netburst)
+		return;
+	for (unsigned i = 0; i < P4_NUM_COUNTERS; i++) {
+		uint64_t cccr = P->p4_cccr[i];
+		if (!(cccr & P4_CCCR_ENABLE))
+			continue;
+		unsigned sel = FIELD_GET_ULL(P4_CCCR_ESCR_SELECT, cccr);
+		bool left = i == 12 || i == 13 || i == 16, right = i == 14 || i == 15 || i == 17;
+		uint32_t msr = 0;
+		if (sel == 4)
+			msr = left ? MSR_CRU_ESCR0 : right ? MSR_CRU_ESCR1 : 0;
+		else if (sel == 5)
+			msr = left ? 0x3CC : right ? 0x3CD : 0; /* CRU_ESCR2 / 3 */
+		if (!msr)
+			continue;
+		uint64_t escr = P->p4_escr[msr - 0x3A0];
+		if (FIELD_GET_ULL(P4_ESCR_EVENT_SELECT, escr) != 0x02 ||
+		    !(FIELD_GET_ULL(P4_ESCR_EVENT_MASK, escr) & 0x3))
+			continue;
+		bool usr = escr & P4_ESCR_USR, os = escr & P4_ESCR_OS;
+		if (quirk(Q_P4_ESCR_CPL_IGNORED) ? !(usr || os) : !(g_sim.cpl == 0 ? os : usr))
+			continue;
+		struct sim_filter f = {.ev = EV_INSNS};
+		if (cccr & P4_CCCR_COMPARE) {
+			/* > threshold is ">= threshold + 1"; <= is "< threshold + 1". */
+			f.cmask = (unsigned)FIELD_GET_ULL(P4_CCCR_THRESHOLD, cccr) + 1;
+			f.inv = cccr & P4_CCCR_COMPLEMENT;
+			f.edge = cccr & P4_CCCR_EDGE;
+		}
+		sim_add_counter(&P->p4_ctr[i], &P->p4_last[i], P4_COUNTER_WIDTH, &f, UNIT_P4, i);
+	}
+}
+
+/* Overflow sets the sticky CCCR.OVF; with OVF_PMI a PMI (20.6.3.5.8). */
+void sim_p4_overflow(unsigned i)
+{
+	if (!quirk(Q_P4_OVF_NOT_SET))
+		P->p4_cccr[i] |= P4_CCCR_OVF;
+	if (P->p4_cccr[i] & P4_CCCR_OVF_PMI)
+		sim_pmi_request();
+}
+
+bool sim_p4_value(uint32_t idx, uint64_t *v)
+{
+	if (idx >= P4_NUM_COUNTERS)
+		return false;
+	*v = P->p4_ctr[idx] & width_mask(P4_COUNTER_WIDTH);
+	return true;
+}

@@ -1,0 +1,502 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Intel architectural PMU (SDM Vol. 3B 20.2, MSRs from Vol. 4 Table 2-2):
+ * IA32_PMCx / IA32_A_PMCx / IA32_PERFEVTSELx, the fixed counters and the
+ * global control, status and overflow MSRs, exactly as CPUID enumerates them.
+ */
+#include "sim.h"
+
+static struct sim_pmu *const P = &g_sim.pmu;
+
+static inline bool gp_exists(unsigned i)
+{
+	return i < SIM_MAX_GP && ((g_sim.gp_exists >> i) & 1);
+}
+
+static inline bool fixed_exists(unsigned i)
+{
+	return i < SIM_MAX_FIXED && ((g_sim.fixed_exists >> i) & 1);
+}
+
+static inline uint64_t gp_mask(void)
+{
+	return width_mask(g_sim.gp_width);
+}
+
+static inline uint64_t fixed_mask(void)
+{
+	return width_mask(g_sim.fixed_width);
+}
+
+/* Stored counter values are within the width (Vol. 3B 20.2.1: bits above
+ * the width read as zero) unless the width-not-masked quirk keeps them. */
+static uint64_t store(uint64_t v, uint64_t mask)
+{
+	return quirk(Q_WIDTH_NOT_MASKED) ? v : (v & mask);
+}
+
+/* ---- Events ------------------------------------------------------------ */
+
+/* Vol. 3B Table 20-1: event select / umask of the architectural events, in
+ * CPUID.0AH:EBX bit order. */
+static const struct {
+	uint8_t event, umask;
+	enum sim_event ev;
+} arch_events[ARCH_EVENT_COUNT] = {
+	[ARCH_EVENT_CORE_CYCLES] = {0x3C, 0x00, EV_CYCLES},
+	[ARCH_EVENT_INSTRUCTIONS] = {0xC0, 0x00, EV_INSNS},
+	[ARCH_EVENT_REF_CYCLES] = {0x3C, 0x01, EV_REF},
+	[ARCH_EVENT_LLC_REFERENCES] = {0x2E, 0x4F, EV_LLC_REF},
+	[ARCH_EVENT_LLC_MISSES] = {0x2E, 0x41, EV_LLC_MISS},
+	[ARCH_EVENT_BRANCHES] = {0xC4, 0x00, EV_BRANCHES},
+	[ARCH_EVENT_BRANCH_MISSES] = {0xC5, 0x00, EV_BR_MISS},
+	[ARCH_EVENT_TOPDOWN_SLOTS] = {0xA4, 0x01, EV_TD_SLOTS},
+	[ARCH_EVENT_TOPDOWN_BACKEND] = {0xA4, 0x02, EV_TD_BACKEND},
+	[ARCH_EVENT_TOPDOWN_BAD_SPEC] = {0x73, 0x00, EV_TD_BADSPEC},
+	[ARCH_EVENT_TOPDOWN_FRONTEND] = {0x9C, 0x01, EV_TD_FRONTEND},
+	[ARCH_EVENT_TOPDOWN_RETIRING] = {0xC2, 0x02, EV_TD_RETIRING},
+	[ARCH_EVENT_LBR_INSERTS] = {0xE4, 0x01, EV_NONE},
+};
+
+/* An event that CPUID does not enumerate as available counts nothing here
+ * (the SDM leaves it model-specific; the model picks the quiet choice). */
+static enum sim_event decode_event(uint64_t sel)
+{
+	uint8_t e = FIELD_GET_ULL(PERFEVTSEL_EVENT, sel);
+	uint8_t u = FIELD_GET_ULL(PERFEVTSEL_UMASK, sel);
+	for (unsigned i = 0; i < ARCH_EVENT_COUNT; i++)
+		if (arch_events[i].event == e && arch_events[i].umask == u)
+			return g_sim.caps.pm.event_available[i] ? arch_events[i].ev : EV_NONE;
+	return EV_NONE;
+}
+
+/* Fixed counters, Vol. 3B Table 20-2. Counters 4 and above are not named
+ * by the tables the project cites: the model counts core cycles on them. */
+static enum sim_event fixed_event(unsigned i)
+{
+	switch (i) {
+	case FIXED_INSTRUCTIONS:
+		return EV_INSNS;
+	case FIXED_CORE_CYCLES:
+		return EV_CYCLES;
+	case FIXED_REF_CYCLES:
+		return EV_REF;
+	case FIXED_TOPDOWN_SLOTS:
+		return EV_TD_SLOTS;
+	default:
+		return EV_CYCLES;
+	}
+}
+
+/* ---- Who counts -------------------------------------------------------- */
+
+/* USR (bit 16) counts at CPL 1, 2, 3; OS (bit 17) at CPL 0 (Vol. 3B
+ * 20.2.1.1). */
+static bool cpl_selected(bool usr, bool os)
+{
+	if (quirk(Q_CPL_FILTER_IGNORED))
+		return usr || os;
+	if (g_sim.cpl == 0)
+		return os;
+	if (quirk(Q_USR_CPL3_ONLY))
+		return usr && g_sim.cpl == 3;
+	return usr;
+}
+
+static bool frozen(void)
+{
+	/* v4: counting requires !IA32_PERF_GLOBAL_STATUS.CTR_FRZ (Vol. 3B
+	 * 20.2.4.1). */
+	return g_sim.version >= 4 && (P->global_status & GLOBAL_STATUS_CTR_FRZ);
+}
+
+static bool global_enabled(unsigned bit)
+{
+	/* v2+: the enable bit in IA32_PERF_GLOBAL_CTRL is ANDed with the
+	 * counter's own enables (Vol. 4 Table 2-2, 38FH). */
+	if (g_sim.version < 2 || quirk(Q_GLOBAL_CTRL_IGNORED))
+		return true;
+	return (P->global_ctrl >> bit) & 1;
+}
+
+static bool gp_counting(unsigned i)
+{
+	uint64_t sel = P->evtsel[i];
+	if (!gp_exists(i) || frozen())
+		return false;
+	if (!(sel & PERFEVTSEL_EN) && !quirk(Q_EN_IGNORED))
+		return false;
+	return global_enabled(i) &&
+	       cpl_selected(sel & PERFEVTSEL_USR, sel & PERFEVTSEL_OS);
+}
+
+bool sim_arch_fixed_counting(unsigned i)
+{
+	if (!g_sim.arch_pmu || !fixed_exists(i) || frozen())
+		return false;
+	uint64_t f = (P->fixed_ctrl >> (4 * i)) & 0xF;
+	bool os = f & FIXED_CTRL_OS, usr = f & FIXED_CTRL_USR;
+	if (quirk(Q_FIXED_EN_SWAPPED)) {
+		bool t = os;
+		os = usr;
+		usr = t;
+	}
+	return global_enabled(GLOBAL_FIXED_SHIFT + i) && cpl_selected(usr, os);
+}
+
+void sim_arch_collect(void)
+{
+	if (!g_sim.arch_pmu)
+		return;
+	for (unsigned i = 0; i < SIM_MAX_GP; i++) {
+		if (!gp_counting(i))
+			continue;
+		uint64_t sel = P->evtsel[i];
+		struct sim_filter f = {
+			.ev = decode_event(sel),
+			.cmask = quirk(Q_CMASK_IGNORED) ? 0 : FIELD_GET_ULL(PERFEVTSEL_CMASK, sel),
+			.inv = !quirk(Q_INV_IGNORED) && (sel & PERFEVTSEL_INV),
+			.edge = !quirk(Q_EDGE_IGNORED) && (sel & PERFEVTSEL_EDGE),
+		};
+		sim_add_counter(&P->pmc[i], &P->gp_last[i], g_sim.gp_width, &f, UNIT_ARCH_GP, i);
+	}
+	for (unsigned i = 0; i < SIM_MAX_FIXED; i++) {
+		if (!sim_arch_fixed_counting(i))
+			continue;
+		struct sim_filter f = {.ev = fixed_event(i)};
+		sim_add_counter(&P->fixed[i], &P->fixed_last[i], g_sim.fixed_width, &f,
+				UNIT_ARCH_FIXED, i);
+	}
+}
+
+/* ---- Overflow ---------------------------------------------------------- */
+
+/*
+ * Vol. 3B 20.2.2: an overflow sets the counter's bit in
+ * IA32_PERF_GLOBAL_STATUS; with INT (GP) / PMI (fixed) set it signals a PMI
+ * through the local APIC. Vol. 3B 18.4.7 / 20.2.4.1: with
+ * DEBUGCTL.FREEZE_PERFMON_ON_PMI the PMI freezes the counters: before v4 by
+ * clearing IA32_PERF_GLOBAL_CTRL, from v4 by setting CTR_FRZ (GLOBAL_CTRL is
+ * left alone). Likewise FREEZE_LBRS_ON_PMI: DEBUGCTL.LBR cleared / LBR_FRZ.
+ */
+void sim_arch_overflow(enum sim_unit unit, unsigned idx)
+{
+	bool fixed = unit == UNIT_ARCH_FIXED;
+	bool pmi;
+
+	if (g_sim.version >= 2 && !quirk(Q_OVF_NO_STATUS))
+		P->global_status |= fixed ? GLOBAL_FIXED_BIT(idx) : GLOBAL_PMC_BIT(idx);
+	if (fixed)
+		pmi = !quirk(Q_FIXED_PMI_IGNORED) && ((P->fixed_ctrl >> (4 * idx)) & FIXED_CTRL_PMI);
+	else
+		pmi = P->evtsel[idx] & PERFEVTSEL_INT;
+	if (quirk(Q_PMI_INT_CLEAR))
+		pmi = true;
+	if (!pmi)
+		return;
+	if ((P->debugctl & DEBUGCTL_FREEZE_PERFMON_ON_PMI) && !quirk(Q_FREEZE_IGNORED)) {
+		if (g_sim.version >= 4 && !quirk(Q_FREEZE_LEGACY_ON_V4))
+			P->global_status |= GLOBAL_STATUS_CTR_FRZ;
+		else
+			P->global_ctrl = 0;
+	}
+	if (P->debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI) {
+		if (g_sim.version >= 4)
+			P->global_status |= GLOBAL_STATUS_LBR_FRZ;
+		else
+			P->debugctl &= ~BIT_ULL(0); /* DEBUGCTL.LBR */
+	}
+	sim_pmi_request();
+}
+
+/* ---- PERF_METRICS (Vol. 3B 20.3.9.3) ---------------------------------- */
+
+/* Byte 0 retiring, 1 bad speculation, 2 frontend bound, 3 backend bound:
+ * each the fraction of the slots counted by FIXED_CTR3 since the last reset
+ * of PERF_METRICS / FIXED_CTR3, scaled to 0..255. */
+uint64_t sim_perf_metrics(void)
+{
+	uint64_t sum = 0, v = 0;
+	for (unsigned i = 0; i < 4; i++)
+		sum += P->td_acc[i];
+	if (!sum)
+		return 0;
+	for (unsigned i = 0; i < 4; i++)
+		v |= (P->td_acc[i] * 0xFF / sum) << (8 * i);
+	return v;
+}
+
+static void reset_metrics(void)
+{
+	for (unsigned i = 0; i < 4; i++)
+		P->td_acc[i] = 0;
+}
+
+/* ---- MSRs -------------------------------------------------------------- */
+
+static uint64_t inuse(void)
+{
+	/* Vol. 3B 20.2.4.3: PERFEVTSELn_InUse = (PERFEVTSELn[7:0] != 0);
+	 * FCi_InUse = (IA32_FIXED_CTR_CTRL[4i+1:4i] != 0); PMI_InUse when any
+	 * INT / PMI enable is set. */
+	uint64_t v = 0;
+	if (quirk(Q_INUSE_ZERO))
+		return 0;
+	for (unsigned i = 0; i < SIM_MAX_GP; i++) {
+		if (!gp_exists(i))
+			continue;
+		if (P->evtsel[i] & 0xFF)
+			v |= BIT_ULL(i);
+		if (P->evtsel[i] & PERFEVTSEL_INT)
+			v |= GLOBAL_INUSE_PMI;
+	}
+	for (unsigned i = 0; i < SIM_MAX_FIXED; i++) {
+		if (!fixed_exists(i))
+			continue;
+		uint64_t f = (P->fixed_ctrl >> (4 * i)) & 0xF;
+		if (f & 3)
+			v |= GLOBAL_FIXED_BIT(i);
+		if (f & FIXED_CTRL_PMI)
+			v |= GLOBAL_INUSE_PMI;
+	}
+	return v;
+}
+
+/* Which counter an address names, when in a counter range. */
+enum kind { K_NONE, K_PMC, K_APMC, K_EVTSEL, K_FIXED };
+static enum kind classify(uint32_t msr, unsigned *idx)
+{
+	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + SIM_MAX_GP) {
+		*idx = msr - MSR_IA32_PMC0;
+		return K_PMC;
+	}
+	if (msr >= MSR_IA32_A_PMC0 && msr < MSR_IA32_A_PMC0 + SIM_MAX_GP) {
+		*idx = msr - MSR_IA32_A_PMC0;
+		return K_APMC;
+	}
+	/* PERFEVTSEL0..7 at 186H..18DH (more counters would run into
+	 * IA32_MISC_ENABLE at 1A0H; no enumerated PMU has them there). */
+	if (msr >= MSR_IA32_PERFEVTSEL0 && msr < MSR_IA32_PERFEVTSEL0 + 8) {
+		*idx = msr - MSR_IA32_PERFEVTSEL0;
+		return K_EVTSEL;
+	}
+	if (msr >= MSR_IA32_FIXED_CTR0 && msr < MSR_IA32_FIXED_CTR0 + 16) {
+		*idx = msr - MSR_IA32_FIXED_CTR0;
+		return K_FIXED;
+	}
+	return K_NONE;
+}
+
+/* A counter MSR exists exactly when CPUID enumerates its counter (Vol. 4
+ * Table 2-2: "If CPUID.0AH: EAX[15:8] > n", fixed: the v5 bitmask rule).
+ * Returns -1: not a counter MSR; 0: exists; 1: absent (caller: #GP, or the
+ * beyond-count quirks' read-as-zero). */
+static int counter_msr(uint32_t msr, enum kind *k, unsigned *idx)
+{
+	*k = classify(msr, idx);
+	switch (*k) {
+	case K_NONE:
+		return -1;
+	case K_PMC:
+	case K_EVTSEL:
+		return gp_exists(*idx) ? 0 : 1;
+	case K_APMC:
+		/* IA32_A_PMCx only with IA32_PERF_CAPABILITIES[13] (Vol. 3B
+		 * 20.2.6 "Full-Width Writes"). */
+		if (!g_sim.fw_write && !quirk(Q_FW_WITHOUT_CAP))
+			return 1;
+		return gp_exists(*idx) ? 0 : 1;
+	case K_FIXED:
+		return (g_sim.version >= 2 && fixed_exists(*idx)) ? 0 : 1;
+	}
+	return -1;
+}
+
+static bool absent_reads_zero(enum kind k, unsigned idx)
+{
+	if (k == K_FIXED)
+		return quirk(Q_FIXED_BEYOND_COUNT);
+	if (k == K_APMC && !g_sim.fw_write)
+		return false;
+	return quirk(Q_GP_BEYOND_COUNT) && idx >= g_sim.n_gp;
+}
+
+int sim_arch_rdmsr(uint32_t msr, uint64_t *val)
+{
+	enum kind k;
+	unsigned i;
+
+	if (!g_sim.arch_pmu)
+		return -1;
+	int c = counter_msr(msr, &k, &i);
+	if (c == 1) {
+		if (absent_reads_zero(k, i)) {
+			*val = 0;
+			return 0;
+		}
+		return X86_VEC_GP;
+	}
+	if (c == 0) {
+		switch (k) {
+		case K_PMC:
+		case K_APMC:
+			*val = P->pmc[i];
+			return 0;
+		case K_EVTSEL:
+			*val = P->evtsel[i];
+			return 0;
+		case K_FIXED:
+			*val = P->fixed[i];
+			return 0;
+		default:
+			break;
+		}
+	}
+	if (g_sim.version >= 2) {
+		switch (msr) {
+		case MSR_IA32_FIXED_CTR_CTRL:
+			*val = P->fixed_ctrl;
+			return 0;
+		case MSR_IA32_PERF_GLOBAL_STATUS:
+			*val = P->global_status;
+			return 0;
+		case MSR_IA32_PERF_GLOBAL_CTRL:
+			*val = P->global_ctrl;
+			return 0;
+		case MSR_IA32_PERF_GLOBAL_OVF_CTRL:
+			/* write-1-to-clear; reads return 0 */
+			*val = 0;
+			return 0;
+		}
+	}
+	if (g_sim.version >= 4) {
+		switch (msr) {
+		case MSR_IA32_PERF_GLOBAL_STATUS_SET:
+			*val = 0;
+			return 0;
+		case MSR_IA32_PERF_GLOBAL_INUSE:
+			*val = inuse();
+			return 0;
+		}
+	}
+	if (msr == MSR_IA32_PERF_METRICS && g_sim.perf_metrics) {
+		*val = sim_perf_metrics();
+		return 0;
+	}
+	return -1;
+}
+
+static int write_counter(enum kind k, unsigned i, uint64_t v)
+{
+	switch (k) {
+	case K_PMC:
+		/* Vol. 3B 20.2.6: a WRMSR to IA32_PMCx writes EAX[31:0]
+		 * sign-extended to the counter width. */
+		if (quirk(Q_LEGACY_FULL))
+			P->pmc[i] = store(v, gp_mask());
+		else if (quirk(Q_LEGACY_ZERO_EXT))
+			P->pmc[i] = store((uint32_t)v, gp_mask());
+		else
+			P->pmc[i] = store((uint64_t)(int64_t)(int32_t)(uint32_t)v, gp_mask());
+		return 0;
+	case K_APMC:
+		/* Full-width writes: bits above the width are reserved, #GP(0). */
+		if ((v & ~gp_mask()) && !quirk(Q_FW_NO_WIDTH_GP))
+			return X86_VEC_GP;
+		P->pmc[i] = v & gp_mask();
+		return 0;
+	case K_FIXED:
+		/* Vol. 3B 20.2.2: bits beyond the fixed width are reserved. */
+		if ((v & ~fixed_mask()) && !quirk(Q_FIXED_NO_WIDTH_GP))
+			return X86_VEC_GP;
+		P->fixed[i] = v & fixed_mask();
+		if (i == FIXED_TOPDOWN_SLOTS)
+			reset_metrics();
+		return 0;
+	case K_EVTSEL:
+		if ((v & g_sim.evtsel_reserved) && !quirk(Q_EVTSEL_RESERVED))
+			return X86_VEC_GP;
+		P->evtsel[i] = v;
+		P->gp_last[i] = false;
+		return 0;
+	default:
+		return X86_VEC_GP;
+	}
+}
+
+int sim_arch_wrmsr(uint32_t msr, uint64_t v)
+{
+	enum kind k;
+	unsigned i;
+
+	if (!g_sim.arch_pmu)
+		return -1;
+	int c = counter_msr(msr, &k, &i);
+	if (c == 1)
+		return absent_reads_zero(k, i) ? 0 : X86_VEC_GP;
+	if (c == 0)
+		return write_counter(k, i, v);
+	if (g_sim.version >= 2) {
+		switch (msr) {
+		case MSR_IA32_FIXED_CTR_CTRL:
+			if ((v & ~g_sim.fixed_ctrl_valid) && !quirk(Q_FIXED_CTRL_RESERVED))
+				return X86_VEC_GP;
+			P->fixed_ctrl = v;
+			return 0;
+		case MSR_IA32_PERF_GLOBAL_STATUS:
+			/* Read-only (Vol. 4 Table 2-2, 38EH "RO"). */
+			if (!quirk(Q_STATUS_WRITABLE))
+				return X86_VEC_GP;
+			P->global_status = v;
+			return 0;
+		case MSR_IA32_PERF_GLOBAL_CTRL:
+			if ((v & ~g_sim.global_ctrl_valid) && !quirk(Q_GLOBAL_CTRL_RESERVED))
+				return X86_VEC_GP;
+			P->global_ctrl = v;
+			return 0;
+		case MSR_IA32_PERF_GLOBAL_OVF_CTRL:
+			if ((v & ~g_sim.status_reset_valid) && !quirk(Q_OVF_CTRL_RESERVED))
+				return X86_VEC_GP;
+			if (!quirk(Q_OVF_CTRL_NO_CLEAR))
+				P->global_status &= ~v;
+			return 0;
+		}
+	}
+	if (g_sim.version >= 4) {
+		switch (msr) {
+		case MSR_IA32_PERF_GLOBAL_STATUS_SET:
+			/* Vol. 3B 20.2.4.2: sets the written bits in STATUS. */
+			if (v & ~g_sim.status_set_valid)
+				return X86_VEC_GP;
+			if (!quirk(Q_STATUS_SET_IGNORED))
+				P->global_status |= v;
+			return 0;
+		case MSR_IA32_PERF_GLOBAL_INUSE:
+			return X86_VEC_GP; /* read-only */
+		}
+	}
+	if (msr == MSR_IA32_PERF_METRICS && g_sim.perf_metrics) {
+		/* The model: any write resets the accumulated fractions. */
+		reset_metrics();
+		return 0;
+	}
+	return -1;
+}
+
+/* RDPMC's view of the counters (rdpmc.c). */
+bool sim_arch_gp_value(unsigned i, uint64_t *v)
+{
+	if (!gp_exists(i))
+		return false;
+	*v = P->pmc[i];
+	return true;
+}
+
+bool sim_arch_fixed_value(unsigned i, bool edx_rule_only, uint64_t *v)
+{
+	bool ok = edx_rule_only ? i < g_sim.caps.pm.fixed_counters_edx : fixed_exists(i);
+	if (!ok || g_sim.version < 2)
+		return false;
+	*v = i < SIM_MAX_FIXED ? P->fixed[i] : 0;
+	return true;
+}

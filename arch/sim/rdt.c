@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * RDT monitoring (SDM Vol. 3B 17.18; ../shared/spec/rdt-cache-monitoring-
+ * cpuid-0fh.txt): IA32_PQR_ASSOC, IA32_QM_EVTSEL, IA32_QM_CTR.
+ *
+ * Model: the RMID in IA32_PQR_ASSOC is charged for the workload: L3
+ * occupancy grows by one unit (CPUID.(0FH,1):EBX bytes) per 64 instructions
+ * up to a cap of 4096 units, total and local bandwidth by one unit per LLC
+ * miss. IA32_QM_CTR reports, for the RMID / event in IA32_QM_EVTSEL:
+ * Error (bit 63) when the event is not enumerated in CPUID.(0FH,1):EDX or
+ * the RMID exceeds CPUID.(0FH,1):ECX; Unavailable (bit 62) when the RMID
+ * has never been associated since reset (no data for it); otherwise the
+ * count in bits 61:0, wrapping at the width 24 + CPUID.(0FH,1):EAX[7:0].
+ */
+#include "sim.h"
+
+static struct sim_pmu *const P = &g_sim.pmu;
+
+static unsigned rmid_bits(void)
+{
+	/* Vol. 3B 17.18.6: the RMID field of IA32_PQR_ASSOC is
+	 * Ceil(Log2(1 + CPUID.(0FH,0):EBX)) bits wide. */
+	unsigned b = 0;
+	while ((1ULL << b) < (uint64_t)g_sim.caps.rdt.max_rmid + 1)
+		b++;
+	return b;
+}
+
+int sim_rdt_rdmsr(uint32_t msr, uint64_t *val)
+{
+	const struct caps_rdt *r = &g_sim.caps.rdt;
+
+	if (!r->mon_present && !r->alloc_present)
+		return -1;
+	switch (msr) {
+	case MSR_IA32_PQR_ASSOC:
+		*val = P->pqr_assoc;
+		return 0;
+	case MSR_IA32_QM_EVTSEL:
+		if (!r->mon_present)
+			return -1;
+		*val = P->qm_evtsel;
+		return 0;
+	case MSR_IA32_QM_CTR: {
+		if (!r->mon_present)
+			return -1;
+		unsigned ev = FIELD_GET_ULL(QM_EVTSEL_EVENT_ID, P->qm_evtsel);
+		uint64_t rmid = FIELD_GET_ULL(QM_EVTSEL_RMID, P->qm_evtsel);
+		bool ev_ok = (ev == QM_EVENT_L3_OCCUPANCY && r->l3.occupancy) ||
+			     (ev == QM_EVENT_L3_TOTAL_BW && r->l3.total_bw) ||
+			     (ev == QM_EVENT_L3_LOCAL_BW && r->l3.local_bw);
+		if ((!ev_ok && !quirk(Q_RDT_EVENT_NO_ERROR)) ||
+		    (rmid > r->l3.max_rmid && !quirk(Q_RDT_RMID_NO_ERROR))) {
+			*val = QM_CTR_ERROR;
+			return 0;
+		}
+		if (rmid >= 1024 || !P->rmid_used[rmid]) {
+			*val = QM_CTR_UNAVAILABLE;
+			return 0;
+		}
+		uint64_t w = width_mask(r->l3.counter_width ? r->l3.counter_width : 24);
+		*val = (ev == QM_EVENT_L3_OCCUPANCY ? P->rmid_occ[rmid] : P->rmid_bw[rmid]) & w;
+		return 0;
+	}
+	}
+	return -1;
+}
+
+int sim_rdt_wrmsr(uint32_t msr, uint64_t val)
+{
+	const struct caps_rdt *r = &g_sim.caps.rdt;
+
+	if (!r->mon_present && !r->alloc_present)
+		return -1;
+	switch (msr) {
+	case MSR_IA32_PQR_ASSOC: {
+		/* RMID beyond its field width, bits 31:10, or a COS without
+		 * allocation: reserved, #GP(0). */
+		uint64_t valid = width_mask(rmid_bits());
+		if (r->alloc_present)
+			valid |= PQR_ASSOC_COS;
+		if (val & ~valid)
+			return X86_VEC_GP;
+		P->pqr_assoc = val;
+		uint64_t rmid = FIELD_GET_ULL(PQR_ASSOC_RMID, val);
+		if (rmid < 1024)
+			P->rmid_used[rmid] = true;
+		return 0;
+	}
+	case MSR_IA32_QM_EVTSEL:
+		if (!r->mon_present)
+			return -1;
+		/* Event ID 7:0 and RMID 41:32; the rest reserved. */
+		if (val & ~(QM_EVTSEL_EVENT_ID | QM_EVTSEL_RMID))
+			return X86_VEC_GP;
+		P->qm_evtsel = val;
+		return 0;
+	case MSR_IA32_QM_CTR:
+		if (!r->mon_present)
+			return -1;
+		return quirk(Q_RDT_QM_CTR_WRITABLE) ? 0 : X86_VEC_GP; /* read-only */
+	}
+	return -1;
+}
+
+void sim_rdt_account(uint64_t insns, uint64_t llc_misses)
+{
+	if (!g_sim.caps.rdt.mon_present)
+		return;
+	uint64_t rmid = FIELD_GET_ULL(PQR_ASSOC_RMID, P->pqr_assoc);
+	if (rmid >= 1024)
+		return;
+	P->rmid_used[rmid] = true;
+	P->rmid_occ[rmid] += insns / 64;
+	if (P->rmid_occ[rmid] > 4096)
+		P->rmid_occ[rmid] = 4096;
+	P->rmid_bw[rmid] += llc_misses;
+}

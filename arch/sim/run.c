@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Exceptions, privilege and the watchdog in a Linux process.
+ *
+ * The *_safe probes return vectors. Everything else that faults (an
+ * unchecked rdmsr()/wrmsr(), a CR4 access at CPL > 0, the self-test faults)
+ * calls sim_raise(), which unwinds with siglongjmp to the innermost frame:
+ * arch_call_at_cpl() (it returns the vector) or arch_run_guarded() (it
+ * reports the exception). The watchdog is SIGALRM from setitimer; its
+ * handler unwinds to the innermost arch_run_guarded(), so even an endless C
+ * loop in a test is abandoned.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "sim.h"
+
+struct frame {
+	sigjmp_buf env;
+	bool guarded;
+	struct frame *prev;
+};
+
+static struct frame *volatile top;
+static struct arch_exception last_ex;
+
+void sim_raise(int vector, uint32_t error_code, bool has_ec, uint64_t rip, uint64_t cr2)
+{
+	last_ex.vector = vector;
+	last_ex.error_code = error_code;
+	last_ex.has_error_code = has_ec;
+	last_ex.rip = rip;
+	last_ex.cr2 = cr2;
+	last_ex.cpl = g_sim.cpl;
+	g_sim.fault_error_code = error_code;
+	if (!top) {
+		char msg[160];
+		int n = snprintf(msg, sizeof(msg),
+				 "# pmusim: unexpected exception %s (vector %d) at %#llx outside any test\n",
+				 x86_vector_name(vector), vector, (unsigned long long)rip);
+		arch_console_write(msg, (size_t)n);
+		arch_exit(RUN_ERROR);
+	}
+	siglongjmp(((struct frame *)top)->env, 1);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	struct frame *f = top;
+	while (f && !f->guarded)
+		f = f->prev;
+	if (f)
+		siglongjmp(f->env, 2);
+}
+
+static void arm(uint32_t ms)
+{
+	struct itimerval it;
+	memset(&it, 0, sizeof(it));
+	it.it_value.tv_sec = ms / 1000;
+	it.it_value.tv_usec = (ms % 1000) * 1000;
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct arch_exception *ex)
+{
+	static bool installed;
+	struct frame f;
+	uint64_t cr4 = g_sim.cr4;
+	int rc;
+
+	if (!installed) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_alarm;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGALRM, &sa, NULL);
+		installed = true;
+	}
+	f.guarded = true;
+	f.prev = top;
+	rc = sigsetjmp(f.env, 1);
+	if (rc == 0) {
+		top = &f;
+		arm(timeout_ms ? timeout_ms : 10000);
+		fn(arg);
+	}
+	arm(0);
+	top = f.prev;
+	if (rc == 1 && ex)
+		*ex = last_ex;
+	if (rc == 2 && ex) {
+		memset(ex, 0, sizeof(*ex));
+		ex->vector = ARCH_TIMEOUT;
+		ex->cpl = g_sim.cpl;
+	}
+	/* Whatever happened: CPL 0, interrupts off, CR4 as on entry, no
+	 * interrupt left in service. */
+	g_sim.cpl = 0;
+	g_sim.irq_enabled = false;
+	g_sim.cr4 = cr4;
+	g_sim.apic.isr = false;
+	return rc;
+}
+
+int arch_call_at_cpl(int cpl, cpl_fn fn, uint64_t arg, uint64_t *result)
+{
+	struct frame f;
+	int saved = g_sim.cpl;
+	uint64_t r;
+
+	if (cpl < 0 || cpl > 3)
+		return X86_VEC_GP;
+	if (cpl == 0) {
+		r = fn(arg);
+		if (result)
+			*result = r;
+		return 0;
+	}
+	f.guarded = false;
+	f.prev = top;
+	if (sigsetjmp(f.env, 1) == 0) {
+		top = &f;
+		g_sim.cpl = cpl;
+		r = fn(arg);
+		top = f.prev;
+		g_sim.cpl = saved;
+		if (result)
+			*result = r;
+		return 0;
+	}
+	top = f.prev;
+	g_sim.cpl = saved;
+	return last_ex.vector;
+}
+
+void arch_selftest_page_fault(void)
+{
+	/* A read of an unmapped page at CPL 0: #PF, error code 0 (not present,
+	 * read, supervisor), CR2 = the address. */
+	sim_raise(X86_VEC_PF, 0, true, (uint64_t)__builtin_return_address(0),
+		  0xFFFFDEAD00000000ULL);
+}
+
+void arch_selftest_invalid_opcode(void)
+{
+	sim_raise(X86_VEC_UD, 0, false, (uint64_t)__builtin_return_address(0), 0);
+}
+
+void arch_console_write(const char *s, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(1, s, n);
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+void arch_exit(enum run_status status)
+{
+	/* 0 pass, 1 fail, 3 environment error: 2 is pmusim's bad usage. */
+	_exit(status == RUN_PASS ? 0 : status == RUN_FAIL ? 1 : 3);
+}
+
+bool arch_save_report(const char *name, const char *data, size_t len)
+{
+	(void)name;
+	(void)data;
+	(void)len;
+	return false; /* the simulator's report is its stdout */
+}
+
+const char *x86_vector_name(int vector)
+{
+	static const char *const names[] = {
+		[0] = "#DE",  [1] = "#DB",  [2] = "NMI",  [3] = "#BP",	[4] = "#OF",  [5] = "#BR",
+		[6] = "#UD",  [7] = "#NM",  [8] = "#DF",  [10] = "#TS", [11] = "#NP", [12] = "#SS",
+		[13] = "#GP", [14] = "#PF", [16] = "#MF", [17] = "#AC", [18] = "#MC", [19] = "#XM",
+		[20] = "#VE", [21] = "#CP",
+	};
+	if (vector == ARCH_TIMEOUT)
+		return "timeout";
+	if (vector < 0 || vector >= (int)ARRAY_SIZE(names) || !names[vector])
+		return "#??";
+	return names[vector];
+}

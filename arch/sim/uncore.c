@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Nehalem uncore PMU (SDM Vol. 3B 20.3.1.2, Vol. 4 Table 2-15;
+ * ../shared/spec/nehalem-uncore-pmu.txt), present on DisplayFamily 06H with
+ * DisplayModel 1AH, 1EH, 1FH, 2EH: eight 48-bit GP counters, one 48-bit
+ * fixed counter, a global control / status / overflow-control set.
+ *
+ * Counting model: the uncore clock ticks once per core cycle of the
+ * workload; every uncore event counts those ticks (the fixed counter counts
+ * them by definition), with EDGE / INV / CMASK applied. The uncore does not
+ * filter by CPL.
+ */
+#include "sim.h"
+
+static struct sim_pmu *const P = &g_sim.pmu;
+
+static unsigned width(void)
+{
+	return quirk(Q_UNC_WIDTH32) ? 32 : UNCORE_WIDTH;
+}
+
+/* MSR_UNCORE_PerfEvtSelx (Figure 20-31): event 7:0, umask 15:8,
+ * OCC_CTR_RST 17, edge 18, PMI 20, EN 22, INV 23, CMASK 31:24. */
+#define UNC_SEL_VALID (GENMASK_ULL(15, 0) | BIT_ULL(17) | BIT_ULL(18) | BIT_ULL(20) | \
+		       GENMASK_ULL(31, 22))
+/* MSR_UNCORE_PERF_GLOBAL_CTRL (Figure 20-29): EN_PC0..7, EN_FC0,
+ * EN_PMI_CORE0..3, PMI_FRZ. */
+#define UNC_GLOBAL_VALID (GENMASK_ULL(7, 0) | UNCORE_GLOBAL_EN_FC0 | GENMASK_ULL(51, 48) | \
+			  UNCORE_GLOBAL_PMI_FRZ)
+/* MSR_UNCORE_PERF_GLOBAL_STATUS (Figure 20-30): OVF_PC0..7, OVF_FC0,
+ * OVF_PMI (61), CHG (63). */
+#define UNC_STATUS_VALID (GENMASK_ULL(7, 0) | BIT_ULL(32) | BIT_ULL(61) | BIT_ULL(63))
+
+int sim_uncore_rdmsr(uint32_t msr, uint64_t *val)
+{
+	if (!g_sim.caps.nehalem_uncore)
+		return -1;
+	if (msr >= MSR_UNCORE_PMC0 && msr < MSR_UNCORE_PMC0 + UNCORE_NUM_GP) {
+		*val = P->unc_pmc[msr - MSR_UNCORE_PMC0];
+		return 0;
+	}
+	if (msr >= MSR_UNCORE_PERFEVTSEL0 && msr < MSR_UNCORE_PERFEVTSEL0 + UNCORE_NUM_GP) {
+		*val = P->unc_sel[msr - MSR_UNCORE_PERFEVTSEL0];
+		return 0;
+	}
+	switch (msr) {
+	case MSR_UNCORE_PERF_GLOBAL_CTRL:
+		*val = P->unc_global_ctrl;
+		return 0;
+	case MSR_UNCORE_PERF_GLOBAL_STATUS:
+		*val = P->unc_status;
+		return 0;
+	case MSR_UNCORE_PERF_GLOBAL_OVF_CTRL:
+		*val = 0; /* write-only: reads 0 */
+		return 0;
+	case MSR_UNCORE_FIXED_CTR0:
+		*val = P->unc_fixed;
+		return 0;
+	case MSR_UNCORE_FIXED_CTR_CTRL:
+		*val = P->unc_fixed_ctrl;
+		return 0;
+	case MSR_UNCORE_ADDR_OPCODE_MATCH:
+		*val = P->unc_opcode;
+		return 0;
+	}
+	return -1;
+}
+
+int sim_uncore_wrmsr(uint32_t msr, uint64_t val)
+{
+	uint64_t m = width_mask(width());
+	if (!g_sim.caps.nehalem_uncore)
+		return -1;
+	if (msr >= MSR_UNCORE_PMC0 && msr < MSR_UNCORE_PMC0 + UNCORE_NUM_GP) {
+		/* 48-bit counters: bits above are reserved. */
+		if (val & ~width_mask(UNCORE_WIDTH))
+			return X86_VEC_GP;
+		P->unc_pmc[msr - MSR_UNCORE_PMC0] = val & m;
+		return 0;
+	}
+	if (msr >= MSR_UNCORE_PERFEVTSEL0 && msr < MSR_UNCORE_PERFEVTSEL0 + UNCORE_NUM_GP) {
+		if (val & ~UNC_SEL_VALID)
+			return X86_VEC_GP;
+		P->unc_sel[msr - MSR_UNCORE_PERFEVTSEL0] = val;
+		P->unc_last[msr - MSR_UNCORE_PERFEVTSEL0] = false;
+		return 0;
+	}
+	switch (msr) {
+	case MSR_UNCORE_PERF_GLOBAL_CTRL:
+		if (val & ~UNC_GLOBAL_VALID)
+			return X86_VEC_GP;
+		P->unc_global_ctrl = val;
+		return 0;
+	case MSR_UNCORE_PERF_GLOBAL_STATUS:
+		return X86_VEC_GP; /* read-only */
+	case MSR_UNCORE_PERF_GLOBAL_OVF_CTRL:
+		if (val & ~UNC_STATUS_VALID)
+			return X86_VEC_GP;
+		P->unc_status &= ~val;
+		return 0;
+	case MSR_UNCORE_FIXED_CTR0:
+		if (val & ~width_mask(UNCORE_WIDTH))
+			return X86_VEC_GP;
+		P->unc_fixed = val & m;
+		return 0;
+	case MSR_UNCORE_FIXED_CTR_CTRL:
+		if (val & ~(UNCORE_FIXED_CTRL_EN | UNCORE_FIXED_CTRL_PMI))
+			return X86_VEC_GP;
+		P->unc_fixed_ctrl = val;
+		return 0;
+	case MSR_UNCORE_ADDR_OPCODE_MATCH:
+		P->unc_opcode = val;
+		return 0;
+	}
+	return -1;
+}
+
+static bool enabled(uint64_t bit)
+{
+	return quirk(Q_UNC_GLOBAL_IGNORED) || (P->unc_global_ctrl & bit);
+}
+
+void sim_uncore_collect(void)
+{
+	if (!g_sim.caps.nehalem_uncore)
+		return;
+	for (unsigned i = 0; i < UNCORE_NUM_GP; i++) {
+		uint64_t sel = P->unc_sel[i];
+		/* EN (bit 22) and EN_PCx in the global control (Vol. 3B 20.3.1.2). */
+		if (!(sel & UNCORE_EVTSEL_EN) || !enabled(BIT_ULL(i)))
+			continue;
+		struct sim_filter f = {
+			.ev = EV_CYCLES,
+			.cmask = FIELD_GET_ULL(UNCORE_EVTSEL_CMASK, sel),
+			.inv = sel & UNCORE_EVTSEL_INV,
+			.edge = sel & UNCORE_EVTSEL_EDGE,
+		};
+		sim_add_counter(&P->unc_pmc[i], &P->unc_last[i], width(), &f, UNIT_UNCORE_GP, i);
+	}
+	if ((P->unc_fixed_ctrl & UNCORE_FIXED_CTRL_EN) && enabled(UNCORE_GLOBAL_EN_FC0)) {
+		struct sim_filter f = {.ev = EV_CYCLES};
+		sim_add_counter(&P->unc_fixed, &P->unc_last[UNCORE_NUM_GP], width(), &f,
+				UNIT_UNCORE_FIXED, 0);
+	}
+}
+
+/* Overflow: OVF bit and CHG; with the counter's PMI bit, a PMI to the cores
+ * enabled by EN_PMI_COREx (this logical processor is core 0), OVF_PMI, and
+ * with PMI_FRZ every uncore counter is disabled (global enables cleared). */
+void sim_uncore_overflow(enum sim_unit unit, unsigned idx)
+{
+	bool fixed = unit == UNIT_UNCORE_FIXED;
+	bool pmi = fixed ? (P->unc_fixed_ctrl & UNCORE_FIXED_CTRL_PMI)
+			 : (P->unc_sel[idx] & UNCORE_EVTSEL_PMI);
+
+	P->unc_status |= (fixed ? BIT_ULL(32) : BIT_ULL(idx)) | BIT_ULL(63);
+	if (!pmi)
+		return;
+	P->unc_status |= BIT_ULL(61);
+	if (P->unc_global_ctrl & UNCORE_GLOBAL_PMI_FRZ)
+		P->unc_global_ctrl &= ~(GENMASK_ULL(7, 0) | UNCORE_GLOBAL_EN_FC0);
+	if (P->unc_global_ctrl & UNCORE_GLOBAL_EN_PMI_CORE(0))
+		sim_pmi_request();
+}

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The local APIC (SDM Vol. 3A chapter 10): xAPIC MMIO, or x2APIC MSRs when
+ * CPUID.01H:ECX[21] says the CPU has it; the spurious vector, the LVT
+ * performance-monitoring entry, EOI, and the timer as the watchdog.
+ *
+ * Timer calibration: against PIT channel 2 (1.193182 MHz, gated through
+ * port 61H, the method every PC OS has used), because it needs nothing
+ * but the PIT and gives the APIC timer's own rate whatever clocks it
+ * (bus, crystal, or a VMM's choice). Where the PIT does not count (some
+ * recent platforms gate it off) the fallback is CPUID.15H:ECX, the core
+ * crystal clock, which drives the APIC timer on processors that report it;
+ * if neither works, 100 MHz is assumed and the platform line says so.
+ */
+#include "x86.h"
+
+#define PIT_HZ 1193182ULL
+#define CALIBRATE_MS 10
+
+static volatile uint32_t *xapic;
+static bool x2apic;
+static uint64_t timer_hz; /* APIC timer ticks per second at divide-by-1 */
+static const char *calibration = "uncalibrated";
+
+static uint32_t apic_read(uint32_t off)
+{
+	if (x2apic)
+		return (uint32_t)rdmsr(X2APIC_MSR(off));
+	return xapic[off / 4];
+}
+
+static void apic_write(uint32_t off, uint32_t v)
+{
+	if (x2apic)
+		wrmsr(X2APIC_MSR(off), v);
+	else
+		xapic[off / 4] = v;
+}
+
+bool arch_apic_is_x2apic(void)
+{
+	return x2apic;
+}
+
+uint32_t arch_apic_read_lvt_pmi(void)
+{
+	return apic_read(APIC_REG_LVT_PMI);
+}
+
+void arch_apic_write_lvt_pmi(uint32_t val)
+{
+	apic_write(APIC_REG_LVT_PMI, val);
+}
+
+void arch_apic_eoi(void)
+{
+	apic_write(APIC_REG_EOI, 0);
+}
+
+uint32_t apic_timer_hz(void)
+{
+	return (uint32_t)timer_hz;
+}
+
+const char *apic_calibration_source(void)
+{
+	return calibration;
+}
+
+/* Divide configuration register encodings, SDM Vol. 3A Figure 10-10. */
+static const struct {
+	uint32_t div, bits;
+} dividers[] = {{1, 0xB}, {2, 0x0}, {4, 0x1}, {8, 0x2}, {16, 0x3}, {32, 0x8}, {64, 0x9},
+		{128, 0xA}};
+
+/* Count APIC timer ticks (divide by 16) over CALIBRATE_MS of PIT channel 2
+ * in mode 0; false when the PIT's output never rises. */
+static bool calibrate_with_pit(void)
+{
+	uint32_t latch = (uint32_t)(PIT_HZ * CALIBRATE_MS / 1000);
+
+	outb(0x61, (inb(0x61) & ~0x02) | 0x01); /* gate on, speaker off */
+	outb(0x43, 0xB0); /* channel 2, lobyte/hibyte, mode 0, binary */
+	outb(0x42, latch & 0xFF);
+	outb(0x42, (uint8_t)(latch >> 8));
+	apic_write(APIC_REG_TIMER_DIVIDE, 0x3);
+	apic_write(APIC_REG_LVT_TIMER, APIC_LVT_MASKED | TIMER_VECTOR);
+	apic_write(APIC_REG_TIMER_INITIAL, 0xFFFFFFFF);
+	uint64_t t0 = arch_rdtsc();
+	/* OUT2 (port 61H bit 5) goes high at terminal count. The bound is far
+	 * beyond 10 ms on any CPU clock (2^34 TSC ticks are seconds). */
+	while (!(inb(0x61) & 0x20))
+		if (arch_rdtsc() - t0 > (1ULL << 34))
+			return false;
+	uint32_t left = apic_read(APIC_REG_TIMER_CURRENT);
+	apic_write(APIC_REG_TIMER_INITIAL, 0);
+	uint64_t ticks = (uint64_t)(0xFFFFFFFFu - left) * 16;
+	if (ticks == 0)
+		return false;
+	timer_hz = ticks * 1000 / CALIBRATE_MS;
+	calibration = "PIT channel 2";
+	return true;
+}
+
+static void calibrate(void)
+{
+	struct cpuid_regs r;
+
+	if (calibrate_with_pit())
+		return;
+	arch_cpuid(0, 0, &r);
+	if (r.eax >= 0x15) {
+		arch_cpuid(0x15, 0, &r);
+		if (r.ecx) {
+			timer_hz = r.ecx;
+			calibration = "CPUID.15H:ECX crystal clock (no PIT)";
+			return;
+		}
+	}
+	timer_hz = 100000000;
+	calibration = "assumed 100 MHz (no PIT, no CPUID.15H crystal)";
+}
+
+void apic_init(uint64_t lapic_phys)
+{
+	struct cpuid_regs r;
+	uint64_t base = rdmsr(MSR_IA32_APIC_BASE);
+
+	/* The legacy PICs stay silent: every interrupt we take is the APIC's. */
+	outb(0x21, 0xFF);
+	outb(0xA1, 0xFF);
+
+	if (!lapic_phys)
+		lapic_phys = base & APIC_BASE_ADDR;
+	arch_cpuid(1, 0, &r);
+	if (r.ecx & BIT_ULL(21)) {
+		/* xAPIC -> x2APIC: EN must already be set (SDM Vol. 3A 10.12.5). */
+		base |= APIC_BASE_EN;
+		wrmsr(MSR_IA32_APIC_BASE, base);
+		wrmsr(MSR_IA32_APIC_BASE, base | APIC_BASE_EXTD);
+		x2apic = true;
+	} else {
+		if (!(base & APIC_BASE_EN))
+			wrmsr(MSR_IA32_APIC_BASE, base | APIC_BASE_EN);
+		xapic = (volatile uint32_t *)lapic_phys;
+	}
+	apic_write(0x80, 0); /* TPR: accept every priority class */
+	apic_write(APIC_REG_SVR, SPURIOUS_VECTOR | APIC_SVR_ENABLE);
+	apic_write(APIC_REG_LVT_TIMER, APIC_LVT_MASKED | TIMER_VECTOR);
+	/* A PMI before the kernel asks for one would be a surprise: masked,
+	 * fixed delivery at PMI_VECTOR. */
+	apic_write(APIC_REG_LVT_PMI, APIC_LVT_MASKED | PMI_VECTOR);
+	calibrate();
+}
+
+void apic_watchdog_arm(uint32_t ms)
+{
+	uint64_t ticks = timer_hz * ms / 1000;
+	unsigned i = 0;
+
+	while (i + 1 < ARRAY_SIZE(dividers) && ticks / dividers[i].div > 0xFFFFFFFFULL)
+		i++;
+	ticks /= dividers[i].div;
+	if (ticks > 0xFFFFFFFFULL)
+		ticks = 0xFFFFFFFFULL;
+	if (ticks == 0)
+		ticks = 1;
+	apic_write(APIC_REG_TIMER_INITIAL, 0);
+	apic_write(APIC_REG_TIMER_DIVIDE, dividers[i].bits);
+	apic_write(APIC_REG_LVT_TIMER, TIMER_VECTOR); /* one-shot, unmasked */
+	apic_write(APIC_REG_TIMER_INITIAL, (uint32_t)ticks);
+}
+
+void apic_watchdog_disarm(void)
+{
+	apic_write(APIC_REG_LVT_TIMER, APIC_LVT_MASKED | TIMER_VECTOR);
+	apic_write(APIC_REG_TIMER_INITIAL, 0);
+}
+
+/* A one-shot timer that fired has counted down to 0; a tick still pending
+ * from a run that ended just as it fired finds the next run's count. */
+bool apic_watchdog_expired(void)
+{
+	return apic_read(APIC_REG_TIMER_CURRENT) == 0;
+}

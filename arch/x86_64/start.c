@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * From the loader to kernel_main: build the environment (descriptors,
+ * paging, APIC, consoles) on our own stacks, then identification, console
+ * output, the report store and the exit.
+ */
+#include "x86.h"
+
+#define KSTACK_SIZE (64 * 1024)
+#define TRAP_STACK_SIZE (32 * 1024)
+#define IST_STACK_SIZE (16 * 1024)
+#define USER_STACK_SIZE (16 * 1024)
+
+static struct x86_handoff *g_handoff;
+static bool g_hypervisor;
+static char g_platform[160];
+
+void arch_console_write(const char *s, size_t n)
+{
+	serial_write(s, n);
+	fbcon_write(s, n);
+}
+
+void x86_puts(const char *s)
+{
+	size_t n = 0;
+	while (s[n])
+		n++;
+	arch_console_write(s, n);
+}
+
+void x86_put_hex(uint64_t v)
+{
+	char b[19] = "0x";
+	for (int i = 0; i < 16; i++)
+		b[2 + i] = "0123456789abcdef"[(v >> (60 - 4 * i)) & 0xF];
+	b[18] = 0;
+	x86_puts(b);
+}
+
+void x86_panic(const char *msg, uint64_t a, uint64_t b)
+{
+	x86_puts("\nBail out! pmutest arch: ");
+	x86_puts(msg);
+	x86_puts(" ");
+	x86_put_hex(a);
+	x86_puts(" ");
+	x86_put_hex(b);
+	x86_puts("\n");
+	arch_exit(RUN_ERROR);
+}
+
+const char *arch_name(void)
+{
+	return "x86_64";
+}
+
+static size_t append(char *d, size_t at, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && s[i] && at + 1 < sizeof(g_platform); i++)
+		d[at++] = s[i];
+	d[at] = 0;
+	return at;
+}
+
+/* "QEMU TCG", "KVM", another hypervisor's signature, or bare metal; then
+ * the CPU's brand string. */
+static void describe_platform(void)
+{
+	struct cpuid_regs r;
+	char sig[13] = {0};
+	size_t n = 0;
+
+	arch_cpuid(1, 0, &r);
+	g_hypervisor = r.ecx & BIT_ULL(31);
+	if (g_hypervisor) {
+		arch_cpuid(0x40000000, 0, &r);
+		for (int i = 0; i < 4; i++) {
+			sig[i] = (char)(r.ebx >> (8 * i));
+			sig[4 + i] = (char)(r.ecx >> (8 * i));
+			sig[8 + i] = (char)(r.edx >> (8 * i));
+		}
+		const char *name = sig;
+		if (!__builtin_memcmp(sig, "TCGTCGTCGTCG", 12))
+			name = "QEMU TCG";
+		else if (!__builtin_memcmp(sig, "KVMKVMKVM", 9))
+			name = "KVM";
+		else if (!__builtin_memcmp(sig, "Microsoft Hv", 12))
+			name = "Hyper-V";
+		else if (!__builtin_memcmp(sig, "VMwareVMware", 12))
+			name = "VMware";
+		else if (!__builtin_memcmp(sig, "XenVMMXenVMM", 12))
+			name = "Xen";
+		n = append(g_platform, n, name, 12);
+	} else {
+		n = append(g_platform, n, "bare metal", 32);
+	}
+	arch_cpuid(0x80000000, 0, &r);
+	if (r.eax >= 0x80000004) {
+		char brand[49];
+		for (uint32_t l = 0; l < 3; l++) {
+			arch_cpuid(0x80000002 + l, 0, &r);
+			uint32_t w[4] = {r.eax, r.ebx, r.ecx, r.edx};
+			for (int i = 0; i < 16; i++)
+				brand[16 * l + i] = (char)(w[i / 4] >> (8 * (i % 4)));
+		}
+		brand[48] = 0;
+		const char *b = brand;
+		while (*b == ' ')
+			b++;
+		n = append(g_platform, n, ", ", 2);
+		n = append(g_platform, n, b, 48);
+	}
+}
+
+/* The watchdog's clock, so that a report says what its timeouts rest on. */
+static void describe_timer(void)
+{
+	char num[24];
+	uint64_t mhz = apic_timer_hz() / 1000000;
+	int i = sizeof(num) - 1;
+	size_t n = 0;
+
+	while (g_platform[n])
+		n++;
+	num[i] = 0;
+	do
+		num[--i] = (char)('0' + mhz % 10);
+	while ((mhz /= 10) != 0);
+	n = append(g_platform, n, "; APIC timer ", 32);
+	n = append(g_platform, n, num + i, sizeof(num));
+	n = append(g_platform, n, " MHz by ", 32);
+	append(g_platform, n, apic_calibration_source(), 64);
+}
+
+const char *arch_platform(void)
+{
+	return g_platform;
+}
+
+bool arch_save_report(const char *name, const char *data, size_t len)
+{
+	return efi_store_report(name, data, len);
+}
+
+void arch_exit(enum run_status status)
+{
+	arch_irq_disable();
+	/* QEMU's isa-debug-exit (iobase F4H, iosize 4) exits with status
+	 * (value << 1) | 1: 33 pass, 35 fail, 37 error. Only under a
+	 * hypervisor: on bare metal port F4H may belong to something else. */
+	if (g_hypervisor)
+		outl(0xF4, 0x10 + (uint32_t)status);
+	x86_puts(status == RUN_PASS	? "\n# pmutest: PASS. The machine is halted; power it off.\n"
+		 : status == RUN_FAIL ? "\n# pmutest: FAIL. The machine is halted; power it off.\n"
+				      : "\n# pmutest: ERROR. The machine is halted; power it off.\n");
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
+static void enter_kernel(void *arg)
+{
+	struct x86_handoff *h = arg;
+	kernel_main(&h->bi);
+}
+
+void x86_start(struct x86_handoff *h)
+{
+	arch_irq_disable();
+	g_handoff = h;
+	serial_init();
+	describe_platform();
+	paging_pool_init(h);
+
+	/* Stacks: the kernel's (with an unmapped guard page below it), the
+	 * trap stack for entries from CPL > 0, IST stacks for #DF, NMI and #MC,
+	 * and the one user stack the outer rings run on. */
+	uint64_t kstack = (uint64_t)pool_alloc(KSTACK_SIZE + 4096, 4096);
+	uint64_t trap = (uint64_t)pool_alloc(TRAP_STACK_SIZE, 4096) + TRAP_STACK_SIZE;
+	uint64_t ist[3];
+	for (int i = 0; i < 3; i++)
+		ist[i] = (uint64_t)pool_alloc(IST_STACK_SIZE, 4096) + IST_STACK_SIZE;
+	uint64_t ustack = (uint64_t)pool_alloc(USER_STACK_SIZE, 4096);
+
+	cpu_init_descriptors(trap, ist);
+	paging_init(h, kstack);
+	paging_map_user(ustack, USER_STACK_SIZE, true);
+	x86_set_user_stack(ustack + USER_STACK_SIZE);
+	fbcon_init(&h->bi.fb);
+	apic_init(h->bi.lapic_phys);
+	describe_timer();
+
+	x86_switch_stack(kstack + 4096 + KSTACK_SIZE, enter_kernel, h);
+}

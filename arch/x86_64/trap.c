@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What happens on every interrupt and exception, and the two ways the
+ * kernel gets control back from code that may fault or hang:
+ *
+ *   arch_run_guarded   a recovery point (setjmp-like) plus a watchdog;
+ *   arch_call_at_cpl   a run at CPL 1..3 that returns to ring 0.
+ *
+ * Order of decisions for a fault (x86_trap):
+ *   1. a registered probe instruction -> its fixup, vector in RAX (any CPL);
+ *   2. #DF -> the environment is broken: KTAP bail out, RUN_ERROR;
+ *   3. at CPL > 0 inside arch_call_at_cpl -> that call returns the vector;
+ *   4. inside arch_run_guarded -> it returns 1 with the exception record;
+ *   5. anywhere else -> bail out (nothing is left to report it to).
+ */
+#include "x86.h"
+
+uint32_t g_fault_error_code;
+
+struct guard {
+	struct x86_ctx ctx;
+	struct guard *prev;
+	struct cpl_call *cpl_at_entry;
+	struct arch_exception *ex;
+	bool watchdog;
+};
+
+struct cpl_call {
+	struct x86_ctx ctx;
+	struct cpl_call *prev;
+	uint64_t result;
+};
+
+/* Innermost active guard / ring call. Written before the context is saved
+ * and read by the trap handler, hence volatile. */
+static struct guard *volatile g_guard;
+static struct cpl_call *volatile g_cpl;
+static pmi_handler_fn volatile g_pmi_handler;
+static uint64_t g_user_stack_top;
+
+/* Values x86_ctx_restore passes to arch_call_at_cpl. */
+#define CPL_RETURNED 0x1000
+#define CPL_FAULTED 0x2000 /* + vector */
+
+static const char *const vector_names[32] = {
+	"#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "#CSO", "#TS",
+	"#NP", "#SS", "#GP", "#PF", "#15",  "#MF", "#AC", "#MC", "#XM", "#VE", "#CP",
+	"#22", "#23", "#24", "#25", "#26",  "#27", "#HV", "#VC", "#SX", "#31",
+};
+
+const char *x86_vector_name(int vector)
+{
+	if (vector == ARCH_TIMEOUT)
+		return "timeout";
+	if (vector >= 0 && vector < 32)
+		return vector_names[vector];
+	if (vector == PMI_VECTOR)
+		return "PMI";
+	if (vector == TIMER_VECTOR)
+		return "timer";
+	if (vector == SPURIOUS_VECTOR)
+		return "spurious";
+	return "#??";
+}
+
+static bool has_error_code(unsigned vec)
+{
+	return vec == 8 || (vec >= 10 && vec <= 14) || vec == 17 || vec == 21 || vec == 29 ||
+	       vec == 30;
+}
+
+uint32_t arch_fault_error_code(void)
+{
+	return g_fault_error_code;
+}
+
+void arch_set_pmi_handler(pmi_handler_fn fn)
+{
+	g_pmi_handler = fn;
+}
+
+static void fill_exception(struct arch_exception *ex, const struct x86_frame *f)
+{
+	ex->vector = (int)f->vector;
+	ex->has_error_code = f->vector < 32 && has_error_code((unsigned)f->vector);
+	ex->error_code = ex->has_error_code ? (uint32_t)f->error_code : 0;
+	ex->rip = f->rip;
+	ex->cr2 = f->vector == X86_VEC_PF ? read_cr2() : 0;
+	ex->cpl = (int)(f->cs & 3);
+}
+
+static bool apply_fixup(struct x86_frame *f)
+{
+	for (const struct x86_fixup *e = __start_x86_fixup; e < __stop_x86_fixup; e++) {
+		if (e->insn == f->rip) {
+			f->rip = e->fixup;
+			f->rax = f->vector;
+			g_fault_error_code =
+				has_error_code((unsigned)f->vector) ? (uint32_t)f->error_code : 0;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void bail(const char *what, const struct x86_frame *f)
+{
+	x86_puts("\nBail out! ");
+	x86_puts(what);
+	x86_puts(" ");
+	x86_puts(x86_vector_name((int)f->vector));
+	x86_puts(" vector=");
+	x86_put_hex(f->vector);
+	x86_puts(" error_code=");
+	x86_put_hex(f->error_code);
+	x86_puts(" rip=");
+	x86_put_hex(f->rip);
+	x86_puts(" cs=");
+	x86_put_hex(f->cs);
+	x86_puts(" rsp=");
+	x86_put_hex(f->rsp);
+	x86_puts(" cr2=");
+	x86_put_hex(read_cr2());
+	x86_puts("\n");
+	arch_exit(RUN_ERROR);
+}
+
+void x86_trap(struct x86_frame *f)
+{
+	unsigned vec = (unsigned)f->vector;
+	int cpl = (int)(f->cs & 3);
+
+	switch (vec) {
+	case PMI_VECTOR:
+		if (g_pmi_handler)
+			g_pmi_handler(); /* it sends EOI itself */
+		else
+			arch_apic_eoi();
+		return;
+	case SPURIOUS_VECTOR:
+		return; /* no EOI for a spurious interrupt (SDM Vol. 3A 10.9) */
+	case TIMER_VECTOR:
+		arch_apic_eoi();
+		if (g_guard && g_guard->watchdog && apic_watchdog_expired()) {
+			struct arch_exception *ex = g_guard->ex;
+			fill_exception(ex, f);
+			ex->vector = ARCH_TIMEOUT;
+			x86_ctx_restore(&g_guard->ctx, 2);
+		}
+		return; /* a late tick of a disarmed watchdog */
+	case RETURN_VECTOR:
+		if (cpl != 0 && g_cpl) {
+			g_cpl->result = f->rdi;
+			x86_ctx_restore(&g_cpl->ctx, CPL_RETURNED);
+		}
+		break; /* INT F2H from ring 0: unexpected */
+	default:
+		break;
+	}
+
+	if (vec < 32 && apply_fixup(f))
+		return;
+	if (vec == X86_VEC_DF)
+		bail("double fault", f);
+	if (vec >= 32)
+		arch_apic_eoi(); /* an unexpected interrupt: do not block lower ones */
+
+	if (cpl != 0 && g_cpl) {
+		g_fault_error_code = has_error_code(vec) ? (uint32_t)f->error_code : 0;
+		if (g_guard)
+			fill_exception(g_guard->ex, f); /* for the curious caller */
+		x86_ctx_restore(&g_cpl->ctx, (int)(CPL_FAULTED + vec));
+	}
+	if (g_guard) {
+		fill_exception(g_guard->ex, f);
+		x86_ctx_restore(&g_guard->ctx, 1);
+	}
+	bail("unexpected exception outside any guarded run:", f);
+}
+
+int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms,
+		     struct arch_exception *ex)
+{
+	struct guard g;
+	uint64_t cr4 = arch_read_cr4();
+
+	arch_irq_disable();
+	*ex = (struct arch_exception){0};
+	g.prev = g_guard;
+	g.cpl_at_entry = g_cpl;
+	g.ex = ex;
+	g.watchdog = timeout_ms != 0;
+	g_guard = &g;
+	int r = x86_ctx_save(&g.ctx);
+	if (r == 0) {
+		if (timeout_ms)
+			apic_watchdog_arm(timeout_ms);
+		/* Interrupts on while fn runs: the watchdog is an interrupt. */
+		arch_irq_enable();
+		fn(arg);
+		arch_irq_disable();
+	}
+	/* Here after fn returned or from x86_trap; in both cases interrupts
+	 * are off and g is the innermost guard. */
+	struct guard *gp = g_guard;
+	apic_watchdog_disarm();
+	g_guard = gp->prev;
+	g_cpl = gp->cpl_at_entry;
+	arch_write_cr4(cr4);
+	if (r != 0)
+		x86_iret_to_self(); /* unblock NMIs if we left an NMI handler */
+	return r;
+}
+
+void x86_set_user_stack(uint64_t top)
+{
+	g_user_stack_top = top;
+}
+
+int arch_call_at_cpl(int cpl, cpl_fn fn, uint64_t arg, uint64_t *result)
+{
+	struct cpl_call c;
+
+	if (cpl == 0) {
+		*result = fn(arg);
+		return 0;
+	}
+	if (cpl < 0 || cpl > 3) {
+		x86_puts("# arch_call_at_cpl: no ring ");
+		x86_put_hex((uint64_t)cpl);
+		x86_puts(", returning #GP\n");
+		g_fault_error_code = 0;
+		return X86_VEC_GP;
+	}
+	uint64_t flags = read_rflags();
+	arch_irq_disable();
+	c.prev = g_cpl;
+	g_cpl = &c;
+	int r = x86_ctx_save(&c.ctx);
+	if (r == 0)
+		/* IOPL 0, IF as the caller had it (so the watchdog can still
+		 * end a hang), everything else clear. */
+		x86_enter_ring(SEL_CODE(cpl) | (unsigned)cpl, SEL_DATA(cpl) | (unsigned)cpl,
+			       g_user_stack_top, (flags & RFLAGS_IF) | 0x2, fn, arg);
+	struct cpl_call *cp = g_cpl;
+	g_cpl = cp->prev;
+	if (flags & RFLAGS_IF)
+		arch_irq_enable();
+	if (r == CPL_RETURNED) {
+		*result = cp->result;
+		return 0;
+	}
+	return r - CPL_FAULTED;
+}
+
+void arch_selftest_page_fault(void)
+{
+	(void)*(volatile uint64_t *)PF_HOLE_ADDR;
+}
+
+void arch_selftest_invalid_opcode(void)
+{
+	__asm__ volatile("ud2");
+}

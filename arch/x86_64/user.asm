@@ -1,0 +1,136 @@
+; SPDX-License-Identifier: MIT
+;
+; Code that runs at any CPL (section .text.user: the only code pages with
+; the user bit): the fault probes of include/arch.h, the calibrated
+; workload, and the trampoline arch_call_at_cpl enters the outer ring by.
+;
+; Probes: a fault at a registered instruction (section x86_fixup) resumes
+; at its fixup with the vector in RAX (x86_trap sets it). Returning the
+; vector in a register, not through kernel data, is what lets the probes
+; run at CPL 1..3; the error code is kept by the ring-0 handler.
+
+bits 64
+default rel
+
+%define RETURN_VECTOR 0xF2
+%define RDPMC_POISON 0xA5A5A5A5A5A5A5A5
+
+; FIXUP insn, fixup: a fault at insn continues at fixup, RAX = vector.
+%macro FIXUP 2
+section x86_fixup progbits alloc noexec write align=8
+	dq %1, %2
+section .text.user
+%endmacro
+
+section .text.user progbits alloc exec nowrite align=4096
+
+; int rdmsr_safe(uint32_t msr, uint64_t *val); *val = 0 on a fault.
+global rdmsr_safe
+rdmsr_safe:
+	mov ecx, edi
+rdmsr_safe.insn:
+	rdmsr
+	shl rdx, 32
+	mov eax, eax
+	or rax, rdx
+	mov [rsi], rax
+	xor eax, eax
+	ret
+rdmsr_safe.fix:
+	mov qword [rsi], 0
+	ret
+FIXUP rdmsr_safe.insn, rdmsr_safe.fix
+
+; int wrmsr_safe(uint32_t msr, uint64_t val)
+global wrmsr_safe
+wrmsr_safe:
+	mov ecx, edi
+	mov eax, esi
+	mov rdx, rsi
+	shr rdx, 32
+wrmsr_safe.insn:
+	wrmsr
+	xor eax, eax
+	ret
+wrmsr_safe.fix:
+	ret
+FIXUP wrmsr_safe.insn, wrmsr_safe.fix
+
+; int rdpmc_safe(uint64_t rcx, uint64_t *rax, uint64_t *rdx): RCX whole;
+; RAX and RDX poisoned first and returned whole. On a fault both outputs
+; are the poison (RDPMC wrote nothing).
+global rdpmc_safe
+rdpmc_safe:
+	mov r8, rsi
+	mov r9, rdx
+	mov rcx, rdi
+	mov rax, RDPMC_POISON
+	mov rdx, rax
+rdpmc_safe.insn:
+	rdpmc
+	mov [r8], rax
+	mov [r9], rdx
+	xor eax, eax
+	ret
+rdpmc_safe.fix:
+	mov [r9], rdx		; still the poison
+	mov [r8], rdx
+	ret
+FIXUP rdpmc_safe.insn, rdpmc_safe.fix
+
+; The loop body of both workloads: WORKLOAD_INSNS_PER_ITER (10)
+; instructions, one of them a conditional branch (JNZ, taken in every
+; iteration but the last). The two MOVs load EAX/EDX from R10/R11 so that
+; the gated variant's closing WRMSR follows the loop directly.
+%macro WORKLOAD_LOOP 0
+%%loop:
+	mov eax, r10d		; 1
+	mov edx, r11d		; 2
+	add r8, 1		; 3
+	xor r9, r8		; 4
+	add r9, 7		; 5
+	or r8, 1		; 6
+	sub r9, r8		; 7
+	and r9, 0xff		; 8
+	dec rdi			; 9
+	jnz %%loop		; 10
+%endmacro
+
+; void arch_workload(uint64_t iters); iters == 0 does nothing.
+global arch_workload
+arch_workload:
+	test rdi, rdi
+	jz .done
+	WORKLOAD_LOOP
+.done:
+	ret
+
+; void arch_workload_gated(uint64_t iters, uint32_t msr, uint64_t on,
+;                          uint64_t off)
+; WRMSR(msr, on); the loop; WRMSR(msr, off): between the two WRMSRs there
+; are only the loop's instructions. iters == 0 does nothing (no WRMSR).
+global arch_workload_gated
+arch_workload_gated:
+	test rdi, rdi
+	jz .done
+	mov r10d, ecx		; off[31:0]
+	mov r11, rcx
+	shr r11, 32		; off[63:32]
+	mov ecx, esi		; msr
+	mov eax, edx		; on[31:0]
+	shr rdx, 32		; on[63:32]
+	wrmsr
+	WORKLOAD_LOOP
+	wrmsr
+.done:
+	ret
+
+; Entered by IRETQ from x86_enter_ring with RDI = arg, RSI = fn and a
+; 16-byte aligned stack; fn's result goes back to ring 0 in RDI through an
+; interrupt gate with DPL 3 (the only IDT entry the outer rings may use).
+global x86_user_trampoline
+x86_user_trampoline:
+	call rsi
+	mov rdi, rax
+	int RETURN_VECTOR
+	ud2

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of arch/x86_64: descriptor layout, the trap frame, and the
+ * tiny instruction wrappers. Only arch/x86_64 includes this.
+ */
+#ifndef PMUTEST_X86_H
+#define PMUTEST_X86_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch.h"
+#include "msr.h"
+#include "handoff.h"
+
+/* GDT selectors (cpu.c); keep in sync with entry.asm. Ring n code/data
+ * have DPL n so that CPL n can run on them (SDM Vol. 3A 5.5). */
+#define SEL_KCODE 0x08
+#define SEL_KDATA 0x10
+#define SEL_CODE(cpl) (0x08 + 0x10 * (cpl)) /* ring cpl code, RPL 0 */
+#define SEL_DATA(cpl) (0x10 + 0x10 * (cpl))
+#define SEL_TSS 0x48
+
+/* The return from CPL > 0 (arch_call_at_cpl): an interrupt gate with DPL 3. */
+#define RETURN_VECTOR 0xF2
+
+/* What the entry stubs push (entry.asm): general registers, then the vector
+ * and error code, then the CPU's own frame. */
+struct x86_frame {
+	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
+	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	uint64_t vector, error_code;
+	uint64_t rip, cs, rflags, rsp, ss;
+};
+
+/* Saved callee-saved state for a non-local return (entry.asm). */
+struct x86_ctx {
+	uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rip;
+};
+__attribute__((returns_twice)) int x86_ctx_save(struct x86_ctx *c);
+__attribute__((noreturn)) void x86_ctx_restore(const struct x86_ctx *c, int val);
+
+/* entry.asm: the 256 entry stubs, and the ring-down transfer. */
+extern const uint64_t x86_vector_stubs[256];
+__attribute__((noreturn)) void x86_enter_ring(uint64_t cs, uint64_t ss, uint64_t rsp,
+					      uint64_t rflags, cpl_fn fn, uint64_t arg);
+void x86_load_segments(void); /* reload CS/DS/ES/SS/FS/GS with ring 0 */
+void x86_iret_to_self(void);
+__attribute__((noreturn)) void x86_switch_stack(uint64_t top, void (*fn)(void *), void *arg);
+
+/* The exception-fixup table (user.asm), sorted by nothing: it is tiny. */
+struct x86_fixup {
+	uint64_t insn, fixup;
+};
+extern const struct x86_fixup __start_x86_fixup[], __stop_x86_fixup[];
+
+/* Linker-script symbols (linker.ld). */
+extern char __user_text_start[], __user_text_end[];
+extern char __user_data_start[], __user_data_end[];
+extern char ImageBase[], _edata[];
+
+/* cpu.c */
+void cpu_init_descriptors(uint64_t trap_stack, const uint64_t ist[3]);
+void cpu_set_rsp0(uint64_t rsp);
+
+/* trap.c */
+void x86_trap(struct x86_frame *f);
+extern uint32_t g_fault_error_code;
+void x86_set_user_stack(uint64_t top);
+
+/* paging.c */
+void paging_pool_init(const struct x86_handoff *h);
+void paging_init(struct x86_handoff *h, uint64_t stack_guard);
+void *pool_alloc(uint64_t bytes, uint64_t align);
+void paging_map_user(uint64_t base, uint64_t size, bool writable);
+void paging_map_uncached(uint64_t base, uint64_t size);
+#define PF_HOLE_ADDR 0x00007FFFFFFFF000ULL /* never mapped: #PF self-test */
+
+/* apic.c */
+void apic_init(uint64_t lapic_phys);
+void apic_watchdog_arm(uint32_t ms);
+void apic_watchdog_disarm(void);
+bool apic_watchdog_expired(void);
+uint32_t apic_timer_hz(void);
+const char *apic_calibration_source(void);
+
+/* serial.c, fbcon.c */
+void serial_init(void);
+void serial_write(const char *s, size_t n);
+void fbcon_init(const struct boot_framebuffer *fb);
+void fbcon_write(const char *s, size_t n);
+extern const uint8_t font8x8[96][8];
+
+/* start.c */
+void x86_panic(const char *msg, uint64_t a, uint64_t b) __attribute__((noreturn));
+void x86_puts(const char *s);
+void x86_put_hex(uint64_t v);
+
+/* ---- Instruction wrappers ---------------------------------------------- */
+
+static inline void outb(uint16_t port, uint8_t v)
+{
+	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
+}
+static inline uint8_t inb(uint16_t port)
+{
+	uint8_t v;
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+static inline void outl(uint16_t port, uint32_t v)
+{
+	__asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
+}
+static inline uint64_t read_cr2(void)
+{
+	uint64_t v;
+	__asm__ volatile("mov %%cr2, %0" : "=r"(v));
+	return v;
+}
+static inline uint64_t read_cr3(void)
+{
+	uint64_t v;
+	__asm__ volatile("mov %%cr3, %0" : "=r"(v));
+	return v;
+}
+static inline void write_cr3(uint64_t v)
+{
+	__asm__ volatile("mov %0, %%cr3" : : "r"(v) : "memory");
+}
+static inline uint64_t read_rflags(void)
+{
+	uint64_t v;
+	__asm__ volatile("pushfq; popq %0" : "=r"(v));
+	return v;
+}
+#define RFLAGS_IF BIT_ULL(9)
+static inline void cpu_relax(void)
+{
+	__asm__ volatile("pause");
+}
+
+#endif

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Keeping the report of a run on real hardware.
+ *
+ * The kernel's report is complete only after ExitBootServices, when the
+ * file system protocols are gone. What remains is runtime services, so the
+ * report is stored in non-volatile UEFI variables (our own vendor GUID),
+ * in chunks; on the next boot the loader, with boot services again, writes
+ * it to \pmutest\<name> on the boot volume and deletes the variables.
+ *
+ * NV variable storage is small and some firmware misbehaves when it is
+ * full, so at most REPORT_CAP bytes are stored: the head and the tail of a
+ * longer report (the tail holds the totals and the verdict), with a line
+ * saying how much was left out.
+ */
+#include "efi_boot.h"
+
+/* {706d7574-6573-7421-9a3c-5265706f7274}: "pmut" "es" "t!" .. "Report" */
+static EFI_GUID report_guid = {
+	0x706d7574, 0x6573, 0x7421, {0x9a, 0x3c, 0x52, 0x65, 0x70, 0x6f, 0x72, 0x74}};
+
+#define REPORT_ATTRS                                                                  \
+	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS |                \
+	 EFI_VARIABLE_RUNTIME_ACCESS)
+#define CHUNK_SIZE 4000	 /* below every firmware's per-variable limit seen */
+#define REPORT_CAP (64 * 1024)
+#define TAIL_KEEP (12 * 1024)
+#define MAX_CHUNKS ((REPORT_CAP + CHUNK_SIZE - 1) / CHUNK_SIZE + 1)
+#define REPORT_MAGIC 0x50524d50u /* "PMRP" */
+
+struct report_meta {
+	uint32_t magic;
+	uint32_t chunks;
+	uint64_t stored;   /* bytes in the chunks */
+	uint64_t original; /* bytes of the report the kernel produced */
+	uint32_t complete; /* every chunk was written */
+	char name[52];
+};
+
+static EFI_RUNTIME_SERVICES *rt;
+static CHAR16 meta_name[] = L"PmutestReport";
+
+void efi_report_store_init(EFI_RUNTIME_SERVICES *r)
+{
+	rt = r;
+}
+
+static void chunk_name(CHAR16 *out, unsigned i)
+{
+	/* "PmutestReportNNN" */
+	unsigned n = 0;
+	for (; meta_name[n]; n++)
+		out[n] = meta_name[n];
+	out[n++] = L'0' + (i / 100) % 10;
+	out[n++] = L'0' + (i / 10) % 10;
+	out[n++] = L'0' + i % 10;
+	out[n] = 0;
+}
+
+/* ---- After ExitBootServices: runtime services only ---------------------- */
+
+/* The stored text: head, an omission note, tail (or the whole report). */
+struct report_view {
+	const char *data;
+	size_t len, head, tail_from;
+	char note[96];
+	size_t note_len;
+};
+
+static size_t view_len(const struct report_view *v)
+{
+	return v->head + v->note_len + (v->len - v->tail_from);
+}
+
+static char view_at(const struct report_view *v, size_t i)
+{
+	if (i < v->head)
+		return v->data[i];
+	i -= v->head;
+	if (i < v->note_len)
+		return v->note[i];
+	return v->data[v->tail_from + i - v->note_len];
+}
+
+static size_t append_dec(char *s, size_t at, uint64_t v)
+{
+	char tmp[24];
+	int n = 0;
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (n)
+		s[at++] = tmp[--n];
+	return at;
+}
+
+static size_t append_str(char *s, size_t at, const char *t)
+{
+	while (*t)
+		s[at++] = *t++;
+	return at;
+}
+
+static void view_init(struct report_view *v, const char *data, size_t len)
+{
+	v->data = data;
+	v->len = len;
+	v->head = len;
+	v->tail_from = len;
+	v->note_len = 0;
+	if (len <= REPORT_CAP)
+		return;
+	v->tail_from = len - TAIL_KEEP;
+	v->note_len = append_str(v->note, 0, "\n# pmutest: ");
+	v->note_len = append_dec(v->note, v->note_len, len - (REPORT_CAP - 256));
+	v->note_len = append_str(v->note, v->note_len,
+				 " bytes of the report omitted (UEFI variable store)\n");
+	v->head = REPORT_CAP - 256 - TAIL_KEEP;
+}
+
+bool efi_store_report(const char *name, const char *data, size_t len)
+{
+	static char buf[CHUNK_SIZE];
+	static struct report_view v;
+	struct report_meta meta;
+	CHAR16 vname[24];
+
+	if (!rt)
+		return false;
+	view_init(&v, data, len);
+	size_t total = view_len(&v), done = 0;
+	unsigned chunks = 0;
+	bool ok = true;
+	while (done < total && chunks < MAX_CHUNKS) {
+		size_t n = total - done < CHUNK_SIZE ? total - done : CHUNK_SIZE;
+		for (size_t i = 0; i < n; i++)
+			buf[i] = view_at(&v, done + i);
+		chunk_name(vname, chunks);
+		if (EFI_ERROR(rt->SetVariable(vname, &report_guid, REPORT_ATTRS, n, buf))) {
+			ok = false;
+			break;
+		}
+		done += n;
+		chunks++;
+	}
+	SetMem(&meta, sizeof(meta), 0);
+	meta.magic = REPORT_MAGIC;
+	meta.chunks = chunks;
+	meta.stored = done;
+	meta.original = len;
+	meta.complete = ok && done == total;
+	for (unsigned i = 0; name[i] && i < sizeof(meta.name) - 1; i++)
+		meta.name[i] = name[i];
+	if (EFI_ERROR(rt->SetVariable(meta_name, &report_guid, REPORT_ATTRS, sizeof(meta), &meta)))
+		return false;
+	return meta.complete; /* a capped report says so in its text */
+}
+
+/* ---- Next boot, boot services available ---------------------------------- */
+
+static void delete_chunks(void)
+{
+	CHAR16 vname[24];
+	for (unsigned i = 0; i < MAX_CHUNKS; i++) {
+		chunk_name(vname, i);
+		if (EFI_ERROR(rt->SetVariable(vname, &report_guid, 0, 0, NULL)))
+			break;
+	}
+}
+
+/* Only [A-Za-z0-9._-], never a path; "report.ktap" when unusable. */
+static CHAR16 *file_name(const struct report_meta *m)
+{
+	static CHAR16 out[sizeof(m->name) + 1];
+	unsigned n = 0;
+	for (; n < sizeof(m->name) && m->name[n]; n++) {
+		char c = m->name[n];
+		bool okc = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			   (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+		if (!okc || (n == 0 && c == '.'))
+			return L"report.ktap";
+		out[n] = (CHAR16)c;
+	}
+	out[n] = 0;
+	return n ? out : L"report.ktap";
+}
+
+const char *efi_report_flush(EFI_FILE_HANDLE root)
+{
+	struct report_meta meta;
+	UINTN size = sizeof(meta);
+	UINT32 attrs;
+	CHAR16 vname[24];
+
+	if (!rt)
+		return NULL;
+	EFI_STATUS s = rt->GetVariable(meta_name, &report_guid, &attrs, &size, &meta);
+	if (s == EFI_NOT_FOUND) {
+		delete_chunks(); /* leftovers of a store that died midway */
+		return NULL;
+	}
+	if (EFI_ERROR(s) || size != sizeof(meta) || meta.magic != REPORT_MAGIC ||
+	    meta.chunks > MAX_CHUNKS || meta.stored > (uint64_t)MAX_CHUNKS * CHUNK_SIZE) {
+		delete_chunks();
+		rt->SetVariable(meta_name, &report_guid, 0, 0, NULL);
+		return "a saved report was found in UEFI variables but is malformed; deleted";
+	}
+	if (!root)
+		return "a saved report is in UEFI variables but the boot volume cannot be "
+		       "opened; kept";
+
+	char *text = AllocatePool(meta.stored + 1);
+	if (!text)
+		return "a saved report is in UEFI variables but memory ran out; kept";
+	UINTN got = 0;
+	for (unsigned i = 0; i < meta.chunks; i++) {
+		UINTN n = meta.stored - got;
+		chunk_name(vname, i);
+		s = rt->GetVariable(vname, &report_guid, &attrs, &n, text + got);
+		if (EFI_ERROR(s))
+			break;
+		got += n;
+	}
+	CHAR16 *fname = file_name(&meta);
+	s = efi_write_file(root, L"\\pmutest", fname, text, got);
+	FreePool(text);
+	CHAR16 *msg;
+	if (EFI_ERROR(s)) {
+		msg = PoolPrint(L"the saved report of the previous run could not be written to "
+				L"\\pmutest\\%s (%r); it stays in UEFI variables",
+				fname, s);
+	} else {
+		delete_chunks();
+		rt->SetVariable(meta_name, &report_guid, 0, 0, NULL);
+		msg = PoolPrint(L"the report of the previous run (%ld of %ld bytes%s) was written "
+				L"to \\pmutest\\%s",
+				(UINT64)got, meta.original,
+				meta.complete ? L"" : L", incomplete", fname);
+	}
+	if (!msg)
+		return "a saved report was handled, but no memory for the message";
+	char *a = efi_strdup_ascii(msg);
+	FreePool(msg);
+	return a;
+}

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Requirements: each REQ_* bit paired with its predicate on the capability
+ * record and the text that names the CPUID (or MSR) bit behind it, so that a
+ * skip always says exactly what the CPU did not enumerate.
+ */
+#include "requires.h"
+
+#include "caps.h"
+
+struct requirement_desc {
+	bool (*holds)(const struct caps *c);
+	const char *text;
+};
+
+static bool is_intel(const struct caps *c)
+{
+	return c->vendor == VENDOR_INTEL;
+}
+
+static bool is_amd(const struct caps *c)
+{
+	return c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON;
+}
+
+static bool pmu_version_at_least(const struct caps *c, unsigned v)
+{
+	return c->pm.present && c->pm.version >= v;
+}
+
+static bool arch_pmu(const struct caps *c)
+{
+	return pmu_version_at_least(c, 1);
+}
+
+static bool arch_pmu_v2(const struct caps *c)
+{
+	return pmu_version_at_least(c, 2);
+}
+
+static bool arch_pmu_v3(const struct caps *c)
+{
+	return pmu_version_at_least(c, 3);
+}
+
+static bool arch_pmu_v4(const struct caps *c)
+{
+	return pmu_version_at_least(c, 4);
+}
+
+static bool arch_pmu_v5(const struct caps *c)
+{
+	return pmu_version_at_least(c, 5);
+}
+
+static bool fixed(const struct caps *c)
+{
+	return c->pm.present && c->pm.fixed_supported != 0;
+}
+
+static bool pdcm(const struct caps *c)
+{
+	return c->pdcm;
+}
+
+static bool fw_write(const struct caps *c)
+{
+	return c->perf_cap.valid && c->perf_cap.full_width_write;
+}
+
+static bool perf_metrics(const struct caps *c)
+{
+	return c->perf_cap.valid && c->perf_cap.perf_metrics;
+}
+
+static bool apic(const struct caps *c)
+{
+	return c->apic;
+}
+
+static bool rdt_mon(const struct caps *c)
+{
+	return c->rdt.mon_present;
+}
+
+static bool rdt_l3_mon(const struct caps *c)
+{
+	return c->rdt.mon_present && c->rdt.l3.present;
+}
+
+static bool nehalem_uncore(const struct caps *c)
+{
+	return c->nehalem_uncore;
+}
+
+static bool netburst(const struct caps *c)
+{
+	return c->netburst;
+}
+
+static bool no_arch_pmu(const struct caps *c)
+{
+	return !c->pm.present;
+}
+
+static bool amd_perfctr_core(const struct caps *c)
+{
+	return is_amd(c) && c->amd.perfctr_core;
+}
+
+static bool amd_perfmon_v2(const struct caps *c)
+{
+	return is_amd(c) && c->amd.perfmon_v2;
+}
+
+static const struct requirement_desc table[REQ_COUNT] = {
+    [REQ_INTEL_BIT] = {is_intel, "CPUID.0H vendor \"GenuineIntel\""},
+    [REQ_AMD_BIT] = {is_amd, "CPUID.0H vendor \"AuthenticAMD\" or \"HygonGenuine\""},
+    [REQ_ARCH_PMU_BIT] = {arch_pmu, "CPUID.0AH:EAX[7:0] >= 1 (architectural PMU, leaf 0AH "
+				    "within CPUID.0H:EAX)"},
+    [REQ_ARCH_PMU_V2_BIT] = {arch_pmu_v2, "CPUID.0AH:EAX[7:0] >= 2 (architectural PMU version 2)"},
+    [REQ_ARCH_PMU_V3_BIT] = {arch_pmu_v3, "CPUID.0AH:EAX[7:0] >= 3 (architectural PMU version 3)"},
+    [REQ_ARCH_PMU_V4_BIT] = {arch_pmu_v4, "CPUID.0AH:EAX[7:0] >= 4 (architectural PMU version 4)"},
+    [REQ_ARCH_PMU_V5_BIT] = {arch_pmu_v5, "CPUID.0AH:EAX[7:0] >= 5 (architectural PMU version 5)"},
+    [REQ_FIXED_BIT] = {fixed, "a fixed counter: CPUID.0AH:EDX[4:0] > 0 (v2+) or a bit of "
+			      "CPUID.0AH:ECX (v5+) or of CPUID.(23H,1):EBX"},
+    [REQ_PDCM_BIT] = {pdcm, "CPUID.01H:ECX.PDCM[15] (IA32_PERF_CAPABILITIES)"},
+    [REQ_FW_WRITE_BIT] = {fw_write,
+			  "IA32_PERF_CAPABILITIES[13] FW_WRITE (full-width counter writes)"},
+    [REQ_PERF_METRICS_BIT] = {perf_metrics, "IA32_PERF_CAPABILITIES[15] "
+					    "PERF_METRICS_AVAILABLE (IA32_PERF_METRICS)"},
+    [REQ_APIC_BIT] = {apic, "CPUID.01H:EDX.APIC[9] (local APIC)"},
+    [REQ_RDT_MON_BIT] = {rdt_mon, "CPUID.(07H,0):EBX.PQM[12] (RDT monitoring, leaf 0FH "
+				  "within CPUID.0H:EAX)"},
+    [REQ_RDT_L3_MON_BIT] = {rdt_l3_mon, "CPUID.(0FH,0):EDX[1] (L3 cache monitoring, with PQM)"},
+    [REQ_NEHALEM_UNCORE_BIT] = {nehalem_uncore,
+				"GenuineIntel DisplayFamily 06H with DisplayModel 1AH, 1EH, "
+				"1FH, 25H or 2CH (Nehalem/Westmere uncore PMU, SDM Vol. 3B)"},
+    [REQ_NETBURST_BIT] = {netburst, "GenuineIntel DisplayFamily 0FH (NetBurst ESCR/CCCR "
+				    "counters, SDM Vol. 3B)"},
+    [REQ_NO_ARCH_PMU_BIT] = {no_arch_pmu, "no architectural PMU (CPUID.0AH above "
+					  "CPUID.0H:EAX, or CPUID.0AH:EAX[7:0] = 0)"},
+    [REQ_AMD_PERFCTR_CORE_BIT] = {amd_perfctr_core,
+				  "CPUID.80000001H:ECX.PerfCtrExtCore[23] (AMD/Hygon, six "
+				  "core counters)"},
+    [REQ_AMD_PERFMON_V2_BIT] = {amd_perfmon_v2,
+				"CPUID.80000022H:EAX.PerfMonV2[0] (AMD/Hygon global counter "
+				"control)"},
+};
+
+const char *requires_missing(const struct caps *c, uint64_t reqs)
+{
+	for (unsigned i = 0; i < REQ_COUNT; i++) {
+		if (!(reqs & BIT_ULL(i)))
+			continue;
+		if (!table[i].holds || !table[i].holds(c))
+			return table[i].holds ? table[i].text : "an unknown requirement";
+	}
+	/* Bits above REQ_COUNT are not requirements anyone defined. */
+	if (reqs >> REQ_COUNT)
+		return "an unknown requirement (REQ_* bit beyond REQ_COUNT)";
+	return NULL;
+}

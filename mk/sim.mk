@@ -1,0 +1,30 @@
+# The simulator: kernel/ and tests/ unchanged, arch/sim for the machine.
+#   build/host/pmusim          the binary
+#   build/host/sim/...         its objects (source paths kept)
+
+SIM_SRCS := $(CORE_SRCS) $(sort $(wildcard arch/sim/*.c)) tools/cpuid_dump.c
+SIM_OBJS := $(patsubst %.c,$(HOST_BUILD)/sim/%.o,$(SIM_SRCS))
+PMUSIM := $(HOST_BUILD)/pmusim
+
+$(HOST_BUILD)/sim/%.o: %.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -Iarch/sim -c -o $@ $<
+
+$(PMUSIM): $(SIM_OBJS)
+	$(HOST_CC) -o $@ $(SIM_OBJS)
+
+HOST_TOOLS += $(PMUSIM)
+
+# Host unit tests pinning the simulator's SDM rules (expected values from
+# the SDM text). They link the simulator without its main() and with a stub
+# kernel_main.
+SIM_UNIT_SRCS := unit/test_sim.c $(filter-out arch/sim/main.c,$(sort $(wildcard arch/sim/*.c))) \
+	kernel/caps.c kernel/kstring.c tools/cpuid_dump.c
+$(HOST_BUILD)/unit/test_sim: $(SIM_UNIT_SRCS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -Iarch/sim -Iunit -o $@ $(SIM_UNIT_SRCS)
+
+UNIT_TESTS += $(HOST_BUILD)/unit/test_sim
+
+.PHONY: pmusim
+pmusim: $(PMUSIM)

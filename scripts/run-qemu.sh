@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Boot build/BOOTX64.EFI in QEMU (OVMF, q35) and turn the run into a verdict.
+#
+# The serial port carries the KTAP report: it is streamed to the terminal
+# (firmware noise before the first "KTAP version 1" line is dropped there)
+# and kept whole in a raw log. The kernel ends the run through QEMU's
+# isa-debug-exit device (port F4H, 4 bytes): QEMU then exits with
+# (value << 1) | 1, i.e. 33 pass, 35 fail, 37 error (arch/x86_64/start.c).
+#
+# Exit status: 0 pass, 1 fail, 2 error, 3 timeout or no verdict.
+set -euo pipefail
+
+usage() {
+	cat <<'USAGE'
+usage: scripts/run-qemu.sh [options]
+
+  --kvm             use KVM (-enable-kvm -cpu host,pmu=on) instead of TCG
+  --cpu MODEL       CPU model for TCG (default: max; see below)
+  --config FILE     options file, installed as \EFI\BOOT\pmutest.cfg
+  --timeout SECS    kill QEMU after SECS seconds (default 120) -> status 3
+  --log FILE        serial log (default build/qemu-<tcg|kvm>.log); the raw
+                    log, firmware output included, is FILE.raw
+  --efi PATH        the image to boot (default build/BOOTX64.EFI)
+  --expect FILE     accepted and ignored (scripts/run-tests.sh compares)
+  --keep-vars       keep UEFI variables between runs (build/qemu-vars.fd),
+                    so a report stored by arch_save_report is written to
+                    the ESP on the next boot
+  --display         show the screen (GTK/SDL) instead of -display none
+  -h, --help        this text
+
+Exit status: 0 pass, 1 fail, 2 error, 3 timeout or no verdict.
+
+TCG's default CPU is "max": every feature TCG can emulate, so the
+capability record and the skips it causes are the richest TCG can give
+(qemu64 lacks e.g. PDCM and x2APIC reporting). TCG has no PMU either way:
+CPUID.0AH is 0 and RDPMC raises #UD when CR4.PCE/CPL allow it.
+USAGE
+}
+
+die() {
+	echo "run-qemu.sh: $*" >&2
+	exit 2
+}
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+kvm=0
+cpu=max
+config=
+timeout_s=120
+log=
+efi=$here/build/BOOTX64.EFI
+keep_vars=0
+display=(-display none)
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kvm) kvm=1 ;;
+	--cpu) cpu=${2:?--cpu needs a model}; shift ;;
+	--config) config=${2:?--config needs a file}; shift ;;
+	--timeout) timeout_s=${2:?--timeout needs seconds}; shift ;;
+	--log) log=${2:?--log needs a file}; shift ;;
+	--efi) efi=${2:?--efi needs a path}; shift ;;
+	--expect) shift ;;
+	--keep-vars) keep_vars=1 ;;
+	--display) display=() ;;
+	-h | --help) usage; exit 0 ;;
+	*) usage >&2; die "unknown option: $1" ;;
+	esac
+	shift
+done
+
+case $timeout_s in
+'' | *[!0-9]*) die "--timeout wants whole seconds, got '$timeout_s'" ;;
+esac
+[ -f "$efi" ] || die "no image at $efi (run 'make efi')"
+[ -z "$config" ] || [ -f "$config" ] || die "options file not found: $config"
+command -v qemu-system-x86_64 >/dev/null ||
+	die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
+ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd
+ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd
+[ -f "$ovmf_code" ] && [ -f "$ovmf_vars" ] || die "OVMF missing: apt-get install ovmf"
+
+accel=tcg
+[ "$kvm" = 1 ] && accel=kvm
+if [ "$kvm" = 1 ] && [ ! -w /dev/kvm ]; then
+	die "--kvm: /dev/kvm is not available here"
+fi
+log=${log:-$here/build/qemu-$accel.log}
+mkdir -p "$(dirname "$log")" "$here/build"
+
+# The ESP: a directory QEMU presents as a FAT drive (read-only: nothing is
+# written back to it; use --keep-vars with make-usb-image.sh's image for a
+# writable one).
+work=$(mktemp -d "$here/build/qemu-run.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+esp=$work/esp
+mkdir -p "$esp/EFI/BOOT"
+cp "$efi" "$esp/EFI/BOOT/BOOTX64.EFI"
+[ -z "$config" ] || cp "$config" "$esp/EFI/BOOT/pmutest.cfg"
+
+if [ "$keep_vars" = 1 ]; then
+	vars=$here/build/qemu-vars.fd
+	[ -f "$vars" ] || cp "$ovmf_vars" "$vars"
+else
+	vars=$work/vars.fd
+	cp "$ovmf_vars" "$vars"
+fi
+
+if [ "$kvm" = 1 ]; then
+	cpu_args=(-enable-kvm -cpu host,pmu=on)
+else
+	cpu_args=(-accel tcg -cpu "$cpu")
+fi
+
+raw=$log.raw
+: >"$raw"
+set +e
+timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 \
+	-machine q35 -m 512M -smp 1 "${cpu_args[@]}" \
+	-drive if=pflash,format=raw,unit=0,readonly=on,file="$ovmf_code" \
+	-drive if=pflash,format=raw,unit=1,file="$vars" \
+	-drive format=raw,file=fat:rw:"$esp" \
+	-net none "${display[@]}" -serial stdio -monitor none \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot </dev/null |
+	tee "$raw" | tr -d '\r' | awk '
+		/KTAP version 1/ { on = 1 }
+		on { print; fflush() }'
+status=${PIPESTATUS[0]}
+set -e
+tr -d '\r' <"$raw" | awk '/KTAP version 1/ { on = 1 } on' >"$log"
+
+case $status in
+33) verdict=PASS; rc=0 ;;
+35) verdict=FAIL; rc=1 ;;
+37) verdict=ERROR; rc=2 ;;
+124 | 137) verdict="TIMEOUT after ${timeout_s}s"; rc=3 ;;
+*) verdict="NO VERDICT (QEMU exit status $status)"; rc=3 ;;
+esac
+if [ "$rc" -le 2 ] && ! grep -q 'KTAP version 1' "$log"; then
+	verdict="$verdict, but no KTAP output"
+fi
+echo "run-qemu.sh: $verdict ($accel, cpu ${cpu_args[*]: -1}; log $log, raw $raw)" >&2
+exit $rc

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+/*
+ * AMD core counters (AMD64 APM Vol. 2 13.2): legacy PerfEvtSel0-3 /
+ * PerfCtr0-3 at C001_0000H / C001_0004H; with PerfCtrExtCore
+ * (CPUID.80000001H:ECX[23]) six pairs at C001_0200H + 2n, the legacy
+ * addresses aliasing the first four; with PerfMonV2 (CPUID.80000022H:EAX[0])
+ * PerfCntrGlobalCtl / Status / StatusClr / StatusSet. Counters are 48 bits.
+ * Event: Retired Instructions (event C0H), exact for the workload.
+ */
+#include "pmu.h"
+#include "rules.h"
+#include "test.h"
+
+#define AMD_EVT_RETIRED_INSNS 0xC0
+/* PerfEvtSel bits (APM Vol. 2 Figure 13-7): as Intel's for USR/OS/INT/EN. */
+#define AMD_SEL(flags) (AMD_EVT_RETIRED_INSNS | PERFEVTSEL_USR | PERFEVTSEL_OS | (flags))
+
+static bool ext(void)
+{
+	return caps()->amd.perfctr_core || caps()->amd.perfmon_v2;
+}
+
+static unsigned n_ctrs(void)
+{
+	return caps()->amd.core_counters ? caps()->amd.core_counters : 4;
+}
+
+static uint32_t sel_msr(unsigned i)
+{
+	return ext() ? MSR_F15H_PERF_CTL0 + 2 * i : MSR_K7_EVNTSEL0 + i;
+}
+
+static uint32_t ctr_msr(unsigned i)
+{
+	return ext() ? MSR_F15H_PERF_CTR0 + 2 * i : MSR_K7_PERFCTR0 + i;
+}
+
+/* Count `iters` on counter i, gated by EN (and PerfCntrGlobalCtl on v2). */
+static uint64_t count(unsigned i, uint64_t iters)
+{
+	wrmsr(sel_msr(i), 0);
+	wrmsr(ctr_msr(i), 0);
+	if (caps()->amd.perfmon_v2)
+		wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, BIT_ULL(i));
+	arch_workload_gated(iters, sel_msr(i), AMD_SEL(PERFEVTSEL_EN), AMD_SEL(0));
+	if (caps()->amd.perfmon_v2)
+		wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
+	return rdmsr(ctr_msr(i));
+}
+
+TEST(amd, retired_instructions_every_counter, REQ_AMD)
+{
+	for (unsigned i = 0; i < n_ctrs(); i++) {
+		uint64_t c1 = count(i, PMU_ITERS), c2 = count(i, 2 * PMU_ITERS);
+
+		expect_range(t, c1, PMU_ITERS * WORKLOAD_INSNS_PER_ITER,
+			     PMU_ITERS * WORKLOAD_INSNS_PER_ITER + PMU_OVERHEAD_EVENTS, RULE_AMD_COUNT,
+			     "PerfCtr%u retired instructions over N iterations", i);
+		expect_eq(t, c2 - c1, PMU_ITERS * WORKLOAD_INSNS_PER_ITER, RULE_AMD_COUNT,
+			  "PerfCtr%u: count(2N) - count(N)", i);
+	}
+}
+
+TEST(amd, counters_48_bits_and_rdpmc, REQ_AMD)
+{
+	const uint64_t mask = width_mask(AMD_COUNTER_WIDTH);
+	const uint32_t bad[] = {16, 0x100, 0xFFFF};
+
+	for (unsigned i = 0; i < n_ctrs(); i++) {
+		uint64_t rax, rdx;
+
+		wrmsr(sel_msr(i), 0);
+		if (!expect_no_fault(t, wrmsr_safe(ctr_msr(i), mask), RULE_AMD_WIDTH,
+				     "WRMSR PerfCtr%u <- 48 ones", i))
+			continue;
+		expect_eq(t, rdmsr(ctr_msr(i)), mask, RULE_AMD_WIDTH, "PerfCtr%u read back", i);
+		if (expect_vector(t, rdpmc_safe(i, &rax, &rdx), 0, RULE_AMD_RDPMC, "RDPMC ECX=%u", i))
+			expect_eq(t, ((rdx & 0xFFFFFFFFULL) << 32) | (rax & 0xFFFFFFFFULL), mask,
+				  RULE_AMD_RDPMC, "RDPMC %u vs the 48-bit value written", i);
+		wrmsr(ctr_msr(i), 0);
+	}
+	for (unsigned k = 0; k < ARRAY_SIZE(bad); k++) {
+		uint64_t rax, rdx;
+
+		expect_vector(t, rdpmc_safe(bad[k], &rax, &rdx), X86_VEC_GP, RULE_AMD_RDPMC,
+			      "RDPMC ECX=%#x", bad[k]);
+	}
+	if (!ext()) {
+		uint64_t rax, rdx;
+
+		expect_vector(t, rdpmc_safe(4, &rax, &rdx), X86_VEC_GP, RULE_AMD_RDPMC,
+			      "RDPMC ECX=4 with 4 legacy counters only");
+	}
+}
+
+TEST(amd, legacy_msrs_alias_extended, REQ_AMD_PERFCTR_CORE)
+{
+	for (unsigned i = 0; i < 4; i++) {
+		wrmsr(MSR_K7_PERFCTR0 + i, 0x1000 + i);
+		expect_eq(t, rdmsr(MSR_F15H_PERF_CTR0 + 2 * i), 0x1000 + i, RULE_AMD_LEGACY_ALIAS,
+			  "PerfCtr%u at C001_%04XH after writing C001_%04XH", i,
+			  (unsigned)(MSR_F15H_PERF_CTR0 + 2 * i) & 0xFFFF,
+			  (unsigned)(MSR_K7_PERFCTR0 + i) & 0xFFFF);
+		wrmsr(MSR_F15H_PERF_CTL0 + 2 * i, AMD_SEL(0));
+		expect_eq(t, rdmsr(MSR_K7_EVNTSEL0 + i), AMD_SEL(0), RULE_AMD_LEGACY_ALIAS,
+			  "PerfEvtSel%u at the legacy address after writing the extended one", i);
+		wrmsr(MSR_F15H_PERF_CTL0 + 2 * i, 0);
+		wrmsr(MSR_K7_PERFCTR0 + i, 0);
+	}
+}
+
+TEST(amd, extended_msrs_absent_without_perfctr_core, REQ_AMD)
+{
+	uint64_t v;
+
+	if (ext()) {
+		t_skip(t, "CPUID.80000001H:ECX[23] (PerfCtrExtCore) = 1");
+		return;
+	}
+	expect_vector(t, rdmsr_safe(MSR_F15H_PERF_CTL0, &v), X86_VEC_GP, RULE_AMD_LEGACY_ALIAS,
+		      "RDMSR C001_0200H without PerfCtrExtCore");
+	expect_vector(t, wrmsr_safe(MSR_F15H_PERF_CTR0, 0), X86_VEC_GP, RULE_AMD_LEGACY_ALIAS,
+		      "WRMSR C001_0201H without PerfCtrExtCore");
+}
+
+TEST(amd, perfmon_v2_global_ctl_and_status, REQ_AMD_PERFMON_V2)
+{
+	const uint64_t mask = width_mask(AMD_COUNTER_WIDTH);
+
+	for (unsigned i = 0; i < n_ctrs(); i++) {
+		uint64_t st;
+
+		/* enabled locally, GlobalCtl bit clear: nothing */
+		wrmsr(sel_msr(i), AMD_SEL(0));
+		wrmsr(ctr_msr(i), 0);
+		arch_workload_gated(PMU_ITERS, MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0, 0);
+		wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
+		wrmsr(sel_msr(i), AMD_SEL(PERFEVTSEL_EN));
+		arch_workload_gated(PMU_ITERS, MSR_AMD64_PERF_CNTR_GLOBAL_CTL,
+				    ~BIT_ULL(i) & GENMASK_ULL(n_ctrs() - 1, 0), 0);
+		expect_eq(t, rdmsr(ctr_msr(i)), 0, RULE_AMD_GLOBAL,
+			  "PerfCtr%u with En = 1 and PerfCntrGlobalCtl bit %u clear", i, i);
+		/* overflow sets the status bit; StatusClr clears; StatusSet sets */
+		wrmsr(ctr_msr(i), mask - 15);
+		arch_workload_gated(PMU_ITERS, MSR_AMD64_PERF_CNTR_GLOBAL_CTL, BIT_ULL(i), 0);
+		wrmsr(sel_msr(i), 0);
+		st = rdmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS);
+		expect_eq(t, st & BIT_ULL(i), BIT_ULL(i), RULE_AMD_GLOBAL,
+			  "PerfCntrGlobalStatus bit %u after PerfCtr%u overflowed", i, i);
+		wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, BIT_ULL(i));
+		expect_eq(t, rdmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS) & BIT_ULL(i), 0,
+			  RULE_AMD_GLOBAL, "PerfCntrGlobalStatus bit %u after StatusClr", i);
+		wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET, BIT_ULL(i));
+		expect_eq(t, rdmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS) & BIT_ULL(i), BIT_ULL(i),
+			  RULE_AMD_GLOBAL, "PerfCntrGlobalStatus bit %u after StatusSet", i);
+		wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, BIT_ULL(i));
+		wrmsr(ctr_msr(i), 0);
+	}
+}
+
+TEST(amd, pmi_masks_lvt, REQ_AMD | REQ_APIC)
+{
+	pmu_pmi_install(true, 0, false);
+	wrmsr(sel_msr(0), 0);
+	wrmsr(ctr_msr(0), width_mask(AMD_COUNTER_WIDTH) - 63);
+	if (caps()->amd.perfmon_v2)
+		wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, BIT_ULL(0));
+	arch_irq_enable();
+	arch_workload_gated(PMU_ITERS, sel_msr(0), AMD_SEL(PERFEVTSEL_EN | PERFEVTSEL_INT),
+			    AMD_SEL(PERFEVTSEL_INT));
+	arch_irq_disable();
+	wrmsr(sel_msr(0), 0);
+	expect_eq(t, g_pmi.count, 1, RULE_PMI_DELIVER, "PMIs for the PerfCtr0 overflow");
+	if (g_pmi.count)
+		expect_eq(t, g_pmi.lvt & APIC_LVT_MASKED, APIC_LVT_MASKED, RULE_PMI_LVT_MASK_SET,
+			  "LVT PMI mask bit read in the handler");
+	pmu_pmi_uninstall();
+}

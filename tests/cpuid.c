@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+/*
+ * CPUID leaf 0AH: the fields as diagnostics, and the consistency the SDM
+ * demands of them and of the MSRs they promise. Runs first (the runner puts
+ * this suite first), so it also sees IA32_PERF_GLOBAL_CTRL as the machine
+ * came out of reset / firmware. SDM Vol. 2A CPUID; Vol. 3B 20.2.
+ */
+#include "pmu.h"
+#include "rules.h"
+#include "test.h"
+
+TEST(cpuid, global_ctrl_reset_value, REQ_ARCH_PMU_V2)
+{
+	uint64_t gp = 0, v = 0;
+
+	for (unsigned i = 0; i < caps()->pm.gp_counters && i < 32; i++)
+		gp |= BIT_ULL(i);
+	/* The value before the kernel first wrote it (see pmu.h). */
+	if (!expect_true(t, pmu_global_ctrl_at_boot(&v), "readable", "RDMSR faulted",
+			 RULE_GLOBAL_CTRL_RESET, "RDMSR IA32_PERF_GLOBAL_CTRL"))
+		return;
+	expect_eq(t, v, gp, RULE_GLOBAL_CTRL_RESET,
+		  "IA32_PERF_GLOBAL_CTRL before any test wrote it");
+}
+
+TEST(cpuid, leaf_0ah_fields, REQ_NONE)
+{
+	const struct caps *c = caps();
+	const struct caps_arch_perfmon *pm = &c->pm;
+	struct cpuid_regs r;
+
+	t_diag(t, "vendor %s family %#x model %#x stepping %u hypervisor %d", c->vendor_string,
+	       c->family, c->model, c->stepping, c->hypervisor);
+	if (!pm->present) {
+		t_diag(t, "no architectural PMU (max basic leaf %#x, CPUID.0AH:EAX[7:0] = 0)",
+		       c->max_basic_leaf);
+		expect_eq(t, pm->version, 0, RULE_CPUID_GP_COUNT,
+			  "architectural PMU version when leaf 0AH is absent or zero");
+		return;
+	}
+	arch_cpuid(0x0A, 0, &r);
+	t_diag(t, "CPUID.0AH: EAX=%08x EBX=%08x ECX=%08x EDX=%08x", r.eax, r.ebx, r.ecx, r.edx);
+	t_diag(t, "version %u, %u GP counters x %u bits, EBX length %u", pm->version,
+	       pm->gp_counters, pm->gp_width, pm->ebx_length);
+	for (unsigned e = 0; e < ARCH_EVENT_COUNT; e++)
+		t_diag(t, "  event %2u %-26s %s", e, pmu_arch_events[e].name,
+		       pm->event_available[e] ? "available" : "not available");
+	if (pm->version >= 2)
+		t_diag(t, "fixed: EDX[4:0] = %u x %u bits, ECX bitmask %#x, supported %#x, "
+			  "AnyThread deprecated %u",
+		       pm->fixed_counters_edx, pm->fixed_width, pm->fixed_bitmask,
+		       pm->fixed_supported, pm->anythread_deprecated);
+	if (r.edx & (GENMASK_ULL(14, 13) | GENMASK_ULL(31, 16)))
+		t_diag(t, "note: reserved bits set in CPUID.0AH:EDX (%#x)",
+		       (unsigned)(r.edx & (GENMASK_ULL(14, 13) | GENMASK_ULL(31, 16))));
+
+	/* Field consistency (the record holds the raw fields). */
+	expect_eq(t, pm->version, FIELD_GET_ULL(GENMASK_ULL(7, 0), r.eax), RULE_CPUID_GP_COUNT,
+		  "version vs CPUID.0AH:EAX[7:0]");
+	expect_range(t, pm->gp_counters, 1, 32, RULE_CPUID_GP_COUNT, "CPUID.0AH:EAX[15:8]");
+	expect_range(t, pm->gp_width, 33, 64, RULE_CPUID_GP_WIDTH, "CPUID.0AH:EAX[23:16]");
+	if (pm->version >= 2) {
+		bool any_fixed = pm->fixed_counters_edx || pm->fixed_bitmask;
+
+		expect_true(t, any_fixed, "EDX[4:0] > 0 or ECX != 0", "no fixed counter",
+			    RULE_CPUID_V2_FIXED, "fixed counters on version %u", pm->version);
+		if (any_fixed)
+			expect_range(t, pm->fixed_width, 1, 64, RULE_CPUID_FIXED_WIDTH,
+				     "CPUID.0AH:EDX[12:5]");
+		if (pm->fixed_counters_edx < 3)
+			t_diag(t, "note: fewer than the 3 fixed counters version 2 introduced");
+	}
+}
+
+TEST(cpuid, enumerated_msrs_exist, REQ_NONE)
+{
+	const struct caps *c = caps();
+	uint64_t v;
+
+	if (c->pdcm)
+		expect_no_fault(t, rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &v), RULE_CPUID_PDCM,
+				"RDMSR IA32_PERF_CAPABILITIES with CPUID.01H:ECX[15] = 1");
+	if (c->perf_cap.valid)
+		t_diag(t, "IA32_PERF_CAPABILITIES = %#llx (FW_WRITE %d, PERF_METRICS %d)",
+		       (unsigned long long)c->perf_cap.raw, c->perf_cap.full_width_write,
+		       c->perf_cap.perf_metrics);
+	if (!c->pm.present) {
+		if (!c->pdcm)
+			t_skip(t, "CPUID.01H:ECX[15] = 0 and no architectural PMU: nothing enumerated");
+		return;
+	}
+	for (unsigned i = 0; i < c->pm.gp_counters && i < 32; i++) {
+		expect_no_fault(t, rdmsr_safe(MSR_IA32_PMC(i), &v), RULE_CPUID_ARCH_MSRS,
+				"RDMSR IA32_PMC%u", i);
+		expect_no_fault(t, rdmsr_safe(MSR_IA32_PERFEVTSEL(i), &v), RULE_CPUID_ARCH_MSRS,
+				"RDMSR IA32_PERFEVTSEL%u", i);
+	}
+	if (c->pm.version >= 2) {
+		expect_no_fault(t, rdmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, &v), RULE_CPUID_V2_FIXED,
+				"RDMSR IA32_PERF_GLOBAL_CTRL (version %u)", c->pm.version);
+		expect_no_fault(t, rdmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS, &v), RULE_CPUID_V2_FIXED,
+				"RDMSR IA32_PERF_GLOBAL_STATUS (version %u)", c->pm.version);
+		expect_no_fault(t, rdmsr_safe(MSR_IA32_FIXED_CTR_CTRL, &v), RULE_CPUID_V2_FIXED,
+				"RDMSR IA32_FIXED_CTR_CTRL (version %u)", c->pm.version);
+	}
+}
+
+TEST(cpuid, perf_capabilities_read_only, REQ_PDCM)
+{
+	uint64_t v;
+
+	if (rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &v)) {
+		t_skip(t, "IA32_PERF_CAPABILITIES unreadable (see enumerated_msrs_exist)");
+		return;
+	}
+	expect_vector(t, wrmsr_safe(MSR_IA32_PERF_CAPABILITIES, v), X86_VEC_GP,
+		      RULE_PERF_CAP_RO,
+		      "WRMSR IA32_PERF_CAPABILITIES <- its own value");
+}

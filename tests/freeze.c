@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Freeze on PMI: with IA32_DEBUGCTL.Freeze_PerfMon_On_PMI a PMI stops the
+ * counters. Before version 4 the processor clears IA32_PERF_GLOBAL_CTRL
+ * (legacy freeze); from version 4 it sets GLOBAL_STATUS.CTR_FRZ and leaves
+ * GLOBAL_CTRL alone (streamlined freeze), and clearing CTR_FRZ resumes.
+ * SDM Vol. 3B 18.4.7 (DEBUGCTL), 20.2.4.1.
+ *
+ * IA32_PMC0 overflows (INT set) after FRZ_K instructions; a second counter
+ * (IA32_PMC1, or IA32_FIXED_CTR0) counts alongside without INT and is read in
+ * the handler: frozen, it must not move between the handler and the end of
+ * the workload.
+ */
+#include "pmu.h"
+#include "rules.h"
+#include "test.h"
+
+#define FRZ_K 64
+
+struct freeze_run {
+	uint64_t watched_at_pmi, watched_end, ctrl_at_pmi, status_at_pmi, enabled;
+	unsigned pmis;
+};
+
+static bool watch_counter(uint32_t *msr, uint64_t *bit)
+{
+	if (pmu_gp_present(1)) {
+		*msr = MSR_IA32_PMC(1);
+		*bit = GLOBAL_PMC_BIT(1);
+		pmu_gp_program(1, pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_OS | PERFEVTSEL_USR |
+									   PERFEVTSEL_EN),
+			       0);
+		return true;
+	}
+	if (pmu_fixed_present(0)) {
+		*msr = MSR_IA32_FIXED_CTR0;
+		*bit = GLOBAL_FIXED_BIT(0);
+		pmu_fixed_program(0, FIXED_CTRL_OS | FIXED_CTRL_USR, 0);
+		return true;
+	}
+	return false;
+}
+
+static bool run(struct t *t, bool freeze, struct freeze_run *r)
+{
+	uint64_t debugctl = rdmsr(MSR_IA32_DEBUGCTL), bit;
+	uint32_t msr;
+
+	if (!watch_counter(&msr, &bit)) {
+		t_skip(t, "needs a second counter: CPUID.0AH:EAX[15:8] >= 2 or a fixed counter");
+		return false;
+	}
+	pmu_gp_program(0, pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_OS | PERFEVTSEL_USR |
+								     PERFEVTSEL_INT | PERFEVTSEL_EN),
+		       0);
+	pmu_gp_preload(0, FRZ_K);
+	if (!expect_no_fault(t,
+			     wrmsr_safe(MSR_IA32_DEBUGCTL,
+					freeze ? debugctl | DEBUGCTL_FREEZE_PERFMON_ON_PMI
+					       : debugctl & ~DEBUGCTL_FREEZE_PERFMON_ON_PMI),
+			     RULE_FREEZE_LEGACY, "WRMSR IA32_DEBUGCTL.Freeze_PerfMon_On_PMI <- %d",
+			     freeze))
+		return false;
+	pmu_pmi_install(true, msr, false);
+	r->enabled = GLOBAL_PMC_BIT(0) | bit;
+	pmu_run_gated_irq(pmu_gate_global(r->enabled), PMU_ITERS);
+	r->pmis = g_pmi.count;
+	r->watched_at_pmi = g_pmi.watched;
+	r->ctrl_at_pmi = g_pmi.global_ctrl;
+	r->status_at_pmi = g_pmi.status;
+	r->watched_end = rdmsr(msr);
+	pmu_pmi_uninstall();
+	wrmsr(MSR_IA32_DEBUGCTL, debugctl & ~DEBUGCTL_FREEZE_PERFMON_ON_PMI);
+	return expect_eq(t, r->pmis, 1, RULE_PMI_DELIVER, "PMIs for the IA32_PMC0 overflow");
+}
+
+static bool needs_instructions(struct t *t)
+{
+	if (pmu_event_available(ARCH_EVENT_INSTRUCTIONS))
+		return true;
+	t_skip(t, "CPUID.0AH:EBX[1]: instructions retired unavailable");
+	return false;
+}
+
+TEST(freeze, no_freeze_without_debugctl_bit, REQ_ARCH_PMU_V2 | REQ_APIC)
+{
+	struct freeze_run r;
+
+	if (!needs_instructions(t) || !run(t, false, &r))
+		return;
+	expect_eq(t, r.ctrl_at_pmi, r.enabled, RULE_FREEZE_LEGACY,
+		  "IA32_PERF_GLOBAL_CTRL in the PMI handler, freeze off");
+	expect_true(t, r.watched_end > r.watched_at_pmi, "the watched counter kept counting",
+		    "it stopped", RULE_FREEZE_LEGACY,
+		    "freeze off: watched counter %llu at the PMI, %llu at the end",
+		    (unsigned long long)r.watched_at_pmi, (unsigned long long)r.watched_end);
+}
+
+TEST(freeze, legacy_freeze_clears_global_ctrl, REQ_ARCH_PMU_V2 | REQ_APIC)
+{
+	struct freeze_run r;
+
+	if (caps()->pm.version >= 4) {
+		t_skip(t, "CPUID.0AH:EAX[7:0] >= 4: streamlined freeze applies instead");
+		return;
+	}
+	if (!needs_instructions(t) || !run(t, true, &r))
+		return;
+	expect_eq(t, r.ctrl_at_pmi, 0, RULE_FREEZE_LEGACY,
+		  "IA32_PERF_GLOBAL_CTRL in the PMI handler, Freeze_PerfMon_On_PMI = 1");
+	expect_eq(t, r.watched_end, r.watched_at_pmi, RULE_FREEZE_LEGACY,
+		  "watched counter at the end of the workload vs at the PMI (frozen)");
+}
+
+TEST(freeze, streamlined_freeze_sets_ctr_frz, REQ_ARCH_PMU_V4 | REQ_APIC)
+{
+	struct freeze_run r;
+	uint64_t before;
+
+	if (!needs_instructions(t) || !run(t, true, &r))
+		return;
+	expect_eq(t, r.ctrl_at_pmi, r.enabled, RULE_FREEZE_STREAMLINED,
+		  "IA32_PERF_GLOBAL_CTRL in the PMI handler (v4 leaves it unchanged)");
+	expect_eq(t, r.status_at_pmi & GLOBAL_STATUS_CTR_FRZ, GLOBAL_STATUS_CTR_FRZ,
+		  RULE_FREEZE_STREAMLINED, "GLOBAL_STATUS.CTR_FRZ in the PMI handler");
+	expect_eq(t, r.watched_end, r.watched_at_pmi, RULE_FREEZE_STREAMLINED,
+		  "watched counter at the end of the workload vs at the PMI (frozen)");
+	/* Still frozen: enabling and running again counts nothing ... */
+	before = pmu_gp_read(0);
+	pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(0)), PMU_ITERS);
+	expect_eq(t, pmu_gp_read(0), before, RULE_FREEZE_STREAMLINED,
+		  "IA32_PMC0 over a run while CTR_FRZ is still set");
+	/* ... until CTR_FRZ (and the overflow bit) are reset. */
+	wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, GLOBAL_STATUS_CTR_FRZ | GLOBAL_PMC_BIT(0));
+	expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_STATUS_CTR_FRZ, 0,
+		  RULE_FREEZE_RESUME, "GLOBAL_STATUS.CTR_FRZ after STATUS_RESET");
+	pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(0)), PMU_ITERS);
+	expect_true(t, pmu_gp_read(0) > before, "IA32_PMC0 counts again", "it did not",
+		    RULE_FREEZE_RESUME, "IA32_PMC0 %llu before, %llu after unfreezing",
+		    (unsigned long long)before, (unsigned long long)pmu_gp_read(0));
+}

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Performance-monitoring interrupts: overflow with INT (or the fixed PMI bit)
+ * delivers exactly one interrupt through the LVT performance-counter entry,
+ * which the local APIC then masks; no INT, a masked LVT or RFLAGS.IF = 0
+ * deliver nothing (IF = 0 holds it pending); a second PMI waits for EOI.
+ * SDM Vol. 3B 20.2.1.1, 20.2.2, Figure 20-2; Vol. 3A 11.5.1, 11.8.4.
+ */
+#include "ktap.h"
+#include "pmu.h"
+#include "rules.h"
+#include "test.h"
+
+/* Events before overflow, and the run that crosses it. */
+#define PMI_K 64
+
+static bool pick_event(struct t *t, enum arch_event *ev)
+{
+	uint64_t per_iter;
+
+	if (pmu_exact_event(ev, &per_iter))
+		return true;
+	t_skip(t, "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches available");
+	return false;
+}
+
+/* Program GP counter i to overflow after PMI_K events of `ev`; returns the
+ * gate that runs it (GLOBAL_CTRL on v2+, EN on v1). */
+static struct pmu_gate arm_gp(unsigned i, enum arch_event ev, bool int_bit)
+{
+	uint64_t sel = pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR |
+					      (int_bit ? PERFEVTSEL_INT : 0));
+
+	if (pmu_has_global()) {
+		pmu_gp_program(i, sel | PERFEVTSEL_EN, 0);
+		pmu_gp_preload(i, PMI_K);
+		return pmu_gate_global(GLOBAL_PMC_BIT(i));
+	}
+	pmu_gp_program(i, sel, 0);
+	pmu_gp_preload(i, PMI_K);
+	return pmu_gate_evtsel(i, sel);
+}
+
+static struct pmu_gate arm_fixed(unsigned i, bool pmi_bit)
+{
+	pmu_fixed_program(i, FIXED_CTRL_OS | FIXED_CTRL_USR | (pmi_bit ? FIXED_CTRL_PMI : 0), 0);
+	pmu_fixed_preload(i, PMI_K);
+	return pmu_gate_global(GLOBAL_FIXED_BIT(i));
+}
+
+static void clear_status(void)
+{
+	if (pmu_has_global())
+		wrmsr_safe(MSR_IA32_PERF_GLOBAL_OVF_CTRL, pmu_global_counter_bits());
+}
+
+/* The checks on one delivered PMI of the counter at GLOBAL_STATUS `bit`. */
+static void check_one_pmi(struct t *t, const char *name, uint64_t bit, const char *rule)
+{
+	expect_eq(t, g_pmi.count, 1, rule, "PMIs delivered at vector %#x for %s overflow",
+		  PMI_VECTOR, name);
+	if (!g_pmi.count)
+		return;
+	if (pmu_has_global())
+		expect_eq(t, g_pmi.status & bit, bit, RULE_PMI_STATUS_IN_HANDLER,
+			  "GLOBAL_STATUS read in the PMI handler (%s)", name);
+	expect_eq(t, g_pmi.lvt & APIC_LVT_MASKED, APIC_LVT_MASKED, RULE_PMI_LVT_MASK_SET,
+		  "LVT PMI mask bit read in the handler (%s)", name);
+}
+
+TEST(pmi, lvt_programmed_to_kernel_vector, REQ_ARCH_PMU | REQ_APIC)
+{
+	uint32_t lvt;
+
+	pmu_pmi_install(true, 0, false);
+	lvt = arch_apic_read_lvt_pmi();
+	expect_eq(t, FIELD_GET_ULL(APIC_LVT_VECTOR, lvt), PMI_VECTOR, RULE_PMI_LVT_RW,
+		  "LVT performance-counter vector");
+	expect_eq(t, lvt & (APIC_LVT_MASKED | APIC_LVT_DELIVERY_MODE), 0, RULE_PMI_LVT_RW,
+		  "LVT performance-counter mask and delivery mode (fixed, unmasked)");
+	arch_apic_write_lvt_pmi(PMI_VECTOR | APIC_LVT_MASKED);
+	expect_eq(t, arch_apic_read_lvt_pmi() & APIC_LVT_MASKED, APIC_LVT_MASKED,
+		  RULE_PMI_LVT_RW, "LVT performance-counter mask bit after masking");
+	pmu_pmi_uninstall();
+}
+
+TEST(pmi, gp_overflow_delivers_one_pmi, REQ_ARCH_PMU | REQ_APIC)
+{
+	enum arch_event ev;
+	char name[24];
+
+	if (!pick_event(t, &ev))
+		return;
+	for (unsigned i = 0; i < pmu_num_gp(); i++) {
+		struct pmu_gate g;
+
+		if (!pmu_gp_present(i))
+			continue;
+		pmu_pmi_install(true, 0, false);
+		g = arm_gp(i, ev, true);
+		pmu_run_gated_irq(g, PMU_ITERS);
+		ksnprintf(name, sizeof(name), "IA32_PMC%u", i);
+		check_one_pmi(t, name, GLOBAL_PMC_BIT(i), RULE_PMI_DELIVER);
+		expect_eq(t, arch_apic_read_lvt_pmi() & APIC_LVT_MASKED, APIC_LVT_MASKED,
+			  RULE_PMI_LVT_MASK_SET, "LVT PMI mask bit after the PMI (%s)", name);
+		pmu_gp_program(i, 0, 0);
+		clear_status();
+	}
+	pmu_pmi_uninstall();
+}
+
+TEST(pmi, fixed_overflow_delivers_one_pmi, REQ_FIXED | REQ_APIC)
+{
+	char name[24];
+
+	for (unsigned i = 0; i < 4; i++) {
+		struct pmu_gate g;
+
+		if (!pmu_fixed_present(i))
+			continue;
+		pmu_pmi_install(true, 0, false);
+		g = arm_fixed(i, true);
+		pmu_run_gated_irq(g, PMU_ITERS);
+		ksnprintf(name, sizeof(name), "IA32_FIXED_CTR%u", i);
+		check_one_pmi(t, name, GLOBAL_FIXED_BIT(i), RULE_FIXED_PMI);
+		pmu_fixed_program(i, 0, 0);
+		clear_status();
+	}
+	pmu_pmi_uninstall();
+}
+
+TEST(pmi, no_int_bit_no_pmi, REQ_ARCH_PMU | REQ_APIC)
+{
+	enum arch_event ev;
+
+	if (!pick_event(t, &ev))
+		return;
+	pmu_pmi_install(true, 0, false);
+	pmu_run_gated_irq(arm_gp(0, ev, false), PMU_ITERS);
+	expect_eq(t, g_pmi.count, 0, RULE_PMI_NO_INT, "PMIs for IA32_PMC0 overflow with INT = 0");
+	if (pmu_has_global())
+		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_PMC_BIT(0),
+			  GLOBAL_PMC_BIT(0), RULE_PMI_NO_INT,
+			  "GLOBAL_STATUS bit 0 after the overflow without INT");
+	clear_status();
+	if (pmu_fixed_present(0)) {
+		pmu_pmi_install(true, 0, false);
+		pmu_run_gated_irq(arm_fixed(0, false), PMU_ITERS);
+		expect_eq(t, g_pmi.count, 0, RULE_PMI_NO_INT,
+			  "PMIs for IA32_FIXED_CTR0 overflow with its PMI bit = 0");
+		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_FIXED_BIT(0),
+			  GLOBAL_FIXED_BIT(0), RULE_PMI_NO_INT,
+			  "GLOBAL_STATUS bit 32 after the fixed overflow without PMI");
+	}
+	pmu_pmi_uninstall();
+}
+
+TEST(pmi, masked_lvt_delivers_nothing, REQ_ARCH_PMU | REQ_APIC)
+{
+	enum arch_event ev;
+
+	if (!pick_event(t, &ev))
+		return;
+	pmu_pmi_install(true, 0, true);
+	pmu_run_gated_irq(arm_gp(0, ev, true), PMU_ITERS);
+	expect_eq(t, g_pmi.count, 0, RULE_PMI_MASKED,
+		  "PMIs for IA32_PMC0 overflow (INT = 1) with the LVT entry masked");
+	if (pmu_has_global())
+		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_PMC_BIT(0),
+			  GLOBAL_PMC_BIT(0), RULE_GLOBAL_STATUS_OVF,
+			  "GLOBAL_STATUS bit 0 after the masked overflow");
+	pmu_pmi_uninstall();
+}
+
+TEST(pmi, held_pending_while_if_clear, REQ_ARCH_PMU | REQ_APIC)
+{
+	enum arch_event ev;
+
+	if (!pick_event(t, &ev))
+		return;
+	pmu_pmi_install(true, 0, false);
+	pmu_run_gated(arm_gp(0, ev, true), PMU_ITERS); /* RFLAGS.IF = 0 */
+	expect_eq(t, g_pmi.count, 0, RULE_PMI_DELIVER,
+		  "PMIs taken while RFLAGS.IF = 0 (maskable interrupt, SDM Vol.3A 6.8.1)");
+	arch_irq_enable();
+	arch_workload(10);
+	arch_irq_disable();
+	expect_eq(t, g_pmi.count, 1, RULE_PMI_DELIVER,
+		  "PMIs once RFLAGS.IF = 1 (held pending in IRR meanwhile)");
+	pmu_pmi_uninstall();
+}
+
+TEST(pmi, second_pmi_waits_for_eoi, REQ_ARCH_PMU | REQ_APIC)
+{
+	enum arch_event ev;
+
+	if (!pick_event(t, &ev))
+		return;
+	pmu_pmi_install(false, 0, false); /* the handler sends no EOI */
+	pmu_run_gated_irq(arm_gp(0, ev, true), PMU_ITERS);
+	expect_eq(t, g_pmi.count, 1, RULE_PMI_DELIVER, "first PMI (handler sends no EOI)");
+	/* Re-arm: unmask, clear the status, overflow again. */
+	clear_status();
+	arch_apic_write_lvt_pmi(PMI_VECTOR);
+	pmu_run_gated_irq(arm_gp(0, ev, true), PMU_ITERS);
+	expect_eq(t, g_pmi.count, 1, RULE_PMI_EOI,
+		  "PMIs while the first is still in service (no EOI yet)");
+	arch_irq_enable();
+	arch_apic_eoi();
+	arch_workload(10);
+	arch_irq_disable();
+	expect_eq(t, g_pmi.count, 2, RULE_PMI_EOI, "PMIs after EOI of the first");
+	arch_apic_eoi(); /* the second one's */
+	pmu_pmi_uninstall();
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+/*
+ * RDPMC and privilege: CR4.PCE decides whether CPL 1, 2 and 3 may read the
+ * counters; CPL 0 always may (SDM Vol. 2B RDPMC; Vol. 3A 2.5 CR4.PCE).
+ * Each test restores CR4 and checks that it did.
+ */
+#include "pmu.h"
+#include "rules.h"
+#include "test.h"
+
+/* Result packing of the CPL > 0 reader: bit 63 set = the vector in bits 7:0,
+ * else EDX:EAX (counters here are at most 48 bits wide, below bit 63). */
+#define FAULTED BIT_ULL(63)
+
+static __user_code uint64_t user_rdpmc(uint64_t ecx)
+{
+	uint64_t rax, rdx;
+	int vec = rdpmc_safe(ecx, &rax, &rdx);
+
+	if (vec)
+		return FAULTED | (uint64_t)vec;
+	return ((rdx & 0xFFFFFFFFULL) << 32) | (rax & 0xFFFFFFFFULL);
+}
+
+/* The counters the tests read: the first of each kind present. */
+struct target {
+	uint64_t ecx;
+	uint32_t msr;
+	const char *name;
+};
+
+static unsigned targets(struct target *tg)
+{
+	unsigned n = 0;
+
+	if (caps()->pm.present) {
+		tg[n++] = (struct target){RDPMC_ECX(RDPMC_TYPE_GP, 0), MSR_IA32_PMC0, "IA32_PMC0"};
+		if (pmu_fixed_present(0))
+			tg[n++] = (struct target){RDPMC_ECX(RDPMC_TYPE_FIXED, 0),
+						  MSR_IA32_FIXED_CTR0, "IA32_FIXED_CTR0"};
+	} else if (caps()->netburst) {
+		tg[n++] = (struct target){0, MSR_P4_COUNTER(0), "MSR_BPU_COUNTER0"};
+	} else if (caps()->vendor == VENDOR_AMD || caps()->vendor == VENDOR_HYGON) {
+		tg[n++] = (struct target){0, MSR_K7_PERFCTR0, "PerfCtr0"};
+	}
+	return n;
+}
+
+static const int cpls[] = {1, 2, 3};
+
+/* Run user_rdpmc at `cpl`; returns its packed result, or FAULTED|vector when
+ * the call itself faulted (it should not: the probe catches RDPMC's fault). */
+static uint64_t read_at(int cpl, uint64_t ecx)
+{
+	uint64_t res = 0;
+	int vec = arch_call_at_cpl(cpl, user_rdpmc, ecx, &res);
+
+	return vec ? FAULTED | (uint64_t)vec : res;
+}
+
+static void check_cr4(struct t *t, uint64_t cr4)
+{
+	expect_eq(t, arch_read_cr4(), cr4, RULE_CR4_RESTORED, "CR4 after the test");
+}
+
+static unsigned setup(struct t *t, struct target *tg)
+{
+	unsigned n = targets(tg);
+
+	if (!n)
+		t_skip(t, "no PMU: CPUID.0AH:EAX[7:0] = 0 and no NetBurst or AMD counters");
+	for (unsigned k = 0; k < n; k++)
+		wrmsr(tg[k].msr, 0x123456 + k); /* a stopped counter: a fixed value */
+	return n;
+}
+
+TEST(privilege, pce_clear_faults_at_cpl_1_2_3, REQ_NONE)
+{
+	struct target tg[2];
+	unsigned n = setup(t, tg);
+	uint64_t cr4 = arch_read_cr4();
+
+	if (!n)
+		return;
+	arch_write_cr4(cr4 & ~CR4_PCE);
+	for (unsigned k = 0; k < n; k++) {
+		for (unsigned c = 0; c < ARRAY_SIZE(cpls); c++) {
+			uint64_t r = read_at(cpls[c], tg[k].ecx);
+			int vec = (r & FAULTED) ? (int)(r & 0xFF) : 0;
+
+			expect_vector(t, vec, X86_VEC_GP, RULE_RDPMC_PCE_CLEAR,
+				      "RDPMC %s at CPL %d with CR4.PCE = 0", tg[k].name, cpls[c]);
+		}
+	}
+	arch_write_cr4(cr4);
+	check_cr4(t, cr4);
+}
+
+TEST(privilege, pce_set_reads_at_cpl_1_2_3, REQ_NONE)
+{
+	struct target tg[2];
+	unsigned n = setup(t, tg);
+	uint64_t cr4 = arch_read_cr4();
+
+	if (!n)
+		return;
+	arch_write_cr4(cr4 | CR4_PCE);
+	for (unsigned k = 0; k < n; k++) {
+		for (unsigned c = 0; c < ARRAY_SIZE(cpls); c++) {
+			uint64_t r = read_at(cpls[c], tg[k].ecx);
+			int vec = (r & FAULTED) ? (int)(r & 0xFF) : 0;
+
+			if (!expect_vector(t, vec, 0, RULE_RDPMC_PCE_SET,
+					   "RDPMC %s at CPL %d with CR4.PCE = 1", tg[k].name, cpls[c]))
+				continue;
+			expect_eq(t, r, rdmsr(tg[k].msr), RULE_RDPMC_PCE_SET,
+				  "RDPMC %s at CPL %d vs RDMSR at CPL 0", tg[k].name, cpls[c]);
+		}
+	}
+	arch_write_cr4(cr4);
+	check_cr4(t, cr4);
+}
+
+TEST(privilege, cpl0_reads_whatever_pce, REQ_NONE)
+{
+	struct target tg[2];
+	unsigned n = setup(t, tg);
+	uint64_t cr4 = arch_read_cr4();
+
+	if (!n)
+		return;
+	for (int pce = 0; pce < 2; pce++) {
+		arch_write_cr4(pce ? cr4 | CR4_PCE : cr4 & ~CR4_PCE);
+		for (unsigned k = 0; k < n; k++) {
+			uint64_t rax, rdx;
+			int vec = rdpmc_safe(tg[k].ecx, &rax, &rdx);
+
+			if (!expect_vector(t, vec, 0, RULE_RDPMC_CPL0,
+					   "RDPMC %s at CPL 0 with CR4.PCE = %d", tg[k].name, pce))
+				continue;
+			expect_eq(t, ((rdx & 0xFFFFFFFFULL) << 32) | (rax & 0xFFFFFFFFULL),
+				  rdmsr(tg[k].msr), RULE_RDPMC_CPL0,
+				  "RDPMC %s at CPL 0 (PCE = %d) vs RDMSR", tg[k].name, pce);
+		}
+	}
+	arch_write_cr4(cr4);
+	check_cr4(t, cr4);
+}

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What each architectural PMU version adds, and what does not exist before
+ * it: v1 has no fixed counters and no global MSRs; counters beyond the
+ * enumerated count do not exist; v3 AnyThread, and its deprecation; the v5
+ * fixed-counter bitmask (ECX), including counters beyond EDX[4:0].
+ * SDM Vol. 3B 20.2.1-20.2.5; Vol. 2A CPUID leaf 0AH.
+ *
+ * Fixed-counter existence is recomputed here from the raw CPUID fields as
+ * the SDM words it, independently of the capability record's bitmap.
+ */
+#include "pmu.h"
+#include "rules.h"
+#include "test.h"
+
+static bool fixed_exists(unsigned x)
+{
+	const struct caps_arch_perfmon *pm = &caps()->pm;
+
+	if (pm->version < 2)
+		return false;
+	return x < pm->fixed_counters_edx || (pm->version >= 5 && x < 32 && (pm->fixed_bitmask >> x) & 1);
+}
+
+TEST(versions, v1_has_no_fixed_or_global_msrs, REQ_ARCH_PMU)
+{
+	static const struct {
+		uint32_t msr;
+		const char *name;
+	} absent[] = {
+		{MSR_IA32_FIXED_CTR_CTRL, "IA32_FIXED_CTR_CTRL"},
+		{MSR_IA32_FIXED_CTR0, "IA32_FIXED_CTR0"},
+		{MSR_IA32_PERF_GLOBAL_CTRL, "IA32_PERF_GLOBAL_CTRL"},
+		{MSR_IA32_PERF_GLOBAL_STATUS, "IA32_PERF_GLOBAL_STATUS"},
+		{MSR_IA32_PERF_GLOBAL_OVF_CTRL, "IA32_PERF_GLOBAL_OVF_CTRL"},
+	};
+
+	if (caps()->pm.version != 1) {
+		t_skip(t, "CPUID.0AH:EAX[7:0] = %u: test needs version 1", caps()->pm.version);
+		return;
+	}
+	for (unsigned k = 0; k < ARRAY_SIZE(absent); k++) {
+		uint64_t v;
+
+		expect_vector(t, rdmsr_safe(absent[k].msr, &v), X86_VEC_GP, RULE_V1_NO_GLOBAL,
+			      "RDMSR %s on version 1", absent[k].name);
+		expect_vector(t, wrmsr_safe(absent[k].msr, 0), X86_VEC_GP, RULE_V1_NO_GLOBAL,
+			      "WRMSR %s <- 0 on version 1", absent[k].name);
+	}
+}
+
+TEST(versions, gp_msrs_beyond_count_absent, REQ_ARCH_PMU)
+{
+	unsigned n = caps()->pm.gp_counters;
+
+	if (n >= 8) {
+		t_skip(t, "CPUID.0AH:EAX[15:8] = %u: no index below 8 is absent", n);
+		return;
+	}
+	for (unsigned x = n; x < 8; x++) {
+		uint64_t v;
+
+		expect_vector(t, rdmsr_safe(MSR_IA32_PMC(x), &v), X86_VEC_GP, RULE_GP_ABSENT,
+			      "RDMSR IA32_PMC%u (%u GP counters)", x, n);
+		expect_vector(t, wrmsr_safe(MSR_IA32_PMC(x), 0), X86_VEC_GP, RULE_GP_ABSENT,
+			      "WRMSR IA32_PMC%u (%u GP counters)", x, n);
+		expect_vector(t, rdmsr_safe(MSR_IA32_PERFEVTSEL(x), &v), X86_VEC_GP, RULE_GP_ABSENT,
+			      "RDMSR IA32_PERFEVTSEL%u (%u GP counters)", x, n);
+		expect_vector(t, wrmsr_safe(MSR_IA32_PERFEVTSEL(x), 0), X86_VEC_GP, RULE_GP_ABSENT,
+			      "WRMSR IA32_PERFEVTSEL%u (%u GP counters)", x, n);
+	}
+}
+
+/* Leaf 23H may leave holes in the GP counters: those do not exist either. */
+TEST(versions, gp_bitmap_holes_absent, REQ_ARCH_PMU)
+{
+	const struct caps_leaf23 *l = &caps()->l23;
+	unsigned holes = 0;
+
+	if (!l->counters_valid) {
+		t_skip(t, "CPUID.(23H,0):EAX[1] = 0: no GP counter bitmap");
+		return;
+	}
+	for (unsigned x = 0; x < caps()->pm.gp_counters && x < 32; x++) {
+		uint64_t v;
+
+		if ((l->gp_bitmap >> x) & 1)
+			continue;
+		holes++;
+		expect_vector(t, rdmsr_safe(MSR_IA32_PMC(x), &v), X86_VEC_GP, RULE_GP_ABSENT,
+			      "RDMSR IA32_PMC%u (not in CPUID.(23H,1):EAX)", x);
+	}
+	if (!holes)
+		t_diag(t, "CPUID.(23H,1):EAX = %#x has no hole below EAX[15:8]", l->gp_bitmap);
+}
+
+TEST(versions, fixed_counters_exist_as_enumerated, REQ_ARCH_PMU_V2)
+{
+	uint64_t ctrl_ok = 0;
+
+	for (unsigned x = 0; x < 16; x++) {
+		uint64_t v;
+
+		if (fixed_exists(x)) {
+			ctrl_ok |= FIXED_CTRL_FIELD(x, FIXED_CTRL_OS | FIXED_CTRL_USR | FIXED_CTRL_PMI);
+			expect_no_fault(t, wrmsr_safe(MSR_IA32_FIXED_CTR(x), 0x1234), RULE_FIXED_BITMASK,
+					"WRMSR IA32_FIXED_CTR%u (enumerated)", x);
+			expect_eq(t, rdmsr(MSR_IA32_FIXED_CTR(x)), 0x1234, RULE_FIXED_BITMASK,
+				  "IA32_FIXED_CTR%u read back", x);
+			wrmsr(MSR_IA32_FIXED_CTR(x), 0);
+			continue;
+		}
+		expect_vector(t, rdmsr_safe(MSR_IA32_FIXED_CTR(x), &v), X86_VEC_GP, RULE_FIXED_ABSENT,
+			      "RDMSR IA32_FIXED_CTR%u (not enumerated)", x);
+		expect_vector(t, wrmsr_safe(MSR_IA32_FIXED_CTR(x), 0), X86_VEC_GP, RULE_FIXED_ABSENT,
+			      "WRMSR IA32_FIXED_CTR%u (not enumerated)", x);
+		expect_vector(t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_FIELD(x, FIXED_CTRL_OS)),
+			      X86_VEC_GP, RULE_FIXED_CTRL_RSVD,
+			      "WRMSR IA32_FIXED_CTR_CTRL enabling fixed counter %u (not enumerated)", x);
+	}
+	if (ctrl_ok) {
+		expect_no_fault(t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, ctrl_ok), RULE_FIXED_BITMASK,
+				"WRMSR IA32_FIXED_CTR_CTRL <- %#llx (every enumerated field)",
+				(unsigned long long)ctrl_ok);
+		wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
+	}
+}
+
+TEST(versions, v5_fixed_beyond_edx_count, REQ_ARCH_PMU_V5)
+{
+	const struct caps_arch_perfmon *pm = &caps()->pm;
+	unsigned found = 0;
+
+	for (unsigned x = pm->fixed_counters_edx; x < 32; x++) {
+		uint64_t rax, rdx;
+
+		if (!((pm->fixed_bitmask >> x) & 1))
+			continue;
+		found++;
+		expect_no_fault(t, rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_FIXED, x), &rax, &rdx),
+				RULE_FIXED_BITMASK, "RDPMC fixed %u (ECX[%u] = 1, EDX[4:0] = %u)", x,
+				x, pm->fixed_counters_edx);
+		expect_no_fault(t, wrmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, GLOBAL_FIXED_BIT(x)),
+				RULE_FIXED_BITMASK, "IA32_PERF_GLOBAL_CTRL enable of fixed %u", x);
+		wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+		expect_no_fault(t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_FIELD(x, FIXED_CTRL_OS)),
+				RULE_FIXED_BITMASK, "IA32_FIXED_CTR_CTRL field of fixed %u", x);
+		wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
+	}
+	if (!found)
+		t_skip(t, "CPUID.0AH:ECX = %#x has no bit at or above EDX[4:0] = %u", pm->fixed_bitmask,
+		       pm->fixed_counters_edx);
+}
+
+TEST(versions, anythread, REQ_ARCH_PMU)
+{
+	const struct caps_arch_perfmon *pm = &caps()->pm;
+	uint64_t sel = pmu_evtsel(ARCH_EVENT_CORE_CYCLES, PERFEVTSEL_OS | PERFEVTSEL_ANY);
+	bool accepted = pm->version >= 3 && !pm->anythread_deprecated;
+	const char *rule = pm->version < 3 ? RULE_ANYTHREAD_RSVD
+			   : accepted	   ? RULE_ANYTHREAD_V3
+					   : RULE_ANYTHREAD_DEPRECATED;
+	int vec;
+
+	t_diag(t, "version %u, AnyThread deprecation (EDX[15]) %u: AnyThread %s", pm->version,
+	       pm->anythread_deprecated, accepted ? "supported" : "reserved");
+	vec = wrmsr_safe(MSR_IA32_PERFEVTSEL0, sel);
+	if (expect_vector(t, vec, accepted ? 0 : X86_VEC_GP, rule,
+			  "WRMSR IA32_PERFEVTSEL0 with AnyThread (bit 21)") && accepted)
+		expect_eq(t, rdmsr(MSR_IA32_PERFEVTSEL0), sel, rule,
+			  "IA32_PERFEVTSEL0 read back with AnyThread");
+	wrmsr(MSR_IA32_PERFEVTSEL0, 0);
+	if (!pmu_fixed_present(0))
+		return;
+	vec = wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_FIELD(0, FIXED_CTRL_OS | FIXED_CTRL_ANY));
+	if (expect_vector(t, vec, accepted ? 0 : X86_VEC_GP, rule,
+			  "WRMSR IA32_FIXED_CTR_CTRL with fixed 0 AnyThread (bit 2)") && accepted)
+		expect_eq(t, rdmsr(MSR_IA32_FIXED_CTR_CTRL),
+			  FIXED_CTRL_FIELD(0, FIXED_CTRL_OS | FIXED_CTRL_ANY), rule,
+			  "IA32_FIXED_CTR_CTRL read back with AnyThread");
+	wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
+}
+
+TEST(versions, evtsel_reserved_bits, REQ_ARCH_PMU)
+{
+	/* Bits 63:48 are reserved in every version (47:32 carry enumerated
+	 * extensions on some parts: EQ, UMASK2, TSX qualifiers). */
+	unsigned bad = 0;
+
+	for (unsigned b = 48; b < 64; b++)
+		bad += wrmsr_safe(MSR_IA32_PERFEVTSEL0, BIT_ULL(b)) != X86_VEC_GP;
+	wrmsr(MSR_IA32_PERFEVTSEL0, 0);
+	expect_eq(t, bad, 0, RULE_EVTSEL_RSVD,
+		  "IA32_PERFEVTSEL0 reserved bits 63:48 accepted by WRMSR");
+}

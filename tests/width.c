@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Counter widths: GP and fixed counters are as wide as CPUID says and no
+ * wider; legacy IA32_PMCx writes sign-extend EAX[31:0]; IA32_A_PMCx take
+ * full-width writes only when enumerated; NetBurst / P6 counters are 40 bits.
+ * SDM Vol. 3B 20.2.1, 20.2.2, 20.2.6; Vol. 2B RDPMC.
+ */
+#include "pmu.h"
+#include "rules.h"
+#include "test.h"
+
+static uint64_t rdpmc_value(uint64_t ecx, int *vec, uint64_t *rax, uint64_t *rdx)
+{
+	*vec = rdpmc_safe(ecx, rax, rdx);
+	return ((*rdx & 0xFFFFFFFFULL) << 32) | (*rax & 0xFFFFFFFFULL);
+}
+
+/* Legacy writes: value written (EDX:EAX) -> value read, for a width w. */
+struct legacy_case {
+	uint64_t write;
+	const char *what;
+};
+static const struct legacy_case legacy_cases[] = {
+	{0x00000000FFFFFFFFULL, "EAX = FFFFFFFFH: sign-extends to all ones"},
+	{0xDEADBEEF7FFFFFFFULL, "EAX = 7FFFFFFFH, EDX garbage: EDX ignored"},
+	{0x0000000080000000ULL, "EAX = 80000000H: bit 31 fills the bits above"},
+	{0x0000000100001234ULL, "EDX = 1: ignored"},
+};
+
+static uint64_t sign_extend32(uint64_t v, unsigned w)
+{
+	uint64_t lo = v & 0xFFFFFFFFULL;
+
+	return (lo & BIT_ULL(31) ? lo | ~0xFFFFFFFFULL : lo) & width_mask(w);
+}
+
+TEST(width, gp_legacy_writes_and_width, REQ_ARCH_PMU)
+{
+	unsigned w = caps()->pm.gp_width;
+
+	for (unsigned i = 0; i < pmu_num_gp(); i++) {
+		if (!pmu_gp_present(i))
+			continue;
+		for (unsigned k = 0; k < ARRAY_SIZE(legacy_cases); k++) {
+			const struct legacy_case *c = &legacy_cases[k];
+			uint64_t want = sign_extend32(c->write, w), rax, rdx, got;
+			int vec = wrmsr_safe(MSR_IA32_PMC(i), c->write);
+
+			if (!expect_no_fault(t, vec, RULE_LEGACY_WRITE, "WRMSR IA32_PMC%u <- %#llx",
+					     i, (unsigned long long)c->write))
+				continue;
+			expect_eq(t, rdmsr(MSR_IA32_PMC(i)), want, RULE_LEGACY_WRITE,
+				  "RDMSR IA32_PMC%u after %s (width %u)", i, c->what, w);
+			got = rdpmc_value(RDPMC_ECX(RDPMC_TYPE_GP, i), &vec, &rax, &rdx);
+			expect_vector(t, vec, 0, RULE_RDPMC_GP, "RDPMC ECX=%#x", i);
+			expect_eq(t, got, want, RULE_RDPMC_WIDTH,
+				  "RDPMC %u after %s (width %u)", i, c->what, w);
+		}
+	}
+}
+
+TEST(width, full_width_writes, REQ_ARCH_PMU | REQ_FW_WRITE)
+{
+	unsigned w = caps()->pm.gp_width;
+	uint64_t mask = width_mask(w);
+
+	for (unsigned i = 0; i < pmu_num_gp(); i++) {
+		/* bit w-1 set, bit 31 clear: a legacy write could not make it */
+		uint64_t pattern = (BIT_ULL(w - 1) | 0x12345ULL) & mask;
+
+		if (!pmu_gp_present(i))
+			continue;
+		expect_no_fault(t, wrmsr_safe(MSR_IA32_A_PMC(i), mask), RULE_FULL_WIDTH,
+				"WRMSR IA32_A_PMC%u <- %#llx (all %u bits)", i,
+				(unsigned long long)mask, w);
+		expect_eq(t, rdmsr(MSR_IA32_PMC(i)), mask, RULE_FULL_WIDTH,
+			  "IA32_PMC%u after a full-width all-ones write", i);
+		expect_no_fault(t, wrmsr_safe(MSR_IA32_A_PMC(i), pattern), RULE_FULL_WIDTH,
+				"WRMSR IA32_A_PMC%u <- %#llx", i, (unsigned long long)pattern);
+		expect_eq(t, rdmsr(MSR_IA32_PMC(i)), pattern, RULE_FULL_WIDTH,
+			  "IA32_PMC%u after a full-width write (not sign-extended)", i);
+		if (w < 64)
+			expect_vector(t, wrmsr_safe(MSR_IA32_A_PMC(i), BIT_ULL(w)), X86_VEC_GP,
+				      RULE_FULL_WIDTH_GP, "WRMSR IA32_A_PMC%u <- bit %u (width %u)",
+				      i, w, w);
+	}
+}
+
+TEST(width, full_width_absent_without_cap, REQ_ARCH_PMU)
+{
+	uint64_t v;
+
+	if (caps()->perf_cap.valid && caps()->perf_cap.full_width_write) {
+		t_skip(t, "IA32_PERF_CAPABILITIES[13] (FW_WRITE) = 1: IA32_A_PMCx exist");
+		return;
+	}
+	for (unsigned i = 0; i < pmu_num_gp() && i < 8; i++) {
+		expect_vector(t, wrmsr_safe(MSR_IA32_A_PMC(i), 1), X86_VEC_GP,
+			      RULE_FULL_WIDTH_ABSENT, "WRMSR IA32_A_PMC%u without FW_WRITE", i);
+		expect_vector(t, rdmsr_safe(MSR_IA32_A_PMC(i), &v), X86_VEC_GP,
+			      RULE_FULL_WIDTH_ABSENT, "RDMSR IA32_A_PMC%u without FW_WRITE", i);
+	}
+}
+
+TEST(width, fixed_width, REQ_FIXED)
+{
+	unsigned w = caps()->pm.fixed_width;
+	uint64_t mask = width_mask(w);
+
+	for (unsigned i = 0; i < FIXED_MAX; i++) {
+		uint64_t rax, rdx, got;
+		int vec;
+
+		if (!pmu_fixed_present(i))
+			continue;
+		expect_no_fault(t, wrmsr_safe(MSR_IA32_FIXED_CTR(i), mask), RULE_FIXED_WIDTH,
+				"WRMSR IA32_FIXED_CTR%u <- %#llx (all %u bits)", i,
+				(unsigned long long)mask, w);
+		expect_eq(t, rdmsr(MSR_IA32_FIXED_CTR(i)), mask, RULE_FIXED_WIDTH,
+			  "IA32_FIXED_CTR%u read back (width %u)", i, w);
+		got = rdpmc_value(RDPMC_ECX(RDPMC_TYPE_FIXED, i), &vec, &rax, &rdx);
+		expect_vector(t, vec, 0, RULE_RDPMC_FIXED, "RDPMC ECX=%#llx",
+			      (unsigned long long)RDPMC_ECX(RDPMC_TYPE_FIXED, i));
+		expect_eq(t, got, mask, RULE_RDPMC_WIDTH, "RDPMC fixed %u (width %u)", i, w);
+		/* A bit above the width is not part of the counter: the write is
+		 * refused, as for IA32_A_PMCx (SDM Vol. 3B 20.2.6). */
+		if (w < 64)
+			expect_vector(t, wrmsr_safe(MSR_IA32_FIXED_CTR(i), BIT_ULL(w)), X86_VEC_GP,
+				      RULE_FIXED_WIDTH, "WRMSR IA32_FIXED_CTR%u <- bit %u (width %u)",
+				      i, w, w);
+	}
+}
+
+/* Without architectural PM: NetBurst's 18 counters at 300H, or P6-family
+ * PerfCtr0/1 at C1H/C2H (legacy 32-bit writes, sign-extended to 40 bits). */
+TEST(width, nonarch_40_bit_counters, REQ_NO_ARCH_PMU | REQ_INTEL)
+{
+	const uint64_t mask40 = width_mask(40);
+
+	if (caps()->netburst) {
+		for (unsigned i = 0; i < P4_NUM_COUNTERS; i++) {
+			uint64_t rax, rdx, got;
+			int vec;
+
+			expect_no_fault(t, wrmsr_safe(MSR_P4_COUNTER(i), mask40), RULE_P4_WIDTH,
+					"WRMSR counter %u <- 40 ones", i);
+			expect_eq(t, rdmsr(MSR_P4_COUNTER(i)), mask40, RULE_P4_WIDTH,
+				  "NetBurst counter %u read back", i);
+			got = rdpmc_value(i, &vec, &rax, &rdx);
+			expect_vector(t, vec, 0, RULE_P4_RDPMC, "RDPMC ECX=%u", i);
+			expect_eq(t, got, mask40, RULE_RDPMC_NONARCH_WIDTH, "RDPMC %u (40 bits)", i);
+			wrmsr(MSR_P4_COUNTER(i), 0);
+		}
+		return;
+	}
+	if (caps()->family != 6) {
+		t_skip(t, "no NetBurst or P6-family (DisplayFamily 06H) counters");
+		return;
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		uint64_t rax, rdx, got;
+		int vec;
+
+		expect_no_fault(t, wrmsr_safe(MSR_IA32_PMC(i), 0xFFFFFFFFULL), RULE_NONARCH_WIDTH,
+				"WRMSR PerfCtr%u <- FFFFFFFFH", i);
+		expect_eq(t, rdmsr(MSR_IA32_PMC(i)), mask40, RULE_NONARCH_WIDTH,
+			  "PerfCtr%u after a sign-extended write", i);
+		got = rdpmc_value(i, &vec, &rax, &rdx);
+		expect_vector(t, vec, 0, RULE_RDPMC_GP, "RDPMC ECX=%u", i);
+		expect_eq(t, got, mask40, RULE_RDPMC_NONARCH_WIDTH, "RDPMC %u (40 bits)", i);
+		wrmsr(MSR_IA32_PMC(i), 0);
+	}
+}

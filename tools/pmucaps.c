@@ -1,0 +1,500 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmucaps: decode a raw CPUID dump (`cpuid -r` format) with the kernel's own
+ * capability decoder (kernel/caps.c) and print the record as JSON.
+ *
+ *   pmucaps --cpuid-dump FILE [--cpu N] [--perf-capabilities VALUE]
+ *
+ * The schema is documented in docs/pmucaps-schema.md. Bad input is one line
+ * on stderr and exit status 2.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "caps.h"
+#include "cpuid_dump.h"
+
+#define EXIT_USAGE 2
+
+static const char *prog = "pmucaps";
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_USAGE);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s --cpuid-dump FILE [--cpu N] [--perf-capabilities VALUE]\n"
+		"  Decode a `cpuid -r` dump (logical CPU N, default the first in the file)\n"
+		"  and print the capability record as JSON (docs/pmucaps-schema.md).\n"
+		"  VALUE is IA32_PERF_CAPABILITIES as read on that machine (used when\n"
+		"  CPUID.01H:ECX.PDCM[15] = 1).\n",
+		prog);
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return false;
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return !errno && !*end;
+}
+
+/* ---- A small pretty JSON writer ------------------------------------- */
+
+struct json {
+	FILE *f;
+	unsigned depth;
+	bool first; /* no member written yet at this depth */
+};
+
+static void j_indent(struct json *j)
+{
+	for (unsigned i = 0; i < j->depth; i++)
+		fputs("  ", j->f);
+}
+
+static void j_key(struct json *j, const char *key)
+{
+	fputs(j->first ? "\n" : ",\n", j->f);
+	j->first = false;
+	j_indent(j);
+	if (key)
+		fprintf(j->f, "\"%s\": ", key);
+}
+
+static void j_open(struct json *j, const char *key, char bracket)
+{
+	if (key || j->depth)
+		j_key(j, key);
+	fputc(bracket, j->f);
+	j->depth++;
+	j->first = true;
+}
+
+static void j_close(struct json *j, char bracket)
+{
+	j->depth--;
+	if (!j->first) {
+		fputc('\n', j->f);
+		j_indent(j);
+	}
+	fputc(bracket, j->f);
+	j->first = false;
+}
+
+static void j_str(struct json *j, const char *key, const char *s)
+{
+	j_key(j, key);
+	fputc('"', j->f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(j->f, "\\%c", ch);
+		else if (ch < 0x20 || ch >= 0x7F)
+			fprintf(j->f, "\\u%04x", ch); /* CPUID strings are bytes */
+		else
+			fputc(ch, j->f);
+	}
+	fputc('"', j->f);
+}
+
+static void j_u64(struct json *j, const char *key, uint64_t v)
+{
+	j_key(j, key);
+	fprintf(j->f, "%" PRIu64, v);
+}
+
+static void j_bool(struct json *j, const char *key, bool v)
+{
+	j_key(j, key);
+	fputs(v ? "true" : "false", j->f);
+}
+
+static void j_null(struct json *j, const char *key)
+{
+	j_key(j, key);
+	fputs("null", j->f);
+}
+
+static void j_hex(struct json *j, const char *key, uint64_t v, int digits)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%0*" PRIx64, digits, v);
+	j_str(j, key, buf);
+}
+
+/* Indices of the set bits, as a one-line list. */
+static void j_bit_list(struct json *j, const char *key, uint64_t mask)
+{
+	bool first = true;
+
+	j_key(j, key);
+	fputc('[', j->f);
+	for (unsigned i = 0; i < 64; i++) {
+		if (!(mask & (1ULL << i)))
+			continue;
+		fprintf(j->f, first ? "%u" : ", %u", i);
+		first = false;
+	}
+	fputc(']', j->f);
+}
+
+/* ---- The record --------------------------------------------------------- */
+
+static const char *vendor_class(enum cpu_vendor v)
+{
+	switch (v) {
+	case VENDOR_INTEL:
+		return "intel";
+	case VENDOR_AMD:
+		return "amd";
+	case VENDOR_HYGON:
+		return "hygon";
+	default:
+		return "unknown";
+	}
+}
+
+static void emit_arch_perfmon(struct json *j, const struct caps *c)
+{
+	const struct caps_arch_perfmon *pm = &c->pm;
+
+	if (!pm->present) {
+		j_null(j, "arch_perfmon");
+		return;
+	}
+	j_open(j, "arch_perfmon", '{');
+	j_u64(j, "version", pm->version);
+	j_u64(j, "gp_counters", pm->gp_counters);
+	j_u64(j, "gp_width", pm->gp_width);
+	j_bit_list(j, "gp_mask", pm->gp_mask);
+	j_u64(j, "ebx_length", pm->ebx_length);
+	j_hex(j, "ebx", pm->ebx, 8);
+	j_open(j, "events", '{');
+	for (unsigned i = 0; i < ARCH_EVENT_COUNT; i++)
+		j_bool(j, caps_arch_event_name(i), pm->event_available[i]);
+	j_close(j, '}');
+	j_bit_list(j, "fixed_counters", pm->fixed_supported);
+	if (pm->version > 1) {
+		j_u64(j, "fixed_counters_contiguous", pm->fixed_counters_edx);
+		j_u64(j, "fixed_width", pm->fixed_width);
+	} else {
+		j_null(j, "fixed_counters_contiguous");
+		j_null(j, "fixed_width");
+	}
+	if (pm->version >= 5)
+		j_u64(j, "fixed_bitmask", pm->fixed_bitmask);
+	else
+		j_null(j, "fixed_bitmask");
+	j_bool(j, "anythread_deprecated", pm->anythread_deprecated);
+	j_close(j, '}');
+}
+
+static void emit_leaf23(struct json *j, const struct caps *c)
+{
+	const struct caps_leaf23 *x = &c->l23;
+
+	if (!x->present) {
+		j_null(j, "arch_perfmon_ext");
+		return;
+	}
+	j_open(j, "arch_perfmon_ext", '{');
+	j_hex(j, "valid_subleaves", x->subleaf_valid, 8);
+	j_bool(j, "umask2", x->umask2);
+	j_bool(j, "eq", x->eq);
+	if (x->counters_valid) {
+		j_bit_list(j, "gp_bitmap", x->gp_bitmap);
+		j_bit_list(j, "fixed_bitmap", x->fixed_bitmap);
+	} else {
+		j_null(j, "gp_bitmap");
+		j_null(j, "fixed_bitmap");
+	}
+	j_close(j, '}');
+}
+
+static void emit_rdt_monitoring(struct json *j, const struct caps *c)
+{
+	const struct caps_rdt *rdt = &c->rdt;
+
+	if (!rdt->mon_present) {
+		j_null(j, "rdt_monitoring");
+		return;
+	}
+	j_open(j, "rdt_monitoring", '{');
+	j_u64(j, "max_rmid", rdt->max_rmid);
+	if (rdt->l3.present) {
+		j_open(j, "l3", '{');
+		j_u64(j, "max_rmid", rdt->l3.max_rmid);
+		j_u64(j, "upscale", rdt->l3.upscale);
+		j_u64(j, "counter_width", rdt->l3.counter_width);
+		j_bool(j, "overflow_bit", rdt->l3.overflow_bit);
+		j_bool(j, "occupancy", rdt->l3.occupancy);
+		j_bool(j, "total_bw", rdt->l3.total_bw);
+		j_bool(j, "local_bw", rdt->l3.local_bw);
+		j_close(j, '}');
+	} else {
+		j_null(j, "l3");
+	}
+	j_close(j, '}');
+}
+
+static void emit_cat(struct json *j, const char *key, bool valid, unsigned cbm_len,
+		     unsigned max_cos, bool cdp, uint32_t isolation)
+{
+	if (!valid) {
+		j_null(j, key);
+		return;
+	}
+	j_open(j, key, '{');
+	j_u64(j, "cbm_length", cbm_len);
+	j_u64(j, "highest_cos", max_cos);
+	j_bool(j, "cdp", cdp);
+	j_hex(j, "isolation_bitmap", isolation, 8);
+	j_close(j, '}');
+}
+
+static void emit_rdt_allocation(struct json *j, const struct caps *c)
+{
+	const struct caps_rdt *rdt = &c->rdt;
+
+	if (!rdt->alloc_present) {
+		j_null(j, "rdt_allocation");
+		return;
+	}
+	j_open(j, "rdt_allocation", '{');
+	j_bool(j, "l3_cat", rdt->l3_cat);
+	j_bool(j, "l2_cat", rdt->l2_cat);
+	j_bool(j, "mba", rdt->mba);
+	emit_cat(j, "l3", rdt->l3_params_valid, rdt->l3_cbm_len, rdt->l3_max_cos, rdt->l3_cdp,
+		 rdt->l3_isolation);
+	emit_cat(j, "l2", rdt->l2_params_valid, rdt->l2_cbm_len, rdt->l2_max_cos, rdt->l2_cdp,
+		 rdt->l2_isolation);
+	if (rdt->mba_params_valid) {
+		j_open(j, "mba_params", '{');
+		j_u64(j, "max_throttle", rdt->mba_max_delay);
+		j_u64(j, "highest_cos", rdt->mba_max_cos);
+		j_bool(j, "linear", rdt->mba_linear);
+		j_close(j, '}');
+	} else {
+		j_null(j, "mba_params");
+	}
+	j_close(j, '}');
+}
+
+static void emit_perf_capabilities(struct json *j, const struct caps *c)
+{
+	const struct caps_perf_capabilities *p = &c->perf_cap;
+
+	if (!p->valid) {
+		j_null(j, "perf_capabilities");
+		return;
+	}
+	j_open(j, "perf_capabilities", '{');
+	j_hex(j, "raw", p->raw, 16);
+	j_u64(j, "lbr_format", p->lbr_format);
+	j_bool(j, "pebs_trap", p->pebs_trap);
+	j_bool(j, "pebs_arch_reg", p->pebs_arch_reg);
+	j_u64(j, "pebs_format", p->pebs_format);
+	j_bool(j, "freeze_while_smm", p->freeze_while_smm);
+	j_bool(j, "full_width_write", p->full_width_write);
+	j_bool(j, "pebs_baseline", p->pebs_baseline);
+	j_bool(j, "perf_metrics", p->perf_metrics);
+	j_bool(j, "pebs_output_pt", p->pebs_output_pt);
+	j_close(j, '}');
+}
+
+static void emit_amd(struct json *j, const struct caps *c)
+{
+	const struct caps_amd *a = &c->amd;
+
+	if (c->vendor != VENDOR_AMD && c->vendor != VENDOR_HYGON) {
+		j_null(j, "amd");
+		return;
+	}
+	j_open(j, "amd", '{');
+	if (a->ext1_present) {
+		j_bool(j, "perfctr_core", a->perfctr_core);
+		j_bool(j, "perfctr_nb", a->perfctr_nb);
+		j_bool(j, "perfctr_llc", a->perfctr_llc);
+	} else {
+		j_null(j, "perfctr_core");
+		j_null(j, "perfctr_nb");
+		j_null(j, "perfctr_llc");
+	}
+	if (a->ext22_present) {
+		j_bool(j, "perfmon_v2", a->perfmon_v2);
+		j_bool(j, "lbr_stack_v2", a->lbr_stack_v2);
+		j_bool(j, "lbr_pmc_freeze", a->lbr_pmc_freeze);
+		j_u64(j, "num_core_pmc", a->num_core_pmc_v2);
+		j_u64(j, "lbr_v2_stack_size", a->lbr_v2_stack_size);
+		j_u64(j, "num_df_pmc", a->num_df_pmc_v2);
+		j_u64(j, "num_umc_pmc", a->num_umc_pmc_v2);
+	} else {
+		static const char *const keys[] = {
+		    "perfmon_v2",	 "lbr_stack_v2", "lbr_pmc_freeze", "num_core_pmc",
+		    "lbr_v2_stack_size", "num_df_pmc",	 "num_umc_pmc"};
+
+		for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			j_null(j, keys[i]);
+	}
+	j_u64(j, "core_counters", a->core_counters);
+	j_close(j, '}');
+}
+
+static void emit(FILE *f, const struct caps *c, unsigned cpu)
+{
+	struct json j = {.f = f, .depth = 0, .first = true};
+	bool leaf1 = c->max_basic_leaf >= 1;
+
+	j_open(&j, NULL, '{');
+	j_u64(&j, "cpu", cpu);
+	j_str(&j, "vendor", c->vendor_string);
+	j_str(&j, "vendor_class", vendor_class(c->vendor));
+	if (leaf1) {
+		j_u64(&j, "family", c->family);
+		j_u64(&j, "model", c->model);
+		j_u64(&j, "stepping", c->stepping);
+		j_hex(&j, "signature", c->signature, 8);
+	} else {
+		j_null(&j, "family");
+		j_null(&j, "model");
+		j_null(&j, "stepping");
+		j_null(&j, "signature");
+	}
+	j_u64(&j, "max_basic_leaf", c->max_basic_leaf);
+	if (c->max_ext_valid)
+		j_u64(&j, "max_ext_leaf", c->max_ext_leaf);
+	else
+		j_null(&j, "max_ext_leaf");
+	if (leaf1) {
+		j_bool(&j, "hypervisor", c->hypervisor);
+		j_bool(&j, "pdcm", c->pdcm);
+		j_bool(&j, "x2apic", c->x2apic);
+		j_bool(&j, "apic", c->apic);
+		j_bool(&j, "msr", c->msr);
+		j_bool(&j, "tsc", c->tsc);
+		j_bool(&j, "ds", c->ds);
+	} else {
+		static const char *const keys[] = {"hypervisor", "pdcm", "x2apic", "apic",
+						   "msr",	 "tsc",	 "ds"};
+
+		for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			j_null(&j, keys[i]);
+	}
+	if (c->hypervisor)
+		j_str(&j, "hypervisor_vendor", c->hypervisor_vendor);
+	else
+		j_null(&j, "hypervisor_vendor");
+	if (c->max_basic_leaf >= 7)
+		j_bool(&j, "hybrid", c->hybrid);
+	else
+		j_null(&j, "hybrid");
+	if (c->hybrid && c->max_basic_leaf >= 0x1A) {
+		j_str(&j, "core_type", caps_core_type_name(c->core_type));
+		j_hex(&j, "native_model_id", c->native_model_id, 6);
+	} else {
+		j_null(&j, "core_type");
+		j_null(&j, "native_model_id");
+	}
+	emit_arch_perfmon(&j, c);
+	emit_leaf23(&j, c);
+	emit_rdt_monitoring(&j, c);
+	emit_rdt_allocation(&j, c);
+	emit_perf_capabilities(&j, c);
+	emit_amd(&j, c);
+	j_bool(&j, "nehalem_uncore", c->nehalem_uncore);
+	j_bool(&j, "netburst", c->netburst);
+	j_close(&j, '}');
+	fputc('\n', f);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dump_path = NULL;
+	bool have_cpu = false, have_perf_cap = false;
+	uint64_t cpu_arg = 0, perf_cap = 0;
+	struct cpuid_dump dump;
+	struct cpuid_dump_source src;
+	struct cpuid_regs r;
+	struct caps c;
+	char err[512];
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(a, "--cpuid-dump") || !strcmp(a, "--cpu") ||
+		    !strcmp(a, "--perf-capabilities")) {
+			const char *v = i + 1 < argc ? argv[++i] : NULL;
+
+			if (!v)
+				die("%s needs a value (see --help)", a);
+			if (!strcmp(a, "--cpuid-dump")) {
+				dump_path = v;
+			} else if (!strcmp(a, "--cpu")) {
+				if (!parse_u64(v, &cpu_arg) || cpu_arg > 0xFFFFFFFFULL)
+					die("--cpu: '%s' is not a CPU number", v);
+				have_cpu = true;
+			} else {
+				if (!parse_u64(v, &perf_cap))
+					die("--perf-capabilities: '%s' is not a number", v);
+				have_perf_cap = true;
+			}
+			continue;
+		}
+		die("unknown argument '%s' (see --help)", a);
+	}
+	if (!dump_path)
+		die("no dump given: --cpuid-dump FILE is required (see --help)");
+	if (cpuid_dump_load(&dump, dump_path, err, sizeof(err)))
+		die("%s", err);
+
+	src.dump = &dump;
+	src.cpu = have_cpu ? (unsigned)cpu_arg : cpuid_dump_cpu_number(&dump, 0);
+	if (!cpuid_dump_has_cpu(&dump, src.cpu))
+		die("%s: no CPU %u in the dump (it has %u CPU(s), the first is CPU %u)", dump_path,
+		    src.cpu, cpuid_dump_cpu_count(&dump), cpuid_dump_cpu_number(&dump, 0));
+	/* Leaf 0 gives the vendor and the maximum basic leaf: without it every
+	 * other value would be decoded against a maximum of 0. */
+	if (!cpuid_dump_lookup(&dump, src.cpu, 0, 0, &r))
+		die("%s: CPU %u has no leaf 0 (vendor and maximum basic leaf)", dump_path, src.cpu);
+
+	caps_decode(&c, cpuid_dump_source_fn, &src);
+	if (have_perf_cap) {
+		if (!c.pdcm)
+			die("--perf-capabilities given, but CPUID.01H:ECX.PDCM[15] = 0 in %s: "
+			    "IA32_PERF_CAPABILITIES does not exist there",
+			    dump_path);
+		caps_decode_perf_capabilities(&c, perf_cap);
+	}
+	emit(stdout, &c, src.cpu);
+	cpuid_dump_free(&dump);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%s: write error on stdout\n", prog);
+		return EXIT_USAGE;
+	}
+	return 0;
+}

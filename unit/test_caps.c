@@ -1,0 +1,861 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of the capability decoder (kernel/caps.c), the requirement
+ * table (kernel/requires.c), the report (kernel/caps_report.c) and the dump
+ * reader (tools/cpuid_dump.c).
+ *
+ * CPUID values come from a fake CPU that behaves like Intel hardware and
+ * QEMU/TCG for a leaf above the maximum: it answers with the data of the
+ * highest basic leaf (SDM Vol. 2A CPUID). It also counts every such query,
+ * so "never read above the maximum" is checked directly, not inferred.
+ * Expected values are worked out from the SDM field definitions in the
+ * comments, never copied from the decoder's output.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "caps.h"
+#include "cpuid_dump.h"
+#include "ktap.h"
+#include "requires.h"
+#include "unit.h"
+
+/* ---- The fake CPU -------------------------------------------------------- */
+
+#define FAKE_MAX 64
+
+struct fake_leaf {
+	uint32_t leaf, sub;
+	struct cpuid_regs r;
+};
+
+struct fake {
+	struct fake_leaf l[FAKE_MAX];
+	unsigned n;
+	bool hv_range;	    /* answer 4000xxxxH (a VMM is there) */
+	unsigned above_max; /* queries of a leaf above its range's maximum */
+	uint32_t above_max_leaf;
+	uint32_t asked[256][2]; /* every (leaf, sub) queried */
+	unsigned nasked;
+};
+
+static struct fake_leaf *fake_find(struct fake *f, uint32_t leaf, uint32_t sub)
+{
+	for (unsigned i = 0; i < f->n; i++)
+		if (f->l[i].leaf == leaf && f->l[i].sub == sub)
+			return &f->l[i];
+	return NULL;
+}
+
+static void fake_set(struct fake *f, uint32_t leaf, uint32_t sub, uint32_t a, uint32_t b,
+		     uint32_t c, uint32_t d)
+{
+	struct fake_leaf *e = fake_find(f, leaf, sub);
+
+	if (!e) {
+		if (f->n == FAKE_MAX) {
+			fprintf(stderr, "fake CPU table full\n");
+			exit(2);
+		}
+		e = &f->l[f->n++];
+	}
+	e->leaf = leaf;
+	e->sub = sub;
+	e->r = (struct cpuid_regs){a, b, c, d};
+}
+
+static bool fake_asked(const struct fake *f, uint32_t leaf, uint32_t sub)
+{
+	for (unsigned i = 0; i < f->nasked; i++)
+		if (f->asked[i][0] == leaf && f->asked[i][1] == sub)
+			return true;
+	return false;
+}
+
+static void fake_cpuid(void *ctx, uint32_t leaf, uint32_t sub, struct cpuid_regs *r)
+{
+	struct fake *f = ctx;
+	struct fake_leaf *e, *l0 = fake_find(f, 0, 0), *x0 = fake_find(f, 0x80000000, 0);
+	uint32_t max_basic = l0 ? l0->r.eax : 0;
+	uint32_t max_ext = x0 && (x0->r.eax & 0xFFFF0000) == 0x80000000 ? x0->r.eax : 0;
+	bool above;
+
+	if (f->nasked < 256) {
+		f->asked[f->nasked][0] = leaf;
+		f->asked[f->nasked][1] = sub;
+		f->nasked++;
+	}
+	if (leaf < 0x40000000)
+		above = leaf > max_basic;
+	else if (leaf < 0x80000000)
+		above = !f->hv_range;
+	else
+		above = leaf != 0x80000000 && leaf > max_ext;
+	if (above) {
+		f->above_max++;
+		f->above_max_leaf = leaf;
+		/* Intel / TCG: the highest basic leaf's data. */
+		e = fake_find(f, max_basic, sub);
+	} else {
+		e = fake_find(f, leaf, sub);
+	}
+	*r = e ? e->r : (struct cpuid_regs){0, 0, 0, 0};
+}
+
+/* "GenuineIntel", "AuthenticAMD", "HygonGenuine" as EBX, EDX, ECX. */
+static void fake_vendor(struct fake *f, uint32_t max, const char *v)
+{
+	uint32_t w[3];
+
+	memcpy(w, v, 12);
+	fake_set(f, 0, 0, max, w[0], w[2], w[1]);
+}
+
+static void fake_intel(struct fake *f, uint32_t max, uint32_t sig)
+{
+	memset(f, 0, sizeof(*f));
+	fake_vendor(f, max, "GenuineIntel");
+	fake_set(f, 1, 0, sig, 0, 0, 0);
+	fake_set(f, 0x80000000, 0, 0x80000008, 0, 0, 0);
+}
+
+static void fake_amd(struct fake *f, uint32_t max, uint32_t sig, uint32_t max_ext)
+{
+	memset(f, 0, sizeof(*f));
+	fake_vendor(f, max, "AuthenticAMD");
+	fake_set(f, 1, 0, sig, 0, 0, 0);
+	fake_set(f, 0x80000000, 0, max_ext, 0, 0, 0);
+}
+
+static struct caps decode(struct fake *f)
+{
+	struct caps c;
+
+	caps_decode(&c, fake_cpuid, f);
+	return c;
+}
+
+#define NO_READ_ABOVE_MAX(f, name)                                                                 \
+	do {                                                                                       \
+		char n_[200];                                                                      \
+		snprintf(n_, sizeof(n_), "%s: no leaf read above its maximum (last %#x)", name,    \
+			 (f)->above_max_leaf);                                                     \
+		UNIT_EQ((f)->above_max, 0, n_);                                                    \
+	} while (0)
+
+/* ---- Identification ---------------------------------------------------- */
+
+static void test_signature(void)
+{
+	struct fake f;
+	struct caps c;
+
+	/* Intel 000906EAH: Family 6, so DisplayModel = 0EH + (9 << 4) = 9EH. */
+	fake_intel(&f, 0x16, 0x000906EA);
+	c = decode(&f);
+	UNIT_EQ(c.vendor, VENDOR_INTEL, "intel: vendor");
+	UNIT_STREQ(c.vendor_string, "GenuineIntel", "intel: vendor string");
+	UNIT_EQ(c.family, 0x6, "intel 906EA: DisplayFamily 06H");
+	UNIT_EQ(c.model, 0x9E, "intel 906EA: DisplayModel 9EH (extended model counts for 06H)");
+	UNIT_EQ(c.stepping, 0xA, "intel 906EA: stepping 0AH");
+
+	/* Intel 00000F41H (Prescott): Family 0FH + ExtFamily 0 = 0FH, model 4. */
+	fake_intel(&f, 5, 0x00000F41);
+	c = decode(&f);
+	UNIT_EQ(c.family, 0xF, "intel F41: DisplayFamily 0FH");
+	UNIT_EQ(c.model, 0x4, "intel F41: DisplayModel 04H");
+	UNIT_TRUE(c.netburst, "intel F41: NetBurst");
+
+	/* Intel family 5 with extended model bits: they do not count. */
+	fake_intel(&f, 1, 0x00010543);
+	c = decode(&f);
+	UNIT_EQ(c.model, 0x4, "intel 10543: extended model ignored for family 05H");
+
+	/* AMD 00A10F11H (Genoa): 0FH + 0AH = 19H, model 1 + (1 << 4) = 11H. */
+	fake_amd(&f, 0x10, 0x00A10F11, 0x80000028);
+	c = decode(&f);
+	UNIT_EQ(c.vendor, VENDOR_AMD, "amd: vendor");
+	UNIT_EQ(c.family, 0x19, "amd A10F11: family 19H");
+	UNIT_EQ(c.model, 0x11, "amd A10F11: model 11H");
+	UNIT_EQ(c.stepping, 1, "amd A10F11: stepping 1");
+
+	/* AMD base family 6 (K7): the APM adds the extended model only for
+	 * base family 0FH, Intel's rule would add it for 06H too. */
+	fake_amd(&f, 1, 0x00010662, 0x80000008);
+	c = decode(&f);
+	UNIT_EQ(c.model, 0x6, "amd 10662: extended model ignored for base family 06H");
+
+	/* Hygon 00900F01H: family 18H, model 0. */
+	memset(&f, 0, sizeof(f));
+	fake_vendor(&f, 0xD, "HygonGenuine");
+	fake_set(&f, 1, 0, 0x00900F01, 0, 0, 0);
+	c = decode(&f);
+	UNIT_EQ(c.vendor, VENDOR_HYGON, "hygon: vendor HygonGenuine");
+	UNIT_EQ(c.family, 0x18, "hygon 900F01: family 18H");
+	UNIT_EQ(c.model, 0x0, "hygon 900F01: model 0");
+
+	memset(&f, 0, sizeof(f));
+	fake_vendor(&f, 1, "CentaurHauls");
+	c = decode(&f);
+	UNIT_EQ(c.vendor, VENDOR_UNKNOWN, "centaur: vendor unknown");
+	UNIT_STREQ(caps_vendor_name(c.vendor), "unknown", "centaur: vendor name");
+}
+
+static void test_leaf1_bits(void)
+{
+	struct fake f;
+	struct caps c;
+
+	fake_intel(&f, 1, 0x000506E3);
+	/* ECX: PDCM 15, x2APIC 21, hypervisor 31; EDX: TSC 4, MSR 5, APIC 9, DS 21. */
+	fake_set(&f, 1, 0, 0x000506E3, 0, (1u << 15) | (1u << 21), (1u << 4) | (1u << 9));
+	c = decode(&f);
+	UNIT_TRUE(c.pdcm && c.x2apic && !c.hypervisor, "leaf 1: PDCM, x2APIC, no hypervisor");
+	UNIT_TRUE(c.tsc && c.apic && !c.msr && !c.ds, "leaf 1: TSC and APIC only");
+	UNIT_TRUE(!fake_asked(&f, 0x40000000, 0), "leaf 1: no hypervisor bit, 40000000H not read");
+}
+
+/* ---- Max-leaf gating ---------------------------------------------------- */
+
+static void test_max_leaf_gating(void)
+{
+	struct fake f;
+	struct caps c;
+
+	/* Max basic leaf 09H, but the table also has a v4 leaf 0AH and RDT
+	 * leaves: a decoder that reads them is reading junk on real hardware. */
+	fake_intel(&f, 0x9, 0x000006F6);
+	fake_set(&f, 7, 0, 0, (1u << 12) | (1u << 15), 0, 1u << 15);
+	fake_set(&f, 9, 0, 0x12345678, 0, 0, 0);
+	fake_set(&f, 0xA, 0, 0x07300404, 0, 0, 0x603);
+	fake_set(&f, 0xF, 0, 0, 0xFF, 0, 2);
+	fake_set(&f, 0x10, 0, 0, 2, 0, 0);
+	fake_set(&f, 0x1A, 0, 0x20000001, 0, 0, 0);
+	c = decode(&f);
+	UNIT_EQ(c.max_basic_leaf, 9, "max 09H: max_basic_leaf");
+	UNIT_TRUE(!c.pm.present, "max 09H: leaf 0AH above the maximum is no PMU");
+	UNIT_TRUE(c.rdt.pqm && !c.rdt.mon_present, "max 09H: PQM set but leaf 0FH absent");
+	UNIT_TRUE(c.rdt.pqe && !c.rdt.alloc_present, "max 09H: PQE set but leaf 10H absent");
+	UNIT_TRUE(c.hybrid && c.core_type == CORE_TYPE_NONE, "max 09H: hybrid, leaf 1AH absent");
+	NO_READ_ABOVE_MAX(&f, "max 09H");
+
+	/* The same with the TCG behaviour made visible: leaf 0AH absent from
+	 * the table, max 0AH-1 = 09H whose data would decode as version 0x78. */
+	UNIT_TRUE(!fake_asked(&f, 0xA, 0), "max 09H: leaf 0AH never asked");
+
+	/* Leaf 0AH exactly at the maximum is read. */
+	fake_intel(&f, 0xA, 0x000006F6);
+	fake_set(&f, 0xA, 0, 0x07280202, 0, 0, 0x503);
+	c = decode(&f);
+	UNIT_TRUE(c.pm.present && c.pm.version == 2, "max 0AH: leaf 0AH at the maximum is read");
+	NO_READ_ABOVE_MAX(&f, "max 0AH");
+
+	/* No extended range: 80000000H answers with basic data (EAX = 2). */
+	fake_amd(&f, 1, 0x00000F48, 0x00000002);
+	fake_set(&f, 0x80000001, 0, 0, 0, 1u << 23, 0);
+	c = decode(&f);
+	UNIT_TRUE(!c.max_ext_valid && c.max_ext_leaf == 0,
+		  "80000000H:EAX = 2: no extended range (EAX must be 8000xxxxH)");
+	UNIT_TRUE(!c.amd.perfctr_core && !c.amd.ext1_present,
+		  "no extended range: 80000001H not decoded");
+	NO_READ_ABOVE_MAX(&f, "no extended range");
+
+	/* Extended maximum 80000008H: 80000022H (PerfMonV2) is not read. */
+	fake_amd(&f, 0x10, 0x00830F10, 0x80000008);
+	fake_set(&f, 0x80000001, 0, 0, 0, 1u << 23, 0);
+	fake_set(&f, 0x80000022, 0, 1, 6, 0, 0);
+	c = decode(&f);
+	UNIT_TRUE(c.amd.perfctr_core && !c.amd.perfmon_v2 && !c.amd.ext22_present,
+		  "max ext 80000008H: 80000022H above the maximum is not decoded");
+	NO_READ_ABOVE_MAX(&f, "max ext 80000008H");
+
+	/* Max basic leaf 0: nothing but the vendor. */
+	memset(&f, 0, sizeof(f));
+	fake_vendor(&f, 0, "GenuineIntel");
+	fake_set(&f, 1, 0, 0x000006F6, 0, 1u << 15, 0);
+	c = decode(&f);
+	UNIT_TRUE(!c.pdcm && c.family == 0, "max 0: leaf 1 not read");
+	NO_READ_ABOVE_MAX(&f, "max 0");
+}
+
+/* ---- Leaf 0AH ---------------------------------------------------------- */
+
+static void test_ebx_vector_short(void)
+{
+	struct fake f;
+	struct caps c;
+
+	/* EAX[31:24] = 5: only events 0-4 are enumerated; EBX[1] = 1 marks
+	 * instructions unavailable; EBX[6] set beyond the length means nothing,
+	 * and events 5.. are unavailable whatever EBX says. */
+	fake_intel(&f, 0xA, 0x000006F6);
+	fake_set(&f, 0xA, 0, 0x05300403, (1u << 1) | (1u << 6), 0, 0x603);
+	c = decode(&f);
+	UNIT_EQ(c.pm.ebx_length, 5, "short EBX: length 5");
+	UNIT_TRUE(c.pm.event_available[ARCH_EVENT_CORE_CYCLES], "short EBX: core cycles");
+	UNIT_TRUE(!c.pm.event_available[ARCH_EVENT_INSTRUCTIONS],
+		  "short EBX: instructions unavailable (EBX[1] = 1)");
+	UNIT_TRUE(c.pm.event_available[ARCH_EVENT_LLC_MISSES], "short EBX: event 4 available");
+	for (unsigned i = 5; i < ARCH_EVENT_COUNT; i++) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "short EBX: event %u (%s) beyond the length", i,
+			 caps_arch_event_name(i));
+		UNIT_TRUE(!c.pm.event_available[i], name);
+	}
+
+	/* Length 13 with EBX = 0: all 13 Table 20-1 events. */
+	fake_set(&f, 0xA, 0, 0x0D300805, 0, 0, 0x8603);
+	c = decode(&f);
+	UNIT_TRUE(c.pm.event_available[ARCH_EVENT_LBR_INSERTS], "length 13: event 12 available");
+}
+
+static void test_fixed_counters(void)
+{
+	struct fake f;
+	struct caps c;
+
+	/* v5, EDX[4:0] = 0 and ECX = 1001B: fixed counters 0 and 3 exist by
+	 * ECX alone (SDM: supported if ECX[i] = 1 or EDX[4:0] > i). */
+	fake_intel(&f, 0xA, 0x000906A3);
+	fake_set(&f, 0xA, 0, 0x08300805, 0, 0x9, 0x8000 | (48u << 5) | 0);
+	c = decode(&f);
+	UNIT_EQ(c.pm.fixed_supported, 0x9, "v5 ECX only: fixed counters {0,3}");
+	UNIT_EQ(c.pm.fixed_bitmask, 0x9, "v5 ECX only: bitmask");
+	UNIT_EQ(c.pm.fixed_counters_edx, 0, "v5 ECX only: EDX[4:0] = 0");
+	UNIT_EQ(c.pm.fixed_width, 48, "v5 ECX only: width 48");
+	UNIT_TRUE(c.pm.anythread_deprecated, "v5: AnyThread deprecated (EDX[15])");
+
+	/* v5, EDX[4:0] = 3 and ECX = 10000B: {0,1,2} by EDX, 4 by ECX. */
+	fake_set(&f, 0xA, 0, 0x08300805, 0, 0x10, (48u << 5) | 3);
+	c = decode(&f);
+	UNIT_EQ(c.pm.fixed_supported, 0x17, "v5 EDX + ECX: fixed counters {0,1,2,4}");
+
+	/* v4: ECX is reserved, a stray bit must not create a counter. */
+	fake_set(&f, 0xA, 0, 0x07300404, 0, 0x10, (48u << 5) | 3);
+	c = decode(&f);
+	UNIT_EQ(c.pm.fixed_supported, 0x7, "v4: ECX ignored, fixed counters {0,1,2}");
+	UNIT_EQ(c.pm.fixed_bitmask, 0, "v4: no bitmask");
+	UNIT_TRUE(!c.pm.anythread_deprecated, "v4: EDX[15] = 0");
+
+	/* v1: the EDX fixed-counter fields hold only "if Version ID > 1". */
+	fake_set(&f, 0xA, 0, 0x07280201, 0, 0, 0x503);
+	c = decode(&f);
+	UNIT_TRUE(c.pm.present && c.pm.version == 1, "v1: present");
+	UNIT_EQ(c.pm.fixed_supported, 0, "v1: no fixed counters despite EDX[4:0] = 3");
+	UNIT_EQ(c.pm.fixed_width, 0, "v1: no fixed width");
+	UNIT_EQ(c.pm.gp_mask, 0x3, "v1: GP mask of 2 counters");
+	UNIT_EQ(c.pm.gp_width, 40, "v1: GP width 40");
+
+	/* Diamondville: EDX = 2501H, reserved bit 13 set, one fixed counter
+	 * of 40 bits (EDX[12:5] = 28H). */
+	fake_set(&f, 0xA, 0, 0x07280203, 0, 0, 0x2501);
+	c = decode(&f);
+	UNIT_EQ(c.pm.fixed_supported, 0x1, "EDX 2501H: fixed counter 0 only");
+	UNIT_EQ(c.pm.fixed_width, 40, "EDX 2501H: width 40, reserved bit 13 ignored");
+	UNIT_TRUE(!c.pm.anythread_deprecated, "EDX 2501H: AnyThread not deprecated");
+}
+
+static void test_zeroed_leaf_0a_under_hypervisor(void)
+{
+	struct fake f;
+	struct caps c;
+	const char *why;
+
+	/* A VMM without a vPMU: hypervisor bit, leaf 0AH present but zero. */
+	fake_intel(&f, 0x16, 0x000806EA);
+	fake_set(&f, 1, 0, 0x000806EA, 0, 1u << 31, 1u << 9);
+	f.hv_range = true;
+	fake_set(&f, 0x40000000, 0, 0x40000001, 0x4B4D564B, 0x564B4D56, 0x0000004D);
+	fake_set(&f, 0xA, 0, 0, 0, 0, 0);
+	c = decode(&f);
+	UNIT_TRUE(c.hypervisor, "zeroed 0AH: hypervisor bit");
+	UNIT_STREQ(c.hypervisor_vendor, "KVMKVMKVM", "zeroed 0AH: hypervisor vendor KVM");
+	UNIT_TRUE(!c.pm.present, "zeroed 0AH: version 0 means no architectural PMU");
+	UNIT_EQ(c.pm.fixed_supported, 0, "zeroed 0AH: no fixed counters");
+	UNIT_EQ(c.pm.gp_mask, 0, "zeroed 0AH: no GP counters");
+	why = requires_missing(&c, REQ_ARCH_PMU);
+	UNIT_TRUE(why && strstr(why, "CPUID.0AH:EAX[7:0] >= 1"),
+		  "zeroed 0AH: REQ_ARCH_PMU missing names CPUID.0AH:EAX[7:0]");
+	UNIT_TRUE(requires_missing(&c, REQ_NO_ARCH_PMU) == NULL,
+		  "zeroed 0AH: REQ_NO_ARCH_PMU holds");
+	NO_READ_ABOVE_MAX(&f, "zeroed 0AH");
+
+	/* Zero version with non-zero other fields is still no PMU. */
+	fake_set(&f, 0xA, 0, 0x07300400, 0, 0, 0x603);
+	c = decode(&f);
+	UNIT_TRUE(!c.pm.present, "version 0 with counters in EAX[15:8]: no PMU");
+}
+
+/* ---- Leaf 23H ---------------------------------------------------------- */
+
+static void setup_leaf23(struct fake *f, bool ext_bit)
+{
+	fake_intel(f, 0x23, 0x000C06F2);
+	fake_set(f, 7, 0, 1, 0, 0, 0);
+	fake_set(f, 7, 1, ext_bit ? 1u << 8 : 0, 0, 0, 0);
+	fake_set(f, 0xA, 0, 0x08300606, 0, 0xFF, 0x8000 | (48u << 5) | 4);
+}
+
+static void test_leaf23(void)
+{
+	struct fake f;
+	struct caps c;
+
+	/* Sub-leaf 0 EAX = 011B (sub-leaf 1 valid), EBX = 11B (UMASK2, EQ);
+	 * sub-leaf 1: GP 1011B and fixed 101B, both with holes. */
+	setup_leaf23(&f, true);
+	fake_set(&f, 0x23, 0, 0x3, 0x3, 0, 0);
+	fake_set(&f, 0x23, 1, 0xB, 0x5, 0, 0);
+	c = decode(&f);
+	UNIT_TRUE(c.l23.present && c.l23.enumerated, "leaf 23H: present");
+	UNIT_TRUE(c.l23.umask2 && c.l23.eq, "leaf 23H: UMASK2 and EQ");
+	UNIT_TRUE(c.l23.counters_valid, "leaf 23H: sub-leaf 1 valid (sub-leaf 0 EAX[1])");
+	UNIT_EQ(c.pm.gp_mask, 0xB, "leaf 23H: GP counters {0,1,3} (hole at 2)");
+	UNIT_EQ(c.pm.fixed_supported, 0x5, "leaf 23H: fixed counters {0,2} (hole at 1)");
+	UNIT_EQ(c.pm.gp_counters, 6, "leaf 23H: leaf 0AH count kept as read");
+	NO_READ_ABOVE_MAX(&f, "leaf 23H");
+
+	/* Sub-leaf 0 EAX[1] = 0: sub-leaf 1 does not exist, even if the table
+	 * has data for it; leaf 0AH's counts stand. */
+	fake_set(&f, 0x23, 0, 0x1, 0x1, 0, 0);
+	f.nasked = 0;
+	c = decode(&f);
+	UNIT_TRUE(c.l23.present && !c.l23.counters_valid, "leaf 23H EAX = 1: no sub-leaf 1");
+	UNIT_TRUE(!fake_asked(&f, 0x23, 1), "leaf 23H EAX = 1: sub-leaf 1 never asked");
+	UNIT_EQ(c.pm.gp_mask, 0x3F, "leaf 23H EAX = 1: GP mask from CPUID.0AH:EAX[15:8] = 6");
+	UNIT_EQ(c.pm.fixed_supported, 0xFF, "leaf 23H EAX = 1: fixed from 0AH ECX | EDX");
+	UNIT_TRUE(c.l23.umask2 && !c.l23.eq, "leaf 23H EBX = 1: UMASK2 only");
+
+	/* Max leaf >= 23H but CPUID.(07H,1):EAX[8] = 0: no leaf 23H. */
+	setup_leaf23(&f, false);
+	fake_set(&f, 0x23, 0, 0x3, 0x3, 0, 0);
+	fake_set(&f, 0x23, 1, 0xB, 0x5, 0, 0);
+	c = decode(&f);
+	UNIT_TRUE(!c.l23.present, "ArchPerfmonExt = 0: leaf 23H not decoded");
+	UNIT_TRUE(!fake_asked(&f, 0x23, 0), "ArchPerfmonExt = 0: leaf 23H never asked");
+	UNIT_EQ(c.pm.gp_mask, 0x3F, "ArchPerfmonExt = 0: GP mask from leaf 0AH");
+
+	/* Max leaf 22H with the bit set: still gated by the maximum. */
+	setup_leaf23(&f, true);
+	fake_set(&f, 0, 0, 0x22, 0x756E6547, 0x6C65746E, 0x49656E69);
+	c = decode(&f);
+	UNIT_TRUE(!c.l23.present, "max 22H: leaf 23H above the maximum");
+	NO_READ_ABOVE_MAX(&f, "max 22H");
+}
+
+/* ---- Hybrid, RDT --------------------------------------------------------- */
+
+static void test_hybrid(void)
+{
+	struct fake f;
+	struct caps c;
+
+	fake_intel(&f, 0x20, 0x00090672);
+	fake_set(&f, 7, 0, 0, 0, 0, 1u << 15);
+	fake_set(&f, 0x1A, 0, 0x20000001, 0, 0, 0);
+	c = decode(&f);
+	UNIT_TRUE(c.hybrid, "hybrid: CPUID.(07H,0):EDX[15]");
+	UNIT_EQ(c.core_type, CORE_TYPE_ATOM, "hybrid: core type 20H (Atom)");
+	UNIT_STREQ(caps_core_type_name(c.core_type), "atom", "hybrid: core type name");
+	UNIT_EQ(c.native_model_id, 1, "hybrid: native model ID");
+
+	fake_set(&f, 7, 0, 0, 0, 0, 0);
+	f.nasked = 0;
+	c = decode(&f);
+	UNIT_TRUE(!c.hybrid && c.core_type == CORE_TYPE_NONE, "not hybrid: no core type");
+	UNIT_TRUE(!fake_asked(&f, 0x1A, 0), "not hybrid: leaf 1AH not asked");
+}
+
+static void test_rdt(void)
+{
+	struct fake f;
+	struct caps c;
+
+	/* Broadwell-EP values: 0FH,0 EBX = 8FH EDX = 2; 0FH,1 EBX = 12000H
+	 * (upscale), ECX = 8FH, EDX = 7; 10H,0 EBX = 2 (L3 CAT); 10H,1 EAX =
+	 * 13H (CBM length 14H = 20), EBX = C0000H, ECX = 4 (CDP), EDX = 0FH. */
+	fake_intel(&f, 0x14, 0x000406F1);
+	fake_set(&f, 7, 0, 0, (1u << 12) | (1u << 15), 0, 0);
+	fake_set(&f, 0xF, 0, 0, 0x8F, 0, 2);
+	fake_set(&f, 0xF, 1, 0, 0x12000, 0x8F, 7);
+	fake_set(&f, 0x10, 0, 0, 2, 0, 0);
+	fake_set(&f, 0x10, 1, 0x13, 0xC0000, 4, 0xF);
+	c = decode(&f);
+	UNIT_TRUE(c.rdt.mon_present && c.rdt.l3.present, "rdt: L3 monitoring");
+	UNIT_EQ(c.rdt.max_rmid, 0x8F, "rdt: max RMID 8FH");
+	UNIT_EQ(c.rdt.l3.upscale, 0x12000, "rdt: upscale 73728");
+	UNIT_EQ(c.rdt.l3.counter_width, 24, "rdt: width 24 + EAX[7:0] = 24");
+	UNIT_TRUE(c.rdt.l3.occupancy && c.rdt.l3.total_bw && c.rdt.l3.local_bw,
+		  "rdt: occupancy, total and local BW");
+	UNIT_TRUE(c.rdt.alloc_present && c.rdt.l3_cat && !c.rdt.l2_cat && !c.rdt.mba,
+		  "rdt: L3 CAT only");
+	UNIT_EQ(c.rdt.l3_cbm_len, 20, "rdt: CBM length EAX[4:0] + 1 = 20");
+	UNIT_EQ(c.rdt.l3_max_cos, 15, "rdt: highest COS 15");
+	UNIT_TRUE(c.rdt.l3_cdp, "rdt: CDP");
+	UNIT_TRUE(!fake_asked(&f, 0x10, 2) && !fake_asked(&f, 0x10, 3),
+		  "rdt: L2 CAT and MBA sub-leaves not asked");
+
+	/* Counter width offset (SPR: 0FH,1 EAX = 8 gives 32 bits; bit 8 is the
+	 * overflow bit). */
+	fake_set(&f, 0xF, 1, 0x108, 0xA000, 0x9F, 7);
+	c = decode(&f);
+	UNIT_EQ(c.rdt.l3.counter_width, 32, "rdt: width 24 + 8 = 32");
+	UNIT_TRUE(c.rdt.l3.overflow_bit, "rdt: overflow bit EAX[8]");
+
+	/* L2 CAT enumerated but its sub-leaf reads zero: no parameters. */
+	fake_set(&f, 0x10, 0, 0, 4, 0, 0);
+	c = decode(&f);
+	UNIT_TRUE(c.rdt.l2_cat && !c.rdt.l2_params_valid, "rdt: zero L2 sub-leaf, no parameters");
+
+	/* L3 monitoring bit clear: sub-leaf 1 is not read. */
+	fake_set(&f, 0xF, 0, 0, 0x8F, 0, 0);
+	f.nasked = 0;
+	c = decode(&f);
+	UNIT_TRUE(c.rdt.mon_present && !c.rdt.l3.present, "rdt: no L3 resource");
+	UNIT_TRUE(!fake_asked(&f, 0xF, 1), "rdt: (0FH,1) not asked without EDX[1]");
+
+	/* PQM and PQE clear: leaves 0FH and 10H are not decoded. */
+	fake_set(&f, 7, 0, 0, 0, 0, 0);
+	f.nasked = 0;
+	c = decode(&f);
+	UNIT_TRUE(!c.rdt.mon_present && !c.rdt.alloc_present, "rdt: no PQM/PQE, nothing");
+	UNIT_TRUE(!fake_asked(&f, 0xF, 0) && !fake_asked(&f, 0x10, 0),
+		  "rdt: 0FH and 10H not asked without PQM/PQE");
+	UNIT_TRUE(requires_missing(&c, REQ_RDT_MON) != NULL, "rdt: REQ_RDT_MON missing");
+}
+
+/* ---- AMD ------------------------------------------------------------------ */
+
+static void test_amd_counters(void)
+{
+	struct fake f;
+	struct caps c;
+
+	/* K10: no PerfCtrExtCore, four legacy counters. */
+	fake_amd(&f, 6, 0x00100FA0, 0x8000001B);
+	fake_set(&f, 0x80000001, 0, 0, 0, 0x37FF, 0);
+	c = decode(&f);
+	UNIT_EQ(c.family, 0x10, "amd K10: family 10H");
+	UNIT_EQ(c.amd.core_counters, 4, "amd K10: 4 legacy counters");
+	UNIT_TRUE(!c.pm.present, "amd K10: leaf 0AH above the maximum");
+	NO_READ_ABOVE_MAX(&f, "amd K10");
+
+	/* Zen 2: PerfCtrExtCore (ECX[23]) gives six. */
+	fake_amd(&f, 0x10, 0x00830F10, 0x80000020);
+	fake_set(&f, 0x80000001, 0, 0, 0, 0x75C237FF, 0);
+	c = decode(&f);
+	UNIT_TRUE(c.amd.perfctr_core && c.amd.perfctr_nb && c.amd.perfctr_llc,
+		  "amd Zen2: PerfCtrExtCore, NB, LLC");
+	UNIT_EQ(c.amd.core_counters, 6, "amd Zen2: 6 counters");
+	UNIT_TRUE(requires_missing(&c, REQ_AMD | REQ_AMD_PERFCTR_CORE) == NULL,
+		  "amd Zen2: REQ_AMD_PERFCTR_CORE holds");
+	UNIT_TRUE(requires_missing(&c, REQ_AMD_PERFMON_V2) != NULL,
+		  "amd Zen2: REQ_AMD_PERFMON_V2 missing");
+
+	/* PerfMonV2 with EBX[3:0] = 5: as enumerated, not 6. */
+	fake_amd(&f, 0x10, 0x00A10F11, 0x80000028);
+	fake_set(&f, 0x80000001, 0, 0, 0, 1u << 23, 0);
+	fake_set(&f, 0x80000022, 0, 0x7, 0x00304105, 0, 0);
+	c = decode(&f);
+	UNIT_TRUE(c.amd.perfmon_v2 && c.amd.lbr_stack_v2 && c.amd.lbr_pmc_freeze,
+		  "amd PerfMonV2: EAX[2:0]");
+	UNIT_EQ(c.amd.num_core_pmc_v2, 5, "amd PerfMonV2: EBX[3:0] = 5");
+	UNIT_EQ(c.amd.lbr_v2_stack_size, 16, "amd PerfMonV2: LBR stack EBX[9:4] = 16");
+	UNIT_EQ(c.amd.num_df_pmc_v2, 16, "amd PerfMonV2: DF PMCs EBX[15:10] = 16");
+	UNIT_EQ(c.amd.num_umc_pmc_v2, 48, "amd PerfMonV2: UMC PMCs EBX[21:16] = 48");
+	UNIT_EQ(c.amd.core_counters, 5, "amd PerfMonV2: core counters as enumerated");
+
+	/* PerfMonV2 with EBX[3:0] = 0 enumerates nothing: PerfCtrExtCore's 6. */
+	fake_set(&f, 0x80000022, 0, 0x1, 0, 0, 0);
+	c = decode(&f);
+	UNIT_EQ(c.amd.core_counters, 6, "amd PerfMonV2 with 0 counters: 6 from PerfCtrExtCore");
+
+	/* An Intel CPU with ECX[23] set in 80000001H: not an AMD feature. */
+	fake_intel(&f, 0x16, 0x000906EA);
+	fake_set(&f, 0x80000001, 0, 0, 0, 1u << 23, 0);
+	c = decode(&f);
+	UNIT_TRUE(!c.amd.perfctr_core && c.amd.core_counters == 0, "intel: no AMD counters");
+}
+
+/* ---- Model-specific PMUs ------------------------------------------------ */
+
+static void test_model_specific(void)
+{
+	static const struct {
+		uint32_t sig;
+		bool nehalem;
+	} cases[] = {
+	    {0x000106A5, true},	 /* 06_1AH Nehalem-EP */
+	    {0x000106E5, true},	 /* 06_1EH Lynnfield */
+	    {0x000106F0, true},	 /* 06_1FH */
+	    {0x00020655, true},	 /* 06_25H Westmere client */
+	    {0x000206C2, true},	 /* 06_2CH Westmere-EP */
+	    {0x000206E6, false}, /* 06_2EH Nehalem-EX: box-based uncore */
+	    {0x000206F2, false}, /* 06_2FH Westmere-EX: box-based uncore */
+	    {0x000206A7, false}, /* 06_2AH Sandy Bridge */
+	    {0x00000F1A, false}, /* 0F_1AH: family 0FH, not 06H */
+	};
+	struct fake f;
+	struct caps c;
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char name[96];
+
+		fake_intel(&f, 0xB, cases[i].sig);
+		c = decode(&f);
+		snprintf(name, sizeof(name), "model-specific: signature %08X Nehalem uncore %s",
+			 cases[i].sig, cases[i].nehalem ? "yes" : "no");
+		UNIT_EQ(c.nehalem_uncore, cases[i].nehalem, name);
+	}
+	fake_amd(&f, 1, 0x000106A5, 0x80000008);
+	c = decode(&f);
+	UNIT_TRUE(!c.nehalem_uncore, "model-specific: AMD with an 06_1AH-like signature");
+	fake_amd(&f, 1, 0x00000F48, 0x80000008);
+	c = decode(&f);
+	UNIT_TRUE(!c.netburst, "model-specific: AMD family 0FH is not NetBurst");
+}
+
+/* ---- IA32_PERF_CAPABILITIES and requirements ------------------------------ */
+
+static void test_perf_capabilities(void)
+{
+	struct fake f;
+	struct caps c;
+
+	/* B3C5H: LBR format 5 (bits 5:0), PEBS trap (6), arch regs (7), PEBS
+	 * format 3 (11:8), freeze while SMM (12), FW_WRITE (13), no baseline
+	 * (14), perf metrics (15). */
+	fake_intel(&f, 0x1B, 0x000706E5);
+	fake_set(&f, 1, 0, 0x000706E5, 0, 1u << 15, 0);
+	c = decode(&f);
+	UNIT_TRUE(!c.perf_cap.valid, "perf caps: not valid before decoding a value");
+	UNIT_TRUE(requires_missing(&c, REQ_FW_WRITE) != NULL, "perf caps: FW_WRITE missing");
+	caps_decode_perf_capabilities(&c, 0xB3C5);
+	UNIT_EQ(c.perf_cap.lbr_format, 5, "perf caps: LBR format 5");
+	UNIT_TRUE(c.perf_cap.pebs_trap && c.perf_cap.pebs_arch_reg, "perf caps: PEBS trap, regs");
+	UNIT_EQ(c.perf_cap.pebs_format, 3, "perf caps: PEBS format 3");
+	UNIT_TRUE(c.perf_cap.freeze_while_smm, "perf caps: freeze while SMM");
+	UNIT_TRUE(c.perf_cap.full_width_write, "perf caps: full-width write");
+	UNIT_TRUE(!c.perf_cap.pebs_baseline, "perf caps: no PEBS baseline");
+	UNIT_TRUE(c.perf_cap.perf_metrics, "perf caps: perf metrics");
+	UNIT_TRUE(requires_missing(&c, REQ_PDCM | REQ_FW_WRITE | REQ_PERF_METRICS) == NULL,
+		  "perf caps: PDCM, FW_WRITE, PERF_METRICS hold");
+}
+
+static void test_requires(void)
+{
+	struct fake f;
+	struct caps c;
+	const char *why;
+
+	/* Penryn: v2, 2 GP, 3 fixed. */
+	fake_intel(&f, 0xA, 0x00010676);
+	fake_set(&f, 0xA, 0, 0x07280202, 0, 0, 0x503);
+	c = decode(&f);
+	UNIT_TRUE(requires_missing(&c, REQ_INTEL | REQ_ARCH_PMU | REQ_ARCH_PMU_V2 | REQ_FIXED) ==
+		      NULL,
+		  "requires: v2 CPU has INTEL, ARCH_PMU, V2, FIXED");
+	why = requires_missing(&c, REQ_ARCH_PMU_V2 | REQ_ARCH_PMU_V3);
+	UNIT_STREQ(why, "CPUID.0AH:EAX[7:0] >= 3 (architectural PMU version 3)",
+		   "requires: v2 CPU misses V3, named by its CPUID field");
+	why = requires_missing(&c, REQ_AMD);
+	UNIT_TRUE(why && strstr(why, "AuthenticAMD"), "requires: AMD missing on Intel");
+	why = requires_missing(&c, REQ_PDCM);
+	UNIT_TRUE(why && strstr(why, "PDCM[15]"), "requires: PDCM names CPUID.01H:ECX[15]");
+	why = requires_missing(&c, REQ_NO_ARCH_PMU);
+	UNIT_TRUE(why != NULL, "requires: NO_ARCH_PMU missing on a CPU with a PMU");
+	UNIT_TRUE(requires_missing(&c, REQ_NONE) == NULL, "requires: REQ_NONE always holds");
+	UNIT_TRUE(requires_missing(&c, BIT_ULL(REQ_COUNT)) != NULL,
+		  "requires: an undefined bit is never satisfied");
+	for (unsigned i = 0; i < REQ_COUNT; i++) {
+		char name[80];
+
+		why = requires_missing(&(struct caps){0}, BIT_ULL(i));
+		snprintf(name, sizeof(name), "requires: bit %u has a text on an empty record", i);
+		/* An all-zero record: only NO_ARCH_PMU holds. */
+		if (i == REQ_NO_ARCH_PMU_BIT)
+			UNIT_TRUE(why == NULL, name);
+		else
+			UNIT_TRUE(why && strlen(why) > 10, name);
+	}
+}
+
+/* ---- The report --------------------------------------------------------- */
+
+static char captured[16384];
+static size_t captured_len;
+
+static void capture_sink(void *ctx, const char *s, size_t n)
+{
+	if (captured_len + n < sizeof(captured)) {
+		memcpy(captured + captured_len, s, n);
+		captured_len += n;
+		captured[captured_len] = '\0';
+	}
+}
+
+struct ktap_writer g_ktap = {capture_sink, NULL, 0};
+
+static void test_report(void)
+{
+	struct fake f;
+	struct caps c;
+
+	fake_intel(&f, 0x20, 0x000806F8);
+	fake_set(&f, 0xA, 0, 0x08300805, 0, 0xF, 0x8604);
+	c = decode(&f);
+	captured_len = 0;
+	captured[0] = '\0';
+	caps_report(&c);
+	UNIT_TRUE(strstr(captured, "# caps: vendor GenuineIntel (Intel), DisplayFamily 06H "
+				   "DisplayModel 8FH stepping 8"),
+		  "report: identity line");
+	UNIT_TRUE(strstr(captured, "# caps: architectural PMU version 5: 8 GP counters x 48 bits"),
+		  "report: PMU line");
+	UNIT_TRUE(strstr(captured, "fixed counters {0,1,2,3} x 48 bits"), "report: fixed counters");
+	UNIT_TRUE(strstr(captured, "available: core_cycles instructions"), "report: events");
+
+	fake_set(&f, 0xA, 0, 0, 0, 0, 0);
+	c = decode(&f);
+	captured_len = 0;
+	caps_report(&c);
+	UNIT_TRUE(strstr(captured, "# caps: no architectural PMU (CPUID.0AH:EAX[7:0] = 0)"),
+		  "report: zeroed leaf 0AH");
+	for (const char *p = captured; *p; p = strchr(p, '\n') + 1) {
+		if (strncmp(p, "# ", 2)) {
+			UNIT_TRUE(false, "report: every line is a KTAP diagnostic");
+			break;
+		}
+		if (!strchr(p, '\n'))
+			break;
+	}
+}
+
+/* ---- The dump reader ---------------------------------------------------- */
+
+static const char *write_tmp(const char *text)
+{
+	static char path[64];
+	FILE *f;
+	int fd;
+
+	strcpy(path, "/tmp/test_caps_XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		perror("mkstemp");
+		exit(2);
+	}
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static int load_text(struct cpuid_dump *d, const char *text, char *err, size_t errlen)
+{
+	const char *p = write_tmp(text);
+	int rc = cpuid_dump_load(d, p, err, errlen);
+
+	unlink(p);
+	return rc;
+}
+
+static void test_dump_reader(void)
+{
+	struct cpuid_dump d;
+	struct cpuid_regs r;
+	char err[256];
+	int rc;
+
+	rc = load_text(&d,
+		       "CPU 0:\n"
+		       "   0x00000000 0x00: eax=0x0000000a ebx=0x756e6547 ecx=0x6c65746e "
+		       "edx=0x49656e69\n"
+		       "   0x0000000a 0x00: eax=0x07280202 ebx=0x00000000 ecx=0x00000000 "
+		       "edx=0x00000503\r\n"
+		       "\n"
+		       "CPU 1:\n"
+		       "   0x00000000 0x00: eax=0x0000000b ebx=0x756e6547 ecx=0x6c65746e "
+		       "edx=0x49656e69\n"
+		       "   0x00000004 0x02: eax=0x1 ebx=0x2 ecx=0x3 edx=0x4\n"
+		       "   0x00000005: eax=0x00000040 ebx=0x00000040 ecx=0x00000003 "
+		       "edx=0x00000000\n",
+		       err, sizeof(err));
+	UNIT_EQ(rc, 0, "dump: two CPUs, CRLF, old format parse");
+	if (rc)
+		printf("#   %s\n", err);
+	UNIT_EQ(cpuid_dump_cpu_count(&d), 2, "dump: 2 CPUs");
+	UNIT_TRUE(cpuid_dump_lookup(&d, 1, 4, 2, &r) && r.eax == 1 && r.edx == 4,
+		  "dump: CPU 1 leaf 4 sub-leaf 2");
+	UNIT_TRUE(cpuid_dump_lookup(&d, 1, 5, 0, &r) && r.ecx == 3,
+		  "dump: line without a sub-leaf is sub-leaf 0");
+	UNIT_TRUE(cpuid_dump_lookup(&d, 0, 0xA, 0, &r) && r.edx == 0x503, "dump: CRLF line");
+	UNIT_TRUE(!cpuid_dump_lookup(&d, 0, 0xB, 0, &r) && !r.eax && !r.ebx && !r.ecx && !r.edx,
+		  "dump: absent leaf is false and zeros");
+	UNIT_TRUE(!cpuid_dump_lookup(&d, 2, 0, 0, &r), "dump: absent CPU is false");
+	UNIT_TRUE(!cpuid_dump_has_cpu(&d, 2) && cpuid_dump_has_cpu(&d, 1), "dump: has_cpu");
+	{
+		struct cpuid_dump_source src = {&d, 1};
+		struct caps c;
+
+		caps_decode(&c, cpuid_dump_source_fn, &src);
+		UNIT_EQ(c.max_basic_leaf, 0xB, "dump: decode through the source of CPU 1");
+	}
+	cpuid_dump_free(&d);
+
+	rc = load_text(&d, "CPU:\n   0x00000000 0x00: eax=0x00000001 ebx=0 ecx=0 edx=0\n", err,
+		       sizeof(err));
+	UNIT_TRUE(rc != 0 && strstr(err, ":2:"), "dump: register without 0x is an error at line 2");
+
+	rc = load_text(&d, "CPU:\n   0x00000000 0x00: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\n", err,
+		       sizeof(err));
+	UNIT_TRUE(rc == 0 && cpuid_dump_has_cpu(&d, 0), "dump: \"CPU:\" is CPU 0");
+	cpuid_dump_free(&d);
+
+	rc = load_text(&d, "   0x00000000 0x00: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\nhello\n", err,
+		       sizeof(err));
+	UNIT_TRUE(rc != 0 && strstr(err, ":2:") && strstr(err, "hello"),
+		  "dump: garbage line names its line and text");
+
+	rc = load_text(&d, "", err, sizeof(err));
+	UNIT_TRUE(rc != 0 && strstr(err, "no CPUID register lines"), "dump: empty file");
+
+	rc = load_text(&d,
+		       "CPU 0:\n 0x1 0x0: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\n"
+		       " 0x1 0x0: eax=0x2 ebx=0x0 ecx=0x0 edx=0x0\n",
+		       err, sizeof(err));
+	UNIT_TRUE(rc != 0 && strstr(err, "twice"), "dump: conflicting duplicate leaf");
+
+	rc = load_text(&d, "CPU 0:\n 0x1 0x0: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\nCPU 0:\n", err,
+		       sizeof(err));
+	UNIT_TRUE(rc != 0 && strstr(err, "CPU 0 appears twice"), "dump: repeated CPU number");
+
+	rc = load_text(&d, " 0x1 0x0: eax=0x123456789 ebx=0x0 ecx=0x0 edx=0x0\n", err, sizeof(err));
+	UNIT_TRUE(rc != 0, "dump: a register wider than 32 bits is an error");
+
+	rc = cpuid_dump_load(&d, "/nonexistent/dump.txt", err, sizeof(err));
+	UNIT_TRUE(rc != 0 && strstr(err, "/nonexistent/dump.txt"), "dump: missing file");
+}
+
+int main(void)
+{
+	test_signature();
+	test_leaf1_bits();
+	test_max_leaf_gating();
+	test_ebx_vector_short();
+	test_fixed_counters();
+	test_zeroed_leaf_0a_under_hypervisor();
+	test_leaf23();
+	test_hybrid();
+	test_rdt();
+	test_amd_counters();
+	test_model_specific();
+	test_perf_capabilities();
+	test_requires();
+	test_report();
+	test_dump_reader();
+	return unit_done();
+}
