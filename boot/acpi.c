@@ -77,8 +77,8 @@ uint64_t acpi_find_lapic(EFI_SYSTEM_TABLE *st)
 	for (UINTN i = 0; i < st->NumberOfTableEntries; i++)
 		if (!CompareGuid(&st->ConfigurationTable[i].VendorGuid, &acpi20_guid))
 			rsdp = st->ConfigurationTable[i].VendorTable;
-	if (!rsdp || !sig_is(rsdp->signature, "RSD PTR ", 8) || rsdp->revision < 2 ||
-	    !rsdp->xsdt || !checksum_ok(rsdp, 20))
+	if (!rsdp || !sig_is(rsdp->signature, "RSD PTR ", 8) || rsdp->revision < 2 || !rsdp->xsdt ||
+	    !checksum_ok(rsdp, 20))
 		return 0;
 	const struct acpi_header *xsdt = (const void *)(uintptr_t)rsdp->xsdt;
 	if (!sig_is(xsdt->signature, "XSDT", 4) || xsdt->length < sizeof(*xsdt))

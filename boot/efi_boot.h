@@ -19,8 +19,8 @@ EFI_FILE_HANDLE efi_boot_volume(EFI_HANDLE image);
 /* Read a whole file as NUL-terminated bytes (pool memory that survives
  * ExitBootServices: EfiLoaderData). NULL when absent; *err set to a short
  * reason when it exists but cannot be read. */
-char *efi_read_file(EFI_FILE_HANDLE root, const CHAR16 *path, UINTN max_size,
-		    UINTN *size, const char **err);
+char *efi_read_file(EFI_FILE_HANDLE root, const CHAR16 *path, UINTN max_size, UINTN *size,
+		    const char **err);
 
 /* Create (or replace) \dir\name and write data to it. */
 EFI_STATUS efi_write_file(EFI_FILE_HANDLE root, const CHAR16 *dir, const CHAR16 *name,

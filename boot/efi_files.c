@@ -24,8 +24,8 @@ EFI_FILE_HANDLE efi_boot_volume(EFI_HANDLE image)
 	return root;
 }
 
-char *efi_read_file(EFI_FILE_HANDLE root, const CHAR16 *path, UINTN max_size,
-		    UINTN *size, const char **err)
+char *efi_read_file(EFI_FILE_HANDLE root, const CHAR16 *path, UINTN max_size, UINTN *size,
+		    const char **err)
 {
 	EFI_FILE_HANDLE f = NULL;
 	EFI_STATUS s;
@@ -83,8 +83,7 @@ EFI_STATUS efi_write_file(EFI_FILE_HANDLE root, const CHAR16 *dir, const CHAR16 
 	if (EFI_ERROR(s))
 		return s;
 	/* Replace, never append to, an older report. */
-	if (!EFI_ERROR(d->Open(d, &f, (CHAR16 *)name, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE,
-			       0)))
+	if (!EFI_ERROR(d->Open(d, &f, (CHAR16 *)name, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0)))
 		f->Delete(f); /* also closes it */
 	f = NULL;
 	s = d->Open(d, &f, (CHAR16 *)name,

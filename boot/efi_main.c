@@ -9,8 +9,8 @@
 #include "arch.h"
 
 /* Options file, relative to the boot volume's root. */
-#define CONFIG_PATH L"\\EFI\\BOOT\\pmutest.cfg"
-#define CONFIG_SOURCE "\\EFI\\BOOT\\pmutest.cfg"
+#define CONFIG_PATH	L"\\EFI\\BOOT\\pmutest.cfg"
+#define CONFIG_SOURCE	"\\EFI\\BOOT\\pmutest.cfg"
 #define CONFIG_MAX_SIZE (64 * 1024)
 
 /* Room for page tables (one 4 KiB directory per GiB of physical address
@@ -29,8 +29,8 @@ static void find_framebuffer(struct boot_framebuffer *fb)
 {
 	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop = NULL;
 
-	if (EFI_ERROR(LibLocateProtocol(&gEfiGraphicsOutputProtocolGuid, (void **)&gop)) ||
-	    !gop || !gop->Mode || !gop->Mode->Info)
+	if (EFI_ERROR(LibLocateProtocol(&gEfiGraphicsOutputProtocolGuid, (void **)&gop)) || !gop ||
+	    !gop->Mode || !gop->Mode->Info)
 		return;
 	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *info = gop->Mode->Info;
 	/* Only direct 32-bit RGB/BGR framebuffers; BltOnly/bitmask are skipped. */
@@ -49,8 +49,8 @@ static uint64_t map_end(const EFI_MEMORY_DESCRIPTOR *d)
 	return d->PhysicalStart + (d->NumberOfPages << EFI_PAGE_SHIFT);
 }
 
-#define FOR_EACH_DESC(d, map, size, dsize)                                        \
-	for (EFI_MEMORY_DESCRIPTOR *d = (map); (char *)d < (char *)(map) + (size); \
+#define FOR_EACH_DESC(d, map, size, dsize)                                                         \
+	for (EFI_MEMORY_DESCRIPTOR *d = (map); (char *)d < (char *)(map) + (size);                 \
 	     d = (EFI_MEMORY_DESCRIPTOR *)((char *)d + (dsize)))
 
 /* Runs after ExitBootServices: pure computation on the final map. */
@@ -67,8 +67,8 @@ static void describe_memory(struct x86_handoff *h, EFI_MEMORY_DESCRIPTOR *map, U
 			h->bi.usable_memory += d->NumberOfPages << EFI_PAGE_SHIFT;
 		if (map_end(d) > h->phys_end)
 			h->phys_end = map_end(d);
-		bool mmio = d->Type == EfiMemoryMappedIO ||
-			    d->Type == EfiMemoryMappedIOPortSpace || !(d->Attribute & EFI_MEMORY_WB);
+		bool mmio = d->Type == EfiMemoryMappedIO || d->Type == EfiMemoryMappedIOPortSpace ||
+			    !(d->Attribute & EFI_MEMORY_WB);
 		if (h->range_count < HANDOFF_MAX_RANGES) {
 			struct phys_range *r = &h->ranges[h->range_count++];
 			r->base = d->PhysicalStart;
@@ -77,8 +77,8 @@ static void describe_memory(struct x86_handoff *h, EFI_MEMORY_DESCRIPTOR *map, U
 		}
 	}
 	if (h->bi.fb.base) {
-		uint64_t fb_end = h->bi.fb.base +
-				  (uint64_t)h->bi.fb.pixels_per_scanline * h->bi.fb.height * 4;
+		uint64_t fb_end =
+		    h->bi.fb.base + (uint64_t)h->bi.fb.pixels_per_scanline * h->bi.fb.height * 4;
 		if (fb_end > h->phys_end)
 			h->phys_end = fb_end;
 	}
@@ -96,8 +96,10 @@ static EFI_STATUS allocate_pool_pages(EFI_SYSTEM_TABLE *st, struct x86_handoff *
 		return EFI_OUT_OF_RESOURCES;
 	size *= dsize; /* LibMemoryMap returns the entry count */
 	FOR_EACH_DESC(d, map, size, dsize)
-	if (map_end(d) > end)
-		end = map_end(d);
+	{
+		if (map_end(d) > end)
+			end = map_end(d);
+	}
 	FreePool(map);
 	if (h->bi.fb.base && h->bi.fb.base + (64ULL << 20) > end)
 		end = h->bi.fb.base + (64ULL << 20);
@@ -105,7 +107,7 @@ static EFI_STATUS allocate_pool_pages(EFI_SYSTEM_TABLE *st, struct x86_handoff *
 	uint64_t bytes = POOL_FIXED_BYTES + ((end + (1ULL << 30) - 1) >> 30) * 4096;
 	EFI_PHYSICAL_ADDRESS base = 0;
 	EFI_STATUS s = st->BootServices->AllocatePages(AllocateAnyPages, EfiLoaderData,
-							EFI_SIZE_TO_PAGES(bytes), &base);
+						       EFI_SIZE_TO_PAGES(bytes), &base);
 	if (EFI_ERROR(s))
 		return s;
 	h->pool_base = base;
@@ -136,8 +138,7 @@ static void read_config(EFI_FILE_HANDLE root, struct boot_info *bi)
  * the buffer is allocated first, with room to spare, and the retry only
  * calls GetMemoryMap (UEFI 2.x, 7.4 "ExitBootServices").
  */
-static EFI_STATUS exit_boot_services(EFI_HANDLE image, EFI_SYSTEM_TABLE *st,
-				     struct x86_handoff *h)
+static EFI_STATUS exit_boot_services(EFI_HANDLE image, EFI_SYSTEM_TABLE *st, struct x86_handoff *h)
 {
 	EFI_BOOT_SERVICES *bs = st->BootServices;
 	UINTN size = 0, key, dsize;

@@ -17,15 +17,14 @@
 
 /* {706d7574-6573-7421-9a3c-5265706f7274}: "pmut" "es" "t!" .. "Report" */
 static EFI_GUID report_guid = {
-	0x706d7574, 0x6573, 0x7421, {0x9a, 0x3c, 0x52, 0x65, 0x70, 0x6f, 0x72, 0x74}};
+    0x706d7574, 0x6573, 0x7421, {0x9a, 0x3c, 0x52, 0x65, 0x70, 0x6f, 0x72, 0x74}};
 
-#define REPORT_ATTRS                                                                  \
-	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS |                \
-	 EFI_VARIABLE_RUNTIME_ACCESS)
-#define CHUNK_SIZE 4000	 /* below every firmware's per-variable limit seen */
-#define REPORT_CAP (64 * 1024)
-#define TAIL_KEEP (12 * 1024)
-#define MAX_CHUNKS ((REPORT_CAP + CHUNK_SIZE - 1) / CHUNK_SIZE + 1)
+#define REPORT_ATTRS                                                                               \
+	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
+#define CHUNK_SIZE   4000 /* below every firmware's per-variable limit seen */
+#define REPORT_CAP   (64 * 1024)
+#define TAIL_KEEP    (12 * 1024)
+#define MAX_CHUNKS   ((REPORT_CAP + CHUNK_SIZE - 1) / CHUNK_SIZE + 1)
 #define REPORT_MAGIC 0x50524d50u /* "PMRP" */
 
 struct report_meta {
@@ -234,8 +233,8 @@ const char *efi_report_flush(EFI_FILE_HANDLE root)
 		rt->SetVariable(meta_name, &report_guid, 0, 0, NULL);
 		msg = PoolPrint(L"the report of the previous run (%ld of %ld bytes%s) was written "
 				L"to \\pmutest\\%s",
-				(UINT64)got, meta.original,
-				meta.complete ? L"" : L", incomplete", fname);
+				(UINT64)got, meta.original, meta.complete ? L"" : L", incomplete",
+				fname);
 	}
 	if (!msg)
 		return "a saved report was handled, but no memory for the message";

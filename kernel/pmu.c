@@ -74,6 +74,14 @@ bool pmu_fixed_present(unsigned i)
 	return pmu_has_global() && i < FIXED_MAX && (g_caps.pm.fixed_supported & (1u << i));
 }
 
+int pmu_gp_nth(unsigned n)
+{
+	for (unsigned i = 0; i < pmu_num_gp() && i < 64; i++)
+		if (pmu_gp_present(i) && n-- == 0)
+			return (int)i;
+	return -1;
+}
+
 unsigned pmu_fixed_limit(void)
 {
 	unsigned n = 0;

@@ -54,7 +54,10 @@ bool pmu_has_global(void);	     /* version >= 2 */
 unsigned pmu_num_gp(void);	     /* CPUID.0AH:EAX[15:8] */
 bool pmu_gp_present(unsigned i);     /* counter i usable (leaf 23H aware) */
 bool pmu_fixed_present(unsigned i);  /* fixed counter i supported */
-unsigned pmu_fixed_limit(void);	     /* 1 + highest supported fixed index */
+unsigned pmu_fixed_limit(void);
+/* Index of the n-th present GP counter (0-based n), -1 when there is none:
+ * leaf 23H may leave holes, so counter 0 or 1 is not always there. */
+int pmu_gp_nth(unsigned n);	     /* 1 + highest supported fixed index */
 uint64_t pmu_gp_mask(void);	     /* width mask of GP counters */
 uint64_t pmu_fixed_mask(void);	     /* width mask of fixed counters */
 /* IA32_PERF_GLOBAL_CTRL bits of every present counter (v2+). */

@@ -21,6 +21,11 @@ EFI_ASM_SRCS := $(sort $(wildcard arch/x86_64/*.asm))
 EFI_OBJS := $(patsubst %.c,$(EFI_BUILD)/%.o,$(EFI_C_SRCS)) \
 	$(patsubst %.asm,$(EFI_BUILD)/%.o,$(EFI_ASM_SRCS))
 
+# Relink when the object list changes (EFI_EXTRA_SRCS, added files).
+EFI_OBJS_LIST := $(EFI_BUILD)/objects.list
+$(shell mkdir -p $(EFI_BUILD) && echo '$(EFI_OBJS)' | cmp -s - $(EFI_OBJS_LIST) || \
+	echo '$(EFI_OBJS)' > $(EFI_OBJS_LIST))
+
 # Freestanding, position-independent (GNU-EFI relocates the image itself),
 # no red zone (interrupts arrive on the current stack at CPL 0), no SSE (the
 # exception entry saves general registers only), UEFI's 16-bit wchar_t.
@@ -45,7 +50,7 @@ efi: $(EFI_IMAGE)
 $(EFI_IMAGE): $(EFI_ELF)
 	objcopy $(EFI_SECTIONS) --target efi-app-x86_64 --subsystem=10 $< $@
 
-$(EFI_ELF): $(EFI_OBJS) linker.ld mk/efi.mk
+$(EFI_ELF): $(EFI_OBJS) $(EFI_OBJS_LIST) linker.ld mk/efi.mk
 	ld $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -lefi -lgnuefi -o $@
 	@# No unresolved symbols may survive into the image (ld -shared allows them).
 	@if nm -u $@ | grep -v '^ *w ' | grep . ; then \

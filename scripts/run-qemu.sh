@@ -22,9 +22,14 @@ usage: scripts/run-qemu.sh [options]
                     log, firmware output included, is FILE.raw
   --efi PATH        the image to boot (default build/BOOTX64.EFI)
   --expect FILE     accepted and ignored (scripts/run-tests.sh compares)
+  --image IMG       boot this FAT image (scripts/make-usb-image.sh) instead
+                    of a directory made from --efi/--config; it is written
+                    to (the report of a previous run lands in \pmutest\)
   --keep-vars       keep UEFI variables between runs (build/qemu-vars.fd),
                     so a report stored by arch_save_report is written to
                     the ESP on the next boot
+  --qemu-arg ARG    pass ARG to QEMU (repeatable), e.g. --qemu-arg=-vga
+                    --qemu-arg=none for a run without a framebuffer
   --display         show the screen (GTK/SDL) instead of -display none
   -h, --help        this text
 
@@ -50,7 +55,9 @@ timeout_s=120
 log=
 efi=$here/build/BOOTX64.EFI
 keep_vars=0
+image=
 display=(-display none)
+extra=()
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -61,8 +68,11 @@ while [ $# -gt 0 ]; do
 	--log) log=${2:?--log needs a file}; shift ;;
 	--efi) efi=${2:?--efi needs a path}; shift ;;
 	--expect) shift ;;
+	--image) image=${2:?--image needs a file}; shift ;;
 	--keep-vars) keep_vars=1 ;;
 	--display) display=() ;;
+	--qemu-arg) extra+=("${2:?--qemu-arg needs an argument}"); shift ;;
+	--qemu-arg=*) extra+=("${1#--qemu-arg=}") ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option: $1" ;;
 	esac
@@ -72,7 +82,11 @@ done
 case $timeout_s in
 '' | *[!0-9]*) die "--timeout wants whole seconds, got '$timeout_s'" ;;
 esac
-[ -f "$efi" ] || die "no image at $efi (run 'make efi')"
+if [ -n "$image" ]; then
+	[ -f "$image" ] || die "no FAT image at $image"
+else
+	[ -f "$efi" ] || die "no image at $efi (run 'make efi')"
+fi
 [ -z "$config" ] || [ -f "$config" ] || die "options file not found: $config"
 command -v qemu-system-x86_64 >/dev/null ||
 	die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
@@ -88,15 +102,19 @@ fi
 log=${log:-$here/build/qemu-$accel.log}
 mkdir -p "$(dirname "$log")" "$here/build"
 
-# The ESP: a directory QEMU presents as a FAT drive (read-only: nothing is
-# written back to it; use --keep-vars with make-usb-image.sh's image for a
-# writable one).
+# The ESP: a directory QEMU presents as a FAT drive (a scratch copy, gone
+# after the run), or the FAT image given with --image.
 work=$(mktemp -d "$here/build/qemu-run.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-esp=$work/esp
-mkdir -p "$esp/EFI/BOOT"
-cp "$efi" "$esp/EFI/BOOT/BOOTX64.EFI"
-[ -z "$config" ] || cp "$config" "$esp/EFI/BOOT/pmutest.cfg"
+if [ -n "$image" ]; then
+	disk=(-drive format=raw,file="$image")
+else
+	esp=$work/esp
+	mkdir -p "$esp/EFI/BOOT"
+	cp "$efi" "$esp/EFI/BOOT/BOOTX64.EFI"
+	[ -z "$config" ] || cp "$config" "$esp/EFI/BOOT/pmutest.cfg"
+	disk=(-drive format=raw,file=fat:rw:"$esp")
+fi
 
 if [ "$keep_vars" = 1 ]; then
 	vars=$here/build/qemu-vars.fd
@@ -119,15 +137,16 @@ timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 \
 	-machine q35 -m 512M -smp 1 "${cpu_args[@]}" \
 	-drive if=pflash,format=raw,unit=0,readonly=on,file="$ovmf_code" \
 	-drive if=pflash,format=raw,unit=1,file="$vars" \
-	-drive format=raw,file=fat:rw:"$esp" \
+	"${disk[@]}" \
 	-net none "${display[@]}" -serial stdio -monitor none \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot </dev/null |
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot ${extra[@]+"${extra[@]}"} </dev/null |
 	tee "$raw" | tr -d '\r' | awk '
 		/KTAP version 1/ { on = 1 }
-		on { print; fflush() }'
+		on || /^pmutest|Bail out!/ { print; fflush() }'
 status=${PIPESTATUS[0]}
 set -e
-tr -d '\r' <"$raw" | awk '/KTAP version 1/ { on = 1 } on' >"$log"
+# The log: KTAP from its header on, plus a bail-out that came before it.
+tr -d '\r' <"$raw" | awk '/KTAP version 1/ { on = 1 } on || /Bail out!/' >"$log"
 
 case $status in
 33) verdict=PASS; rc=0 ;;

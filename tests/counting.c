@@ -330,46 +330,64 @@ TEST(counting, edge_inv_cmask, REQ_ARCH_PMU_V2)
 	uint64_t base = PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN;
 	uint64_t ins = pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, base);
 	uint64_t cyc = pmu_evtsel(ARCH_EVENT_CORE_CYCLES, base);
-	unsigned n = pmu_num_gp();
-	uint64_t v[4];
+	int c[4];
+	uint64_t v[4], all = 0;
+	unsigned n = 0;
 
 	if (!pmu_event_available(ARCH_EVENT_INSTRUCTIONS) ||
 	    !pmu_event_available(ARCH_EVENT_CORE_CYCLES)) {
 		t_skip(t, "CPUID.0AH:EBX[0] or EBX[1]: core cycles / instructions unavailable");
 		return;
 	}
+	for (unsigned k = 0; k < 4; k++) {
+		c[k] = pmu_gp_nth(k);
+		if (c[k] >= 0) {
+			n++;
+			all |= GLOBAL_PMC_BIT(c[k]);
+		}
+	}
 	/* CMASK = 255: no core retires 255 instructions in one cycle. */
-	pmu_gp_program(0, ins | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 255), 0);
-	pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(0)), PMU_ITERS);
-	expect_eq(t, pmu_gp_read(0), 0, RULE_EVTSEL_CMASK,
+	pmu_gp_program(c[0], ins | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 255), 0);
+	pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(c[0])), PMU_ITERS);
+	expect_eq(t, pmu_gp_read(c[0]), 0, RULE_EVTSEL_CMASK,
 		  "instructions with CMASK = 255 (cycles retiring >= 255)");
 	if (n < 2) {
 		t_diag(t, "INV/EDGE checks need 2+ GP counters (CPUID.0AH:EAX[15:8] = %u)", n);
 		return;
 	}
+	/* EDGE on a condition that is always true (INV, CMASK = 255): one
+	 * rising edge at most; on one that is never true: none. */
+	pmu_gp_program(c[0], ins | PERFEVTSEL_EDGE | PERFEVTSEL_INV |
+				     FIELD_PREP_ULL(PERFEVTSEL_CMASK, 255), 0);
+	pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(c[0])), PMU_ITERS);
+	expect_range(t, pmu_gp_read(c[0]), 0, 1, RULE_EVTSEL_EDGE,
+		     "EDGE INV CMASK=255: rising edges of an always-true condition");
+	pmu_gp_program(c[0], ins | PERFEVTSEL_EDGE | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 255), 0);
+	pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(c[0])), PMU_ITERS);
+	expect_eq(t, pmu_gp_read(c[0]), 0, RULE_EVTSEL_EDGE,
+		  "EDGE CMASK=255: rising edges of a never-true condition");
 	/* INV + CMASK = 255: every cycle retires fewer than 255. */
-	pmu_gp_program(0, cyc, 0);
-	pmu_gp_program(1, ins | PERFEVTSEL_INV | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 255), 0);
-	pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(0) | GLOBAL_PMC_BIT(1)), PMU_ITERS);
-	v[0] = pmu_gp_read(0);
-	v[1] = pmu_gp_read(1);
+	pmu_gp_program(c[0], cyc, 0);
+	pmu_gp_program(c[1], ins | PERFEVTSEL_INV | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 255), 0);
+	pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(c[0]) | GLOBAL_PMC_BIT(c[1])), PMU_ITERS);
+	v[0] = pmu_gp_read(c[0]);
+	v[1] = pmu_gp_read(c[1]);
 	expect_true(t, v[0] > 0 && close_to(v[0], v[1]), "INV count == core cycles (+-1/64)",
 		    "differs", RULE_EVTSEL_INV, "INV CMASK=255 count %llu vs core cycles %llu",
 		    (unsigned long long)v[1], (unsigned long long)v[0]);
 	if (n < 4) {
-		t_diag(t, "CMASK partition / EDGE checks need 4 GP counters (CPUID.0AH:EAX[15:8] = %u)",
-		       n);
+		t_diag(t, "CMASK partition / EDGE checks need 4 GP counters (%u present)", n);
 		return;
 	}
 	/* CMASK = 1 and INV CMASK = 1 split the cycles; EDGE CMASK = 1 counts
 	 * the rising edges of "retired >= 1", at most one per stall + 1. */
-	pmu_gp_program(0, cyc, 0);
-	pmu_gp_program(1, ins | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 1), 0);
-	pmu_gp_program(2, ins | PERFEVTSEL_INV | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 1), 0);
-	pmu_gp_program(3, ins | PERFEVTSEL_EDGE | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 1), 0);
-	pmu_run_gated(pmu_gate_global(GENMASK_ULL(3, 0)), PMU_ITERS);
-	for (unsigned i = 0; i < 4; i++)
-		v[i] = pmu_gp_read(i);
+	pmu_gp_program(c[0], cyc, 0);
+	pmu_gp_program(c[1], ins | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 1), 0);
+	pmu_gp_program(c[2], ins | PERFEVTSEL_INV | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 1), 0);
+	pmu_gp_program(c[3], ins | PERFEVTSEL_EDGE | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 1), 0);
+	pmu_run_gated(pmu_gate_global(all), PMU_ITERS);
+	for (unsigned k = 0; k < 4; k++)
+		v[k] = pmu_gp_read(c[k]);
 	expect_range(t, v[1], PMU_ITERS * WORKLOAD_INSNS_PER_ITER / MAX_IPC,
 		     PMU_ITERS * WORKLOAD_INSNS_PER_ITER + PMU_OVERHEAD_EVENTS, RULE_EVTSEL_CMASK,
 		     "cycles retiring >= 1 instruction (CMASK = 1)");

@@ -24,10 +24,12 @@ struct freeze_run {
 
 static bool watch_counter(uint32_t *msr, uint64_t *bit)
 {
-	if (pmu_gp_present(1)) {
-		*msr = MSR_IA32_PMC(1);
-		*bit = GLOBAL_PMC_BIT(1);
-		pmu_gp_program(1, pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_OS | PERFEVTSEL_USR |
+	int second = pmu_gp_nth(1);
+
+	if (second > 0) {
+		*msr = MSR_IA32_PMC(second);
+		*bit = GLOBAL_PMC_BIT(second);
+		pmu_gp_program(second, pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_OS | PERFEVTSEL_USR |
 									   PERFEVTSEL_EN),
 			       0);
 		return true;

@@ -279,3 +279,49 @@ TEST(global, inuse_tracks_programming, REQ_ARCH_PMU_V4)
 	expect_vector(t, wrmsr_safe(MSR_IA32_PERF_GLOBAL_INUSE, 0), X86_VEC_GP, RULE_INUSE_RO,
 		      "WRMSR IA32_PERF_GLOBAL_INUSE <- 0");
 }
+
+/*
+ * Overflow happens at the wrap, not at all ones: C = the exact count of a
+ * gated run (instructions are deterministic); preloaded with -(C + 1) the
+ * counter ends at all ones and has not overflowed; with -C it ends at 0 and
+ * has.
+ */
+TEST(global, overflow_exactly_at_wrap, REQ_ARCH_PMU)
+{
+	enum arch_event ev;
+	uint64_t per_iter, c, mask = pmu_gp_mask();
+	int i = pmu_gp_nth(0);
+	uint64_t sel;
+
+	if (!pmu_exact_event(&ev, &per_iter)) {
+		t_skip(t, "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches available");
+		return;
+	}
+	sel = pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR);
+	c = pmu_count_gp((unsigned)i, sel, PMU_ITERS);
+	for (int hit = 0; hit < 2; hit++) {
+		uint64_t status;
+
+		/* version 1: no status, gated by EN; the wrap itself is checked */
+		if (!pmu_has_global()) {
+			pmu_gp_program((unsigned)i, sel, 0);
+			pmu_gp_preload((unsigned)i, hit ? c : c + 1);
+			pmu_run_gated(pmu_gate_evtsel((unsigned)i, sel), PMU_ITERS);
+			expect_eq(t, pmu_gp_read((unsigned)i), hit ? 0 : mask, RULE_OVF_AT_WRAP,
+				  "IA32_PMC%d preloaded with -%llu, then %llu events", i,
+				  (unsigned long long)(hit ? c : c + 1), (unsigned long long)c);
+			continue;
+		}
+		wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, GLOBAL_PMC_BIT(i));
+		pmu_gp_program((unsigned)i, sel | PERFEVTSEL_EN, 0);
+		pmu_gp_preload((unsigned)i, hit ? c : c + 1);
+		pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(i)), PMU_ITERS);
+		status = rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+		expect_eq(t, pmu_gp_read((unsigned)i), hit ? 0 : mask, RULE_OVF_AT_WRAP,
+			  "IA32_PMC%d preloaded with -%llu, then %llu events", i,
+			  (unsigned long long)(hit ? c : c + 1), (unsigned long long)c);
+		expect_eq(t, status & GLOBAL_PMC_BIT(i), hit ? GLOBAL_PMC_BIT(i) : 0,
+			  RULE_OVF_AT_WRAP, "GLOBAL_STATUS bit %d when the counter %s", i,
+			  hit ? "wrapped to 0" : "stopped at all ones");
+	}
+}

@@ -213,3 +213,24 @@ TEST(pmi, second_pmi_waits_for_eoi, REQ_ARCH_PMU | REQ_APIC)
 	arch_apic_eoi(); /* the second one's */
 	pmu_pmi_uninstall();
 }
+
+/*
+ * The LVT vector is honoured: with the entry holding SPURIOUS_VECTOR (whose
+ * handler survives a real interrupt) nothing may arrive at PMI_VECTOR. The
+ * extra EOI retires the interrupt if it was delivered in service.
+ */
+TEST(pmi, delivered_at_lvt_vector, REQ_ARCH_PMU | REQ_APIC)
+{
+	enum arch_event ev;
+
+	if (!pick_event(t, &ev))
+		return;
+	pmu_pmi_install(true, 0, false);
+	arch_apic_write_lvt_pmi(SPURIOUS_VECTOR);
+	pmu_run_gated_irq(arm_gp((unsigned)pmu_gp_nth(0), ev, true), PMU_ITERS);
+	arch_apic_eoi();
+	expect_eq(t, g_pmi.count, 0, RULE_PMI_LVT_VECTOR,
+		  "interrupts at PMI_VECTOR (%#x) with the LVT entry at vector %#x", PMI_VECTOR,
+		  SPURIOUS_VECTOR);
+	pmu_pmi_uninstall();
+}

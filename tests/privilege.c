@@ -146,3 +146,39 @@ TEST(privilege, cpl0_reads_whatever_pce, REQ_NONE)
 	arch_write_cr4(cr4);
 	check_cr4(t, cr4);
 }
+
+/* RDMSR / WRMSR of a counter at CPL > 0: bit 0 of arg selects WRMSR. */
+static __user_code uint64_t user_msr(uint64_t arg)
+{
+	uint32_t msr = (uint32_t)(arg >> 1);
+	uint64_t v = 0;
+
+	return (uint64_t)((arg & 1) ? wrmsr_safe(msr, 0) : rdmsr_safe(msr, &v));
+}
+
+TEST(privilege, rdmsr_wrmsr_fault_at_cpl_1_2_3, REQ_NONE)
+{
+	struct target tg[2];
+	unsigned n = setup(t, tg);
+	uint64_t cr4 = arch_read_cr4();
+
+	if (!n)
+		return;
+	arch_write_cr4(cr4 | CR4_PCE); /* PCE opens RDPMC, never RDMSR */
+	for (unsigned c = 0; c < ARRAY_SIZE(cpls); c++) {
+		for (int wr = 0; wr < 2; wr++) {
+			uint64_t res = 0;
+			int vec = arch_call_at_cpl(cpls[c], user_msr,
+						   ((uint64_t)tg[0].msr << 1) | (uint64_t)wr, &res);
+
+			if (!vec)
+				vec = (int)res;
+			expect_vector(t, vec, X86_VEC_GP, RULE_MSR_CPL, "%s %s at CPL %d",
+				      wr ? "WRMSR" : "RDMSR", tg[0].name, cpls[c]);
+		}
+	}
+	arch_write_cr4(cr4);
+	check_cr4(t, cr4);
+	expect_eq(t, rdmsr(tg[0].msr), 0x123456, RULE_MSR_CPL,
+		  "%s after the refused WRMSR at CPL > 0", tg[0].name);
+}

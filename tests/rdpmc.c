@@ -35,7 +35,9 @@ static bool rdpmc_ecx_ok(uint32_t ecx)
 	uint32_t type = ecx >> 16, index = ecx & 0xFFFF;
 
 	if (type == RDPMC_TYPE_GP)
-		return index < caps()->pm.gp_counters;
+		return index < caps()->pm.gp_counters &&
+		       /* leaf 23H: a counter missing from the bitmap does not exist */
+		       (!caps()->l23.counters_valid || (caps()->l23.gp_bitmap >> index) & 1);
 	if (type == RDPMC_TYPE_FIXED)
 		return index < 32 && rdpmc_fixed_ok(index);
 	if (type == RDPMC_TYPE_METRICS)

@@ -126,7 +126,8 @@
 	"event count is < CMASK, so CMASK and INV+CMASK partition the cycles"
 #define RULE_EVTSEL_EDGE                                                       \
 	"SDM Vol.3B 20.2.1.1: EDGE counts deasserted-to-asserted transitions, " \
-	"so at most (cycles deasserted) + 1"
+	"so at most (cycles deasserted) + 1, and at most 1 for a condition "    \
+	"that never deasserts"
 #define RULE_COUNTER_WRITE                                                     \
 	"SDM Vol.3B 20.2.1: a counter written by WRMSR while counting goes on " \
 	"from the written value"
@@ -227,6 +228,12 @@
 #define RULE_PMI_LVT_RW                                                        \
 	"SDM Vol.3A 11.5.1: the LVT performance-counter vector and mask read "  \
 	"back as written"
+#define RULE_PMI_LVT_VECTOR                                                    \
+	"SDM Vol.3A 11.5.1: the PMI is delivered at the vector the LVT "        \
+	"performance-counter entry holds"
+#define RULE_OVF_AT_WRAP                                                       \
+	"SDM Vol.3B 20.2.2: a counter overflows when it wraps from all ones to " \
+	"zero, not before"
 #define RULE_PMI_EOI                                                           \
 	"SDM Vol.3A 11.8.4/11.8.5: a second interrupt at the vector in service " \
 	"waits in IRR until EOI, then is delivered"
@@ -235,6 +242,14 @@
 	"IA32_FIXED_CTRx overflow"
 
 /* ---- Versions (Vol. 3B 20.2.1-20.2.5) ------------------------------------- */
+#define RULE_NO_PMU_MSRS                                                       \
+	"SDM Vol.4 Table 2-2: IA32_PMCx / IA32_PERFEVTSELx exist if "           \
+	"CPUID.0AH:EAX[15:8] > x; without them access raises #GP(0)"
+#define RULE_NO_PMU_RDPMC                                                      \
+	"SDM Vol.2B RDPMC: reading a PMC that does not exist is an unsupported " \
+	"encoding: #GP(0) (not #UD: RDPMC itself is always valid)"
+#define RULE_MSR_CPL                                                           \
+	"SDM Vol.2B RDMSR/WRMSR: #GP(0) if the current privilege level is not 0"
 #define RULE_V1_NO_GLOBAL                                                      \
 	"SDM Vol.3B 20.2.1/20.2.2: fixed counters and IA32_PERF_GLOBAL_* arrive " \
 	"with version 2; on version 1 they do not exist (#GP)"

@@ -49,15 +49,40 @@ TEST(versions, v1_has_no_fixed_or_global_msrs, REQ_ARCH_PMU)
 	}
 }
 
+TEST(versions, no_pmu_no_counter_msrs, REQ_NO_ARCH_PMU | REQ_INTEL)
+{
+	static const uint32_t msrs[] = {MSR_IA32_PMC0, MSR_IA32_PERFEVTSEL0,
+					MSR_IA32_PERF_GLOBAL_CTRL, MSR_IA32_FIXED_CTR0};
+	uint64_t v, rax, rdx;
+
+	/* P6 (no leaf 0AH) and NetBurst have model-specific counters. */
+	if (caps()->netburst || caps()->max_basic_leaf < 0x0A) {
+		t_skip(t, "leaf 0AH absent (CPUID.0H:EAX = %#x): model-specific PMU may exist",
+		       caps()->max_basic_leaf);
+		return;
+	}
+	for (unsigned k = 0; k < ARRAY_SIZE(msrs); k++) {
+		expect_vector(t, rdmsr_safe(msrs[k], &v), X86_VEC_GP, RULE_NO_PMU_MSRS,
+			      "RDMSR %#x with CPUID.0AH:EAX = 0", msrs[k]);
+		expect_vector(t, wrmsr_safe(msrs[k], 1), X86_VEC_GP, RULE_NO_PMU_MSRS,
+			      "WRMSR %#x <- 1 with CPUID.0AH:EAX = 0", msrs[k]);
+	}
+	expect_vector(t, rdpmc_safe(0, &rax, &rdx), X86_VEC_GP, RULE_NO_PMU_RDPMC,
+		      "RDPMC ECX=0 with no counter");
+}
+
 TEST(versions, gp_msrs_beyond_count_absent, REQ_ARCH_PMU)
 {
 	unsigned n = caps()->pm.gp_counters;
+	/* up to index 7, and at least two past the count (IA32_PMC9 = CAH
+	 * stays clear of MSR_PLATFORM_INFO at CEH) */
+	unsigned end = n + 2 > 8 ? n + 2 : 8;
 
-	if (n >= 8) {
-		t_skip(t, "CPUID.0AH:EAX[15:8] = %u: no index below 8 is absent", n);
+	if (n > 8) {
+		t_skip(t, "CPUID.0AH:EAX[15:8] = %u: the MSRs past it overlap others", n);
 		return;
 	}
-	for (unsigned x = n; x < 8; x++) {
+	for (unsigned x = n; x < end; x++) {
 		uint64_t v;
 
 		expect_vector(t, rdmsr_safe(MSR_IA32_PMC(x), &v), X86_VEC_GP, RULE_GP_ABSENT,

@@ -27,8 +27,9 @@ static unsigned n_ctrs(void)
 /* PerfEvtSel (APM Vol. 2 Figure 13-7): EventSelect[7:0], UnitMask[15:8],
  * USR 16, OS 17, Edge 18, INT 20, EN 22, Inv 23, CntMask[31:24],
  * EventSelect[11:8] at 35:32, HG_ONLY at 41:40; the rest reserved. */
-#define AMD_SEL_VALID (GENMASK_ULL(18, 0) | BIT_ULL(20) | GENMASK_ULL(31, 22) | \
-		       GENMASK_ULL(35, 32) | GENMASK_ULL(41, 40))
+#define AMD_SEL_VALID                                                                              \
+	(GENMASK_ULL(18, 0) | BIT_ULL(20) | GENMASK_ULL(31, 22) | GENMASK_ULL(35, 32) |            \
+	 GENMASK_ULL(41, 40))
 #define AMD_SEL_RESERVED (~AMD_SEL_VALID & ~BIT_ULL(19))
 
 /* 0: not ours; 1: legacy sel; 2: legacy ctr; 3: ext sel; 4: ext ctr. */
@@ -153,7 +154,8 @@ int sim_amd_wrmsr(uint32_t msr, uint64_t val)
 
 static enum sim_event amd_event(uint64_t sel)
 {
-	unsigned e = (unsigned)(sel & 0xFF) | (unsigned)(FIELD_GET_ULL(GENMASK_ULL(35, 32), sel) << 8);
+	unsigned e =
+	    (unsigned)(sel & 0xFF) | (unsigned)(FIELD_GET_ULL(GENMASK_ULL(35, 32), sel) << 8);
 	switch (e) {
 	case 0x76: /* CPU clocks not halted */
 		return EV_CYCLES;
@@ -183,12 +185,13 @@ void sim_amd_collect(void)
 		if (!(g_sim.cpl == 0 ? os : usr))
 			continue;
 		struct sim_filter f = {
-			.ev = amd_event(sel),
-			.cmask = FIELD_GET_ULL(GENMASK_ULL(31, 24), sel),
-			.inv = sel & BIT_ULL(23),
-			.edge = sel & BIT_ULL(18),
+		    .ev = amd_event(sel),
+		    .cmask = FIELD_GET_ULL(GENMASK_ULL(31, 24), sel),
+		    .inv = sel & BIT_ULL(23),
+		    .edge = sel & BIT_ULL(18),
 		};
-		sim_add_counter(&P->amd_ctr[i], &P->amd_last[i], AMD_COUNTER_WIDTH, &f, UNIT_AMD, i);
+		sim_add_counter(&P->amd_ctr[i], &P->amd_last[i], AMD_COUNTER_WIDTH, &f, UNIT_AMD,
+				i);
 	}
 }
 

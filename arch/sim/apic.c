@@ -69,8 +69,8 @@ void arch_apic_write_lvt_pmi(uint32_t val)
 {
 	/* Vector 7:0, delivery mode 10:8, mask 16 are writable; delivery
 	 * status (12) is read-only. */
-	g_sim.apic.lvt_pmi = val & (uint32_t)(APIC_LVT_VECTOR | APIC_LVT_DELIVERY_MODE |
-					       APIC_LVT_MASKED);
+	g_sim.apic.lvt_pmi =
+	    val & (uint32_t)(APIC_LVT_VECTOR | APIC_LVT_DELIVERY_MODE | APIC_LVT_MASKED);
 }
 
 void arch_apic_eoi(void)

@@ -118,7 +118,7 @@ static void derive(void)
 	for (unsigned i = 0; i < SIM_MAX_FIXED && i < 16; i++)
 		if ((s->fixed_exists >> i) & 1)
 			fcv |= FIXED_CTRL_FIELD(i, FIXED_CTRL_OS | FIXED_CTRL_USR | FIXED_CTRL_PMI |
-							   (any ? FIXED_CTRL_ANY : 0));
+						       (any ? FIXED_CTRL_ANY : 0));
 	s->fixed_ctrl_valid = fcv;
 
 	uint64_t counters = s->gp_exists | ((uint64_t)s->fixed_exists << GLOBAL_FIXED_SHIFT);
@@ -157,11 +157,12 @@ void sim_pmu_reset(void)
 	g_sim.apic.irr = g_sim.apic.isr = false;
 }
 
-int sim_configure(const struct sim_profile *p, uint64_t quirks, char *err, unsigned errlen)
+int sim_configure(const struct sim_profile *p, const bool *quirks, char *err, unsigned errlen)
 {
 	memset(&g_sim, 0, sizeof(g_sim));
 	g_sim.profile = p;
-	g_sim.quirks = quirks;
+	for (unsigned q = 0; quirks && q < QUIRK_COUNT; q++)
+		g_sim.quirks[q] = quirks[q];
 	if (p->dump_path && sim_load_dump(p->dump_path, g_sim_cpu_select, err, errlen) != 0)
 		return -1;
 	caps_decode(&g_sim.caps, caps_source, NULL);
@@ -177,7 +178,7 @@ int sim_configure(const struct sim_profile *p, uint64_t quirks, char *err, unsig
 	size_t n = (size_t)snprintf(g_sim.platform, sizeof(g_sim.platform), "profile %s", p->name);
 	const char *sep = ", quirks ";
 	for (unsigned q = 0; q < QUIRK_COUNT && n < sizeof(g_sim.platform); q++) {
-		if (!((quirks >> q) & 1))
+		if (!g_sim.quirks[q])
 			continue;
 		n += (size_t)snprintf(g_sim.platform + n, sizeof(g_sim.platform) - n, "%s%s", sep,
 				      g_quirks[q].name);

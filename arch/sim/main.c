@@ -79,7 +79,7 @@ static const char *default_dumps_dir(void)
 	/* build/host/pmusim -> <repo>/../shared/cpuid */
 	if (n > 0) {
 		exe[n] = 0;
-		snprintf(dir, sizeof(dir), "%s/../../../../shared/cpuid", dirname(exe));
+		snprintf(dir, sizeof(dir), "%s/../../../shared/cpuid", dirname(exe));
 		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
 			return dir;
 	}
@@ -89,11 +89,21 @@ static const char *default_dumps_dir(void)
 /* Profiles a quirk runs on in the mutation matrix: the first two of this
  * preference order (then any) on which the deviation is observable. */
 static const char *const preferred[] = {
-	"synth-v5-metrics",	    "intel_icelake_client_706e5", "intel_skylake_client_506e3",
-	"intel_nehalem_bloomfield_106a4", "intel_core2_penryn_10676",	 "synth-v1",
-	"synth-v5-fixed-hole",	    "synth-leaf23-holes",	  "synth-no-pmu",
-	"amd_zen4_genoa_a10f11",    "amd_zen2_rome_830f10",	  "amd_k10_thuban_100fa0",
-	"intel_p4_prescott_f41",    "intel_broadwell_ep_406f1",	  "intel_sapphirerapids_806f8",
+    "synth-v5-metrics",
+    "intel_icelake_client_706e5",
+    "intel_skylake_client_506e3",
+    "intel_nehalem_bloomfield_106a4",
+    "intel_core2_penryn_10676",
+    "synth-v1",
+    "synth-v5-fixed-hole",
+    "synth-leaf23-holes",
+    "synth-no-pmu",
+    "intel_broadwell_ep_406f1",
+    "intel_sapphirerapids_806f8",
+    "amd_zen4_genoa_a10f11",
+    "amd_zen2_rome_830f10",
+    "amd_k10_thuban_100fa0",
+    "intel_p4_prescott_f41",
 };
 
 static void mutation_plan(void)
@@ -115,7 +125,7 @@ static void mutation_plan(void)
 			order[no++] = sim_profile_at(i);
 	}
 	for (unsigned i = 0; i < no; i++) {
-		if (sim_configure(order[i], 0, err, sizeof(err)) != 0)
+		if (sim_configure(order[i], NULL, err, sizeof(err)) != 0)
 			bad_usage("%s", err);
 		caps_of[i] = g_sim.caps;
 		printf("profile\t%s\n", order[i]->name);
@@ -138,7 +148,7 @@ int main(int argc, char **argv)
 	const char *profile = NULL, *dump = NULL, *dumps_dir = NULL, *config = NULL;
 	const char *cpu = NULL, *perf_cap = NULL;
 	bool list_profiles = false, list_quirks = false, plan = false;
-	uint64_t quirks = 0;
+	static bool quirks[QUIRK_COUNT];
 	char *sets = calloc(1, 1);
 	size_t sets_len = 0;
 
@@ -183,7 +193,7 @@ int main(int argc, char **argv)
 			int q = quirk_find(v);
 			if (q < 0)
 				bad_usage("unknown quirk '%s' (--list-quirks lists them)", v);
-			quirks |= BIT_ULL(q);
+			quirks[q] = true;
 		} else if (!strcmp(a, "--set")) {
 			NEED_ARG;
 			if (!strchr(v, '='))
@@ -233,8 +243,9 @@ int main(int argc, char **argv)
 	} else {
 		p = sim_find_profile(profile ? profile : DEFAULT_PROFILE);
 		if (!p)
-			bad_usage("unknown profile '%s' (--list-profiles lists them; dumps from %s)",
-				  profile, g_sim_dumps_dir);
+			bad_usage(
+			    "unknown profile '%s' (--list-profiles lists them; dumps from %s)",
+			    profile, g_sim_dumps_dir);
 	}
 	if (cpu) {
 		char *end;

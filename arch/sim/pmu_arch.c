@@ -43,19 +43,19 @@ static const struct {
 	uint8_t event, umask;
 	enum sim_event ev;
 } arch_events[ARCH_EVENT_COUNT] = {
-	[ARCH_EVENT_CORE_CYCLES] = {0x3C, 0x00, EV_CYCLES},
-	[ARCH_EVENT_INSTRUCTIONS] = {0xC0, 0x00, EV_INSNS},
-	[ARCH_EVENT_REF_CYCLES] = {0x3C, 0x01, EV_REF},
-	[ARCH_EVENT_LLC_REFERENCES] = {0x2E, 0x4F, EV_LLC_REF},
-	[ARCH_EVENT_LLC_MISSES] = {0x2E, 0x41, EV_LLC_MISS},
-	[ARCH_EVENT_BRANCHES] = {0xC4, 0x00, EV_BRANCHES},
-	[ARCH_EVENT_BRANCH_MISSES] = {0xC5, 0x00, EV_BR_MISS},
-	[ARCH_EVENT_TOPDOWN_SLOTS] = {0xA4, 0x01, EV_TD_SLOTS},
-	[ARCH_EVENT_TOPDOWN_BACKEND] = {0xA4, 0x02, EV_TD_BACKEND},
-	[ARCH_EVENT_TOPDOWN_BAD_SPEC] = {0x73, 0x00, EV_TD_BADSPEC},
-	[ARCH_EVENT_TOPDOWN_FRONTEND] = {0x9C, 0x01, EV_TD_FRONTEND},
-	[ARCH_EVENT_TOPDOWN_RETIRING] = {0xC2, 0x02, EV_TD_RETIRING},
-	[ARCH_EVENT_LBR_INSERTS] = {0xE4, 0x01, EV_NONE},
+    [ARCH_EVENT_CORE_CYCLES] = {0x3C, 0x00, EV_CYCLES},
+    [ARCH_EVENT_INSTRUCTIONS] = {0xC0, 0x00, EV_INSNS},
+    [ARCH_EVENT_REF_CYCLES] = {0x3C, 0x01, EV_REF},
+    [ARCH_EVENT_LLC_REFERENCES] = {0x2E, 0x4F, EV_LLC_REF},
+    [ARCH_EVENT_LLC_MISSES] = {0x2E, 0x41, EV_LLC_MISS},
+    [ARCH_EVENT_BRANCHES] = {0xC4, 0x00, EV_BRANCHES},
+    [ARCH_EVENT_BRANCH_MISSES] = {0xC5, 0x00, EV_BR_MISS},
+    [ARCH_EVENT_TOPDOWN_SLOTS] = {0xA4, 0x01, EV_TD_SLOTS},
+    [ARCH_EVENT_TOPDOWN_BACKEND] = {0xA4, 0x02, EV_TD_BACKEND},
+    [ARCH_EVENT_TOPDOWN_BAD_SPEC] = {0x73, 0x00, EV_TD_BADSPEC},
+    [ARCH_EVENT_TOPDOWN_FRONTEND] = {0x9C, 0x01, EV_TD_FRONTEND},
+    [ARCH_EVENT_TOPDOWN_RETIRING] = {0xC2, 0x02, EV_TD_RETIRING},
+    [ARCH_EVENT_LBR_INSERTS] = {0xE4, 0x01, EV_NONE},
 };
 
 /* An event that CPUID does not enumerate as available counts nothing here
@@ -126,8 +126,7 @@ static bool gp_counting(unsigned i)
 		return false;
 	if (!(sel & PERFEVTSEL_EN) && !quirk(Q_EN_IGNORED))
 		return false;
-	return global_enabled(i) &&
-	       cpl_selected(sel & PERFEVTSEL_USR, sel & PERFEVTSEL_OS);
+	return global_enabled(i) && cpl_selected(sel & PERFEVTSEL_USR, sel & PERFEVTSEL_OS);
 }
 
 bool sim_arch_fixed_counting(unsigned i)
@@ -153,10 +152,10 @@ void sim_arch_collect(void)
 			continue;
 		uint64_t sel = P->evtsel[i];
 		struct sim_filter f = {
-			.ev = decode_event(sel),
-			.cmask = quirk(Q_CMASK_IGNORED) ? 0 : FIELD_GET_ULL(PERFEVTSEL_CMASK, sel),
-			.inv = !quirk(Q_INV_IGNORED) && (sel & PERFEVTSEL_INV),
-			.edge = !quirk(Q_EDGE_IGNORED) && (sel & PERFEVTSEL_EDGE),
+		    .ev = decode_event(sel),
+		    .cmask = quirk(Q_CMASK_IGNORED) ? 0 : FIELD_GET_ULL(PERFEVTSEL_CMASK, sel),
+		    .inv = !quirk(Q_INV_IGNORED) && (sel & PERFEVTSEL_INV),
+		    .edge = !quirk(Q_EDGE_IGNORED) && (sel & PERFEVTSEL_EDGE),
 		};
 		sim_add_counter(&P->pmc[i], &P->gp_last[i], g_sim.gp_width, &f, UNIT_ARCH_GP, i);
 	}
@@ -187,7 +186,8 @@ void sim_arch_overflow(enum sim_unit unit, unsigned idx)
 	if (g_sim.version >= 2 && !quirk(Q_OVF_NO_STATUS))
 		P->global_status |= fixed ? GLOBAL_FIXED_BIT(idx) : GLOBAL_PMC_BIT(idx);
 	if (fixed)
-		pmi = !quirk(Q_FIXED_PMI_IGNORED) && ((P->fixed_ctrl >> (4 * idx)) & FIXED_CTRL_PMI);
+		pmi =
+		    !quirk(Q_FIXED_PMI_IGNORED) && ((P->fixed_ctrl >> (4 * idx)) & FIXED_CTRL_PMI);
 	else
 		pmi = P->evtsel[idx] & PERFEVTSEL_INT;
 	if (quirk(Q_PMI_INT_CLEAR))
@@ -274,9 +274,8 @@ static enum kind classify(uint32_t msr, unsigned *idx)
 		*idx = msr - MSR_IA32_A_PMC0;
 		return K_APMC;
 	}
-	/* PERFEVTSEL0..7 at 186H..18DH (more counters would run into
-	 * IA32_MISC_ENABLE at 1A0H; no enumerated PMU has them there). */
-	if (msr >= MSR_IA32_PERFEVTSEL0 && msr < MSR_IA32_PERFEVTSEL0 + 8) {
+	/* PERFEVTSELx at 186H + x, up to 19FH: IA32_MISC_ENABLE is at 1A0H. */
+	if (msr >= MSR_IA32_PERFEVTSEL0 && msr < MSR_IA32_MISC_ENABLE) {
 		*idx = msr - MSR_IA32_PERFEVTSEL0;
 		return K_EVTSEL;
 	}

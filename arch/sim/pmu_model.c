@@ -25,70 +25,80 @@
 
 /* Per cycle: 4 slots; retiring = instructions; the rest split as noted. */
 const struct sim_segment sim_segments[SEG_COUNT] = {
-	[SEG_LOOP] = {
-		.cycles = 20,
-		.ev = {
-			[EV_CYCLES] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
-			[EV_INSNS] = {4, 4, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
-			[EV_REF] = {1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0},
-			[EV_BRANCHES] = {[19] = 1},
-			[EV_TD_SLOTS] = {4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4},
-			[EV_TD_RETIRING] = {4, 4, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
-			[EV_TD_FRONTEND] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
-			[EV_TD_BACKEND] = {0, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 3},
+    [SEG_LOOP] =
+	{
+	    .cycles = 20,
+	    .ev =
+		{
+		    [EV_CYCLES] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+		    [EV_INSNS] = {4, 4, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+		    [EV_REF] = {1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0},
+		    [EV_BRANCHES] = {[19] = 1},
+		    [EV_TD_SLOTS] = {4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4},
+		    [EV_TD_RETIRING] = {4, 4, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+		    [EV_TD_FRONTEND] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+		    [EV_TD_BACKEND] = {0, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 3},
 		},
 	},
-	[SEG_ENTRY] = {
-		.cycles = 8,
-		.ev = {
-			[EV_CYCLES] = {1, 1, 1, 1, 1, 1, 1, 1},
-			[EV_INSNS] = {2, 2},
-			[EV_REF] = {1, 1, 1, 0, 1, 1, 1, 0},
-			[EV_BRANCHES] = {0, 1},
-			[EV_TD_SLOTS] = {4, 4, 4, 4, 4, 4, 4, 4},
-			[EV_TD_RETIRING] = {2, 2},
-			[EV_TD_FRONTEND] = {0, 0, 1, 1, 1, 1, 1, 1},
-			[EV_TD_BACKEND] = {2, 2, 3, 3, 3, 3, 3, 3},
+    [SEG_ENTRY] =
+	{
+	    .cycles = 8,
+	    .ev =
+		{
+		    [EV_CYCLES] = {1, 1, 1, 1, 1, 1, 1, 1},
+		    [EV_INSNS] = {2, 2},
+		    [EV_REF] = {1, 1, 1, 0, 1, 1, 1, 0},
+		    [EV_BRANCHES] = {0, 1},
+		    [EV_TD_SLOTS] = {4, 4, 4, 4, 4, 4, 4, 4},
+		    [EV_TD_RETIRING] = {2, 2},
+		    [EV_TD_FRONTEND] = {0, 0, 1, 1, 1, 1, 1, 1},
+		    [EV_TD_BACKEND] = {2, 2, 3, 3, 3, 3, 3, 3},
 		},
 	},
-	[SEG_EXIT] = {
-		.cycles = 8,
-		.ev = {
-			[EV_CYCLES] = {1, 1, 1, 1, 1, 1, 1, 1},
-			[EV_INSNS] = {1, 1, 1, 1},
-			[EV_REF] = {1, 1, 1, 0, 1, 1, 1, 0},
-			[EV_BRANCHES] = {0, 0, 0, 1},
-			[EV_BR_MISS] = {1},
-			[EV_LLC_REF] = {0, 0, 0, 0, 1, 1},
-			[EV_LLC_MISS] = {0, 0, 0, 0, 0, 1},
-			[EV_TD_SLOTS] = {4, 4, 4, 4, 4, 4, 4, 4},
-			[EV_TD_RETIRING] = {1, 1, 1, 1},
-			[EV_TD_BADSPEC] = {0, 0, 0, 0, 2, 2, 2, 2},
-			[EV_TD_BACKEND] = {3, 3, 3, 3, 2, 2, 2, 2},
+    [SEG_EXIT] =
+	{
+	    .cycles = 8,
+	    .ev =
+		{
+		    [EV_CYCLES] = {1, 1, 1, 1, 1, 1, 1, 1},
+		    [EV_INSNS] = {1, 1, 1, 1},
+		    [EV_REF] = {1, 1, 1, 0, 1, 1, 1, 0},
+		    [EV_BRANCHES] = {0, 0, 0, 1},
+		    [EV_BR_MISS] = {1},
+		    [EV_LLC_REF] = {0, 0, 0, 0, 1, 1},
+		    [EV_LLC_MISS] = {0, 0, 0, 0, 0, 1},
+		    [EV_TD_SLOTS] = {4, 4, 4, 4, 4, 4, 4, 4},
+		    [EV_TD_RETIRING] = {1, 1, 1, 1},
+		    [EV_TD_BADSPEC] = {0, 0, 0, 0, 2, 2, 2, 2},
+		    [EV_TD_BACKEND] = {3, 3, 3, 3, 2, 2, 2, 2},
 		},
 	},
-	[SEG_INSN] = {
-		.cycles = 4,
-		.ev = {
-			[EV_CYCLES] = {1, 1, 1, 1},
-			[EV_INSNS] = {1},
-			[EV_REF] = {1, 1, 1, 0},
-			[EV_TD_SLOTS] = {4, 4, 4, 4},
-			[EV_TD_RETIRING] = {1},
-			[EV_TD_BACKEND] = {3, 4, 4, 4},
+    [SEG_INSN] =
+	{
+	    .cycles = 4,
+	    .ev =
+		{
+		    [EV_CYCLES] = {1, 1, 1, 1},
+		    [EV_INSNS] = {1},
+		    [EV_REF] = {1, 1, 1, 0},
+		    [EV_TD_SLOTS] = {4, 4, 4, 4},
+		    [EV_TD_RETIRING] = {1},
+		    [EV_TD_BACKEND] = {3, 4, 4, 4},
 		},
 	},
-	[SEG_GATED_EDGE] = {
-		.cycles = 4,
-		.ev = {
-			[EV_CYCLES] = {1, 1, 1, 1},
-			[EV_INSNS] = {1, 1},
-			[EV_REF] = {1, 1, 1, 0},
-			[EV_BR_MISS] = {0, 0, 0, 1},
-			[EV_TD_SLOTS] = {4, 4, 4, 4},
-			[EV_TD_RETIRING] = {1, 1},
-			[EV_TD_BADSPEC] = {0, 0, 2, 2},
-			[EV_TD_BACKEND] = {3, 3, 2, 2},
+    [SEG_GATED_EDGE] =
+	{
+	    .cycles = 4,
+	    .ev =
+		{
+		    [EV_CYCLES] = {1, 1, 1, 1},
+		    [EV_INSNS] = {1, 1},
+		    [EV_REF] = {1, 1, 1, 0},
+		    [EV_BR_MISS] = {0, 0, 0, 1},
+		    [EV_TD_SLOTS] = {4, 4, 4, 4},
+		    [EV_TD_RETIRING] = {1, 1},
+		    [EV_TD_BADSPEC] = {0, 0, 2, 2},
+		    [EV_TD_BACKEND] = {3, 3, 2, 2},
 		},
 	},
 };

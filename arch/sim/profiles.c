@@ -22,67 +22,82 @@
 
 #include "sim.h"
 
-#define GENUINE_INTEL(max) {0, 0, {(max), 0x756e6547, 0x6c65746e, 0x49656e69}}
-#define AUTHENTIC_AMD(max) {0, 0, {(max), 0x68747541, 0x444d4163, 0x69746e65}}
+#define GENUINE_INTEL(max)                                                                         \
+	{                                                                                          \
+		0, 0,                                                                              \
+		{                                                                                  \
+			(max), 0x756e6547, 0x6c65746e, 0x49656e69                                  \
+		}                                                                                  \
+	}
+#define AUTHENTIC_AMD(max)                                                                         \
+	{                                                                                          \
+		0, 0,                                                                              \
+		{                                                                                  \
+			(max), 0x68747541, 0x444d4163, 0x69746e65                                  \
+		}                                                                                  \
+	}
 /* CPUID.01H: EDX with FPU..PBE incl. TSC(4), MSR(5), APIC(9), DS(21). */
-#define EDX1 0xBFEBFBFFU
-#define ECX1_PDCM (1U << 15)
+#define EDX1		0xBFEBFBFFU
+#define ECX1_PDCM	(1U << 15)
 #define ECX1_HYPERVISOR (1U << 31)
 
 /* v5, EDX[4:0] = 3 fixed counters and ECX bitmask 0x27: FIXED_CTR5 exists
  * only by the bitmask rule, FIXED_CTR3/4 are holes. */
 static const struct sim_cpuid_entry synth_v5_fixed_hole[] = {
-	GENUINE_INTEL(0xA),
-	{1, 0, {0x000A06A0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
-	{0xA, 0, {0x08300805, 0, 0x27, 0x8603}},
+    GENUINE_INTEL(0xA),
+    {1, 0, {0x000A06A0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
+    {0xA, 0, {0x08300805, 0, 0x27, 0x8603}},
 };
 
 /* Leaf 23H with a GP bitmap 0xB5 (PMC1, 3, 6 absent) and fixed bitmap 7. */
 static const struct sim_cpuid_entry synth_leaf23_holes[] = {
-	GENUINE_INTEL(0x23),
-	{1, 0, {0x000B06D0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
-	{7, 0, {1, 0, 0, 0}},
-	{7, 1, {1U << 8, 0, 0, 0}}, /* ArchPerfmonExt */
-	{0xA, 0, {0x08300805, 0, 0x7, 0x8603}},
-	{0x23, 0, {0x3, 0x3, 0, 0}},
-	{0x23, 1, {0xB5, 0x7, 0, 0}},
+    GENUINE_INTEL(0x23),
+    {1, 0, {0x000B06D0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
+    {7, 0, {1, 0, 0, 0}},
+    {7, 1, {1U << 8, 0, 0, 0}}, /* ArchPerfmonExt */
+    {0xA, 0, {0x08300805, 0, 0x7, 0x8603}},
+    {0x23, 0, {0x3, 0x3, 0, 0}},
+    {0x23, 1, {0xB5, 0x7, 0, 0}},
 };
 
 /* v5 with PERF_CAPABILITIES FW_WRITE and PERF_METRICS, 6 GP counters, four
  * fixed counters, AnyThread not deprecated. */
 static const struct sim_cpuid_entry synth_v5_metrics[] = {
-	GENUINE_INTEL(0xA),
-	{1, 0, {0x000706E0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
-	{0xA, 0, {0x08300605, 0, 0xF, 0x0604}},
+    GENUINE_INTEL(0xA),
+    {1, 0, {0x000706E0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
+    {0xA, 0, {0x08300605, 0, 0xF, 0x0604}},
 };
 
 /* Architectural perfmon version 1: 2 GP counters of 40 bits, no fixed
  * counters, no global control. */
 static const struct sim_cpuid_entry synth_v1[] = {
-	GENUINE_INTEL(0xA),
-	{1, 0, {0x000006F6, 0x00000800, 0x0000E3BD & ~ECX1_PDCM, EDX1}},
-	{0xA, 0, {0x07280201, 0, 0, 0}},
+    GENUINE_INTEL(0xA),
+    {1, 0, {0x000006F6, 0x00000800, 0x0000E3BD & ~ECX1_PDCM, EDX1}},
+    {0xA, 0, {0x07280201, 0, 0, 0}},
 };
 
 /* An emulator without a PMU (as QEMU TCG): leaf 0AH all zero. */
 static const struct sim_cpuid_entry synth_no_pmu[] = {
-	GENUINE_INTEL(0xD),
-	{1, 0, {0x000606A0, 0x00000800, 0x80202001 | ECX1_HYPERVISOR, 0x078BFBFF}},
-	{0xA, 0, {0, 0, 0, 0}},
-	{0x40000000, 0, {0x40000001, 0x54474354, 0x43544743, 0x47435447}}, /* "TCGTCGTCGTCG" */
+    GENUINE_INTEL(0xD),
+    {1, 0, {0x000606A0, 0x00000800, 0x80202001 | ECX1_HYPERVISOR, 0x078BFBFF}},
+    {0xA, 0, {0, 0, 0, 0}},
+    {0x40000000, 0, {0x40000001, 0x54474354, 0x43544743, 0x47435447}}, /* "TCGTCGTCGTCG" */
 };
 
-#define BUILTIN(n, d, tab, pc) {n, d, tab, ARRAY_SIZE(tab), NULL, pc}
+#define BUILTIN(n, d, tab, pc)                                                                     \
+	{                                                                                          \
+		n, d, tab, ARRAY_SIZE(tab), NULL, pc                                               \
+	}
 static const struct sim_profile builtins[] = {
-	BUILTIN("synth-v5-fixed-hole", "v5, 8 GP, fixed bitmask 0x27 beyond EDX[4:0] = 3",
-		synth_v5_fixed_hole, 0x34C5),
-	BUILTIN("synth-leaf23-holes", "v5 + leaf 23H: GP bitmap 0xB5, fixed bitmap 0x7, UMASK2, EQ",
-		synth_leaf23_holes, 0x34C5),
-	BUILTIN("synth-v5-metrics", "v5, 6 GP, 4 fixed, FW_WRITE + PERF_METRICS, AnyThread allowed",
-		synth_v5_metrics, 0xF4C5),
-	BUILTIN("synth-v1", "architectural perfmon v1: 2 GP x 40 bit, no fixed", synth_v1, 0),
-	BUILTIN("synth-no-pmu", "emulator without a PMU (CPUID.0AH = 0), like QEMU TCG",
-		synth_no_pmu, 0),
+    BUILTIN("synth-v5-fixed-hole", "v5, 8 GP, fixed bitmask 0x27 beyond EDX[4:0] = 3",
+	    synth_v5_fixed_hole, 0x34C5),
+    BUILTIN("synth-leaf23-holes", "v5 + leaf 23H: GP bitmap 0xB5, fixed bitmap 0x7, UMASK2, EQ",
+	    synth_leaf23_holes, 0x34C5),
+    BUILTIN("synth-v5-metrics", "v5, 6 GP, 4 fixed, FW_WRITE + PERF_METRICS, AnyThread allowed",
+	    synth_v5_metrics, 0xF4C5),
+    BUILTIN("synth-v1", "architectural perfmon v1: 2 GP x 40 bit, no fixed", synth_v1, 0),
+    BUILTIN("synth-no-pmu", "emulator without a PMU (CPUID.0AH = 0), like QEMU TCG", synth_no_pmu,
+	    0),
 };
 
 /* IA32_PERF_CAPABILITIES for the dumps of ../shared/cpuid, by file name. */
@@ -90,18 +105,18 @@ static const struct {
 	const char *prefix;
 	uint64_t value;
 } dump_perf_caps[] = {
-	{"intel_core2_penryn", 0x0000},		/* no FW_WRITE */
-	{"intel_atom_diamondville", 0x0000},
-	{"intel_nehalem", 0x01C3},		/* LBR fmt 3, PEBS trap, arch regs, fmt 1 */
-	{"intel_sandybridge", 0x31C4},		/* + FREEZE_WHILE_SMM, FW_WRITE */
-	{"intel_broadwell", 0x32C4},		/* PEBS fmt 2 */
-	{"intel_skylake", 0x33C5},		/* PEBS fmt 3, LBR fmt 5 */
-	{"intel_goldmont", 0x33C5},
-	{"intel_icelake", 0xF4C5},		/* PEBS fmt 4, baseline, PERF_METRICS */
-	{"intel_sapphirerapids", 0xF4C5},
-	{"intel_alderlake", 0x74C5},		/* CPUID has no FIXED_CTR3: no metrics */
-	{"hyperv_", 0x0000},			/* assume the least */
-	{"kvm_", 0x2000},			/* KVM exposes FW_WRITE */
+    {"intel_core2_penryn", 0x0000}, /* no FW_WRITE */
+    {"intel_atom_diamondville", 0x0000},
+    {"intel_nehalem", 0x01C3},	   /* LBR fmt 3, PEBS trap, arch regs, fmt 1 */
+    {"intel_sandybridge", 0x31C4}, /* + FREEZE_WHILE_SMM, FW_WRITE */
+    {"intel_broadwell", 0x32C4},   /* PEBS fmt 2 */
+    {"intel_skylake", 0x33C5},	   /* PEBS fmt 3, LBR fmt 5 */
+    {"intel_goldmont", 0x33C5},
+    {"intel_icelake", 0xF4C5}, /* PEBS fmt 4, baseline, PERF_METRICS */
+    {"intel_sapphirerapids", 0xF4C5},
+    {"intel_alderlake", 0x74C5}, /* CPUID has no FIXED_CTR3: no metrics */
+    {"hyperv_", 0x0000},	 /* assume the least */
+    {"kvm_", 0x2000},		 /* KVM exposes FW_WRITE */
 };
 
 #define MAX_DUMPS 64
@@ -136,7 +151,8 @@ void sim_load_profiles(const char *dir)
 		p->desc = "CPUID dump";
 		p->dump_path = path;
 		for (unsigned i = 0; i < ARRAY_SIZE(dump_perf_caps); i++)
-			if (!strncmp(name, dump_perf_caps[i].prefix, strlen(dump_perf_caps[i].prefix)))
+			if (!strncmp(name, dump_perf_caps[i].prefix,
+				     strlen(dump_perf_caps[i].prefix)))
 				p->perf_capabilities = dump_perf_caps[i].value;
 	}
 	closedir(d);

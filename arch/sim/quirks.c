@@ -11,7 +11,7 @@
 
 const struct quirk_desc g_quirks[QUIRK_COUNT] = {
 #define QUIRK(id, name, pred, where, desc) [id] = {name, where, desc},
-	QUIRK_LIST
+    QUIRK_LIST
 #undef QUIRK
 };
 

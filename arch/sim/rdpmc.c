@@ -13,8 +13,8 @@
  */
 #include "sim.h"
 
-#define TYPE_GP 0x0000U
-#define TYPE_FIXED 0x4000U
+#define TYPE_GP	     0x0000U
+#define TYPE_FIXED   0x4000U
 #define TYPE_METRICS 0x2000U
 
 static bool arch_read(uint32_t ecx, uint64_t *v)
@@ -32,7 +32,9 @@ static bool arch_read(uint32_t ecx, uint64_t *v)
 	if (quirk(Q_RDPMC_TYPE_FLAGS)) {
 		/* ECX[30] read as "fixed", ECX[29] as "metrics", the rest of
 		 * the type ignored. */
-		type = (ecx & BIT_ULL(30)) ? TYPE_FIXED : (ecx & BIT_ULL(29)) ? TYPE_METRICS : TYPE_GP;
+		type = (ecx & BIT_ULL(30))   ? TYPE_FIXED
+		       : (ecx & BIT_ULL(29)) ? TYPE_METRICS
+					     : TYPE_GP;
 	}
 	switch (type) {
 	case TYPE_GP:

@@ -39,9 +39,10 @@ void sim_raise(int vector, uint32_t error_code, bool has_ec, uint64_t rip, uint6
 	g_sim.fault_error_code = error_code;
 	if (!top) {
 		char msg[160];
-		int n = snprintf(msg, sizeof(msg),
-				 "# pmusim: unexpected exception %s (vector %d) at %#llx outside any test\n",
-				 x86_vector_name(vector), vector, (unsigned long long)rip);
+		int n = snprintf(
+		    msg, sizeof(msg),
+		    "# pmusim: unexpected exception %s (vector %d) at %#llx outside any test\n",
+		    x86_vector_name(vector), vector, (unsigned long long)rip);
 		arch_console_write(msg, (size_t)n);
 		arch_exit(RUN_ERROR);
 	}
@@ -180,10 +181,10 @@ bool arch_save_report(const char *name, const char *data, size_t len)
 const char *x86_vector_name(int vector)
 {
 	static const char *const names[] = {
-		[0] = "#DE",  [1] = "#DB",  [2] = "NMI",  [3] = "#BP",	[4] = "#OF",  [5] = "#BR",
-		[6] = "#UD",  [7] = "#NM",  [8] = "#DF",  [10] = "#TS", [11] = "#NP", [12] = "#SS",
-		[13] = "#GP", [14] = "#PF", [16] = "#MF", [17] = "#AC", [18] = "#MC", [19] = "#XM",
-		[20] = "#VE", [21] = "#CP",
+	    [0] = "#DE",  [1] = "#DB",	[2] = "NMI",  [3] = "#BP",  [4] = "#OF",
+	    [5] = "#BR",  [6] = "#UD",	[7] = "#NM",  [8] = "#DF",  [10] = "#TS",
+	    [11] = "#NP", [12] = "#SS", [13] = "#GP", [14] = "#PF", [16] = "#MF",
+	    [17] = "#AC", [18] = "#MC", [19] = "#XM", [20] = "#VE", [21] = "#CP",
 	};
 	if (vector == ARCH_TIMEOUT)
 		return "timeout";

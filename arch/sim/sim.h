@@ -122,7 +122,7 @@ struct sim_apic {
 struct sim_cpu {
 	const struct sim_profile *profile;
 	struct caps caps; /* what the CPUID enumerates (caps_decode) */
-	uint64_t quirks;  /* BIT_ULL(enum quirk) */
+	bool quirks[QUIRK_COUNT]; /* the deviations switched on */
 	char platform[256];
 
 	/* derived from caps */
@@ -151,11 +151,12 @@ extern struct sim_cpu g_sim;
 
 static inline bool quirk(enum quirk q)
 {
-	return (g_sim.quirks >> q) & 1;
+	return g_sim.quirks[q];
 }
 
 /* cpu.c */
-int sim_configure(const struct sim_profile *p, uint64_t quirks, char *err, unsigned errlen);
+/* quirks: QUIRK_COUNT flags, or NULL for none */
+int sim_configure(const struct sim_profile *p, const bool *quirks, char *err, unsigned errlen);
 void sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 void sim_pmu_reset(void);
 

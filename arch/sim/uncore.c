@@ -21,12 +21,12 @@ static unsigned width(void)
 
 /* MSR_UNCORE_PerfEvtSelx (Figure 20-31): event 7:0, umask 15:8,
  * OCC_CTR_RST 17, edge 18, PMI 20, EN 22, INV 23, CMASK 31:24. */
-#define UNC_SEL_VALID (GENMASK_ULL(15, 0) | BIT_ULL(17) | BIT_ULL(18) | BIT_ULL(20) | \
-		       GENMASK_ULL(31, 22))
+#define UNC_SEL_VALID                                                                              \
+	(GENMASK_ULL(15, 0) | BIT_ULL(17) | BIT_ULL(18) | BIT_ULL(20) | GENMASK_ULL(31, 22))
 /* MSR_UNCORE_PERF_GLOBAL_CTRL (Figure 20-29): EN_PC0..7, EN_FC0,
  * EN_PMI_CORE0..3, PMI_FRZ. */
-#define UNC_GLOBAL_VALID (GENMASK_ULL(7, 0) | UNCORE_GLOBAL_EN_FC0 | GENMASK_ULL(51, 48) | \
-			  UNCORE_GLOBAL_PMI_FRZ)
+#define UNC_GLOBAL_VALID                                                                           \
+	(GENMASK_ULL(7, 0) | UNCORE_GLOBAL_EN_FC0 | GENMASK_ULL(51, 48) | UNCORE_GLOBAL_PMI_FRZ)
 /* MSR_UNCORE_PERF_GLOBAL_STATUS (Figure 20-30): OVF_PC0..7, OVF_FC0,
  * OVF_PMI (61), CHG (63). */
 #define UNC_STATUS_VALID (GENMASK_ULL(7, 0) | BIT_ULL(32) | BIT_ULL(61) | BIT_ULL(63))
@@ -130,10 +130,10 @@ void sim_uncore_collect(void)
 		if (!(sel & UNCORE_EVTSEL_EN) || !enabled(BIT_ULL(i)))
 			continue;
 		struct sim_filter f = {
-			.ev = EV_CYCLES,
-			.cmask = FIELD_GET_ULL(UNCORE_EVTSEL_CMASK, sel),
-			.inv = sel & UNCORE_EVTSEL_INV,
-			.edge = sel & UNCORE_EVTSEL_EDGE,
+		    .ev = EV_CYCLES,
+		    .cmask = FIELD_GET_ULL(UNCORE_EVTSEL_CMASK, sel),
+		    .inv = sel & UNCORE_EVTSEL_INV,
+		    .edge = sel & UNCORE_EVTSEL_EDGE,
 		};
 		sim_add_counter(&P->unc_pmc[i], &P->unc_last[i], width(), &f, UNIT_UNCORE_GP, i);
 	}

@@ -14,7 +14,7 @@
  */
 #include "x86.h"
 
-#define PIT_HZ 1193182ULL
+#define PIT_HZ	     1193182ULL
 #define CALIBRATE_MS 10
 
 static volatile uint32_t *xapic;
@@ -70,8 +70,8 @@ const char *apic_calibration_source(void)
 /* Divide configuration register encodings, SDM Vol. 3A Figure 10-10. */
 static const struct {
 	uint32_t div, bits;
-} dividers[] = {{1, 0xB}, {2, 0x0}, {4, 0x1}, {8, 0x2}, {16, 0x3}, {32, 0x8}, {64, 0x9},
-		{128, 0xA}};
+} dividers[] = {{1, 0xB},  {2, 0x0},  {4, 0x1},	 {8, 0x2},
+		{16, 0x3}, {32, 0x8}, {64, 0x9}, {128, 0xA}};
 
 /* Count APIC timer ticks (divide by 16) over CALIBRATE_MS of PIT channel 2
  * in mode 0; false when the PIT's output never rises. */
@@ -80,7 +80,7 @@ static bool calibrate_with_pit(void)
 	uint32_t latch = (uint32_t)(PIT_HZ * CALIBRATE_MS / 1000);
 
 	outb(0x61, (inb(0x61) & ~0x02) | 0x01); /* gate on, speaker off */
-	outb(0x43, 0xB0); /* channel 2, lobyte/hibyte, mode 0, binary */
+	outb(0x43, 0xB0);			/* channel 2, lobyte/hibyte, mode 0, binary */
 	outb(0x42, latch & 0xFF);
 	outb(0x42, (uint8_t)(latch >> 8));
 	apic_write(APIC_REG_TIMER_DIVIDE, 0x3);

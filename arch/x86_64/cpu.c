@@ -9,7 +9,7 @@
 /* Code: L=1, D=0, P=1, S=1, type execute/read. Data: P=1, S=1, type
  * read/write, G=1, limit ignored in 64-bit mode. DPL in bits 46:45. */
 #define DESC_CODE64(dpl) (0x00AF9A000000FFFFULL | ((uint64_t)(dpl) << 45))
-#define DESC_DATA(dpl) (0x00CF92000000FFFFULL | ((uint64_t)(dpl) << 45))
+#define DESC_DATA(dpl)	 (0x00CF92000000FFFFULL | ((uint64_t)(dpl) << 45))
 
 struct __attribute__((packed)) tss64 {
 	uint32_t reserved0;
@@ -38,9 +38,9 @@ struct __attribute__((packed)) table_ptr {
 
 /* IST slots (1-based in the gate): their own stacks, so that a fault with a
  * broken stack, an NMI and a machine check always have one. */
-#define IST_DF 1
+#define IST_DF	1
 #define IST_NMI 2
-#define IST_MC 3
+#define IST_MC	3
 
 static uint64_t gdt[11] __attribute__((aligned(16)));
 static struct tss64 tss __attribute__((aligned(16)));
@@ -121,7 +121,9 @@ uint64_t rdmsr(uint32_t msr)
 
 void wrmsr(uint32_t msr, uint64_t val)
 {
-	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)val), "d"((uint32_t)(val >> 32))
+	__asm__ volatile("wrmsr"
+			 :
+			 : "c"(msr), "a"((uint32_t)val), "d"((uint32_t)(val >> 32))
 			 : "memory");
 }
 

@@ -9,8 +9,8 @@
 
 #define CELL_W 8
 #define CELL_H 16
-#define FG 0x00C0C0C0u
-#define BG 0x00000000u
+#define FG     0x00C0C0C0u
+#define BG     0x00000000u
 
 static volatile uint32_t *fb;
 static uint32_t stride, cols, rows, col, row;
@@ -18,7 +18,8 @@ static char *grid;
 
 static void draw(uint32_t c, uint32_t r, char ch)
 {
-	unsigned g = (unsigned char)ch >= 0x20 && (unsigned char)ch < 0x80 ? (unsigned)ch - 0x20 : 0;
+	unsigned g =
+	    (unsigned char)ch >= 0x20 && (unsigned char)ch < 0x80 ? (unsigned)ch - 0x20 : 0;
 	volatile uint32_t *p = fb + (uint64_t)r * CELL_H * stride + (uint64_t)c * CELL_W;
 
 	grid[r * cols + c] = ch;

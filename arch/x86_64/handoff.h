@@ -17,8 +17,8 @@
 /* A physical range from the firmware memory map, as the page tables need
  * it. */
 enum phys_kind {
-	PHYS_RAM,     /* any cacheable memory (conventional, loader, runtime...) */
-	PHYS_MMIO,    /* memory-mapped I/O the firmware listed (mapped uncached) */
+	PHYS_RAM,  /* any cacheable memory (conventional, loader, runtime...) */
+	PHYS_MMIO, /* memory-mapped I/O the firmware listed (mapped uncached) */
 };
 
 struct phys_range {

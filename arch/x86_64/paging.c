@@ -17,12 +17,12 @@
  */
 #include "x86.h"
 
-#define PTE_P BIT_ULL(0)
-#define PTE_RW BIT_ULL(1)
-#define PTE_US BIT_ULL(2)
-#define PTE_PWT BIT_ULL(3)
-#define PTE_PCD BIT_ULL(4)
-#define PTE_PS BIT_ULL(7)
+#define PTE_P	 BIT_ULL(0)
+#define PTE_RW	 BIT_ULL(1)
+#define PTE_US	 BIT_ULL(2)
+#define PTE_PWT	 BIT_ULL(3)
+#define PTE_PCD	 BIT_ULL(4)
+#define PTE_PS	 BIT_ULL(7)
 #define PTE_ADDR GENMASK_ULL(51, 12)
 
 #define SZ_4K 0x1000ULL

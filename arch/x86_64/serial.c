@@ -5,7 +5,7 @@
  */
 #include "x86.h"
 
-#define COM1 0x3F8
+#define COM1	 0x3F8
 #define UART_THR 0 /* transmit holding (DLAB=0) */
 #define UART_DLL 0 /* divisor low (DLAB=1) */
 #define UART_IER 1

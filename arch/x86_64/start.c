@@ -6,9 +6,9 @@
  */
 #include "x86.h"
 
-#define KSTACK_SIZE (64 * 1024)
+#define KSTACK_SIZE	(64 * 1024)
 #define TRAP_STACK_SIZE (32 * 1024)
-#define IST_STACK_SIZE (16 * 1024)
+#define IST_STACK_SIZE	(16 * 1024)
 #define USER_STACK_SIZE (16 * 1024)
 
 static struct x86_handoff *g_handoff;
@@ -151,9 +151,10 @@ void arch_exit(enum run_status status)
 	 * hypervisor: on bare metal port F4H may belong to something else. */
 	if (g_hypervisor)
 		outl(0xF4, 0x10 + (uint32_t)status);
-	x86_puts(status == RUN_PASS	? "\n# pmutest: PASS. The machine is halted; power it off.\n"
-		 : status == RUN_FAIL ? "\n# pmutest: FAIL. The machine is halted; power it off.\n"
-				      : "\n# pmutest: ERROR. The machine is halted; power it off.\n");
+	x86_puts(status == RUN_PASS ? "\n# pmutest: PASS. The machine is halted; power it off.\n"
+		 : status == RUN_FAIL
+		     ? "\n# pmutest: FAIL. The machine is halted; power it off.\n"
+		     : "\n# pmutest: ERROR. The machine is halted; power it off.\n");
 	for (;;)
 		__asm__ volatile("cli; hlt");
 }

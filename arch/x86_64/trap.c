@@ -40,12 +40,12 @@ static uint64_t g_user_stack_top;
 
 /* Values x86_ctx_restore passes to arch_call_at_cpl. */
 #define CPL_RETURNED 0x1000
-#define CPL_FAULTED 0x2000 /* + vector */
+#define CPL_FAULTED  0x2000 /* + vector */
 
 static const char *const vector_names[32] = {
-	"#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "#CSO", "#TS",
-	"#NP", "#SS", "#GP", "#PF", "#15",  "#MF", "#AC", "#MC", "#XM", "#VE", "#CP",
-	"#22", "#23", "#24", "#25", "#26",  "#27", "#HV", "#VC", "#SX", "#31",
+    "#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "#CSO", "#TS",
+    "#NP", "#SS", "#GP", "#PF", "#15", "#MF", "#AC", "#MC", "#XM", "#VE",  "#CP",
+    "#22", "#23", "#24", "#25", "#26", "#27", "#HV", "#VC", "#SX", "#31",
 };
 
 const char *x86_vector_name(int vector)
@@ -96,7 +96,7 @@ static bool apply_fixup(struct x86_frame *f)
 			f->rip = e->fixup;
 			f->rax = f->vector;
 			g_fault_error_code =
-				has_error_code((unsigned)f->vector) ? (uint32_t)f->error_code : 0;
+			    has_error_code((unsigned)f->vector) ? (uint32_t)f->error_code : 0;
 			return true;
 		}
 	}
@@ -178,8 +178,7 @@ void x86_trap(struct x86_frame *f)
 	bail("unexpected exception outside any guarded run:", f);
 }
 
-int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms,
-		     struct arch_exception *ex)
+int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct arch_exception *ex)
 {
 	struct guard g;
 	uint64_t cr4 = arch_read_cr4();

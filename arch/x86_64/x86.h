@@ -16,11 +16,11 @@
 
 /* GDT selectors (cpu.c); keep in sync with entry.asm. Ring n code/data
  * have DPL n so that CPL n can run on them (SDM Vol. 3A 5.5). */
-#define SEL_KCODE 0x08
-#define SEL_KDATA 0x10
+#define SEL_KCODE     0x08
+#define SEL_KDATA     0x10
 #define SEL_CODE(cpl) (0x08 + 0x10 * (cpl)) /* ring cpl code, RPL 0 */
 #define SEL_DATA(cpl) (0x10 + 0x10 * (cpl))
-#define SEL_TSS 0x48
+#define SEL_TSS	      0x48
 
 /* The return from CPL > 0 (arch_call_at_cpl): an interrupt gate with DPL 3. */
 #define RETURN_VECTOR 0xF2
