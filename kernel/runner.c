@@ -19,11 +19,43 @@ extern const struct test_desc __start_pmutest_tests[];
 extern const struct test_desc __stop_pmutest_tests[];
 
 #define MAX_SUITES 64
+#define MAX_TESTS 1024
 
-static size_t test_count(void)
+/*
+ * The registered tests in source order (file, then line). The linker keeps
+ * files in link order, but a compiler may emit one file's descriptors in any
+ * order (GCC reverses them), so the runner sorts once.
+ */
+static const struct test_desc *sorted[MAX_TESTS];
+static unsigned n_sorted;
+
+static bool before(const struct test_desc *a, const struct test_desc *b)
 {
-	return (size_t)(__stop_pmutest_tests - __start_pmutest_tests);
+	int c = kstrcmp(a->file, b->file);
+	return c < 0 || (c == 0 && a->line < b->line);
 }
+
+static void sort_tests(void)
+{
+	if (n_sorted)
+		return;
+	for (const struct test_desc *d = __start_pmutest_tests; d < __stop_pmutest_tests; d++) {
+		if (n_sorted == MAX_TESTS) {
+			ktap_diag(&g_ktap, "more than %d tests registered: the rest are ignored",
+				  MAX_TESTS);
+			break;
+		}
+		unsigned i = n_sorted++;
+		while (i > 0 && before(d, sorted[i - 1])) {
+			sorted[i] = sorted[i - 1];
+			i--;
+		}
+		sorted[i] = d;
+	}
+}
+
+#define for_each_test(d) \
+	for (unsigned i_ = (sort_tests(), 0); i_ < n_sorted && ((d) = sorted[i_], 1); i_++)
 
 static bool selected(const struct options *o, const struct test_desc *d)
 {
@@ -36,7 +68,8 @@ static unsigned list_suites(const struct options *o, const char **suites)
 {
 	unsigned n = 0;
 
-	for (const struct test_desc *d = __start_pmutest_tests; d < __stop_pmutest_tests; d++) {
+	const struct test_desc *d;
+	for_each_test(d) {
 		if (!selected(o, d))
 			continue;
 		bool seen = false;
@@ -179,13 +212,14 @@ static void run_suite(const struct options *o, const char *suite, unsigned numbe
 	unsigned planned = 0;
 	struct run_totals st = {0};
 
-	for (const struct test_desc *d = __start_pmutest_tests; d < __stop_pmutest_tests; d++)
+	const struct test_desc *d;
+	for_each_test(d)
 		planned += !kstrcmp(d->suite, suite) && selected(o, d);
 
 	ktap_begin_subtest(w, suite, planned);
 	uint64_t t0 = arch_rdtsc();
 	unsigned n = 0;
-	for (const struct test_desc *d = __start_pmutest_tests; d < __stop_pmutest_tests; d++) {
+	for_each_test(d) {
 		if (kstrcmp(d->suite, suite) || !selected(o, d))
 			continue;
 		tally(&st, run_one(o, d, ++n, &st));
@@ -219,7 +253,6 @@ void runner_run(const struct options *o, struct run_totals *tot)
 	unsigned n = list_suites(o, suites);
 
 	kmemset(tot, 0, sizeof(*tot));
-	(void)test_count;
 	for (unsigned i = 0; i < n; i++)
 		run_suite(o, suites[i], i + 1, tot);
 }

@@ -3,7 +3,8 @@
  * A text console on the GOP framebuffer: 8x16 cells (font.c, rows doubled),
  * light grey on black, wrapping and scrolling. The screen's characters are
  * kept in a grid so that a scroll redraws only the cells that change (the
- * framebuffer is mapped uncached; reading it back would be slow).
+ * framebuffer is mapped uncached; reading it back would be slow), and the
+ * screen scrolls by half its height at a time.
  */
 #include "x86.h"
 
@@ -45,6 +46,12 @@ void fbcon_init(const struct boot_framebuffer *f)
 		grid[i] = ' ';
 }
 
+/*
+ * At the bottom the text jumps up by half a screen, not one line: every
+ * scroll redraws nearly every cell, and pixel writes to the framebuffer are
+ * slow (uncached on hardware, a slow path under TCG), so this divides the
+ * drawing per line by rows / 2.
+ */
 static void newline(void)
 {
 	col = 0;
@@ -52,13 +59,14 @@ static void newline(void)
 		row++;
 		return;
 	}
-	for (uint32_t r = 0; r + 1 < rows; r++)
-		for (uint32_t c = 0; c < cols; c++)
-			if (grid[r * cols + c] != grid[(r + 1) * cols + c])
-				draw(c, r, grid[(r + 1) * cols + c]);
-	for (uint32_t c = 0; c < cols; c++)
-		if (grid[row * cols + c] != ' ')
-			draw(c, row, ' ');
+	uint32_t jump = rows / 2 ? rows / 2 : 1;
+	for (uint32_t r = 0; r < rows; r++)
+		for (uint32_t c = 0; c < cols; c++) {
+			char now = r + jump < rows ? grid[(r + jump) * cols + c] : ' ';
+			if (grid[r * cols + c] != now)
+				draw(c, r, now);
+		}
+	row = rows - jump;
 }
 
 void fbcon_write(const char *s, size_t n)
