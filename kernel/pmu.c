@@ -9,19 +9,19 @@
 
 /* SDM Vol. 3B Table 20-1, in CPUID.0AH:EBX bit order. */
 const struct pmu_arch_event pmu_arch_events[ARCH_EVENT_COUNT] = {
-	[ARCH_EVENT_CORE_CYCLES] = {0x3C, 0x00, "core cycles"},
-	[ARCH_EVENT_INSTRUCTIONS] = {0xC0, 0x00, "instructions retired"},
-	[ARCH_EVENT_REF_CYCLES] = {0x3C, 0x01, "reference cycles"},
-	[ARCH_EVENT_LLC_REFERENCES] = {0x2E, 0x4F, "LLC references"},
-	[ARCH_EVENT_LLC_MISSES] = {0x2E, 0x41, "LLC misses"},
-	[ARCH_EVENT_BRANCHES] = {0xC4, 0x00, "branches retired"},
-	[ARCH_EVENT_BRANCH_MISSES] = {0xC5, 0x00, "branch misses retired"},
-	[ARCH_EVENT_TOPDOWN_SLOTS] = {0xA4, 0x01, "topdown slots"},
-	[ARCH_EVENT_TOPDOWN_BACKEND] = {0xA4, 0x02, "topdown backend bound"},
-	[ARCH_EVENT_TOPDOWN_BAD_SPEC] = {0x73, 0x00, "topdown bad speculation"},
-	[ARCH_EVENT_TOPDOWN_FRONTEND] = {0x9C, 0x01, "topdown frontend bound"},
-	[ARCH_EVENT_TOPDOWN_RETIRING] = {0xC2, 0x02, "topdown retiring"},
-	[ARCH_EVENT_LBR_INSERTS] = {0xE4, 0x01, "LBR inserts"},
+    [ARCH_EVENT_CORE_CYCLES] = {0x3C, 0x00, "core cycles"},
+    [ARCH_EVENT_INSTRUCTIONS] = {0xC0, 0x00, "instructions retired"},
+    [ARCH_EVENT_REF_CYCLES] = {0x3C, 0x01, "reference cycles"},
+    [ARCH_EVENT_LLC_REFERENCES] = {0x2E, 0x4F, "LLC references"},
+    [ARCH_EVENT_LLC_MISSES] = {0x2E, 0x41, "LLC misses"},
+    [ARCH_EVENT_BRANCHES] = {0xC4, 0x00, "branches retired"},
+    [ARCH_EVENT_BRANCH_MISSES] = {0xC5, 0x00, "branch misses retired"},
+    [ARCH_EVENT_TOPDOWN_SLOTS] = {0xA4, 0x01, "topdown slots"},
+    [ARCH_EVENT_TOPDOWN_BACKEND] = {0xA4, 0x02, "topdown backend bound"},
+    [ARCH_EVENT_TOPDOWN_BAD_SPEC] = {0x73, 0x00, "topdown bad speculation"},
+    [ARCH_EVENT_TOPDOWN_FRONTEND] = {0x9C, 0x01, "topdown frontend bound"},
+    [ARCH_EVENT_TOPDOWN_RETIRING] = {0xC2, 0x02, "topdown retiring"},
+    [ARCH_EVENT_LBR_INSERTS] = {0xE4, 0x01, "LBR inserts"},
 };
 
 struct pmi_log g_pmi;
@@ -138,8 +138,7 @@ static void reset_arch_pmu(void)
 	 * the counter bits alone. */
 	if (rdmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS, &status) == 0 && status &&
 	    wrmsr_safe(MSR_IA32_PERF_GLOBAL_OVF_CTRL, status) != 0)
-		wrmsr_safe(MSR_IA32_PERF_GLOBAL_OVF_CTRL,
-			   status & pmu_global_counter_bits());
+		wrmsr_safe(MSR_IA32_PERF_GLOBAL_OVF_CTRL, status & pmu_global_counter_bits());
 }
 
 static void reset_model_pmus(void)
@@ -201,8 +200,7 @@ void pmu_reset_all(void)
 	if (g_caps.pm.present)
 		reset_arch_pmu();
 	reset_model_pmus();
-	if (g_caps.pm.present &&
-	    rdmsr_safe(MSR_IA32_DEBUGCTL, &debugctl) == 0 &&
+	if (g_caps.pm.present && rdmsr_safe(MSR_IA32_DEBUGCTL, &debugctl) == 0 &&
 	    (debugctl & DEBUGCTL_FREEZE_PERFMON_ON_PMI))
 		wrmsr_safe(MSR_IA32_DEBUGCTL, debugctl & ~DEBUGCTL_FREEZE_PERFMON_ON_PMI);
 	if (g_caps.apic)
@@ -331,8 +329,7 @@ static int run_at_cpl(int cpl, uint64_t iters)
 	return arch_call_at_cpl(cpl, pmu_user_workload, iters, &res);
 }
 
-int pmu_count_gp_at_cpl(unsigned i, uint64_t evtsel, uint64_t iters, int cpl,
-			uint64_t *count)
+int pmu_count_gp_at_cpl(unsigned i, uint64_t evtsel, uint64_t iters, int cpl, uint64_t *count)
 {
 	int vec;
 
@@ -348,8 +345,7 @@ int pmu_count_gp_at_cpl(unsigned i, uint64_t evtsel, uint64_t iters, int cpl,
 	return vec;
 }
 
-int pmu_count_fixed_at_cpl(unsigned i, uint64_t field, uint64_t iters, int cpl,
-			   uint64_t *count)
+int pmu_count_fixed_at_cpl(unsigned i, uint64_t field, uint64_t iters, int cpl, uint64_t *count)
 {
 	int vec;
 

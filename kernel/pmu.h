@@ -50,16 +50,16 @@ bool pmu_event_available(enum arch_event ev);
 #define PMU_ITERS 10000ULL
 
 /* ---- What the record says ----------------------------------------------- */
-bool pmu_has_global(void);	     /* version >= 2 */
-unsigned pmu_num_gp(void);	     /* CPUID.0AH:EAX[15:8] */
-bool pmu_gp_present(unsigned i);     /* counter i usable (leaf 23H aware) */
-bool pmu_fixed_present(unsigned i);  /* fixed counter i supported */
+bool pmu_has_global(void);	    /* version >= 2 */
+unsigned pmu_num_gp(void);	    /* CPUID.0AH:EAX[15:8] */
+bool pmu_gp_present(unsigned i);    /* counter i usable (leaf 23H aware) */
+bool pmu_fixed_present(unsigned i); /* fixed counter i supported */
 unsigned pmu_fixed_limit(void);
 /* Index of the n-th present GP counter (0-based n), -1 when there is none:
  * leaf 23H may leave holes, so counter 0 or 1 is not always there. */
-int pmu_gp_nth(unsigned n);	     /* 1 + highest supported fixed index */
-uint64_t pmu_gp_mask(void);	     /* width mask of GP counters */
-uint64_t pmu_fixed_mask(void);	     /* width mask of fixed counters */
+int pmu_gp_nth(unsigned n);    /* 1 + highest supported fixed index */
+uint64_t pmu_gp_mask(void);    /* width mask of GP counters */
+uint64_t pmu_fixed_mask(void); /* width mask of fixed counters */
 /* IA32_PERF_GLOBAL_CTRL bits of every present counter (v2+). */
 uint64_t pmu_global_counter_bits(void);
 
@@ -135,10 +135,8 @@ uint64_t pmu_count_fixed(unsigned i, uint64_t field, uint64_t iters);
  * after it, so the transition adds a constant overhead. Returns the vector of
  * an exception the call raised (0 when none).
  */
-int pmu_count_gp_at_cpl(unsigned i, uint64_t evtsel, uint64_t iters, int cpl,
-			uint64_t *count);
-int pmu_count_fixed_at_cpl(unsigned i, uint64_t field, uint64_t iters, int cpl,
-			   uint64_t *count);
+int pmu_count_gp_at_cpl(unsigned i, uint64_t evtsel, uint64_t iters, int cpl, uint64_t *count);
+int pmu_count_fixed_at_cpl(unsigned i, uint64_t field, uint64_t iters, int cpl, uint64_t *count);
 
 /* __user_code entry that runs arch_workload(iters) at any CPL. */
 uint64_t pmu_user_workload(uint64_t iters);

@@ -54,8 +54,8 @@ TEST(amd, retired_instructions_every_counter, REQ_AMD)
 		uint64_t c1 = count(i, PMU_ITERS), c2 = count(i, 2 * PMU_ITERS);
 
 		expect_range(t, c1, PMU_ITERS * WORKLOAD_INSNS_PER_ITER,
-			     PMU_ITERS * WORKLOAD_INSNS_PER_ITER + PMU_OVERHEAD_EVENTS, RULE_AMD_COUNT,
-			     "PerfCtr%u retired instructions over N iterations", i);
+			     PMU_ITERS * WORKLOAD_INSNS_PER_ITER + PMU_OVERHEAD_EVENTS,
+			     RULE_AMD_COUNT, "PerfCtr%u retired instructions over N iterations", i);
 		expect_eq(t, c2 - c1, PMU_ITERS * WORKLOAD_INSNS_PER_ITER, RULE_AMD_COUNT,
 			  "PerfCtr%u: count(2N) - count(N)", i);
 	}
@@ -74,7 +74,8 @@ TEST(amd, counters_48_bits_and_rdpmc, REQ_AMD)
 				     "WRMSR PerfCtr%u <- 48 ones", i))
 			continue;
 		expect_eq(t, rdmsr(ctr_msr(i)), mask, RULE_AMD_WIDTH, "PerfCtr%u read back", i);
-		if (expect_vector(t, rdpmc_safe(i, &rax, &rdx), 0, RULE_AMD_RDPMC, "RDPMC ECX=%u", i))
+		if (expect_vector(t, rdpmc_safe(i, &rax, &rdx), 0, RULE_AMD_RDPMC, "RDPMC ECX=%u",
+				  i))
 			expect_eq(t, ((rdx & 0xFFFFFFFFULL) << 32) | (rax & 0xFFFFFFFFULL), mask,
 				  RULE_AMD_RDPMC, "RDPMC %u vs the 48-bit value written", i);
 		wrmsr(ctr_msr(i), 0);

@@ -22,10 +22,10 @@
  *  - cache, miss and LBR events happen at most once per iteration of a loop
  *    that touches no memory, plus the gate's overhead.
  */
-#define MAX_IPC 16ULL
+#define MAX_IPC		    16ULL
 #define CYCLES_PER_ITER_MAX 1000ULL
-#define CYCLES_OVERHEAD 1000000ULL
-#define MAX_SLOT_WIDTH 16ULL
+#define CYCLES_OVERHEAD	    1000000ULL
+#define MAX_SLOT_WIDTH	    16ULL
 
 struct bounds {
 	uint64_t lo, hi;
@@ -44,11 +44,11 @@ static struct bounds event_bounds(enum arch_event ev, uint64_t n, uint64_t tsc_d
 
 	switch (ev) {
 	case ARCH_EVENT_INSTRUCTIONS:
-		return (struct bounds){insns, insns + PMU_OVERHEAD_EVENTS,
-				       WORKLOAD_INSNS_PER_ITER, RULE_EVENT_INSTRUCTIONS};
+		return (struct bounds){insns, insns + PMU_OVERHEAD_EVENTS, WORKLOAD_INSNS_PER_ITER,
+				       RULE_EVENT_INSTRUCTIONS};
 	case ARCH_EVENT_BRANCHES:
-		return (struct bounds){n, n + PMU_OVERHEAD_EVENTS,
-				       WORKLOAD_BRANCHES_PER_ITER, RULE_EVENT_BRANCHES};
+		return (struct bounds){n, n + PMU_OVERHEAD_EVENTS, WORKLOAD_BRANCHES_PER_ITER,
+				       RULE_EVENT_BRANCHES};
 	case ARCH_EVENT_CORE_CYCLES:
 		return (struct bounds){insns / MAX_IPC, cycles_hi(n), 0, RULE_EVENT_CYCLES};
 	case ARCH_EVENT_REF_CYCLES:
@@ -69,17 +69,17 @@ static struct bounds event_bounds(enum arch_event ev, uint64_t n, uint64_t tsc_d
 
 /* Check one count of `n` iterations (and, for exact events, the difference
  * to a count of 2n iterations). */
-static void check_count(struct t *t, enum arch_event ev, const char *where,
-			uint64_t c1, uint64_t c2, uint64_t n, uint64_t tsc_delta)
+static void check_count(struct t *t, enum arch_event ev, const char *where, uint64_t c1,
+			uint64_t c2, uint64_t n, uint64_t tsc_delta)
 {
 	struct bounds b = event_bounds(ev, n, tsc_delta);
 
-	expect_range(t, c1, b.lo, b.hi, b.rule, "%s counting %s over %llu iterations",
-		     where, pmu_arch_events[ev].name, (unsigned long long)n);
+	expect_range(t, c1, b.lo, b.hi, b.rule, "%s counting %s over %llu iterations", where,
+		     pmu_arch_events[ev].name, (unsigned long long)n);
 	if (b.exact_per_iter)
-		expect_eq(t, c2 - c1, n * b.exact_per_iter, b.rule,
-			  "%s: %s(2N) - %s(N), N = %llu", where, pmu_arch_events[ev].name,
-			  pmu_arch_events[ev].name, (unsigned long long)n);
+		expect_eq(t, c2 - c1, n * b.exact_per_iter, b.rule, "%s: %s(2N) - %s(N), N = %llu",
+			  where, pmu_arch_events[ev].name, pmu_arch_events[ev].name,
+			  (unsigned long long)n);
 }
 
 TEST(counting, arch_events_every_gp_counter, REQ_ARCH_PMU)
@@ -111,10 +111,10 @@ TEST(counting, arch_events_every_gp_counter, REQ_ARCH_PMU)
 
 /* Event each fixed counter counts, Table 20-2. */
 static const int fixed_event[] = {
-	[FIXED_INSTRUCTIONS] = ARCH_EVENT_INSTRUCTIONS,
-	[FIXED_CORE_CYCLES] = ARCH_EVENT_CORE_CYCLES,
-	[FIXED_REF_CYCLES] = ARCH_EVENT_REF_CYCLES,
-	[FIXED_TOPDOWN_SLOTS] = ARCH_EVENT_TOPDOWN_SLOTS,
+    [FIXED_INSTRUCTIONS] = ARCH_EVENT_INSTRUCTIONS,
+    [FIXED_CORE_CYCLES] = ARCH_EVENT_CORE_CYCLES,
+    [FIXED_REF_CYCLES] = ARCH_EVENT_REF_CYCLES,
+    [FIXED_TOPDOWN_SLOTS] = ARCH_EVENT_TOPDOWN_SLOTS,
 };
 
 TEST(counting, fixed_counter_events, REQ_FIXED)
@@ -148,7 +148,8 @@ TEST(counting, all_counters_at_once, REQ_ARCH_PMU_V2)
 	uint64_t c1[32], f1[FIXED_MAX];
 
 	if (!pmu_exact_event(&ev, &per_iter)) {
-		t_skip(t, "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches available");
+		t_skip(t,
+		       "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches available");
 		return;
 	}
 	for (int pass = 0; pass < 2; pass++) {
@@ -156,8 +157,10 @@ TEST(counting, all_counters_at_once, REQ_ARCH_PMU_V2)
 
 		for (unsigned i = 0; i < pmu_num_gp() && i < 32; i++)
 			if (pmu_gp_present(i))
-				pmu_gp_program(i, pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR |
-								     PERFEVTSEL_EN), 0);
+				pmu_gp_program(
+				    i,
+				    pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN),
+				    0);
 		for (unsigned i = 0; i < FIXED_MAX; i++)
 			if (pmu_fixed_present(i))
 				pmu_fixed_program(i, FIXED_CTRL_OS | FIXED_CTRL_USR, 0);
@@ -172,7 +175,8 @@ TEST(counting, all_counters_at_once, REQ_ARCH_PMU_V2)
 				c1[i] = v;
 			else
 				expect_eq(t, v - c1[i], PMU_ITERS * per_iter, RULE_ALL_COUNTERS,
-					  "IA32_PMC%u (%s) with all counters enabled: count(2N) - count(N)",
+					  "IA32_PMC%u (%s) with all counters enabled: count(2N) - "
+					  "count(N)",
 					  i, pmu_arch_events[ev].name);
 		}
 		for (unsigned i = 0; i < FIXED_MAX; i++) {
@@ -186,12 +190,14 @@ TEST(counting, all_counters_at_once, REQ_ARCH_PMU_V2)
 			else if (i == FIXED_INSTRUCTIONS)
 				expect_eq(t, v - f1[i], PMU_ITERS * WORKLOAD_INSNS_PER_ITER,
 					  RULE_ALL_COUNTERS,
-					  "IA32_FIXED_CTR0 with all counters enabled: count(2N) - count(N)");
+					  "IA32_FIXED_CTR0 with all counters enabled: count(2N) - "
+					  "count(N)");
 			else
-				expect_true(t, v > f1[i], "count(2N) > count(N)",
-					    v > f1[i] ? "larger" : "not larger", RULE_ALL_COUNTERS,
-					    "IA32_FIXED_CTR%u with all counters enabled: %llu then %llu",
-					    i, (unsigned long long)f1[i], (unsigned long long)v);
+				expect_true(
+				    t, v > f1[i], "count(2N) > count(N)",
+				    v > f1[i] ? "larger" : "not larger", RULE_ALL_COUNTERS,
+				    "IA32_FIXED_CTR%u with all counters enabled: %llu then %llu", i,
+				    (unsigned long long)f1[i], (unsigned long long)v);
 		}
 	}
 }
@@ -202,7 +208,8 @@ TEST(counting, disabled_counter_does_not_count, REQ_ARCH_PMU)
 	uint64_t per_iter, all = pmu_global_counter_bits();
 
 	if (!pmu_exact_event(&ev, &per_iter)) {
-		t_skip(t, "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches available");
+		t_skip(t,
+		       "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches available");
 		return;
 	}
 	for (unsigned i = 0; i < pmu_num_gp(); i++) {
@@ -216,8 +223,7 @@ TEST(counting, disabled_counter_does_not_count, REQ_ARCH_PMU)
 			pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(i)), PMU_ITERS);
 		else
 			arch_workload(PMU_ITERS);
-		expect_eq(t, pmu_gp_read(i), 0, RULE_EVTSEL_EN,
-			  "IA32_PMC%u with EVTSEL.EN = 0", i);
+		expect_eq(t, pmu_gp_read(i), 0, RULE_EVTSEL_EN, "IA32_PMC%u with EVTSEL.EN = 0", i);
 		if (!pmu_has_global())
 			continue;
 		/* EN set, its global enable clear while every other one is set. */
@@ -252,9 +258,8 @@ struct ring_case {
 	bool usr, os;
 };
 static const struct ring_case ring_cases[] = {
-	{3, true, false}, {3, false, true}, {3, true, true}, {2, true, false},
-	{2, false, true}, {1, true, false}, {1, false, true}, {0, true, false},
-	{0, false, true},
+    {3, true, false}, {3, false, true}, {3, true, true},  {2, true, false}, {2, false, true},
+    {1, true, false}, {1, false, true}, {0, true, false}, {0, false, true},
 };
 
 static bool ring_counts(const struct ring_case *rc)
@@ -268,7 +273,8 @@ TEST(counting, usr_os_filter_gp, REQ_ARCH_PMU)
 	uint64_t per_iter;
 
 	if (!pmu_exact_event(&ev, &per_iter)) {
-		t_skip(t, "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches available");
+		t_skip(t,
+		       "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches available");
 		return;
 	}
 	for (unsigned i = 0; i < pmu_num_gp(); i++) {
@@ -277,19 +283,20 @@ TEST(counting, usr_os_filter_gp, REQ_ARCH_PMU)
 		for (unsigned k = 0; k < ARRAY_SIZE(ring_cases); k++) {
 			const struct ring_case *rc = &ring_cases[k];
 			uint64_t sel = pmu_evtsel(ev, (rc->usr ? PERFEVTSEL_USR : 0) |
-							      (rc->os ? PERFEVTSEL_OS : 0));
+							  (rc->os ? PERFEVTSEL_OS : 0));
 			uint64_t c1 = 0, c2 = 0;
 			int v1 = pmu_count_gp_at_cpl(i, sel, PMU_ITERS, rc->cpl, &c1);
 			int v2 = pmu_count_gp_at_cpl(i, sel, 2 * PMU_ITERS, rc->cpl, &c2);
 
-			if (!expect_no_fault(t, v1 | v2, RULE_EVTSEL_USR,
-					     "workload at CPL %d", rc->cpl))
+			if (!expect_no_fault(t, v1 | v2, RULE_EVTSEL_USR, "workload at CPL %d",
+					     rc->cpl))
 				return;
-			expect_eq(t, c2 - c1, ring_counts(rc) ? PMU_ITERS * per_iter : 0,
-				  rc->usr ? RULE_EVTSEL_USR : RULE_EVTSEL_OS,
-				  "IA32_PMC%u %s with%s%s, workload at CPL %d: count(2N) - count(N)",
-				  i, pmu_arch_events[ev].name, rc->usr ? " USR" : "",
-				  rc->os ? " OS" : "", rc->cpl);
+			expect_eq(
+			    t, c2 - c1, ring_counts(rc) ? PMU_ITERS * per_iter : 0,
+			    rc->usr ? RULE_EVTSEL_USR : RULE_EVTSEL_OS,
+			    "IA32_PMC%u %s with%s%s, workload at CPL %d: count(2N) - count(N)", i,
+			    pmu_arch_events[ev].name, rc->usr ? " USR" : "", rc->os ? " OS" : "",
+			    rc->cpl);
 		}
 	}
 }
@@ -356,20 +363,24 @@ TEST(counting, edge_inv_cmask, REQ_ARCH_PMU)
 	expect_eq(t, count_one(c[0], ins | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 255)), 0,
 		  RULE_EVTSEL_CMASK, "instructions with CMASK = 255 (cycles retiring >= 255)");
 	/* INV + CMASK = 255 is every cycle: at least instructions / 16. */
-	expect_range(t, count_one(c[0], ins | PERFEVTSEL_INV | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 255)),
+	expect_range(t,
+		     count_one(c[0], ins | PERFEVTSEL_INV | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 255)),
 		     PMU_ITERS * WORKLOAD_INSNS_PER_ITER / MAX_IPC, cycles_hi(PMU_ITERS),
 		     RULE_EVTSEL_INV, "instructions with INV, CMASK = 255 (every cycle)");
 	/* EDGE on a condition that is always true (INV, CMASK = 255): one
 	 * rising edge at most; on one that is never true: none. */
-	expect_range(t, count_one(c[0], ins | PERFEVTSEL_EDGE | PERFEVTSEL_INV |
-						 FIELD_PREP_ULL(PERFEVTSEL_CMASK, 255)),
+	expect_range(t,
+		     count_one(c[0], ins | PERFEVTSEL_EDGE | PERFEVTSEL_INV |
+					 FIELD_PREP_ULL(PERFEVTSEL_CMASK, 255)),
 		     0, 1, RULE_EVTSEL_EDGE,
 		     "EDGE INV CMASK=255: rising edges of an always-true condition");
 	expect_eq(t, count_one(c[0], ins | PERFEVTSEL_EDGE | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 255)),
 		  0, RULE_EVTSEL_EDGE, "EDGE CMASK=255: rising edges of a never-true condition");
 	if (n < 2 || !pmu_has_global()) {
-		t_diag(t, "simultaneous INV/EDGE checks need 2+ GP counters and GLOBAL_CTRL "
-			  "(%u counters, version %u)", n, caps()->pm.version);
+		t_diag(t,
+		       "simultaneous INV/EDGE checks need 2+ GP counters and GLOBAL_CTRL "
+		       "(%u counters, version %u)",
+		       n, caps()->pm.version);
 		return;
 	}
 	/* INV + CMASK = 255: every cycle retires fewer than 255. */
@@ -412,13 +423,15 @@ TEST(counting, running_counter_rewritten, REQ_ARCH_PMU)
 	uint64_t per_iter, c[2];
 
 	if (!pmu_exact_event(&ev, &per_iter)) {
-		t_skip(t, "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches available");
+		t_skip(t,
+		       "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches available");
 		return;
 	}
 	for (int pass = 0; pass < 2; pass++) {
 		uint64_t n = pass ? 2 * PMU_ITERS : PMU_ITERS;
 
-		pmu_gp_program(0, pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN), 0);
+		pmu_gp_program(0, pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN),
+			       0);
 		if (pmu_has_global())
 			pmu_global_enable(GLOBAL_PMC_BIT(0));
 		arch_workload(100); /* it is running: count something first */
@@ -450,7 +463,8 @@ TEST(counting, running_counter_rewritten, REQ_ARCH_PMU)
 	}
 	expect_range(t, c[0], value + PMU_ITERS * WORKLOAD_INSNS_PER_ITER,
 		     value + PMU_ITERS * WORKLOAD_INSNS_PER_ITER + PMU_OVERHEAD_EVENTS,
-		     RULE_COUNTER_WRITE, "IA32_FIXED_CTR0 rewritten while counting, then N iterations");
+		     RULE_COUNTER_WRITE,
+		     "IA32_FIXED_CTR0 rewritten while counting, then N iterations");
 	expect_eq(t, c[1] - c[0], PMU_ITERS * WORKLOAD_INSNS_PER_ITER, RULE_COUNTER_WRITE,
 		  "IA32_FIXED_CTR0 rewritten while counting: count(2N) - count(N)");
 }

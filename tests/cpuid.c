@@ -47,8 +47,9 @@ TEST(cpuid, leaf_0ah_fields, REQ_NONE)
 		t_diag(t, "  event %2u %-26s %s", e, pmu_arch_events[e].name,
 		       pm->event_available[e] ? "available" : "not available");
 	if (pm->version >= 2)
-		t_diag(t, "fixed: EDX[4:0] = %u x %u bits, ECX bitmask %#x, supported %#x, "
-			  "AnyThread deprecated %u",
+		t_diag(t,
+		       "fixed: EDX[4:0] = %u x %u bits, ECX bitmask %#x, supported %#x, "
+		       "AnyThread deprecated %u",
 		       pm->fixed_counters_edx, pm->fixed_width, pm->fixed_bitmask,
 		       pm->fixed_supported, pm->anythread_deprecated);
 	if (r.edx & (GENMASK_ULL(14, 13) | GENMASK_ULL(31, 16)))
@@ -87,7 +88,9 @@ TEST(cpuid, enumerated_msrs_exist, REQ_NONE)
 		       c->perf_cap.perf_metrics);
 	if (!c->pm.present) {
 		if (!c->pdcm)
-			t_skip(t, "CPUID.01H:ECX[15] = 0 and no architectural PMU: nothing enumerated");
+			t_skip(
+			    t,
+			    "CPUID.01H:ECX[15] = 0 and no architectural PMU: nothing enumerated");
 		return;
 	}
 	for (unsigned i = 0; i < c->pm.gp_counters && i < 32; i++) {
@@ -116,7 +119,6 @@ TEST(cpuid, perf_capabilities_read_only, REQ_PDCM)
 		t_skip(t, "IA32_PERF_CAPABILITIES unreadable (see enumerated_msrs_exist)");
 		return;
 	}
-	expect_vector(t, wrmsr_safe(MSR_IA32_PERF_CAPABILITIES, v), X86_VEC_GP,
-		      RULE_PERF_CAP_RO,
+	expect_vector(t, wrmsr_safe(MSR_IA32_PERF_CAPABILITIES, v), X86_VEC_GP, RULE_PERF_CAP_RO,
 		      "WRMSR IA32_PERF_CAPABILITIES <- its own value");
 }

@@ -29,8 +29,9 @@ static bool watch_counter(uint32_t *msr, uint64_t *bit)
 	if (second > 0) {
 		*msr = MSR_IA32_PMC(second);
 		*bit = GLOBAL_PMC_BIT(second);
-		pmu_gp_program(second, pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_OS | PERFEVTSEL_USR |
-									   PERFEVTSEL_EN),
+		pmu_gp_program(second,
+			       pmu_evtsel(ARCH_EVENT_INSTRUCTIONS,
+					  PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN),
 			       0);
 		return true;
 	}
@@ -52,16 +53,16 @@ static bool run(struct t *t, bool freeze, struct freeze_run *r)
 		t_skip(t, "needs a second counter: CPUID.0AH:EAX[15:8] >= 2 or a fixed counter");
 		return false;
 	}
-	pmu_gp_program(0, pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_OS | PERFEVTSEL_USR |
-								     PERFEVTSEL_INT | PERFEVTSEL_EN),
+	pmu_gp_program(0,
+		       pmu_evtsel(ARCH_EVENT_INSTRUCTIONS,
+				  PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_INT | PERFEVTSEL_EN),
 		       0);
 	pmu_gp_preload(0, FRZ_K);
-	if (!expect_no_fault(t,
-			     wrmsr_safe(MSR_IA32_DEBUGCTL,
-					freeze ? debugctl | DEBUGCTL_FREEZE_PERFMON_ON_PMI
-					       : debugctl & ~DEBUGCTL_FREEZE_PERFMON_ON_PMI),
-			     RULE_FREEZE_LEGACY, "WRMSR IA32_DEBUGCTL.Freeze_PerfMon_On_PMI <- %d",
-			     freeze))
+	if (!expect_no_fault(
+		t,
+		wrmsr_safe(MSR_IA32_DEBUGCTL, freeze ? debugctl | DEBUGCTL_FREEZE_PERFMON_ON_PMI
+						     : debugctl & ~DEBUGCTL_FREEZE_PERFMON_ON_PMI),
+		RULE_FREEZE_LEGACY, "WRMSR IA32_DEBUGCTL.Freeze_PerfMon_On_PMI <- %d", freeze))
 		return false;
 	pmu_pmi_install(true, msr, false);
 	r->enabled = GLOBAL_PMC_BIT(0) | bit;

@@ -46,14 +46,15 @@ static void program_all(enum arch_event ev, bool int_bit)
 {
 	for (unsigned i = 0; i < 32; i++)
 		if (pmu_gp_present(i))
-			pmu_gp_program(i, pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN |
-							      (int_bit ? PERFEVTSEL_INT : 0)),
+			pmu_gp_program(i,
+				       pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR |
+							  PERFEVTSEL_EN |
+							  (int_bit ? PERFEVTSEL_INT : 0)),
 				       0);
 	for (unsigned i = 0; i < FIXED_MAX; i++)
 		if (pmu_fixed_present(i))
-			pmu_fixed_program(i, FIXED_CTRL_OS | FIXED_CTRL_USR |
-						     (int_bit ? FIXED_CTRL_PMI : 0),
-					  0);
+			pmu_fixed_program(
+			    i, FIXED_CTRL_OS | FIXED_CTRL_USR | (int_bit ? FIXED_CTRL_PMI : 0), 0);
 }
 
 static uint64_t read_counter(unsigned bit)
@@ -141,7 +142,8 @@ static void sweep_reserved(struct t *t, uint32_t msr, const char *msr_name, uint
 		if (vec == X86_VEC_GP && arch_fault_error_code() == 0)
 			continue;
 		if (bad++ < 6 && len < sizeof(first) - 12)
-			len += ksnprintf(first + len, sizeof(first) - len, "%sbit %u", len ? ", " : "", b);
+			len += ksnprintf(first + len, sizeof(first) - len, "%sbit %u",
+					 len ? ", " : "", b);
 	}
 	wrmsr_safe(msr, 0);
 	expect_true(t, bad == 0, "#GP(0) for each reserved bit", bad ? first : "all #GP(0)", rule,
@@ -233,8 +235,8 @@ TEST(global, status_set_and_reset, REQ_ARCH_PMU_V4)
 		uint64_t bit = BIT_ULL(bits[k]);
 
 		counter_name(bits[k], name, sizeof(name));
-		expect_no_fault(t, wrmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS_SET, bit), RULE_STATUS_SET,
-				"WRMSR IA32_PERF_GLOBAL_STATUS_SET <- %#llx (%s)",
+		expect_no_fault(t, wrmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS_SET, bit),
+				RULE_STATUS_SET, "WRMSR IA32_PERF_GLOBAL_STATUS_SET <- %#llx (%s)",
 				(unsigned long long)bit, name);
 		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & bit, bit, RULE_STATUS_SET,
 			  "GLOBAL_STATUS bit %u after STATUS_SET", bits[k]);
@@ -268,9 +270,11 @@ TEST(global, inuse_tracks_programming, REQ_ARCH_PMU_V4)
 			  "INUSE bit %u with fixed counter %u enabled (EN = 1)", 32 + i, i);
 		wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
 		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_INUSE) & GLOBAL_FIXED_BIT(i), 0,
-			  RULE_INUSE_FIXED, "INUSE bit %u with fixed counter %u disabled", 32 + i, i);
+			  RULE_INUSE_FIXED, "INUSE bit %u with fixed counter %u disabled", 32 + i,
+			  i);
 	}
-	wrmsr(MSR_IA32_PERFEVTSEL0, pmu_evtsel(ARCH_EVENT_CORE_CYCLES, PERFEVTSEL_OS | PERFEVTSEL_INT));
+	wrmsr(MSR_IA32_PERFEVTSEL0,
+	      pmu_evtsel(ARCH_EVENT_CORE_CYCLES, PERFEVTSEL_OS | PERFEVTSEL_INT));
 	expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_INUSE) & GLOBAL_INUSE_PMI, GLOBAL_INUSE_PMI,
 		  RULE_INUSE_PMI, "INUSE[63] with IA32_PERFEVTSEL0.INT = 1");
 	wrmsr(MSR_IA32_PERFEVTSEL0, 0);
@@ -294,7 +298,8 @@ TEST(global, overflow_exactly_at_wrap, REQ_ARCH_PMU)
 	uint64_t sel;
 
 	if (!pmu_exact_event(&ev, &per_iter)) {
-		t_skip(t, "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches available");
+		t_skip(t,
+		       "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches available");
 		return;
 	}
 	sel = pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR);

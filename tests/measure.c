@@ -67,8 +67,8 @@ TEST(measure, fast_rdpmc_cost, REQ_NETBURST)
 TEST(measure, pmi_latency_and_skid, REQ_ARCH_PMU | REQ_APIC)
 {
 	const uint64_t k = 1000;
-	uint64_t sel = pmu_evtsel(ARCH_EVENT_INSTRUCTIONS,
-				  PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_INT);
+	uint64_t sel =
+	    pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_INT);
 	struct pmu_gate g;
 	uint64_t t0, calib;
 

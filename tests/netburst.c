@@ -11,20 +11,10 @@
 #include "rules.h"
 #include "test.h"
 
-#define P4_IQ_COUNTER0 12
-#define P4_INSTR_RETIRED_EVENT 0x02
+#define P4_IQ_COUNTER0		12
+#define P4_INSTR_RETIRED_EVENT	0x02
 #define P4_INSTR_RETIRED_NBOGUS 0x3 /* NBOGUSNTAG | NBOGUSTAG */
-#define P4_CRU_ESCR_SELECT 0x4
-
-#define RULE_P4_INSTR_RETIRED                                                   \
-	"SDM Vol.3B 20.6.3 / Appendix instr_retired: non-bogus instructions "    \
-	"retired, counted exactly"
-#define RULE_P4_THRESHOLD                                                      \
-	"SDM Vol.3B 20.6.3.5.2: with CCCR.Compare, the counter increments only " \
-	"in cycles whose input exceeds the threshold (<= with Complement)"
-#define RULE_P4_OVF                                                            \
-	"SDM Vol.3B 20.6.3.5.8: a counter overflow sets its CCCR OVF flag "     \
-	"(bit 31), which stays set until software clears it"
+#define P4_CRU_ESCR_SELECT	0x4
 
 static uint64_t escr(bool usr, bool os)
 {
@@ -75,8 +65,9 @@ TEST(netburst, instr_retired_exact, REQ_NETBURST)
 	uint64_t c2 = count(escr(true, true), 0, 2 * PMU_ITERS, 0);
 
 	expect_range(t, c1, PMU_ITERS * WORKLOAD_INSNS_PER_ITER,
-		     PMU_ITERS * WORKLOAD_INSNS_PER_ITER + PMU_OVERHEAD_EVENTS, RULE_P4_INSTR_RETIRED,
-		     "instr_retired over N = %llu iterations", (unsigned long long)PMU_ITERS);
+		     PMU_ITERS * WORKLOAD_INSNS_PER_ITER + PMU_OVERHEAD_EVENTS,
+		     RULE_P4_INSTR_RETIRED, "instr_retired over N = %llu iterations",
+		     (unsigned long long)PMU_ITERS);
 	expect_eq(t, c2 - c1, PMU_ITERS * WORKLOAD_INSNS_PER_ITER, RULE_P4_INSTR_RETIRED,
 		  "instr_retired(2N) - instr_retired(N)");
 }
@@ -91,9 +82,10 @@ TEST(netburst, cccr_enable_gates, REQ_NETBURST)
 	arch_workload(PMU_ITERS);
 	expect_eq(t, rdmsr(MSR_P4_COUNTER(c)), 0, RULE_P4_ENABLE,
 		  "IQ_COUNTER0 with CCCR Enable = 0");
-	expect_eq(t, count(0 | FIELD_PREP_ULL(P4_ESCR_EVENT_SELECT, P4_INSTR_RETIRED_EVENT) |
-				   FIELD_PREP_ULL(P4_ESCR_EVENT_MASK, P4_INSTR_RETIRED_NBOGUS),
-			   0, PMU_ITERS, 0),
+	expect_eq(t,
+		  count(0 | FIELD_PREP_ULL(P4_ESCR_EVENT_SELECT, P4_INSTR_RETIRED_EVENT) |
+			    FIELD_PREP_ULL(P4_ESCR_EVENT_MASK, P4_INSTR_RETIRED_NBOGUS),
+			0, PMU_ITERS, 0),
 		  0, RULE_P4_ENABLE, "IQ_COUNTER0 with ESCR T0_USR = T0_OS = 0");
 }
 
@@ -109,7 +101,8 @@ TEST(netburst, escr_usr_os_filter, REQ_NETBURST)
 		bool counts = cases[k].cpl ? cases[k].usr : cases[k].os;
 		int v = count_at_cpl(escr(cases[k].usr, cases[k].os), PMU_ITERS, cases[k].cpl, &c1);
 
-		v |= count_at_cpl(escr(cases[k].usr, cases[k].os), 2 * PMU_ITERS, cases[k].cpl, &c2);
+		v |=
+		    count_at_cpl(escr(cases[k].usr, cases[k].os), 2 * PMU_ITERS, cases[k].cpl, &c2);
 		if (!expect_no_fault(t, v, RULE_P4_ENABLE, "workload at CPL %d", cases[k].cpl))
 			return;
 		expect_eq(t, c2 - c1, counts ? PMU_ITERS * WORKLOAD_INSNS_PER_ITER : 0,
@@ -125,8 +118,8 @@ TEST(netburst, threshold_compare, REQ_NETBURST)
 
 	expect_eq(t, count(escr(true, true), thr, PMU_ITERS, 0), 0, RULE_P4_THRESHOLD,
 		  "Compare, threshold 15: cycles with more than 15 instructions retired");
-	expect_true(t, count(escr(true, true), thr | P4_CCCR_COMPLEMENT, PMU_ITERS, 0) > 0,
-		    "> 0", "0", RULE_P4_THRESHOLD,
+	expect_true(t, count(escr(true, true), thr | P4_CCCR_COMPLEMENT, PMU_ITERS, 0) > 0, "> 0",
+		    "0", RULE_P4_THRESHOLD,
 		    "Compare + Complement, threshold 15: cycles with <= 15 (every cycle)");
 }
 

@@ -28,8 +28,8 @@ static bool pick_event(struct t *t, enum arch_event *ev)
  * gate that runs it (GLOBAL_CTRL on v2+, EN on v1). */
 static struct pmu_gate arm_gp(unsigned i, enum arch_event ev, bool int_bit)
 {
-	uint64_t sel = pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR |
-					      (int_bit ? PERFEVTSEL_INT : 0));
+	uint64_t sel =
+	    pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR | (int_bit ? PERFEVTSEL_INT : 0));
 
 	if (pmu_has_global()) {
 		pmu_gp_program(i, sel | PERFEVTSEL_EN, 0);
@@ -79,8 +79,8 @@ TEST(pmi, lvt_programmed_to_kernel_vector, REQ_ARCH_PMU | REQ_APIC)
 	expect_eq(t, lvt & (APIC_LVT_MASKED | APIC_LVT_DELIVERY_MODE), 0, RULE_PMI_LVT_RW,
 		  "LVT performance-counter mask and delivery mode (fixed, unmasked)");
 	arch_apic_write_lvt_pmi(PMI_VECTOR | APIC_LVT_MASKED);
-	expect_eq(t, arch_apic_read_lvt_pmi() & APIC_LVT_MASKED, APIC_LVT_MASKED,
-		  RULE_PMI_LVT_RW, "LVT performance-counter mask bit after masking");
+	expect_eq(t, arch_apic_read_lvt_pmi() & APIC_LVT_MASKED, APIC_LVT_MASKED, RULE_PMI_LVT_RW,
+		  "LVT performance-counter mask bit after masking");
 	pmu_pmi_uninstall();
 }
 

@@ -138,7 +138,8 @@ TEST(rdpmc, metrics_type, REQ_ARCH_PMU)
 
 		/* The index is implementation specific; 0 reads the metrics. */
 		expect_vector(t, rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_METRICS, 0), &rax, &rdx), 0,
-			      RULE_RDPMC_METRICS, "RDPMC ECX=20000000H with PERF_METRICS_AVAILABLE");
+			      RULE_RDPMC_METRICS,
+			      "RDPMC ECX=20000000H with PERF_METRICS_AVAILABLE");
 		return;
 	}
 	for (unsigned k = 0; k < ARRAY_SIZE(idx); k++) {
@@ -194,10 +195,10 @@ TEST(rdpmc, gp_and_fixed_outcome_table, REQ_ARCH_PMU)
 {
 	/* Encodings around the defined types, each outcome from rdpmc_ecx_ok(). */
 	const uint32_t ecx[] = {
-		0x00000000, 0x00000001, 0x00000007, 0x00000008, 0x0000001F, 0x00000020,
-		0x40000000, 0x40000001, 0x40000002, 0x40000003, 0x40000004, 0x40000005,
-		0x40000007, 0x4000001F, 0x80000000, 0x80000001, 0xC0000000, 0x00010000,
-		0x40010000, 0x60000000, 0x3FFF0000, 0x7FFF0000, 0xFFFF0000, 0x20010000,
+	    0x00000000, 0x00000001, 0x00000007, 0x00000008, 0x0000001F, 0x00000020,
+	    0x40000000, 0x40000001, 0x40000002, 0x40000003, 0x40000004, 0x40000005,
+	    0x40000007, 0x4000001F, 0x80000000, 0x80000001, 0xC0000000, 0x00010000,
+	    0x40010000, 0x60000000, 0x3FFF0000, 0x7FFF0000, 0xFFFF0000, 0x20010000,
 	};
 
 	for (unsigned k = 0; k < ARRAY_SIZE(ecx); k++) {
@@ -207,11 +208,11 @@ TEST(rdpmc, gp_and_fixed_outcome_table, REQ_ARCH_PMU)
 
 		if ((ecx[k] >> 16) == RDPMC_TYPE_METRICS && ok)
 			continue;
-		expect_vector(t, vec, ok ? 0 : X86_VEC_GP,
-			      ok ? ((ecx[k] >> 16) ? RULE_RDPMC_FIXED : RULE_RDPMC_GP)
-				 : ((ecx[k] & BIT_ULL(31)) ? RULE_RDPMC_FAST_ARCH
-							   : RULE_RDPMC_BAD_TYPE),
-			      "RDPMC ECX=%#x", ecx[k]);
+		expect_vector(
+		    t, vec, ok ? 0 : X86_VEC_GP,
+		    ok ? ((ecx[k] >> 16) ? RULE_RDPMC_FIXED : RULE_RDPMC_GP)
+		       : ((ecx[k] & BIT_ULL(31)) ? RULE_RDPMC_FAST_ARCH : RULE_RDPMC_BAD_TYPE),
+		    "RDPMC ECX=%#x", ecx[k]);
 	}
 }
 
@@ -234,9 +235,10 @@ TEST(rdpmc, rcx_high_ignored, REQ_ARCH_PMU)
 	if (rdpmc_fixed_ok(0)) {
 		uint64_t rax, rdx;
 
-		expect_vector(t, rdpmc_safe(0xFFFFFFFF00000000ULL | RDPMC_ECX(RDPMC_TYPE_FIXED, 0),
-					    &rax, &rdx),
-			      0, RULE_RDPMC_RCX_HIGH, "RDPMC RCX=FFFFFFFF40000000H");
+		expect_vector(
+		    t,
+		    rdpmc_safe(0xFFFFFFFF00000000ULL | RDPMC_ECX(RDPMC_TYPE_FIXED, 0), &rax, &rdx),
+		    0, RULE_RDPMC_RCX_HIGH, "RDPMC RCX=FFFFFFFF40000000H");
 	}
 }
 
@@ -258,7 +260,8 @@ TEST(rdpmc, monotonic_with_serialization, REQ_ARCH_PMU)
 	unsigned back = 0, faults = 0;
 
 	if (!pmu_exact_event(&ev, &per_iter)) {
-		t_skip(t, "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches available");
+		t_skip(t,
+		       "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches available");
 		return;
 	}
 	pmu_gp_program(0, pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN), 0);
@@ -278,8 +281,8 @@ TEST(rdpmc, monotonic_with_serialization, REQ_ARCH_PMU)
 	expect_eq(t, faults, 0, RULE_RDPMC_GP, "faults over 1000 RDPMC of IA32_PMC0");
 	expect_eq(t, back, 0, RULE_RDPMC_MONOTONIC,
 		  "serialized back-to-back RDPMC reads that went backwards (of 1000)");
-	expect_true(t, prev > 0, "the counter ran", prev ? "ran" : "stayed 0",
-		    RULE_RDPMC_MONOTONIC, "IA32_PMC0 after 1000 reads");
+	expect_true(t, prev > 0, "the counter ran", prev ? "ran" : "stayed 0", RULE_RDPMC_MONOTONIC,
+		    "IA32_PMC0 after 1000 reads");
 }
 
 /* NetBurst: ECX[30:0] is the counter, ECX[31] the fast read. */
@@ -292,7 +295,8 @@ TEST(rdpmc, nonarch_index_and_fast_read, REQ_NETBURST)
 
 		wrmsr(MSR_P4_CCCR(i), P4_CCCR_RESERVED_ONES);
 		wrmsr(MSR_P4_COUNTER(i), value);
-		if (expect_vector(t, rdpmc_safe(i, &rax, &rdx), 0, RULE_P4_RDPMC, "RDPMC ECX=%u", i))
+		if (expect_vector(t, rdpmc_safe(i, &rax, &rdx), 0, RULE_P4_RDPMC, "RDPMC ECX=%u",
+				  i))
 			expect_eq(t, (rdx << 32) | (rax & 0xFFFFFFFFULL), value, RULE_P4_RDPMC,
 				  "RDPMC %u (full read)", i);
 		if (expect_vector(t, rdpmc_safe(RDPMC_FAST | i, &rax, &rdx), 0,

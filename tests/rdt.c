@@ -9,14 +9,10 @@
 #include "rules.h"
 #include "test.h"
 
-#define RULE_RDT_QM_CTR_RO                                                     \
-	"SDM Vol.4 Table 2-2 / Vol.3B 17.18.6: IA32_QM_CTR is read-only; WRMSR " \
-	"raises #GP"
-
 static uint64_t qm_read(uint32_t rmid, uint32_t event)
 {
-	wrmsr(MSR_IA32_QM_EVTSEL, FIELD_PREP_ULL(QM_EVTSEL_RMID, rmid) |
-					  FIELD_PREP_ULL(QM_EVTSEL_EVENT_ID, event));
+	wrmsr(MSR_IA32_QM_EVTSEL,
+	      FIELD_PREP_ULL(QM_EVTSEL_RMID, rmid) | FIELD_PREP_ULL(QM_EVTSEL_EVENT_ID, event));
 	return rdmsr(MSR_IA32_QM_CTR);
 }
 
@@ -59,8 +55,8 @@ TEST(rdt, valid_reads_have_no_error, REQ_RDT_L3_MON)
 	unsigned done = 0;
 
 	/* Some traffic tagged with RMID 1 (or 0) first. */
-	wrmsr(MSR_IA32_PQR_ASSOC, (saved & ~PQR_ASSOC_RMID) |
-					  FIELD_PREP_ULL(PQR_ASSOC_RMID, l3->max_rmid ? 1 : 0));
+	wrmsr(MSR_IA32_PQR_ASSOC,
+	      (saved & ~PQR_ASSOC_RMID) | FIELD_PREP_ULL(PQR_ASSOC_RMID, l3->max_rmid ? 1 : 0));
 	arch_workload(PMU_ITERS);
 	wrmsr(MSR_IA32_PQR_ASSOC, saved);
 	for (uint32_t id = 1; id <= 3; id++) {
@@ -79,8 +75,10 @@ TEST(rdt, valid_reads_have_no_error, REQ_RDT_L3_MON)
 				continue;
 			}
 			expect_range(t, v & QM_CTR_DATA, 0, width_mask(l3->counter_width),
-				     RULE_RDT_VALID_READ, "IA32_QM_CTR data for RMID %u, event %u "
-				     "(width %u)", rmids[k], id, l3->counter_width);
+				     RULE_RDT_VALID_READ,
+				     "IA32_QM_CTR data for RMID %u, event %u "
+				     "(width %u)",
+				     rmids[k], id, l3->counter_width);
 		}
 	}
 	if (!done)
@@ -91,7 +89,7 @@ TEST(rdt, rmid_above_max_sets_error, REQ_RDT_L3_MON)
 {
 	uint32_t max = caps()->rdt.l3.max_rmid;
 	uint32_t field_max = FIELD_GET_ULL(QM_EVTSEL_RMID, QM_EVTSEL_RMID);
-	uint32_t id = caps()->rdt.l3.occupancy ? QM_EVENT_L3_OCCUPANCY
+	uint32_t id = caps()->rdt.l3.occupancy	? QM_EVENT_L3_OCCUPANCY
 		      : caps()->rdt.l3.total_bw ? QM_EVENT_L3_TOTAL_BW
 						: QM_EVENT_L3_LOCAL_BW;
 

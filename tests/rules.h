@@ -10,321 +10,312 @@
 #define PMUTEST_RULES_H
 
 /* ---- CPUID leaf 0AH (Vol. 2A CPUID, Table 3-8 leaf 0AH; Vol. 3B 20.2) ---- */
-#define RULE_CPUID_V2_FIXED                                                    \
-	"SDM Vol.3B 20.2.2: version 2 adds fixed-function counters, enumerated " \
+#define RULE_CPUID_V2_FIXED                                                                        \
+	"SDM Vol.3B 20.2.2: version 2 adds fixed-function counters, enumerated "                   \
 	"by CPUID.0AH:EDX[4:0] (or ECX, v5) with width EDX[12:5]"
-#define RULE_CPUID_GP_COUNT                                                    \
-	"SDM Vol.3B 20.2.1/20.2.2: an architectural PMU has >= 1 GP counter "   \
+#define RULE_CPUID_GP_COUNT                                                                        \
+	"SDM Vol.3B 20.2.1/20.2.2: an architectural PMU has >= 1 GP counter "                      \
 	"(CPUID.0AH:EAX[15:8]) and at most 32 (IA32_PERF_GLOBAL_CTRL bits 31:0)"
-#define RULE_CPUID_GP_WIDTH                                                    \
-	"SDM Vol.3B 20.2.6: legacy IA32_PMCx writes sign-extend bit 31, so the " \
+#define RULE_CPUID_GP_WIDTH                                                                        \
+	"SDM Vol.3B 20.2.6: legacy IA32_PMCx writes sign-extend bit 31, so the "                   \
 	"GP width CPUID.0AH:EAX[23:16] is > 32 and <= 64"
-#define RULE_CPUID_FIXED_WIDTH                                                 \
-	"SDM Vol.2A CPUID.0AH:EDX[12:5]: fixed counters have a width in 1..64 " \
+#define RULE_CPUID_FIXED_WIDTH                                                                     \
+	"SDM Vol.2A CPUID.0AH:EDX[12:5]: fixed counters have a width in 1..64 "                    \
 	"when any is enumerated"
-#define RULE_CPUID_PDCM                                                        \
-	"SDM Vol.4 Table 2-2: IA32_PERF_CAPABILITIES (345H) exists if "         \
+#define RULE_CPUID_PDCM                                                                            \
+	"SDM Vol.4 Table 2-2: IA32_PERF_CAPABILITIES (345H) exists if "                            \
 	"CPUID.01H:ECX[15] (PDCM) = 1"
-#define RULE_GLOBAL_CTRL_RESET                                                  \
-	"SDM Vol.3B 20.2.2: at reset IA32_PERF_GLOBAL_CTRL has the enable bit " \
-	"of every GP counter set and the fixed ones clear (v1 software keeps "   \
+#define RULE_GLOBAL_CTRL_RESET                                                                     \
+	"SDM Vol.3B 20.2.2: at reset IA32_PERF_GLOBAL_CTRL has the enable bit "                    \
+	"of every GP counter set and the fixed ones clear (v1 software keeps "                     \
 	"working)"
-#define RULE_PERF_CAP_RO                                                        \
-	"SDM Vol.4 Table 2-2: IA32_PERF_CAPABILITIES (345H) is read-only; WRMSR " \
+#define RULE_PERF_CAP_RO                                                                           \
+	"SDM Vol.4 Table 2-2: IA32_PERF_CAPABILITIES (345H) is read-only; WRMSR "                  \
 	"raises #GP"
-#define RULE_CPUID_ARCH_MSRS                                                   \
-	"SDM Vol.3B 20.2.1: architectural PMU v1+ has IA32_PMCx (C1H+x) and "   \
+#define RULE_CPUID_ARCH_MSRS                                                                       \
+	"SDM Vol.3B 20.2.1: architectural PMU v1+ has IA32_PMCx (C1H+x) and "                      \
 	"IA32_PERFEVTSELx (186H+x) for x < CPUID.0AH:EAX[15:8]"
 
 /* ---- RDPMC (Vol. 2B RDPMC; ../shared/spec/rdpmc.txt) -------------------- */
-#define RULE_RDPMC_GP                                                          \
-	"SDM Vol.2B RDPMC: type 0 index x < CPUID.0AH:EAX[15:8] reads IA32_PMCx " \
+#define RULE_RDPMC_GP                                                                              \
+	"SDM Vol.2B RDPMC: type 0 index x < CPUID.0AH:EAX[15:8] reads IA32_PMCx "                  \
 	"into EDX:EAX"
-#define RULE_RDPMC_GP_INDEX                                                    \
-	"SDM Vol.2B RDPMC: type 0 index must be < CPUID.0AH:EAX[15:8] (thus "   \
+#define RULE_RDPMC_GP_INDEX                                                                        \
+	"SDM Vol.2B RDPMC: type 0 index must be < CPUID.0AH:EAX[15:8] (thus "                      \
 	"ECX[15:8] = 0), else #GP(0)"
-#define RULE_RDPMC_FIXED                                                       \
-	"SDM Vol.2B RDPMC: type 4000H index x reads IA32_FIXED_CTRx, usable iff " \
+#define RULE_RDPMC_FIXED                                                                           \
+	"SDM Vol.2B RDPMC: type 4000H index x reads IA32_FIXED_CTRx, usable iff "                  \
 	"CPUID.0AH:EDX[4:0] > x or CPUID.0AH:ECX[x] = 1"
-#define RULE_RDPMC_FIXED_INDEX                                                 \
-	"SDM Vol.2B RDPMC: type 4000H needs ECX[15:5] = 0 and a supported "     \
+#define RULE_RDPMC_FIXED_INDEX                                                                     \
+	"SDM Vol.2B RDPMC: type 4000H needs ECX[15:5] = 0 and a supported "                        \
 	"fixed counter, else #GP(0)"
-#define RULE_RDPMC_METRICS                                                     \
-	"SDM Vol.2B RDPMC: type 2000H can be used only if "                     \
+#define RULE_RDPMC_METRICS                                                                         \
+	"SDM Vol.2B RDPMC: type 2000H can be used only if "                                        \
 	"IA32_PERF_CAPABILITIES.PERF_METRICS_AVAILABLE[15] = 1, else #GP(0)"
-#define RULE_RDPMC_BAD_TYPE                                                    \
-	"SDM Vol.2B RDPMC: an unsupported PMC encoding (type ECX[31:16] not "   \
+#define RULE_RDPMC_BAD_TYPE                                                                        \
+	"SDM Vol.2B RDPMC: an unsupported PMC encoding (type ECX[31:16] not "                      \
 	"0/4000H/2000H) causes #GP(0)"
-#define RULE_RDPMC_WIDTH                                                       \
-	"SDM Vol.2B RDPMC: unimplemented PMC bits return zero in EDX:EAX"
-#define RULE_RDPMC_RCX_HIGH                                                    \
-	"SDM Vol.2B RDPMC: the high-order 32 bits of RCX are ignored"
-#define RULE_RDPMC_RAX_RDX_HIGH                                                \
+#define RULE_RDPMC_WIDTH    "SDM Vol.2B RDPMC: unimplemented PMC bits return zero in EDX:EAX"
+#define RULE_RDPMC_RCX_HIGH "SDM Vol.2B RDPMC: the high-order 32 bits of RCX are ignored"
+#define RULE_RDPMC_RAX_RDX_HIGH                                                                    \
 	"SDM Vol.2B RDPMC: the high-order 32 bits of RAX and RDX are cleared"
-#define RULE_RDPMC_FAST_ARCH                                                   \
-	"SDM Vol.2B RDPMC: with architectural PM, ECX[31:16] is the type; "     \
+#define RULE_RDPMC_FAST_ARCH                                                                       \
+	"SDM Vol.2B RDPMC: with architectural PM, ECX[31:16] is the type; "                        \
 	"ECX[31] set is an unsupported type -> #GP(0)"
-#define RULE_RDPMC_FAST_NONARCH                                                \
-	"SDM Vol.2B RDPMC: without architectural PM, ECX[31] = 1 (fast read) "  \
+#define RULE_RDPMC_FAST_NONARCH                                                                    \
+	"SDM Vol.2B RDPMC: without architectural PM, ECX[31] = 1 (fast read) "                     \
 	"returns PMC bits 31:0 in EAX and clears EDX"
-#define RULE_RDPMC_NONARCH_WIDTH                                               \
+#define RULE_RDPMC_NONARCH_WIDTH                                                                   \
 	"SDM Vol.2B RDPMC: without architectural PM the GP PMCs are 40 bits wide"
-#define RULE_RDPMC_MONOTONIC                                                   \
-	"SDM Vol.2B RDPMC: with a serializing instruction between them, "       \
+#define RULE_RDPMC_MONOTONIC                                                                       \
+	"SDM Vol.2B RDPMC: with a serializing instruction between them, "                          \
 	"back-to-back reads of a running counter are monotonic"
-#define RULE_RDPMC_PCE_CLEAR                                                   \
-	"SDM Vol.2B RDPMC: with CR4.PCE = 0, RDPMC at CPL > 0 raises #GP(0)"
-#define RULE_RDPMC_PCE_SET                                                     \
-	"SDM Vol.2B RDPMC: with CR4.PCE = 1, RDPMC executes at any privilege "  \
+#define RULE_RDPMC_PCE_CLEAR "SDM Vol.2B RDPMC: with CR4.PCE = 0, RDPMC at CPL > 0 raises #GP(0)"
+#define RULE_RDPMC_PCE_SET                                                                         \
+	"SDM Vol.2B RDPMC: with CR4.PCE = 1, RDPMC executes at any privilege "                     \
 	"level"
-#define RULE_RDPMC_CPL0                                                        \
-	"SDM Vol.2B RDPMC: at privilege level 0 RDPMC works whatever CR4.PCE"
-#define RULE_CR4_RESTORED                                                      \
-	"pmutest: a test leaves CR4 as it found it (SDM Vol.3A 2.5 CR4.PCE)"
+#define RULE_RDPMC_CPL0	  "SDM Vol.2B RDPMC: at privilege level 0 RDPMC works whatever CR4.PCE"
+#define RULE_CR4_RESTORED "pmutest: a test leaves CR4 as it found it (SDM Vol.3A 2.5 CR4.PCE)"
 
 /* ---- Counting (Vol. 3B 20.2.1, Figure 20-1, Table 20-1) ------------------ */
-#define RULE_EVENT_INSTRUCTIONS                                                \
-	"SDM Vol.3B Table 20-1: Instructions Retired (C0H/00H) counts each "    \
+#define RULE_EVENT_INSTRUCTIONS                                                                    \
+	"SDM Vol.3B Table 20-1: Instructions Retired (C0H/00H) counts each "                       \
 	"retired instruction"
-#define RULE_EVENT_BRANCHES                                                    \
-	"SDM Vol.3B Table 20-1: Branch Instructions Retired (C4H/00H) counts "  \
+#define RULE_EVENT_BRANCHES                                                                        \
+	"SDM Vol.3B Table 20-1: Branch Instructions Retired (C4H/00H) counts "                     \
 	"each retired branch"
-#define RULE_EVENT_CYCLES                                                      \
-	"SDM Vol.3B Table 20-1: UnHalted Core Cycles (3CH/00H) counts core "    \
-	"cycles while not halted: >= instructions / 16 (no core retires more "  \
+#define RULE_EVENT_CYCLES                                                                          \
+	"SDM Vol.3B Table 20-1: UnHalted Core Cycles (3CH/00H) counts core "                       \
+	"cycles while not halted: >= instructions / 16 (no core retires more "                     \
 	"than 16 instructions per cycle) and > 0"
-#define RULE_EVENT_REF_CYCLES                                                  \
-	"SDM Vol.3B Table 20-1: UnHalted Reference Cycles (3CH/01H) counts at " \
+#define RULE_EVENT_REF_CYCLES                                                                      \
+	"SDM Vol.3B Table 20-1: UnHalted Reference Cycles (3CH/01H) counts at "                    \
 	"a fixed reference rate <= the TSC rate while not halted"
-#define RULE_EVENT_BOUNDED                                                     \
-	"SDM Vol.3B Table 20-1: an available architectural event counts within " \
+#define RULE_EVENT_BOUNDED                                                                         \
+	"SDM Vol.3B Table 20-1: an available architectural event counts within "                   \
 	"the bounds the workload implies"
-#define RULE_FIXED_EVENT                                                       \
-	"SDM Vol.3B Table 20-2: IA32_FIXED_CTR0 counts INST_RETIRED.ANY, CTR1 " \
-	"CPU_CLK_UNHALTED.THREAD, CTR2 CPU_CLK_UNHALTED.REF_TSC, CTR3 "         \
-	"TOPDOWN.SLOTS"
-#define RULE_EVTSEL_EN                                                         \
-	"SDM Vol.3B 20.2.1.1: IA32_PERFEVTSELx.EN = 0 disables the counter"
-#define RULE_GLOBAL_CTRL_GATE                                                  \
-	"SDM Vol.3B 20.2.2: a counter counts only while its "                   \
+#define RULE_EVTSEL_EN "SDM Vol.3B 20.2.1.1: IA32_PERFEVTSELx.EN = 0 disables the counter"
+#define RULE_GLOBAL_CTRL_GATE                                                                      \
+	"SDM Vol.3B 20.2.2: a counter counts only while its "                                      \
 	"IA32_PERF_GLOBAL_CTRL enable bit is set"
-#define RULE_FIXED_CTRL_EN                                                     \
-	"SDM Vol.3B 20.2.2 Figure 20-2: fixed-control EN field 0 disables the " \
+#define RULE_FIXED_CTRL_EN                                                                         \
+	"SDM Vol.3B 20.2.2 Figure 20-2: fixed-control EN field 0 disables the "                    \
 	"fixed counter"
-#define RULE_EVTSEL_USR                                                        \
-	"SDM Vol.3B 20.2.1.1: USR (bit 16) counts at CPL 1, 2 and 3"
-#define RULE_EVTSEL_OS "SDM Vol.3B 20.2.1.1: OS (bit 17) counts at CPL 0"
-#define RULE_FIXED_USR                                                         \
-	"SDM Vol.3B Figure 20-2: fixed-control EN = 2 counts at CPL > 0 only"
-#define RULE_FIXED_OS                                                          \
-	"SDM Vol.3B Figure 20-2: fixed-control EN = 1 counts at CPL 0 only"
-#define RULE_EVTSEL_CMASK                                                      \
-	"SDM Vol.3B 20.2.1.1: CMASK != 0 counts cycles in which the event "     \
+#define RULE_EVTSEL_USR "SDM Vol.3B 20.2.1.1: USR (bit 16) counts at CPL 1, 2 and 3"
+#define RULE_EVTSEL_OS	"SDM Vol.3B 20.2.1.1: OS (bit 17) counts at CPL 0"
+#define RULE_FIXED_USR	"SDM Vol.3B Figure 20-2: fixed-control EN = 2 counts at CPL > 0 only"
+#define RULE_FIXED_OS	"SDM Vol.3B Figure 20-2: fixed-control EN = 1 counts at CPL 0 only"
+#define RULE_EVTSEL_CMASK                                                                          \
+	"SDM Vol.3B 20.2.1.1: CMASK != 0 counts cycles in which the event "                        \
 	"count is >= CMASK"
-#define RULE_EVTSEL_INV                                                        \
-	"SDM Vol.3B 20.2.1.1: INV inverts CMASK: counts cycles in which the "   \
+#define RULE_EVTSEL_INV                                                                            \
+	"SDM Vol.3B 20.2.1.1: INV inverts CMASK: counts cycles in which the "                      \
 	"event count is < CMASK, so CMASK and INV+CMASK partition the cycles"
-#define RULE_EVTSEL_EDGE                                                       \
-	"SDM Vol.3B 20.2.1.1: EDGE counts deasserted-to-asserted transitions, " \
-	"so at most (cycles deasserted) + 1, and at most 1 for a condition "    \
+#define RULE_EVTSEL_EDGE                                                                           \
+	"SDM Vol.3B 20.2.1.1: EDGE counts deasserted-to-asserted transitions, "                    \
+	"so at most (cycles deasserted) + 1, and at most 1 for a condition "                       \
 	"that never deasserts"
-#define RULE_COUNTER_WRITE                                                     \
-	"SDM Vol.3B 20.2.1: a counter written by WRMSR while counting goes on " \
+#define RULE_COUNTER_WRITE                                                                         \
+	"SDM Vol.3B 20.2.1: a counter written by WRMSR while counting goes on "                    \
 	"from the written value"
-#define RULE_ALL_COUNTERS                                                      \
-	"SDM Vol.3B 20.2.2: every enabled counter counts concurrently"
+#define RULE_ALL_COUNTERS "SDM Vol.3B 20.2.2: every enabled counter counts concurrently"
 
 /* ---- Widths (Vol. 3B 20.2.1, 20.2.6) -------------------------------------- */
-#define RULE_GP_WIDTH                                                          \
-	"SDM Vol.3B 20.2.1: IA32_PMCx are CPUID.0AH:EAX[23:16] bits wide; bits " \
-	"above read as zero"
-#define RULE_FIXED_WIDTH                                                       \
-	"SDM Vol.3B 20.2.2: IA32_FIXED_CTRx are CPUID.0AH:EDX[12:5] bits wide; " \
+#define RULE_FIXED_WIDTH                                                                           \
+	"SDM Vol.3B 20.2.2: IA32_FIXED_CTRx are CPUID.0AH:EDX[12:5] bits wide; "                   \
 	"bits above read as zero"
-#define RULE_LEGACY_WRITE                                                      \
-	"SDM Vol.3B 20.2.6: a WRMSR to IA32_PMCx writes the sign extension of " \
+#define RULE_LEGACY_WRITE                                                                          \
+	"SDM Vol.3B 20.2.6: a WRMSR to IA32_PMCx writes the sign extension of "                    \
 	"EAX[31:0] (EDX ignored)"
-#define RULE_FULL_WIDTH                                                        \
-	"SDM Vol.3B 20.2.6: with IA32_PERF_CAPABILITIES[13], IA32_A_PMCx "      \
+#define RULE_FULL_WIDTH                                                                            \
+	"SDM Vol.3B 20.2.6: with IA32_PERF_CAPABILITIES[13], IA32_A_PMCx "                         \
 	"(4C1H+x) takes full-width writes"
-#define RULE_FULL_WIDTH_GP                                                     \
-	"SDM Vol.3B 20.2.6: writing IA32_A_PMCx bits beyond the counter width " \
+#define RULE_FULL_WIDTH_GP                                                                         \
+	"SDM Vol.3B 20.2.6: writing IA32_A_PMCx bits beyond the counter width "                    \
 	"raises #GP"
-#define RULE_FULL_WIDTH_ABSENT                                                 \
-	"SDM Vol.3B 20.2.6 / Vol.4 Table 2-2: IA32_A_PMCx exist only if "       \
+#define RULE_FULL_WIDTH_ABSENT                                                                     \
+	"SDM Vol.3B 20.2.6 / Vol.4 Table 2-2: IA32_A_PMCx exist only if "                          \
 	"IA32_PERF_CAPABILITIES[13] = 1; access otherwise raises #GP"
-#define RULE_NONARCH_WIDTH                                                     \
-	"SDM Vol.3B 20.6.3 / Vol.2B RDPMC: NetBurst and P6 GP counters are 40 "  \
+#define RULE_NONARCH_WIDTH                                                                         \
+	"SDM Vol.3B 20.6.3 / Vol.2B RDPMC: NetBurst and P6 GP counters are 40 "                    \
 	"bits wide"
 
 /* ---- Global control and status (Vol. 3B 20.2.2, 20.2.4) ----------------- */
-#define RULE_GLOBAL_STATUS_OVF                                                 \
-	"SDM Vol.3B 20.2.2 Figure 20-3: overflow of IA32_PMCx / "               \
+#define RULE_GLOBAL_STATUS_OVF                                                                     \
+	"SDM Vol.3B 20.2.2 Figure 20-3: overflow of IA32_PMCx / "                                  \
 	"IA32_FIXED_CTRx sets IA32_PERF_GLOBAL_STATUS bit x / 32+x"
-#define RULE_GLOBAL_STATUS_ONLY                                                \
-	"SDM Vol.3B 20.2.2: a GLOBAL_STATUS overflow bit is set only by its "   \
+#define RULE_GLOBAL_STATUS_ONLY                                                                    \
+	"SDM Vol.3B 20.2.2: a GLOBAL_STATUS overflow bit is set only by its "                      \
 	"own counter's overflow"
-#define RULE_GLOBAL_OVF_CTRL                                                   \
-	"SDM Vol.3B 20.2.2 Figure 20-4: writing 1 to an IA32_PERF_GLOBAL_OVF_CTRL " \
+#define RULE_GLOBAL_OVF_CTRL                                                                       \
+	"SDM Vol.3B 20.2.2 Figure 20-4: writing 1 to an IA32_PERF_GLOBAL_OVF_CTRL "                \
 	"bit clears the matching GLOBAL_STATUS bit"
-#define RULE_GLOBAL_COND_CHGD                                                  \
-	"SDM Vol.3B 20.2.2 Figure 20-4: ClrCondChgd (bit 63) clears CondChgd"
-#define RULE_GLOBAL_STATUS_RO                                                  \
-	"SDM Vol.4 Table 2-2: IA32_PERF_GLOBAL_STATUS is read-only; WRMSR "     \
+#define RULE_GLOBAL_COND_CHGD "SDM Vol.3B 20.2.2 Figure 20-4: ClrCondChgd (bit 63) clears CondChgd"
+#define RULE_GLOBAL_STATUS_RO                                                                      \
+	"SDM Vol.4 Table 2-2: IA32_PERF_GLOBAL_STATUS is read-only; WRMSR "                        \
 	"raises #GP"
-#define RULE_GLOBAL_CTRL_RSVD                                                  \
-	"SDM Vol.3B 20.2.2: setting a reserved IA32_PERF_GLOBAL_CTRL bit "      \
+#define RULE_GLOBAL_CTRL_RSVD                                                                      \
+	"SDM Vol.3B 20.2.2: setting a reserved IA32_PERF_GLOBAL_CTRL bit "                         \
 	"raises #GP(0)"
-#define RULE_GLOBAL_OVF_RSVD                                                   \
-	"SDM Vol.3B 20.2.2: setting a reserved IA32_PERF_GLOBAL_OVF_CTRL bit "  \
+#define RULE_GLOBAL_OVF_RSVD                                                                       \
+	"SDM Vol.3B 20.2.2: setting a reserved IA32_PERF_GLOBAL_OVF_CTRL bit "                     \
 	"raises #GP(0)"
-#define RULE_GLOBAL_CTRL_RW                                                    \
-	"SDM Vol.3B 20.2.2: IA32_PERF_GLOBAL_CTRL enable bits read back as "    \
+#define RULE_GLOBAL_CTRL_RW                                                                        \
+	"SDM Vol.3B 20.2.2: IA32_PERF_GLOBAL_CTRL enable bits read back as "                       \
 	"written"
-#define RULE_STATUS_SET                                                        \
-	"SDM Vol.3B 20.2.4.2: writing 1 to an IA32_PERF_GLOBAL_STATUS_SET bit " \
+#define RULE_STATUS_SET                                                                            \
+	"SDM Vol.3B 20.2.4.2: writing 1 to an IA32_PERF_GLOBAL_STATUS_SET bit "                    \
 	"sets the matching GLOBAL_STATUS bit (v4)"
-#define RULE_STATUS_RESET                                                      \
-	"SDM Vol.3B 20.2.4.2: writing 1 to an IA32_PERF_GLOBAL_STATUS_RESET "   \
+#define RULE_STATUS_RESET                                                                          \
+	"SDM Vol.3B 20.2.4.2: writing 1 to an IA32_PERF_GLOBAL_STATUS_RESET "                      \
 	"bit clears the matching GLOBAL_STATUS bit (v4)"
-#define RULE_INUSE_GP                                                          \
-	"SDM Vol.3B 20.2.4.3: IA32_PERF_GLOBAL_INUSE bit x is set while "       \
+#define RULE_INUSE_GP                                                                              \
+	"SDM Vol.3B 20.2.4.3: IA32_PERF_GLOBAL_INUSE bit x is set while "                          \
 	"IA32_PERFEVTSELx[7:0] != 0 (v4)"
-#define RULE_INUSE_FIXED                                                       \
-	"SDM Vol.3B 20.2.4.3: IA32_PERF_GLOBAL_INUSE bit 32+x is set while the " \
+#define RULE_INUSE_FIXED                                                                           \
+	"SDM Vol.3B 20.2.4.3: IA32_PERF_GLOBAL_INUSE bit 32+x is set while the "                   \
 	"EN field of IA32_FIXED_CTRx in IA32_FIXED_CTR_CTRL is non-zero (v4)"
-#define RULE_INUSE_PMI                                                         \
-	"SDM Vol.3B 20.2.4.3: IA32_PERF_GLOBAL_INUSE[63] (PMI InUse) is set "   \
+#define RULE_INUSE_PMI                                                                             \
+	"SDM Vol.3B 20.2.4.3: IA32_PERF_GLOBAL_INUSE[63] (PMI InUse) is set "                      \
 	"while any counter has its PMI (INT) bit set (v4)"
-#define RULE_INUSE_RO                                                          \
-	"SDM Vol.4 Table 2-2: IA32_PERF_GLOBAL_INUSE is read-only; WRMSR "      \
+#define RULE_INUSE_RO                                                                              \
+	"SDM Vol.4 Table 2-2: IA32_PERF_GLOBAL_INUSE is read-only; WRMSR "                         \
 	"raises #GP"
-#define RULE_FREEZE_LEGACY                                                     \
-	"SDM Vol.3B 18.4.7 / 20.2.2: with IA32_DEBUGCTL.Freeze_PerfMon_On_PMI, " \
+#define RULE_FREEZE_LEGACY                                                                         \
+	"SDM Vol.3B 18.4.7 / 20.2.2: with IA32_DEBUGCTL.Freeze_PerfMon_On_PMI, "                   \
 	"a PMI clears the enable bits of IA32_PERF_GLOBAL_CTRL (before v4)"
-#define RULE_FREEZE_STREAMLINED                                                \
-	"SDM Vol.3B 20.2.4.1: v4 streamlined freeze: a PMI with "               \
-	"Freeze_PerfMon_On_PMI sets GLOBAL_STATUS.CTR_FRZ (59) and stops the "  \
+#define RULE_FREEZE_STREAMLINED                                                                    \
+	"SDM Vol.3B 20.2.4.1: v4 streamlined freeze: a PMI with "                                  \
+	"Freeze_PerfMon_On_PMI sets GLOBAL_STATUS.CTR_FRZ (59) and stops the "                     \
 	"counters, leaving IA32_PERF_GLOBAL_CTRL unchanged"
-#define RULE_FREEZE_RESUME                                                     \
-	"SDM Vol.3B 20.2.4.1: clearing CTR_FRZ via GLOBAL_STATUS_RESET resumes " \
+#define RULE_FREEZE_RESUME                                                                         \
+	"SDM Vol.3B 20.2.4.1: clearing CTR_FRZ via GLOBAL_STATUS_RESET resumes "                   \
 	"counting"
 
 /* ---- PMI (Vol. 3B 20.2.1.1 INT; Vol. 3A 11.5.1 LVT) --------------------- */
-#define RULE_PMI_DELIVER                                                       \
-	"SDM Vol.3B 20.2.1.1: overflow with INT set raises a PMI through the "  \
+#define RULE_PMI_DELIVER                                                                           \
+	"SDM Vol.3B 20.2.1.1: overflow with INT set raises a PMI through the "                     \
 	"LVT performance-monitoring entry, exactly once per overflow"
-#define RULE_PMI_STATUS_IN_HANDLER                                             \
-	"SDM Vol.3B 20.2.2: the overflowing counter's GLOBAL_STATUS bit is set " \
+#define RULE_PMI_STATUS_IN_HANDLER                                                                 \
+	"SDM Vol.3B 20.2.2: the overflowing counter's GLOBAL_STATUS bit is set "                   \
 	"when its PMI is taken"
-#define RULE_PMI_NO_INT                                                        \
-	"SDM Vol.3B 20.2.1.1: without INT an overflow raises no PMI (status "   \
+#define RULE_PMI_NO_INT                                                                            \
+	"SDM Vol.3B 20.2.1.1: without INT an overflow raises no PMI (status "                      \
 	"bit still set)"
-#define RULE_PMI_LVT_MASK_SET                                                  \
-	"SDM Vol.3A 11.5.1: the local APIC sets the LVT performance-counter "   \
+#define RULE_PMI_LVT_MASK_SET                                                                      \
+	"SDM Vol.3A 11.5.1: the local APIC sets the LVT performance-counter "                      \
 	"mask bit when it delivers a PMI"
-#define RULE_PMI_MASKED                                                        \
-	"SDM Vol.3A 11.5.1: a masked LVT entry delivers no interrupt"
-#define RULE_PMI_LVT_RW                                                        \
-	"SDM Vol.3A 11.5.1: the LVT performance-counter vector and mask read "  \
+#define RULE_PMI_MASKED "SDM Vol.3A 11.5.1: a masked LVT entry delivers no interrupt"
+#define RULE_PMI_LVT_RW                                                                            \
+	"SDM Vol.3A 11.5.1: the LVT performance-counter vector and mask read "                     \
 	"back as written"
-#define RULE_PMI_LVT_VECTOR                                                    \
-	"SDM Vol.3A 11.5.1: the PMI is delivered at the vector the LVT "        \
+#define RULE_PMI_LVT_VECTOR                                                                        \
+	"SDM Vol.3A 11.5.1: the PMI is delivered at the vector the LVT "                           \
 	"performance-counter entry holds"
-#define RULE_OVF_AT_WRAP                                                       \
-	"SDM Vol.3B 20.2.2: a counter overflows when it wraps from all ones to " \
+#define RULE_OVF_AT_WRAP                                                                           \
+	"SDM Vol.3B 20.2.2: a counter overflows when it wraps from all ones to "                   \
 	"zero, not before"
-#define RULE_PMI_EOI                                                           \
-	"SDM Vol.3A 11.8.4/11.8.5: a second interrupt at the vector in service " \
+#define RULE_PMI_EOI                                                                               \
+	"SDM Vol.3A 11.8.4/11.8.5: a second interrupt at the vector in service "                   \
 	"waits in IRR until EOI, then is delivered"
-#define RULE_FIXED_PMI                                                         \
-	"SDM Vol.3B Figure 20-2: fixed-control PMI bit (4x+3) raises a PMI on " \
+#define RULE_FIXED_PMI                                                                             \
+	"SDM Vol.3B Figure 20-2: fixed-control PMI bit (4x+3) raises a PMI on "                    \
 	"IA32_FIXED_CTRx overflow"
 
 /* ---- Versions (Vol. 3B 20.2.1-20.2.5) ------------------------------------- */
-#define RULE_NO_PMU_MSRS                                                       \
-	"SDM Vol.4 Table 2-2: IA32_PMCx / IA32_PERFEVTSELx exist if "           \
+#define RULE_NO_PMU_MSRS                                                                           \
+	"SDM Vol.4 Table 2-2: IA32_PMCx / IA32_PERFEVTSELx exist if "                              \
 	"CPUID.0AH:EAX[15:8] > x; without them access raises #GP(0)"
-#define RULE_NO_PMU_RDPMC                                                      \
-	"SDM Vol.2B RDPMC: reading a PMC that does not exist is an unsupported " \
+#define RULE_NO_PMU_RDPMC                                                                          \
+	"SDM Vol.2B RDPMC: reading a PMC that does not exist is an unsupported "                   \
 	"encoding: #GP(0) (not #UD: RDPMC itself is always valid)"
-#define RULE_MSR_CPL                                                           \
-	"SDM Vol.2B RDMSR/WRMSR: #GP(0) if the current privilege level is not 0"
-#define RULE_V1_NO_GLOBAL                                                      \
-	"SDM Vol.3B 20.2.1/20.2.2: fixed counters and IA32_PERF_GLOBAL_* arrive " \
+#define RULE_MSR_CPL "SDM Vol.2B RDMSR/WRMSR: #GP(0) if the current privilege level is not 0"
+#define RULE_V1_NO_GLOBAL                                                                          \
+	"SDM Vol.3B 20.2.1/20.2.2: fixed counters and IA32_PERF_GLOBAL_* arrive "                  \
 	"with version 2; on version 1 they do not exist (#GP)"
-#define RULE_GP_ABSENT                                                         \
-	"SDM Vol.3B 20.2.1: IA32_PMCx / IA32_PERFEVTSELx with x >= "            \
+#define RULE_GP_ABSENT                                                                             \
+	"SDM Vol.3B 20.2.1: IA32_PMCx / IA32_PERFEVTSELx with x >= "                               \
 	"CPUID.0AH:EAX[15:8] do not exist (#GP)"
-#define RULE_FIXED_ABSENT                                                      \
-	"SDM Vol.3B 20.2.5: IA32_FIXED_CTRx exists iff CPUID.0AH:EDX[4:0] > x " \
+#define RULE_FIXED_ABSENT                                                                          \
+	"SDM Vol.3B 20.2.5: IA32_FIXED_CTRx exists iff CPUID.0AH:EDX[4:0] > x "                    \
 	"or CPUID.0AH:ECX[x] = 1; otherwise access raises #GP"
-#define RULE_FIXED_BITMASK                                                     \
-	"SDM Vol.2A CPUID.0AH:ECX (v5): fixed counter x is supported if "       \
+#define RULE_FIXED_BITMASK                                                                         \
+	"SDM Vol.2A CPUID.0AH:ECX (v5): fixed counter x is supported if "                          \
 	"ECX[x] = 1 or EDX[4:0] > x"
-#define RULE_ANYTHREAD_V3                                                      \
-	"SDM Vol.3B 20.2.3: version 3 supports AnyThread: IA32_PERFEVTSELx bit " \
+#define RULE_ANYTHREAD_V3                                                                          \
+	"SDM Vol.3B 20.2.3: version 3 supports AnyThread: IA32_PERFEVTSELx bit "                   \
 	"21 and IA32_FIXED_CTR_CTRL bit 4x+2 are writable"
-#define RULE_ANYTHREAD_DEPRECATED                                              \
-	"SDM Vol.3B 20.2.5.1: with AnyThread deprecation (CPUID.0AH:EDX[15]) "  \
-	"the AnyThread bit is ignored: counting stays per logical processor"
-#define RULE_ANYTHREAD_RSVD                                                    \
-	"SDM Vol.3B 20.2.1/20.2.2: before version 3 the AnyThread bits are "    \
+#define RULE_ANYTHREAD_DEPRECATED                                                                  \
+	"SDM Vol.3B 20.2.5.1: with AnyThread deprecation (CPUID.0AH:EDX[15]) "                     \
+	"the AnyThread control no longer exists; pmutest holds its bits "                          \
+	"reserved (#GP), as before version 3 (to be confirmed on hardware)"
+#define RULE_ANYTHREAD_RSVD                                                                        \
+	"SDM Vol.3B 20.2.1/20.2.2: before version 3 the AnyThread bits are "                       \
 	"reserved (#GP)"
-#define RULE_EVTSEL_RSVD                                                       \
-	"SDM Vol.3B Figure 20-1: IA32_PERFEVTSELx bits 63:32 are reserved "     \
+#define RULE_EVTSEL_RSVD                                                                           \
+	"SDM Vol.3B Figure 20-1: IA32_PERFEVTSELx bits 63:32 are reserved "                        \
 	"(#GP) unless enumerated (EQ, UMASK2 by CPUID.23H)"
-#define RULE_FIXED_CTRL_RSVD                                                   \
-	"SDM Vol.3B Figure 20-2: IA32_FIXED_CTR_CTRL fields of unsupported "    \
+#define RULE_FIXED_CTRL_RSVD                                                                       \
+	"SDM Vol.3B Figure 20-2: IA32_FIXED_CTR_CTRL fields of unsupported "                       \
 	"fixed counters are reserved (#GP)"
 
 /* ---- RDT monitoring (Vol. 3B 17.18; ../shared/spec/rdt-*.txt) ----------- */
-#define RULE_RDT_RMID_RANGE                                                    \
-	"SDM Vol.3B 17.18.6: IA32_QM_CTR.Error (bit 63) is set when "           \
+#define RULE_RDT_RMID_RANGE                                                                        \
+	"SDM Vol.3B 17.18.6: IA32_QM_CTR.Error (bit 63) is set when "                              \
 	"IA32_QM_EVTSEL names an RMID above CPUID.(0FH,1):ECX"
-#define RULE_RDT_EVENT_ID                                                      \
-	"SDM Vol.3B 17.18.6: IA32_QM_CTR.Error is set for an event ID not "     \
+#define RULE_RDT_EVENT_ID                                                                          \
+	"SDM Vol.3B 17.18.6: IA32_QM_CTR.Error is set for an event ID not "                        \
 	"enumerated in CPUID.(0FH,1):EDX"
-#define RULE_RDT_VALID_READ                                                    \
-	"SDM Vol.3B 17.18.6: a supported event and RMID <= max reads without "  \
+#define RULE_RDT_VALID_READ                                                                        \
+	"SDM Vol.3B 17.18.6: a supported event and RMID <= max reads without "                     \
 	"Error; data in bits 61:0 below 2^width"
-#define RULE_RDT_PQR_ASSOC                                                     \
-	"SDM Vol.3B 17.18.6: IA32_PQR_ASSOC.RMID holds RMIDs up to the maximum " \
+#define RULE_RDT_PQR_ASSOC                                                                         \
+	"SDM Vol.3B 17.18.6: IA32_PQR_ASSOC.RMID holds RMIDs up to the maximum "                   \
 	"and reads back"
-#define RULE_RDT_OCCUPANCY                                                     \
-	"SDM Vol.3B 17.18.6: L3 occupancy x upscale is bounded by the L3 size"
+
+#define RULE_RDT_QM_CTR_RO                                                                         \
+	"SDM Vol.4 Table 2-2 / Vol.3B 17.18.6: IA32_QM_CTR is read-only; WRMSR "                   \
+	"raises #GP"
 
 /* ---- Nehalem uncore (Vol. 3B 20.3.1.2) ------------------------------------ */
-#define RULE_UNCORE_WIDTH                                                      \
-	"SDM Vol.3B 20.3.1.2: MSR_UNCORE_PerfCntr and MSR_UNCORE_FixedCntr0 "   \
+#define RULE_UNCORE_WIDTH                                                                          \
+	"SDM Vol.3B 20.3.1.2: MSR_UNCORE_PerfCntr and MSR_UNCORE_FixedCntr0 "                      \
 	"are 48 bits wide"
-#define RULE_UNCORE_EN                                                         \
-	"SDM Vol.3B 20.3.1.2: an uncore counter counts only with its local EN " \
+#define RULE_UNCORE_EN                                                                             \
+	"SDM Vol.3B 20.3.1.2: an uncore counter counts only with its local EN "                    \
 	"bit and its EN_PCx / EN_FC0 bit in MSR_UNCORE_PERF_GLOBAL_CTRL"
-#define RULE_UNCORE_OVF                                                        \
-	"SDM Vol.3B 20.3.1.2: uncore counter overflow sets its "                \
+#define RULE_UNCORE_OVF                                                                            \
+	"SDM Vol.3B 20.3.1.2: uncore counter overflow sets its "                                   \
 	"MSR_UNCORE_PERF_GLOBAL_STATUS bit, cleared via GLOBAL_OVF_CTRL"
 
 /* ---- NetBurst (Vol. 3B 20.6.3) ---------------------------------------------- */
 #define RULE_P4_WIDTH "SDM Vol.3B 20.6.3.2: NetBurst counters are 40 bits wide"
-#define RULE_P4_ENABLE                                                         \
-	"SDM Vol.3B 20.6.3.5: a counter counts only when its CCCR Enable flag " \
+#define RULE_P4_ENABLE                                                                             \
+	"SDM Vol.3B 20.6.3.5: a counter counts only when its CCCR Enable flag "                    \
 	"is set and the ESCR selects an event with USR/OS matching the CPL"
-#define RULE_P4_RDPMC                                                          \
-	"SDM Vol.2B RDPMC: without architectural PM ECX[30:0] is the counter "  \
+#define RULE_P4_RDPMC                                                                              \
+	"SDM Vol.2B RDPMC: without architectural PM ECX[30:0] is the counter "                     \
 	"index; ECX[31] fast read returns bits 31:0 with EDX = 0"
+
+#define RULE_P4_INSTR_RETIRED                                                                      \
+	"SDM Vol.3B 20.6.3 / Appendix instr_retired: non-bogus instructions "                      \
+	"retired, counted exactly"
+#define RULE_P4_THRESHOLD                                                                          \
+	"SDM Vol.3B 20.6.3.5.2: with CCCR.Compare, the counter increments only "                   \
+	"in cycles whose input exceeds the threshold (<= with Complement)"
+#define RULE_P4_OVF                                                                                \
+	"SDM Vol.3B 20.6.3.5.8: a counter overflow sets its CCCR OVF flag "                        \
+	"(bit 31), which stays set until software clears it"
 
 /* ---- AMD (APM Vol. 2 13.2) ------------------------------------------------- */
 #define RULE_AMD_WIDTH "AMD APM Vol.2 13.2.1: PerfCtrn are 48 bits wide"
-#define RULE_AMD_COUNT                                                         \
-	"AMD APM Vol.2 13.2.1: PerfEvtSeln.En = 1 counts the selected event"
-#define RULE_AMD_LEGACY_ALIAS                                                  \
-	"AMD APM Vol.2 13.2.1: with PerfCtrExtCore, C001_0000H-C001_0007H alias " \
+#define RULE_AMD_COUNT "AMD APM Vol.2 13.2.1: PerfEvtSeln.En = 1 counts the selected event"
+#define RULE_AMD_LEGACY_ALIAS                                                                      \
+	"AMD APM Vol.2 13.2.1: with PerfCtrExtCore, C001_0000H-C001_0007H alias "                  \
 	"PerfEvtSel0-3/PerfCtr0-3 at C001_0200H+"
-#define RULE_AMD_RDPMC                                                         \
-	"AMD APM Vol.3 RDPMC: ECX selects PerfCtr0..n-1; a larger ECX raises #GP"
-#define RULE_AMD_GLOBAL                                                        \
-	"AMD APM Vol.2 13.2.2 (PerfMonV2): PerfCntrGlobalCtl gates counters, "  \
+#define RULE_AMD_RDPMC "AMD APM Vol.3 RDPMC: ECX selects PerfCtr0..n-1; a larger ECX raises #GP"
+#define RULE_AMD_GLOBAL                                                                            \
+	"AMD APM Vol.2 13.2.2 (PerfMonV2): PerfCntrGlobalCtl gates counters, "                     \
 	"GlobalStatus/StatusClr/StatusSet report overflow"
 
 #endif

@@ -19,7 +19,8 @@ static bool fixed_exists(unsigned x)
 
 	if (pm->version < 2)
 		return false;
-	return x < pm->fixed_counters_edx || (pm->version >= 5 && x < 32 && (pm->fixed_bitmask >> x) & 1);
+	return x < pm->fixed_counters_edx ||
+	       (pm->version >= 5 && x < 32 && (pm->fixed_bitmask >> x) & 1);
 }
 
 TEST(versions, v1_has_no_fixed_or_global_msrs, REQ_ARCH_PMU)
@@ -28,11 +29,11 @@ TEST(versions, v1_has_no_fixed_or_global_msrs, REQ_ARCH_PMU)
 		uint32_t msr;
 		const char *name;
 	} absent[] = {
-		{MSR_IA32_FIXED_CTR_CTRL, "IA32_FIXED_CTR_CTRL"},
-		{MSR_IA32_FIXED_CTR0, "IA32_FIXED_CTR0"},
-		{MSR_IA32_PERF_GLOBAL_CTRL, "IA32_PERF_GLOBAL_CTRL"},
-		{MSR_IA32_PERF_GLOBAL_STATUS, "IA32_PERF_GLOBAL_STATUS"},
-		{MSR_IA32_PERF_GLOBAL_OVF_CTRL, "IA32_PERF_GLOBAL_OVF_CTRL"},
+	    {MSR_IA32_FIXED_CTR_CTRL, "IA32_FIXED_CTR_CTRL"},
+	    {MSR_IA32_FIXED_CTR0, "IA32_FIXED_CTR0"},
+	    {MSR_IA32_PERF_GLOBAL_CTRL, "IA32_PERF_GLOBAL_CTRL"},
+	    {MSR_IA32_PERF_GLOBAL_STATUS, "IA32_PERF_GLOBAL_STATUS"},
+	    {MSR_IA32_PERF_GLOBAL_OVF_CTRL, "IA32_PERF_GLOBAL_OVF_CTRL"},
 	};
 
 	if (caps()->pm.version != 1) {
@@ -127,21 +128,24 @@ TEST(versions, fixed_counters_exist_as_enumerated, REQ_ARCH_PMU_V2)
 		uint64_t v;
 
 		if (fixed_exists(x)) {
-			ctrl_ok |= FIXED_CTRL_FIELD(x, FIXED_CTRL_OS | FIXED_CTRL_USR | FIXED_CTRL_PMI);
-			expect_no_fault(t, wrmsr_safe(MSR_IA32_FIXED_CTR(x), 0x1234), RULE_FIXED_BITMASK,
-					"WRMSR IA32_FIXED_CTR%u (enumerated)", x);
+			ctrl_ok |=
+			    FIXED_CTRL_FIELD(x, FIXED_CTRL_OS | FIXED_CTRL_USR | FIXED_CTRL_PMI);
+			expect_no_fault(t, wrmsr_safe(MSR_IA32_FIXED_CTR(x), 0x1234),
+					RULE_FIXED_BITMASK, "WRMSR IA32_FIXED_CTR%u (enumerated)",
+					x);
 			expect_eq(t, rdmsr(MSR_IA32_FIXED_CTR(x)), 0x1234, RULE_FIXED_BITMASK,
 				  "IA32_FIXED_CTR%u read back", x);
 			wrmsr(MSR_IA32_FIXED_CTR(x), 0);
 			continue;
 		}
-		expect_vector(t, rdmsr_safe(MSR_IA32_FIXED_CTR(x), &v), X86_VEC_GP, RULE_FIXED_ABSENT,
-			      "RDMSR IA32_FIXED_CTR%u (not enumerated)", x);
-		expect_vector(t, wrmsr_safe(MSR_IA32_FIXED_CTR(x), 0), X86_VEC_GP, RULE_FIXED_ABSENT,
-			      "WRMSR IA32_FIXED_CTR%u (not enumerated)", x);
-		expect_vector(t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_FIELD(x, FIXED_CTRL_OS)),
-			      X86_VEC_GP, RULE_FIXED_CTRL_RSVD,
-			      "WRMSR IA32_FIXED_CTR_CTRL enabling fixed counter %u (not enumerated)", x);
+		expect_vector(t, rdmsr_safe(MSR_IA32_FIXED_CTR(x), &v), X86_VEC_GP,
+			      RULE_FIXED_ABSENT, "RDMSR IA32_FIXED_CTR%u (not enumerated)", x);
+		expect_vector(t, wrmsr_safe(MSR_IA32_FIXED_CTR(x), 0), X86_VEC_GP,
+			      RULE_FIXED_ABSENT, "WRMSR IA32_FIXED_CTR%u (not enumerated)", x);
+		expect_vector(
+		    t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_FIELD(x, FIXED_CTRL_OS)),
+		    X86_VEC_GP, RULE_FIXED_CTRL_RSVD,
+		    "WRMSR IA32_FIXED_CTR_CTRL enabling fixed counter %u (not enumerated)", x);
 	}
 	if (ctrl_ok) {
 		expect_no_fault(t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, ctrl_ok), RULE_FIXED_BITMASK,
@@ -163,18 +167,19 @@ TEST(versions, v5_fixed_beyond_edx_count, REQ_ARCH_PMU_V5)
 			continue;
 		found++;
 		expect_no_fault(t, rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_FIXED, x), &rax, &rdx),
-				RULE_FIXED_BITMASK, "RDPMC fixed %u (ECX[%u] = 1, EDX[4:0] = %u)", x,
-				x, pm->fixed_counters_edx);
+				RULE_FIXED_BITMASK, "RDPMC fixed %u (ECX[%u] = 1, EDX[4:0] = %u)",
+				x, x, pm->fixed_counters_edx);
 		expect_no_fault(t, wrmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, GLOBAL_FIXED_BIT(x)),
 				RULE_FIXED_BITMASK, "IA32_PERF_GLOBAL_CTRL enable of fixed %u", x);
 		wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
-		expect_no_fault(t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_FIELD(x, FIXED_CTRL_OS)),
-				RULE_FIXED_BITMASK, "IA32_FIXED_CTR_CTRL field of fixed %u", x);
+		expect_no_fault(
+		    t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_FIELD(x, FIXED_CTRL_OS)),
+		    RULE_FIXED_BITMASK, "IA32_FIXED_CTR_CTRL field of fixed %u", x);
 		wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
 	}
 	if (!found)
-		t_skip(t, "CPUID.0AH:ECX = %#x has no bit at or above EDX[4:0] = %u", pm->fixed_bitmask,
-		       pm->fixed_counters_edx);
+		t_skip(t, "CPUID.0AH:ECX = %#x has no bit at or above EDX[4:0] = %u",
+		       pm->fixed_bitmask, pm->fixed_counters_edx);
 }
 
 TEST(versions, anythread, REQ_ARCH_PMU)
@@ -191,15 +196,18 @@ TEST(versions, anythread, REQ_ARCH_PMU)
 	       pm->anythread_deprecated, accepted ? "supported" : "reserved");
 	vec = wrmsr_safe(MSR_IA32_PERFEVTSEL0, sel);
 	if (expect_vector(t, vec, accepted ? 0 : X86_VEC_GP, rule,
-			  "WRMSR IA32_PERFEVTSEL0 with AnyThread (bit 21)") && accepted)
+			  "WRMSR IA32_PERFEVTSEL0 with AnyThread (bit 21)") &&
+	    accepted)
 		expect_eq(t, rdmsr(MSR_IA32_PERFEVTSEL0), sel, rule,
 			  "IA32_PERFEVTSEL0 read back with AnyThread");
 	wrmsr(MSR_IA32_PERFEVTSEL0, 0);
 	if (!pmu_fixed_present(0))
 		return;
-	vec = wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_FIELD(0, FIXED_CTRL_OS | FIXED_CTRL_ANY));
+	vec = wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL,
+			 FIXED_CTRL_FIELD(0, FIXED_CTRL_OS | FIXED_CTRL_ANY));
 	if (expect_vector(t, vec, accepted ? 0 : X86_VEC_GP, rule,
-			  "WRMSR IA32_FIXED_CTR_CTRL with fixed 0 AnyThread (bit 2)") && accepted)
+			  "WRMSR IA32_FIXED_CTR_CTRL with fixed 0 AnyThread (bit 2)") &&
+	    accepted)
 		expect_eq(t, rdmsr(MSR_IA32_FIXED_CTR_CTRL),
 			  FIXED_CTRL_FIELD(0, FIXED_CTRL_OS | FIXED_CTRL_ANY), rule,
 			  "IA32_FIXED_CTR_CTRL read back with AnyThread");

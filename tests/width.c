@@ -21,10 +21,10 @@ struct legacy_case {
 	const char *what;
 };
 static const struct legacy_case legacy_cases[] = {
-	{0x00000000FFFFFFFFULL, "EAX = FFFFFFFFH: sign-extends to all ones"},
-	{0xDEADBEEF7FFFFFFFULL, "EAX = 7FFFFFFFH, EDX garbage: EDX ignored"},
-	{0x0000000080000000ULL, "EAX = 80000000H: bit 31 fills the bits above"},
-	{0x0000000100001234ULL, "EDX = 1: ignored"},
+    {0x00000000FFFFFFFFULL, "EAX = FFFFFFFFH: sign-extends to all ones"},
+    {0xDEADBEEF7FFFFFFFULL, "EAX = 7FFFFFFFH, EDX garbage: EDX ignored"},
+    {0x0000000080000000ULL, "EAX = 80000000H: bit 31 fills the bits above"},
+    {0x0000000100001234ULL, "EDX = 1: ignored"},
 };
 
 static uint64_t sign_extend32(uint64_t v, unsigned w)
@@ -53,8 +53,8 @@ TEST(width, gp_legacy_writes_and_width, REQ_ARCH_PMU)
 				  "RDMSR IA32_PMC%u after %s (width %u)", i, c->what, w);
 			got = rdpmc_value(RDPMC_ECX(RDPMC_TYPE_GP, i), &vec, &rax, &rdx);
 			expect_vector(t, vec, 0, RULE_RDPMC_GP, "RDPMC ECX=%#x", i);
-			expect_eq(t, got, want, RULE_RDPMC_WIDTH,
-				  "RDPMC %u after %s (width %u)", i, c->what, w);
+			expect_eq(t, got, want, RULE_RDPMC_WIDTH, "RDPMC %u after %s (width %u)", i,
+				  c->what, w);
 		}
 	}
 }
@@ -126,8 +126,8 @@ TEST(width, fixed_width, REQ_FIXED)
 		 * refused, as for IA32_A_PMCx (SDM Vol. 3B 20.2.6). */
 		if (w < 64)
 			expect_vector(t, wrmsr_safe(MSR_IA32_FIXED_CTR(i), BIT_ULL(w)), X86_VEC_GP,
-				      RULE_FIXED_WIDTH, "WRMSR IA32_FIXED_CTR%u <- bit %u (width %u)",
-				      i, w, w);
+				      RULE_FIXED_WIDTH,
+				      "WRMSR IA32_FIXED_CTR%u <- bit %u (width %u)", i, w, w);
 	}
 }
 
@@ -148,7 +148,8 @@ TEST(width, nonarch_40_bit_counters, REQ_NO_ARCH_PMU | REQ_INTEL)
 				  "NetBurst counter %u read back", i);
 			got = rdpmc_value(i, &vec, &rax, &rdx);
 			expect_vector(t, vec, 0, RULE_P4_RDPMC, "RDPMC ECX=%u", i);
-			expect_eq(t, got, mask40, RULE_RDPMC_NONARCH_WIDTH, "RDPMC %u (40 bits)", i);
+			expect_eq(t, got, mask40, RULE_RDPMC_NONARCH_WIDTH, "RDPMC %u (40 bits)",
+				  i);
 			wrmsr(MSR_P4_COUNTER(i), 0);
 		}
 		return;
