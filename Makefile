@@ -20,7 +20,7 @@ WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes \
 INCLUDES := -Iinclude -Ikernel
 
 .PHONY: all host run test mutation clean deps format bench image
-all: efi host
+all: deps efi host
 
 include mk/deps.mk
 include mk/efi.mk

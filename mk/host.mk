@@ -24,6 +24,6 @@ host: $(HOST_TOOLS) $(UNIT_TESTS)
 
 .PHONY: unit
 unit: $(UNIT_TESTS)
-	@for t in $(UNIT_TESTS); do echo "== $$t"; $$t || exit 1; done
+	@scripts/run-unit.sh $(UNIT_TESTS)
 
 -include $(shell find $(HOST_BUILD) -name '*.d' 2>/dev/null)

@@ -45,7 +45,9 @@ done
 
 case $size in '' | *[!0-9]*) die "--size wants MiB, got '$size'" ;; esac
 # FAT32 needs at least 65525 clusters: 40 MiB of 512-byte clusters.
-[ "$size" -ge 40 ] && [ "$size" -le 4096 ] || die "--size must be 40..4096 MiB"
+if [ "$size" -lt 40 ] || [ "$size" -gt 4096 ]; then
+	die "--size must be 40..4096 MiB"
+fi
 [ -f "$efi" ] || die "no image at $efi (run 'make efi')"
 [ -z "$config" ] || [ -f "$config" ] || die "options file not found: $config"
 for t in mformat mmd mcopy; do

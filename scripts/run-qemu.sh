@@ -92,7 +92,9 @@ command -v qemu-system-x86_64 >/dev/null ||
 	die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
 ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd
 ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd
-[ -f "$ovmf_code" ] && [ -f "$ovmf_vars" ] || die "OVMF missing: apt-get install ovmf"
+if [ ! -f "$ovmf_code" ] || [ ! -f "$ovmf_vars" ]; then
+	die "OVMF missing: apt-get install ovmf"
+fi
 
 accel=tcg
 [ "$kvm" = 1 ] && accel=kvm
@@ -107,12 +109,14 @@ mkdir -p "$(dirname "$log")" "$here/build"
 work=$(mktemp -d "$here/build/qemu-run.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 if [ -n "$image" ]; then
+	# shellcheck disable=SC2054 # commas belong to QEMU's option syntax
 	disk=(-drive format=raw,file="$image")
 else
 	esp=$work/esp
 	mkdir -p "$esp/EFI/BOOT"
 	cp "$efi" "$esp/EFI/BOOT/BOOTX64.EFI"
 	[ -z "$config" ] || cp "$config" "$esp/EFI/BOOT/pmutest.cfg"
+	# shellcheck disable=SC2054
 	disk=(-drive format=raw,file=fat:rw:"$esp")
 fi
 
@@ -125,6 +129,7 @@ else
 fi
 
 if [ "$kvm" = 1 ]; then
+	# shellcheck disable=SC2054
 	cpu_args=(-enable-kvm -cpu host,pmu=on)
 else
 	cpu_args=(-accel tcg -cpu "$cpu")

@@ -167,8 +167,6 @@ void x86_trap(struct x86_frame *f)
 
 	if (cpl != 0 && g_cpl) {
 		g_fault_error_code = has_error_code(vec) ? (uint32_t)f->error_code : 0;
-		if (g_guard)
-			fill_exception(g_guard->ex, f); /* for the curious caller */
 		x86_ctx_restore(&g_cpl->ctx, (int)(CPL_FAULTED + vec));
 	}
 	if (g_guard) {

@@ -22,7 +22,7 @@ section x86_fixup progbits alloc noexec write align=8
 section .text.user
 %endmacro
 
-section .text.user progbits alloc exec nowrite align=4096
+section .text.user progbits alloc exec nowrite align=64
 
 ; int rdmsr_safe(uint32_t msr, uint64_t *val); *val = 0 on a fault.
 global rdmsr_safe
@@ -97,6 +97,9 @@ FIXUP rdpmc_safe.insn, rdpmc_safe.fix
 %endmacro
 
 ; void arch_workload(uint64_t iters); iters == 0 does nothing.
+; Aligned so that each loop sits in one 64-byte line (no line-crossing
+; effects on cycle counts); the padding precedes the entry, never runs.
+align 64
 global arch_workload
 arch_workload:
 	test rdi, rdi
@@ -109,6 +112,7 @@ arch_workload:
 ;                          uint64_t off)
 ; WRMSR(msr, on); the loop; WRMSR(msr, off): between the two WRMSRs there
 ; are only the loop's instructions. iters == 0 does nothing (no WRMSR).
+align 64
 global arch_workload_gated
 arch_workload_gated:
 	test rdi, rdi
