@@ -19,6 +19,13 @@ WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes \
 	-Wmissing-prototypes -Wshadow -Wformat=2
 INCLUDES := -Iinclude -Ikernel
 
+# Quiet by default: one line per step; `make V=1` shows the commands.
+ifeq ($(V),1)
+quiet =
+else
+quiet = @printf '  %-3s %s\n' '$(1)' '$(2)';
+endif
+
 .PHONY: all host run test mutation clean deps format bench image
 all: deps efi host
 
@@ -27,7 +34,7 @@ include mk/efi.mk
 include mk/host.mk
 
 run: deps efi
-	scripts/run.sh $(if $(KVM),--kvm) $(if $(CONFIG),--config $(CONFIG))
+	scripts/run.sh $(if $(KVM),--kvm) $(if $(CPU),--cpu $(CPU)) $(if $(CONFIG),--config $(CONFIG)) $(if $(EXPECT),--expect $(EXPECT))
 
 test: deps
 	scripts/run-tests.sh

@@ -16,18 +16,18 @@ CAPS_DUMP_OBJS := $(CAPS_OBJDIR)/tools/cpuid_dump.o
 
 $(CAPS_OBJDIR)/%.o: %.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(CAPS_CFLAGS) -c -o $@ $<
+	$(call quiet,CC,$@)$(HOST_CC) $(CAPS_CFLAGS) -c -o $@ $<
 
 $(HOST_BUILD)/pmucaps: $(CAPS_OBJDIR)/tools/pmucaps.o $(CAPS_DUMP_OBJS) $(CAPS_CORE_OBJS)
 	@mkdir -p $(@D)
-	$(HOST_CC) -o $@ $^
+	$(call quiet,CC,$@)$(HOST_CC) -o $@ $^
 
 # The report goes through the KTAP writer, so the test links it too.
 $(HOST_BUILD)/unit/test_caps: $(CAPS_OBJDIR)/unit/test_caps.o $(CAPS_DUMP_OBJS) \
 		$(CAPS_CORE_OBJS) $(CAPS_OBJDIR)/kernel/caps_report.o \
 		$(CAPS_OBJDIR)/kernel/ktap.o $(CAPS_OBJDIR)/kernel/fmt.o
 	@mkdir -p $(@D)
-	$(HOST_CC) -o $@ $^
+	$(call quiet,CC,$@)$(HOST_CC) -o $@ $^
 
 $(CAPS_OBJDIR)/unit/test_caps.o: CAPS_CFLAGS += -Iunit
 

@@ -48,24 +48,24 @@ EFI_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym \
 efi: $(EFI_IMAGE)
 
 $(EFI_IMAGE): $(EFI_ELF)
-	objcopy $(EFI_SECTIONS) --target efi-app-x86_64 --subsystem=10 $< $@
+	$(call quiet,PE,$@)objcopy $(EFI_SECTIONS) --target efi-app-x86_64 --subsystem=10 $< $@
 
 $(EFI_ELF): $(EFI_OBJS) $(EFI_OBJS_LIST) linker.ld mk/efi.mk
-	ld $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -lefi -lgnuefi -o $@
+	$(call quiet,LD,$@)ld $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -lefi -lgnuefi -o $@
 	@# No unresolved symbols may survive into the image (ld -shared allows them).
 	@if nm -u $@ | grep -v '^ *w ' | grep . ; then \
 		echo "error: undefined symbols in $@" >&2; rm -f $@; exit 1; fi
 
 $(EFI_BUILD)/boot/%.o: boot/%.c mk/efi.mk
 	@mkdir -p $(dir $@)
-	$(CC) $(EFI_CFLAGS) $(EFI_BOOT_CFLAGS) -MMD -MP -c $< -o $@
+	$(call quiet,CC,$@)$(CC) $(EFI_CFLAGS) $(EFI_BOOT_CFLAGS) -MMD -MP -c $< -o $@
 
 $(EFI_BUILD)/%.o: %.c mk/efi.mk
 	@mkdir -p $(dir $@)
-	$(CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
+	$(call quiet,CC,$@)$(CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
 
 $(EFI_BUILD)/%.o: %.asm mk/efi.mk
 	@mkdir -p $(dir $@)
-	nasm -f elf64 -g -Werror -MD $(@:.o=.d) -MP -o $@ $<
+	$(call quiet,AS,$@)nasm -f elf64 -g -Werror -MD $(@:.o=.d) -MP -o $@ $<
 
 -include $(EFI_OBJS:.o=.d)

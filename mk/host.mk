@@ -14,11 +14,11 @@ UNIT_TESTS += $(HOST_BUILD)/unit/test_ktap $(HOST_BUILD)/unit/test_options
 
 $(HOST_BUILD)/unit/test_ktap: unit/test_ktap.c kernel/ktap.c kernel/fmt.c kernel/kstring.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Iunit -o $@ $(filter %.c,$^)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iunit -o $@ $(filter %.c,$^)
 
 $(HOST_BUILD)/unit/test_options: unit/test_options.c kernel/options.c kernel/fmt.c kernel/kstring.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Iunit -o $@ $(filter %.c,$^)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iunit -o $@ $(filter %.c,$^)
 
 host: $(HOST_TOOLS) $(UNIT_TESTS)
 

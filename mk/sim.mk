@@ -8,10 +8,10 @@ PMUSIM := $(HOST_BUILD)/pmusim
 
 $(HOST_BUILD)/sim/%.o: %.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Iarch/sim -c -o $@ $<
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iarch/sim -c -o $@ $<
 
 $(PMUSIM): $(SIM_OBJS)
-	$(HOST_CC) -o $@ $(SIM_OBJS)
+	$(call quiet,CC,$@)$(HOST_CC) -o $@ $(SIM_OBJS)
 
 HOST_TOOLS += $(PMUSIM)
 
@@ -22,7 +22,7 @@ SIM_UNIT_SRCS := unit/test_sim.c $(filter-out arch/sim/main.c,$(sort $(wildcard 
 	kernel/caps.c kernel/kstring.c tools/cpuid_dump.c
 $(HOST_BUILD)/unit/test_sim: $(SIM_UNIT_SRCS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Iarch/sim -Iunit -o $@ $(SIM_UNIT_SRCS)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iarch/sim -Iunit -o $@ $(SIM_UNIT_SRCS)
 
 UNIT_TESTS += $(HOST_BUILD)/unit/test_sim
 

@@ -56,17 +56,18 @@ compare_run() { # compare_run LOG EXPECTATIONS: validate then compare
 }
 
 sim_selftest() {
-	build/host/pmusim --profile "${SIM_SELFTEST_PROFILE:-icelake-client}" --set suites=selftest \
+	build/host/pmusim --profile "${SIM_SELFTEST_PROFILE:-synth-v5-metrics}" --set suites=selftest \
 		>"$LOGS/sim-selftest.ktap" 2>&1
 	compare_run "$LOGS/sim-selftest.ktap" tests/expectations/selftest.txt
 }
 
-qemu_run() { # qemu_run NAME CONFIG EXPECTATIONS
-	local cfg=()
+qemu_run() { # qemu_run NAME CONFIG EXPECTATIONS [run-qemu.sh args...]
+	local name=$1 cfg=() expect=$3
 	[[ -n $2 ]] && cfg=(--config "$2")
-	scripts/run-qemu.sh "${cfg[@]}" --log "$LOGS/$1.ktap" --timeout "${QEMU_TIMEOUT:-300}"
+	shift 3
+	scripts/run-qemu.sh "${cfg[@]}" "$@" --log "$LOGS/$name.ktap" --timeout "${QEMU_TIMEOUT:-300}"
 	echo "run-qemu.sh exit status $? (the comparison below decides)"
-	compare_run "$LOGS/$1.ktap" "$3"
+	compare_run "$LOGS/$name.ktap" "$expect"
 }
 
 run_step build make -j2 all
@@ -78,6 +79,7 @@ fi
 run_step sim-mutation scripts/mutation.sh
 run_step sim-selftest sim_selftest
 run_step qemu-tcg qemu_run qemu-tcg "" tests/expectations/qemu-tcg.txt
+run_step qemu-tcg-skylake qemu_run qemu-tcg-skylake "" tests/expectations/qemu-tcg-skylake-client.txt --cpu Skylake-Client
 run_step qemu-selftest qemu_run qemu-selftest tests/configs/selftest.cfg tests/expectations/selftest.txt
 
 echo

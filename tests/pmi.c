@@ -24,6 +24,21 @@ static bool pick_event(struct t *t, enum arch_event *ev)
 	return false;
 }
 
+/* The event and the first GP counter present (leaf 23H may leave out PMC0). */
+static bool pick_event_counter(struct t *t, enum arch_event *ev, unsigned *c)
+{
+	int i = pmu_gp_nth(0);
+
+	if (!pick_event(t, ev))
+		return false;
+	if (i < 0) {
+		t_skip(t, "CPUID.(23H,1):EAX: no general-purpose counter present");
+		return false;
+	}
+	*c = (unsigned)i;
+	return true;
+}
+
 /* Program GP counter i to overflow after PMI_K events of `ev`; returns the
  * gate that runs it (GLOBAL_CTRL on v2+, EN on v1). */
 static struct pmu_gate arm_gp(unsigned i, enum arch_event ev, bool int_bit)
@@ -132,16 +147,18 @@ TEST(pmi, fixed_overflow_delivers_one_pmi, REQ_FIXED | REQ_APIC)
 TEST(pmi, no_int_bit_no_pmi, REQ_ARCH_PMU | REQ_APIC)
 {
 	enum arch_event ev;
+	unsigned c;
 
-	if (!pick_event(t, &ev))
+	if (!pick_event_counter(t, &ev, &c))
 		return;
 	pmu_pmi_install(true, 0, false);
-	pmu_run_gated_irq(arm_gp(0, ev, false), PMU_ITERS);
-	expect_eq(t, g_pmi.count, 0, RULE_PMI_NO_INT, "PMIs for IA32_PMC0 overflow with INT = 0");
+	pmu_run_gated_irq(arm_gp(c, ev, false), PMU_ITERS);
+	expect_eq(t, g_pmi.count, 0, RULE_PMI_NO_INT, "PMIs for IA32_PMC%u overflow with INT = 0",
+		  c);
 	if (pmu_has_global())
-		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_PMC_BIT(0),
-			  GLOBAL_PMC_BIT(0), RULE_PMI_NO_INT,
-			  "GLOBAL_STATUS bit 0 after the overflow without INT");
+		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_PMC_BIT(c),
+			  GLOBAL_PMC_BIT(c), RULE_PMI_NO_INT,
+			  "GLOBAL_STATUS bit %u after the overflow without INT", c);
 	clear_status();
 	if (pmu_fixed_present(0)) {
 		pmu_pmi_install(true, 0, false);
@@ -158,28 +175,30 @@ TEST(pmi, no_int_bit_no_pmi, REQ_ARCH_PMU | REQ_APIC)
 TEST(pmi, masked_lvt_delivers_nothing, REQ_ARCH_PMU | REQ_APIC)
 {
 	enum arch_event ev;
+	unsigned c;
 
-	if (!pick_event(t, &ev))
+	if (!pick_event_counter(t, &ev, &c))
 		return;
 	pmu_pmi_install(true, 0, true);
-	pmu_run_gated_irq(arm_gp(0, ev, true), PMU_ITERS);
+	pmu_run_gated_irq(arm_gp(c, ev, true), PMU_ITERS);
 	expect_eq(t, g_pmi.count, 0, RULE_PMI_MASKED,
-		  "PMIs for IA32_PMC0 overflow (INT = 1) with the LVT entry masked");
+		  "PMIs for IA32_PMC%u overflow (INT = 1) with the LVT entry masked", c);
 	if (pmu_has_global())
-		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_PMC_BIT(0),
-			  GLOBAL_PMC_BIT(0), RULE_GLOBAL_STATUS_OVF,
-			  "GLOBAL_STATUS bit 0 after the masked overflow");
+		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_PMC_BIT(c),
+			  GLOBAL_PMC_BIT(c), RULE_GLOBAL_STATUS_OVF,
+			  "GLOBAL_STATUS bit %u after the masked overflow", c);
 	pmu_pmi_uninstall();
 }
 
 TEST(pmi, held_pending_while_if_clear, REQ_ARCH_PMU | REQ_APIC)
 {
 	enum arch_event ev;
+	unsigned c;
 
-	if (!pick_event(t, &ev))
+	if (!pick_event_counter(t, &ev, &c))
 		return;
 	pmu_pmi_install(true, 0, false);
-	pmu_run_gated(arm_gp(0, ev, true), PMU_ITERS); /* RFLAGS.IF = 0 */
+	pmu_run_gated(arm_gp(c, ev, true), PMU_ITERS); /* RFLAGS.IF = 0 */
 	expect_eq(t, g_pmi.count, 0, RULE_PMI_DELIVER,
 		  "PMIs taken while RFLAGS.IF = 0 (maskable interrupt, SDM Vol.3A 6.8.1)");
 	arch_irq_enable();
@@ -193,16 +212,17 @@ TEST(pmi, held_pending_while_if_clear, REQ_ARCH_PMU | REQ_APIC)
 TEST(pmi, second_pmi_waits_for_eoi, REQ_ARCH_PMU | REQ_APIC)
 {
 	enum arch_event ev;
+	unsigned c;
 
-	if (!pick_event(t, &ev))
+	if (!pick_event_counter(t, &ev, &c))
 		return;
 	pmu_pmi_install(false, 0, false); /* the handler sends no EOI */
-	pmu_run_gated_irq(arm_gp(0, ev, true), PMU_ITERS);
+	pmu_run_gated_irq(arm_gp(c, ev, true), PMU_ITERS);
 	expect_eq(t, g_pmi.count, 1, RULE_PMI_DELIVER, "first PMI (handler sends no EOI)");
 	/* Re-arm: unmask, clear the status, overflow again. */
 	clear_status();
 	arch_apic_write_lvt_pmi(PMI_VECTOR);
-	pmu_run_gated_irq(arm_gp(0, ev, true), PMU_ITERS);
+	pmu_run_gated_irq(arm_gp(c, ev, true), PMU_ITERS);
 	expect_eq(t, g_pmi.count, 1, RULE_PMI_EOI,
 		  "PMIs while the first is still in service (no EOI yet)");
 	arch_irq_enable();
@@ -222,12 +242,13 @@ TEST(pmi, second_pmi_waits_for_eoi, REQ_ARCH_PMU | REQ_APIC)
 TEST(pmi, delivered_at_lvt_vector, REQ_ARCH_PMU | REQ_APIC)
 {
 	enum arch_event ev;
+	unsigned c;
 
-	if (!pick_event(t, &ev))
+	if (!pick_event_counter(t, &ev, &c))
 		return;
 	pmu_pmi_install(true, 0, false);
 	arch_apic_write_lvt_pmi(SPURIOUS_VECTOR);
-	pmu_run_gated_irq(arm_gp((unsigned)pmu_gp_nth(0), ev, true), PMU_ITERS);
+	pmu_run_gated_irq(arm_gp(c, ev, true), PMU_ITERS);
 	arch_apic_eoi();
 	expect_eq(t, g_pmi.count, 0, RULE_PMI_LVT_VECTOR,
 		  "interrupts at PMI_VECTOR (%#x) with the LVT entry at vector %#x", PMI_VECTOR,

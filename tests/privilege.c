@@ -34,7 +34,15 @@ static unsigned targets(struct target *tg)
 	unsigned n = 0;
 
 	if (caps()->pm.present) {
-		tg[n++] = (struct target){RDPMC_ECX(RDPMC_TYPE_GP, 0), MSR_IA32_PMC0, "IA32_PMC0"};
+		/* the first GP counter present: leaf 23H may leave out PMC0 */
+		static const char *const names[] = {"IA32_PMC0", "IA32_PMC1", "IA32_PMC2",
+						    "IA32_PMC3", "IA32_PMC4", "IA32_PMC5",
+						    "IA32_PMC6", "IA32_PMC7"};
+		int c = pmu_gp_nth(0);
+
+		if (c >= 0 && c < (int)ARRAY_SIZE(names))
+			tg[n++] = (struct target){RDPMC_ECX(RDPMC_TYPE_GP, c), MSR_IA32_PMC(c),
+						  names[c]};
 		if (pmu_fixed_present(0))
 			tg[n++] = (struct target){RDPMC_ECX(RDPMC_TYPE_FIXED, 0),
 						  MSR_IA32_FIXED_CTR0, "IA32_FIXED_CTR0"};

@@ -22,6 +22,9 @@
 #define RULE_CPUID_FIXED_WIDTH                                                                     \
 	"SDM Vol.2A CPUID.0AH:EDX[12:5]: fixed counters have a width in 1..64 "                    \
 	"when any is enumerated"
+#define RULE_CPUID_VERSION_FIELD                                                                   \
+	"SDM Vol.2A CPUID leaf 0AH: EAX[7:0] is the architectural PMU version "                    \
+	"(the capability record must hold it as read)"
 #define RULE_CPUID_PDCM                                                                            \
 	"SDM Vol.4 Table 2-2: IA32_PERF_CAPABILITIES (345H) exists if "                            \
 	"CPUID.01H:ECX[15] (PDCM) = 1"
@@ -118,6 +121,13 @@
 #define RULE_COUNTER_WRITE                                                                         \
 	"SDM Vol.3B 20.2.1: a counter written by WRMSR while counting goes on "                    \
 	"from the written value"
+#define RULE_COUNTER_WRITE_OVF                                                                     \
+	"SDM Vol.3B 20.2.2: a counter written to all ones while counting "                         \
+	"overflows on its next event and sets its IA32_PERF_GLOBAL_STATUS bit"
+#define RULE_EVTSEL_ANY_EVENT                                                                      \
+	"SDM Vol.3B Figure 20-1 / 20.2.1.2: event select and UMask are not "                       \
+	"reserved fields; a CPUID.0AH:EBX bit marks an event unavailable, it "                     \
+	"does not make its encoding a reserved value (WRMSR must not #GP)"
 #define RULE_ALL_COUNTERS "SDM Vol.3B 20.2.2: every enabled counter counts concurrently"
 
 /* ---- Widths (Vol. 3B 20.2.1, 20.2.6) -------------------------------------- */
@@ -133,6 +143,12 @@
 #define RULE_FULL_WIDTH_GP                                                                         \
 	"SDM Vol.3B 20.2.6: writing IA32_A_PMCx bits beyond the counter width "                    \
 	"raises #GP"
+#define RULE_FIXED_WIDTH_GP                                                                        \
+	"SDM Vol.2B WRMSR: #GP(0) when EDX:EAX sets reserved bits; bits of "                       \
+	"IA32_FIXED_CTRx at and above CPUID.0AH:EDX[12:5] are not counter bits"
+#define RULE_A_PMC_ALIAS                                                                           \
+	"SDM Vol.3B 20.2.6: IA32_A_PMCx is an alias of IA32_PMCx: RDMSR and "                      \
+	"RDPMC return what a full-width write stored"
 #define RULE_FULL_WIDTH_ABSENT                                                                     \
 	"SDM Vol.3B 20.2.6 / Vol.4 Table 2-2: IA32_A_PMCx exist only if "                          \
 	"IA32_PERF_CAPABILITIES[13] = 1; access otherwise raises #GP"
@@ -150,7 +166,9 @@
 #define RULE_GLOBAL_OVF_CTRL                                                                       \
 	"SDM Vol.3B 20.2.2 Figure 20-4: writing 1 to an IA32_PERF_GLOBAL_OVF_CTRL "                \
 	"bit clears the matching GLOBAL_STATUS bit"
-#define RULE_GLOBAL_COND_CHGD "SDM Vol.3B 20.2.2 Figure 20-4: ClrCondChgd (bit 63) clears CondChgd"
+#define RULE_GLOBAL_COND_CHGD                                                                      \
+	"SDM Vol.3B 20.2.2 Figure 20-4: IA32_PERF_GLOBAL_OVF_CTRL bit 63 is "                      \
+	"ClrCondChgd, a defined bit: writing 1 to it is not a reserved-bit #GP"
 #define RULE_GLOBAL_STATUS_RO                                                                      \
 	"SDM Vol.4 Table 2-2: IA32_PERF_GLOBAL_STATUS is read-only; WRMSR "                        \
 	"raises #GP"
@@ -212,6 +230,9 @@
 #define RULE_PMI_LVT_VECTOR                                                                        \
 	"SDM Vol.3A 11.5.1: the PMI is delivered at the vector the LVT "                           \
 	"performance-counter entry holds"
+#define RULE_PMI_AFTER_OVERFLOW                                                                    \
+	"SDM Vol.3B 20.2.1.1: the PMI is signalled on overflow, i.e. after the "                   \
+	"counter wrapped: in the handler it holds a small value, not all ones"
 #define RULE_OVF_AT_WRAP                                                                           \
 	"SDM Vol.3B 20.2.2: a counter overflows when it wraps from all ones to "                   \
 	"zero, not before"
@@ -253,8 +274,10 @@
 	"SDM Vol.3B 20.2.1/20.2.2: before version 3 the AnyThread bits are "                       \
 	"reserved (#GP)"
 #define RULE_EVTSEL_RSVD                                                                           \
-	"SDM Vol.3B Figure 20-1: IA32_PERFEVTSELx bits 63:32 are reserved "                        \
-	"(#GP) unless enumerated (EQ, UMASK2 by CPUID.23H)"
+	"SDM Vol.3B Figure 20-1 / Vol.2B WRMSR: IA32_PERFEVTSELx bits 63:34 are "                  \
+	"reserved (#GP(0)) unless enumerated (EQ bit 36, UMASK2 47:40 by "                         \
+	"CPUID.(23H,0):EBX); 33:32 are the model-specific TSX qualifiers "                         \
+	"(Vol.3B 20.3.6.5) and are not swept"
 #define RULE_FIXED_CTRL_RSVD                                                                       \
 	"SDM Vol.3B Figure 20-2: IA32_FIXED_CTR_CTRL fields of unsupported "                       \
 	"fixed counters are reserved (#GP)"
