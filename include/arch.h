@@ -192,6 +192,11 @@ enum run_status {
 };
 __attribute__((noreturn)) void arch_exit(enum run_status status);
 
+/* Provided by the kernel for the arch's last words (#DF, an exception outside
+ * any guarded run): prints, as KTAP diagnostics, which test was running and
+ * the totals so far. Uses no locks and no allocation. */
+void kernel_emergency_summary(const char *why);
+
 /* ---- Harness self-tests ------------------------------------------------- */
 
 /* Raise a genuine fault outside any probe, so the self-tests can check that

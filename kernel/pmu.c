@@ -200,9 +200,18 @@ void pmu_reset_all(void)
 	if (g_caps.pm.present)
 		reset_arch_pmu();
 	reset_model_pmus();
-	if (g_caps.pm.present && rdmsr_safe(MSR_IA32_DEBUGCTL, &debugctl) == 0 &&
-	    (debugctl & DEBUGCTL_FREEZE_PERFMON_ON_PMI))
-		wrmsr_safe(MSR_IA32_DEBUGCTL, debugctl & ~DEBUGCTL_FREEZE_PERFMON_ON_PMI);
+	if (g_caps.pm.present && rdmsr_safe(MSR_IA32_DEBUGCTL, &debugctl) == 0) {
+		uint64_t want = debugctl & ~DEBUGCTL_FREEZE_PERFMON_ON_PMI;
+
+		/* An SMI during an exact count would add the SMM handler's
+		 * instructions: where IA32_PERF_CAPABILITIES[12] enumerates
+		 * FREEZE_WHILE_SMM, counters stop in SMM (SDM Vol. 3B 18.4.7,
+		 * 20.8). */
+		if (g_caps.perf_cap.valid && g_caps.perf_cap.freeze_while_smm)
+			want |= DEBUGCTL_FREEZE_WHILE_SMM;
+		if (want != debugctl)
+			wrmsr_safe(MSR_IA32_DEBUGCTL, want);
+	}
 	if (g_caps.apic)
 		pmu_pmi_uninstall();
 }

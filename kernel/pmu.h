@@ -66,7 +66,9 @@ uint64_t pmu_global_counter_bits(void);
 /* ---- Clean state -------------------------------------------------------- */
 
 /*
- * Every counter disabled and zero, every overflow bit cleared, freeze off,
+ * Every counter disabled and zero, every overflow bit cleared, freeze on PMI
+ * off (and IA32_DEBUGCTL.FREEZE_WHILE_SMM on where enumerated, so SMIs do not
+ * disturb exact counts),
  * the LVT PMI entry masked at PMI_VECTOR and the PMI handler removed. Safe on
  * any PMU (uses the fault-returning probes). The runner calls it after every
  * test.

@@ -104,6 +104,29 @@ unsigned runner_count_suites(const struct options *o)
 	return list_suites(o, suites);
 }
 
+/* What an emergency summary needs: the test under way and the totals of the
+ * suites finished plus the one under way. */
+static const struct test_desc *live_test;
+static struct run_totals live_done, *live_suite;
+
+void kernel_emergency_summary(const char *why)
+{
+	struct run_totals t = live_done;
+	if (live_suite) {
+		t.pass += live_suite->pass;
+		t.fail += live_suite->fail;
+		t.skip += live_suite->skip;
+		t.timeout += live_suite->timeout;
+		t.error += live_suite->error;
+	}
+	kprintf("# run ended early: %s\n", why);
+	if (live_test)
+		kprintf("# the test under way was %s.%s (%s:%d)\n", live_test->suite, live_test->name,
+			live_test->file, live_test->line);
+	kprintf("# Totals so far: pass:%u fail:%u skip:%u timeouts:%u exceptions:%u\n", t.pass,
+		t.fail + t.timeout + t.error, t.skip, t.timeout, t.error);
+}
+
 static void run_fn(void *arg)
 {
 	struct t *t = arg;
@@ -146,7 +169,9 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 
 	struct arch_exception ex;
 	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;
+	live_test = d;
 	int rc = arch_run_guarded(run_fn, &t, timeout, &ex);
+	live_test = NULL;
 
 	/* Whatever the test did, the next one starts from a clean PMU. */
 	arch_set_pmi_handler(NULL);
@@ -217,6 +242,7 @@ static void run_suite(const struct options *o, const char *suite, unsigned numbe
 		planned += !kstrcmp(d->suite, suite) && selected(o, d);
 
 	ktap_begin_subtest(w, suite, planned);
+	live_suite = &st;
 	uint64_t t0 = arch_rdtsc();
 	unsigned n = 0;
 	for_each_test(d) {
@@ -238,6 +264,7 @@ static void run_suite(const struct options *o, const char *suite, unsigned numbe
 		r = KTAP_SKIP;
 	ktap_result(w, number, suite, r, r == KTAP_SKIP ? "no test of this suite applies" : NULL);
 
+	live_suite = NULL;
 	tot->pass += st.pass;
 	tot->fail += st.fail;
 	tot->skip += st.skip;
@@ -245,6 +272,7 @@ static void run_suite(const struct options *o, const char *suite, unsigned numbe
 	tot->error += st.error;
 	tot->checks += st.checks;
 	tot->distinct_checks += st.distinct_checks;
+	live_done = *tot;
 }
 
 void runner_run(const struct options *o, struct run_totals *tot)

@@ -13,6 +13,9 @@ expect=
 args=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
+	-h | --help)
+		sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+		exit 0 ;;
 	--kvm) accel=kvm; args+=(--kvm) ;;
 	--config)
 		[[ $# -ge 2 ]] || { echo "run: --config needs a file" >&2; exit 2; }

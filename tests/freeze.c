@@ -6,8 +6,9 @@
  * GLOBAL_CTRL alone (streamlined freeze), and clearing CTR_FRZ resumes.
  * SDM Vol. 3B 18.4.7 (DEBUGCTL), 20.2.4.1.
  *
- * IA32_PMC0 overflows (INT set) after FRZ_K instructions; a second counter
- * (IA32_PMC1, or IA32_FIXED_CTR0) counts alongside without INT and is read in
+ * The first GP counter present (IA32_PMC0 unless leaf 23H leaves it out)
+ * overflows (INT set) after FRZ_K instructions; a second counter (the next GP
+ * counter, or IA32_FIXED_CTR0) counts alongside without INT and is read in
  * the handler: frozen, it must not move between the handler and the end of
  * the workload.
  */
@@ -20,6 +21,7 @@
 struct freeze_run {
 	uint64_t watched_at_pmi, watched_end, ctrl_at_pmi, status_at_pmi, enabled;
 	unsigned pmis;
+	unsigned ovf; /* the overflowing GP counter */
 };
 
 static bool watch_counter(uint32_t *msr, uint64_t *bit)
@@ -49,15 +51,16 @@ static bool run(struct t *t, bool freeze, struct freeze_run *r)
 	uint64_t debugctl = rdmsr(MSR_IA32_DEBUGCTL), bit;
 	uint32_t msr;
 
-	if (!watch_counter(&msr, &bit)) {
-		t_skip(t, "needs a second counter: CPUID.0AH:EAX[15:8] >= 2 or a fixed counter");
+	if (pmu_gp_nth(0) < 0 || !watch_counter(&msr, &bit)) {
+		t_skip(t, "needs two counters: CPUID.0AH:EAX[15:8] >= 2 or a fixed counter");
 		return false;
 	}
-	pmu_gp_program(0,
+	r->ovf = (unsigned)pmu_gp_nth(0);
+	pmu_gp_program(r->ovf,
 		       pmu_evtsel(ARCH_EVENT_INSTRUCTIONS,
 				  PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_INT | PERFEVTSEL_EN),
 		       0);
-	pmu_gp_preload(0, FRZ_K);
+	pmu_gp_preload(r->ovf, FRZ_K);
 	if (!expect_no_fault(
 		t,
 		wrmsr_safe(MSR_IA32_DEBUGCTL, freeze ? debugctl | DEBUGCTL_FREEZE_PERFMON_ON_PMI
@@ -65,7 +68,7 @@ static bool run(struct t *t, bool freeze, struct freeze_run *r)
 		RULE_FREEZE_LEGACY, "WRMSR IA32_DEBUGCTL.Freeze_PerfMon_On_PMI <- %d", freeze))
 		return false;
 	pmu_pmi_install(true, msr, false);
-	r->enabled = GLOBAL_PMC_BIT(0) | bit;
+	r->enabled = GLOBAL_PMC_BIT(r->ovf) | bit;
 	pmu_run_gated_irq(pmu_gate_global(r->enabled), PMU_ITERS);
 	r->pmis = g_pmi.count;
 	r->watched_at_pmi = g_pmi.watched;
@@ -74,7 +77,8 @@ static bool run(struct t *t, bool freeze, struct freeze_run *r)
 	r->watched_end = rdmsr(msr);
 	pmu_pmi_uninstall();
 	wrmsr(MSR_IA32_DEBUGCTL, debugctl & ~DEBUGCTL_FREEZE_PERFMON_ON_PMI);
-	return expect_eq(t, r->pmis, 1, RULE_PMI_DELIVER, "PMIs for the IA32_PMC0 overflow");
+	return expect_eq(t, r->pmis, 1, RULE_PMI_DELIVER, "PMIs for the IA32_PMC%u overflow",
+			 r->ovf);
 }
 
 static bool needs_instructions(struct t *t)
@@ -129,16 +133,16 @@ TEST(freeze, streamlined_freeze_sets_ctr_frz, REQ_ARCH_PMU_V4 | REQ_APIC)
 	expect_eq(t, r.watched_end, r.watched_at_pmi, RULE_FREEZE_STREAMLINED,
 		  "watched counter at the end of the workload vs at the PMI (frozen)");
 	/* Still frozen: enabling and running again counts nothing ... */
-	before = pmu_gp_read(0);
-	pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(0)), PMU_ITERS);
-	expect_eq(t, pmu_gp_read(0), before, RULE_FREEZE_STREAMLINED,
-		  "IA32_PMC0 over a run while CTR_FRZ is still set");
+	before = pmu_gp_read(r.ovf);
+	pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(r.ovf)), PMU_ITERS);
+	expect_eq(t, pmu_gp_read(r.ovf), before, RULE_FREEZE_STREAMLINED,
+		  "IA32_PMC%u over a run while CTR_FRZ is still set", r.ovf);
 	/* ... until CTR_FRZ (and the overflow bit) are reset. */
-	wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, GLOBAL_STATUS_CTR_FRZ | GLOBAL_PMC_BIT(0));
+	wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, GLOBAL_STATUS_CTR_FRZ | GLOBAL_PMC_BIT(r.ovf));
 	expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_STATUS_CTR_FRZ, 0,
 		  RULE_FREEZE_RESUME, "GLOBAL_STATUS.CTR_FRZ after STATUS_RESET");
-	pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(0)), PMU_ITERS);
-	expect_true(t, pmu_gp_read(0) > before, "IA32_PMC0 counts again", "it did not",
-		    RULE_FREEZE_RESUME, "IA32_PMC0 %llu before, %llu after unfreezing",
-		    (unsigned long long)before, (unsigned long long)pmu_gp_read(0));
+	pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(r.ovf)), PMU_ITERS);
+	expect_true(t, pmu_gp_read(r.ovf) > before, "the counter counts again", "it did not",
+		    RULE_FREEZE_RESUME, "IA32_PMC%u %llu before, %llu after unfreezing", r.ovf,
+		    (unsigned long long)before, (unsigned long long)pmu_gp_read(r.ovf));
 }

@@ -9,6 +9,7 @@
  * Fixed-counter existence is recomputed here from the raw CPUID fields as
  * the SDM words it, independently of the capability record's bitmap.
  */
+#include "ktap.h"
 #include "pmu.h"
 #include "rules.h"
 #include "test.h"
@@ -94,6 +95,13 @@ TEST(versions, gp_msrs_beyond_count_absent, REQ_ARCH_PMU)
 			      "RDMSR IA32_PERFEVTSEL%u (%u GP counters)", x, n);
 		expect_vector(t, wrmsr_safe(MSR_IA32_PERFEVTSEL(x), 0), X86_VEC_GP, RULE_GP_ABSENT,
 			      "WRMSR IA32_PERFEVTSEL%u (%u GP counters)", x, n);
+		/* the full-width alias exists only for counters that exist */
+		if (caps()->perf_cap.valid && caps()->perf_cap.full_width_write) {
+			expect_vector(t, rdmsr_safe(MSR_IA32_A_PMC(x), &v), X86_VEC_GP,
+				      RULE_GP_ABSENT, "RDMSR IA32_A_PMC%u (%u GP counters)", x, n);
+			expect_vector(t, wrmsr_safe(MSR_IA32_A_PMC(x), 0), X86_VEC_GP,
+				      RULE_GP_ABSENT, "WRMSR IA32_A_PMC%u (%u GP counters)", x, n);
+		}
 	}
 }
 
@@ -185,6 +193,7 @@ TEST(versions, v5_fixed_beyond_edx_count, REQ_ARCH_PMU_V5)
 TEST(versions, anythread, REQ_ARCH_PMU)
 {
 	const struct caps_arch_perfmon *pm = &caps()->pm;
+	int c = pmu_gp_nth(0);
 	uint64_t sel = pmu_evtsel(ARCH_EVENT_CORE_CYCLES, PERFEVTSEL_OS | PERFEVTSEL_ANY);
 	bool accepted = pm->version >= 3 && !pm->anythread_deprecated;
 	const char *rule = pm->version < 3 ? RULE_ANYTHREAD_RSVD
@@ -194,13 +203,15 @@ TEST(versions, anythread, REQ_ARCH_PMU)
 
 	t_diag(t, "version %u, AnyThread deprecation (EDX[15]) %u: AnyThread %s", pm->version,
 	       pm->anythread_deprecated, accepted ? "supported" : "reserved");
-	vec = wrmsr_safe(MSR_IA32_PERFEVTSEL0, sel);
-	if (expect_vector(t, vec, accepted ? 0 : X86_VEC_GP, rule,
-			  "WRMSR IA32_PERFEVTSEL0 with AnyThread (bit 21)") &&
-	    accepted)
-		expect_eq(t, rdmsr(MSR_IA32_PERFEVTSEL0), sel, rule,
-			  "IA32_PERFEVTSEL0 read back with AnyThread");
-	wrmsr(MSR_IA32_PERFEVTSEL0, 0);
+	if (c >= 0) {
+		vec = wrmsr_safe(MSR_IA32_PERFEVTSEL(c), sel);
+		if (expect_vector(t, vec, accepted ? 0 : X86_VEC_GP, rule,
+				  "WRMSR IA32_PERFEVTSEL%d with AnyThread (bit 21)", c) &&
+		    accepted)
+			expect_eq(t, rdmsr(MSR_IA32_PERFEVTSEL(c)), sel, rule,
+				  "IA32_PERFEVTSEL%d read back with AnyThread", c);
+		wrmsr(MSR_IA32_PERFEVTSEL(c), 0);
+	}
 	if (!pmu_fixed_present(0))
 		return;
 	vec = wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL,
@@ -216,13 +227,39 @@ TEST(versions, anythread, REQ_ARCH_PMU)
 
 TEST(versions, evtsel_reserved_bits, REQ_ARCH_PMU)
 {
-	/* Bits 63:48 are reserved in every version (47:32 carry enumerated
-	 * extensions on some parts: EQ, UMASK2, TSX qualifiers). */
-	unsigned bad = 0;
+	/* Bits 63:34 are reserved unless leaf 23H enumerates EQ (36) or
+	 * UMASK2 (47:40); 33:32 are the TSX qualifiers of the models with
+	 * RTM (model-specific, not swept). */
+	const struct caps_leaf23 *l = &caps()->l23;
+	uint64_t rsvd = GENMASK_ULL(63, 34);
+	unsigned bad = 0, swept = 0;
+	char first[96] = "";
+	size_t len = 0;
+	int c = pmu_gp_nth(0);
 
-	for (unsigned b = 48; b < 64; b++)
-		bad += wrmsr_safe(MSR_IA32_PERFEVTSEL0, BIT_ULL(b)) != X86_VEC_GP;
-	wrmsr(MSR_IA32_PERFEVTSEL0, 0);
-	expect_eq(t, bad, 0, RULE_EVTSEL_RSVD,
-		  "IA32_PERFEVTSEL0 reserved bits 63:48 accepted by WRMSR");
+	if (c < 0) {
+		t_skip(t, "CPUID.(23H,1):EAX: no general-purpose counter present");
+		return;
+	}
+	if (l->present && l->eq)
+		rsvd &= ~PERFEVTSEL_EQ;
+	if (l->present && l->umask2)
+		rsvd &= ~PERFEVTSEL_UMASK2;
+	for (unsigned b = 34; b < 64; b++) {
+		int vec;
+
+		if (!(rsvd & BIT_ULL(b)))
+			continue;
+		swept++;
+		vec = wrmsr_safe(MSR_IA32_PERFEVTSEL(c), BIT_ULL(b));
+		if (vec == X86_VEC_GP && arch_fault_error_code() == 0)
+			continue;
+		if (bad++ < 6 && len < sizeof(first) - 12)
+			len += ksnprintf(first + len, sizeof(first) - len, "%sbit %u",
+					 len ? ", " : "", b);
+	}
+	wrmsr(MSR_IA32_PERFEVTSEL(c), 0);
+	expect_true(t, bad == 0, "#GP(0) for each reserved bit", bad ? first : "all #GP(0)",
+		    RULE_EVTSEL_RSVD, "IA32_PERFEVTSEL%d: %u of %u reserved bits accepted", c, bad,
+		    swept);
 }

@@ -79,6 +79,17 @@ TEST(width, full_width_writes, REQ_ARCH_PMU | REQ_FW_WRITE)
 				"WRMSR IA32_A_PMC%u <- %#llx", i, (unsigned long long)pattern);
 		expect_eq(t, rdmsr(MSR_IA32_PMC(i)), pattern, RULE_FULL_WIDTH,
 			  "IA32_PMC%u after a full-width write (not sign-extended)", i);
+		expect_eq(t, rdmsr(MSR_IA32_A_PMC(i)), pattern, RULE_A_PMC_ALIAS,
+			  "RDMSR IA32_A_PMC%u after the full-width write", i);
+		{
+			uint64_t rax, rdx, got;
+			int vec;
+
+			got = rdpmc_value(RDPMC_ECX(RDPMC_TYPE_GP, i), &vec, &rax, &rdx);
+			if (expect_vector(t, vec, 0, RULE_RDPMC_GP, "RDPMC ECX=%#x", i))
+				expect_eq(t, got, pattern, RULE_A_PMC_ALIAS,
+					  "RDPMC %u after the full-width write", i);
+		}
 		if (w < 64)
 			expect_vector(t, wrmsr_safe(MSR_IA32_A_PMC(i), BIT_ULL(w)), X86_VEC_GP,
 				      RULE_FULL_WIDTH_GP, "WRMSR IA32_A_PMC%u <- bit %u (width %u)",
@@ -122,11 +133,12 @@ TEST(width, fixed_width, REQ_FIXED)
 		expect_vector(t, vec, 0, RULE_RDPMC_FIXED, "RDPMC ECX=%#llx",
 			      (unsigned long long)RDPMC_ECX(RDPMC_TYPE_FIXED, i));
 		expect_eq(t, got, mask, RULE_RDPMC_WIDTH, "RDPMC fixed %u (width %u)", i, w);
-		/* A bit above the width is not part of the counter: the write is
-		 * refused, as for IA32_A_PMCx (SDM Vol. 3B 20.2.6). */
+		/* A bit above the width is not part of the counter: a reserved
+		 * bit, so WRMSR raises #GP(0) (Vol. 2B WRMSR), as for
+		 * IA32_A_PMCx (Vol. 3B 20.2.6). */
 		if (w < 64)
 			expect_vector(t, wrmsr_safe(MSR_IA32_FIXED_CTR(i), BIT_ULL(w)), X86_VEC_GP,
-				      RULE_FIXED_WIDTH,
+				      RULE_FIXED_WIDTH_GP,
 				      "WRMSR IA32_FIXED_CTR%u <- bit %u (width %u)", i, w, w);
 	}
 }

@@ -385,6 +385,19 @@ int sim_arch_rdmsr(uint32_t msr, uint64_t *val)
 	return -1;
 }
 
+/* The encoding of an architectural event CPUID.0AH:EBX marks unavailable
+ * (only the evtsel-unavailable-event-rejected quirk cares). */
+static bool unavailable_arch_event(uint64_t sel)
+{
+	uint8_t e = FIELD_GET_ULL(PERFEVTSEL_EVENT, sel);
+	uint8_t u = FIELD_GET_ULL(PERFEVTSEL_UMASK, sel);
+
+	for (unsigned i = 0; i < ARCH_EVENT_COUNT; i++)
+		if (arch_events[i].event == e && arch_events[i].umask == u)
+			return !g_sim.caps.pm.event_available[i];
+	return false;
+}
+
 static int write_counter(enum kind k, unsigned i, uint64_t v)
 {
 	switch (k) {
@@ -414,6 +427,8 @@ static int write_counter(enum kind k, unsigned i, uint64_t v)
 		return 0;
 	case K_EVTSEL:
 		if ((v & g_sim.evtsel_reserved) && !quirk(Q_EVTSEL_RESERVED))
+			return X86_VEC_GP;
+		if (quirk(Q_EVTSEL_UNAVAIL_GP) && unavailable_arch_event(v))
 			return X86_VEC_GP;
 		P->evtsel[i] = v;
 		P->gp_last[i] = false;
@@ -455,6 +470,8 @@ int sim_arch_wrmsr(uint32_t msr, uint64_t v)
 			return 0;
 		case MSR_IA32_PERF_GLOBAL_OVF_CTRL:
 			if ((v & ~g_sim.status_reset_valid) && !quirk(Q_OVF_CTRL_RESERVED))
+				return X86_VEC_GP;
+			if ((v & GLOBAL_STATUS_COND_CHGD) && quirk(Q_CLR_COND_CHGD_GP))
 				return X86_VEC_GP;
 			if (!quirk(Q_OVF_CTRL_NO_CLEAR))
 				P->global_status &= ~v;

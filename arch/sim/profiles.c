@@ -60,6 +60,19 @@ static const struct sim_cpuid_entry synth_leaf23_holes[] = {
     {0x23, 1, {0xB5, 0x7, 0, 0}},
 };
 
+/* Leaf 23H leaving out IA32_PMC0 (GP bitmap 0xFE) and fixed counter 1
+ * (bitmap 0xD, as CPUID.0AH:ECX with EDX[4:0] = 1), with EBX marking LLC misses and branch misses unavailable:
+ * no test may assume counter 0. */
+static const struct sim_cpuid_entry synth_leaf23_no_pmc0[] = {
+    GENUINE_INTEL(0x23),
+    {1, 0, {0x000B06D0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
+    {7, 0, {1, 0, 0, 0}},
+    {7, 1, {1U << 8, 0, 0, 0}}, /* ArchPerfmonExt */
+    {0xA, 0, {0x08300805, 0x50, 0xD, 0x8601}}, /* fixed 0, 2, 3 by ECX */
+    {0x23, 0, {0x3, 0x3, 0, 0}},
+    {0x23, 1, {0xFE, 0xD, 0, 0}},
+};
+
 /* v5 with PERF_CAPABILITIES FW_WRITE and PERF_METRICS, 6 GP counters, four
  * fixed counters, AnyThread not deprecated. */
 static const struct sim_cpuid_entry synth_v5_metrics[] = {
@@ -93,6 +106,9 @@ static const struct sim_profile builtins[] = {
 	    synth_v5_fixed_hole, 0x34C5),
     BUILTIN("synth-leaf23-holes", "v5 + leaf 23H: GP bitmap 0xB5, fixed bitmap 0x7, UMASK2, EQ",
 	    synth_leaf23_holes, 0x34C5),
+    BUILTIN("synth-leaf23-no-pmc0",
+	    "v5 + leaf 23H: GP bitmap 0xFE (no PMC0), fixed 0xD, EBX 0x50 unavailable",
+	    synth_leaf23_no_pmc0, 0x34C5),
     BUILTIN("synth-v5-metrics", "v5, 6 GP, 4 fixed, FW_WRITE + PERF_METRICS, AnyThread allowed",
 	    synth_v5_metrics, 0xF4C5),
     BUILTIN("synth-v1", "architectural perfmon v1: 2 GP x 40 bit, no fixed", synth_v1, 0),

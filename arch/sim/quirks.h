@@ -98,6 +98,14 @@
 	      "IA32_PERF_GLOBAL_CTRL writes with reserved bits set are accepted")                \
 	QUIRK(Q_OVF_CTRL_RESERVED, "ovf-ctrl-reserved-accepted", V2_, "hypothetical",           \
 	      "IA32_PERF_GLOBAL_OVF_CTRL writes with reserved bits set are accepted")            \
+	QUIRK(Q_CLR_COND_CHGD_GP, "ovf-ctrl-clrcondchgd-rejected", V2_, "hypothetical",         \
+	      "IA32_PERF_GLOBAL_OVF_CTRL bit 63 (ClrCondChgd) is treated as reserved: #GP(0)")  \
+	QUIRK(Q_EVTSEL_UNAVAIL_GP, "evtsel-unavailable-event-rejected",                        \
+	      ARCH_ && (c->pm.ebx_length < ARCH_EVENT_COUNT || c->pm.ebx != 0),                 \
+	      "hypothetical (a vPMU filtering events by CPUID.0AH:EBX; the KVM selftest "         \
+	      "pmu_counters_test guards against it)",                                             \
+	      "WRMSR IA32_PERFEVTSELx with the encoding of an event CPUID.0AH:EBX marks "         \
+	      "unavailable raises #GP(0)")                                                        \
 	QUIRK(Q_MSR_CPL_UNCHECKED, "msr-cpl-unchecked", ARCH_, "hypothetical",                   \
 	      "RDMSR / WRMSR execute at CPL > 0 instead of #GP(0)")                               \
 	/* ---- Counting (Vol. 3B 20.2) ---- */                                                 \

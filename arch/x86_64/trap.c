@@ -105,7 +105,9 @@ static bool apply_fixup(struct x86_frame *f)
 
 static void bail(const char *what, const struct x86_frame *f)
 {
-	x86_puts("\nBail out! ");
+	x86_puts("\n");
+	kernel_emergency_summary(what);
+	x86_puts("Bail out! ");
 	x86_puts(what);
 	x86_puts(" ");
 	x86_puts(x86_vector_name((int)f->vector));
