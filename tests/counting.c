@@ -194,7 +194,8 @@ TEST(counting, all_counters_at_once, REQ_ARCH_PMU_V2)
 					  "count(N)");
 			else if (i >= ARRAY_SIZE(fixed_event))
 				/* Table 20-2 ties no event to it: it may not occur */
-				t_diag(t, "IA32_FIXED_CTR%u with all counters enabled: %llu then %llu",
+				t_diag(t,
+				       "IA32_FIXED_CTR%u with all counters enabled: %llu then %llu",
 				       i, (unsigned long long)f1[i], (unsigned long long)v);
 			else
 				expect_true(

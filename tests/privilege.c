@@ -41,8 +41,8 @@ static unsigned targets(struct target *tg)
 		int c = pmu_gp_nth(0);
 
 		if (c >= 0 && c < (int)ARRAY_SIZE(names))
-			tg[n++] = (struct target){RDPMC_ECX(RDPMC_TYPE_GP, c), MSR_IA32_PMC(c),
-						  names[c]};
+			tg[n++] =
+			    (struct target){RDPMC_ECX(RDPMC_TYPE_GP, c), MSR_IA32_PMC(c), names[c]};
 		if (pmu_fixed_present(0))
 			tg[n++] = (struct target){RDPMC_ECX(RDPMC_TYPE_FIXED, 0),
 						  MSR_IA32_FIXED_CTR0, "IA32_FIXED_CTR0"};

@@ -291,8 +291,8 @@ TEST(rdpmc, monotonic_with_serialization, REQ_ARCH_PMU)
 			  "available, or no GP counter present");
 		return;
 	}
-	pmu_gp_program((unsigned)c,
-		       pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN), 0);
+	pmu_gp_program((unsigned)c, pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN),
+		       0);
 	if (pmu_has_global())
 		pmu_global_enable(GLOBAL_PMC_BIT(c));
 	for (unsigned k = 0; k < 1000; k++) {

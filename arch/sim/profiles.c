@@ -61,8 +61,8 @@ static const struct sim_cpuid_entry synth_leaf23_holes[] = {
 };
 
 /* Leaf 23H leaving out IA32_PMC0 (GP bitmap 0xFE) and fixed counter 1
- * (bitmap 0xD, as CPUID.0AH:ECX with EDX[4:0] = 1), with EBX marking LLC misses and branch misses unavailable:
- * no test may assume counter 0. */
+ * (bitmap 0xD, as CPUID.0AH:ECX with EDX[4:0] = 1), with EBX marking LLC
+ * misses and branch misses unavailable: no test may assume counter 0. */
 static const struct sim_cpuid_entry synth_leaf23_no_pmc0[] = {
     GENUINE_INTEL(0x23),
     {1, 0, {0x000B06D0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
