@@ -48,8 +48,8 @@ enum x86_vector {
 };
 
 /* Vectors the kernel programs into the local APIC. */
-#define PMI_VECTOR 0xF0	     /* LVT performance-monitoring entry */
-#define TIMER_VECTOR 0xF1    /* LVT timer: the watchdog */
+#define PMI_VECTOR	0xF0 /* LVT performance-monitoring entry */
+#define TIMER_VECTOR	0xF1 /* LVT timer: the watchdog */
 #define SPURIOUS_VECTOR 0xFF /* spurious-interrupt vector register */
 
 /* Mnemonic of a vector ("#GP"), "#??" when unknown. */
@@ -127,7 +127,7 @@ int arch_call_at_cpl(int cpl, cpl_fn fn, uint64_t arg, uint64_t *result);
  * any CPL. The count of two runs of different lengths therefore differs by
  * exactly (iters2 - iters1) * WORKLOAD_INSNS_PER_ITER instructions.
  */
-#define WORKLOAD_INSNS_PER_ITER 10
+#define WORKLOAD_INSNS_PER_ITER	   10
 #define WORKLOAD_BRANCHES_PER_ITER 1
 void arch_workload(uint64_t iters);
 
@@ -175,8 +175,7 @@ struct arch_exception {
  * watchdog fired after `timeout_ms`. In every case CPL is 0, interrupts are off,
  * CR4 is as it was on entry and the stack is the caller's.
  */
-int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms,
-		     struct arch_exception *ex);
+int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct arch_exception *ex);
 
 /* ---- Output, exit ------------------------------------------------------ */
 

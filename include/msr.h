@@ -11,96 +11,96 @@
 
 /* ---- Architectural performance monitoring (Vol. 4 Table 2-2; Vol. 3B
  * 20.2 "Architectural Performance Monitoring") ---------------------------- */
-#define MSR_IA32_PMC0 0x0C1	  /* IA32_PMCx = 0C1H + x */
-#define MSR_IA32_PERFEVTSEL0 0x186 /* IA32_PERFEVTSELx = 186H + x */
-#define MSR_IA32_A_PMC0 0x4C1	  /* full-width alias, IA32_A_PMCx = 4C1H + x */
-#define MSR_IA32_FIXED_CTR0 0x309 /* IA32_FIXED_CTRx = 309H + x */
-#define MSR_IA32_PERF_CAPABILITIES 0x345
-#define MSR_IA32_FIXED_CTR_CTRL 0x38D
-#define MSR_IA32_PERF_GLOBAL_STATUS 0x38E
-#define MSR_IA32_PERF_GLOBAL_CTRL 0x38F
-#define MSR_IA32_PERF_GLOBAL_OVF_CTRL 0x390 /* v4 name: ..._STATUS_RESET */
+#define MSR_IA32_PMC0			  0x0C1 /* IA32_PMCx = 0C1H + x */
+#define MSR_IA32_PERFEVTSEL0		  0x186 /* IA32_PERFEVTSELx = 186H + x */
+#define MSR_IA32_A_PMC0			  0x4C1 /* full-width alias, IA32_A_PMCx = 4C1H + x */
+#define MSR_IA32_FIXED_CTR0		  0x309 /* IA32_FIXED_CTRx = 309H + x */
+#define MSR_IA32_PERF_CAPABILITIES	  0x345
+#define MSR_IA32_FIXED_CTR_CTRL		  0x38D
+#define MSR_IA32_PERF_GLOBAL_STATUS	  0x38E
+#define MSR_IA32_PERF_GLOBAL_CTRL	  0x38F
+#define MSR_IA32_PERF_GLOBAL_OVF_CTRL	  0x390 /* v4 name: ..._STATUS_RESET */
 #define MSR_IA32_PERF_GLOBAL_STATUS_RESET 0x390
-#define MSR_IA32_PERF_GLOBAL_STATUS_SET 0x391 /* v4 */
-#define MSR_IA32_PERF_GLOBAL_INUSE 0x392      /* v4 */
-#define MSR_IA32_PERF_METRICS 0x329	      /* PERF_METRICS_AVAILABLE */
-#define MSR_IA32_DEBUGCTL 0x1D9
-#define MSR_IA32_MISC_ENABLE 0x1A0
-#define MSR_IA32_APIC_BASE 0x01B
+#define MSR_IA32_PERF_GLOBAL_STATUS_SET	  0x391 /* v4 */
+#define MSR_IA32_PERF_GLOBAL_INUSE	  0x392 /* v4 */
+#define MSR_IA32_PERF_METRICS		  0x329 /* PERF_METRICS_AVAILABLE */
+#define MSR_IA32_DEBUGCTL		  0x1D9
+#define MSR_IA32_MISC_ENABLE		  0x1A0
+#define MSR_IA32_APIC_BASE		  0x01B
 
-#define MSR_IA32_PMC(i) (MSR_IA32_PMC0 + (i))
+#define MSR_IA32_PMC(i)	       (MSR_IA32_PMC0 + (i))
 #define MSR_IA32_PERFEVTSEL(i) (MSR_IA32_PERFEVTSEL0 + (i))
-#define MSR_IA32_A_PMC(i) (MSR_IA32_A_PMC0 + (i))
-#define MSR_IA32_FIXED_CTR(i) (MSR_IA32_FIXED_CTR0 + (i))
+#define MSR_IA32_A_PMC(i)      (MSR_IA32_A_PMC0 + (i))
+#define MSR_IA32_FIXED_CTR(i)  (MSR_IA32_FIXED_CTR0 + (i))
 
 /* IA32_PERFEVTSELx, Vol. 3B Figure 20-1 (and 20-6 for AnyThread, v3). */
-#define PERFEVTSEL_EVENT GENMASK_ULL(7, 0)
-#define PERFEVTSEL_UMASK GENMASK_ULL(15, 8)
-#define PERFEVTSEL_USR BIT_ULL(16)
-#define PERFEVTSEL_OS BIT_ULL(17)
-#define PERFEVTSEL_EDGE BIT_ULL(18)
-#define PERFEVTSEL_PC BIT_ULL(19)
-#define PERFEVTSEL_INT BIT_ULL(20)
-#define PERFEVTSEL_ANY BIT_ULL(21) /* AnyThread, v3; deprecated by CPUID.0AH:EDX[15] */
-#define PERFEVTSEL_EN BIT_ULL(22)
-#define PERFEVTSEL_INV BIT_ULL(23)
-#define PERFEVTSEL_CMASK GENMASK_ULL(31, 24)
-#define PERFEVTSEL_EQ BIT_ULL(36)		/* CPUID.(23H,0):EBX[1] */
+#define PERFEVTSEL_EVENT  GENMASK_ULL(7, 0)
+#define PERFEVTSEL_UMASK  GENMASK_ULL(15, 8)
+#define PERFEVTSEL_USR	  BIT_ULL(16)
+#define PERFEVTSEL_OS	  BIT_ULL(17)
+#define PERFEVTSEL_EDGE	  BIT_ULL(18)
+#define PERFEVTSEL_PC	  BIT_ULL(19)
+#define PERFEVTSEL_INT	  BIT_ULL(20)
+#define PERFEVTSEL_ANY	  BIT_ULL(21) /* AnyThread, v3; deprecated by CPUID.0AH:EDX[15] */
+#define PERFEVTSEL_EN	  BIT_ULL(22)
+#define PERFEVTSEL_INV	  BIT_ULL(23)
+#define PERFEVTSEL_CMASK  GENMASK_ULL(31, 24)
+#define PERFEVTSEL_EQ	  BIT_ULL(36)	      /* CPUID.(23H,0):EBX[1] */
 #define PERFEVTSEL_UMASK2 GENMASK_ULL(47, 40) /* CPUID.(23H,0):EBX[0] */
 
 /* IA32_FIXED_CTR_CTRL, Vol. 3B Figure 20-2: 4 bits per fixed counter i at
  * bits 4i+3:4i. */
-#define FIXED_CTRL_OS 0x1ULL  /* ring 0 */
-#define FIXED_CTRL_USR 0x2ULL /* ring > 0 */
-#define FIXED_CTRL_ANY 0x4ULL /* AnyThread, v3 */
-#define FIXED_CTRL_PMI 0x8ULL
+#define FIXED_CTRL_OS		  0x1ULL /* ring 0 */
+#define FIXED_CTRL_USR		  0x2ULL /* ring > 0 */
+#define FIXED_CTRL_ANY		  0x4ULL /* AnyThread, v3 */
+#define FIXED_CTRL_PMI		  0x8ULL
 #define FIXED_CTRL_FIELD(i, bits) ((uint64_t)(bits) << (4 * (i)))
 
 /* IA32_PERF_GLOBAL_STATUS / _OVF_CTRL / _STATUS_SET, Vol. 3B Figures 20-3,
  * 20-4, 20-5 and 20-36..20-38 (v4). Counter bits: PMCi at i, FIXED_CTRi at
  * 32 + i. */
-#define GLOBAL_FIXED_SHIFT 32
-#define GLOBAL_PMC_BIT(i) BIT_ULL(i)
-#define GLOBAL_FIXED_BIT(i) BIT_ULL(GLOBAL_FIXED_SHIFT + (i))
+#define GLOBAL_FIXED_SHIFT	   32
+#define GLOBAL_PMC_BIT(i)	   BIT_ULL(i)
+#define GLOBAL_FIXED_BIT(i)	   BIT_ULL(GLOBAL_FIXED_SHIFT + (i))
 #define GLOBAL_STATUS_PERF_METRICS BIT_ULL(48)
-#define GLOBAL_STATUS_TOPA_PMI BIT_ULL(55)
-#define GLOBAL_STATUS_LBR_FRZ BIT_ULL(58) /* v4 */
-#define GLOBAL_STATUS_CTR_FRZ BIT_ULL(59) /* v4 */
-#define GLOBAL_STATUS_ASCI BIT_ULL(60)
-#define GLOBAL_STATUS_OVF_UNCORE BIT_ULL(61)
-#define GLOBAL_STATUS_OVF_BUFFER BIT_ULL(62) /* OvfDSBuffer */
-#define GLOBAL_STATUS_COND_CHGD BIT_ULL(63)
+#define GLOBAL_STATUS_TOPA_PMI	   BIT_ULL(55)
+#define GLOBAL_STATUS_LBR_FRZ	   BIT_ULL(58) /* v4 */
+#define GLOBAL_STATUS_CTR_FRZ	   BIT_ULL(59) /* v4 */
+#define GLOBAL_STATUS_ASCI	   BIT_ULL(60)
+#define GLOBAL_STATUS_OVF_UNCORE   BIT_ULL(61)
+#define GLOBAL_STATUS_OVF_BUFFER   BIT_ULL(62) /* OvfDSBuffer */
+#define GLOBAL_STATUS_COND_CHGD	   BIT_ULL(63)
 /* IA32_PERF_GLOBAL_INUSE (v4), Vol. 3B Figure 20-39: PERFEVTSELx in use at
  * bit x, FIXED_CTRx at 32 + x, PMI in use at 63. */
 #define GLOBAL_INUSE_PMI BIT_ULL(63)
 
 /* IA32_DEBUGCTL, Vol. 3B Figure 18-3. */
-#define DEBUGCTL_FREEZE_LBRS_ON_PMI BIT_ULL(11)
+#define DEBUGCTL_FREEZE_LBRS_ON_PMI    BIT_ULL(11)
 #define DEBUGCTL_FREEZE_PERFMON_ON_PMI BIT_ULL(12)
-#define DEBUGCTL_FREEZE_WHILE_SMM BIT_ULL(14)
+#define DEBUGCTL_FREEZE_WHILE_SMM      BIT_ULL(14)
 
 /* IA32_PERF_CAPABILITIES, Vol. 3B 20.9 / Figure 20-68 and Vol. 4 Table 2-2. */
-#define PERF_CAP_LBR_FMT GENMASK_ULL(5, 0)
-#define PERF_CAP_PEBS_TRAP BIT_ULL(6)
-#define PERF_CAP_PEBS_ARCH_REG BIT_ULL(7)
-#define PERF_CAP_PEBS_FMT GENMASK_ULL(11, 8)
-#define PERF_CAP_FREEZE_WHILE_SMM BIT_ULL(12)
-#define PERF_CAP_FW_WRITE BIT_ULL(13)
-#define PERF_CAP_PEBS_BASELINE BIT_ULL(14)
+#define PERF_CAP_LBR_FMT		GENMASK_ULL(5, 0)
+#define PERF_CAP_PEBS_TRAP		BIT_ULL(6)
+#define PERF_CAP_PEBS_ARCH_REG		BIT_ULL(7)
+#define PERF_CAP_PEBS_FMT		GENMASK_ULL(11, 8)
+#define PERF_CAP_FREEZE_WHILE_SMM	BIT_ULL(12)
+#define PERF_CAP_FW_WRITE		BIT_ULL(13)
+#define PERF_CAP_PEBS_BASELINE		BIT_ULL(14)
 #define PERF_CAP_PERF_METRICS_AVAILABLE BIT_ULL(15)
-#define PERF_CAP_PEBS_OUTPUT_PT_AVAIL BIT_ULL(16)
+#define PERF_CAP_PEBS_OUTPUT_PT_AVAIL	BIT_ULL(16)
 
 /* IA32_MISC_ENABLE, Vol. 4 Table 2-2. */
 #define MISC_ENABLE_PERF_MON_AVAILABLE BIT_ULL(7)
-#define MISC_ENABLE_PEBS_UNAVAILABLE BIT_ULL(12)
+#define MISC_ENABLE_PEBS_UNAVAILABLE   BIT_ULL(12)
 
 /* RDPMC ECX encodings, Vol. 2B "RDPMC" (../shared/spec/rdpmc.txt). */
-#define RDPMC_TYPE_SHIFT 16
-#define RDPMC_TYPE_GP 0x0000U
-#define RDPMC_TYPE_FIXED 0x4000U
-#define RDPMC_TYPE_METRICS 0x2000U
+#define RDPMC_TYPE_SHIFT       16
+#define RDPMC_TYPE_GP	       0x0000U
+#define RDPMC_TYPE_FIXED       0x4000U
+#define RDPMC_TYPE_METRICS     0x2000U
 #define RDPMC_ECX(type, index) (((uint64_t)(type) << RDPMC_TYPE_SHIFT) | (index))
-#define RDPMC_FAST BIT_ULL(31) /* non-architectural PMUs only */
+#define RDPMC_FAST	       BIT_ULL(31) /* non-architectural PMUs only */
 
 /* CR4, Vol. 3A 2.5. */
 #define CR4_PCE BIT_ULL(8)
@@ -127,132 +127,132 @@ enum arch_event {
 
 /* Fixed-function counters, Vol. 3B Table 20-2: the event each one counts. */
 enum fixed_counter {
-	FIXED_INSTRUCTIONS = 0,	   /* INST_RETIRED.ANY */
-	FIXED_CORE_CYCLES = 1,	   /* CPU_CLK_UNHALTED.THREAD */
-	FIXED_REF_CYCLES = 2,	   /* CPU_CLK_UNHALTED.REF_TSC */
-	FIXED_TOPDOWN_SLOTS = 3,   /* TOPDOWN.SLOTS */
-	FIXED_MAX = 32,		   /* ECX bitmask of CPUID.0AH is 32 bits */
+	FIXED_INSTRUCTIONS = 0,	 /* INST_RETIRED.ANY */
+	FIXED_CORE_CYCLES = 1,	 /* CPU_CLK_UNHALTED.THREAD */
+	FIXED_REF_CYCLES = 2,	 /* CPU_CLK_UNHALTED.REF_TSC */
+	FIXED_TOPDOWN_SLOTS = 3, /* TOPDOWN.SLOTS */
+	FIXED_MAX = 32,		 /* ECX bitmask of CPUID.0AH is 32 bits */
 };
 
 /* ---- RDT monitoring and allocation, Vol. 3B 17.18 / 17.19 and Vol. 4
  * Table 2-2 (../shared/spec/rdt-cache-monitoring-cpuid-0fh.txt). --------- */
 #define MSR_IA32_QM_EVTSEL 0xC8D
-#define MSR_IA32_QM_CTR 0xC8E
+#define MSR_IA32_QM_CTR	   0xC8E
 #define MSR_IA32_PQR_ASSOC 0xC8F
 #define MSR_IA32_L3_MASK_0 0xC90
 #define MSR_IA32_L2_MASK_0 0xD10
 #define QM_EVTSEL_EVENT_ID GENMASK_ULL(7, 0)
-#define QM_EVTSEL_RMID GENMASK_ULL(41, 32)
-#define QM_CTR_DATA GENMASK_ULL(61, 0)
+#define QM_EVTSEL_RMID	   GENMASK_ULL(41, 32)
+#define QM_CTR_DATA	   GENMASK_ULL(61, 0)
 #define QM_CTR_UNAVAILABLE BIT_ULL(62)
-#define QM_CTR_ERROR BIT_ULL(63)
-#define PQR_ASSOC_RMID GENMASK_ULL(9, 0)
-#define PQR_ASSOC_COS GENMASK_ULL(63, 32)
+#define QM_CTR_ERROR	   BIT_ULL(63)
+#define PQR_ASSOC_RMID	   GENMASK_ULL(9, 0)
+#define PQR_ASSOC_COS	   GENMASK_ULL(63, 32)
 /* Monitoring event IDs, Vol. 3B Table 17-19. */
 #define QM_EVENT_L3_OCCUPANCY 1
-#define QM_EVENT_L3_TOTAL_BW 2
-#define QM_EVENT_L3_LOCAL_BW 3
+#define QM_EVENT_L3_TOTAL_BW  2
+#define QM_EVENT_L3_LOCAL_BW  3
 
 /* ---- Nehalem uncore PMU, Vol. 3B 20.3.1.2 and Vol. 4 Table 2-15
  * (../shared/spec/nehalem-uncore-pmu.txt). Only on DisplayFamily 06H with
  * DisplayModel 1AH, 1EH, 1FH (Nehalem) or 25H, 2CH (Westmere, same uncore
  * per the SDM's Westmere section); 2EH/2FH (Xeon 7500/E7) have a box-based
  * uncore with other MSRs (caps.c, decode_model_specific). ---------------- */
-#define MSR_UNCORE_PERF_GLOBAL_CTRL 0x391
-#define MSR_UNCORE_PERF_GLOBAL_STATUS 0x392
+#define MSR_UNCORE_PERF_GLOBAL_CTRL	0x391
+#define MSR_UNCORE_PERF_GLOBAL_STATUS	0x392
 #define MSR_UNCORE_PERF_GLOBAL_OVF_CTRL 0x393
-#define MSR_UNCORE_FIXED_CTR0 0x394
-#define MSR_UNCORE_FIXED_CTR_CTRL 0x395
-#define MSR_UNCORE_ADDR_OPCODE_MATCH 0x396
-#define MSR_UNCORE_PMC0 0x3B0	     /* MSR_UNCORE_PMCx = 3B0H + x, x < 8 */
-#define MSR_UNCORE_PERFEVTSEL0 0x3C0 /* MSR_UNCORE_PerfEvtSelx = 3C0H + x */
-#define UNCORE_NUM_GP 8
-#define UNCORE_WIDTH 48
-#define UNCORE_EVTSEL_EDGE BIT_ULL(18)
-#define UNCORE_EVTSEL_PMI BIT_ULL(20)
-#define UNCORE_EVTSEL_EN BIT_ULL(22)
-#define UNCORE_EVTSEL_INV BIT_ULL(23)
-#define UNCORE_EVTSEL_CMASK GENMASK_ULL(31, 24)
-#define UNCORE_FIXED_CTRL_EN BIT_ULL(0)
-#define UNCORE_FIXED_CTRL_PMI BIT_ULL(2)
+#define MSR_UNCORE_FIXED_CTR0		0x394
+#define MSR_UNCORE_FIXED_CTR_CTRL	0x395
+#define MSR_UNCORE_ADDR_OPCODE_MATCH	0x396
+#define MSR_UNCORE_PMC0			0x3B0 /* MSR_UNCORE_PMCx = 3B0H + x, x < 8 */
+#define MSR_UNCORE_PERFEVTSEL0		0x3C0 /* MSR_UNCORE_PerfEvtSelx = 3C0H + x */
+#define UNCORE_NUM_GP			8
+#define UNCORE_WIDTH			48
+#define UNCORE_EVTSEL_EDGE		BIT_ULL(18)
+#define UNCORE_EVTSEL_PMI		BIT_ULL(20)
+#define UNCORE_EVTSEL_EN		BIT_ULL(22)
+#define UNCORE_EVTSEL_INV		BIT_ULL(23)
+#define UNCORE_EVTSEL_CMASK		GENMASK_ULL(31, 24)
+#define UNCORE_FIXED_CTRL_EN		BIT_ULL(0)
+#define UNCORE_FIXED_CTRL_PMI		BIT_ULL(2)
 /* MSR_UNCORE_PERF_GLOBAL_CTRL, Vol. 3B Figure 20-30: EN_PCx at x, EN_FC0 at
  * 32, EN_PMI_CORE0..3 at 48..51, PMI_FRZ at 63. */
-#define UNCORE_GLOBAL_EN_FC0 BIT_ULL(32)
+#define UNCORE_GLOBAL_EN_FC0	     BIT_ULL(32)
 #define UNCORE_GLOBAL_EN_PMI_CORE(c) BIT_ULL(48 + (c))
-#define UNCORE_GLOBAL_PMI_FRZ BIT_ULL(63)
+#define UNCORE_GLOBAL_PMI_FRZ	     BIT_ULL(63)
 
 /* ---- Pentium 4 / Xeon (NetBurst) counters, Vol. 3B 20.6.3 (Tables 20-xx
  * "Performance Counter MSRs and Associated CCCR and ESCR MSRs")
  * (../shared/spec/netburst-escr-cccr-counting.txt). 18 counters at 300H,
  * their CCCRs at 360H, 40-bit wide. ------------------------------------- */
-#define MSR_BPU_COUNTER0 0x300
+#define MSR_BPU_COUNTER0  0x300
 #define MSR_P4_COUNTER(i) (0x300 + (i)) /* i < 18 */
-#define MSR_BPU_CCCR0 0x360
-#define MSR_P4_CCCR(i) (0x360 + (i))
-#define P4_NUM_COUNTERS 18
-#define P4_COUNTER_WIDTH 40
-#define MSR_BSU_ESCR0 0x3A0
-#define MSR_FSB_ESCR0 0x3A2
-#define MSR_MOB_ESCR0 0x3AA
-#define MSR_PMH_ESCR0 0x3AC
-#define MSR_BPU_ESCR0 0x3B2
-#define MSR_IS_ESCR0 0x3B4
-#define MSR_ITLB_ESCR0 0x3B6
-#define MSR_CRU_ESCR0 0x3B8
-#define MSR_CRU_ESCR1 0x3B9
-#define MSR_TC_ESCR0 0x3C4
+#define MSR_BPU_CCCR0	  0x360
+#define MSR_P4_CCCR(i)	  (0x360 + (i))
+#define P4_NUM_COUNTERS	  18
+#define P4_COUNTER_WIDTH  40
+#define MSR_BSU_ESCR0	  0x3A0
+#define MSR_FSB_ESCR0	  0x3A2
+#define MSR_MOB_ESCR0	  0x3AA
+#define MSR_PMH_ESCR0	  0x3AC
+#define MSR_BPU_ESCR0	  0x3B2
+#define MSR_IS_ESCR0	  0x3B4
+#define MSR_ITLB_ESCR0	  0x3B6
+#define MSR_CRU_ESCR0	  0x3B8
+#define MSR_CRU_ESCR1	  0x3B9
+#define MSR_TC_ESCR0	  0x3C4
 /* ESCR fields, Vol. 3B Figure 20-4x "Event Selection Control Register". */
-#define P4_ESCR_USR BIT_ULL(2)
-#define P4_ESCR_OS BIT_ULL(3)
-#define P4_ESCR_TAG_ENABLE BIT_ULL(4)
-#define P4_ESCR_TAG_VALUE GENMASK_ULL(8, 5)
-#define P4_ESCR_EVENT_MASK GENMASK_ULL(24, 9)
+#define P4_ESCR_USR	     BIT_ULL(2)
+#define P4_ESCR_OS	     BIT_ULL(3)
+#define P4_ESCR_TAG_ENABLE   BIT_ULL(4)
+#define P4_ESCR_TAG_VALUE    GENMASK_ULL(8, 5)
+#define P4_ESCR_EVENT_MASK   GENMASK_ULL(24, 9)
 #define P4_ESCR_EVENT_SELECT GENMASK_ULL(30, 25)
 /* CCCR fields, Vol. 3B Figure 20-4x "Counter Configuration Control
  * Register". Bits 17:16 are reserved and must be written as 11B. */
-#define P4_CCCR_ENABLE BIT_ULL(12)
-#define P4_CCCR_ESCR_SELECT GENMASK_ULL(15, 13)
+#define P4_CCCR_ENABLE	      BIT_ULL(12)
+#define P4_CCCR_ESCR_SELECT   GENMASK_ULL(15, 13)
 #define P4_CCCR_RESERVED_ONES GENMASK_ULL(17, 16)
-#define P4_CCCR_COMPARE BIT_ULL(18)
-#define P4_CCCR_COMPLEMENT BIT_ULL(19)
-#define P4_CCCR_THRESHOLD GENMASK_ULL(23, 20)
-#define P4_CCCR_EDGE BIT_ULL(24)
-#define P4_CCCR_FORCE_OVF BIT_ULL(25)
-#define P4_CCCR_OVF_PMI BIT_ULL(26)
-#define P4_CCCR_CASCADE BIT_ULL(30)
-#define P4_CCCR_OVF BIT_ULL(31)
+#define P4_CCCR_COMPARE	      BIT_ULL(18)
+#define P4_CCCR_COMPLEMENT    BIT_ULL(19)
+#define P4_CCCR_THRESHOLD     GENMASK_ULL(23, 20)
+#define P4_CCCR_EDGE	      BIT_ULL(24)
+#define P4_CCCR_FORCE_OVF     BIT_ULL(25)
+#define P4_CCCR_OVF_PMI	      BIT_ULL(26)
+#define P4_CCCR_CASCADE	      BIT_ULL(30)
+#define P4_CCCR_OVF	      BIT_ULL(31)
 
 /* ---- AMD, AMD64 APM Vol. 2 13.2 and the PPRs -------------------------- */
-#define MSR_K7_EVNTSEL0 0xC0010000 /* PerfEvtSel0..3 (legacy) */
-#define MSR_K7_PERFCTR0 0xC0010004 /* PerfCtr0..3 (legacy) */
-#define MSR_F15H_PERF_CTL0 0xC0010200 /* PerfEvtSeln = C001_0200H + 2n */
-#define MSR_F15H_PERF_CTR0 0xC0010201 /* PerfCtrn = C001_0201H + 2n */
-#define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS 0xC0000300 /* PerfMonV2 */
-#define MSR_AMD64_PERF_CNTR_GLOBAL_CTL 0xC0000301
+#define MSR_K7_EVNTSEL0			      0xC0010000 /* PerfEvtSel0..3 (legacy) */
+#define MSR_K7_PERFCTR0			      0xC0010004 /* PerfCtr0..3 (legacy) */
+#define MSR_F15H_PERF_CTL0		      0xC0010200 /* PerfEvtSeln = C001_0200H + 2n */
+#define MSR_F15H_PERF_CTR0		      0xC0010201 /* PerfCtrn = C001_0201H + 2n */
+#define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS     0xC0000300 /* PerfMonV2 */
+#define MSR_AMD64_PERF_CNTR_GLOBAL_CTL	      0xC0000301
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR 0xC0000302
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET 0xC0000303
-#define AMD_COUNTER_WIDTH 48
+#define AMD_COUNTER_WIDTH		      48
 
 /* ---- Local APIC, Vol. 3A 10.4 / 10.5 / 10.12 ------------------------- */
-#define APIC_BASE_BSP BIT_ULL(8)
-#define APIC_BASE_EXTD BIT_ULL(10) /* x2APIC mode */
-#define APIC_BASE_EN BIT_ULL(11)
-#define APIC_BASE_ADDR GENMASK_ULL(51, 12)
-#define APIC_LVT_VECTOR GENMASK_ULL(7, 0)
-#define APIC_LVT_DELIVERY_MODE GENMASK_ULL(10, 8) /* 000 fixed, 100 NMI */
+#define APIC_BASE_BSP		 BIT_ULL(8)
+#define APIC_BASE_EXTD		 BIT_ULL(10) /* x2APIC mode */
+#define APIC_BASE_EN		 BIT_ULL(11)
+#define APIC_BASE_ADDR		 GENMASK_ULL(51, 12)
+#define APIC_LVT_VECTOR		 GENMASK_ULL(7, 0)
+#define APIC_LVT_DELIVERY_MODE	 GENMASK_ULL(10, 8) /* 000 fixed, 100 NMI */
 #define APIC_LVT_DELIVERY_STATUS BIT_ULL(12)
-#define APIC_LVT_MASKED BIT_ULL(16)
-#define APIC_LVT_TIMER_PERIODIC BIT_ULL(17)
+#define APIC_LVT_MASKED		 BIT_ULL(16)
+#define APIC_LVT_TIMER_PERIODIC	 BIT_ULL(17)
 /* xAPIC register offsets; the x2APIC MSR is 800H + offset / 16. */
-#define APIC_REG_ID 0x020
-#define APIC_REG_EOI 0x0B0
-#define APIC_REG_SVR 0x0F0
-#define APIC_REG_LVT_TIMER 0x320
-#define APIC_REG_LVT_PMI 0x340
+#define APIC_REG_ID	       0x020
+#define APIC_REG_EOI	       0x0B0
+#define APIC_REG_SVR	       0x0F0
+#define APIC_REG_LVT_TIMER     0x320
+#define APIC_REG_LVT_PMI       0x340
 #define APIC_REG_TIMER_INITIAL 0x380
 #define APIC_REG_TIMER_CURRENT 0x390
-#define APIC_REG_TIMER_DIVIDE 0x3E0
-#define APIC_SVR_ENABLE BIT_ULL(8)
-#define X2APIC_MSR(off) (0x800 + ((off) >> 4))
+#define APIC_REG_TIMER_DIVIDE  0x3E0
+#define APIC_SVR_ENABLE	       BIT_ULL(8)
+#define X2APIC_MSR(off)	       (0x800 + ((off) >> 4))
 
 #endif

@@ -23,12 +23,12 @@ enum cpu_vendor { VENDOR_UNKNOWN, VENDOR_INTEL, VENDOR_AMD, VENDOR_HYGON };
 enum core_type { CORE_TYPE_NONE = 0, CORE_TYPE_ATOM = 0x20, CORE_TYPE_CORE = 0x40 };
 
 struct caps_arch_perfmon {
-	bool present;		/* leaf 0AH <= max basic leaf and version != 0 */
-	unsigned version;	/* CPUID.0AH:EAX[7:0] */
-	unsigned gp_counters;	/* CPUID.0AH:EAX[15:8] */
-	unsigned gp_width;	/* CPUID.0AH:EAX[23:16] */
-	unsigned ebx_length;	/* CPUID.0AH:EAX[31:24] */
-	uint32_t ebx;		/* CPUID.0AH:EBX: bit set = event NOT available */
+	bool present;	      /* leaf 0AH <= max basic leaf and version != 0 */
+	unsigned version;     /* CPUID.0AH:EAX[7:0] */
+	unsigned gp_counters; /* CPUID.0AH:EAX[15:8] */
+	unsigned gp_width;    /* CPUID.0AH:EAX[23:16] */
+	unsigned ebx_length;  /* CPUID.0AH:EAX[31:24] */
+	uint32_t ebx;	      /* CPUID.0AH:EBX: bit set = event NOT available */
 	/* event i available iff i < ebx_length and EBX[i] == 0 */
 	bool event_available[ARCH_EVENT_COUNT];
 	unsigned fixed_counters_edx; /* CPUID.0AH:EDX[4:0] (v2+) */
@@ -75,15 +75,15 @@ struct caps_rdt {
 	/* allocation, CPUID.(10H,0):EBX[1..3] and the sub-leaves */
 	bool alloc_present;
 	bool l3_cat, l2_cat, mba;
-	unsigned l3_cbm_len, l3_max_cos; /* (10H,1): EAX[4:0]+1, EDX[15:0] */
-	unsigned l2_cbm_len, l2_max_cos; /* (10H,2) */
+	unsigned l3_cbm_len, l3_max_cos;     /* (10H,1): EAX[4:0]+1, EDX[15:0] */
+	unsigned l2_cbm_len, l2_max_cos;     /* (10H,2) */
 	unsigned mba_max_delay, mba_max_cos; /* (10H,3): EAX[11:0]+1, EDX[15:0] */
 	/* A resource's sub-leaf that reads all zeros (absent from a dump, or
 	 * zeroed by a hypervisor) enumerates nothing: params_valid false. */
 	bool l3_params_valid, l2_params_valid, mba_params_valid;
-	bool l3_cdp, l2_cdp;		/* (10H,1/2):ECX[2] */
+	bool l3_cdp, l2_cdp;		     /* (10H,1/2):ECX[2] */
 	uint32_t l3_isolation, l2_isolation; /* (10H,1/2):EBX */
-	bool mba_linear;		/* (10H,3):ECX[2] */
+	bool mba_linear;		     /* (10H,3):ECX[2] */
 };
 
 struct caps_perf_capabilities {
@@ -95,24 +95,24 @@ struct caps_perf_capabilities {
 	bool freeze_while_smm;
 	bool full_width_write; /* bit 13: IA32_A_PMCx */
 	bool pebs_baseline;
-	bool perf_metrics;     /* bit 15: PERF_METRICS_AVAILABLE */
-	bool pebs_output_pt;   /* bit 16: PEBS_OUTPUT_PT_AVAIL */
+	bool perf_metrics;   /* bit 15: PERF_METRICS_AVAILABLE */
+	bool pebs_output_pt; /* bit 16: PEBS_OUTPUT_PT_AVAIL */
 };
 
 struct caps_amd {
-	bool ext1_present;   /* 80000001H <= max extended leaf */
-	bool perfctr_core;   /* CPUID.80000001H:ECX[23] PerfCtrExtCore */
-	bool perfctr_nb;     /* CPUID.80000001H:ECX[24] PerfCtrExtNB (DF) */
-	bool perfctr_llc;    /* CPUID.80000001H:ECX[28] PerfCtrExtLLC (L3) */
-	bool ext22_present;  /* 80000022H <= max extended leaf */
-	bool perfmon_v2;     /* CPUID.80000022H:EAX[0] */
-	bool lbr_stack_v2;   /* CPUID.80000022H:EAX[1] */
-	bool lbr_pmc_freeze; /* CPUID.80000022H:EAX[2] LbrAndPmcFreeze */
-	unsigned num_core_pmc_v2; /* CPUID.80000022H:EBX[3:0] */
+	bool ext1_present;	    /* 80000001H <= max extended leaf */
+	bool perfctr_core;	    /* CPUID.80000001H:ECX[23] PerfCtrExtCore */
+	bool perfctr_nb;	    /* CPUID.80000001H:ECX[24] PerfCtrExtNB (DF) */
+	bool perfctr_llc;	    /* CPUID.80000001H:ECX[28] PerfCtrExtLLC (L3) */
+	bool ext22_present;	    /* 80000022H <= max extended leaf */
+	bool perfmon_v2;	    /* CPUID.80000022H:EAX[0] */
+	bool lbr_stack_v2;	    /* CPUID.80000022H:EAX[1] */
+	bool lbr_pmc_freeze;	    /* CPUID.80000022H:EAX[2] LbrAndPmcFreeze */
+	unsigned num_core_pmc_v2;   /* CPUID.80000022H:EBX[3:0] */
 	unsigned lbr_v2_stack_size; /* CPUID.80000022H:EBX[9:4] */
 	unsigned num_df_pmc_v2;	    /* CPUID.80000022H:EBX[15:10] */
 	unsigned num_umc_pmc_v2;    /* CPUID.80000022H:EBX[21:16] */
-	unsigned core_counters; /* 4 legacy, 6 PerfCtrExtCore, or EBX[3:0] */
+	unsigned core_counters;	    /* 4 legacy, 6 PerfCtrExtCore, or EBX[3:0] */
 };
 
 struct caps {
@@ -124,14 +124,14 @@ struct caps {
 	/* CPUID.80000000H:EAX is a maximum only when it is 8000xxxxH; before
 	 * that the extended range does not exist (max_ext_leaf is then 0). */
 	bool max_ext_valid;
-	bool hypervisor;  /* CPUID.01H:ECX[31] */
-	bool pdcm;	  /* CPUID.01H:ECX[15] */
-	bool x2apic;	  /* CPUID.01H:ECX[21] */
-	bool apic;	  /* CPUID.01H:EDX[9] */
-	bool msr;	  /* CPUID.01H:EDX[5] */
-	bool tsc;	  /* CPUID.01H:EDX[4] */
-	bool ds;	  /* CPUID.01H:EDX[21] Debug Store */
-	bool hybrid;	  /* CPUID.(07H,0):EDX[15] */
+	bool hypervisor;	  /* CPUID.01H:ECX[31] */
+	bool pdcm;		  /* CPUID.01H:ECX[15] */
+	bool x2apic;		  /* CPUID.01H:ECX[21] */
+	bool apic;		  /* CPUID.01H:EDX[9] */
+	bool msr;		  /* CPUID.01H:EDX[5] */
+	bool tsc;		  /* CPUID.01H:EDX[4] */
+	bool ds;		  /* CPUID.01H:EDX[21] Debug Store */
+	bool hybrid;		  /* CPUID.(07H,0):EDX[15] */
 	enum core_type core_type; /* CPUID.1AH:EAX[31:24] when hybrid */
 	uint32_t native_model_id; /* CPUID.1AH:EAX[23:0] when hybrid */
 	char hypervisor_vendor[13];
@@ -146,13 +146,12 @@ struct caps {
 	/* Intel DisplayFamily 06H with DisplayModel 1AH/1EH/1FH (Nehalem) or
 	 * 25H/2CH (Westmere): see caps.c for why not 2EH/2FH (EX parts). */
 	bool nehalem_uncore;
-	bool netburst;	     /* family 0FH Intel: ESCR/CCCR counters */
+	bool netburst; /* family 0FH Intel: ESCR/CCCR counters */
 };
 
 /* Source of CPUID values: the machine, or a dump. Must return zeros for a
  * leaf it does not know (the decoder itself never asks beyond the maxima). */
-typedef void (*caps_cpuid_fn)(void *ctx, uint32_t leaf, uint32_t subleaf,
-			      struct cpuid_regs *r);
+typedef void (*caps_cpuid_fn)(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 
 void caps_decode(struct caps *c, caps_cpuid_fn cpuid, void *ctx);
 
@@ -165,7 +164,7 @@ void caps_report(const struct caps *c);
 
 /* Names, for reports. */
 const char *caps_vendor_name(enum cpu_vendor v);
-const char *caps_arch_event_name(unsigned event); /* "instructions", ... */
+const char *caps_arch_event_name(unsigned event);  /* "instructions", ... */
 const char *caps_core_type_name(enum core_type t); /* "atom", "core", ... */
 
 /* The record for the machine the kernel runs on (filled once at start). */

@@ -24,8 +24,8 @@ static void count_check(struct t *t, const void *site)
 		t->sites_overflow = true;
 }
 
-static void report(struct t *t, bool ok, const char *expected, const char *actual,
-		   const char *rule, const char *what, va_list ap)
+static void report(struct t *t, bool ok, const char *expected, const char *actual, const char *rule,
+		   const char *what, va_list ap)
 {
 	char desc[320];
 
@@ -54,8 +54,8 @@ static void fmt_u64(char *buf, size_t n, uint64_t v)
 		ksnprintf(buf, n, "%#llx (%llu)", (unsigned long long)v, (unsigned long long)v);
 }
 
-bool expect_eq(struct t *t, uint64_t actual, uint64_t expected, const char *rule,
-	       const char *what, ...)
+bool expect_eq(struct t *t, uint64_t actual, uint64_t expected, const char *rule, const char *what,
+	       ...)
 {
 	char e[64], a[64];
 	va_list ap;
@@ -88,8 +88,8 @@ bool expect_ne(struct t *t, uint64_t actual, uint64_t unexpected, const char *ru
 	return ok;
 }
 
-bool expect_range(struct t *t, uint64_t actual, uint64_t lo, uint64_t hi,
-		  const char *rule, const char *what, ...)
+bool expect_range(struct t *t, uint64_t actual, uint64_t lo, uint64_t hi, const char *rule,
+		  const char *what, ...)
 {
 	char e[96], a[64], l[40], h[40];
 	va_list ap;
@@ -119,13 +119,11 @@ static void fmt_vector(char *buf, size_t n, int vec, uint32_t err, bool show_err
 /* Vectors that push an error code (SDM Vol. 3A Table 6-1). */
 static bool has_error_code(int vec)
 {
-	return vec == X86_VEC_DF || vec == X86_VEC_TS || vec == X86_VEC_NP ||
-	       vec == X86_VEC_SS || vec == X86_VEC_GP || vec == X86_VEC_PF ||
-	       vec == X86_VEC_AC || vec == X86_VEC_CP;
+	return vec == X86_VEC_DF || vec == X86_VEC_TS || vec == X86_VEC_NP || vec == X86_VEC_SS ||
+	       vec == X86_VEC_GP || vec == X86_VEC_PF || vec == X86_VEC_AC || vec == X86_VEC_CP;
 }
 
-bool expect_vector(struct t *t, int actual, int expected, const char *rule,
-		   const char *what, ...)
+bool expect_vector(struct t *t, int actual, int expected, const char *rule, const char *what, ...)
 {
 	char e[48], a[48];
 	va_list ap;
@@ -145,8 +143,8 @@ bool expect_vector(struct t *t, int actual, int expected, const char *rule,
 	return ok;
 }
 
-bool expect_true(struct t *t, bool ok, const char *expected, const char *actual,
-		 const char *rule, const char *what, ...)
+bool expect_true(struct t *t, bool ok, const char *expected, const char *actual, const char *rule,
+		 const char *what, ...)
 {
 	va_list ap;
 
@@ -180,8 +178,8 @@ void t_measure(struct t *t, const char *name, uint64_t value, const char *unit)
 {
 	/* One machine-readable form, parsed by scripts/ktap-report.py. */
 	if (t->verbose >= 1)
-		ktap_diag(t->w, "measure: %s.%s.%s = %llu %s", t->desc->suite, t->desc->name,
-			  name, (unsigned long long)value, unit);
+		ktap_diag(t->w, "measure: %s.%s.%s = %llu %s", t->desc->suite, t->desc->name, name,
+			  (unsigned long long)value, unit);
 }
 
 unsigned t_failures(const struct t *t)

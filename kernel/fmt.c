@@ -33,8 +33,8 @@ struct spec {
 	int length;	 /* 0 int, 1 long, 2 long long / size_t / intmax */
 };
 
-static void put_number(struct out *o, const struct spec *s, uint64_t v, int neg,
-		       unsigned base, int upper)
+static void put_number(struct out *o, const struct spec *s, uint64_t v, int neg, unsigned base,
+		       int upper)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 	char tmp[24];

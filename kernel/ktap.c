@@ -20,8 +20,7 @@ static void indent(struct ktap_writer *w)
 		emit(w, "    ", 4);
 }
 
-static void line(struct ktap_writer *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static void line(struct ktap_writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void line(struct ktap_writer *w, const char *fmt, ...)
 {
 	char buf[512];
@@ -67,8 +66,8 @@ static void sanitize(char *dst, size_t size, const char *src)
 	}
 }
 
-void ktap_result(struct ktap_writer *w, unsigned number, const char *name,
-		 enum ktap_result r, const char *text)
+void ktap_result(struct ktap_writer *w, unsigned number, const char *name, enum ktap_result r,
+		 const char *text)
 {
 	char n[128];
 
@@ -81,8 +80,7 @@ void ktap_result(struct ktap_writer *w, unsigned number, const char *name,
 		line(w, "ok %u %s # SKIP %s", number, n, text ? text : "");
 		break;
 	case KTAP_TIMEOUT:
-		line(w, "not ok %u %s # TIMEOUT%s%s", number, n, text ? " " : "",
-		     text ? text : "");
+		line(w, "not ok %u %s # TIMEOUT%s%s", number, n, text ? " " : "", text ? text : "");
 		break;
 	case KTAP_FAIL:
 	case KTAP_ERROR:

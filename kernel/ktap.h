@@ -14,9 +14,8 @@
 /* printf subset: %d %i %u %x %X %o %c %s %p %% with flags '-', '0', '#', ' ',
  * '+', width, precision, '*', and length modifiers hh h l ll z j t. */
 int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
-int ksnprintf(char *buf, size_t size, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 0)));
+int ksnprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Console output (arch_console_write, plus the report buffer). */
 void kputs(const char *s);
@@ -39,13 +38,12 @@ void ktap_begin_subtest(struct ktap_writer *w, const char *name, unsigned planne
 void ktap_end_subtest(struct ktap_writer *w);
 /* "ok N name", "not ok N name", "ok N name # SKIP reason",
  * "not ok N name # TIMEOUT", at the current depth. */
-void ktap_result(struct ktap_writer *w, unsigned number, const char *name,
-		 enum ktap_result r, const char *directive_text);
+void ktap_result(struct ktap_writer *w, unsigned number, const char *name, enum ktap_result r,
+		 const char *directive_text);
 /* "# text" at the current depth; newlines in text start new "# " lines. */
-void ktap_diag(struct ktap_writer *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void ktap_diag(struct ktap_writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ktap_vdiag(struct ktap_writer *w, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
+    __attribute__((format(printf, 2, 0)));
 
 /* The console writer the kernel uses (sink = kputs). */
 extern struct ktap_writer g_ktap;

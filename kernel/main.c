@@ -87,8 +87,8 @@ void kernel_main(const struct boot_info *bi)
 	uint64_t t1 = arch_rdtsc();
 
 	unsigned failed = tot.fail + tot.timeout + tot.error;
-	ktap_diag(&g_ktap, "Totals: pass:%u fail:%u skip:%u total:%u", tot.pass, failed,
-		  tot.skip, tot.pass + failed + tot.skip);
+	ktap_diag(&g_ktap, "Totals: pass:%u fail:%u skip:%u total:%u", tot.pass, failed, tot.skip,
+		  tot.pass + failed + tot.skip);
 	ktap_diag(&g_ktap, "checks: %llu distinct, %llu evaluated; timeouts:%u exceptions:%u",
 		  tot.distinct_checks, tot.checks, tot.timeout, tot.error);
 	ktap_diag(&g_ktap, "measure: run.suite_time = %llu tsc_cycles",

@@ -34,8 +34,8 @@ static bool span_is(struct span s, const char *word)
 
 static bool valid_name_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.' || c == '-';
 }
 
 struct parser {
@@ -62,8 +62,7 @@ static void fail(struct parser *ps, const char *fmt, ...)
 }
 
 /* "a, b ,c" -> list; on any bad element the whole line is rejected. */
-static bool parse_list(struct parser *ps, struct span key, struct span v,
-		       struct name_list *out)
+static bool parse_list(struct parser *ps, struct span key, struct span v, struct name_list *out)
 {
 	struct name_list l = {0};
 	const char *p = v.p, *end = v.p + v.n;
@@ -98,13 +97,13 @@ static bool parse_list(struct parser *ps, struct span key, struct span v,
 	return true;
 }
 
-static bool parse_uint(struct parser *ps, struct span key, struct span v, uint64_t lo,
-		       uint64_t hi, uint64_t *out)
+static bool parse_uint(struct parser *ps, struct span key, struct span v, uint64_t lo, uint64_t hi,
+		       uint64_t *out)
 {
 	uint64_t x;
 	if (!kparse_u64(v.p, v.n, &x) || x < lo || x > hi) {
-		fail(ps, "'%.*s' wants a number from %llu to %llu, got '%.*s'", (int)key.n,
-		     key.p, (unsigned long long)lo, (unsigned long long)hi, (int)v.n, v.p);
+		fail(ps, "'%.*s' wants a number from %llu to %llu, got '%.*s'", (int)key.n, key.p,
+		     (unsigned long long)lo, (unsigned long long)hi, (int)v.n, v.p);
 		return false;
 	}
 	*out = x;
@@ -201,8 +200,7 @@ static bool suite_listed(const struct name_list *l, const char *suite)
 	return false;
 }
 
-bool options_selects(const struct options *o, const char *suite, const char *name,
-		     bool is_selftest)
+bool options_selects(const struct options *o, const char *suite, const char *name, bool is_selftest)
 {
 	if (listed(&o->exclude, suite, name))
 		return false;

@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #define OPT_MAX_NAMES 32
-#define OPT_NAME_LEN 64
+#define OPT_NAME_LEN  64
 
 struct name_list {
 	unsigned count;

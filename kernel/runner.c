@@ -19,7 +19,7 @@ extern const struct test_desc __start_pmutest_tests[];
 extern const struct test_desc __stop_pmutest_tests[];
 
 #define MAX_SUITES 64
-#define MAX_TESTS 1024
+#define MAX_TESTS  1024
 
 /*
  * The registered tests in source order (file, then line). The linker keeps
@@ -54,7 +54,7 @@ static void sort_tests(void)
 	}
 }
 
-#define for_each_test(d) \
+#define for_each_test(d)                                                                           \
 	for (unsigned i_ = (sort_tests(), 0); i_ < n_sorted && ((d) = sorted[i_], 1); i_++)
 
 static bool selected(const struct options *o, const struct test_desc *d)
@@ -69,7 +69,8 @@ static unsigned list_suites(const struct options *o, const char **suites)
 	unsigned n = 0;
 
 	const struct test_desc *d;
-	for_each_test(d) {
+	for_each_test(d)
+	{
 		if (!selected(o, d))
 			continue;
 		bool seen = false;
@@ -121,8 +122,8 @@ void kernel_emergency_summary(const char *why)
 	}
 	kprintf("# run ended early: %s\n", why);
 	if (live_test)
-		kprintf("# the test under way was %s.%s (%s:%d)\n", live_test->suite, live_test->name,
-			live_test->file, live_test->line);
+		kprintf("# the test under way was %s.%s (%s:%d)\n", live_test->suite,
+			live_test->name, live_test->file, live_test->line);
 	kprintf("# Totals so far: pass:%u fail:%u skip:%u timeouts:%u exceptions:%u\n", t.pass,
 		t.fail + t.timeout + t.error, t.skip, t.timeout, t.error);
 }
@@ -140,16 +141,18 @@ static void report_exception(struct ktap_writer *w, const struct arch_exception 
 	char err[32] = "";
 	if (ex->has_error_code)
 		ksnprintf(err, sizeof(err), ", error code %#x", ex->error_code);
-	ktap_diag(w, "unexpected exception %s (vector %d) at RIP %#llx, CPL %d%s", x86_vector_name(ex->vector),
-		  ex->vector, (unsigned long long)ex->rip, ex->cpl, err);
+	ktap_diag(w, "unexpected exception %s (vector %d) at RIP %#llx, CPL %d%s",
+		  x86_vector_name(ex->vector), ex->vector, (unsigned long long)ex->rip, ex->cpl,
+		  err);
 	if (ex->vector == X86_VEC_PF)
-		ktap_diag(w, "  CR2 = %#llx (the address that faulted)", (unsigned long long)ex->cr2);
+		ktap_diag(w, "  CR2 = %#llx (the address that faulted)",
+			  (unsigned long long)ex->cr2);
 	ktap_diag(w, "  the test was abandoned there; the environment was restored");
 }
 
 /* Runs one test and writes its result line; returns its verdict. */
-static enum ktap_result run_one(const struct options *o, const struct test_desc *d,
-				unsigned number, struct run_totals *suite)
+static enum ktap_result run_one(const struct options *o, const struct test_desc *d, unsigned number,
+				struct run_totals *suite)
 {
 	struct ktap_writer *w = &g_ktap;
 	const char *missing = requires_missing(&g_caps, d->requires);
@@ -238,14 +241,14 @@ static void run_suite(const struct options *o, const char *suite, unsigned numbe
 	struct run_totals st = {0};
 
 	const struct test_desc *d;
-	for_each_test(d)
-		planned += !kstrcmp(d->suite, suite) && selected(o, d);
+	for_each_test(d) planned += !kstrcmp(d->suite, suite) && selected(o, d);
 
 	ktap_begin_subtest(w, suite, planned);
 	live_suite = &st;
 	uint64_t t0 = arch_rdtsc();
 	unsigned n = 0;
-	for_each_test(d) {
+	for_each_test(d)
+	{
 		if (kstrcmp(d->suite, suite) || !selected(o, d))
 			continue;
 		tally(&st, run_one(o, d, ++n, &st));

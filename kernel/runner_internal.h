@@ -6,8 +6,8 @@
 #include "ktap.h"
 #include "test.h"
 
-#define T_MAX_DISTINCT 256  /* distinct check sites remembered per test */
-#define T_MAX_FAIL_DIAGS 25 /* failure reports printed per test */
+#define T_MAX_DISTINCT	 256 /* distinct check sites remembered per test */
+#define T_MAX_FAIL_DIAGS 25  /* failure reports printed per test */
 
 struct t {
 	const struct test_desc *desc;

@@ -44,11 +44,11 @@ struct test_desc {
 
 #define TEST_SECTION __attribute__((used, section("pmutest_tests"), aligned(8)))
 
-#define TEST_FULL(suite_, name_, reqs_, flags_, timeout_)                    \
-	static void test_##suite_##__##name_(struct t *t);                   \
-	static const struct test_desc desc_##suite_##__##name_ TEST_SECTION = { \
-		#suite_, #name_, (reqs_), (flags_), (timeout_),             \
-		test_##suite_##__##name_, __FILE__, __LINE__};             \
+#define TEST_FULL(suite_, name_, reqs_, flags_, timeout_)                                          \
+	static void test_##suite_##__##name_(struct t *t);                                         \
+	static const struct test_desc desc_##suite_##__##name_ TEST_SECTION = {                    \
+	    #suite_,  #name_,  (reqs_), (flags_), (timeout_), test_##suite_##__##name_,            \
+	    __FILE__, __LINE__};                                                                   \
 	static void test_##suite_##__##name_(struct t *t)
 
 #define TEST(suite_, name_, reqs_) TEST_FULL(suite_, name_, reqs_, 0, 0)
@@ -56,23 +56,21 @@ struct test_desc {
 /* ---- Checks ------------------------------------------------------------ */
 
 /* actual == expected */
-bool expect_eq(struct t *t, uint64_t actual, uint64_t expected, const char *rule,
-	       const char *what, ...) __attribute__((format(printf, 5, 6)));
+bool expect_eq(struct t *t, uint64_t actual, uint64_t expected, const char *rule, const char *what,
+	       ...) __attribute__((format(printf, 5, 6)));
 /* actual != unexpected */
 bool expect_ne(struct t *t, uint64_t actual, uint64_t unexpected, const char *rule,
 	       const char *what, ...) __attribute__((format(printf, 5, 6)));
 /* lo <= actual <= hi */
-bool expect_range(struct t *t, uint64_t actual, uint64_t lo, uint64_t hi,
-		  const char *rule, const char *what, ...)
-	__attribute__((format(printf, 6, 7)));
+bool expect_range(struct t *t, uint64_t actual, uint64_t lo, uint64_t hi, const char *rule,
+		  const char *what, ...) __attribute__((format(printf, 6, 7)));
 /* A probe's result: expected vector (0 = no exception). When expecting #GP
  * the error code must be 0 too: the SDM's faults here are all #GP(0). */
-bool expect_vector(struct t *t, int actual, int expected, const char *rule,
-		   const char *what, ...) __attribute__((format(printf, 5, 6)));
+bool expect_vector(struct t *t, int actual, int expected, const char *rule, const char *what, ...)
+    __attribute__((format(printf, 5, 6)));
 /* A condition with free-text expected/actual descriptions. */
-bool expect_true(struct t *t, bool ok, const char *expected, const char *actual,
-		 const char *rule, const char *what, ...)
-	__attribute__((format(printf, 6, 7)));
+bool expect_true(struct t *t, bool ok, const char *expected, const char *actual, const char *rule,
+		 const char *what, ...) __attribute__((format(printf, 6, 7)));
 
 /* A probe that must not fault (setup steps): counts as a check. */
 #define expect_no_fault(t, vec, rule, ...) expect_vector(t, vec, 0, rule, __VA_ARGS__)

@@ -27,16 +27,16 @@ TEST_FULL(selftest, page_fault, REQ_NONE, TEST_SELFTEST, 0)
 {
 	perturb_cr4();
 	arch_selftest_page_fault();
-	expect_true(t, false, "a #PF before this line", "execution went on",
-		    RULE_HARNESS, "page fault raised by arch_selftest_page_fault");
+	expect_true(t, false, "a #PF before this line", "execution went on", RULE_HARNESS,
+		    "page fault raised by arch_selftest_page_fault");
 }
 
 TEST_FULL(selftest, invalid_opcode, REQ_NONE, TEST_SELFTEST, 0)
 {
 	perturb_cr4();
 	arch_selftest_invalid_opcode();
-	expect_true(t, false, "a #UD before this line", "execution went on",
-		    RULE_HARNESS, "UD2 executed by arch_selftest_invalid_opcode");
+	expect_true(t, false, "a #UD before this line", "execution went on", RULE_HARNESS,
+		    "UD2 executed by arch_selftest_invalid_opcode");
 }
 
 static volatile uint64_t spin_counter;

@@ -25,12 +25,12 @@ static void reset(void)
 }
 
 /* Compare kernel formatting with the C library's for the same arguments. */
-#define FMT_SAME(name, ...)                                    \
-	do {                                                   \
-		char k_[256], c_[256];                         \
-		ksnprintf(k_, sizeof(k_), __VA_ARGS__);        \
-		snprintf(c_, sizeof(c_), __VA_ARGS__);         \
-		UNIT_STREQ(k_, c_, name);                      \
+#define FMT_SAME(name, ...)                                                                        \
+	do {                                                                                       \
+		char k_[256], c_[256];                                                             \
+		ksnprintf(k_, sizeof(k_), __VA_ARGS__);                                            \
+		snprintf(c_, sizeof(c_), __VA_ARGS__);                                             \
+		UNIT_STREQ(k_, c_, name);                                                          \
 	} while (0)
 
 static void test_format(void)
@@ -41,7 +41,8 @@ static void test_format(void)
 	FMT_SAME("width and zero pad", "[%08x] [%8d] [%-6d] [%06d]", 0xbeef, -12, 5, -5);
 	FMT_SAME("precision", "[%.3s] [%.5d] [%10.4x]", "abcdef", 42, 0x1f);
 	FMT_SAME("star", "[%*d] [%-*s] [%.*s]", 5, 3, 4, "ab", 2, "xyz");
-	FMT_SAME("long long extremes", "%lld %llu", (long long)INT64_MIN, (unsigned long long)UINT64_MAX);
+	FMT_SAME("long long extremes", "%lld %llu", (long long)INT64_MIN,
+		 (unsigned long long)UINT64_MAX);
 	FMT_SAME("size_t", "%zu %zx", (size_t)12345, (size_t)0xfff);
 	FMT_SAME("char and percent", "%c%%%c", 'a', 'z');
 	FMT_SAME("plus and space", "%+d % d", 3, 4);

@@ -31,7 +31,8 @@ int main(void)
 	UNIT_EQ(o.verbose, 1, "default verbose");
 	UNIT_EQ(o.timeout_ms, 10000, "default timeout");
 	UNIT_TRUE(options_selects(&o, "rdpmc", "x", false), "default selects every suite");
-	UNIT_TRUE(!options_selects(&o, "selftest", "x", true), "self-tests are not in the default run");
+	UNIT_TRUE(!options_selects(&o, "selftest", "x", true),
+		  "self-tests are not in the default run");
 
 	UNIT_EQ(parse(&o, "# comment\n\n  suites = rdpmc , privilege # trailing\r\nverbose=2\n"), 0,
 		"lists, comments, CRLF");
@@ -41,16 +42,20 @@ int main(void)
 	UNIT_TRUE(options_selects(&o, "privilege", "cpl3", false), "listed suite selected");
 	UNIT_TRUE(!options_selects(&o, "pmi", "x", false), "unlisted suite not selected");
 
-	UNIT_EQ(parse(&o, "tests = rdpmc.fast_bit\nexclude = rdpmc.fast_bit\n"), 0, "tests and exclude");
+	UNIT_EQ(parse(&o, "tests = rdpmc.fast_bit\nexclude = rdpmc.fast_bit\n"), 0,
+		"tests and exclude");
 	UNIT_TRUE(!options_selects(&o, "rdpmc", "fast_bit", false), "exclude wins over tests");
 	UNIT_EQ(parse(&o, "tests = rdpmc.fast_bit\n"), 0, "tests only");
 	UNIT_TRUE(options_selects(&o, "rdpmc", "fast_bit", false), "named test selected");
-	UNIT_TRUE(!options_selects(&o, "rdpmc", "type_space", false), "other test of the suite not selected");
+	UNIT_TRUE(!options_selects(&o, "rdpmc", "type_space", false),
+		  "other test of the suite not selected");
 
 	UNIT_EQ(parse(&o, "suites = selftest\n"), 0, "self-test suite by name");
-	UNIT_TRUE(options_selects(&o, "selftest", "page_fault", true), "named self-test suite runs");
+	UNIT_TRUE(options_selects(&o, "selftest", "page_fault", true),
+		  "named self-test suite runs");
 
-	UNIT_EQ(parse(&o, "verbose = 7\ntimeout_ms = 2000\n"), 1, "out-of-range value is one error");
+	UNIT_EQ(parse(&o, "verbose = 7\ntimeout_ms = 2000\n"), 1,
+		"out-of-range value is one error");
 	UNIT_EQ(o.verbose, 1, "bad value keeps the default");
 	UNIT_EQ(o.timeout_ms, 2000, "the next line still applies");
 	UNIT_TRUE(strstr(errors, "pmutest.cfg:1:") != NULL, "error names file and line");
@@ -58,7 +63,8 @@ int main(void)
 	UNIT_EQ(parse(&o, "frobnicate = 1\n"), 1, "unknown key");
 	UNIT_TRUE(strstr(errors, "unknown option 'frobnicate'") != NULL, "unknown key is named");
 	UNIT_EQ(parse(&o, "just some words\n"), 1, "line without '='");
-	UNIT_TRUE(strstr(errors, "pmutest.cfg:1: expected 'key = value'") != NULL, "missing '=' explained");
+	UNIT_TRUE(strstr(errors, "pmutest.cfg:1: expected 'key = value'") != NULL,
+		  "missing '=' explained");
 	UNIT_EQ(parse(&o, "suites = a,,b\n"), 1, "empty list element");
 	UNIT_EQ(o.suites.count, 0, "rejected list leaves the default");
 	UNIT_EQ(parse(&o, "suites = rd$pmc\n"), 1, "bad character in a name");

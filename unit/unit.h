@@ -28,25 +28,25 @@ static inline void unit_result(int ok, const char *name, const char *file, int l
 	}
 }
 
-#define UNIT_EQ(actual, expected, name)                                          \
-	do {                                                                     \
-		unsigned long long a_ = (unsigned long long)(actual);            \
-		unsigned long long e_ = (unsigned long long)(expected);          \
-		char d_[160];                                                    \
-		snprintf(d_, sizeof(d_), "expected %#llx, got %#llx", e_, a_);   \
-		unit_result(a_ == e_, name, __FILE__, __LINE__, d_);             \
+#define UNIT_EQ(actual, expected, name)                                                            \
+	do {                                                                                       \
+		unsigned long long a_ = (unsigned long long)(actual);                              \
+		unsigned long long e_ = (unsigned long long)(expected);                            \
+		char d_[160];                                                                      \
+		snprintf(d_, sizeof(d_), "expected %#llx, got %#llx", e_, a_);                     \
+		unit_result(a_ == e_, name, __FILE__, __LINE__, d_);                               \
 	} while (0)
 
-#define UNIT_STREQ(actual, expected, name)                                       \
-	do {                                                                     \
-		const char *a_ = (actual), *e_ = (expected);                     \
-		char d_[4096];                                                   \
-		snprintf(d_, sizeof(d_), "expected \"%s\", got \"%s\"", e_ ? e_ : "(null)", \
-			 a_ ? a_ : "(null)");                                    \
-		unit_result(a_ && e_ && !strcmp(a_, e_), name, __FILE__, __LINE__, d_); \
+#define UNIT_STREQ(actual, expected, name)                                                         \
+	do {                                                                                       \
+		const char *a_ = (actual), *e_ = (expected);                                       \
+		char d_[4096];                                                                     \
+		snprintf(d_, sizeof(d_), "expected \"%s\", got \"%s\"", e_ ? e_ : "(null)",        \
+			 a_ ? a_ : "(null)");                                                      \
+		unit_result(a_ &&e_ && !strcmp(a_, e_), name, __FILE__, __LINE__, d_);             \
 	} while (0)
 
-#define UNIT_TRUE(cond, name) \
+#define UNIT_TRUE(cond, name)                                                                      \
 	unit_result(!!(cond), name, __FILE__, __LINE__, "condition false: " #cond)
 
 static inline int unit_done(void)

@@ -67,7 +67,7 @@ static const struct sim_cpuid_entry synth_leaf23_no_pmc0[] = {
     GENUINE_INTEL(0x23),
     {1, 0, {0x000B06D0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
     {7, 0, {1, 0, 0, 0}},
-    {7, 1, {1U << 8, 0, 0, 0}}, /* ArchPerfmonExt */
+    {7, 1, {1U << 8, 0, 0, 0}},		       /* ArchPerfmonExt */
     {0xA, 0, {0x08300805, 0x50, 0xD, 0x8601}}, /* fixed 0, 2, 3 by ECX */
     {0x23, 0, {0x3, 0x3, 0, 0}},
     {0x23, 1, {0xFE, 0xD, 0, 0}},

@@ -20,7 +20,7 @@
 #include "caps.h"
 #include "quirks.h"
 
-#define SIM_MAX_GP 32
+#define SIM_MAX_GP    32
 #define SIM_MAX_FIXED 32
 
 /* ---- Profile: where CPUID comes from ---------------------------------- */
@@ -80,8 +80,7 @@ struct sim_filter {
 };
 /* Increment over one segment given the condition of the cycle before;
  * *last gets the condition of its last cycle (for EDGE). */
-uint64_t sim_segment_count(const struct sim_segment *s, const struct sim_filter *f,
-			   bool *last);
+uint64_t sim_segment_count(const struct sim_segment *s, const struct sim_filter *f, bool *last);
 
 /* ---- The machine ------------------------------------------------------ */
 
@@ -121,7 +120,7 @@ struct sim_apic {
 
 struct sim_cpu {
 	const struct sim_profile *profile;
-	struct caps caps; /* what the CPUID enumerates (caps_decode) */
+	struct caps caps;	  /* what the CPUID enumerates (caps_decode) */
 	bool quirks[QUIRK_COUNT]; /* the deviations switched on */
 	char platform[256];
 
@@ -178,7 +177,14 @@ int sim_rdt_wrmsr(uint32_t msr, uint64_t val);
 
 /* pmu.c: the counting engine. Each unit's collect() adds the counters that
  * count right now (at the current CPL, enabled, not frozen). */
-enum sim_unit { UNIT_ARCH_GP, UNIT_ARCH_FIXED, UNIT_AMD, UNIT_UNCORE_GP, UNIT_UNCORE_FIXED, UNIT_P4 };
+enum sim_unit {
+	UNIT_ARCH_GP,
+	UNIT_ARCH_FIXED,
+	UNIT_AMD,
+	UNIT_UNCORE_GP,
+	UNIT_UNCORE_FIXED,
+	UNIT_P4
+};
 #define SIM_MAX_ACTIVE 96
 struct sim_counter {
 	uint64_t *val;
@@ -216,8 +222,8 @@ void sim_pmi_request(void);
 void sim_pmi_deliver_pending(void);
 
 /* run.c: raise an exception out of an unchecked operation. */
-__attribute__((noreturn)) void sim_raise(int vector, uint32_t error_code, bool has_ec,
-					 uint64_t rip, uint64_t cr2);
+__attribute__((noreturn)) void sim_raise(int vector, uint32_t error_code, bool has_ec, uint64_t rip,
+					 uint64_t cr2);
 
 /* profiles.c */
 extern const char *g_sim_dumps_dir;
