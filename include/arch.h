@@ -95,6 +95,8 @@ void wrmsr(uint32_t msr, uint64_t val);
 uint64_t arch_read_cr4(void);
 void arch_write_cr4(uint64_t val);
 uint64_t arch_rdtsc(void);
+/* TSC ticks per second, 0 when unknown (the simulator's TSC is a model). */
+uint64_t arch_tsc_hz(void);
 /* A serializing instruction (CPUID), as the SDM asks around exact reads. */
 void arch_serialize(void);
 

@@ -57,6 +57,17 @@ static void describe_run(const struct boot_info *bi)
 	ktap_diag(&g_ktap, "local APIC: %s mode", arch_apic_is_x2apic() ? "x2APIC" : "xAPIC");
 }
 
+/* A duration in TSC cycles, and in milliseconds when the TSC rate is known. */
+static void report_duration(const char *name, uint64_t cycles)
+{
+	uint64_t hz = arch_tsc_hz();
+
+	ktap_diag(&g_ktap, "measure: %s = %llu tsc_cycles", name, (unsigned long long)cycles);
+	if (hz)
+		ktap_diag(&g_ktap, "measure: %s_ms = %llu ms", name,
+			  (unsigned long long)(cycles / (hz / 1000)));
+}
+
 void kernel_main(const struct boot_info *bi)
 {
 	static struct options opts;
@@ -91,11 +102,9 @@ void kernel_main(const struct boot_info *bi)
 		  tot.pass + failed + tot.skip);
 	ktap_diag(&g_ktap, "checks: %llu distinct, %llu evaluated; timeouts:%u exceptions:%u",
 		  tot.distinct_checks, tot.checks, tot.timeout, tot.error);
-	ktap_diag(&g_ktap, "measure: run.suite_time = %llu tsc_cycles",
-		  (unsigned long long)(t1 - t0));
+	report_duration("run.suite_time", t1 - t0);
 	if (bi->tsc_at_entry)
-		ktap_diag(&g_ktap, "measure: run.boot_to_verdict = %llu tsc_cycles",
-			  (unsigned long long)(t1 - bi->tsc_at_entry));
+		report_duration("run.boot_to_verdict", t1 - bi->tsc_at_entry);
 	ktap_diag(&g_ktap, "verdict: %s", failed ? "FAIL" : "PASS");
 
 	if (opts.save_report) {

@@ -22,8 +22,8 @@ for i in $(seq 1 "$runs"); do
 	t0=$(date +%s.%N)
 	scripts/run-qemu.sh --log "$log" >/dev/null 2>&1 || true
 	t1=$(date +%s.%N)
-	printf 'boot %d: %.2f s wall (QEMU start to exit); kernel: boot-to-verdict %s TSC cycles, suites %s TSC cycles\n' \
-		"$i" "$(elapsed "$t0" "$t1")" "$(measure "$log" run.boot_to_verdict)" "$(measure "$log" run.suite_time)"
+	printf 'boot %d: %.2f s wall (QEMU start to exit); kernel: boot-to-verdict %s ms, suites %s ms\n' \
+		"$i" "$(elapsed "$t0" "$t1")" "$(measure "$log" run.boot_to_verdict_ms)" "$(measure "$log" run.suite_time_ms)"
 done
 
 echo "== simulator"

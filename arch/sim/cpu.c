@@ -219,6 +219,12 @@ void arch_write_cr4(uint64_t val)
 	g_sim.cr4 = val;
 }
 
+/* The simulated TSC counts modelled reference cycles, not time. */
+uint64_t arch_tsc_hz(void)
+{
+	return 0;
+}
+
 uint64_t arch_rdtsc(void)
 {
 	/* The TSC runs at the reference clock: it advances with the reference

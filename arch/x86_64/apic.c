@@ -21,6 +21,12 @@ static volatile uint32_t *xapic;
 static bool x2apic;
 static uint64_t timer_hz; /* APIC timer ticks per second at divide-by-1 */
 static const char *calibration = "uncalibrated";
+static uint64_t tsc_hz; /* 0 until measured against the PIT */
+
+uint64_t arch_tsc_hz(void)
+{
+	return tsc_hz;
+}
 
 static uint32_t apic_read(uint32_t off)
 {
@@ -93,6 +99,8 @@ static bool calibrate_with_pit(void)
 		if (arch_rdtsc() - t0 > (1ULL << 34))
 			return false;
 	uint32_t left = apic_read(APIC_REG_TIMER_CURRENT);
+	/* The same 10 ms window measures the TSC, for reports in seconds. */
+	tsc_hz = (arch_rdtsc() - t0) * 1000 / CALIBRATE_MS;
 	apic_write(APIC_REG_TIMER_INITIAL, 0);
 	uint64_t ticks = (uint64_t)(0xFFFFFFFFu - left) * 16;
 	if (ticks == 0)
