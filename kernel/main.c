@@ -41,7 +41,7 @@ static void read_capabilities(void)
 static void option_error(void *ctx, const char *msg)
 {
 	(void)ctx;
-	ktap_diag(&g_ktap, "option error: %s (this option keeps its default)", msg);
+	ktap_diag(&g_ktap, "option error: %s (line ignored: its option keeps the default)", msg);
 }
 
 static void describe_run(const struct boot_info *bi)
