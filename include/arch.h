@@ -141,6 +141,62 @@ void arch_workload(uint64_t iters);
  */
 void arch_workload_gated(uint64_t iters, uint32_t msr, uint64_t on, uint64_t off);
 
+/*
+ * The cache-miss workload: for each of `lines` lines (lines >= 1), line i at
+ * buf + i * WORKLOAD_LLC_STRIDE, CLFLUSH the line, MFENCE, then load one
+ * quadword from it. Needs CPUID.01H:EDX.CLFSH[19]. The code is __user_code,
+ * but `buf` must be readable at the caller's CPL: the kernel's buffer
+ * (pmu_llc_buffer(), kernel memory) makes it CPL 0 only.
+ *
+ * Why each load is an LLC reference and an LLC miss (SDM Vol. 3B Table
+ * 20-1, "Last Level Cache References" 2EH/4FH counts "requests originating
+ * from the core that reference a cache line in the last level on-die cache",
+ * "Last Level Cache Misses" 2EH/41H "each cache miss condition for
+ * references to the last level on-die cache"): CLFLUSH invalidates the line
+ * "from every level of the cache hierarchy" (Vol. 2A CLFLUSH) and MFENCE
+ * orders the flush before the load, so the load misses L1 and L2, is a
+ * request from the core to the LLC, and misses there.
+ *
+ * What it does NOT guarantee, so checks use margins: CLFLUSH "is not
+ * ordered with respect to ... any of the speculative fetching mechanisms"
+ * (a prefetcher may bring the line back between the flush and the load;
+ * Table 20-1 lets the events exclude fills by prefetchers other than the
+ * first-level one); prefetches, page walks and the flushes themselves may add
+ * references and misses. One line per 4 KiB page keeps the load of line
+ * i + 1 out of the page the prefetchers of line i work in (they do not cross
+ * 4 KiB pages), so a prefetched line is rare, not excluded.
+ *
+ * Retires WORKLOAD_LLC_INSNS_PER_LINE instructions per line, one of them a
+ * conditional branch.
+ */
+#define WORKLOAD_LLC_STRIDE	   4096
+#define WORKLOAD_LLC_INSNS_PER_LINE 6
+void arch_workload_llc_miss(const void *buf, uint64_t lines);
+
+/*
+ * The branch-miss workload: `iters` iterations (iters >= 1), each advancing
+ * a xorshift64* generator (state x <- seed, 1 when seed is 0; x ^= x >> 12,
+ * x ^= x << 25, x ^= x >> 27; output x * 2545F4914F6CDD1DH) and taking a
+ * conditional branch (JS) on bit 63 of the output. Both directions retire
+ * the same instructions: each iteration retires exactly
+ * WORKLOAD_BRMISS_INSNS_PER_ITER instructions of which
+ * WORKLOAD_BRMISS_BRANCHES_PER_ITER are branches (the JS, one JMP, the loop
+ * JNZ). Callable at any CPL.
+ *
+ * Why about half the JS are mispredicted: the direction is the top bit of a
+ * 64-bit multiply of a 64-bit hidden state, a sequence no predictor can
+ * learn from branch history (its next bit is not a function of any short
+ * history); given a fresh seed, each direction is a coin flip to the
+ * predictor and so is each prediction. Not guaranteed: a predictor that has
+ * seen the same seed's sequence may have memorized part of it (modern
+ * predictors memorize repeated sequences of a few thousand branches), so
+ * callers pass a fresh seed each run and bound the count far below half
+ * (see tests/counting.c).
+ */
+#define WORKLOAD_BRMISS_INSNS_PER_ITER	  17
+#define WORKLOAD_BRMISS_BRANCHES_PER_ITER 3
+void arch_workload_branch_miss(uint64_t iters, uint64_t seed);
+
 /* ---- Local APIC and interrupts ---------------------------------------- */
 
 /* LVT performance-monitoring counters register (xAPIC offset 340H, x2APIC

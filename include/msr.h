@@ -78,6 +78,10 @@
 #define DEBUGCTL_FREEZE_LBRS_ON_PMI    BIT_ULL(11)
 #define DEBUGCTL_FREEZE_PERFMON_ON_PMI BIT_ULL(12)
 #define DEBUGCTL_FREEZE_WHILE_SMM      BIT_ULL(14)
+/* Nehalem (06_1AH), Vol. 4 MSR table of the Nehalem family, IA32_DEBUGCTL
+ * bit 13 ENABLE_UNCORE_PMI (Vol. 3B 20.3.1.2 calls it Offcore_PMI_EN): this logical processor
+ * receives the uncore's PMIs. */
+#define DEBUGCTL_ENABLE_UNCORE_PMI BIT_ULL(13)
 
 /* IA32_PERF_CAPABILITIES, Vol. 3B 20.9 / Figure 20-68 and Vol. 4 Table 2-2. */
 #define PERF_CAP_LBR_FMT		GENMASK_ULL(5, 0)
@@ -180,6 +184,12 @@ enum fixed_counter {
 #define UNCORE_GLOBAL_EN_FC0	     BIT_ULL(32)
 #define UNCORE_GLOBAL_EN_PMI_CORE(c) BIT_ULL(48 + (c))
 #define UNCORE_GLOBAL_PMI_FRZ	     BIT_ULL(63)
+/* MSR_UNCORE_PERF_GLOBAL_STATUS / _OVF_CTRL, Vol. 3B 20.3.1.2 (figures
+ * "Layout of MSR_UNCORE_PERF_GLOBAL_STATUS" / "..._OVF_CTRL"):
+ * OVF_PCx at x, OVF_FC0 at 32, OVF_PMI at 61, CHG at 63. */
+#define UNCORE_STATUS_FC0     BIT_ULL(32)
+#define UNCORE_STATUS_OVF_PMI BIT_ULL(61)
+#define UNCORE_STATUS_CHG     BIT_ULL(63)
 
 /* ---- Pentium 4 / Xeon (NetBurst) counters, Vol. 3B 20.6.3 (Tables 20-xx
  * "Performance Counter MSRs and Associated CCCR and ESCR MSRs")
@@ -200,6 +210,7 @@ enum fixed_counter {
 #define MSR_ITLB_ESCR0	  0x3B6
 #define MSR_CRU_ESCR0	  0x3B8
 #define MSR_CRU_ESCR1	  0x3B9
+#define MSR_CRU_ESCR2	  0x3CC
 #define MSR_TC_ESCR0	  0x3C4
 /* ESCR fields, Vol. 3B Figure 20-4x "Event Selection Control Register". */
 #define P4_ESCR_USR	     BIT_ULL(2)

@@ -45,6 +45,7 @@
 #define F1_EDX_MSR	  BIT_ULL(5)
 #define F1_EDX_APIC	  BIT_ULL(9)
 #define F1_EDX_DS	  BIT_ULL(21)
+#define F1_EDX_CLFSH	  BIT_ULL(19)
 
 /* CPUID.(07H,0), SDM Vol. 2A Table 3-8. */
 #define F7_EBX_PQM		  BIT_ULL(12) /* RDT monitoring */
@@ -227,6 +228,7 @@ static void decode_leaf1(struct decoder *d)
 	c->msr = r.edx & F1_EDX_MSR;
 	c->apic = r.edx & F1_EDX_APIC;
 	c->ds = r.edx & F1_EDX_DS;
+	c->clflush = r.edx & F1_EDX_CLFSH;
 }
 
 static void decode_hypervisor(struct decoder *d)

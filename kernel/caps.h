@@ -131,6 +131,7 @@ struct caps {
 	bool msr;		  /* CPUID.01H:EDX[5] */
 	bool tsc;		  /* CPUID.01H:EDX[4] */
 	bool ds;		  /* CPUID.01H:EDX[21] Debug Store */
+	bool clflush;		  /* CPUID.01H:EDX[19] CLFSH (CLFLUSH) */
 	bool hybrid;		  /* CPUID.(07H,0):EDX[15] */
 	enum core_type core_type; /* CPUID.1AH:EAX[31:24] when hybrid */
 	uint32_t native_model_id; /* CPUID.1AH:EAX[23:0] when hybrid */

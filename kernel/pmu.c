@@ -321,6 +321,32 @@ uint64_t pmu_count_fixed(unsigned i, uint64_t field, uint64_t iters)
 	return pmu_fixed_read(i);
 }
 
+uint64_t pmu_count_gp_call(unsigned i, uint64_t evtsel, void (*fn)(void *), void *arg)
+{
+	evtsel &= ~PERFEVTSEL_EN;
+	if (pmu_has_global()) {
+		pmu_gp_program(i, evtsel | PERFEVTSEL_EN, 0);
+		pmu_global_enable(GLOBAL_PMC_BIT(i));
+		fn(arg);
+		pmu_global_disable();
+	} else {
+		pmu_gp_program(i, evtsel, 0);
+		wrmsr(MSR_IA32_PERFEVTSEL(i), evtsel | PERFEVTSEL_EN);
+		fn(arg);
+	}
+	wrmsr(MSR_IA32_PERFEVTSEL(i), evtsel);
+	return pmu_gp_read(i);
+}
+
+/* Page-aligned so that line i is the first line of page i. */
+static uint8_t llc_buffer[PMU_LLC_LINES * WORKLOAD_LLC_STRIDE]
+    __attribute__((aligned(WORKLOAD_LLC_STRIDE)));
+
+const void *pmu_llc_buffer(void)
+{
+	return llc_buffer;
+}
+
 __user_code uint64_t pmu_user_workload(uint64_t iters)
 {
 	arch_workload(iters);

@@ -143,6 +143,23 @@ int pmu_count_fixed_at_cpl(unsigned i, uint64_t field, uint64_t iters, int cpl, 
 /* __user_code entry that runs arch_workload(iters) at any CPL. */
 uint64_t pmu_user_workload(uint64_t iters);
 
+/*
+ * Count whatever fn(arg) does on GP counter i: program it from zero
+ * (`evtsel` without EN), enable it alone (GLOBAL_CTRL on v2+, EN on v1), call
+ * fn, disable it, return the count. The enabling and disabling WRMSRs and the
+ * call add a small constant, so use it for bounded events, not exact ones.
+ */
+uint64_t pmu_count_gp_call(unsigned i, uint64_t evtsel, void (*fn)(void *), void *arg);
+
+/*
+ * The buffer of arch_workload_llc_miss(): PMU_LLC_LINES lines, each at the
+ * start of its own 4 KiB page (WORKLOAD_LLC_STRIDE), in kernel memory: CPL 0
+ * only. 128 KiB of zeros in the image, the price of a lower bound on the LLC
+ * events.
+ */
+#define PMU_LLC_LINES 32
+const void *pmu_llc_buffer(void);
+
 /* ---- PMI bookkeeping ------------------------------------------------------ */
 
 struct pmi_log {

@@ -113,6 +113,11 @@ static bool amd_perfmon_v2(const struct caps *c)
 	return is_amd(c) && c->amd.perfmon_v2;
 }
 
+static bool clflush(const struct caps *c)
+{
+	return c->clflush;
+}
+
 static const struct requirement_desc table[REQ_COUNT] = {
     [REQ_INTEL_BIT] = {is_intel, "CPUID.0H vendor \"GenuineIntel\""},
     [REQ_AMD_BIT] = {is_amd, "CPUID.0H vendor \"AuthenticAMD\" or \"HygonGenuine\""},
@@ -146,6 +151,7 @@ static const struct requirement_desc table[REQ_COUNT] = {
     [REQ_AMD_PERFMON_V2_BIT] = {amd_perfmon_v2,
 				"CPUID.80000022H:EAX.PerfMonV2[0] (AMD/Hygon global counter "
 				"control)"},
+    [REQ_CLFLUSH_BIT] = {clflush, "CPUID.01H:EDX.CLFSH[19] (CLFLUSH)"},
 };
 
 const char *requires_missing(const struct caps *c, uint64_t reqs)

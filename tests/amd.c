@@ -5,15 +5,32 @@
  * (CPUID.80000001H:ECX[23]) six pairs at C001_0200H + 2n, the legacy
  * addresses aliasing the first four; with PerfMonV2 (CPUID.80000022H:EAX[0])
  * PerfCntrGlobalCtl / Status / StatusClr / StatusSet. Counters are 48 bits.
- * Event: Retired Instructions (event C0H), exact for the workload.
+ * Events (the APM defines none; numbers from the PPRs of Families 17h-1Ah,
+ * as Linux perf's pmu-events amdzen1..5 tables carry them):
+ *   PMCx0C0 Retired Instructions (ExRetInstr): exact for the workload;
+ *   PMCx0C2 Retired Branch Instructions (ExRetBrn): every retired branch,
+ *           and exceptions and interrupts (none happen in the window): exact;
+ *   PMCx076 Cycles not in Halt (LsNotHaltedCyc): bounded as Intel's core
+ *           cycles are (tests/counting.c).
  */
 #include "pmu.h"
 #include "rules.h"
 #include "test.h"
 
-#define AMD_EVT_RETIRED_INSNS 0xC0
+#define AMD_EVT_CYCLES		0x76
+#define AMD_EVT_RETIRED_INSNS	0xC0
+#define AMD_EVT_RETIRED_BRANCHES 0xC2
 /* PerfEvtSel bits (APM Vol. 2 Figure 13-7): as Intel's for USR/OS/INT/EN. */
-#define AMD_SEL(flags) (AMD_EVT_RETIRED_INSNS | PERFEVTSEL_USR | PERFEVTSEL_OS | (flags))
+#define AMD_SEL_EV(ev, flags) ((ev) | PERFEVTSEL_USR | PERFEVTSEL_OS | (flags))
+#define AMD_SEL(flags)	      AMD_SEL_EV(AMD_EVT_RETIRED_INSNS, flags)
+
+/* Cycle bounds, argued as in tests/counting.c: no AMD core retires more
+ * than 16 instructions per cycle (Zen 4/5 retire at most 8 macro-ops); a
+ * 10-instruction register-only iteration takes far less than 1000 cycles
+ * and the gate far less than 10^6. */
+#define AMD_MAX_IPC		16ULL
+#define AMD_CYCLES_PER_ITER_MAX 1000ULL
+#define AMD_CYCLES_OVERHEAD	1000000ULL
 
 static bool ext(void)
 {
@@ -35,17 +52,23 @@ static uint32_t ctr_msr(unsigned i)
 	return ext() ? MSR_F15H_PERF_CTR0 + 2 * i : MSR_K7_PERFCTR0 + i;
 }
 
-/* Count `iters` on counter i, gated by EN (and PerfCntrGlobalCtl on v2). */
-static uint64_t count(unsigned i, uint64_t iters)
+/* Count event `ev` over `iters` on counter i, gated by EN (and
+ * PerfCntrGlobalCtl on v2). */
+static uint64_t count_event(unsigned i, unsigned ev, uint64_t iters)
 {
 	wrmsr(sel_msr(i), 0);
 	wrmsr(ctr_msr(i), 0);
 	if (caps()->amd.perfmon_v2)
 		wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, BIT_ULL(i));
-	arch_workload_gated(iters, sel_msr(i), AMD_SEL(PERFEVTSEL_EN), AMD_SEL(0));
+	arch_workload_gated(iters, sel_msr(i), AMD_SEL_EV(ev, PERFEVTSEL_EN), AMD_SEL_EV(ev, 0));
 	if (caps()->amd.perfmon_v2)
 		wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
 	return rdmsr(ctr_msr(i));
+}
+
+static uint64_t count(unsigned i, uint64_t iters)
+{
+	return count_event(i, AMD_EVT_RETIRED_INSNS, iters);
 }
 
 TEST(amd, retired_instructions_every_counter, REQ_AMD)
@@ -58,6 +81,41 @@ TEST(amd, retired_instructions_every_counter, REQ_AMD)
 			     RULE_AMD_COUNT, "PerfCtr%u retired instructions over N iterations", i);
 		expect_eq(t, c2 - c1, PMU_ITERS * WORKLOAD_INSNS_PER_ITER, RULE_AMD_COUNT,
 			  "PerfCtr%u: count(2N) - count(N)", i);
+	}
+}
+
+TEST(amd, retired_branches_every_counter, REQ_AMD)
+{
+	for (unsigned i = 0; i < n_ctrs(); i++) {
+		uint64_t c1 = count_event(i, AMD_EVT_RETIRED_BRANCHES, PMU_ITERS);
+		uint64_t c2 = count_event(i, AMD_EVT_RETIRED_BRANCHES, 2 * PMU_ITERS);
+
+		expect_range(t, c1, PMU_ITERS * WORKLOAD_BRANCHES_PER_ITER,
+			     PMU_ITERS * WORKLOAD_BRANCHES_PER_ITER + PMU_OVERHEAD_EVENTS,
+			     RULE_AMD_BRANCHES, "PerfCtr%u retired branches (C2H) over N iterations",
+			     i);
+		expect_eq(t, c2 - c1, PMU_ITERS * WORKLOAD_BRANCHES_PER_ITER, RULE_AMD_BRANCHES,
+			  "PerfCtr%u retired branches (C2H): count(2N) - count(N)", i);
+	}
+}
+
+TEST(amd, core_cycles_every_counter, REQ_AMD)
+{
+	for (unsigned i = 0; i < n_ctrs(); i++) {
+		uint64_t c1 = count_event(i, AMD_EVT_CYCLES, PMU_ITERS);
+		uint64_t c2 = count_event(i, AMD_EVT_CYCLES, 2 * PMU_ITERS);
+
+		expect_range(t, c1, PMU_ITERS * WORKLOAD_INSNS_PER_ITER / AMD_MAX_IPC,
+			     PMU_ITERS * AMD_CYCLES_PER_ITER_MAX + AMD_CYCLES_OVERHEAD,
+			     RULE_AMD_CYCLES, "PerfCtr%u cycles not in halt (76H) over N iterations",
+			     i);
+		/* N more iterations retire 10N more instructions: >= 10N / 16
+		 * more cycles, whatever the frequency did meanwhile. */
+		expect_range(t, c2 > c1 ? c2 - c1 : 0,
+			     PMU_ITERS * WORKLOAD_INSNS_PER_ITER / AMD_MAX_IPC,
+			     PMU_ITERS * AMD_CYCLES_PER_ITER_MAX + AMD_CYCLES_OVERHEAD,
+			     RULE_AMD_CYCLES, "PerfCtr%u cycles not in halt: count(2N) - count(N)",
+			     i);
 	}
 }
 

@@ -109,6 +109,107 @@ TEST(counting, arch_events_every_gp_counter, REQ_ARCH_PMU)
 		t_skip(t, "CPUID.0AH:EBX marks every architectural event unavailable");
 }
 
+/*
+ * Lower bounds on the events the calibrated loop cannot cause, from the two
+ * workloads that must cause them (include/arch.h argues each bound):
+ *  - every load of arch_workload_llc_miss() follows a CLFLUSH of its line and
+ *    an MFENCE, so it is an LLC reference and an LLC miss; prefetchers may
+ *    refill a line in between (Vol. 2A CLFLUSH), so at least half of them are
+ *    required; prefetches, page walks and the flushes may add a few more per
+ *    load, never LLC_EVENTS_PER_LOAD_MAX;
+ *  - arch_workload_branch_miss() branches on a fresh pseudo-random bit each
+ *    iteration: a predictor mispredicts about half of them; 1/8 is required,
+ *    and no more than the branches that retire.
+ * A CPU or vPMU that never counts these events fails here, where the loop
+ * of arch_events_every_gp_counter only bounds them from above.
+ */
+#define LLC_WALKS		4 /* walks of the buffer per count */
+#define LLC_EVENTS_PER_LOAD_MAX 16
+#define BRMISS_MIN_DIVISOR	8
+
+static void llc_walks(void *arg)
+{
+	(void)arg;
+	for (unsigned k = 0; k < LLC_WALKS; k++)
+		arch_workload_llc_miss(pmu_llc_buffer(), PMU_LLC_LINES);
+}
+
+TEST(counting, llc_events_lower_bound, REQ_ARCH_PMU | REQ_CLFLUSH)
+{
+	static const struct {
+		enum arch_event ev;
+		const char *rule;
+	} evs[] = {
+	    {ARCH_EVENT_LLC_REFERENCES, RULE_EVENT_LLC_REF},
+	    {ARCH_EVENT_LLC_MISSES, RULE_EVENT_LLC_MISS},
+	};
+	const uint64_t loads = LLC_WALKS * PMU_LLC_LINES;
+	unsigned done = 0;
+
+	for (unsigned k = 0; k < ARRAY_SIZE(evs); k++) {
+		if (!pmu_event_available(evs[k].ev))
+			continue;
+		for (unsigned i = 0; i < pmu_num_gp(); i++) {
+			uint64_t sel = pmu_evtsel(evs[k].ev, PERFEVTSEL_OS | PERFEVTSEL_USR);
+
+			if (!pmu_gp_present(i))
+				continue;
+			expect_range(t, pmu_count_gp_call(i, sel, llc_walks, NULL), loads / 2,
+				     loads * LLC_EVENTS_PER_LOAD_MAX + PMU_OVERHEAD_EVENTS,
+				     evs[k].rule,
+				     "IA32_PMC%u counting %s over %llu loads, each after CLFLUSH "
+				     "and MFENCE of its line",
+				     i, pmu_arch_events[evs[k].ev].name, (unsigned long long)loads);
+			done++;
+		}
+	}
+	if (!done)
+		t_skip(t, "CPUID.0AH:EBX[3] and EBX[4]: LLC references and LLC misses unavailable");
+}
+
+struct brmiss_run {
+	uint64_t iters, seed;
+};
+
+static void brmiss_run(void *arg)
+{
+	const struct brmiss_run *r = arg;
+
+	arch_workload_branch_miss(r->iters, r->seed);
+}
+
+/* A seed no earlier run of this boot used, so that no predictor has seen
+ * the sequence (include/arch.h: predictors memorize repeated ones). */
+static uint64_t fresh_seed(void)
+{
+	static uint64_t runs;
+
+	return arch_rdtsc() ^ (++runs * 0x9E3779B97F4A7C15ULL);
+}
+
+TEST(counting, branch_misses_lower_bound, REQ_ARCH_PMU)
+{
+	uint64_t sel = pmu_evtsel(ARCH_EVENT_BRANCH_MISSES, PERFEVTSEL_OS | PERFEVTSEL_USR);
+
+	if (!pmu_event_available(ARCH_EVENT_BRANCH_MISSES)) {
+		t_skip(t, "CPUID.0AH:EBX[6]: branch misses retired unavailable");
+		return;
+	}
+	for (unsigned i = 0; i < pmu_num_gp(); i++) {
+		struct brmiss_run r = {PMU_ITERS, fresh_seed()};
+
+		if (!pmu_gp_present(i))
+			continue;
+		expect_range(t, pmu_count_gp_call(i, sel, brmiss_run, &r),
+			     PMU_ITERS / BRMISS_MIN_DIVISOR,
+			     PMU_ITERS * WORKLOAD_BRMISS_BRANCHES_PER_ITER + PMU_OVERHEAD_EVENTS,
+			     RULE_EVENT_BRANCH_MISSES,
+			     "IA32_PMC%u counting branch misses over %llu branches on pseudo-random "
+			     "bits (seed %#llx)",
+			     i, (unsigned long long)PMU_ITERS, (unsigned long long)r.seed);
+	}
+}
+
 /* Event each fixed counter counts, Table 20-2. */
 static const int fixed_event[] = {
     [FIXED_INSTRUCTIONS] = ARCH_EVENT_INSTRUCTIONS,

@@ -97,6 +97,19 @@
 #define RULE_EVENT_BOUNDED                                                                         \
 	"SDM Vol.3B Table 20-1: an available architectural event counts within "                   \
 	"the bounds the workload implies"
+#define RULE_EVENT_LLC_REF                                                                         \
+	"SDM Vol.3B Table 20-1: LLC References (2EH/4FH) counts core requests "                    \
+	"that reference the LLC; a load after CLFLUSH + MFENCE (Vol.2A CLFLUSH) "                  \
+	"is one: >= 1/2 per flushed load (prefetch refills), <= 16 per load"
+#define RULE_EVENT_LLC_MISS                                                                        \
+	"SDM Vol.3B Table 20-1: LLC Misses (2EH/41H) counts each miss of a "                       \
+	"reference to the LLC; a load after CLFLUSH + MFENCE (Vol.2A CLFLUSH) "                    \
+	"misses every level: >= 1/2 per flushed load, <= 16 per load"
+#define RULE_EVENT_BRANCH_MISSES                                                                   \
+	"SDM Vol.3B Table 20-1: Branch Misses Retired (C5H/00H) counts "                           \
+	"mispredicted branches at retirement; a branch on a fresh xorshift64* "                    \
+	"bit mispredicts about 1/2 the time (>= 1/8 checked), never more often "                   \
+	"than branches retire"
 #define RULE_EVTSEL_EN "SDM Vol.3B 20.2.1.1: IA32_PERFEVTSELx.EN = 0 disables the counter"
 #define RULE_GLOBAL_CTRL_GATE                                                                      \
 	"SDM Vol.3B 20.2.2: a counter counts only while its "                                      \
@@ -310,6 +323,28 @@
 #define RULE_UNCORE_OVF                                                                            \
 	"SDM Vol.3B 20.3.1.2: uncore counter overflow sets its "                                   \
 	"MSR_UNCORE_PERF_GLOBAL_STATUS bit, cleared via GLOBAL_OVF_CTRL"
+#define RULE_UNCORE_CHG                                                                            \
+	"SDM Vol.3B 20.3.1.2: MSR_UNCORE_PERF_GLOBAL_STATUS.CHG (63) is set when a status bit "    \
+	"is set, cleared by writing 1 to bit 63 of MSR_UNCORE_PERF_GLOBAL_OVF_CTRL"
+#define RULE_UNCORE_OVF_PMI                                                                        \
+	"SDM Vol.3B 20.3.1.2: MSR_UNCORE_PERF_GLOBAL_STATUS.OVF_PMI (61) is set when an uncore "   \
+	"counter overflowed and generated an interrupt request (its PMI bit set), not otherwise"
+#define RULE_UNCORE_STATUS_RO                                                                      \
+	"SDM Vol.3B 20.3.1.2: MSR_UNCORE_PERF_GLOBAL_STATUS is read-only; WRMSR raises #GP"
+#define RULE_UNCORE_PMI_ROUTE                                                                      \
+	"SDM Vol.3B 20.3.1.2: an overflow of an uncore counter with its PMI bit is routed to "     \
+	"the cores whose EN_PMI_COREx bit is set in MSR_UNCORE_PERF_GLOBAL_CTRL, and delivered "   \
+	"when IA32_DEBUGCTL.Offcore_PMI_EN (bit 13) is set; with no EN_PMI_COREx, no PMI"
+#define RULE_UNCORE_PMI_DEBUGCTL                                                                   \
+	"SDM Vol.3B 20.3.1.2: PMI delivery due to an uncore counter overflow is enabled by "       \
+	"IA32_DEBUGCTL.Offcore_PMI_EN (bit 13); clear, no PMI"
+#define RULE_UNCORE_PMI_FRZ                                                                        \
+	"SDM Vol.3B 20.3.1.2: with PMI_FRZ all uncore counters are disabled when one signals a "   \
+	"PMI; software re-enables them by setting the MSR_UNCORE_PERF_GLOBAL_CTRL enable bits"
+#define RULE_UNCORE_RSVD                                                                           \
+	"SDM Vol.3B 20.3.1.2 (MSR_UNCORE_FIXED_CTR_CTRL: EN 0, PMI 2; "                            \
+	"MSR_UNCORE_PERF_GLOBAL_CTRL: EN_PC7:0, EN_FC0 32, EN_PMI_CORE 51:48, PMI_FRZ 63) / "      \
+	"Vol.2B WRMSR: setting a reserved bit raises #GP(0); defined bits read back"
 
 /* ---- NetBurst (Vol. 3B 20.6.3) ---------------------------------------------- */
 #define RULE_P4_WIDTH "SDM Vol.3B 20.6.3.2: NetBurst counters are 40 bits wide"
@@ -329,10 +364,32 @@
 #define RULE_P4_OVF                                                                                \
 	"SDM Vol.3B 20.6.3.5.8: a counter overflow sets its CCCR OVF flag "                        \
 	"(bit 31), which stays set until software clears it"
+#define RULE_P4_FORCE_OVF                                                                          \
+	"SDM Vol.3B 20.6.3.3 (CCCR figure): FORCE_OVF (bit 25) forces a counter overflow on "      \
+	"every counter increment; clear, overflow occurs only when the counter overflows"
+#define RULE_P4_OVF_PMI                                                                            \
+	"SDM Vol.3B 20.6.3.3 / 20.6.3.5.8: with CCCR.OVF_PMI (bit 26) an overflow generates a "    \
+	"PMI through the local APIC LVT performance-counter entry; clear, no PMI"
+#define RULE_P4_PMI_MASK                                                                           \
+	"SDM Vol.3B 20.6.3.5.8: these processors mask PMIs upon receiving an interrupt (the LVT "  \
+	"performance-counter mask bit is set on delivery)"
+#define RULE_P4_CASCADE                                                                            \
+	"SDM Vol.3B 20.6.3.5.3 / 20.6.3.5.6: with CCCR.CASCADE (bit 30) a counter is started by "  \
+	"the overflow of its alternate counter (0/2, 1/3 in each block; 12/14 in IQ), not before"
+#define RULE_P4_ESCR_SELECT                                                                        \
+	"SDM Vol.3B 20.6.3.3 / 20.6.3.5.1: CCCR.ESCR_SELECT (bits 15:13) picks the ESCR among "    \
+	"those wired to the counter (IQ_COUNTER0: CRU_ESCR0 = 4, CRU_ESCR2 = 5; IQ_COUNTER2: "     \
+	"CRU_ESCR1 = 4): the counter counts the event of that ESCR only"
 
 /* ---- AMD (APM Vol. 2 13.2) ------------------------------------------------- */
 #define RULE_AMD_WIDTH "AMD APM Vol.2 13.2.1: PerfCtrn are 48 bits wide"
 #define RULE_AMD_COUNT "AMD APM Vol.2 13.2.1: PerfEvtSeln.En = 1 counts the selected event"
+#define RULE_AMD_BRANCHES                                                                          \
+	"AMD PPR (Families 17h-1Ah) PMCx0C2 Retired Branch Instructions counts "                   \
+	"every retired branch (and exception / interrupt, none here): exact"
+#define RULE_AMD_CYCLES                                                                            \
+	"AMD PPR (Families 17h-1Ah) PMCx076 Cycles not in Halt counts core "                       \
+	"clocks while not halted: >= instructions / 16, bounded above"
 #define RULE_AMD_LEGACY_ALIAS                                                                      \
 	"AMD APM Vol.2 13.2.1: with PerfCtrExtCore, C001_0000H-C001_0007H alias "                  \
 	"PerfEvtSel0-3/PerfCtr0-3 at C001_0200H+"

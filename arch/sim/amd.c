@@ -158,11 +158,11 @@ static enum sim_event amd_event(uint64_t sel)
 	    (unsigned)(sel & 0xFF) | (unsigned)(FIELD_GET_ULL(GENMASK_ULL(35, 32), sel) << 8);
 	switch (e) {
 	case 0x76: /* CPU clocks not halted */
-		return EV_CYCLES;
+		return quirk(Q_AMD_CYCLES_NEVER_COUNT) ? EV_NONE : EV_CYCLES;
 	case 0xC0: /* retired instructions */
 		return EV_INSNS;
 	case 0xC2: /* retired branch instructions */
-		return EV_BRANCHES;
+		return quirk(Q_AMD_BRANCHES_AS_INSNS) ? EV_INSNS : EV_BRANCHES;
 	case 0xC3: /* retired mispredicted branches */
 		return EV_BR_MISS;
 	default:

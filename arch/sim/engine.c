@@ -43,6 +43,9 @@ static uint64_t iters_to_overflow(const struct sim_counter *c, uint64_t inc1, ui
 	uint64_t dist = mask - v + 1;
 	if (c->width >= 64 && v == 0)
 		dist = UINT64_MAX;
+	/* NetBurst CCCR.FORCE_OVF: the first increment overflows. */
+	if (c->f.force_ovf)
+		dist = 1;
 	if (quirk(Q_OVF_EARLY) && dist > 1)
 		dist--;
 	if (inc1 >= dist)
@@ -153,4 +156,26 @@ void arch_workload_gated(uint64_t iters, uint32_t msr, uint64_t on, uint64_t off
 	sim_run_segments(SEG_GATED_EDGE, 1);
 	sim_run_segments(SEG_LOOP, iters);
 	wrmsr(msr, off);
+}
+
+/* CLFLUSH without CPUID.01H:EDX.CLFSH is #UD (SDM Vol. 2A CLFLUSH). The
+ * buffer is not touched: the model counts what the SDM says the loads are. */
+__user_code void arch_workload_llc_miss(const void *buf, uint64_t lines)
+{
+	(void)buf;
+	if (!g_sim.caps.clflush)
+		sim_raise(X86_VEC_UD, 0, false, (uint64_t)(uintptr_t)arch_workload_llc_miss, 0);
+	sim_run_segments(SEG_ENTRY, 1);
+	sim_run_segments(SEG_LLC_LINE, lines);
+	sim_run_segments(SEG_EXIT, 1);
+}
+
+/* The seed does not matter to the model: every second iteration mispredicts. */
+__user_code void arch_workload_branch_miss(uint64_t iters, uint64_t seed)
+{
+	(void)seed;
+	sim_run_segments(SEG_ENTRY, 1);
+	sim_run_segments(SEG_BRMISS_PAIR, iters / 2);
+	sim_run_segments(SEG_BRMISS_ITER, iters % 2);
+	sim_run_segments(SEG_EXIT, 1);
 }

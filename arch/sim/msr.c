@@ -51,6 +51,9 @@ static int misc_wrmsr(uint32_t msr, uint64_t val)
 		valid = BIT_ULL(0) | BIT_ULL(1) | GENMASK_ULL(12, 6);
 		if (g_sim.perf_cap & PERF_CAP_FREEZE_WHILE_SMM)
 			valid |= DEBUGCTL_FREEZE_WHILE_SMM;
+		/* Nehalem: bit 13 ENABLE_UNCORE_PMI (Vol. 3B 20.3.1.2). */
+		if (c->nehalem_uncore)
+			valid |= DEBUGCTL_ENABLE_UNCORE_PMI;
 		if (val & ~valid)
 			return X86_VEC_GP;
 		g_sim.pmu.debugctl = val;

@@ -16,6 +16,21 @@
  * CCCR threshold logic of 20.6.3.5.2 applies: with COMPARE the counter adds
  * 1 per cycle whose input is > THRESHOLD (COMPLEMENT clear) or <= THRESHOLD
  * (set), EDGE counts false-to-true transitions of that comparison.
+ *
+ * CCCR flags (Vol. 3B 20.6.3.3, CCCR figure): FORCE_OVF makes every
+ * increment an overflow; an overflow sets the sticky OVF flag and, with
+ * OVF_PMI, requests a PMI through the LVT performance-monitoring entry
+ * (20.6.3.5.8; the SDM adds that the PMI comes with the next event count
+ * after the overflow: the model requests it at the overflow and the engine
+ * delivers it at the end of that iteration, within the same skid). CASCADE
+ * (20.6.3.5.6): counters are paired within a block, 0/2 and 1/3 (and
+ * likewise 4/6, 5/7, 8/10, 9/11, 12/14, 13/15); in the IQ block 16 can only
+ * be started by 14 and 17 by 15, and neither 16 nor 17 starts another. The
+ * overflow of a counter starts its alternate counter when that one has
+ * CASCADE set ("the second way that a counter can be started", 20.6.3.5.3),
+ * without software setting its Enable flag; the next write of its CCCR ends
+ * that state. Bits 17:16 "must be set to 11B": the SDM gives no behaviour
+ * for other values, so the model accepts any.
  */
 #include "sim.h"
 
@@ -66,6 +81,7 @@ int sim_p4_wrmsr(uint32_t msr, uint64_t val)
 			return X86_VEC_GP;
 		P->p4_cccr[msr - MSR_BPU_CCCR0] = val;
 		P->p4_last[msr - MSR_BPU_CCCR0] = false;
+		P->p4_cascaded[msr - MSR_BPU_CCCR0] = false;
 		return 0;
 	}
 	if (escr_exists(msr)) {
@@ -83,12 +99,14 @@ void sim_p4_collect(void)
 		return;
 	for (unsigned i = 0; i < P4_NUM_COUNTERS; i++) {
 		uint64_t cccr = P->p4_cccr[i];
-		if (!(cccr & P4_CCCR_ENABLE))
+		if (!(cccr & P4_CCCR_ENABLE) && !P->p4_cascaded[i])
 			continue;
 		unsigned sel = FIELD_GET_ULL(P4_CCCR_ESCR_SELECT, cccr);
 		bool left = i == 12 || i == 13 || i == 16, right = i == 14 || i == 15 || i == 17;
 		uint32_t msr = 0;
-		if (sel == 4)
+		if (quirk(Q_P4_ESCR_SELECT_IGNORED))
+			msr = i >= 12 ? MSR_CRU_ESCR0 : 0;
+		else if (sel == 4)
 			msr = left ? MSR_CRU_ESCR0 : right ? MSR_CRU_ESCR1 : 0;
 		else if (sel == 5)
 			msr = left ? 0x3CC : right ? 0x3CD : 0; /* CRU_ESCR2 / 3 */
@@ -102,7 +120,8 @@ void sim_p4_collect(void)
 		if (quirk(Q_P4_ESCR_CPL_IGNORED) ? !(usr || os) : !(g_sim.cpl == 0 ? os : usr))
 			continue;
 		struct sim_filter f = {.ev = EV_INSNS};
-		if (cccr & P4_CCCR_COMPARE) {
+		f.force_ovf = (cccr & P4_CCCR_FORCE_OVF) && !quirk(Q_P4_FORCE_OVF_IGNORED);
+		if ((cccr & P4_CCCR_COMPARE) && !quirk(Q_P4_COMPARE_IGNORED)) {
 			/* > threshold is ">= threshold + 1"; <= is "< threshold + 1". */
 			f.cmask = (unsigned)FIELD_GET_ULL(P4_CCCR_THRESHOLD, cccr) + 1;
 			f.inv = cccr & P4_CCCR_COMPLEMENT;
@@ -112,13 +131,43 @@ void sim_p4_collect(void)
 	}
 }
 
-/* Overflow sets the sticky CCCR.OVF; with OVF_PMI a PMI (20.6.3.5.8). */
+/* The counter whose CCCR.CASCADE lets counter i's overflow start it, -1
+ * when none (20.6.3.5.6): 0<->2, 1<->3 in each block of four, 14->16,
+ * 15->17; 16 and 17 start nothing. */
+static int cascade_partner(unsigned i)
+{
+	if (i >= 16)
+		return -1;
+	if (i == 14 || i == 15)
+		return -1; /* 14/15 -> 12/13 or 16/17: see sim_p4_overflow */
+	return (int)(i ^ 2);
+}
+
+static void cascade_start(int j)
+{
+	if (j >= 0 && (P->p4_cccr[j] & P4_CCCR_CASCADE) && !quirk(Q_P4_CASCADE_IGNORED))
+		P->p4_cascaded[j] = true;
+}
+
+/* Overflow sets the sticky CCCR.OVF; with OVF_PMI a PMI (20.6.3.5.8); and
+ * it starts the alternate counter when that one has CASCADE set. */
 void sim_p4_overflow(unsigned i)
 {
+	bool pmi = P->p4_cccr[i] & P4_CCCR_OVF_PMI;
+
 	if (!quirk(Q_P4_OVF_NOT_SET))
 		P->p4_cccr[i] |= P4_CCCR_OVF;
-	if (P->p4_cccr[i] & P4_CCCR_OVF_PMI)
+	if (quirk(Q_P4_OVF_PMI_IGNORED))
+		pmi = false;
+	if (pmi || quirk(Q_P4_PMI_WITHOUT_OVF_PMI))
 		sim_pmi_request();
+	if (i == 14 || i == 15) {
+		/* IQ: 14 cascades into 12 or 16, 15 into 13 or 17. */
+		cascade_start((int)i - 2);
+		cascade_start((int)i + 2);
+	} else {
+		cascade_start(cascade_partner(i));
+	}
 }
 
 bool sim_p4_value(uint32_t idx, uint64_t *v)

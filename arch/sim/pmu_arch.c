@@ -64,9 +64,17 @@ static enum sim_event decode_event(uint64_t sel)
 {
 	uint8_t e = FIELD_GET_ULL(PERFEVTSEL_EVENT, sel);
 	uint8_t u = FIELD_GET_ULL(PERFEVTSEL_UMASK, sel);
-	for (unsigned i = 0; i < ARCH_EVENT_COUNT; i++)
-		if (arch_events[i].event == e && arch_events[i].umask == u)
-			return g_sim.caps.pm.event_available[i] ? arch_events[i].ev : EV_NONE;
+	for (unsigned i = 0; i < ARCH_EVENT_COUNT; i++) {
+		enum sim_event ev = arch_events[i].ev;
+
+		if (arch_events[i].event != e || arch_events[i].umask != u)
+			continue;
+		if (quirk(Q_LLC_NEVER_COUNT) && (ev == EV_LLC_REF || ev == EV_LLC_MISS))
+			return EV_NONE;
+		if (quirk(Q_BR_MISS_NEVER_COUNTS) && ev == EV_BR_MISS)
+			return EV_NONE;
+		return g_sim.caps.pm.event_available[i] ? ev : EV_NONE;
+	}
 	return EV_NONE;
 }
 

@@ -14,7 +14,9 @@
  * 4 core cycles, 3 reference cycles. RDPMC and CPUID (arch_serialize) each
  * retire one instruction of 4 cycles (3 reference cycles) when they
  * complete, so a loop of reads sees a running counter move, as on hardware;
- * RDMSR / WRMSR / RDTSC are not counted. Checks must work on differences of two
+ * RDMSR / WRMSR / RDTSC are not counted. arch_workload_llc_miss() and
+ * arch_workload_branch_miss() are the entry segment, their own line or
+ * iteration segments (below) and the exit segment. Checks must work on differences of two
  * lengths (the overhead cancels), as on real hardware.
  *
  * Events are given per cycle so that CMASK / INV / EDGE (Vol. 3B 20.2.1.1,
@@ -99,6 +101,61 @@ const struct sim_segment sim_segments[SEG_COUNT] = {
 		    [EV_TD_RETIRING] = {1, 1},
 		    [EV_TD_BADSPEC] = {0, 0, 2, 2},
 		    [EV_TD_BACKEND] = {3, 3, 2, 2},
+		},
+	},
+    /* One line of arch_workload_llc_miss(): CLFLUSH, MFENCE (cycles 0, 1),
+     * the load, which is 1 LLC reference and 1 LLC miss (cycle 2) and
+     * completes at cycle 18, then ADD, DEC, JNZ. No prefetch hits, no extra
+     * references: the model is the SDM's lower bound, exactly. */
+    [SEG_LLC_LINE] =
+	{
+	    .cycles = 20,
+	    .ev =
+		{
+		    [EV_CYCLES] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+		    [EV_INSNS] = {1, 1, [18] = 1, [19] = 3},
+		    [EV_REF] = {1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0},
+		    [EV_BRANCHES] = {[19] = 1},
+		    [EV_LLC_REF] = {[2] = 1},
+		    [EV_LLC_MISS] = {[2] = 1},
+		    [EV_TD_SLOTS] = {4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4},
+		    [EV_TD_RETIRING] = {1, 1, [18] = 1, [19] = 3},
+		    [EV_TD_BACKEND] = {3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 3, 1},
+		},
+	},
+    /* Two iterations of arch_workload_branch_miss(), 10 cycles each: 17
+     * instructions and 3 branches (JS at cycle 6, JMP, JNZ) per iteration;
+     * the JS of the second one is mispredicted. The model: exactly every
+     * second iteration mispredicts, whatever the seed (half, as a predictor
+     * facing coin flips does on average). */
+    [SEG_BRMISS_PAIR] =
+	{
+	    .cycles = 20,
+	    .ev =
+		{
+		    [EV_CYCLES] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+		    [EV_INSNS] = {2, 2, 2, 2, 2, 2, 2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 1, 0},
+		    [EV_REF] = {1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0},
+		    [EV_BRANCHES] = {[6] = 1, [7] = 1, [8] = 1, [16] = 1, [17] = 1, [18] = 1},
+		    [EV_BR_MISS] = {[16] = 1},
+		    [EV_TD_SLOTS] = {4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4},
+		    [EV_TD_RETIRING] = {2, 2, 2, 2, 2, 2, 2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 1, 0},
+		    [EV_TD_BACKEND] = {2, 2, 2, 2, 2, 2, 2, 2, 3, 4, 2, 2, 2, 2, 2, 2, 2, 2, 3, 4},
+		},
+	},
+    /* The odd iteration of an odd count: predicted. */
+    [SEG_BRMISS_ITER] =
+	{
+	    .cycles = 10,
+	    .ev =
+		{
+		    [EV_CYCLES] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+		    [EV_INSNS] = {2, 2, 2, 2, 2, 2, 2, 2, 1, 0},
+		    [EV_REF] = {1, 1, 1, 0, 1, 1, 1, 0, 1, 1},
+		    [EV_BRANCHES] = {[6] = 1, [7] = 1, [8] = 1},
+		    [EV_TD_SLOTS] = {4, 4, 4, 4, 4, 4, 4, 4, 4, 4},
+		    [EV_TD_RETIRING] = {2, 2, 2, 2, 2, 2, 2, 2, 1, 0},
+		    [EV_TD_BACKEND] = {2, 2, 2, 2, 2, 2, 2, 2, 3, 4},
 		},
 	},
 };

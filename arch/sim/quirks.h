@@ -159,6 +159,18 @@
 	      "IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI does not freeze the counters on a PMI")         \
 	QUIRK(Q_FREEZE_LEGACY_ON_V4, "v4-freeze-legacy", V4_, "hypothetical",                      \
 	      "on v4, freeze on PMI clears IA32_PERF_GLOBAL_CTRL instead of setting CTR_FRZ")      \
+	QUIRK(Q_LLC_NEVER_COUNT, "llc-events-never-count",                                         \
+	      ARCH_ && c->clflush &&                                                               \
+		  (c->pm.event_available[ARCH_EVENT_LLC_REFERENCES] ||                             \
+		   c->pm.event_available[ARCH_EVENT_LLC_MISSES]),                                  \
+	      "hypothetical (a vPMU that drops events it does not emulate)",                       \
+	      "LLC References (2EH/4FH) and LLC Misses (2EH/41H) never count, although "           \
+	      "CPUID.0AH:EBX marks them available")                                                \
+	QUIRK(Q_BR_MISS_NEVER_COUNTS, "branch-miss-never-counts",                                  \
+	      ARCH_ && c->pm.event_available[ARCH_EVENT_BRANCH_MISSES],                            \
+	      "hypothetical (a vPMU that drops events it does not emulate)",                       \
+	      "Branch Misses Retired (C5H/00H) never counts, although CPUID.0AH:EBX marks it "     \
+	      "available")                                                                         \
 	/* ---- PMI and the local APIC (Vol. 3A 10.5.1, Vol. 3B 20.2) ---- */                      \
 	QUIRK(Q_LVT_NO_MASK, "lvt-mask-not-set-on-pmi", ARCH_ || c->netburst || AMD_,              \
 	      "KVM before its 2023 fix masking LVTPC on PMI delivery (version not verified)",      \
@@ -185,12 +197,41 @@
 	      "hypothetical", "PerfMonV2 PerfCntrGlobalCtl does not gate the core counters")       \
 	QUIRK(Q_AMD_RDPMC_UNBOUNDED, "amd-rdpmc-index-unchecked", AMD_, "hypothetical",            \
 	      "RDPMC with ECX beyond the core counters returns 0 instead of #GP")                  \
+	QUIRK(Q_AMD_CYCLES_NEVER_COUNT, "amd-cycles-never-count", AMD_,                            \
+	      "hypothetical (a vPMU that drops events it does not emulate)",                       \
+	      "PMCx076 (cycles not in halt) never counts")                                         \
+	QUIRK(Q_AMD_BRANCHES_AS_INSNS, "amd-branches-count-instructions", AMD_,                    \
+	      "hypothetical (an event-table mistake in a vPMU)",                                   \
+	      "PMCx0C2 (retired branch instructions) counts retired instructions")                 \
 	/* ---- Nehalem uncore (Vol. 3B 20.3.1.2) ---- */                                          \
 	QUIRK(Q_UNC_GLOBAL_IGNORED, "uncore-global-enable-ignored", c->nehalem_uncore,             \
 	      "hypothetical",                                                                      \
 	      "uncore counters count without their MSR_UNCORE_PERF_GLOBAL_CTRL enable")            \
 	QUIRK(Q_UNC_WIDTH32, "uncore-width-32", c->nehalem_uncore, "hypothetical",                 \
 	      "uncore counters are 32 bits wide instead of 48")                                    \
+	QUIRK(Q_UNC_PMI_NOT_DELIVERED, "uncore-pmi-not-delivered", c->nehalem_uncore,                     \
+	      "hypothetical",                                                                             \
+	      "an uncore overflow with PMI, EN_PMI_COREx and ENABLE_UNCORE_PMI raises no PMI")            \
+	QUIRK(Q_UNC_PMI_IGNORES_EN_CORE, "uncore-pmi-ignores-en-pmi-core", c->nehalem_uncore,             \
+	      "hypothetical",                                                                             \
+	      "an uncore PMI reaches this core although no EN_PMI_COREx bit is set")                      \
+	QUIRK(Q_UNC_PMI_IGNORES_DEBUGCTL, "uncore-pmi-ignores-debugctl", c->nehalem_uncore,               \
+	      "hypothetical",                                                                             \
+	      "an uncore PMI is delivered although IA32_DEBUGCTL.ENABLE_UNCORE_PMI is clear")             \
+	QUIRK(Q_UNC_PMI_FRZ_IGNORED, "uncore-pmi-frz-ignored", c->nehalem_uncore, "hypothetical",         \
+	      "PMI_FRZ does not disable the uncore counters when one signals a PMI")                      \
+	QUIRK(Q_UNC_OVF_PMI_NOT_SET, "uncore-ovf-pmi-not-set", c->nehalem_uncore, "hypothetical",         \
+	      "MSR_UNCORE_PERF_GLOBAL_STATUS.OVF_PMI (61) is not set by an interrupting overflow")        \
+	QUIRK(Q_UNC_CHG_NOT_SET, "uncore-chg-not-set", c->nehalem_uncore, "hypothetical",                 \
+	      "MSR_UNCORE_PERF_GLOBAL_STATUS.CHG (63) is not set when a status bit is set")               \
+	QUIRK(Q_UNC_STATUS_WRITABLE, "uncore-global-status-writable", c->nehalem_uncore,                  \
+	      "hypothetical", "WRMSR to the read-only MSR_UNCORE_PERF_GLOBAL_STATUS is accepted")         \
+	QUIRK(Q_UNC_FIXED_CTRL_RESERVED, "uncore-fixed-ctrl-reserved-accepted",                           \
+	      c->nehalem_uncore, "hypothetical",                                                          \
+	      "MSR_UNCORE_FIXED_CTR_CTRL writes with reserved bits (1, 63:3) set are accepted")           \
+	QUIRK(Q_UNC_GLOBAL_CTRL_RESERVED, "uncore-global-ctrl-reserved-accepted",                         \
+	      c->nehalem_uncore, "hypothetical",                                                          \
+	      "MSR_UNCORE_PERF_GLOBAL_CTRL writes with reserved bits set are accepted")                   \
 	/* ---- NetBurst (Vol. 3B 20.6.3) ---- */                                                  \
 	QUIRK(Q_P4_OVF_NOT_SET, "p4-cccr-ovf-not-set", c->netburst, "hypothetical",                \
 	      "a NetBurst counter overflow does not set CCCR.OVF")                                 \
@@ -198,6 +239,18 @@
 	      "ESCR T0_USR / T0_OS do not filter by CPL")                                          \
 	QUIRK(Q_P4_FAST_FULL, "p4-fast-rdpmc-full", c->netburst, "hypothetical",                   \
 	      "fast RDPMC (ECX[31]) returns all 40 bits instead of bits 31:0 with EDX = 0")        \
+	QUIRK(Q_P4_FORCE_OVF_IGNORED, "p4-force-ovf-ignored", c->netburst, "hypothetical",                \
+	      "CCCR.FORCE_OVF does not force an overflow (CCCR.OVF) on every increment")                  \
+	QUIRK(Q_P4_OVF_PMI_IGNORED, "p4-ovf-pmi-ignored", c->netburst, "hypothetical",                    \
+	      "a NetBurst counter overflow with CCCR.OVF_PMI raises no PMI")                              \
+	QUIRK(Q_P4_PMI_WITHOUT_OVF_PMI, "p4-pmi-without-ovf-pmi", c->netburst, "hypothetical",            \
+	      "a NetBurst counter overflow raises a PMI although CCCR.OVF_PMI is clear")                  \
+	QUIRK(Q_P4_CASCADE_IGNORED, "p4-cascade-ignored", c->netburst, "hypothetical",                    \
+	      "a counter with CCCR.CASCADE is not started by its alternate counter's overflow")           \
+	QUIRK(Q_P4_ESCR_SELECT_IGNORED, "p4-escr-select-ignored", c->netburst, "hypothetical",            \
+	      "IQ counters take CRU_ESCR0 whatever CCCR.ESCR_SELECT and the counter's ESCR wiring")       \
+	QUIRK(Q_P4_COMPARE_IGNORED, "p4-compare-ignored", c->netburst, "hypothetical",                    \
+	      "CCCR Compare / Threshold / Complement are ignored: every input is added")                  \
 	/* ---- RDT monitoring (Vol. 3B 17.18) ---- */                                             \
 	QUIRK(Q_RDT_RMID_NO_ERROR, "rdt-rmid-range-no-error", c->rdt.l3.present, "hypothetical",   \
 	      "IA32_QM_CTR does not set Error (bit 63) for an RMID above the maximum")             \

@@ -69,7 +69,19 @@ struct sim_segment {
 	unsigned cycles;
 	uint8_t ev[EV_COUNT][SEG_MAX_CYCLES];
 };
-enum { SEG_ENTRY, SEG_LOOP, SEG_EXIT, SEG_GATED_EDGE, SEG_INSN, SEG_COUNT };
+/* SEG_LLC_LINE: one line of arch_workload_llc_miss(); SEG_BRMISS_PAIR / _ITER:
+ * two iterations / one of arch_workload_branch_miss() (pmu_model.c). */
+enum {
+	SEG_ENTRY,
+	SEG_LOOP,
+	SEG_EXIT,
+	SEG_GATED_EDGE,
+	SEG_INSN,
+	SEG_LLC_LINE,
+	SEG_BRMISS_PAIR,
+	SEG_BRMISS_ITER,
+	SEG_COUNT
+};
 extern const struct sim_segment sim_segments[SEG_COUNT];
 
 /* How one counter turns per-cycle events into increments. */
@@ -77,6 +89,8 @@ struct sim_filter {
 	enum sim_event ev;
 	unsigned cmask; /* 0: add the event count each cycle */
 	bool inv, edge;
+	/* NetBurst CCCR.FORCE_OVF: every increment is an overflow. */
+	bool force_ovf;
 };
 /* Increment over one segment given the condition of the cycle before;
  * *last gets the condition of its last cycle (for EDGE). */
@@ -106,6 +120,8 @@ struct sim_pmu {
 	uint64_t p4_ctr[P4_NUM_COUNTERS], p4_cccr[P4_NUM_COUNTERS];
 	uint64_t p4_escr[0x42]; /* ESCRs at 3A0H..3E1H */
 	bool p4_last[P4_NUM_COUNTERS];
+	/* started by its cascade partner's overflow (CCCR.CASCADE) */
+	bool p4_cascaded[P4_NUM_COUNTERS];
 	/* RDT */
 	uint64_t pqr_assoc, qm_evtsel;
 	uint64_t rmid_occ[1024], rmid_bw[1024];

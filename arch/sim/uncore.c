@@ -87,11 +87,15 @@ int sim_uncore_wrmsr(uint32_t msr, uint64_t val)
 	}
 	switch (msr) {
 	case MSR_UNCORE_PERF_GLOBAL_CTRL:
-		if (val & ~UNC_GLOBAL_VALID)
+		if ((val & ~UNC_GLOBAL_VALID) && !quirk(Q_UNC_GLOBAL_CTRL_RESERVED))
 			return X86_VEC_GP;
 		P->unc_global_ctrl = val;
 		return 0;
 	case MSR_UNCORE_PERF_GLOBAL_STATUS:
+		if (quirk(Q_UNC_STATUS_WRITABLE)) {
+			P->unc_status = val;
+			return 0;
+		}
 		return X86_VEC_GP; /* read-only */
 	case MSR_UNCORE_PERF_GLOBAL_OVF_CTRL:
 		if (val & ~UNC_STATUS_VALID)
@@ -104,7 +108,10 @@ int sim_uncore_wrmsr(uint32_t msr, uint64_t val)
 		P->unc_fixed = val & m;
 		return 0;
 	case MSR_UNCORE_FIXED_CTR_CTRL:
-		if (val & ~(UNCORE_FIXED_CTRL_EN | UNCORE_FIXED_CTRL_PMI))
+		/* Figure "Layout of MSR_UNCORE_FIXED_CTR_CTRL": EN 0, PMI 2,
+		 * the rest reserved (Vol. 2B WRMSR: #GP(0)). */
+		if ((val & ~(UNCORE_FIXED_CTRL_EN | UNCORE_FIXED_CTRL_PMI)) &&
+		    !quirk(Q_UNC_FIXED_CTRL_RESERVED))
 			return X86_VEC_GP;
 		P->unc_fixed_ctrl = val;
 		return 0;
@@ -144,21 +151,32 @@ void sim_uncore_collect(void)
 	}
 }
 
-/* Overflow: OVF bit and CHG; with the counter's PMI bit, a PMI to the cores
- * enabled by EN_PMI_COREx (this logical processor is core 0), OVF_PMI, and
- * with PMI_FRZ every uncore counter is disabled (global enables cleared). */
+/* Overflow (Vol. 3B 20.3.1.2): OVF bit and CHG. With the counter's PMI bit
+ * the uncore makes an interrupt request: OVF_PMI is set, with PMI_FRZ every
+ * uncore counter is disabled (the global enables are cleared: software
+ * "must explicitly re-enable" them), and the request reaches the cores whose
+ * EN_PMI_COREx is set (this logical processor is core 0) that have
+ * IA32_DEBUGCTL.ENABLE_UNCORE_PMI set ("PMI delivery due to an uncore
+ * counter overflow is enabled by setting IA32_DEBUGCTL.Offcore_PMI_EN"). */
 void sim_uncore_overflow(enum sim_unit unit, unsigned idx)
 {
 	bool fixed = unit == UNIT_UNCORE_FIXED;
 	bool pmi = fixed ? (P->unc_fixed_ctrl & UNCORE_FIXED_CTRL_PMI)
 			 : (P->unc_sel[idx] & UNCORE_EVTSEL_PMI);
+	bool routed =
+	    (P->unc_global_ctrl & UNCORE_GLOBAL_EN_PMI_CORE(0)) || quirk(Q_UNC_PMI_IGNORES_EN_CORE);
+	bool accepted =
+	    (P->debugctl & DEBUGCTL_ENABLE_UNCORE_PMI) || quirk(Q_UNC_PMI_IGNORES_DEBUGCTL);
 
-	P->unc_status |= (fixed ? BIT_ULL(32) : BIT_ULL(idx)) | BIT_ULL(63);
+	P->unc_status |= fixed ? UNCORE_STATUS_FC0 : BIT_ULL(idx);
+	if (!quirk(Q_UNC_CHG_NOT_SET))
+		P->unc_status |= UNCORE_STATUS_CHG;
 	if (!pmi)
 		return;
-	P->unc_status |= BIT_ULL(61);
-	if (P->unc_global_ctrl & UNCORE_GLOBAL_PMI_FRZ)
+	if (!quirk(Q_UNC_OVF_PMI_NOT_SET))
+		P->unc_status |= UNCORE_STATUS_OVF_PMI;
+	if ((P->unc_global_ctrl & UNCORE_GLOBAL_PMI_FRZ) && !quirk(Q_UNC_PMI_FRZ_IGNORED))
 		P->unc_global_ctrl &= ~(GENMASK_ULL(7, 0) | UNCORE_GLOBAL_EN_FC0);
-	if (P->unc_global_ctrl & UNCORE_GLOBAL_EN_PMI_CORE(0))
+	if (routed && accepted && !quirk(Q_UNC_PMI_NOT_DELIVERED))
 		sim_pmi_request();
 }

@@ -129,6 +129,69 @@ arch_workload_gated:
 .done:
 	ret
 
+; void arch_workload_llc_miss(const void *buf, uint64_t lines)
+; Per line: CLFLUSH it, MFENCE (CLFLUSH is ordered by fences, SDM Vol. 2A
+; CLFLUSH: the load below cannot complete before the flush), load it, and
+; step WORKLOAD_LLC_STRIDE (4096) bytes to the next page: the hardware
+; prefetchers that line i wakes work inside its page. 6 instructions per line
+; (include/arch.h WORKLOAD_LLC_INSNS_PER_LINE). lines == 0 does nothing.
+align 64
+global arch_workload_llc_miss
+arch_workload_llc_miss:
+	test rsi, rsi
+	jz .done
+.line:
+	clflush [rdi]		; 1
+	mfence			; 2
+	mov rax, [rdi]		; 3: misses every cache level
+	add rdi, 4096		; 4
+	dec rsi			; 5
+	jnz .line		; 6
+.done:
+	ret
+
+; void arch_workload_branch_miss(uint64_t iters, uint64_t seed)
+; xorshift64* (state RDX, multiplier R8); JS on bit 63 of the product. Both
+; directions retire the same 3 instructions (JS, ADD or SUB, JMP), so every
+; iteration retires 17 instructions and 3 branches
+; (WORKLOAD_BRMISS_INSNS_PER_ITER / _BRANCHES_PER_ITER). iters == 0 does
+; nothing; seed 0 (a fixed point of xorshift) is replaced by 1.
+align 64
+global arch_workload_branch_miss
+arch_workload_branch_miss:
+	test rdi, rdi
+	jz .done
+	mov rdx, rsi
+	test rdx, rdx
+	jnz .seeded
+	mov edx, 1
+.seeded:
+	mov r8, 0x2545F4914F6CDD1D
+.iter:
+	mov rax, rdx		; 1
+	shr rax, 12		; 2
+	xor rdx, rax		; 3
+	mov rax, rdx		; 4
+	shl rax, 25		; 5
+	xor rdx, rax		; 6
+	mov rax, rdx		; 7
+	shr rax, 27		; 8
+	xor rdx, rax		; 9
+	mov rax, rdx		; 10
+	imul rax, r8		; 11 (IMUL leaves SF undefined:)
+	test rax, rax		; 12 SF = bit 63 of the output
+	js .one			; 13 the unpredictable branch
+	add r9, 1		; 14
+	jmp .next		; 15
+.one:
+	sub r9, 1		; 14
+	jmp .next		; 15
+.next:
+	dec rdi			; 16
+	jnz .iter		; 17
+.done:
+	ret
+
 ; Entered by IRETQ from x86_enter_ring with RDI = arg, RSI = fn and a
 ; 16-byte aligned stack; fn's result goes back to ring 0 in RDI through an
 ; interrupt gate with DPL 3 (the only IDT entry the outer rings may use).
