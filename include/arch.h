@@ -169,7 +169,7 @@ void arch_workload_gated(uint64_t iters, uint32_t msr, uint64_t on, uint64_t off
  * Retires WORKLOAD_LLC_INSNS_PER_LINE instructions per line, one of them a
  * conditional branch.
  */
-#define WORKLOAD_LLC_STRIDE	   4096
+#define WORKLOAD_LLC_STRIDE	    4096
 #define WORKLOAD_LLC_INSNS_PER_LINE 6
 void arch_workload_llc_miss(const void *buf, uint64_t lines);
 

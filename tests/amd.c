@@ -17,8 +17,8 @@
 #include "rules.h"
 #include "test.h"
 
-#define AMD_EVT_CYCLES		0x76
-#define AMD_EVT_RETIRED_INSNS	0xC0
+#define AMD_EVT_CYCLES		 0x76
+#define AMD_EVT_RETIRED_INSNS	 0xC0
 #define AMD_EVT_RETIRED_BRANCHES 0xC2
 /* PerfEvtSel bits (APM Vol. 2 Figure 13-7): as Intel's for USR/OS/INT/EN. */
 #define AMD_SEL_EV(ev, flags) ((ev) | PERFEVTSEL_USR | PERFEVTSEL_OS | (flags))
@@ -92,8 +92,8 @@ TEST(amd, retired_branches_every_counter, REQ_AMD)
 
 		expect_range(t, c1, PMU_ITERS * WORKLOAD_BRANCHES_PER_ITER,
 			     PMU_ITERS * WORKLOAD_BRANCHES_PER_ITER + PMU_OVERHEAD_EVENTS,
-			     RULE_AMD_BRANCHES, "PerfCtr%u retired branches (C2H) over N iterations",
-			     i);
+			     RULE_AMD_BRANCHES,
+			     "PerfCtr%u retired branches (C2H) over N iterations", i);
 		expect_eq(t, c2 - c1, PMU_ITERS * WORKLOAD_BRANCHES_PER_ITER, RULE_AMD_BRANCHES,
 			  "PerfCtr%u retired branches (C2H): count(2N) - count(N)", i);
 	}
@@ -107,15 +107,14 @@ TEST(amd, core_cycles_every_counter, REQ_AMD)
 
 		expect_range(t, c1, PMU_ITERS * WORKLOAD_INSNS_PER_ITER / AMD_MAX_IPC,
 			     PMU_ITERS * AMD_CYCLES_PER_ITER_MAX + AMD_CYCLES_OVERHEAD,
-			     RULE_AMD_CYCLES, "PerfCtr%u cycles not in halt (76H) over N iterations",
-			     i);
+			     RULE_AMD_CYCLES,
+			     "PerfCtr%u cycles not in halt (76H) over N iterations", i);
 		/* N more iterations retire 10N more instructions: >= 10N / 16
 		 * more cycles, whatever the frequency did meanwhile. */
-		expect_range(t, c2 > c1 ? c2 - c1 : 0,
-			     PMU_ITERS * WORKLOAD_INSNS_PER_ITER / AMD_MAX_IPC,
-			     PMU_ITERS * AMD_CYCLES_PER_ITER_MAX + AMD_CYCLES_OVERHEAD,
-			     RULE_AMD_CYCLES, "PerfCtr%u cycles not in halt: count(2N) - count(N)",
-			     i);
+		expect_range(
+		    t, c2 > c1 ? c2 - c1 : 0, PMU_ITERS * WORKLOAD_INSNS_PER_ITER / AMD_MAX_IPC,
+		    PMU_ITERS * AMD_CYCLES_PER_ITER_MAX + AMD_CYCLES_OVERHEAD, RULE_AMD_CYCLES,
+		    "PerfCtr%u cycles not in halt: count(2N) - count(N)", i);
 	}
 }
 

@@ -200,13 +200,13 @@ TEST(counting, branch_misses_lower_bound, REQ_ARCH_PMU)
 
 		if (!pmu_gp_present(i))
 			continue;
-		expect_range(t, pmu_count_gp_call(i, sel, brmiss_run, &r),
-			     PMU_ITERS / BRMISS_MIN_DIVISOR,
-			     PMU_ITERS * WORKLOAD_BRMISS_BRANCHES_PER_ITER + PMU_OVERHEAD_EVENTS,
-			     RULE_EVENT_BRANCH_MISSES,
-			     "IA32_PMC%u counting branch misses over %llu branches on pseudo-random "
-			     "bits (seed %#llx)",
-			     i, (unsigned long long)PMU_ITERS, (unsigned long long)r.seed);
+		expect_range(
+		    t, pmu_count_gp_call(i, sel, brmiss_run, &r), PMU_ITERS / BRMISS_MIN_DIVISOR,
+		    PMU_ITERS * WORKLOAD_BRMISS_BRANCHES_PER_ITER + PMU_OVERHEAD_EVENTS,
+		    RULE_EVENT_BRANCH_MISSES,
+		    "IA32_PMC%u counting branch misses over %llu branches on pseudo-random "
+		    "bits (seed %#llx)",
+		    i, (unsigned long long)PMU_ITERS, (unsigned long long)r.seed);
 	}
 }
 

@@ -209,29 +209,29 @@
 	      "uncore counters count without their MSR_UNCORE_PERF_GLOBAL_CTRL enable")            \
 	QUIRK(Q_UNC_WIDTH32, "uncore-width-32", c->nehalem_uncore, "hypothetical",                 \
 	      "uncore counters are 32 bits wide instead of 48")                                    \
-	QUIRK(Q_UNC_PMI_NOT_DELIVERED, "uncore-pmi-not-delivered", c->nehalem_uncore,                     \
-	      "hypothetical",                                                                             \
-	      "an uncore overflow with PMI, EN_PMI_COREx and ENABLE_UNCORE_PMI raises no PMI")            \
-	QUIRK(Q_UNC_PMI_IGNORES_EN_CORE, "uncore-pmi-ignores-en-pmi-core", c->nehalem_uncore,             \
-	      "hypothetical",                                                                             \
-	      "an uncore PMI reaches this core although no EN_PMI_COREx bit is set")                      \
-	QUIRK(Q_UNC_PMI_IGNORES_DEBUGCTL, "uncore-pmi-ignores-debugctl", c->nehalem_uncore,               \
-	      "hypothetical",                                                                             \
-	      "an uncore PMI is delivered although IA32_DEBUGCTL.ENABLE_UNCORE_PMI is clear")             \
-	QUIRK(Q_UNC_PMI_FRZ_IGNORED, "uncore-pmi-frz-ignored", c->nehalem_uncore, "hypothetical",         \
-	      "PMI_FRZ does not disable the uncore counters when one signals a PMI")                      \
-	QUIRK(Q_UNC_OVF_PMI_NOT_SET, "uncore-ovf-pmi-not-set", c->nehalem_uncore, "hypothetical",         \
-	      "MSR_UNCORE_PERF_GLOBAL_STATUS.OVF_PMI (61) is not set by an interrupting overflow")        \
-	QUIRK(Q_UNC_CHG_NOT_SET, "uncore-chg-not-set", c->nehalem_uncore, "hypothetical",                 \
-	      "MSR_UNCORE_PERF_GLOBAL_STATUS.CHG (63) is not set when a status bit is set")               \
-	QUIRK(Q_UNC_STATUS_WRITABLE, "uncore-global-status-writable", c->nehalem_uncore,                  \
-	      "hypothetical", "WRMSR to the read-only MSR_UNCORE_PERF_GLOBAL_STATUS is accepted")         \
-	QUIRK(Q_UNC_FIXED_CTRL_RESERVED, "uncore-fixed-ctrl-reserved-accepted",                           \
-	      c->nehalem_uncore, "hypothetical",                                                          \
-	      "MSR_UNCORE_FIXED_CTR_CTRL writes with reserved bits (1, 63:3) set are accepted")           \
-	QUIRK(Q_UNC_GLOBAL_CTRL_RESERVED, "uncore-global-ctrl-reserved-accepted",                         \
-	      c->nehalem_uncore, "hypothetical",                                                          \
-	      "MSR_UNCORE_PERF_GLOBAL_CTRL writes with reserved bits set are accepted")                   \
+	QUIRK(Q_UNC_PMI_NOT_DELIVERED, "uncore-pmi-not-delivered", c->nehalem_uncore,              \
+	      "hypothetical",                                                                      \
+	      "an uncore overflow with PMI, EN_PMI_COREx and ENABLE_UNCORE_PMI raises no PMI")     \
+	QUIRK(Q_UNC_PMI_IGNORES_EN_CORE, "uncore-pmi-ignores-en-pmi-core", c->nehalem_uncore,      \
+	      "hypothetical",                                                                      \
+	      "an uncore PMI reaches this core although no EN_PMI_COREx bit is set")               \
+	QUIRK(Q_UNC_PMI_IGNORES_DEBUGCTL, "uncore-pmi-ignores-debugctl", c->nehalem_uncore,        \
+	      "hypothetical",                                                                      \
+	      "an uncore PMI is delivered although IA32_DEBUGCTL.ENABLE_UNCORE_PMI is clear")      \
+	QUIRK(Q_UNC_PMI_FRZ_IGNORED, "uncore-pmi-frz-ignored", c->nehalem_uncore, "hypothetical",  \
+	      "PMI_FRZ does not disable the uncore counters when one signals a PMI")               \
+	QUIRK(Q_UNC_OVF_PMI_NOT_SET, "uncore-ovf-pmi-not-set", c->nehalem_uncore, "hypothetical",  \
+	      "MSR_UNCORE_PERF_GLOBAL_STATUS.OVF_PMI (61) is not set by an interrupting overflow") \
+	QUIRK(Q_UNC_CHG_NOT_SET, "uncore-chg-not-set", c->nehalem_uncore, "hypothetical",          \
+	      "MSR_UNCORE_PERF_GLOBAL_STATUS.CHG (63) is not set when a status bit is set")        \
+	QUIRK(Q_UNC_STATUS_WRITABLE, "uncore-global-status-writable", c->nehalem_uncore,           \
+	      "hypothetical", "WRMSR to the read-only MSR_UNCORE_PERF_GLOBAL_STATUS is accepted")  \
+	QUIRK(Q_UNC_FIXED_CTRL_RESERVED, "uncore-fixed-ctrl-reserved-accepted", c->nehalem_uncore, \
+	      "hypothetical",                                                                      \
+	      "MSR_UNCORE_FIXED_CTR_CTRL writes with reserved bits (1, 63:3) set are accepted")    \
+	QUIRK(Q_UNC_GLOBAL_CTRL_RESERVED, "uncore-global-ctrl-reserved-accepted",                  \
+	      c->nehalem_uncore, "hypothetical",                                                   \
+	      "MSR_UNCORE_PERF_GLOBAL_CTRL writes with reserved bits set are accepted")            \
 	/* ---- NetBurst (Vol. 3B 20.6.3) ---- */                                                  \
 	QUIRK(Q_P4_OVF_NOT_SET, "p4-cccr-ovf-not-set", c->netburst, "hypothetical",                \
 	      "a NetBurst counter overflow does not set CCCR.OVF")                                 \
@@ -239,18 +239,19 @@
 	      "ESCR T0_USR / T0_OS do not filter by CPL")                                          \
 	QUIRK(Q_P4_FAST_FULL, "p4-fast-rdpmc-full", c->netburst, "hypothetical",                   \
 	      "fast RDPMC (ECX[31]) returns all 40 bits instead of bits 31:0 with EDX = 0")        \
-	QUIRK(Q_P4_FORCE_OVF_IGNORED, "p4-force-ovf-ignored", c->netburst, "hypothetical",                \
-	      "CCCR.FORCE_OVF does not force an overflow (CCCR.OVF) on every increment")                  \
-	QUIRK(Q_P4_OVF_PMI_IGNORED, "p4-ovf-pmi-ignored", c->netburst, "hypothetical",                    \
-	      "a NetBurst counter overflow with CCCR.OVF_PMI raises no PMI")                              \
-	QUIRK(Q_P4_PMI_WITHOUT_OVF_PMI, "p4-pmi-without-ovf-pmi", c->netburst, "hypothetical",            \
-	      "a NetBurst counter overflow raises a PMI although CCCR.OVF_PMI is clear")                  \
-	QUIRK(Q_P4_CASCADE_IGNORED, "p4-cascade-ignored", c->netburst, "hypothetical",                    \
-	      "a counter with CCCR.CASCADE is not started by its alternate counter's overflow")           \
-	QUIRK(Q_P4_ESCR_SELECT_IGNORED, "p4-escr-select-ignored", c->netburst, "hypothetical",            \
-	      "IQ counters take CRU_ESCR0 whatever CCCR.ESCR_SELECT and the counter's ESCR wiring")       \
-	QUIRK(Q_P4_COMPARE_IGNORED, "p4-compare-ignored", c->netburst, "hypothetical",                    \
-	      "CCCR Compare / Threshold / Complement are ignored: every input is added")                  \
+	QUIRK(Q_P4_FORCE_OVF_IGNORED, "p4-force-ovf-ignored", c->netburst, "hypothetical",         \
+	      "CCCR.FORCE_OVF does not force an overflow (CCCR.OVF) on every increment")           \
+	QUIRK(Q_P4_OVF_PMI_IGNORED, "p4-ovf-pmi-ignored", c->netburst, "hypothetical",             \
+	      "a NetBurst counter overflow with CCCR.OVF_PMI raises no PMI")                       \
+	QUIRK(Q_P4_PMI_WITHOUT_OVF_PMI, "p4-pmi-without-ovf-pmi", c->netburst, "hypothetical",     \
+	      "a NetBurst counter overflow raises a PMI although CCCR.OVF_PMI is clear")           \
+	QUIRK(Q_P4_CASCADE_IGNORED, "p4-cascade-ignored", c->netburst, "hypothetical",             \
+	      "a counter with CCCR.CASCADE is not started by its alternate counter's overflow")    \
+	QUIRK(                                                                                     \
+	    Q_P4_ESCR_SELECT_IGNORED, "p4-escr-select-ignored", c->netburst, "hypothetical",       \
+	    "IQ counters take CRU_ESCR0 whatever CCCR.ESCR_SELECT and the counter's ESCR wiring")  \
+	QUIRK(Q_P4_COMPARE_IGNORED, "p4-compare-ignored", c->netburst, "hypothetical",             \
+	      "CCCR Compare / Threshold / Complement are ignored: every input is added")           \
 	/* ---- RDT monitoring (Vol. 3B 17.18) ---- */                                             \
 	QUIRK(Q_RDT_RMID_NO_ERROR, "rdt-rmid-range-no-error", c->rdt.l3.present, "hypothetical",   \
 	      "IA32_QM_CTR does not set Error (bit 63) for an RMID above the maximum")             \
