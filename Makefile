@@ -27,13 +27,15 @@ quiet = @printf '  %-3s %s\n' '$(1)' '$(2)';
 endif
 
 .PHONY: all host run test mutation clean deps format bench image
-all: deps efi host
+# deps first, alone: with -j a missing package would otherwise fail mid-build.
+all: deps
+	@$(MAKE) -s --no-print-directory efi host
 
 include mk/deps.mk
 include mk/efi.mk
 include mk/host.mk
 
-run: deps efi
+run: all
 	scripts/run.sh $(if $(KVM),--kvm) $(if $(CPU),--cpu $(CPU)) $(if $(CONFIG),--config $(CONFIG)) $(if $(EXPECT),--expect $(EXPECT))
 
 test: deps
@@ -42,10 +44,10 @@ test: deps
 mutation: host
 	scripts/mutation.sh
 
-bench: deps efi host
+bench: all
 	scripts/bench.sh
 
-image: efi
+image: all
 	scripts/make-usb-image.sh
 
 format:
