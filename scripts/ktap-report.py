@@ -161,7 +161,9 @@ def cmd_json(run, args):
         "log_errors": run.errors,
         "totals": {r: sum(1 for t in run.tests() if t.result == r) for r in ktaplib.RESULTS},
         "measurements": run.measurements,
-        "environment": run.diagnostics,
+        # The capability record the kernel decoded from CPUID, as it printed it.
+        "capabilities": [d[len("caps: "):] for d in run.diagnostics if d.startswith("caps: ")],
+        "environment": [d for d in run.diagnostics if not d.startswith("caps: ")],
         "suites": [
             {
                 "name": s.name,

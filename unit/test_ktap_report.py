@@ -20,6 +20,7 @@ BdsDxe: loading Boot0001 (firmware noise)
 KTAP version 1
 1..2
 # pmutest 0.1 on sim: profile x
+# caps: architectural PMU version 5
 # measure: run.suite_time = 1234 tsc_cycles
     KTAP version 1
     # Subtest: rdpmc
@@ -149,6 +150,7 @@ class Cli(unittest.TestCase):
         doc = json.loads(out)
         self.assertEqual(doc["totals"], {"pass": 1, "fail": 1, "skip": 1, "timeout": 1, "error": 1})
         self.assertEqual(doc["verdict"], "FAIL")
+        self.assertEqual(doc["capabilities"], ["architectural PMU version 5"])
 
     def test_bad_inputs_exit_2(self):
         binary = os.path.join(self.tmp, "bin")
