@@ -211,6 +211,23 @@ bool arch_apic_is_x2apic(void);
 typedef void (*pmi_handler_fn)(void);
 void arch_set_pmi_handler(pmi_handler_fn fn);
 
+/*
+ * Called on every NMI (vector 2), at CPL 0 with interrupts off, on the NMI's
+ * own stack (IST on the machine); the interrupted code resumes where it was
+ * (IRET), whatever it was doing: a probe, a fault's recovery, CPL 3. NMIs
+ * stay blocked until that IRET (SDM Vol. 3A 6.7.1), so the handler must not
+ * fault: a fault's own IRET would unblock them on the NMI stack. An NMI needs
+ * no EOI. NULL uninstalls; with no handler an NMI is an unexpected exception
+ * (reported like a fault: the running test fails, the suite goes on).
+ */
+typedef void (*nmi_handler_fn)(void);
+void arch_set_nmi_handler(nmi_handler_fn fn);
+
+/* Send this CPU an NMI through the local APIC's ICR (delivery mode NMI,
+ * physical destination = own APIC ID; the "self" shorthand is not valid with
+ * NMI, SDM Vol. 3A 10.6.1 Table 10-3). It may arrive a little after return. */
+void arch_apic_self_nmi(void);
+
 void arch_irq_enable(void);
 void arch_irq_disable(void);
 

@@ -254,9 +254,23 @@ enum fixed_counter {
 #define APIC_LVT_DELIVERY_STATUS BIT_ULL(12)
 #define APIC_LVT_MASKED		 BIT_ULL(16)
 #define APIC_LVT_TIMER_PERIODIC	 BIT_ULL(17)
+/* Delivery-mode encodings of LVT entries and the ICR, Vol. 3A 10.5.1 / 10.6.1
+ * (11.5.1 / 11.6.1 in 2023+ editions): NMI ignores the vector field. */
+#define APIC_DM_FIXED 0
+#define APIC_DM_NMI   4
+/* Interrupt command register, Vol. 3A 10.6.1 Figure 10-12 (xAPIC: low half
+ * at 300H, high half at 310H; x2APIC: one 64-bit MSR 830H, 10.12.9). */
+#define APIC_ICR_DELIVERY_MODE	 GENMASK_ULL(10, 8)
+#define APIC_ICR_DELIVERY_STATUS BIT_ULL(12) /* xAPIC only: 1 = send pending */
+#define APIC_ICR_LEVEL_ASSERT	 BIT_ULL(14)
+#define APIC_ICR_XAPIC_DEST	 GENMASK_ULL(63, 56) /* physical: APIC ID */
+#define APIC_ICR_X2APIC_DEST	 GENMASK_ULL(63, 32) /* physical: x2APIC ID */
+#define APIC_ID_XAPIC		 GENMASK_ULL(31, 24) /* ID register, Figure 10-6 */
 /* xAPIC register offsets; the x2APIC MSR is 800H + offset / 16. */
 #define APIC_REG_ID	       0x020
 #define APIC_REG_EOI	       0x0B0
+#define APIC_REG_ICR	       0x300 /* x2APIC: MSR 830H, all 64 bits */
+#define APIC_REG_ICR_HI	       0x310 /* xAPIC only */
 #define APIC_REG_SVR	       0x0F0
 #define APIC_REG_LVT_TIMER     0x320
 #define APIC_REG_LVT_PMI       0x340

@@ -25,6 +25,7 @@ const struct pmu_arch_event pmu_arch_events[ARCH_EVENT_COUNT] = {
 };
 
 struct pmi_log g_pmi;
+struct pmi_log g_pmi_nmi;
 
 uint64_t pmu_evtsel(enum arch_event ev, uint64_t flags)
 {
@@ -395,44 +396,66 @@ int pmu_count_fixed_at_cpl(unsigned i, uint64_t field, uint64_t iters, int cpl, 
 
 /* ---- PMI bookkeeping ------------------------------------------------------ */
 
-static void pmi_handler(void)
+/* The first delivery's snapshot, and the count. Used by the PMI and the NMI
+ * handler alike: its probes read MSRs the PMU has, which do not fault (see
+ * arch_set_nmi_handler). */
+static void log_delivery(struct pmi_log *l)
 {
 	uint64_t tsc = arch_rdtsc();
 	uint64_t v;
 
-	if (g_pmi.count == 0) {
-		g_pmi.tsc = tsc;
-		g_pmi.lvt = arch_apic_read_lvt_pmi();
-		if (g_pmi.watch_msr && rdmsr_safe(g_pmi.watch_msr, &v) == 0)
-			g_pmi.watched = v;
+	if (l->count == 0) {
+		l->tsc = tsc;
+		l->lvt = arch_apic_read_lvt_pmi();
+		if (l->watch_msr && rdmsr_safe(l->watch_msr, &v) == 0)
+			l->watched = v;
 		if (pmu_has_global()) {
 			if (rdmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS, &v) == 0)
-				g_pmi.status = v;
+				l->status = v;
 			if (rdmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, &v) == 0)
-				g_pmi.global_ctrl = v;
+				l->global_ctrl = v;
 		}
 	}
-	g_pmi.count = g_pmi.count + 1;
+	l->count = l->count + 1;
+}
+
+static void pmi_handler(void)
+{
+	log_delivery(&g_pmi);
 	if (g_pmi.send_eoi)
 		arch_apic_eoi();
 }
 
+static void nmi_handler(void)
+{
+	log_delivery(&g_pmi_nmi);
+}
+
+static void log_reset(struct pmi_log *l, bool send_eoi, uint32_t watch_msr)
+{
+	*l = (struct pmi_log){.watch_msr = watch_msr, .send_eoi = send_eoi};
+}
+
 void pmu_pmi_install(bool send_eoi, uint32_t watch_msr, bool masked)
 {
-	g_pmi.count = 0;
-	g_pmi.status = 0;
-	g_pmi.global_ctrl = 0;
-	g_pmi.lvt = 0;
-	g_pmi.tsc = 0;
-	g_pmi.watched = 0;
-	g_pmi.watch_msr = watch_msr;
-	g_pmi.send_eoi = send_eoi;
+	log_reset(&g_pmi, send_eoi, watch_msr);
 	arch_set_pmi_handler(pmi_handler);
 	arch_apic_write_lvt_pmi(PMI_VECTOR | (masked ? APIC_LVT_MASKED : 0));
+}
+
+void pmu_pmi_install_nmi(void)
+{
+	log_reset(&g_pmi, true, 0);
+	log_reset(&g_pmi_nmi, false, 0);
+	arch_set_pmi_handler(pmi_handler);
+	arch_set_nmi_handler(nmi_handler);
+	arch_apic_write_lvt_pmi(PMI_VECTOR |
+				(uint32_t)FIELD_PREP_ULL(APIC_LVT_DELIVERY_MODE, APIC_DM_NMI));
 }
 
 void pmu_pmi_uninstall(void)
 {
 	arch_apic_write_lvt_pmi(PMI_VECTOR | APIC_LVT_MASKED);
 	arch_set_pmi_handler(NULL);
+	arch_set_nmi_handler(NULL);
 }

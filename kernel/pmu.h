@@ -179,7 +179,17 @@ extern struct pmi_log g_pmi;
 /* Reset the log, install the handler, program the LVT entry to PMI_VECTOR,
  * fixed delivery, unmasked (or masked). */
 void pmu_pmi_install(bool send_eoi, uint32_t watch_msr, bool masked);
-/* Mask the LVT entry and remove the handler. */
+/*
+ * Delivery mode NMI (what Linux perf programs): reset both logs, install the
+ * PMI handler (g_pmi: whatever still arrives at PMI_VECTOR) and the NMI
+ * handler (g_pmi_nmi, same fields; no EOI, an NMI needs none), and program
+ * the LVT entry to delivery mode NMI, unmasked, with PMI_VECTOR in its vector
+ * field (ignored in NMI mode, SDM Vol. 3A 10.5.1; an APIC that delivers it as
+ * a fixed interrupt anyway lands in the PMI handler, not in a stray vector).
+ */
+extern struct pmi_log g_pmi_nmi;
+void pmu_pmi_install_nmi(void);
+/* Mask the LVT entry (fixed delivery again) and remove both handlers. */
 void pmu_pmi_uninstall(void);
 
 #endif

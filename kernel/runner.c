@@ -178,6 +178,7 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 
 	/* Whatever the test did, the next one starts from a clean PMU. */
 	arch_set_pmi_handler(NULL);
+	arch_set_nmi_handler(NULL);
 	pmu_reset_all();
 
 	suite->checks += t.checks;

@@ -4,7 +4,9 @@
  * delivers exactly one interrupt through the LVT performance-counter entry,
  * which the local APIC then masks; no INT, a masked LVT or RFLAGS.IF = 0
  * deliver nothing (IF = 0 holds it pending); a second PMI waits for EOI.
- * SDM Vol. 3B 20.2.1.1, 20.2.2, Figure 20-2; Vol. 3A 11.5.1, 11.8.4.
+ * With the entry in delivery mode NMI (what Linux perf programs) the same
+ * overflow is one NMI, taken whatever RFLAGS.IF says.
+ * SDM Vol. 3B 20.2.1.1, 20.2.2, Figure 20-2; Vol. 3A 6.8.1, 11.5.1, 11.8.4.
  */
 #include "ktap.h"
 #include "pmu.h"
@@ -254,4 +256,108 @@ TEST(pmi, delivered_at_lvt_vector, REQ_ARCH_PMU | REQ_APIC)
 		  "interrupts at PMI_VECTOR (%#x) with the LVT entry at vector %#x", PMI_VECTOR,
 		  SPURIOUS_VECTOR);
 	pmu_pmi_uninstall();
+}
+
+/* ---- Delivery mode NMI (LVT bits 10:8 = 100B) ------------------------------- */
+
+/* A counter that overflows into a PMI: GP counter or fixed counter idx. */
+struct pmi_source {
+	bool fixed;
+	unsigned idx;
+};
+
+/* RFLAGS.IF while the counter overflows: NMI delivery must not care (fixed
+ * delivery holds the PMI while IF = 0, held_pending_while_if_clear). */
+static const struct nmi_if_case {
+	bool if_set;
+	const char *what;
+} nmi_if_cases[] = {
+    {true, "RFLAGS.IF = 1"},
+    {false, "RFLAGS.IF = 0"},
+};
+
+/*
+ * One overflow of `s` with the LVT entry in NMI mode: exactly one NMI, taken
+ * at once even with IF = 0; nothing at the vector field (PMI_VECTOR); the
+ * status bit set and the LVT mask bit set in the NMI handler, and the mask
+ * bit still set afterwards.
+ */
+static void nmi_overflow(struct t *t, struct pmi_source s, enum arch_event ev,
+			 const struct nmi_if_case *ic, const char *rule)
+{
+	uint64_t bit = s.fixed ? GLOBAL_FIXED_BIT(s.idx) : GLOBAL_PMC_BIT(s.idx);
+	struct pmu_gate g;
+	unsigned nmis;
+	char name[24];
+
+	ksnprintf(name, sizeof(name), s.fixed ? "IA32_FIXED_CTR%u" : "IA32_PMC%u", s.idx);
+	pmu_pmi_install_nmi();
+	expect_eq(t, FIELD_GET_ULL(APIC_LVT_DELIVERY_MODE, arch_apic_read_lvt_pmi()), APIC_DM_NMI,
+		  RULE_PMI_LVT_DM_RW, "LVT performance-counter delivery mode after writing 100B");
+	g = s.fixed ? arm_fixed(s.idx, true) : arm_gp(s.idx, ev, true);
+	if (ic->if_set)
+		pmu_run_gated_irq(g, PMU_ITERS);
+	else
+		pmu_run_gated(g, PMU_ITERS);
+	nmis = g_pmi_nmi.count;
+	if (!ic->if_set) {
+		/* Whatever IF = 0 held arrives now: counted here, not in a
+		 * later test. */
+		arch_irq_enable();
+		arch_workload(10);
+		arch_irq_disable();
+	}
+	expect_eq(t, nmis, 1, ic->if_set ? rule : RULE_PMI_NMI_IGNORES_IF,
+		  "NMIs for %s overflow, LVT delivery mode NMI, %s", name, ic->what);
+	if (!ic->if_set)
+		expect_eq(t, g_pmi_nmi.count - nmis, 0, RULE_PMI_NMI_IGNORES_IF,
+			  "NMIs for %s overflow that waited for RFLAGS.IF = 1", name);
+	expect_eq(t, g_pmi.count, 0, RULE_PMI_NMI_NO_VECTOR,
+		  "interrupts at the LVT vector field %#x for %s overflow, delivery mode NMI, %s",
+		  PMI_VECTOR, name, ic->what);
+	if (g_pmi_nmi.count) {
+		if (pmu_has_global())
+			expect_eq(t, g_pmi_nmi.status & bit, bit, RULE_PMI_STATUS_IN_HANDLER,
+				  "GLOBAL_STATUS read in the NMI handler (%s)", name);
+		expect_eq(t, g_pmi_nmi.lvt & APIC_LVT_MASKED, APIC_LVT_MASKED,
+			  RULE_PMI_LVT_MASK_SET, "LVT PMI mask bit read in the NMI handler (%s)",
+			  name);
+	}
+	expect_eq(t, arch_apic_read_lvt_pmi() & APIC_LVT_MASKED, APIC_LVT_MASKED,
+		  RULE_PMI_LVT_MASK_SET, "LVT PMI mask bit after the NMI (%s, %s)", name, ic->what);
+	if (s.fixed)
+		pmu_fixed_program(s.idx, 0, 0);
+	else
+		pmu_gp_program(s.idx, 0, 0);
+	clear_status();
+	pmu_pmi_uninstall();
+}
+
+TEST(pmi, nmi_mode_gp_overflow, REQ_ARCH_PMU | REQ_APIC)
+{
+	enum arch_event ev;
+
+	if (!pick_event(t, &ev))
+		return;
+	for (unsigned i = 0; i < pmu_num_gp(); i++) {
+		if (!pmu_gp_present(i))
+			continue;
+		for (unsigned k = 0; k < ARRAY_SIZE(nmi_if_cases); k++)
+			nmi_overflow(t, (struct pmi_source){false, i}, ev, &nmi_if_cases[k],
+				     RULE_PMI_NMI_DELIVER);
+	}
+}
+
+/* Fixed counters 0..3, as fixed_overflow_delivers_one_pmi: the ones with a
+ * defined event that the workload makes overflow (Vol. 3B Table 20-2). The
+ * event argument is for GP counters only. */
+TEST(pmi, nmi_mode_fixed_overflow, REQ_FIXED | REQ_APIC)
+{
+	for (unsigned i = 0; i < 4; i++) {
+		if (!pmu_fixed_present(i))
+			continue;
+		for (unsigned k = 0; k < ARRAY_SIZE(nmi_if_cases); k++)
+			nmi_overflow(t, (struct pmi_source){true, i}, ARCH_EVENT_INSTRUCTIONS,
+				     &nmi_if_cases[k], RULE_FIXED_PMI_NMI);
+	}
 }

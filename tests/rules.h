@@ -255,6 +255,24 @@
 #define RULE_FIXED_PMI                                                                             \
 	"SDM Vol.3B Figure 20-2: fixed-control PMI bit (4x+3) raises a PMI on "                    \
 	"IA32_FIXED_CTRx overflow"
+/* Delivery mode NMI, what Linux perf programs (11.5.1 is 10.5.1 in editions
+ * before 2023). */
+#define RULE_PMI_NMI_DELIVER                                                                       \
+	"SDM Vol.3A 11.5.1 (10.5.1 before 2023) / Vol.3B 20.2.1.1: with LVT performance-counter "  \
+	"delivery mode 100B (NMI) an overflow with INT set delivers exactly one NMI"
+#define RULE_FIXED_PMI_NMI                                                                         \
+	"SDM Vol.3B 20.2.2 Figure 20-2 / Vol.3A 11.5.1 (10.5.1): a fixed counter's PMI bit "       \
+	"(4x+3) raises its PMI through the same LVT entry: one NMI in delivery mode 100B"
+#define RULE_PMI_NMI_NO_VECTOR                                                                     \
+	"SDM Vol.3A 11.5.1 (10.5.1): delivery mode NMI ignores the vector field: no interrupt "    \
+	"arrives at the vector the LVT performance-counter entry holds"
+#define RULE_PMI_NMI_IGNORES_IF                                                                    \
+	"SDM Vol.3A 6.8.1 / 11.5.1 (10.5.1): RFLAGS.IF does not mask an NMI delivered through "    \
+	"the local APIC: an NMI-mode PMI is taken while IF = 0, not held until IF = 1"
+#define RULE_PMI_LVT_DM_RW                                                                         \
+	"SDM Vol.3A 11.5.1 (10.5.1), Figure 11-8 (10-8): the LVT performance-counter entry "       \
+	"takes delivery modes 000B (fixed) and 100B (NMI); its delivery mode reads back as "       \
+	"written"
 
 /* ---- Versions (Vol. 3B 20.2.1-20.2.5) ------------------------------------- */
 #define RULE_NO_PMU_MSRS                                                                           \

@@ -52,6 +52,18 @@ static void on_pmi(void)
 	arch_apic_eoi();
 }
 
+static unsigned nmis;
+static void on_nmi(void)
+{
+	nmis++;
+}
+
+static void self_nmi(void *arg)
+{
+	(void)arg;
+	arch_apic_self_nmi();
+}
+
 static void spin(void *arg)
 {
 	(void)arg;
@@ -143,6 +155,24 @@ int main(void)
 	UNIT_EQ(arch_apic_read_lvt_pmi() & APIC_LVT_MASKED, APIC_LVT_MASKED, "PMI masks the LVT");
 	UNIT_EQ(rdmsr(MSR_IA32_PMC(0)), 12 - 5, "counter wrapped at 48 bits");
 	arch_irq_disable();
+
+	/* Delivery mode NMI (Vol. 3A 10.5.1, 6.8.1): taken with IF = 0, the
+	 * vector ignored, the LVT masked; the ICR's NMI; no handler: an
+	 * unexpected exception, reported by the guarded run. */
+	wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, GP(0));
+	wrmsr(MSR_IA32_PMC(0), (uint64_t)-5);
+	arch_set_nmi_handler(on_nmi);
+	arch_apic_write_lvt_pmi(PMI_VECTOR | (APIC_DM_NMI << 8));
+	arch_workload_gated(1, MSR_IA32_PERF_GLOBAL_CTRL, GP(0), 0);
+	UNIT_EQ(nmis, 1, "NMI mode: one NMI with IF = 0");
+	UNIT_EQ(pmis, 1, "NMI mode: no interrupt at the vector");
+	UNIT_EQ(arch_apic_read_lvt_pmi() & APIC_LVT_MASKED, APIC_LVT_MASKED, "NMI masks the LVT");
+	arch_apic_self_nmi();
+	UNIT_EQ(nmis, 2, "ICR self-NMI taken at once");
+	arch_set_nmi_handler(NULL);
+	struct arch_exception nex;
+	UNIT_EQ(arch_run_guarded(self_nmi, NULL, 0, &nex), 1, "NMI without a handler: exception");
+	UNIT_EQ(nex.vector, X86_VEC_NMI, "its vector");
 
 	/* STATUS_SET / INUSE (v4+). */
 	wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, GP(0));

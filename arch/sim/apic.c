@@ -1,53 +1,119 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The local APIC's LVT performance-monitoring entry and the PMI path
- * (SDM Vol. 3A 10.5.1 "Local Vector Table", 10.8 "Handling Interrupts").
+ * The local APIC's LVT performance-monitoring entry, the PMI path and NMIs
+ * (SDM Vol. 3A 10.5.1 "Local Vector Table", 10.8 "Handling Interrupts",
+ * 6.7.1 "Handling Multiple NMIs", 6.8.1 "Masking Maskable Hardware
+ * Interrupts"; 11.5.1 / 11.8 in 2023+ editions).
  *
  * Model: a counter overflow with its INT / PMI bit set requests a PMI.
  *  - LVT masked: the request is discarded (Vol. 3A 10.5.1: a masked entry
  *    inhibits reception of the interrupt);
- *  - otherwise it sets the vector's IRR bit; it is delivered when RFLAGS.IF
- *    is 1 and the vector is not in service (ISR), i.e. at once, or at
- *    arch_irq_enable(), or at the EOI that ends the previous one;
- *  - delivery moves IRR to ISR, sets the LVT mask bit (Vol. 3A 10.5.1 and
- *    Vol. 3B 20.2: "the local APIC sets the mask bit in the LVT performance
- *    counter register when it delivers a PMI") and calls the handler at
+ *  - delivery mode fixed (000B): it sets the vector's IRR bit; it is
+ *    delivered when RFLAGS.IF is 1 and the vector is not in service (ISR),
+ *    i.e. at once, or at arch_irq_enable(), or at the EOI that ends the
+ *    previous one; delivery moves IRR to ISR and calls the PMI handler at
  *    CPL 0 with IF = 0 when the entry's vector is PMI_VECTOR. Another vector
- *    counts as a stray interrupt (the kernel's handler for it EOIs).
- *  - NMI delivery mode (100B) ignores IF.
+ *    counts as a stray interrupt (the kernel's handler for it EOIs);
+ *  - delivery mode NMI (100B): the vector is ignored and the NMI is latched
+ *    at the core; RFLAGS.IF does not hold it (6.8.1), it needs no EOI and
+ *    never enters ISR; it is taken unless an NMI handler is running (NMIs
+ *    are blocked until that handler's IRET, 6.7.1) and calls the NMI handler
+ *    at CPL 0 with IF = 0;
+ *  - in both modes sending it sets the LVT mask bit (Vol. 3A 10.5.1 and
+ *    Vol. 3B 20.2: "the local APIC sets the mask bit in the LVT performance
+ *    counter register when it delivers a PMI").
+ * Delivery is synchronous: at the end of the workload iteration that
+ * overflowed (engine.c), or at the IF / EOI / ICR write that unblocks it.
  */
 #include "sim.h"
 
+/* The LVT entry asks for an NMI (Q_PMI_NMI_AS_FIXED: the APIC ignores that). */
 static bool nmi_mode(void)
 {
-	return FIELD_GET_ULL(APIC_LVT_DELIVERY_MODE, g_sim.apic.lvt_pmi) == 4;
+	return FIELD_GET_ULL(APIC_LVT_DELIVERY_MODE, g_sim.apic.lvt_pmi) == APIC_DM_NMI &&
+	       !quirk(Q_PMI_NMI_AS_FIXED);
+}
+
+static void mask_on_delivery(void)
+{
+	if (!quirk(Q_LVT_NO_MASK))
+		g_sim.apic.lvt_pmi |= APIC_LVT_MASKED;
+}
+
+/* The LVT sends its NMI to the core. */
+static void pmi_send_nmi(void)
+{
+	mask_on_delivery();
+	g_sim.apic.delivered_vector = X86_VEC_NMI;
+	g_sim.apic.nmi_latched = true;
 }
 
 void sim_pmi_request(void)
 {
 	if ((g_sim.apic.lvt_pmi & APIC_LVT_MASKED) && !quirk(Q_PMI_WHILE_MASKED))
 		return;
-	if (!g_sim.irq_enabled && quirk(Q_PMI_LOST_IF0) && !nmi_mode())
+	if (nmi_mode()) {
+		if (!g_sim.irq_enabled && quirk(Q_PMI_NMI_BLOCKED_BY_IF)) {
+			g_sim.apic.nmi_held_by_if = true; /* until arch_irq_enable() */
+			return;
+		}
+		pmi_send_nmi();
+		return;
+	}
+	if (!g_sim.irq_enabled && quirk(Q_PMI_LOST_IF0))
 		return;
 	g_sim.apic.irr = true;
 	/* Delivery happens at the end of the current instruction / iteration:
 	 * the engine and the IF / EOI paths call sim_pmi_deliver_pending(). */
 }
 
+/* Take the latched NMI, if any, unless one is being handled. With no handler
+ * an NMI is an unexpected exception, as on the machine (arch/x86_64/trap.c);
+ * unwinding out of it ends the NMI blocking there too (the kernel's IRET). */
+static void deliver_nmi(void)
+{
+	while (g_sim.apic.nmi_latched && !g_sim.apic.nmi_blocked) {
+		int cpl = g_sim.cpl;
+		bool irq = g_sim.irq_enabled;
+		uint32_t error_code = g_sim.fault_error_code;
+
+		g_sim.apic.nmi_latched = false;
+		g_sim.nmi_count++;
+		if (!g_sim.nmi_handler)
+			sim_raise(X86_VEC_NMI, 0, false, (uint64_t)__builtin_return_address(0), 0);
+		g_sim.apic.nmi_blocked = true;
+		g_sim.cpl = 0;
+		g_sim.irq_enabled = false;
+		g_sim.nmi_handler();
+		/* IRET: RFLAGS, CPL back; NMIs unblocked; a probe's error code
+		 * the NMI struck between is the interrupted code's. */
+		g_sim.apic.nmi_blocked = false;
+		g_sim.cpl = cpl;
+		g_sim.irq_enabled = irq;
+		g_sim.fault_error_code = error_code;
+	}
+}
+
+void sim_nmi_raise(void)
+{
+	g_sim.apic.nmi_latched = true;
+	deliver_nmi();
+}
+
 void sim_pmi_deliver_pending(void)
 {
+	deliver_nmi();
 	while (g_sim.apic.irr && !g_sim.apic.isr &&
-	       (g_sim.irq_enabled || nmi_mode() || quirk(Q_PMI_IGNORES_IF))) {
+	       (g_sim.irq_enabled || quirk(Q_PMI_IGNORES_IF))) {
 		uint32_t vec = FIELD_GET_ULL(APIC_LVT_VECTOR, g_sim.apic.lvt_pmi);
 		g_sim.apic.irr = false;
-		if (!quirk(Q_LVT_NO_MASK))
-			g_sim.apic.lvt_pmi |= APIC_LVT_MASKED;
+		mask_on_delivery();
 		g_sim.apic.delivered_vector = vec;
-		if (vec != PMI_VECTOR && !nmi_mode() && !quirk(Q_PMI_ANY_VECTOR)) {
+		if (vec != PMI_VECTOR && !quirk(Q_PMI_ANY_VECTOR)) {
 			g_sim.stray_interrupts++;
 			continue;
 		}
-		g_sim.apic.isr = !nmi_mode();
+		g_sim.apic.isr = true;
 		g_sim.pmi_count++;
 		int cpl = g_sim.cpl;
 		bool irq = g_sim.irq_enabled;
@@ -89,9 +155,24 @@ void arch_set_pmi_handler(pmi_handler_fn fn)
 	g_sim.pmi_handler = fn;
 }
 
+void arch_set_nmi_handler(nmi_handler_fn fn)
+{
+	g_sim.nmi_handler = fn;
+}
+
+/* The ICR's NMI reaches this core at the end of the write. */
+void arch_apic_self_nmi(void)
+{
+	sim_nmi_raise();
+}
+
 void arch_irq_enable(void)
 {
 	g_sim.irq_enabled = true;
+	if (g_sim.apic.nmi_held_by_if) {
+		g_sim.apic.nmi_held_by_if = false;
+		pmi_send_nmi();
+	}
 	sim_pmi_deliver_pending();
 }
 

@@ -187,6 +187,13 @@
 	      "a PMI requested while RFLAGS.IF = 0 is dropped instead of held pending")            \
 	QUIRK(Q_FIXED_PMI_IGNORED, "fixed-pmi-ignored", FIXED_, "hypothetical",                    \
 	      "the PMI bit of IA32_FIXED_CTR_CTRL does not raise a PMI on overflow")               \
+	QUIRK(Q_PMI_NMI_AS_FIXED, "pmi-nmi-mode-as-fixed", ARCH_,                                  \
+	      "hypothetical (a vPMU injecting every LVTPC delivery as an external interrupt)",     \
+	      "LVT delivery mode NMI (100B) delivers a maskable interrupt at the LVT vector "      \
+	      "instead of an NMI")                                                                 \
+	QUIRK(Q_PMI_NMI_BLOCKED_BY_IF, "pmi-nmi-blocked-by-if", ARCH_, "hypothetical",             \
+	      "an NMI-mode PMI is held while RFLAGS.IF = 0 (delivered at IF = 1) instead of "      \
+	      "being taken at once")                                                               \
 	/* ---- AMD (APM Vol. 2 13.2) ---- */                                                      \
 	QUIRK(Q_AMD_NOT_ALIASED, "amd-legacy-not-aliased", AMD_ && c->amd.perfctr_core,            \
 	      "hypothetical", "legacy PerfCtr0..3 are separate from PerfCtr0..3 at C001_0201H+2n") \

@@ -101,11 +101,13 @@ int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct 
 		ex->cpl = g_sim.cpl;
 	}
 	/* Whatever happened: CPL 0, interrupts off, CR4 as on entry, no
-	 * interrupt left in service. */
+	 * interrupt left in service, NMIs unblocked (the machine's recovery
+	 * ends with an IRET, arch/x86_64/trap.c). */
 	g_sim.cpl = 0;
 	g_sim.irq_enabled = false;
 	g_sim.cr4 = cr4;
 	g_sim.apic.isr = false;
+	g_sim.apic.nmi_blocked = false;
 	return rc;
 }
 

@@ -132,6 +132,10 @@ struct sim_apic {
 	uint32_t lvt_pmi;
 	bool irr, isr; /* the PMI vector's IRR / ISR bits */
 	uint32_t delivered_vector;
+	/* NMI (Vol. 3A 6.7.1): one can be latched while another's handler runs
+	 * (NMIs blocked until its IRET). held_by_if: Q_PMI_NMI_BLOCKED_BY_IF's
+	 * request waiting for IF = 1. */
+	bool nmi_latched, nmi_blocked, nmi_held_by_if;
 };
 
 struct sim_cpu {
@@ -158,8 +162,9 @@ struct sim_cpu {
 	struct sim_pmu pmu;
 	struct sim_apic apic;
 	pmi_handler_fn pmi_handler;
+	nmi_handler_fn nmi_handler;
 	uint32_t fault_error_code;
-	unsigned pmi_count, stray_interrupts;
+	unsigned pmi_count, stray_interrupts, nmi_count;
 };
 
 extern struct sim_cpu g_sim;
@@ -236,6 +241,9 @@ extern unsigned g_sim_cpu_select; /* --cpu N, or the dump's first CPU */
 /* apic.c: an overflow asked for a PMI. */
 void sim_pmi_request(void);
 void sim_pmi_deliver_pending(void);
+/* An NMI reaches the core (LVT in NMI mode, or the ICR); taken at once
+ * unless an NMI handler is running. */
+void sim_nmi_raise(void);
 
 /* run.c: raise an exception out of an unchecked operation. */
 __attribute__((noreturn)) void sim_raise(int vector, uint32_t error_code, bool has_ec, uint64_t rip,

@@ -63,6 +63,34 @@ void arch_apic_eoi(void)
 	apic_write(APIC_REG_EOI, 0);
 }
 
+/*
+ * An NMI to this CPU by its physical APIC ID: the "self" shorthand is valid
+ * with fixed delivery only (SDM Vol. 3A 10.6.1 Table 10-3), so no shorthand,
+ * edge, level assert (Figure 10-12). xAPIC: the high half first, the write
+ * of the low half sends; then wait for Delivery Status idle. x2APIC: one
+ * WRMSR of all 64 bits, no Delivery Status (10.12.9).
+ */
+void arch_apic_self_nmi(void)
+{
+	uint64_t icr = FIELD_PREP_ULL(APIC_ICR_DELIVERY_MODE, APIC_DM_NMI) | APIC_ICR_LEVEL_ASSERT;
+
+	if (x2apic) {
+		uint64_t id = rdmsr(X2APIC_MSR(APIC_REG_ID));
+
+		wrmsr(X2APIC_MSR(APIC_REG_ICR), icr | FIELD_PREP_ULL(APIC_ICR_X2APIC_DEST, id));
+		return;
+	}
+	uint64_t id = FIELD_GET_ULL(APIC_ID_XAPIC, apic_read(APIC_REG_ID));
+
+	icr |= FIELD_PREP_ULL(APIC_ICR_XAPIC_DEST, id);
+	apic_write(APIC_REG_ICR_HI, (uint32_t)(icr >> 32));
+	apic_write(APIC_REG_ICR, (uint32_t)icr);
+	/* Bounded: a send that never completes must not hang the caller. */
+	for (unsigned i = 0; i < 1000000 && (apic_read(APIC_REG_ICR) & APIC_ICR_DELIVERY_STATUS);
+	     i++)
+		cpu_relax();
+}
+
 uint32_t apic_timer_hz(void)
 {
 	return (uint32_t)timer_hz;

@@ -6,6 +6,10 @@
  *   arch_run_guarded   a recovery point (setjmp-like) plus a watchdog;
  *   arch_call_at_cpl   a run at CPL 1..3 that returns to ring 0.
  *
+ * An NMI with a handler installed is not a fault: x86_trap calls the handler
+ * and IRETs to wherever the NMI struck, before any of the steps below, so it
+ * can never be taken for a probe's fault or end a guarded run.
+ *
  * Order of decisions for a fault (x86_trap):
  *   1. a registered probe instruction -> its fixup, vector in RAX (any CPL);
  *   2. #DF -> the environment is broken: KTAP bail out, RUN_ERROR;
@@ -36,6 +40,7 @@ struct cpl_call {
 static struct guard *volatile g_guard;
 static struct cpl_call *volatile g_cpl;
 static pmi_handler_fn volatile g_pmi_handler;
+static nmi_handler_fn volatile g_nmi_handler;
 static uint64_t g_user_stack_top;
 
 /* Values x86_ctx_restore passes to arch_call_at_cpl. */
@@ -77,6 +82,21 @@ uint32_t arch_fault_error_code(void)
 void arch_set_pmi_handler(pmi_handler_fn fn)
 {
 	g_pmi_handler = fn;
+}
+
+void arch_set_nmi_handler(nmi_handler_fn fn)
+{
+	g_nmi_handler = fn;
+}
+
+/* The NMI may have struck between a probe's fault and the caller's read of
+ * arch_fault_error_code(), and the handler may use probes: keep the value. */
+static void call_nmi_handler(nmi_handler_fn fn)
+{
+	uint32_t error_code = g_fault_error_code;
+
+	fn();
+	g_fault_error_code = error_code;
 }
 
 static void fill_exception(struct arch_exception *ex, const struct x86_frame *f)
@@ -133,6 +153,15 @@ void x86_trap(struct x86_frame *f)
 	int cpl = (int)(f->cs & 3);
 
 	switch (vec) {
+	case X86_VEC_NMI: {
+		nmi_handler_fn fn = g_nmi_handler;
+
+		if (fn) {
+			call_nmi_handler(fn);
+			return; /* IRET: unblocks NMIs, resumes the interrupted code */
+		}
+		break; /* no handler: an unexpected exception (no fixup, below) */
+	}
 	case PMI_VECTOR:
 		if (g_pmi_handler)
 			g_pmi_handler(); /* it sends EOI itself */
@@ -160,7 +189,8 @@ void x86_trap(struct x86_frame *f)
 		break;
 	}
 
-	if (vec < 32 && apply_fixup(f))
+	/* An NMI is not raised by the instruction at RIP: never a probe's. */
+	if (vec < 32 && vec != X86_VEC_NMI && apply_fixup(f))
 		return;
 	if (vec == X86_VEC_DF)
 		bail("double fault", f);
