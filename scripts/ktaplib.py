@@ -176,6 +176,8 @@ def parse(text):
             continue
         run.errors.append(f"line {lineno}: nesting deeper than pmutest writes: {body!r}")
 
+    if expect_plan:
+        run.errors.append("no plan line '1..N' after 'KTAP version 1' (log truncated?)")
     if pending and suite is not None:
         suite.diagnostics.extend(pending)
     for s in run.suites:

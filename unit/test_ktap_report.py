@@ -164,8 +164,24 @@ class Cli(unittest.TestCase):
             self.assertNotIn("Traceback", err)
 
 
-class Result(unittest.TextTestResult):
-    pass
+class Robustness(unittest.TestCase):
+    def test_mangled_logs_never_crash(self):
+        """Every prefix of a log, and logs with random lines spliced in, parse
+        without an exception; truncation is always reported as an error."""
+        import random
+        rnd = random.Random(7)
+        lines = GOOD.splitlines(keepends=True)
+        junk = ["    not ok x y\n", "# \n", "        ok 1 deep\n", "1..\n", "ok\n",
+                "    # Subtest:\n", "\x00\xff garbage\n", "not ok 99 nothing\n"]
+        for cut in range(len(lines)):
+            run = ktaplib.parse("".join(lines[:cut + 1])) if cut >= 1 else None
+            if run is not None and cut + 1 < len(lines) - 2:
+                self.assertTrue(run.errors, f"truncated after line {cut + 1} not reported")
+        for _ in range(300):
+            mangled = list(lines)
+            for _ in range(rnd.randint(1, 4)):
+                mangled.insert(rnd.randint(2, len(mangled)), rnd.choice(junk))
+            ktaplib.parse("".join(mangled))
 
 
 if __name__ == "__main__":

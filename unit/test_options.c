@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of the options parser (kernel/options.c), against the format
  * documented in kernel/options.h. */
+#include <stdint.h>
+
 #include "options.h"
 #include "unit.h"
 
@@ -73,6 +75,25 @@ int main(void)
 	UNIT_EQ(o.timeout_ms, 0x1000, "hex value");
 	UNIT_EQ(parse(&o, "selftest = \x01\n"), 1, "control characters rejected");
 	UNIT_EQ(parse(&o, "a\nb\nc = 1\n"), 3, "every bad line counted, parsing never stops");
+
+	/* Robustness: 2000 random texts (printable, control bytes, '=', ',' and
+	 * '#' in heavy doses) never crash, never loop, and leave valid options. */
+	uint64_t x = 0x9E3779B97F4A7C15ULL;
+	unsigned sane = 0;
+	for (int round = 0; round < 2000; round++) {
+		static const char alphabet[] = "ab_.=,# \t\n\r0x19-\x01\xff";
+		char text[256];
+		size_t n = (size_t)(round % 255);
+		for (size_t i = 0; i < n; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			text[i] = alphabet[x % (sizeof(alphabet) - 1)];
+		}
+		text[n] = 0;
+		parse(&o, text);
+		sane += o.verbose <= 2 && o.timeout_ms >= 100 && o.timeout_ms <= 600000 &&
+			o.suites.count <= OPT_MAX_NAMES;
+	}
+	UNIT_EQ(sane, 2000, "random texts leave every option within its range");
 
 	char big[64 * 70] = "suites = ";
 	for (int i = 0; i < 40; i++)
