@@ -79,8 +79,10 @@ static const char *default_dumps_dir(void)
 	/* build/host/pmusim -> <repo>/../shared/cpuid */
 	if (n > 0) {
 		exe[n] = 0;
-		snprintf(dir, sizeof(dir), "%s/../../../shared/cpuid", dirname(exe));
-		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+		char raw[4096 + 32];
+		snprintf(raw, sizeof(raw), "%s/../../../shared/cpuid", dirname(exe));
+		/* Canonical, so messages name the directory a user can look at. */
+		if (realpath(raw, dir) && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
 			return dir;
 	}
 	return "../shared/cpuid";
