@@ -66,37 +66,34 @@ static uint64_t count_event(unsigned i, unsigned ev, uint64_t iters)
 	return rdmsr(ctr_msr(i));
 }
 
-static uint64_t count(unsigned i, uint64_t iters)
+/*
+ * An event the workload retires an exact number of times per iteration:
+ * within [N * per_iter, N * per_iter + overhead] over N iterations, and
+ * count(2N) - count(N) = N * per_iter exactly (the overhead cancels).
+ */
+static void check_exact_event(struct t *t, unsigned ev, uint64_t per_iter, const char *rule)
 {
-	return count_event(i, AMD_EVT_RETIRED_INSNS, iters);
+	for (unsigned i = 0; i < n_ctrs(); i++) {
+		uint64_t c1 = count_event(i, ev, PMU_ITERS);
+		uint64_t c2 = count_event(i, ev, 2 * PMU_ITERS);
+
+		expect_range(t, c1, PMU_ITERS * per_iter,
+			     PMU_ITERS * per_iter + PMU_OVERHEAD_EVENTS, rule,
+			     "PerfCtr%u event %02XH over N iterations", i, ev);
+		expect_eq(t, c2 - c1, PMU_ITERS * per_iter, rule,
+			  "PerfCtr%u event %02XH: count(2N) - count(N)", i, ev);
+	}
 }
 
 TEST(amd, retired_instructions_every_counter, REQ_AMD)
 {
-	for (unsigned i = 0; i < n_ctrs(); i++) {
-		uint64_t c1 = count(i, PMU_ITERS), c2 = count(i, 2 * PMU_ITERS);
-
-		expect_range(t, c1, PMU_ITERS * WORKLOAD_INSNS_PER_ITER,
-			     PMU_ITERS * WORKLOAD_INSNS_PER_ITER + PMU_OVERHEAD_EVENTS,
-			     RULE_AMD_COUNT, "PerfCtr%u retired instructions over N iterations", i);
-		expect_eq(t, c2 - c1, PMU_ITERS * WORKLOAD_INSNS_PER_ITER, RULE_AMD_COUNT,
-			  "PerfCtr%u: count(2N) - count(N)", i);
-	}
+	check_exact_event(t, AMD_EVT_RETIRED_INSNS, WORKLOAD_INSNS_PER_ITER, RULE_AMD_COUNT);
 }
 
 TEST(amd, retired_branches_every_counter, REQ_AMD)
 {
-	for (unsigned i = 0; i < n_ctrs(); i++) {
-		uint64_t c1 = count_event(i, AMD_EVT_RETIRED_BRANCHES, PMU_ITERS);
-		uint64_t c2 = count_event(i, AMD_EVT_RETIRED_BRANCHES, 2 * PMU_ITERS);
-
-		expect_range(t, c1, PMU_ITERS * WORKLOAD_BRANCHES_PER_ITER,
-			     PMU_ITERS * WORKLOAD_BRANCHES_PER_ITER + PMU_OVERHEAD_EVENTS,
-			     RULE_AMD_BRANCHES,
-			     "PerfCtr%u retired branches (C2H) over N iterations", i);
-		expect_eq(t, c2 - c1, PMU_ITERS * WORKLOAD_BRANCHES_PER_ITER, RULE_AMD_BRANCHES,
-			  "PerfCtr%u retired branches (C2H): count(2N) - count(N)", i);
-	}
+	check_exact_event(t, AMD_EVT_RETIRED_BRANCHES, WORKLOAD_BRANCHES_PER_ITER,
+			  RULE_AMD_BRANCHES);
 }
 
 TEST(amd, core_cycles_every_counter, REQ_AMD)
