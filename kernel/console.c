@@ -38,11 +38,9 @@ void kprintf(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	int n = kvsnprintf(buf, sizeof(buf), fmt, ap);
+	size_t n = kvformat(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (n >= (int)sizeof(buf))
-		n = sizeof(buf) - 1;
-	console_sink(NULL, buf, (size_t)n);
+	console_sink(NULL, buf, n);
 }
 
 const char *report_text(size_t *len, bool *truncated)

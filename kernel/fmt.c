@@ -236,6 +236,12 @@ int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap_in)
 	return (int)o.len;
 }
 
+size_t kvformat(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	int n = kvsnprintf(buf, size, fmt, ap);
+	return (size_t)n < size ? (size_t)n : size - 1;
+}
+
 int ksnprintf(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;

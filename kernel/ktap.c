@@ -27,12 +27,10 @@ static void line(struct ktap_writer *w, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	int n = kvsnprintf(buf, sizeof(buf), fmt, ap);
+	size_t n = kvformat(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (n >= (int)sizeof(buf))
-		n = sizeof(buf) - 1;
 	indent(w);
-	emit(w, buf, (size_t)n);
+	emit(w, buf, n);
 	emit(w, "\n", 1);
 }
 
@@ -92,9 +90,7 @@ void ktap_result(struct ktap_writer *w, unsigned number, const char *name, enum 
 void ktap_vdiag(struct ktap_writer *w, const char *fmt, va_list ap)
 {
 	char buf[1024];
-	int n = kvsnprintf(buf, sizeof(buf), fmt, ap);
-	if (n >= (int)sizeof(buf))
-		n = sizeof(buf) - 1;
+	size_t n = kvformat(buf, sizeof(buf), fmt, ap);
 
 	/* One "# " line per line of text, so a parser never sees a bare line. */
 	const char *p = buf, *end = buf + n;

@@ -15,6 +15,10 @@
  * '+', width, precision, '*', and length modifiers hh h l ll z j t. */
 int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
+/* kvsnprintf returning the length actually stored (size > 0): what a caller
+ * that writes the buffer out needs, truncation included. */
+size_t kvformat(char *buf, size_t size, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 int ksnprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Console output (arch_console_write, plus the report buffer). */

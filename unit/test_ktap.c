@@ -33,6 +33,17 @@ static void reset(void)
 		UNIT_STREQ(k_, c_, name);                                                          \
 	} while (0)
 
+static size_t vformat(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static size_t vformat(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	size_t n = kvformat(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
 static void test_format(void)
 {
 	FMT_SAME("decimal", "%d %i %u", -42, 7, 4000000000u);
@@ -53,6 +64,9 @@ static void test_format(void)
 	int n = ksnprintf(small, sizeof(small), "%s", "truncate me");
 	UNIT_STREQ(small, "trun", "truncation keeps size-1 chars and the NUL");
 	UNIT_EQ(n, 11, "return value is the untruncated length");
+	UNIT_EQ(vformat(small, sizeof(small), "%s", "truncate me"), 4,
+		"kvformat returns the length stored");
+	UNIT_EQ(vformat(small, sizeof(small), "%d", 42), 2, "kvformat without truncation");
 }
 
 static void test_ktap(void)
