@@ -119,10 +119,16 @@ int sim_amd_wrmsr(uint32_t msr, uint64_t val)
 		if (k == 1 || k == 3) {
 			if (val & AMD_SEL_RESERVED)
 				return X86_VEC_GP;
+			if (quirk(Q_AMD_SEL_HIGH_RESERVED) &&
+			    (val & (GENMASK_ULL(35, 32) | GENMASK_ULL(41, 40))))
+				return X86_VEC_GP;
 			*reg(k, i) = val;
 			if (i < 8)
 				P->amd_last[i] = false;
 		} else {
+			if (quirk(Q_AMD_RUNNING_WRITE_IGNORED) && i < 8 &&
+			    (P->amd_sel[i] & BIT_ULL(22)))
+				return 0;
 			/* 48-bit counter: the model ignores bits 63:48. */
 			*reg(k, i) = val & width_mask(AMD_COUNTER_WIDTH);
 		}
@@ -164,7 +170,7 @@ static enum sim_event amd_event(uint64_t sel)
 	case 0xC2: /* retired branch instructions */
 		return quirk(Q_AMD_BRANCHES_AS_INSNS) ? EV_INSNS : EV_BRANCHES;
 	case 0xC3: /* retired mispredicted branches */
-		return EV_BR_MISS;
+		return quirk(Q_AMD_BR_MISS_NEVER_COUNTS) ? EV_NONE : EV_BR_MISS;
 	default:
 		return EV_NONE;
 	}
@@ -174,9 +180,15 @@ void sim_amd_collect(void)
 {
 	if (!is_amd())
 		return;
+	int first_en = -1;
+	for (unsigned i = 0; i < n_ctrs() && first_en < 0; i++)
+		if (P->amd_sel[i] & BIT_ULL(22))
+			first_en = (int)i;
 	for (unsigned i = 0; i < n_ctrs(); i++) {
 		uint64_t sel = P->amd_sel[i];
 		if (!(sel & BIT_ULL(22)))
+			continue;
+		if (quirk(Q_AMD_HG_BOTH_NOTHING) && FIELD_GET_ULL(GENMASK_ULL(41, 40), sel) == 3)
 			continue;
 		if (g_sim.caps.amd.perfmon_v2 && !quirk(Q_AMD_GLOBAL_IGNORED) &&
 		    !((P->amd_global_ctl >> i) & 1))
@@ -184,14 +196,17 @@ void sim_amd_collect(void)
 		bool usr = sel & BIT_ULL(16), os = sel & BIT_ULL(17);
 		if (!(g_sim.cpl == 0 ? os : usr))
 			continue;
+		uint64_t ev_sel = quirk(Q_AMD_EVTSEL_SHARED) ? P->amd_sel[first_en] : sel;
 		struct sim_filter f = {
-		    .ev = amd_event(sel),
-		    .cmask = FIELD_GET_ULL(GENMASK_ULL(31, 24), sel),
-		    .inv = sel & BIT_ULL(23),
-		    .edge = sel & BIT_ULL(18),
+		    .ev = amd_event(ev_sel),
+		    .cmask =
+			quirk(Q_AMD_CNTMASK_IGNORED) ? 0 : FIELD_GET_ULL(GENMASK_ULL(31, 24), sel),
+		    .inv = !quirk(Q_AMD_INV_IGNORED) && (sel & BIT_ULL(23)),
+		    .edge = !quirk(Q_AMD_EDGE_IGNORED) && (sel & BIT_ULL(18)),
 		};
-		sim_add_counter(&P->amd_ctr[i], &P->amd_last[i], AMD_COUNTER_WIDTH, &f, UNIT_AMD,
-				i);
+		sim_add_counter(&P->amd_ctr[i], &P->amd_last[i],
+				quirk(Q_AMD_WIDTH_47) ? AMD_COUNTER_WIDTH - 1 : AMD_COUNTER_WIDTH,
+				&f, UNIT_AMD, i);
 	}
 }
 
@@ -199,7 +214,9 @@ void sim_amd_overflow(unsigned i)
 {
 	if (g_sim.caps.amd.perfmon_v2)
 		P->amd_global_status |= BIT_ULL(i);
-	if (P->amd_sel[i] & BIT_ULL(20))
+	if (quirk(Q_AMD_PMI_CTR0_ONLY) && i != 0)
+		return;
+	if ((P->amd_sel[i] & BIT_ULL(20)) || quirk(Q_AMD_PMI_WITHOUT_INT))
 		sim_pmi_request();
 }
 
