@@ -56,6 +56,8 @@ static enum sim_msr_result cpu_wrmsr(uint32_t msr, uint64_t val)
 			valid |= DEBUGCTL_ENABLE_UNCORE_PMI;
 		if (val & ~valid)
 			return SIM_MSR_GP;
+		if ((val & DEBUGCTL_FREEZE_PERFMON_ON_PMI) && quirk(Q_DEBUGCTL_FREEZE_GP))
+			return SIM_MSR_GP;
 		g_sim.pmu.debugctl = val;
 		return SIM_MSR_OK;
 	case MSR_IA32_PERF_CAPABILITIES:
