@@ -199,6 +199,31 @@
 	QUIRK(Q_AMD_BRANCHES_AS_INSNS, "amd-branches-count-instructions", on_amd,                  \
 	      "hypothetical (an event-table mistake in a vPMU)",                                   \
 	      "PMCx0C2 (retired branch instructions) counts retired instructions")                 \
+	/* parity (issue 12): AMD checks matching the Intel side */                                \
+	QUIRK(Q_AMD_BR_MISS_NEVER_COUNTS, "amd-branch-miss-never-counts", on_amd,                  \
+	      "hypothetical (a vPMU that drops events it does not emulate)",                       \
+	      "PMCx0C3 (retired mispredicted branches) never counts")                              \
+	QUIRK(Q_AMD_PMI_CTR0_ONLY, "amd-pmi-counter0-only", on_amd, "hypothetical",                \
+	      "only PerfCtr0 raises a PMI on overflow; INT on the other counters is ignored")      \
+	QUIRK(Q_AMD_RUNNING_WRITE_IGNORED, "amd-running-counter-write-ignored", on_amd,            \
+	      "hypothetical", "WRMSR to a PerfCtr whose PerfEvtSel.En = 1 is dropped")             \
+	QUIRK(Q_AMD_EVTSEL_SHARED, "amd-counters-share-event-select", on_amd, "hypothetical",      \
+	      "with several counters enabled, each counts the event of the lowest enabled one")    \
+	QUIRK(Q_AMD_SEL_HIGH_RESERVED, "amd-evtsel-high-fields-rejected", on_amd, "hypothetical",  \
+	      "PerfEvtSel writes with EventSelect[11:8] or HG_ONLY set raise #GP")                 \
+	QUIRK(Q_AMD_CNTMASK_IGNORED, "amd-cntmask-ignored", on_amd, "hypothetical",                \
+	      "PerfEvtSel CntMask is ignored")                                                     \
+	QUIRK(Q_AMD_INV_IGNORED, "amd-inv-ignored", on_amd, "hypothetical",                        \
+	      "PerfEvtSel Inv does not invert the CntMask comparison")                             \
+	QUIRK(Q_AMD_EDGE_IGNORED, "amd-edge-ignored", on_amd, "hypothetical",                      \
+	      "PerfEvtSel Edge does not restrict counting to rising edges")                        \
+	QUIRK(Q_AMD_PMI_WITHOUT_INT, "amd-pmi-without-int", on_amd, "hypothetical",                \
+	      "a PerfCtr overflow raises a PMI although PerfEvtSel.INT is clear")                  \
+	QUIRK(Q_AMD_WIDTH_47, "amd-counters-wrap-at-47-bits", on_amd,                              \
+	      "hypothetical (a vPMU backing the 48-bit counter with a narrower one)",              \
+	      "PerfCtr wraps (and overflows) at 47 bits instead of 48")                            \
+	QUIRK(Q_AMD_HG_BOTH_NOTHING, "amd-hg-only-both-counts-nothing", on_amd, "hypothetical",    \
+	      "PerfEvtSel with HostOnly = GuestOnly = 1 counts nothing instead of everything")     \
 	/* ---- Nehalem uncore (Vol. 3B 20.3.1.2) ---- */                                          \
 	QUIRK(Q_UNC_GLOBAL_IGNORED, "uncore-global-enable-ignored", on_nehalem_uncore,             \
 	      "hypothetical",                                                                      \
