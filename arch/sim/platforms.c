@@ -22,6 +22,7 @@
 /* CPUID bit positions (SDM Vol. 2A CPUID; APM Vol. 3 Appendix E). */
 #define L1_ECX_DTES64	   BIT_ULL(2)
 #define L1_ECX_DS_CPL	   BIT_ULL(4)
+#define L1_ECX_PDCM	   BIT_ULL(15)
 #define L1_ECX_HYPERVISOR  BIT_ULL(31)
 #define L1_EDX_DS	   BIT_ULL(21)
 #define L7_EBX_PQM	   BIT_ULL(12)
@@ -121,6 +122,21 @@ static void kvm_intel_guest_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_
 }
 
 /*
+ * Intel host, KVM + QEMU -cpu host,pmu=off: QEMU's cpu_x86_cpuid() reports
+ * leaf 0AH as 0 and clears PDCM when the PMU is off (target/i386/cpu.c); KVM
+ * then has no vPMU (pmu->version 0: every PMU MSR and RDPMC fail) except the
+ * P6 MSRs its generic MSR code answers (quirk no-pmu-p6-msrs-raz-wi).
+ */
+static void kvm_intel_pmu_off_guest_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	kvm_intel_guest_cpuid(leaf, subleaf, r);
+	if (leaf == 0x1)
+		r->ecx &= ~(uint32_t)L1_ECX_PDCM;
+	if (leaf == 0xA)
+		*r = (struct cpuid_regs){0};
+}
+
+/*
  * AMD host, KVM + QEMU -cpu host,pmu=on:
  *  - CPUID.0AH = 0 (cpuid.c case 0xa: no X86_FEATURE_ARCH_PERFMON on AMD).
  *  - 80000001H:ECX PerfCtrExtCore kept; PerfCtrExtNB / PerfCtrExtLLC clear
@@ -155,6 +171,10 @@ static const enum quirk kvm_intel_quirks[] = {
     Q_DEBUGCTL_FREEZE_GP,
 };
 
+static const enum quirk kvm_pmu_off_quirks[] = {
+    Q_KVM_P6_MSRS_RAZ,
+};
+
 static const enum quirk kvm_amd_quirks[] = {
     Q_LVT_NO_MASK,
     Q_AMD_STATUS_SET_GP,
@@ -169,6 +189,15 @@ const struct sim_platform sim_platforms[] = {
 	.perf_capabilities = PERF_CAP_FW_WRITE,
 	.quirks = kvm_intel_quirks,
 	.n_quirks = ARRAY_SIZE(kvm_intel_quirks),
+    },
+    {
+	.name = "kvm-intel-sapphirerapids-pmu-off",
+	.desc = "QEMU/KVM guest (-cpu host,pmu=off) on a Sapphire Rapids host",
+	.host_dump = "intel_sapphirerapids_806f8.txt",
+	.guest_cpuid = kvm_intel_pmu_off_guest_cpuid,
+	.perf_capabilities = 0,
+	.quirks = kvm_pmu_off_quirks,
+	.n_quirks = ARRAY_SIZE(kvm_pmu_off_quirks),
     },
     {
 	.name = "kvm-amd-zen4",

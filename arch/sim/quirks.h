@@ -288,7 +288,12 @@
 	QUIRK(Q_AMD_STATUS_SET_GP, "amd-global-status-set-gp", on_amd_perfmon_v2,                  \
 	      "KVM before its 2025 PerfCntrGlobalStatusSet support: kvm_pmu_set_msr() has no "     \
 	      "case for C000_0303H (torvalds/linux 004a0aa5)",                                     \
-	      "PerfCntrGlobalStatusSet (C000_0303H) raises #GP(0) instead of setting status bits")
+	      "PerfCntrGlobalStatusSet (C000_0303H) raises #GP(0) instead of setting status bits") \
+	QUIRK(Q_KVM_P6_MSRS_RAZ, "no-pmu-p6-msrs-raz-wi", on_intel_without_pmu,                    \
+	      "KVM kvm_get_msr_common() / kvm_set_msr_common() (x86.c): without a vPMU, "          \
+	      "MSR_P6_PERFCTR0/1 and MSR_P6_EVNTSEL0/1 read 0 and writes are dropped",             \
+	      "without a PMU, IA32_PMC0/1 and IA32_PERFEVTSEL0/1 read 0 and ignore writes "        \
+	      "instead of #GP(0)")
 
 enum quirk {
 #define QUIRK(id, name, applies, where, desc) id,
