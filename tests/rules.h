@@ -336,6 +336,22 @@
 #define RULE_RDT_QM_CTR_RO                                                                         \
 	"SDM Vol.4 Table 2-2 / Vol.3B 17.18.6: IA32_QM_CTR is read-only; WRMSR "                   \
 	"raises #GP"
+/* parity (issue 12): RDT values */
+#define RULE_RDT_OCCUPANCY                                                                         \
+	"SDM Vol.3B 17.18.2 / 17.18.5: L3 occupancy of an RMID counts the lines filled while it "  \
+	"was in IA32_PQR_ASSOC; IA32_QM_CTR x CPUID.(0FH,1):EBX = bytes: S bytes just filled "     \
+	"(S <= LLC/4, >= 4x L2) give >= S/2"
+#define RULE_RDT_OCCUPANCY_UNUSED                                                                  \
+	"SDM Vol.3B 17.18.2: only fills made while an RMID is in IA32_PQR_ASSOC are charged to "   \
+	"it: an RMID no logical processor used has (near) no occupancy, or no data (bit 62)"
+#define RULE_RDT_MBM_TOTAL                                                                         \
+	"SDM Vol.3B 17.18.2 / 17.18.5: L3 total external bandwidth counts the bytes the RMID "     \
+	"read from memory; B bytes read after CLFLUSH give a counter delta (mod 2^width) x "       \
+	"upscale >= B/2"
+#define RULE_RDT_MBM_WIDTH                                                                         \
+	"SDM Vol.3B 17.18.5 (CPUID.(0FH,1):EAX): MBM counters are 24 + EAX[7:0] bits wide and "    \
+	"wrap there; IA32_QM_CTR data bits above the width are 0 (bit 61 is the overflow bit "     \
+	"when EAX[8] = 1)"
 
 /* ---- Nehalem uncore (Vol. 3B 20.3.1.2) ------------------------------------ */
 #define RULE_UNCORE_WIDTH                                                                          \

@@ -280,6 +280,19 @@
 	      "IA32_QM_CTR does not set Error (bit 63) for an unsupported event ID")               \
 	QUIRK(Q_RDT_QM_CTR_WRITABLE, "rdt-qm-ctr-writable", on_rdt_l3, "hypothetical",             \
 	      "WRMSR to the read-only IA32_QM_CTR is ignored instead of #GP(0)")                   \
+	/* parity (issue 12): RDT values */                                                        \
+	QUIRK(Q_RDT_OCC_IGNORES_FILLS, "rdt-occupancy-ignores-fills", on_rdt_occupancy,            \
+	      "hypothetical (a hypervisor exposing CMT without backing it)",                       \
+	      "lines filled under an RMID are not charged to its L3 occupancy")                    \
+	QUIRK(Q_RDT_OCC_EVERY_RMID, "rdt-occupancy-charged-to-every-rmid", on_rdt_occupancy,       \
+	      "hypothetical",                                                                      \
+	      "lines filled under one RMID are charged to the occupancy of every RMID")            \
+	QUIRK(Q_RDT_MBM_IGNORES_READS, "rdt-mbm-ignores-reads", on_rdt_total_bw, "hypothetical",   \
+	      "bytes read from memory under an RMID are not counted in its total bandwidth")       \
+	QUIRK(Q_RDT_MBM_WIDTH_UNMASKED, "rdt-mbm-not-wrapped-at-width", on_rdt_total_bw,           \
+	      "hypothetical (an implementation ignoring CPUID.(0FH,1):EAX[7:0])",                  \
+	      "MBM counters do not wrap at 24 + CPUID.(0FH,1):EAX[7:0] bits: data above the "      \
+	      "width is reported")                                                                 \
 	/* ---- Hypervisors (the platform models of platforms.c) ---- */                           \
 	QUIRK(Q_DEBUGCTL_FREEZE_GP, "debugctl-freeze-perfmon-rejected", on_v2,                     \
 	      "KVM vmx_is_valid_debugctl(): FREEZE_PERFMON_ON_PMI is not in "                      \
