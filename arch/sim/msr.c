@@ -71,10 +71,10 @@ static int misc_wrmsr(uint32_t msr, uint64_t val)
 
 typedef int (*rd_fn)(uint32_t, uint64_t *);
 typedef int (*wr_fn)(uint32_t, uint64_t);
-static const rd_fn readers[] = {sim_arch_rdmsr, sim_amd_rdmsr, sim_uncore_rdmsr,
-				sim_p4_rdmsr,	sim_rdt_rdmsr, misc_rdmsr};
-static const wr_fn writers[] = {sim_arch_wrmsr, sim_amd_wrmsr, sim_uncore_wrmsr,
-				sim_p4_wrmsr,	sim_rdt_wrmsr, misc_wrmsr};
+static const rd_fn readers[] = {sim_arch_rdmsr, sim_amd_rdmsr, sim_uncore_rdmsr, sim_p4_rdmsr,
+				sim_rdt_rdmsr,	sim_lbr_rdmsr, sim_pebs_rdmsr,	 misc_rdmsr};
+static const wr_fn writers[] = {sim_arch_wrmsr, sim_amd_wrmsr, sim_uncore_wrmsr, sim_p4_wrmsr,
+				sim_rdt_wrmsr,	sim_lbr_wrmsr, sim_pebs_wrmsr,	 misc_wrmsr};
 
 /* A PMU MSR by address, for the no-PMU read-as-zero quirk. */
 static bool pmu_msr_address(uint32_t msr)

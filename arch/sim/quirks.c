@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "caps.h"
+#include "lbr.h"
 #include "sim.h"
 
 const struct quirk_desc g_quirks[QUIRK_COUNT] = {

@@ -24,6 +24,102 @@
 #define AMD_	       (c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON)
 #define BITMASK_EXTRA_ (V2_ && (c->pm.fixed_supported >> c->pm.fixed_counters_edx) != 0)
 
+/* ---- LBR, Arch LBR, PEBS, PERF_METRICS (tests/lbr.c, arch_lbr.c, pebs.c,
+ * metrics.c; the models in lbr.c, pebs.c, pmu_arch.c) ---- */
+#define LEGACY_LBR_    lbr_legacy_present(c)
+#define LBR_SELECT_    lbr_legacy_has_select(c)
+#define ARCH_LBR_      (c->arch_lbr.present && c->arch_lbr.max_depth != 0)
+#define PEBS_BASELINE_ (V2_ && c->ds && c->perf_cap.valid && c->perf_cap.pebs_baseline)
+#define METRICS_                                                                                   \
+	(FIXED_ && (p->perf_capabilities & PERF_CAP_PERF_METRICS_AVAILABLE) &&                     \
+	 ((c->pm.fixed_supported >> 3) & 1))
+#define LBR_PEBS_QUIRKS                                                                            \
+	QUIRK(Q_LBR_STACK_SHORT, "lbr-stack-half-depth", LEGACY_LBR_, "hypothetical",              \
+	      "the LBR stack has half the entries the SDM gives for the DisplayModel: the "        \
+	      "upper FROM/TO MSRs raise #GP")                                                      \
+	QUIRK(Q_LBR_TOS_READONLY, "lbr-tos-readonly", LEGACY_LBR_, "hypothetical",                 \
+	      "WRMSR MSR_LASTBRANCH_TOS is ignored")                                               \
+	QUIRK(Q_LBR_SELECT_READONLY, "lbr-select-readonly", LBR_SELECT_, "hypothetical",           \
+	      "WRMSR MSR_LBR_SELECT is ignored")                                                   \
+	QUIRK(Q_LBR_ONE_SHORT, "lbr-records-one-branch-short", LEGACY_LBR_ || ARCH_LBR_,           \
+	      "hypothetical", "the first branch after the LBRs are enabled is not recorded")      \
+	QUIRK(Q_LBR_FROM_TO_SWAPPED, "lbr-from-to-swapped", LEGACY_LBR_, "hypothetical",           \
+	      "MSR_LASTBRANCH_x_FROM_IP holds the target and _TO_IP the source")                   \
+	QUIRK(Q_LBR_CPL_FILTER_IGNORED, "lbr-select-cpl-ignored", LBR_SELECT_, "hypothetical",     \
+	      "MSR_LBR_SELECT CPL_EQ_0 / CPL_NEQ_0 do not suppress branches")                      \
+	QUIRK(Q_LBR_JMP_FILTER_IGNORED, "lbr-select-near-rel-jmp-ignored", LBR_SELECT_,            \
+	      "hypothetical", "MSR_LBR_SELECT NEAR_REL_JMP does not suppress near relative JMPs")  \
+	QUIRK(Q_LBR_IN_TX_SET, "lbr-in-tx-flag-set",                                               \
+	      LEGACY_LBR_ && (c->perf_cap.lbr_format == 4 || c->perf_cap.lbr_format == 5),         \
+	      "hypothetical", "LBR entries carry IN_TX although no transaction ran")               \
+	QUIRK(Q_LBR_FRZ_NOT_SET, "lbr-frz-not-set", LEGACY_LBR_ && V4_,                            \
+	      "hypothetical", "FREEZE_LBRS_ON_PMI on v4: a PMI neither sets "                      \
+	      "IA32_PERF_GLOBAL_STATUS.LBR_Frz nor stops the LBRs")                                \
+	QUIRK(Q_LBR_FREEZE_IGNORED, "lbr-freeze-on-pmi-ignored", LEGACY_LBR_ && V2_ && !V4_,       \
+	      "hypothetical", "FREEZE_LBRS_ON_PMI before v4: a PMI does not clear IA32_DEBUGCTL.LBR") \
+	QUIRK(Q_ALBR_DEPTH_ANY, "arch-lbr-any-depth-accepted",                                     \
+	      ARCH_LBR_ && c->arch_lbr.depth_mask != 0xFF, "hypothetical",                         \
+	      "IA32_LBR_DEPTH accepts any depth up to 64, not only those CPUID.1CH:EAX[7:0] lists") \
+	QUIRK(Q_ALBR_DEPTH_KEEPS_ENTRIES, "arch-lbr-depth-write-keeps-entries", ARCH_LBR_,         \
+	      "hypothetical", "a write to IA32_LBR_DEPTH leaves the LBR entries as they were")     \
+	QUIRK(Q_ALBR_CTL_RESERVED, "arch-lbr-ctl-reserved-accepted", ARCH_LBR_, "hypothetical",    \
+	      "IA32_LBR_CTL writes with reserved bits set are accepted")                           \
+	QUIRK(Q_ALBR_OLDEST_FIRST, "arch-lbr-oldest-first", ARCH_LBR_, "hypothetical",             \
+	      "Arch LBR entries fill from IA32_LBR_0 upward: entry 0 is the oldest, not the "      \
+	      "youngest")                                                                          \
+	QUIRK(Q_ALBR_INFO_MISSING, "arch-lbr-info-msrs-missing", ARCH_LBR_, "hypothetical",        \
+	      "IA32_LBR_x_INFO raise #GP")                                                         \
+	QUIRK(Q_ALBR_CPL_IGNORED, "arch-lbr-cpl-filter-ignored", ARCH_LBR_ && c->arch_lbr.cpl_filter, \
+	      "hypothetical", "IA32_LBR_CTL.OS / USR do not filter by CPL")                        \
+	QUIRK(Q_ALBR_TYPE_FILTER_IGNORED, "arch-lbr-branch-filter-ignored",                        \
+	      ARCH_LBR_ && c->arch_lbr.branch_filter, "hypothetical",                              \
+	      "IA32_LBR_CTL branch-type bits do not filter: every branch is recorded")             \
+	QUIRK(Q_ALBR_CALLSTACK_NO_POP, "arch-lbr-call-stack-no-pop",                               \
+	      ARCH_LBR_ && c->arch_lbr.call_stack && c->arch_lbr.branch_filter, "hypothetical",    \
+	      "in call-stack mode a RET is recorded instead of popping its CALL")                  \
+	QUIRK(Q_ALBR_BR_TYPE_ZERO, "arch-lbr-br-type-zero", ARCH_LBR_ && c->arch_lbr.branch_type,  \
+	      "hypothetical", "IA32_LBR_x_INFO.BR_TYPE is always 0 (JCC)")                         \
+	QUIRK(Q_PEBS_ENABLE_RESERVED, "pebs-enable-reserved-accepted",                             \
+	      PEBS_BASELINE_ && c->pm.gp_counters < 32, "hypothetical",                            \
+	      "IA32_PEBS_ENABLE accepts the bit of a GP counter that does not exist")              \
+	QUIRK(Q_PEBS_FIXED_IGNORED, "pebs-fixed-counters-unsupported", PEBS_BASELINE_ && FIXED_,   \
+	      "hypothetical", "with PEBS_BASELINE, IA32_PEBS_ENABLE rejects the fixed-counter "    \
+	      "bits (32 + i)")                                                                     \
+	QUIRK(Q_PEBS_OVFBUF_NEVER, "pebs-ovfbuf-never-set", PEBS_BASELINE_, "hypothetical",        \
+	      "reaching the PEBS interrupt threshold neither sets OvfBuf (bit 62) nor raises a "   \
+	      "PMI")                                                                               \
+	QUIRK(Q_PEBS_OVFBUF_EARLY, "pebs-ovfbuf-before-threshold", PEBS_BASELINE_, "hypothetical", \
+	      "every PEBS record sets OvfBuf and raises a PMI, below the threshold too")           \
+	QUIRK(Q_PEBS_DUPLICATE_RECORD, "pebs-duplicate-record", PEBS_BASELINE_, "hypothetical",    \
+	      "one counter overflow writes its PEBS record twice")                                 \
+	QUIRK(Q_PEBS_SIZE_IGNORES_XMM, "pebs-record-size-ignores-xmm", PEBS_BASELINE_,             \
+	      "hypothetical", "the record-size field of an adaptive record leaves out the XMM "    \
+	      "group")                                                                             \
+	QUIRK(Q_PEBS_FORMAT_FIELD_ZERO, "pebs-format-field-zero", PEBS_BASELINE_, "hypothetical",  \
+	      "the format field of an adaptive record does not echo MSR_PEBS_DATA_CFG")            \
+	QUIRK(Q_PEBS_IP_ZERO, "pebs-ip-zero", PEBS_BASELINE_, "hypothetical",                      \
+	      "the IP of a PEBS record is 0")                                                      \
+	QUIRK(Q_PEBS_APPLICABLE_ZERO, "pebs-applicable-counters-zero", PEBS_BASELINE_,             \
+	      "hypothetical", "the applicable-counters field of a PEBS record is 0")               \
+	QUIRK(Q_PEBS_ADAPTIVE_ALWAYS, "pebs-adaptive-bit-ignored", PEBS_BASELINE_, "hypothetical", \
+	      "records take the MSR_PEBS_DATA_CFG groups even with Adaptive_Record clear")         \
+	QUIRK(Q_METRICS_NOT_FF, "perf-metrics-sum-not-ff", METRICS_, "hypothetical",               \
+	      "the IA32_PERF_METRICS level-1 fractions sum to F0H instead of FFH")                 \
+	QUIRK(Q_METRICS_NO_CLEAR, "perf-metrics-write-no-clear", METRICS_, "hypothetical",         \
+	      "writing 0 to FIXED_CTR3 and IA32_PERF_METRICS does not clear the metrics")          \
+	QUIRK(Q_TD_SLOTS_NEVER, "topdown-slots-never-count", METRICS_, "hypothetical",             \
+	      "fixed counter 3 (TOPDOWN.SLOTS) never counts")                                      \
+	QUIRK(Q_RDPMC_METRICS_ZERO, "rdpmc-metrics-reads-zero", METRICS_, "hypothetical",          \
+	      "RDPMC type 2000H returns 0 instead of IA32_PERF_METRICS")                           \
+	QUIRK(Q_METRICS_CTRL_BIT_GP, "global-ctrl-metrics-bit-rejected", METRICS_, "hypothetical", \
+	      "IA32_PERF_GLOBAL_CTRL bit 48 (EN_PERF_METRICS) raises #GP")                         \
+	QUIRK(Q_TD_BACKEND_NEVER, "topdown-backend-never-counts",                                  \
+	      METRICS_ && c->pm.gp_counters >= 4 &&                                                \
+		  c->pm.event_available[ARCH_EVENT_TOPDOWN_BACKEND] &&                             \
+		  c->pm.event_available[ARCH_EVENT_TOPDOWN_RETIRING],                              \
+	      "hypothetical", "the architectural Topdown Backend Bound event (A4H/02H) never "     \
+	      "counts, although CPUID.0AH:EBX marks it available")
+
 #define QUIRK_LIST                                                                                 \
 	/* ---- RDPMC (Vol. 2B RDPMC) ---- */                                                      \
 	QUIRK(                                                                                     \
@@ -265,7 +361,8 @@
 	QUIRK(Q_RDT_EVENT_NO_ERROR, "rdt-bad-event-no-error", c->rdt.l3.present, "hypothetical",   \
 	      "IA32_QM_CTR does not set Error (bit 63) for an unsupported event ID")               \
 	QUIRK(Q_RDT_QM_CTR_WRITABLE, "rdt-qm-ctr-writable", c->rdt.l3.present, "hypothetical",     \
-	      "WRMSR to the read-only IA32_QM_CTR is ignored instead of #GP(0)")
+	      "WRMSR to the read-only IA32_QM_CTR is ignored instead of #GP(0)")                   \
+	LBR_PEBS_QUIRKS
 
 enum quirk {
 #define QUIRK(id, name, pred, where, desc) id,

@@ -73,7 +73,7 @@ static bool arch_read(uint32_t ecx, uint64_t *v)
 		 * index 0, the IA32_PERF_METRICS value. */
 		if (idx != 0)
 			return false;
-		*v = sim_perf_metrics();
+		*v = quirk(Q_RDPMC_METRICS_ZERO) ? 0 : sim_perf_metrics();
 		return true;
 	default:
 		(void)c;

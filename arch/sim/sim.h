@@ -195,6 +195,16 @@ int sim_p4_rdmsr(uint32_t msr, uint64_t *val);
 int sim_p4_wrmsr(uint32_t msr, uint64_t val);
 int sim_rdt_rdmsr(uint32_t msr, uint64_t *val);
 int sim_rdt_wrmsr(uint32_t msr, uint64_t val);
+/* lbr.c: the model-specific LBR stack and Arch LBR; pebs.c: DS and PEBS. */
+int sim_lbr_rdmsr(uint32_t msr, uint64_t *val);
+int sim_lbr_wrmsr(uint32_t msr, uint64_t val);
+void sim_lbr_reset(void);
+int sim_pebs_rdmsr(uint32_t msr, uint64_t *val);
+int sim_pebs_wrmsr(uint32_t msr, uint64_t val);
+void sim_pebs_reset(void);
+/* A PEBS-enabled counter overflowed: true when the PEBS assist took it
+ * (record, reload, OvfBuf), false for an ordinary overflow. */
+bool sim_pebs_overflow(bool fixed, unsigned idx);
 
 /* pmu.c: the counting engine. Each unit's collect() adds the counters that
  * count right now (at the current CPL, enabled, not frozen). */
