@@ -10,6 +10,7 @@
  * it, which events are PEBS-capable on which counter is model-specific, so
  * only the MSRs are checked there.
  */
+#include "ktap.h"
 #include "pmu.h"
 #include "rules.h"
 #include "test.h"
@@ -76,12 +77,13 @@ struct pebs_run {
 	bool adaptive;	  /* Adaptive_Record */
 	uint64_t cfg;	  /* MSR_PEBS_DATA_CFG */
 	unsigned thresh;  /* interrupt threshold, bytes after the base */
+	uint64_t k;	  /* events to the overflow; 0: from 0, no overflow */
 	unsigned pmis;	  /* out */
 	uint64_t status;  /* out: IA32_PERF_GLOBAL_STATUS after the run */
 	uint64_t bit;	  /* out: the counter's PEBS_ENABLE / status bit */
 };
 
-/* One counter, preset to overflow after PEBS_K instructions, PEBS on. */
+/* One counter, preset to overflow after r->k events, PEBS on. */
 static bool pebs_run(struct t *t, struct pebs_run *r)
 {
 	r->bit = r->fixed ? GLOBAL_FIXED_BIT(r->idx) : GLOBAL_PMC_BIT(r->idx);
@@ -93,14 +95,16 @@ static bool pebs_run(struct t *t, struct pebs_run *r)
 		wrmsr(MSR_IA32_FIXED_CTR_CTRL,
 		      ctl | FIXED_CTRL_FIELD(r->idx, FIXED_CTRL_OS | FIXED_CTRL_USR) |
 			  (r->adaptive ? FIXED_CTRL_ADAPTIVE(r->idx) : 0));
-		pmu_fixed_preload(r->idx, PEBS_K);
+		if (r->k)
+			pmu_fixed_preload(r->idx, r->k);
 	} else {
 		pmu_gp_program(r->idx,
 			       pmu_evtsel(ARCH_EVENT_INSTRUCTIONS,
 					  PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN |
 					      (r->adaptive ? PERFEVTSEL_ADAPTIVE : 0)),
 			       0);
-		pmu_gp_preload(r->idx, PEBS_K);
+		if (r->k)
+			pmu_gp_preload(r->idx, r->k);
 	}
 	if (!expect_no_fault(t, wrmsr_safe(MSR_IA32_PEBS_ENABLE, r->bit),
 			     r->fixed ? RULE_PEBS_FIXED : RULE_PEBS_ENABLE_BITS,
@@ -190,23 +194,44 @@ TEST(pebs, msrs_read_write, REQ_INTEL | REQ_PEBS | REQ_ARCH_PMU_V2)
 	wrmsr(MSR_IA32_PEBS_ENABLE, 0);
 }
 
+/* Every GP counter (extended PEBS: any counter) writes its record. */
 TEST(pebs, one_record_and_ovfbuf_at_threshold, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
 {
-	struct pebs_run r = {.thresh = BASIC_BYTES};
+	unsigned first;
+
+	if (!pebs_available(t) || !first_gp(t, &first))
+		return;
+	for (int n = 0, c; (c = pmu_gp_nth((unsigned)n)) >= 0; n++) {
+		struct pebs_run r = {.idx = (unsigned)c, .thresh = BASIC_BYTES, .k = PEBS_K};
+		char what[32];
+
+		ksnprintf(what, sizeof(what), "IA32_PMC%d basic record", c);
+		if (!pebs_run(t, &r) || !expect_one_record(t, BASIC_BYTES, what))
+			return;
+		expect_basic(t, &r, BASIC_BYTES, what);
+		expect_eq(t, r.status & GLOBAL_STATUS_OVF_BUFFER, GLOBAL_STATUS_OVF_BUFFER,
+			  RULE_PEBS_OVFBUF, "%s: GLOBAL_STATUS.OvfBuf, index reached the threshold",
+			  what);
+		expect_eq(t, r.pmis, 1, RULE_PEBS_OVFBUF, "%s: PMIs, index reached the threshold",
+			  what);
+	}
+}
+
+TEST(pebs, no_record_without_overflow, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
+{
+	struct pebs_run r = {.thresh = BASIC_BYTES, .k = 0};
 
 	if (!pebs_available(t) || !first_gp(t, &r.idx) || !pebs_run(t, &r))
 		return;
-	if (!expect_one_record(t, BASIC_BYTES, "basic record"))
-		return;
-	expect_basic(t, &r, BASIC_BYTES, "basic record");
-	expect_eq(t, r.status & GLOBAL_STATUS_OVF_BUFFER, GLOBAL_STATUS_OVF_BUFFER, RULE_PEBS_OVFBUF,
-		  "IA32_PERF_GLOBAL_STATUS.OvfBuf, index reached the threshold");
-	expect_eq(t, r.pmis, 1, RULE_PEBS_OVFBUF, "PMIs, index reached the threshold");
+	expect_eq(t, ds.pebs_index, ds.pebs_base, RULE_PEBS_RECORD,
+		  "PEBS index after a run that does not overflow the counter (from 0)");
+	expect_eq(t, r.status & GLOBAL_STATUS_OVF_BUFFER, 0, RULE_PEBS_OVFBUF,
+		  "GLOBAL_STATUS.OvfBuf without a record");
 }
 
 TEST(pebs, no_ovfbuf_below_threshold, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
 {
-	struct pebs_run r = {.thresh = 2 * BASIC_BYTES};
+	struct pebs_run r = {.thresh = 2 * BASIC_BYTES, .k = PEBS_K};
 
 	if (!pebs_available(t) || !first_gp(t, &r.idx) || !pebs_run(t, &r))
 		return;
@@ -234,7 +259,7 @@ static const struct {
 TEST(pebs, adaptive_record_groups, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
 {
 	for (unsigned i = 0; i < ARRAY_SIZE(groups); i++) {
-		struct pebs_run r = {.adaptive = true, .cfg = groups[i].cfg};
+		struct pebs_run r = {.adaptive = true, .cfg = groups[i].cfg, .k = PEBS_K};
 		unsigned bytes = record_bytes(groups[i].cfg);
 
 		r.thresh = bytes;
@@ -247,7 +272,8 @@ TEST(pebs, adaptive_record_groups, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
 
 TEST(pebs, adaptive_bit_clear_basic_record, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
 {
-	struct pebs_run r = {.adaptive = false, .cfg = groups[ARRAY_SIZE(groups) - 1].cfg};
+	struct pebs_run r = {
+	    .adaptive = false, .cfg = groups[ARRAY_SIZE(groups) - 1].cfg, .k = PEBS_K};
 
 	r.thresh = BASIC_BYTES;
 	if (!pebs_available(t) || !first_gp(t, &r.idx) || !pebs_run(t, &r))
@@ -259,7 +285,7 @@ TEST(pebs, adaptive_bit_clear_basic_record, REQ_INTEL | REQ_PEBS_BASELINE | REQ_
 TEST(pebs, fixed_counter_record, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC | REQ_FIXED)
 {
 	struct pebs_run r = {.fixed = true, .idx = FIXED_INSTRUCTIONS, .adaptive = true,
-			     .cfg = PEBS_DATA_CFG_GPRS};
+			     .cfg = PEBS_DATA_CFG_GPRS, .k = PEBS_K};
 
 	if (!pmu_fixed_present(FIXED_INSTRUCTIONS)) {
 		t_skip(t, "fixed counter 0 (instructions) not supported");
