@@ -60,6 +60,7 @@
  * 20-4, 20-5 and 20-36..20-38 (v4). Counter bits: PMCi at i, FIXED_CTRi at
  * 32 + i. */
 #define GLOBAL_FIXED_SHIFT	   32
+#define GLOBAL_FIXED_BITS	   16 /* FIXED_CTR0-15 at bits 47:32 */
 #define GLOBAL_PMC_BIT(i)	   BIT_ULL(i)
 #define GLOBAL_FIXED_BIT(i)	   BIT_ULL(GLOBAL_FIXED_SHIFT + (i))
 #define GLOBAL_STATUS_PERF_METRICS BIT_ULL(48)
@@ -128,10 +129,10 @@
 /* Flags in MSR_LASTBRANCH_x_FROM_IP for LBR formats 3, 4 and 6 (Vol. 3B
  * 19.4.8.1): MISPRED at 63; formats 4 (TSX): IN_TX 62, TSX_ABORT 61.
  * Format 6 keeps a cycle count in MSR_LASTBRANCH_x_TO_IP[63:48]. */
-#define LBR_FROM_MISPRED  BIT_ULL(63)
-#define LBR_FROM_IN_TX	  BIT_ULL(62)
-#define LBR_FROM_ABORT	  BIT_ULL(61)
-#define LBR_TO_CYCLES	  GENMASK_ULL(63, 48)
+#define LBR_FROM_MISPRED BIT_ULL(63)
+#define LBR_FROM_IN_TX	 BIT_ULL(62)
+#define LBR_FROM_ABORT	 BIT_ULL(61)
+#define LBR_TO_CYCLES	 GENMASK_ULL(63, 48)
 /* MSR_LBR_INFO_x (formats 5, 7) and IA32_LBR_x_INFO (Arch LBR), Vol. 3B
  * "MSR_LBR_INFO_x" (Skylake) and the IA32_LBR_x_INFO table (Arch LBR). BR_TYPE
  * and CYC_CNT_VALID are Arch LBR only. */
@@ -152,12 +153,12 @@ enum arch_lbr_br_type {
 };
 
 /* Architectural LBRs, Vol. 3B 19.1 and Vol. 4 Table 2-2. */
-#define MSR_IA32_LBR_CTL	0x14CE
-#define MSR_IA32_LBR_DEPTH	0x14CF
-#define MSR_IA32_LBR_0_INFO	0x1200 /* IA32_LBR_x_INFO = 1200H + x */
-#define MSR_IA32_LBR_0_FROM_IP	0x1500 /* IA32_LBR_x_FROM_IP = 1500H + x */
-#define MSR_IA32_LBR_0_TO_IP	0x1600 /* IA32_LBR_x_TO_IP = 1600H + x */
-#define ARCH_LBR_MAX_DEPTH	64     /* CPUID.1CH:EAX[7:0] enumerates up to 8 * 8 */
+#define MSR_IA32_LBR_CTL       0x14CE
+#define MSR_IA32_LBR_DEPTH     0x14CF
+#define MSR_IA32_LBR_0_INFO    0x1200 /* IA32_LBR_x_INFO = 1200H + x */
+#define MSR_IA32_LBR_0_FROM_IP 0x1500 /* IA32_LBR_x_FROM_IP = 1500H + x */
+#define MSR_IA32_LBR_0_TO_IP   0x1600 /* IA32_LBR_x_TO_IP = 1600H + x */
+#define ARCH_LBR_MAX_DEPTH     64     /* CPUID.1CH:EAX[7:0] enumerates up to 8 * 8 */
 /* IA32_LBR_CTL, Vol. 3B 19.1 (the IA32_LBR_CTL table): the filter bits
  * SELECT (include) the
  * branches they name, unlike MSR_LBR_SELECT. */
@@ -182,14 +183,14 @@ enum arch_lbr_br_type {
 /* IA32_PERFEVTSELx.Adaptive_Record (bit 34) and IA32_FIXED_CTR_CTRL bit
  * 32 + 4i, with PEBS_BASELINE: the record takes the groups of
  * MSR_PEBS_DATA_CFG; clear, the basic group only. */
-#define PERFEVTSEL_ADAPTIVE	BIT_ULL(34)
+#define PERFEVTSEL_ADAPTIVE    BIT_ULL(34)
 #define FIXED_CTRL_ADAPTIVE(i) BIT_ULL(32 + 4 * (i))
 /* MSR_PEBS_DATA_CFG groups and LBR entry count (Vol. 3B 20.9, the
  * MSR_PEBS_DATA_CFG table): the record format field echoes them. */
-#define PEBS_DATA_CFG_MEMINFO	 BIT_ULL(0)
-#define PEBS_DATA_CFG_GPRS	 BIT_ULL(1)
-#define PEBS_DATA_CFG_XMMS	 BIT_ULL(2)
-#define PEBS_DATA_CFG_LBRS	 BIT_ULL(3)
+#define PEBS_DATA_CFG_MEMINFO	  BIT_ULL(0)
+#define PEBS_DATA_CFG_GPRS	  BIT_ULL(1)
+#define PEBS_DATA_CFG_XMMS	  BIT_ULL(2)
+#define PEBS_DATA_CFG_LBRS	  BIT_ULL(3)
 #define PEBS_DATA_CFG_LBR_ENTRIES GENMASK_ULL(28, 24) /* entries - 1 */
 
 /* RDPMC ECX encodings, Vol. 2B "RDPMC" (../shared/spec/rdpmc.txt). */

@@ -102,18 +102,18 @@ struct caps_perf_capabilities {
 /* Architectural LBRs: CPUID.(07H,0):EDX[19] and leaf 1CH (SDM Vol. 2A CPUID
  * leaf 1CH "Last Branch Records Information Leaf"; Vol. 3B 19.1). */
 struct caps_arch_lbr {
-	bool enumerated;	/* CPUID.(07H,0):EDX[19] Arch LBR */
-	bool present;		/* enumerated and 1CH <= max basic leaf */
-	uint32_t depth_mask;	/* 1CH EAX[7:0]: bit n = depth 8*(n+1) */
-	bool deep_c_reset;	/* 1CH EAX[30] */
-	bool lip;		/* 1CH EAX[31]: IPs are linear, not effective */
-	bool cpl_filter;	/* 1CH EBX[0] */
-	bool branch_filter;	/* 1CH EBX[1] */
-	bool call_stack;	/* 1CH EBX[2] */
-	bool mispredict;	/* 1CH ECX[0]: LBR_INFO.MISPRED */
-	bool timed;		/* 1CH ECX[1]: LBR_INFO.CYC_CNT */
-	bool branch_type;	/* 1CH ECX[2]: LBR_INFO.BR_TYPE */
-	unsigned max_depth;	/* the largest depth enumerated, 0 when none */
+	bool enumerated;     /* CPUID.(07H,0):EDX[19] Arch LBR */
+	bool present;	     /* enumerated and 1CH <= max basic leaf */
+	uint32_t depth_mask; /* 1CH EAX[7:0]: bit n = depth 8*(n+1) */
+	bool deep_c_reset;   /* 1CH EAX[30] */
+	bool lip;	     /* 1CH EAX[31]: IPs are linear, not effective */
+	bool cpl_filter;     /* 1CH EBX[0] */
+	bool branch_filter;  /* 1CH EBX[1] */
+	bool call_stack;     /* 1CH EBX[2] */
+	bool mispredict;     /* 1CH ECX[0]: LBR_INFO.MISPRED */
+	bool timed;	     /* 1CH ECX[1]: LBR_INFO.CYC_CNT */
+	bool branch_type;    /* 1CH ECX[2]: LBR_INFO.BR_TYPE */
+	unsigned max_depth;  /* the largest depth enumerated, 0 when none */
 };
 
 struct caps_amd {

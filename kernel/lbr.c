@@ -31,17 +31,17 @@ static const struct {
 } models[] = {
     {0x0F, CORE4}, {0x16, CORE4}, {0x17, CORE4}, {0x1D, CORE4}, /* Core 2 */
     {0x1C, ATOM8}, {0x26, ATOM8}, {0x27, ATOM8}, {0x35, ATOM8}, {0x36, ATOM8},
-    {0x37, SLM8},  {0x4A, SLM8},	 {0x4C, SLM8},	{0x4D, SLM8},  {0x5A, SLM8},  {0x5D, SLM8},
-    {0x1A, NHM16}, {0x1E, NHM16}, {0x1F, NHM16}, {0x2E, NHM16}, /* Nehalem */
-    {0x25, NHM16}, {0x2C, NHM16}, {0x2F, NHM16},		 /* Westmere */
-    {0x2A, NHM16}, {0x2D, NHM16}, {0x3A, NHM16}, {0x3E, NHM16}, /* SNB, IVB */
-    {0x3C, HSW16}, {0x3F, HSW16}, {0x45, HSW16}, {0x46, HSW16}, /* Haswell */
-    {0x3D, HSW16}, {0x47, HSW16}, {0x4F, HSW16}, {0x56, HSW16}, /* Broadwell */
-    {0x4E, SKL32}, {0x5E, SKL32}, {0x55, SKL32}, {0x8E, SKL32}, /* Skylake, Kaby */
-    {0x9E, SKL32}, {0xA5, SKL32}, {0xA6, SKL32},		 /* Coffee, Comet */
-    {0x66, SKL32}, {0x6A, SKL32}, {0x6C, SKL32}, {0x7D, SKL32}, /* Cannon, Ice */
+    {0x37, SLM8},  {0x4A, SLM8},  {0x4C, SLM8},	 {0x4D, SLM8},	{0x5A, SLM8},
+    {0x5D, SLM8},  {0x1A, NHM16}, {0x1E, NHM16}, {0x1F, NHM16}, {0x2E, NHM16}, /* Nehalem */
+    {0x25, NHM16}, {0x2C, NHM16}, {0x2F, NHM16},			       /* Westmere */
+    {0x2A, NHM16}, {0x2D, NHM16}, {0x3A, NHM16}, {0x3E, NHM16},		       /* SNB, IVB */
+    {0x3C, HSW16}, {0x3F, HSW16}, {0x45, HSW16}, {0x46, HSW16},		       /* Haswell */
+    {0x3D, HSW16}, {0x47, HSW16}, {0x4F, HSW16}, {0x56, HSW16},		       /* Broadwell */
+    {0x4E, SKL32}, {0x5E, SKL32}, {0x55, SKL32}, {0x8E, SKL32},		       /* Skylake, Kaby */
+    {0x9E, SKL32}, {0xA5, SKL32}, {0xA6, SKL32},			       /* Coffee, Comet */
+    {0x66, SKL32}, {0x6A, SKL32}, {0x6C, SKL32}, {0x7D, SKL32},		       /* Cannon, Ice */
     {0x7E, SKL32}, {0x8C, SKL32}, {0x8D, SKL32}, {0xA7, SKL32}, /* Ice, Tiger, Rocket */
-    {0x5C, GLM32}, {0x5F, GLM32}, {0x7A, GLM32},		 /* Goldmont (Plus) */
+    {0x5C, GLM32}, {0x5F, GLM32}, {0x7A, GLM32},		/* Goldmont (Plus) */
     {0x57, KNL8},  {0x85, KNL8},
 };
 

@@ -32,6 +32,10 @@ enum requirement {
 	REQ_AMD_PERFCTR_CORE_BIT,
 	REQ_AMD_PERFMON_V2_BIT,
 	REQ_CLFLUSH_BIT, /* CPUID.01H:EDX[19] */
+	/* Counter and event requirements of the counting suites. */
+	REQ_EXACT_EVENT_BIT, /* instructions or branches retired available */
+	REQ_GP_COUNTER_BIT,  /* at least one GP counter exists */
+	REQ_FIXED0_BIT,	     /* fixed counter 0 (instructions) exists */
 	/* LBR, Arch LBR, PEBS (tests/lbr.c, arch_lbr.c, pebs.c) */
 	REQ_LBR_FMT_BIT,       /* IA32_PERF_CAPABILITIES[5:0] != 0 */
 	REQ_ARCH_LBR_BIT,      /* CPUID.(07H,0):EDX[19] and leaf 1CH */
@@ -61,6 +65,9 @@ enum requirement {
 #define REQ_AMD_PERFCTR_CORE BIT_ULL(REQ_AMD_PERFCTR_CORE_BIT)
 #define REQ_AMD_PERFMON_V2   BIT_ULL(REQ_AMD_PERFMON_V2_BIT)
 #define REQ_CLFLUSH	     BIT_ULL(REQ_CLFLUSH_BIT)
+#define REQ_EXACT_EVENT	     BIT_ULL(REQ_EXACT_EVENT_BIT)
+#define REQ_GP_COUNTER	     BIT_ULL(REQ_GP_COUNTER_BIT)
+#define REQ_FIXED0	     BIT_ULL(REQ_FIXED0_BIT)
 #define REQ_LBR_FMT	     BIT_ULL(REQ_LBR_FMT_BIT)
 #define REQ_ARCH_LBR	     BIT_ULL(REQ_ARCH_LBR_BIT)
 #define REQ_PEBS	     BIT_ULL(REQ_PEBS_BIT)

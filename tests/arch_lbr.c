@@ -202,7 +202,9 @@ TEST(arch_lbr, branch_type_filter, REQ_INTEL | REQ_ARCH_LBR)
 	for (unsigned i = 0; i < ARRAY_SIZE(sel); i++) {
 		run_chain(LBR_CTL_LBREN | cpl | sel[i]);
 		expect_entries(t, kinds_in(sel[i]), RULE_ALBR_TYPE,
-			       i == 0 ? "COND only" : i == 1 ? "NEAR_REL_JMP only" : "CALL and RET");
+			       i == 0	? "COND only"
+			       : i == 1 ? "NEAR_REL_JMP only"
+					: "CALL and RET");
 	}
 }
 

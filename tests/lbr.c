@@ -35,8 +35,9 @@ static bool layout(struct t *t, struct lbr_layout *l)
 	case LBR_LAYOUT_UNKNOWN_MODEL:
 		break;
 	}
-	t_skip(t, "DisplayFamily_DisplayModel %02XH_%02XH: no LBR stack in the SDM tables this "
-		  "suite knows (kernel/lbr.c)",
+	t_skip(t,
+	       "DisplayFamily_DisplayModel %02XH_%02XH: no LBR stack in the SDM tables this "
+	       "suite knows (kernel/lbr.c)",
 	       caps()->family, caps()->model);
 	return false;
 }
@@ -90,10 +91,10 @@ static void expect_stack(struct t *t, const struct lbr_layout *l, unsigned tos0,
 		unsigned e = (tos + l->depth - k) % l->depth;
 		uint64_t f = lbr_from_address(fmt, rdmsr(l->from + e));
 		uint64_t d = lbr_to_address(fmt, rdmsr(l->to + e));
-		if (!expect_eq(t, f, from[i], rule, "%s: entry %u (TOS - %u) FROM = branch %d", what,
-			       e, k, i) ||
-		    !expect_eq(t, d, to[i], rule, "%s: entry %u (TOS - %u) TO = target of branch %d",
-			       what, e, k, i))
+		if (!expect_eq(t, f, from[i], rule, "%s: entry %u (TOS - %u) FROM = branch %d",
+			       what, e, k, i) ||
+		    !expect_eq(t, d, to[i], rule,
+			       "%s: entry %u (TOS - %u) TO = target of branch %d", what, e, k, i))
 			return;
 		k++;
 	}
@@ -124,8 +125,9 @@ TEST(lbr, stack_msrs_exist, REQ_INTEL | REQ_LBR_FMT)
 			continue;
 		for (; x < l.depth && !vec; x++)
 			vec = rdmsr_safe(base[k] + x, &v);
-		expect_vector(t, vec, 0, RULE_LBR_MSRS, "RDMSR MSR_LASTBRANCH_x_%s (%#x + x) for x < %u%s",
-			      name[k], base[k], l.depth, vec ? " (first fault above)" : "");
+		expect_vector(t, vec, 0, RULE_LBR_MSRS,
+			      "RDMSR MSR_LASTBRANCH_x_%s (%#x + x) for x < %u%s", name[k], base[k],
+			      l.depth, vec ? " (first fault above)" : "");
 	}
 	uint64_t tos;
 	if (expect_no_fault(t, rdmsr_safe(MSR_LBR_TOS, &tos), RULE_LBR_MSRS,
@@ -215,8 +217,8 @@ TEST(lbr, select_filters_by_type, REQ_INTEL | REQ_LBR_FMT)
 		t_skip(t, "%s: no MSR_LBR_SELECT (SDM: Nehalem and later)", l.family);
 		return;
 	}
-	filtered(t, &l, LBR_SELECT_NEAR_REL_JMP, kinds_except(ARCH_BRANCH_JMP), RULE_LBR_SELECT_TYPE,
-		 "NEAR_REL_JMP suppressed");
+	filtered(t, &l, LBR_SELECT_NEAR_REL_JMP, kinds_except(ARCH_BRANCH_JMP),
+		 RULE_LBR_SELECT_TYPE, "NEAR_REL_JMP suppressed");
 	filtered(t, &l, LBR_SELECT_JCC, kinds_except(ARCH_BRANCH_JCC), RULE_LBR_SELECT_TYPE,
 		 "JCC suppressed");
 }
@@ -229,8 +231,9 @@ TEST(lbr, format_flags, REQ_INTEL | REQ_LBR_FMT)
 	if (!layout(t, &l))
 		return;
 	if (!lbr_fmt_tsx_flags(fmt) && fmt != 5) {
-		t_skip(t, "LBR_FMT %u records no TSX flags (SDM Vol.3B 19.4.8.1; formats 4 and 5 "
-			  "do): its address bits are checked by records_chain_in_tos_order",
+		t_skip(t,
+		       "LBR_FMT %u records no TSX flags (SDM Vol.3B 19.4.8.1; formats 4 and 5 "
+		       "do): its address bits are checked by records_chain_in_tos_order",
 		       fmt);
 		return;
 	}

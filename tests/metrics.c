@@ -64,8 +64,7 @@ TEST(metrics, level1_fields_sum_to_ff, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
 		sum += f;
 	}
 	expect_range(t, sum, 0xFC, 0xFF, RULE_METRICS_SUM,
-		     "sum of the level-1 fields of IA32_PERF_METRICS %#llx",
-		     (unsigned long long)m);
+		     "sum of the level-1 fields of IA32_PERF_METRICS %#llx", (unsigned long long)m);
 }
 
 TEST(metrics, writing_zero_clears, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
@@ -121,10 +120,9 @@ TEST(metrics, rdpmc_type_2000h_reads_metrics, REQ_PERF_METRICS | REQ_ARCH_PMU_V2
 
 TEST(metrics, level1_events_partition_slots, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
 {
-	static const enum arch_event ev[4] = {ARCH_EVENT_TOPDOWN_BACKEND,
-					      ARCH_EVENT_TOPDOWN_BAD_SPEC,
-					      ARCH_EVENT_TOPDOWN_FRONTEND,
-					      ARCH_EVENT_TOPDOWN_RETIRING};
+	static const enum arch_event ev[4] = {
+	    ARCH_EVENT_TOPDOWN_BACKEND, ARCH_EVENT_TOPDOWN_BAD_SPEC, ARCH_EVENT_TOPDOWN_FRONTEND,
+	    ARCH_EVENT_TOPDOWN_RETIRING};
 	uint64_t bits = GLOBAL_FIXED_BIT(FIXED_TOPDOWN_SLOTS), sum = 0;
 	int c[4];
 
@@ -140,7 +138,8 @@ TEST(metrics, level1_events_partition_slots, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
 	}
 	for (unsigned i = 0; i < 4; i++) {
 		pmu_gp_program((unsigned)c[i],
-			       pmu_evtsel(ev[i], PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN), 0);
+			       pmu_evtsel(ev[i], PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN),
+			       0);
 		bits |= GLOBAL_PMC_BIT(c[i]);
 	}
 	pmu_fixed_program(FIXED_TOPDOWN_SLOTS, FIXED_CTRL_OS | FIXED_CTRL_USR, 0);

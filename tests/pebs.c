@@ -73,14 +73,14 @@ static void ds_setup(unsigned threshold_bytes)
 
 struct pebs_run {
 	bool fixed;
-	unsigned idx;	  /* GP counter or fixed counter */
-	bool adaptive;	  /* Adaptive_Record */
-	uint64_t cfg;	  /* MSR_PEBS_DATA_CFG */
-	unsigned thresh;  /* interrupt threshold, bytes after the base */
-	uint64_t k;	  /* events to the overflow; 0: from 0, no overflow */
-	unsigned pmis;	  /* out */
-	uint64_t status;  /* out: IA32_PERF_GLOBAL_STATUS after the run */
-	uint64_t bit;	  /* out: the counter's PEBS_ENABLE / status bit */
+	unsigned idx;	 /* GP counter or fixed counter */
+	bool adaptive;	 /* Adaptive_Record */
+	uint64_t cfg;	 /* MSR_PEBS_DATA_CFG */
+	unsigned thresh; /* interrupt threshold, bytes after the base */
+	uint64_t k;	 /* events to the overflow; 0: from 0, no overflow */
+	unsigned pmis;	 /* out */
+	uint64_t status; /* out: IA32_PERF_GLOBAL_STATUS after the run */
+	uint64_t bit;	 /* out: the counter's PEBS_ENABLE / status bit */
 };
 
 /* One counter, preset to overflow after r->k events, PEBS on. */
@@ -185,11 +185,12 @@ TEST(pebs, msrs_read_write, REQ_INTEL | REQ_PEBS | REQ_ARCH_PMU_V2)
 	wrmsr(MSR_PEBS_DATA_CFG, 0);
 	unsigned n = caps()->pm.gp_counters;
 	if (n < 32)
-		expect_vector(t, wrmsr_safe(MSR_IA32_PEBS_ENABLE, BIT_ULL(n)), X86_VEC_GP,
-			      RULE_PEBS_ENABLE_BITS,
-			      "WRMSR IA32_PEBS_ENABLE <- bit %u (no IA32_PMC%u: CPUID.0AH:EAX[15:8] "
-			      "= %u)",
-			      n, n, n);
+		expect_vector(
+		    t, wrmsr_safe(MSR_IA32_PEBS_ENABLE, BIT_ULL(n)), X86_VEC_GP,
+		    RULE_PEBS_ENABLE_BITS,
+		    "WRMSR IA32_PEBS_ENABLE <- bit %u (no IA32_PMC%u: CPUID.0AH:EAX[15:8] "
+		    "= %u)",
+		    n, n, n);
 	(void)rdmsr_safe(MSR_IA32_PEBS_ENABLE, &v);
 	wrmsr(MSR_IA32_PEBS_ENABLE, 0);
 }
@@ -284,8 +285,11 @@ TEST(pebs, adaptive_bit_clear_basic_record, REQ_INTEL | REQ_PEBS_BASELINE | REQ_
 
 TEST(pebs, fixed_counter_record, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC | REQ_FIXED)
 {
-	struct pebs_run r = {.fixed = true, .idx = FIXED_INSTRUCTIONS, .adaptive = true,
-			     .cfg = PEBS_DATA_CFG_GPRS, .k = PEBS_K};
+	struct pebs_run r = {.fixed = true,
+			     .idx = FIXED_INSTRUCTIONS,
+			     .adaptive = true,
+			     .cfg = PEBS_DATA_CFG_GPRS,
+			     .k = PEBS_K};
 
 	if (!pmu_fixed_present(FIXED_INSTRUCTIONS)) {
 		t_skip(t, "fixed counter 0 (instructions) not supported");

@@ -484,7 +484,8 @@ static void test_arch_lbr(void)
 	UNIT_TRUE(c.arch_lbr.enumerated && c.arch_lbr.present, "arch LBR: 07H EDX[19], leaf 1CH");
 	UNIT_EQ(c.arch_lbr.depth_mask, 0x0B, "arch LBR: depth bitmap EAX[7:0]");
 	UNIT_EQ(c.arch_lbr.max_depth, 32, "arch LBR: largest depth 8 * (3 + 1)");
-	UNIT_TRUE(c.arch_lbr.deep_c_reset && !c.arch_lbr.lip, "arch LBR: EAX[30] set, EAX[31] clear");
+	UNIT_TRUE(c.arch_lbr.deep_c_reset && !c.arch_lbr.lip,
+		  "arch LBR: EAX[30] set, EAX[31] clear");
 	UNIT_TRUE(c.arch_lbr.cpl_filter && c.arch_lbr.branch_filter && c.arch_lbr.call_stack,
 		  "arch LBR: EBX[2:0]");
 	UNIT_TRUE(c.arch_lbr.mispredict && c.arch_lbr.timed && c.arch_lbr.branch_type,
@@ -812,6 +813,15 @@ static void test_dump_reader(void)
 		       "CPU 0:\n"
 		       "   0x00000000 0x00: eax=0x0000000a ebx=0x756e6547 ecx=0x6c65746e "
 		       "edx=0x49656e69\n"
+		       /* Every leaf up to the maximum (04H may be absent). */
+		       "   0x00000001 0x00: eax=0x0 ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x00000002 0x00: eax=0x0 ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x00000003 0x00: eax=0x0 ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x00000005 0x00: eax=0x0 ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x00000006 0x00: eax=0x0 ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x00000007 0x00: eax=0x0 ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x00000008 0x00: eax=0x0 ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x00000009 0x00: eax=0x0 ebx=0x0 ecx=0x0 edx=0x0\n"
 		       "   0x0000000a 0x00: eax=0x07280202 ebx=0x00000000 ecx=0x00000000 "
 		       "edx=0x00000503\r\n"
 		       "\n"
@@ -820,7 +830,15 @@ static void test_dump_reader(void)
 		       "edx=0x49656e69\n"
 		       "   0x00000004 0x02: eax=0x1 ebx=0x2 ecx=0x3 edx=0x4\n"
 		       "   0x00000005: eax=0x00000040 ebx=0x00000040 ecx=0x00000003 "
-		       "edx=0x00000000\n",
+		       "edx=0x00000000\n"
+		       "   0x00000001 0x00: eax=0x0 ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x00000002 0x00: eax=0x0 ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x00000003 0x00: eax=0x0 ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x00000006 0x00: eax=0x0 ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x00000007 0x00: eax=0x0 ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x00000008 0x00: eax=0x0 ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x00000009 0x00: eax=0x0 ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x0000000a 0x00: eax=0x0 ebx=0x0 ecx=0x0 edx=0x0\n",
 		       err, sizeof(err));
 	UNIT_EQ(rc, 0, "dump: two CPUs, CRLF, old format parse");
 	if (rc)
@@ -848,9 +866,22 @@ static void test_dump_reader(void)
 		       sizeof(err));
 	UNIT_TRUE(rc != 0 && strstr(err, ":2:"), "dump: register without 0x is an error at line 2");
 
-	rc = load_text(&d, "CPU:\n   0x00000000 0x00: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\n", err,
-		       sizeof(err));
+	rc = load_text(&d,
+		       "CPU:\n   0x00000000 0x00: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x00000001 0x00: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\n",
+		       err, sizeof(err));
 	UNIT_TRUE(rc == 0 && cpuid_dump_has_cpu(&d, 0), "dump: \"CPU:\" is CPU 0");
+	cpuid_dump_free(&d);
+
+	rc = load_text(&d,
+		       "CPU 0:\n   0x00000000 0x00: eax=0xa ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x00000001 0x00: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\n",
+		       err, sizeof(err));
+	UNIT_TRUE(rc != 0 && strstr(err, "lacks leaf 0x2"),
+		  "dump: a dump cut below its maximum leaf is an error");
+	rc = load_text(&d, "CPU 0:\n   0x00000001 0x00: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\n", err,
+		       sizeof(err));
+	UNIT_TRUE(rc != 0 && strstr(err, "no leaf 0"), "dump: a dump without leaf 0 is an error");
 	cpuid_dump_free(&d);
 
 	rc = load_text(&d, "   0x00000000 0x00: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\nhello\n", err,

@@ -28,7 +28,7 @@ static bool arch_lbr(void)
 	return g_sim.caps.arch_lbr.present && g_sim.caps.arch_lbr.max_depth != 0;
 }
 
-void sim_lbr_reset(void)
+static void lbr_reset(void)
 {
 	memset(&L, 0, sizeof(L));
 	L.legacy = lbr_legacy_layout(&g_sim.caps, &L.l) == LBR_LAYOUT_OK;
@@ -58,27 +58,27 @@ static int legacy_entry(uint32_t msr, unsigned *x)
 	return -1;
 }
 
-static int legacy_rdmsr(uint32_t msr, uint64_t *val)
+static enum sim_msr_result legacy_rdmsr(uint32_t msr, uint64_t *val)
 {
 	unsigned x;
 	int k = legacy_entry(msr, &x);
 
 	if (k >= 0) {
 		*val = k == 0 ? L.from[x] : k == 1 ? L.to[x] : L.info[x];
-		return 0;
+		return SIM_MSR_OK;
 	}
 	if (msr == MSR_LBR_TOS) {
 		*val = L.tos;
-		return 0;
+		return SIM_MSR_OK;
 	}
 	if (msr == MSR_LBR_SELECT && L.l.select) {
 		*val = L.select;
-		return 0;
+		return SIM_MSR_OK;
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
-static int legacy_wrmsr(uint32_t msr, uint64_t val)
+static enum sim_msr_result legacy_wrmsr(uint32_t msr, uint64_t val)
 {
 	unsigned x;
 	int k = legacy_entry(msr, &x);
@@ -86,23 +86,23 @@ static int legacy_wrmsr(uint32_t msr, uint64_t val)
 	if (k >= 0) {
 		uint64_t *e = k == 0 ? L.from : k == 1 ? L.to : L.info;
 		e[x] = val;
-		return 0;
+		return SIM_MSR_OK;
 	}
 	if (msr == MSR_LBR_TOS) {
 		/* The TOS field covers the stack (Vol. 3B "LBR Stack Size and TOS
 		 * Pointer Range"); the model keeps it in range. */
 		if (!quirk(Q_LBR_TOS_READONLY))
 			L.tos = (unsigned)(val % L.l.depth);
-		return 0;
+		return SIM_MSR_OK;
 	}
 	if (msr == MSR_LBR_SELECT && L.l.select) {
 		if (val & ~legacy_select_valid())
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		if (!quirk(Q_LBR_SELECT_READONLY))
 			L.select = val;
-		return 0;
+		return SIM_MSR_OK;
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
 /* MSR_LBR_SELECT bits SUPPRESS (Vol. 3B "Filtering of Last Branch
@@ -204,24 +204,24 @@ static int arch_entry(uint32_t msr, unsigned *x)
 	return -1;
 }
 
-static int arch_rdmsr(uint32_t msr, uint64_t *val)
+static enum sim_msr_result arch_rdmsr(uint32_t msr, uint64_t *val)
 {
 	unsigned x;
 	int k = arch_entry(msr, &x);
 
 	if (k >= 0) {
 		*val = x >= L.depth ? 0 : k == 0 ? L.from[x] : k == 1 ? L.to[x] : L.info[x];
-		return 0;
+		return SIM_MSR_OK;
 	}
 	switch (msr) {
 	case MSR_IA32_LBR_CTL:
 		*val = L.ctl;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_IA32_LBR_DEPTH:
 		*val = L.depth;
-		return 0;
+		return SIM_MSR_OK;
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
 static void arch_clear(void)
@@ -231,7 +231,7 @@ static void arch_clear(void)
 	memset(L.info, 0, sizeof(L.info));
 }
 
-static int arch_wrmsr(uint32_t msr, uint64_t val)
+static enum sim_msr_result arch_wrmsr(uint32_t msr, uint64_t val)
 {
 	unsigned x;
 	int k = arch_entry(msr, &x);
@@ -239,25 +239,25 @@ static int arch_wrmsr(uint32_t msr, uint64_t val)
 	if (k >= 0) {
 		if (x < L.depth)
 			(k == 0 ? L.from : k == 1 ? L.to : L.info)[x] = val;
-		return 0;
+		return SIM_MSR_OK;
 	}
 	switch (msr) {
 	case MSR_IA32_LBR_CTL:
 		if ((val & ~ctl_valid()) && !quirk(Q_ALBR_CTL_RESERVED))
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		L.ctl = val;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_IA32_LBR_DEPTH:
 		/* Only the depths CPUID.1CH:EAX[7:0] enumerates; a write resets
 		 * every LBR entry to 0 (Vol. 3B 19.1 "LBR Depth"). */
 		if (!depth_valid(val))
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		L.depth = (unsigned)val;
 		if (!quirk(Q_ALBR_DEPTH_KEEPS_ENTRIES))
 			arch_clear();
-		return 0;
+		return SIM_MSR_OK;
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
 static uint64_t ctl_type_bit(enum arch_branch_kind kind)
@@ -348,19 +348,28 @@ static void arch_record(uint64_t from, uint64_t to, enum arch_branch_kind kind)
 
 /* ---- Dispatch ----------------------------------------------------------- */
 
-int sim_lbr_rdmsr(uint32_t msr, uint64_t *val)
+static enum sim_msr_result lbr_rdmsr(uint32_t msr, uint64_t *val)
 {
 	if (arch_lbr())
 		return arch_rdmsr(msr, val);
-	return L.legacy ? legacy_rdmsr(msr, val) : -1;
+	return L.legacy ? legacy_rdmsr(msr, val) : SIM_MSR_NOT_MINE;
 }
 
-int sim_lbr_wrmsr(uint32_t msr, uint64_t val)
+static enum sim_msr_result lbr_wrmsr(uint32_t msr, uint64_t val)
 {
 	if (arch_lbr())
 		return arch_wrmsr(msr, val);
-	return L.legacy ? legacy_wrmsr(msr, val) : -1;
+	return L.legacy ? legacy_wrmsr(msr, val) : SIM_MSR_NOT_MINE;
 }
+
+/* The model-specific LBR stack or Arch LBR, whichever the CPU has. Branches
+ * reach it from arch_branch_chain() below, not from the engine. */
+const struct sim_family sim_family_lbr = {
+    .name = "lbr",
+    .rdmsr = lbr_rdmsr,
+    .wrmsr = lbr_wrmsr,
+    .reset = lbr_reset,
+};
 
 static void sim_lbr_branch(uint64_t from, uint64_t to, enum arch_branch_kind kind)
 {
@@ -376,7 +385,8 @@ static void sim_lbr_branch(uint64_t from, uint64_t to, enum arch_branch_kind kin
  * branches sit 8 bytes apart, the CALL's target after its RET site. */
 #define SIM_CHAIN_BASE 0xFFFFFFFF81002000ULL
 
-void arch_branch_chain_sites(uint64_t from[ARCH_BRANCH_CHAIN_LEN], uint64_t to[ARCH_BRANCH_CHAIN_LEN])
+void arch_branch_chain_sites(uint64_t from[ARCH_BRANCH_CHAIN_LEN],
+			     uint64_t to[ARCH_BRANCH_CHAIN_LEN])
 {
 	for (unsigned i = 0; i < 6; i++) {
 		from[i] = SIM_CHAIN_BASE + 0x20 + 8 * i;

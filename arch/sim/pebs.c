@@ -59,53 +59,53 @@ static uint64_t enable_valid(void)
 	(PEBS_DATA_CFG_MEMINFO | PEBS_DATA_CFG_GPRS | PEBS_DATA_CFG_XMMS | PEBS_DATA_CFG_LBRS |    \
 	 PEBS_DATA_CFG_LBR_ENTRIES)
 
-void sim_pebs_reset(void)
+static void pebs_reset(void)
 {
 	memset(&S, 0, sizeof(S));
 }
 
-int sim_pebs_rdmsr(uint32_t msr, uint64_t *val)
+static enum sim_msr_result pebs_rdmsr(uint32_t msr, uint64_t *val)
 {
 	if (!has_ds())
-		return -1;
+		return SIM_MSR_NOT_MINE;
 	switch (msr) {
 	case MSR_IA32_DS_AREA:
 		*val = S.ds_area;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_IA32_PEBS_ENABLE:
 		*val = S.enable;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_PEBS_DATA_CFG:
 		if (!baseline())
-			return -1;
+			return SIM_MSR_NOT_MINE;
 		*val = S.data_cfg;
-		return 0;
+		return SIM_MSR_OK;
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
-int sim_pebs_wrmsr(uint32_t msr, uint64_t val)
+static enum sim_msr_result pebs_wrmsr(uint32_t msr, uint64_t val)
 {
 	if (!has_ds())
-		return -1;
+		return SIM_MSR_NOT_MINE;
 	switch (msr) {
 	case MSR_IA32_DS_AREA:
 		S.ds_area = val;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_IA32_PEBS_ENABLE:
 		if (val & ~enable_valid())
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		S.enable = val;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_PEBS_DATA_CFG:
 		if (!baseline())
-			return -1;
+			return SIM_MSR_NOT_MINE;
 		if (val & ~DATA_CFG_VALID)
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		S.data_cfg = val;
-		return 0;
+		return SIM_MSR_OK;
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
 /* Group sizes of an adaptive record (20.9, the record layout tables): basic
@@ -156,7 +156,7 @@ static void write_record(uint64_t *r, unsigned qwords, bool adaptive, uint64_t a
 	arch_workload_gated_range(&lo, &hi);
 	memset(r, 0, qwords * sizeof(uint64_t));
 	if (!baseline()) {
-		r[0] = 0x2;			 /* RFLAGS */
+		r[0] = 0x2;			/* RFLAGS */
 		r[1] = lo + SIM_PEBS_IP_OFFSET; /* RIP */
 		r[18] = applicable;
 		return;
@@ -169,6 +169,13 @@ static void write_record(uint64_t *r, unsigned qwords, bool adaptive, uint64_t a
 	r[3] = g_sim.tsc;
 }
 
+const struct sim_family sim_family_pebs = {
+    .name = "pebs",
+    .rdmsr = pebs_rdmsr,
+    .wrmsr = pebs_wrmsr,
+    .reset = pebs_reset,
+};
+
 bool sim_pebs_overflow(bool fixed, unsigned idx)
 {
 	unsigned bit = fixed ? GLOBAL_FIXED_SHIFT + idx : idx;
@@ -178,10 +185,9 @@ bool sim_pebs_overflow(bool fixed, unsigned idx)
 	if (fixed && !baseline())
 		return false;
 	uint64_t *ds = (uint64_t *)(uintptr_t)S.ds_area;
-	bool adaptive = baseline() &&
-			(quirk(Q_PEBS_ADAPTIVE_ALWAYS) ||
-			 (fixed ? (g_sim.pmu.fixed_ctrl & FIXED_CTRL_ADAPTIVE(idx))
-				: (g_sim.pmu.evtsel[idx] & PERFEVTSEL_ADAPTIVE)));
+	bool adaptive = baseline() && (quirk(Q_PEBS_ADAPTIVE_ALWAYS) ||
+				       (fixed ? (g_sim.pmu.fixed_ctrl & FIXED_CTRL_ADAPTIVE(idx))
+					      : (g_sim.pmu.evtsel[idx] & PERFEVTSEL_ADAPTIVE)));
 	unsigned bytes = record_qwords(adaptive, S.data_cfg, false) * 8;
 	unsigned copies = quirk(Q_PEBS_DUPLICATE_RECORD) ? 2 : 1;
 

@@ -140,7 +140,7 @@ static const struct {
 } dump_perf_caps[] = {
     {"intel_core2_penryn", 0x0000}, /* no FW_WRITE */
     {"intel_atom_diamondville", 0x0000},
-    {"intel_nehalem", 0x01C3},	   /* LBR fmt 3, PEBS trap, arch regs, fmt 1 */
+    {"intel_nehalem", 0x01C3}, /* LBR fmt 3, PEBS trap, arch regs, fmt 1 */
     /* LBR formats (Vol. 3B 19.4.8.1), the lbr suite's input: 3 (flags in
      * FROM[63]) through Sandy Bridge, 4 (TSX flags) on Haswell/Broadwell, 5
      * (MSR_LBR_INFO_x) from Skylake, 6 (cycle count in TO[63:48]) on
