@@ -191,16 +191,22 @@ static unsigned kinds_except(enum arch_branch_kind k)
 	return m;
 }
 
+/* The layout of a stack with MSR_LBR_SELECT (Nehalem and later). */
+static bool select_layout(struct t *t, struct lbr_layout *l)
+{
+	if (!layout(t, l))
+		return false;
+	if (!l->select)
+		t_skip(t, "%s: no MSR_LBR_SELECT (SDM: Nehalem and later)", l->family);
+	return l->select;
+}
+
 TEST(lbr, select_filters_by_cpl, REQ_INTEL | REQ_LBR_FMT)
 {
 	struct lbr_layout l;
 
-	if (!layout(t, &l))
+	if (!select_layout(t, &l))
 		return;
-	if (!l.select) {
-		t_skip(t, "%s: no MSR_LBR_SELECT (SDM: Nehalem and later)", l.family);
-		return;
-	}
 	filtered(t, &l, LBR_SELECT_CPL_EQ_0, 0, RULE_LBR_SELECT_CPL,
 		 "CPL_EQ_0 set, chain at CPL 0: nothing");
 	filtered(t, &l, LBR_SELECT_CPL_NEQ_0, (1U << CHAIN) - 1, RULE_LBR_SELECT_CPL,
@@ -211,12 +217,8 @@ TEST(lbr, select_filters_by_type, REQ_INTEL | REQ_LBR_FMT)
 {
 	struct lbr_layout l;
 
-	if (!layout(t, &l))
+	if (!select_layout(t, &l))
 		return;
-	if (!l.select) {
-		t_skip(t, "%s: no MSR_LBR_SELECT (SDM: Nehalem and later)", l.family);
-		return;
-	}
 	filtered(t, &l, LBR_SELECT_NEAR_REL_JMP, kinds_except(ARCH_BRANCH_JMP),
 		 RULE_LBR_SELECT_TYPE, "NEAR_REL_JMP suppressed");
 	filtered(t, &l, LBR_SELECT_JCC, kinds_except(ARCH_BRANCH_JCC), RULE_LBR_SELECT_TYPE,
