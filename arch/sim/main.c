@@ -306,8 +306,8 @@ int main(int argc, char **argv)
 		n = options_parse(&o, text, tl, bi.config_source, print_option_error, &shown);
 		n += runner_check_names(&o, print_option_error, &shown);
 		if (n)
-			bad_usage("%u error%s in the options%s: nothing was run", n, n > 1 ? "s" : "",
-				  shown > 20 ? " (the first 20 shown)" : "");
+			bad_usage("%u error%s in the options%s: nothing was run", n,
+				  n > 1 ? "s" : "", shown > 20 ? " (the first 20 shown)" : "");
 	}
 	kernel_main(&bi);
 }
