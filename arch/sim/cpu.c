@@ -115,13 +115,17 @@ static void derive(void)
 	s->evtsel_reserved = res;
 
 	uint64_t fcv = 0;
-	for (unsigned i = 0; i < SIM_MAX_FIXED && i < 16; i++)
+	for (unsigned i = 0; i < SIM_MAX_FIXED && i < GLOBAL_FIXED_BITS; i++)
 		if ((s->fixed_exists >> i) & 1)
 			fcv |= FIXED_CTRL_FIELD(i, FIXED_CTRL_OS | FIXED_CTRL_USR | FIXED_CTRL_PMI |
 						       (any ? FIXED_CTRL_ANY : 0));
 	s->fixed_ctrl_valid = fcv;
 
-	uint64_t counters = s->gp_exists | ((uint64_t)s->fixed_exists << GLOBAL_FIXED_SHIFT);
+	/* GP counters at bits 31:0, fixed counters 0-15 at 47:32: a counter
+	 * beyond those has no global bit (bits 63:48 are defined otherwise). */
+	uint64_t counters = (s->gp_exists & GENMASK_ULL(31, 0)) |
+			    ((uint64_t)(s->fixed_exists & GENMASK_ULL(GLOBAL_FIXED_BITS - 1, 0))
+			     << GLOBAL_FIXED_SHIFT);
 	/* IA32_PERF_GLOBAL_CTRL: EN_PMCn, EN_FIXED_CTRi; bit 48 enables
 	 * PERF_METRICS when available. */
 	s->global_ctrl_valid = counters | (s->perf_metrics ? BIT_ULL(48) : 0);

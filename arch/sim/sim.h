@@ -22,6 +22,8 @@
 
 #define SIM_MAX_GP    32
 #define SIM_MAX_FIXED 32
+/* AMD core counters at C001_0200H + 2n / C001_0201H + 2n: up to 15. */
+#define SIM_MAX_AMD_CORE AMD_CORE_COUNTERS_MAX
 
 /* ---- Profile: where CPUID comes from ---------------------------------- */
 
@@ -113,8 +115,8 @@ struct sim_pmu {
 	uint64_t debugctl;
 	uint64_t td_acc[4]; /* retiring, bad spec, frontend, backend slots */
 	/* AMD */
-	uint64_t amd_ctr[8], amd_sel[8];
-	bool amd_last[8];
+	uint64_t amd_ctr[SIM_MAX_AMD_CORE], amd_sel[SIM_MAX_AMD_CORE];
+	bool amd_last[SIM_MAX_AMD_CORE];
 	uint64_t amd_lctr[4], amd_lsel[4]; /* only with Q_AMD_NOT_ALIASED */
 	uint64_t amd_global_ctl, amd_global_status;
 	/* Nehalem uncore */
