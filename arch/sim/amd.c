@@ -104,8 +104,12 @@ static enum sim_msr_result amd_rdmsr(uint32_t msr, uint64_t *val)
 	case MSR_AMD64_PERF_CNTR_GLOBAL_CTL:
 		*val = P->amd_global_ctl;
 		return SIM_MSR_OK;
-	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR:
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET:
+		if (quirk(Q_AMD_STATUS_SET_GP))
+			return SIM_MSR_GP;
+		*val = 0;
+		return SIM_MSR_OK;
+	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR:
 		*val = 0;
 		return SIM_MSR_OK;
 	}
@@ -156,6 +160,8 @@ static enum sim_msr_result amd_wrmsr(uint32_t msr, uint64_t val)
 		P->amd_global_status &= ~val;
 		return SIM_MSR_OK;
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET:
+		if (quirk(Q_AMD_STATUS_SET_GP))
+			return SIM_MSR_GP;
 		if (val & ~cmask & ~BIT_ULL(59))
 			return SIM_MSR_GP;
 		P->amd_global_status |= val;

@@ -26,6 +26,8 @@ void sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 	if (p->dump_path) {
 		if (g_dump_loaded)
 			cpuid_dump_lookup(&g_dump, g_dump_cpu, leaf, subleaf, r);
+		if (p->guest_cpuid)
+			p->guest_cpuid(leaf, subleaf, r);
 		return;
 	}
 	for (unsigned i = 0; i < p->n_entries; i++) {
@@ -163,6 +165,8 @@ enum sim_config_result sim_configure(const struct sim_profile *p, const bool *qu
 	g_sim.profile = p;
 	for (unsigned q = 0; quirks && q < QUIRK_COUNT; q++)
 		g_sim.quirks[q] = quirks[q];
+	for (unsigned i = 0; i < p->n_quirks; i++)
+		g_sim.quirks[p->quirks[i]] = true;
 	if (p->dump_path &&
 	    sim_load_dump(p->dump_path, g_sim_cpu_select, err, errlen) != SIM_CONFIG_OK)
 		return SIM_CONFIG_BAD_DUMP;

@@ -142,7 +142,8 @@ static const struct sim_cpuid_entry synth_amd_15ctr[] = {
 
 #define BUILTIN(n, d, tab, pc)                                                                     \
 	{                                                                                          \
-		n, d, tab, ARRAY_SIZE(tab), NULL, pc                                               \
+		.name = n, .desc = d, .entries = tab, .n_entries = ARRAY_SIZE(tab),                \
+		.perf_capabilities = pc                                                            \
 	}
 static const struct sim_profile builtins[] = {
     BUILTIN("synth-v5-fixed-hole", "v5, 8 GP, fixed bitmask 0x27 beyond EDX[4:0] = 3",
@@ -188,6 +189,10 @@ static const struct {
 #define MAX_DUMPS 64
 static struct sim_profile dumps[MAX_DUMPS];
 static unsigned n_dumps;
+/* Platform models (platforms.c), on their host dumps; listed last. */
+#define MAX_PLATFORMS 8
+static struct sim_profile platforms[MAX_PLATFORMS];
+static unsigned n_platforms;
 const char *g_sim_dumps_dir;
 
 static int cmp_name(const void *a, const void *b)
@@ -223,11 +228,31 @@ void sim_load_profiles(const char *dir)
 	}
 	closedir(d);
 	qsort(dumps, n_dumps, sizeof(dumps[0]), cmp_name);
+	for (unsigned i = 0; i < sim_platform_count && n_platforms < MAX_PLATFORMS; i++) {
+		const struct sim_platform *pl = &sim_platforms[i];
+		char *path = malloc(strlen(dir) + strlen(pl->host_dump) + 2);
+		if (!path)
+			exit(3);
+		sprintf(path, "%s/%s", dir, pl->host_dump);
+		if (access(path, R_OK) != 0) {
+			free(path); /* no host dump here: no such platform */
+			continue;
+		}
+		platforms[n_platforms++] = (struct sim_profile){
+		    .name = pl->name,
+		    .desc = pl->desc,
+		    .dump_path = path,
+		    .perf_capabilities = pl->perf_capabilities,
+		    .guest_cpuid = pl->guest_cpuid,
+		    .quirks = pl->quirks,
+		    .n_quirks = pl->n_quirks,
+		};
+	}
 }
 
 unsigned sim_profile_count(void)
 {
-	return ARRAY_SIZE(builtins) + n_dumps;
+	return ARRAY_SIZE(builtins) + n_dumps + n_platforms;
 }
 
 const struct sim_profile *sim_profile_at(unsigned i)
@@ -235,7 +260,10 @@ const struct sim_profile *sim_profile_at(unsigned i)
 	if (i < ARRAY_SIZE(builtins))
 		return &builtins[i];
 	i -= ARRAY_SIZE(builtins);
-	return i < n_dumps ? &dumps[i] : NULL;
+	if (i < n_dumps)
+		return &dumps[i];
+	i -= n_dumps;
+	return i < n_platforms ? &platforms[i] : NULL;
 }
 
 const struct sim_profile *sim_find_profile(const char *name)

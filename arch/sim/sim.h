@@ -42,7 +42,30 @@ struct sim_profile {
 	/* IA32_PERF_CAPABILITIES when CPUID.01H:ECX[15] (PDCM) is set. Dumps
 	 * carry no MSRs: chosen per profile, documented in profiles.c. */
 	uint64_t perf_capabilities;
+	/* Platform models only (platforms.c): the guest's view of each leaf
+	 * (called with the host's values), and the deviations always on. */
+	void (*guest_cpuid)(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+	const enum quirk *quirks;
+	unsigned n_quirks;
 };
+
+/* A platform: a host dump seen through a hypervisor (platforms.c). It is a
+ * profile, but not a conforming one: the mutation matrix leaves it out. */
+struct sim_platform {
+	const char *name, *desc;
+	const char *host_dump; /* a file of the dumps directory */
+	void (*guest_cpuid)(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+	uint64_t perf_capabilities;
+	const enum quirk *quirks;
+	unsigned n_quirks;
+};
+extern const struct sim_platform sim_platforms[];
+extern const unsigned sim_platform_count;
+
+static inline bool sim_profile_is_platform(const struct sim_profile *p)
+{
+	return p->quirks != NULL || p->guest_cpuid != NULL;
+}
 
 /* ---- Counting model (pmu_model.c) -------------------------------------- */
 
