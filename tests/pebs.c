@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * PEBS (SDM Vol. 3B 20.6.3.4 "Debug Store (DS) Mechanism", 20.9 adaptive
- * PEBS): the DS save area and the PEBS buffer are this kernel's own memory;
+ * PEBS (SDM Vol. 3B 18.4.9 "BTS and DS Save Area"; 20.9 "PEBS Facility",
+ * adaptive PEBS): the DS save area and the PEBS buffer are this kernel's own memory;
  * a counter preset to overflow after a known count writes exactly one
  * record there, checked field by field.
  *
@@ -15,7 +15,7 @@
 #include "rules.h"
 #include "test.h"
 
-/* DS save area, 64-bit layout (20.6.3.4, the DS save area figure). */
+/* DS save area, 64-bit layout (18.4.9, the 64-bit DS save area figure). */
 struct ds_area {
 	uint64_t bts_base, bts_index, bts_abs_max, bts_threshold;
 	uint64_t pebs_base, pebs_index, pebs_abs_max, pebs_threshold;

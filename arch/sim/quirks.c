@@ -216,9 +216,12 @@ static bool on_lbr_tsx_flags(const struct caps *c, const struct sim_profile *p)
 	       (c->perf_cap.lbr_format == 4 || c->perf_cap.lbr_format == 5);
 }
 
-static bool on_legacy_lbr_v4(const struct caps *c, const struct sim_profile *p)
+static bool on_arch_lbr(const struct caps *c, const struct sim_profile *p);
+
+/* FREEZE_LBRS_ON_PMI sets LBR_Frz: v4, either kind of LBR. */
+static bool on_lbr_v4(const struct caps *c, const struct sim_profile *p)
 {
-	return lbr_legacy_present(c) && arch_version_at_least(c, 4);
+	return (lbr_legacy_present(c) || on_arch_lbr(c, p)) && arch_version_at_least(c, 4);
 }
 
 static bool on_legacy_lbr_v2_v3(const struct caps *c, const struct sim_profile *p)

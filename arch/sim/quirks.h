@@ -311,7 +311,7 @@
 	      "hypothetical", "MSR_LBR_SELECT NEAR_REL_JMP does not suppress near relative JMPs")  \
 	QUIRK(Q_LBR_IN_TX_SET, "lbr-in-tx-flag-set", on_lbr_tsx_flags, "hypothetical",             \
 	      "LBR entries carry IN_TX although no transaction ran")                               \
-	QUIRK(Q_LBR_FRZ_NOT_SET, "lbr-frz-not-set", on_legacy_lbr_v4, "hypothetical",              \
+	QUIRK(Q_LBR_FRZ_NOT_SET, "lbr-frz-not-set", on_lbr_v4, "hypothetical",                     \
 	      "FREEZE_LBRS_ON_PMI on v4: a PMI neither sets IA32_PERF_GLOBAL_STATUS.LBR_Frz nor "  \
 	      "stops the LBRs")                                                                    \
 	QUIRK(Q_LBR_FREEZE_IGNORED, "lbr-freeze-on-pmi-ignored", on_legacy_lbr_v2_v3,              \
