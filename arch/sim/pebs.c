@@ -184,6 +184,9 @@ bool sim_pebs_overflow(bool fixed, unsigned idx)
 		return false;
 	if (fixed && !baseline())
 		return false;
+	/* The quirk: only the lowest enabled counter is PEBS-capable. */
+	if (quirk(Q_PEBS_FIRST_COUNTER_ONLY) && (S.enable & (BIT_ULL(bit) - 1)))
+		return false;
 	uint64_t *ds = (uint64_t *)(uintptr_t)S.ds_area;
 	bool adaptive = baseline() && (quirk(Q_PEBS_ADAPTIVE_ALWAYS) ||
 				       (fixed ? (g_sim.pmu.fixed_ctrl & FIXED_CTRL_ADAPTIVE(idx))

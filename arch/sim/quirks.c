@@ -270,6 +270,11 @@ static bool on_pebs_baseline(const struct caps *c, const struct sim_profile *p)
 	       c->perf_cap.pebs_baseline;
 }
 
+static bool on_pebs_baseline_two_gp(const struct caps *c, const struct sim_profile *p)
+{
+	return on_pebs_baseline(c, p) && c->pm.gp_counters >= 2;
+}
+
 static bool on_pebs_baseline_fixed(const struct caps *c, const struct sim_profile *p)
 {
 	return on_pebs_baseline(c, p) && c->pm.fixed_supported != 0;

@@ -368,6 +368,10 @@
 	      "the IP of a PEBS record is 0")                                                      \
 	QUIRK(Q_PEBS_APPLICABLE_ZERO, "pebs-applicable-counters-zero", on_pebs_baseline,           \
 	      "hypothetical", "the applicable-counters field of a PEBS record is 0")               \
+	QUIRK(Q_PEBS_FIRST_COUNTER_ONLY, "pebs-first-counter-only", on_pebs_baseline_two_gp,       \
+	      "hypothetical",                                                                      \
+	      "only the lowest counter enabled in IA32_PEBS_ENABLE writes records; the others "    \
+	      "overflow the ordinary way")                                                         \
 	QUIRK(Q_PEBS_ADAPTIVE_ALWAYS, "pebs-adaptive-bit-ignored", on_pebs_baseline,               \
 	      "hypothetical",                                                                      \
 	      "records take the MSR_PEBS_DATA_CFG groups even with Adaptive_Record clear")         \
