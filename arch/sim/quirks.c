@@ -74,6 +74,11 @@ static bool on_fixed_beyond_edx(const struct caps *c, const struct sim_profile *
 	       (c->pm.fixed_supported >> c->pm.fixed_counters_edx) != 0;
 }
 
+static bool on_fixed_ctr2(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && (c->pm.fixed_supported & BIT_ULL(2));
+}
+
 static bool on_fewer_than_32_gp(const struct caps *c, const struct sim_profile *p)
 {
 	return arch_version_at_least(c, 1) && c->pm.gp_counters < 32;
