@@ -336,6 +336,20 @@
 #define RULE_RDT_QM_CTR_RO                                                                         \
 	"SDM Vol.4 Table 2-2 / Vol.3B 17.18.6: IA32_QM_CTR is read-only; WRMSR "                   \
 	"raises #GP"
+/* parity (issue 12): Intel checks where the peers are stricter */
+#define RULE_PERF_CAP_ABSENT                                                                       \
+	"SDM Vol.4 Table 2-2 (345H): IA32_PERF_CAPABILITIES exists if CPUID.01H:ECX[15] (PDCM) "   \
+	"= 1; RDMSR of an MSR the processor does not implement raises #GP(0)"
+#define RULE_A_PMC_AFTER_LEGACY                                                                    \
+	"SDM Vol.3B 20.2.6: IA32_A_PMCx is an alias of IA32_PMCx (the same counter): it reads "    \
+	"what a legacy write (EAX sign-extended) or counting left there"
+#define RULE_A_PMC_PRESET                                                                          \
+	"SDM Vol.3B 20.2.6 / 20.2.2: a preset written through IA32_A_PMCx reads back through "     \
+	"both aliases and overflows after exactly 2^width - preset events"
+#define RULE_RDPMC_CPL3_RUNNING                                                                    \
+	"SDM Vol.2B RDPMC / Vol.3A 2.5 (CR4.PCE): with CR4.PCE = 1 RDPMC at CPL 3 reads the "      \
+	"running counter: monotonic, the workload between two reads counted, and never "           \
+	"ahead of RDMSR at CPL 0 afterwards"
 /* parity (issue 12): RDT values */
 #define RULE_RDT_OCCUPANCY                                                                         \
 	"SDM Vol.3B 17.18.2 / 17.18.5: L3 occupancy of an RMID counts the lines filled while it "  \

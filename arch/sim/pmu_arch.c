@@ -171,12 +171,16 @@ static void arch_collect(struct sim_counter_set *set)
 {
 	if (!g_sim.arch_pmu)
 		return;
+	int first = -1;
+	for (unsigned i = 0; i < SIM_MAX_GP && first < 0; i++)
+		if (gp_counting(i))
+			first = (int)i;
 	for (unsigned i = 0; i < SIM_MAX_GP; i++) {
 		if (!gp_counting(i))
 			continue;
 		uint64_t sel = P->evtsel[i];
 		struct sim_filter f = {
-		    .ev = decode_event(sel),
+		    .ev = decode_event(quirk(Q_EVTSEL_SHARED) ? P->evtsel[first] : sel),
 		    .cmask = quirk(Q_CMASK_IGNORED) ? 0 : FIELD_GET_ULL(PERFEVTSEL_CMASK, sel),
 		    .inv = !quirk(Q_INV_IGNORED) && (sel & PERFEVTSEL_INV),
 		    .edge = !quirk(Q_EDGE_IGNORED) && (sel & PERFEVTSEL_EDGE),
@@ -225,7 +229,7 @@ static void arch_overflow(const struct sim_counter *c)
 		    !quirk(Q_FIXED_PMI_IGNORED) && ((P->fixed_ctrl >> (4 * idx)) & FIXED_CTRL_PMI);
 	else
 		pmi = P->evtsel[idx] & PERFEVTSEL_INT;
-	if (quirk(Q_PMI_INT_CLEAR))
+	if (quirk(Q_PMI_INT_CLEAR) || (quirk(Q_PMI_NO_INT_ABOVE_0) && idx > 0))
 		pmi = true;
 	if (quirk(Q_EMULATED_OVF_NO_PMI) && g_sim.segment == SEG_INTERCEPT_ITER)
 		pmi = false;
@@ -390,8 +394,10 @@ static enum sim_msr_result arch_rdmsr(uint32_t msr, uint64_t *val)
 	if (c == CTR_MSR_PRESENT) {
 		switch (k) {
 		case K_PMC:
-		case K_APMC:
 			*val = P->pmc[i];
+			return SIM_MSR_OK;
+		case K_APMC:
+			*val = quirk(Q_A_PMC_SHADOW) ? P->apmc_shadow[i] : P->pmc[i];
 			return SIM_MSR_OK;
 		case K_EVTSEL:
 			*val = P->evtsel[i];
@@ -468,6 +474,7 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 		if ((v & ~gp_mask()) && !quirk(Q_FW_NO_WIDTH_GP))
 			return SIM_MSR_GP;
 		P->pmc[i] = v & gp_mask();
+		P->apmc_shadow[i] = P->pmc[i];
 		return SIM_MSR_OK;
 	case K_FIXED:
 		/* Vol. 3B 20.2.2: bits beyond the fixed width are reserved. */

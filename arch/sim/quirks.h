@@ -199,6 +199,24 @@
 	QUIRK(Q_AMD_BRANCHES_AS_INSNS, "amd-branches-count-instructions", on_amd,                  \
 	      "hypothetical (an event-table mistake in a vPMU)",                                   \
 	      "PMCx0C2 (retired branch instructions) counts retired instructions")                 \
+	/* parity (issue 12): Intel checks where the peers are stricter */                         \
+	QUIRK(Q_PMI_NO_INT_ABOVE_0, "pmi-without-int-above-counter-0", on_arch_pmu,                \
+	      "hypothetical (an INT check wired to counter 0 only)",                               \
+	      "an overflow of a GP or fixed counter other than 0 raises a PMI whatever its INT / " \
+	      "PMI bit")                                                                           \
+	QUIRK(Q_A_PMC_SHADOW, "a-pmc-separate-register", on_fw_write, "hypothetical",              \
+	      "IA32_A_PMCx reads a register of its own (the last IA32_A_PMCx write), not the "     \
+	      "counter that IA32_PMCx and counting change")                                        \
+	QUIRK(Q_EVTSEL_SHARED, "counters-share-event-select", on_two_gp, "hypothetical",           \
+	      "with several GP counters enabled, each counts the event of the lowest enabled one") \
+	QUIRK(Q_PERF_CAP_CLEAR_ACCEPTED, "perf-capabilities-clearing-accepted", on_pdcm,           \
+	      "hypothetical (a vPMU letting a guest disable features)",                            \
+	      "WRMSR IA32_PERF_CAPABILITIES with bits cleared is ignored instead of #GP(0)")       \
+	QUIRK(Q_PERF_CAP_WITHOUT_PDCM, "perf-capabilities-without-pdcm", on_intel_without_pdcm,    \
+	      "hypothetical", "IA32_PERF_CAPABILITIES reads 0 without CPUID.01H:ECX[15] PDCM")     \
+	QUIRK(Q_RDPMC_USER_FROZEN, "rdpmc-user-value-frozen", on_arch_pmu,                         \
+	      "hypothetical (a vPMU refreshing the guest-visible counter only on exits)",          \
+	      "RDPMC at CPL > 0 returns, for the whole stay there, the value of its first read")   \
 	/* parity (issue 12): AMD checks matching the Intel side */                                \
 	QUIRK(Q_AMD_BR_MISS_NEVER_COUNTS, "amd-branch-miss-never-counts", on_amd,                  \
 	      "hypothetical (a vPMU that drops events it does not emulate)",                       \

@@ -143,6 +143,7 @@ uint64_t sim_segment_total(const struct sim_segment *s, enum sim_event ev);
 struct sim_pmu {
 	/* architectural (Intel) */
 	uint64_t pmc[SIM_MAX_GP], evtsel[SIM_MAX_GP];
+	uint64_t apmc_shadow[SIM_MAX_GP]; /* quirk a-pmc-separate-register */
 	bool gp_last[SIM_MAX_GP];
 	uint64_t fixed[SIM_MAX_FIXED];
 	bool fixed_last[SIM_MAX_FIXED];
@@ -199,6 +200,7 @@ struct sim_cpu {
 
 	/* architectural state */
 	int cpl;
+	uint64_t user_entries; /* calls to CPL > 0 so far (arch_call_at_cpl) */
 	bool irq_enabled;
 	uint64_t cr4;
 	uint64_t tsc;
