@@ -70,6 +70,11 @@ static bool on_fixed_beyond_edx(const struct caps *c, const struct sim_profile *
 	       (c->pm.fixed_supported >> c->pm.fixed_counters_edx) != 0;
 }
 
+static bool on_fixed_ctr2(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && (c->pm.fixed_supported & BIT_ULL(2));
+}
+
 static bool on_fewer_than_32_gp(const struct caps *c, const struct sim_profile *p)
 {
 	return arch_version_at_least(c, 1) && c->pm.gp_counters < 32;
@@ -181,6 +186,21 @@ static bool on_nehalem_uncore(const struct caps *c, const struct sim_profile *p)
 static bool on_rdt_l3(const struct caps *c, const struct sim_profile *p)
 {
 	return c->rdt.l3.present;
+}
+
+static bool on_fw_write(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && perf_cap(p, PERF_CAP_FW_WRITE);
+}
+
+static bool on_two_gp(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && c->pm.gp_counters >= 2;
+}
+
+static bool on_intel_without_pdcm(const struct caps *c, const struct sim_profile *p)
+{
+	return c->vendor == VENDOR_INTEL && !c->pdcm;
 }
 
 static bool on_rdt_occupancy(const struct caps *c, const struct sim_profile *p)
