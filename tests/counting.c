@@ -350,12 +350,12 @@ TEST(counting, all_counters_different_events, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER)
 				expect_range(t, v, b.lo, b.hi, b.rule,
 					     COUNTER_FMT " counting %s with every GP counter on a "
 							 "different event, N iterations",
-					     COUNTER_ARG(c), pmu_arch_events[evs[c.idx]].name);
+					     COUNTER_ARG(c), caps_arch_events[evs[c.idx]].name);
 			} else if (b.exact_per_iter) {
 				expect_eq(t, v - v1[c.idx], PMU_ITERS * b.exact_per_iter, b.rule,
 					  COUNTER_FMT " counting %s with every GP counter on a "
 						      "different event: count(2N) - count(N)",
-					  COUNTER_ARG(c), pmu_arch_events[evs[c.idx]].name);
+					  COUNTER_ARG(c), caps_arch_events[evs[c.idx]].name);
 			}
 		}
 	}
