@@ -78,6 +78,7 @@ int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct 
 	if (ex)
 		memset(ex, 0, sizeof(*ex));
 	g_sim_state_changed = NULL;
+	sim_msr_trace_test_start();
 	if (!installed) {
 		struct sigaction sa;
 		memset(&sa, 0, sizeof(sa));
