@@ -592,11 +592,12 @@
 	"counter and per fixed counter (32 + i); the bits of counters that do not exist are "      \
 	"reserved"
 #define RULE_PEBS_RECORD                                                                           \
-	"SDM Vol.3B 20.6.3.4: a PEBS counter's overflow writes one record at the DS PEBS index, "  \
-	"advances the index by its size and reloads the counter from its DS reset field"
+	"SDM Vol.3B 18.4.9 (DS save area): a PEBS counter's overflow writes one record at the "    \
+	"DS PEBS index, advances the index by its size and reloads the counter from its DS "       \
+	"reset field"
 #define RULE_PEBS_OVFBUF                                                                           \
-	"SDM Vol.3B 20.6.3.4 / IA32_PERF_GLOBAL_STATUS: OvfBuf (62) is set and a PMI raised "      \
-	"when the PEBS index reaches the interrupt threshold, not before"
+	"SDM Vol.3B 18.4.9 (DS save area) / IA32_PERF_GLOBAL_STATUS: OvfBuf (62) is set and a "    \
+	"PMI raised when the PEBS index reaches the interrupt threshold, not before"
 #define RULE_PEBS_BASIC                                                                            \
 	"SDM Vol.3B 20.9 (basic info group): record format [47:0] = the MSR_PEBS_DATA_CFG "        \
 	"groups (0 for a basic record) and [63:48] the record size; applicable counters = the "    \

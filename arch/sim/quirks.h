@@ -329,7 +329,7 @@
 	      "hypothetical", "MSR_LBR_SELECT NEAR_REL_JMP does not suppress near relative JMPs")  \
 	QUIRK(Q_LBR_IN_TX_SET, "lbr-in-tx-flag-set", on_lbr_tsx_flags, "hypothetical",             \
 	      "LBR entries carry IN_TX although no transaction ran")                               \
-	QUIRK(Q_LBR_FRZ_NOT_SET, "lbr-frz-not-set", on_legacy_lbr_v4, "hypothetical",              \
+	QUIRK(Q_LBR_FRZ_NOT_SET, "lbr-frz-not-set", on_lbr_v4, "hypothetical",                     \
 	      "FREEZE_LBRS_ON_PMI on v4: a PMI neither sets IA32_PERF_GLOBAL_STATUS.LBR_Frz nor "  \
 	      "stops the LBRs")                                                                    \
 	QUIRK(Q_LBR_FREEZE_IGNORED, "lbr-freeze-on-pmi-ignored", on_legacy_lbr_v2_v3,              \
@@ -386,6 +386,10 @@
 	      "the IP of a PEBS record is 0")                                                      \
 	QUIRK(Q_PEBS_APPLICABLE_ZERO, "pebs-applicable-counters-zero", on_pebs_baseline,           \
 	      "hypothetical", "the applicable-counters field of a PEBS record is 0")               \
+	QUIRK(Q_PEBS_FIRST_COUNTER_ONLY, "pebs-first-counter-only", on_pebs_baseline_two_gp,       \
+	      "hypothetical",                                                                      \
+	      "only the lowest counter enabled in IA32_PEBS_ENABLE writes records; the others "    \
+	      "overflow the ordinary way")                                                         \
 	QUIRK(Q_PEBS_ADAPTIVE_ALWAYS, "pebs-adaptive-bit-ignored", on_pebs_baseline,               \
 	      "hypothetical",                                                                      \
 	      "records take the MSR_PEBS_DATA_CFG groups even with Adaptive_Record clear")         \
