@@ -68,12 +68,6 @@ const char *x86_vector_name(int vector)
 	return "#??";
 }
 
-static bool has_error_code(unsigned vec)
-{
-	return vec == 8 || (vec >= 10 && vec <= 14) || vec == 17 || vec == 21 || vec == 29 ||
-	       vec == 30;
-}
-
 uint32_t arch_fault_error_code(void)
 {
 	return g_fault_error_code;
@@ -102,7 +96,7 @@ static void call_nmi_handler(nmi_handler_fn fn)
 static void fill_exception(struct arch_exception *ex, const struct x86_frame *f)
 {
 	ex->vector = (int)f->vector;
-	ex->has_error_code = f->vector < 32 && has_error_code((unsigned)f->vector);
+	ex->has_error_code = f->vector < 32 && x86_vector_has_error_code((int)f->vector);
 	ex->error_code = ex->has_error_code ? (uint32_t)f->error_code : 0;
 	ex->rip = f->rip;
 	ex->cr2 = f->vector == X86_VEC_PF ? read_cr2() : 0;
@@ -116,7 +110,7 @@ static bool apply_fixup(struct x86_frame *f)
 			f->rip = e->fixup;
 			f->rax = f->vector;
 			g_fault_error_code =
-			    has_error_code((unsigned)f->vector) ? (uint32_t)f->error_code : 0;
+			    x86_vector_has_error_code((int)f->vector) ? (uint32_t)f->error_code : 0;
 			return true;
 		}
 	}
@@ -198,7 +192,8 @@ void x86_trap(struct x86_frame *f)
 		arch_apic_eoi(); /* an unexpected interrupt: do not block lower ones */
 
 	if (cpl != 0 && g_cpl) {
-		g_fault_error_code = has_error_code(vec) ? (uint32_t)f->error_code : 0;
+		g_fault_error_code =
+		    x86_vector_has_error_code((int)vec) ? (uint32_t)f->error_code : 0;
 		x86_ctx_restore(&g_cpl->ctx, (int)(CPL_FAULTED + vec));
 	}
 	if (g_guard) {
