@@ -230,7 +230,7 @@ void arch_workload_llc_miss(const void *buf, uint64_t lines);
  * seen the same seed's sequence may have memorized part of it (modern
  * predictors memorize repeated sequences of a few thousand branches), so
  * callers pass a fresh seed each run and bound the count far below half
- * (see tests/counting.c).
+ * (see counting.branch_misses_lower_bound, tests/counting.c).
  */
 #define WORKLOAD_BRMISS_INSNS_PER_ITER	  17
 #define WORKLOAD_BRMISS_BRANCHES_PER_ITER 3
@@ -350,16 +350,25 @@ struct arch_exception {
 };
 #define ARCH_TIMEOUT (-1)
 
+/* How a guarded run ended. The values are also what the recovery point's
+ * context restore returns (arch/x86_64/trap.c, arch/sim/run.c). */
+enum guard_result {
+	GUARD_RETURNED = 0,  /* fn returned */
+	GUARD_EXCEPTION = 1, /* an exception outside any probe: *ex filled */
+	GUARD_TIMEOUT = 2,   /* the watchdog fired: ex->vector = ARCH_TIMEOUT */
+};
+
 /*
- * Run fn(arg) so that whatever happens the caller gets control back:
- * returns 0 when fn returned; 1 with *ex filled when an exception outside any
- * probe hit fn (or code it called); 2 with ex->vector = ARCH_TIMEOUT when the
- * watchdog fired after `timeout_ms`. In every case CPL is 0, interrupts are off,
- * CR4 is as it was on entry and the stack is the caller's; on the machine the
- * descriptor tables, CR0, CR8, EFER and the local APIC are too (anything the
- * test changed among those is named in ex->state_restored, whatever rc is).
+ * Run fn(arg) so that whatever happens the caller gets control back, and say
+ * how it ended (enum guard_result): fn returned; an exception outside any
+ * probe hit fn (or code it called); or the watchdog fired after
+ * `timeout_ms`. In every case CPL is 0, interrupts are off, CR4 is as it was
+ * on entry and the stack is the caller's; on the machine the descriptor
+ * tables, CR0, CR8, EFER and the local APIC are too (anything the test
+ * changed among those is named in ex->state_restored, whatever the result).
  */
-int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct arch_exception *ex);
+enum guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms,
+				   struct arch_exception *ex);
 
 /* ---- Output, exit ------------------------------------------------------ */
 
