@@ -197,6 +197,11 @@ unsigned runner_check_names(const struct options *o, options_error_fn err, void 
 static const struct test_desc *live_test;
 static struct run_totals live_done, *live_suite;
 
+const char *runner_current_suite(void)
+{
+	return live_test ? live_test->suite : NULL;
+}
+
 void kernel_emergency_summary(const char *why)
 {
 	struct run_totals t = live_done;
@@ -260,7 +265,7 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	struct arch_exception ex;
 	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;
 	live_test = d;
-	enum guard_result rc = arch_run_guarded(run_fn, &t, timeout, &ex);
+	enum arch_guard_result rc = arch_run_guarded(run_fn, &t, timeout, &ex);
 	live_test = NULL;
 
 	/* Whatever the test did, the next one starts from a clean PMU. */
@@ -278,10 +283,10 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	if (ex.state_restored)
 		ktap_diag(w, "the test left machine state changed: %s (put back by the harness)",
 			  ex.state_restored);
-	if (rc == GUARD_TIMEOUT) {
+	if (rc == ARCH_GUARD_TIMEOUT) {
 		ktap_diag(w, "watchdog: no result after %u ms; the test was abandoned", timeout);
 		r = KTAP_TIMEOUT;
-	} else if (rc == GUARD_EXCEPTION) {
+	} else if (rc == ARCH_GUARD_EXCEPTION) {
 		report_exception(w, &ex);
 		r = KTAP_ERROR;
 	} else if (t.failures || ex.state_restored) {

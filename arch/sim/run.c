@@ -46,7 +46,7 @@ void sim_raise(int vector, uint32_t error_code, bool has_ec, uint64_t rip, uint6
 		arch_console_write(msg, (size_t)n);
 		arch_exit(RUN_ERROR);
 	}
-	siglongjmp(((struct frame *)top)->env, GUARD_EXCEPTION);
+	siglongjmp(((struct frame *)top)->env, ARCH_GUARD_EXCEPTION);
 }
 
 static void on_alarm(int sig)
@@ -56,7 +56,7 @@ static void on_alarm(int sig)
 	while (f && !f->guarded)
 		f = f->prev;
 	if (f)
-		siglongjmp(f->env, GUARD_TIMEOUT);
+		siglongjmp(f->env, ARCH_GUARD_TIMEOUT);
 }
 
 static void arm(uint32_t ms)
@@ -68,8 +68,8 @@ static void arm(uint32_t ms)
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
-enum guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms,
-				   struct arch_exception *ex)
+enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms,
+					struct arch_exception *ex)
 {
 	static bool installed;
 	struct frame f;
@@ -79,6 +79,7 @@ enum guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeo
 	if (ex)
 		memset(ex, 0, sizeof(*ex));
 	g_sim_state_changed = NULL;
+	sim_msr_trace_test_start();
 	if (!installed) {
 		struct sigaction sa;
 		memset(&sa, 0, sizeof(sa));
@@ -90,16 +91,16 @@ enum guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeo
 	f.guarded = true;
 	f.prev = top;
 	rc = sigsetjmp(f.env, 1);
-	if (rc == GUARD_RETURNED) {
+	if (rc == ARCH_GUARD_RETURNED) {
 		top = &f;
 		arm(timeout_ms ? timeout_ms : 10000);
 		fn(arg);
 	}
 	arm(0);
 	top = f.prev;
-	if (rc == GUARD_EXCEPTION && ex)
+	if (rc == ARCH_GUARD_EXCEPTION && ex)
 		*ex = last_ex;
-	if (rc == GUARD_TIMEOUT && ex) {
+	if (rc == ARCH_GUARD_TIMEOUT && ex) {
 		memset(ex, 0, sizeof(*ex));
 		ex->vector = ARCH_TIMEOUT;
 		ex->cpl = g_sim.cpl;
@@ -118,7 +119,7 @@ enum guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeo
 	if (ex)
 		ex->state_restored = g_sim_state_changed;
 	g_sim_state_changed = NULL;
-	return (enum guard_result)rc;
+	return (enum arch_guard_result)rc;
 }
 
 int arch_call_at_cpl(int cpl, cpl_fn fn, uint64_t arg, uint64_t *result)

@@ -21,7 +21,7 @@
  *   1. a registered probe instruction -> its fixup, vector in RAX (any CPL);
  *   2. #DF -> the environment is broken: KTAP bail out, RUN_ERROR;
  *   3. at CPL > 0 inside arch_call_at_cpl -> that call returns the vector;
- *   4. inside arch_run_guarded -> it returns GUARD_EXCEPTION with the record;
+ *   4. inside arch_run_guarded -> it returns ARCH_GUARD_EXCEPTION, the record filled;
  *   5. anywhere else -> bail out (nothing is left to report it to).
  */
 #include "x86.h"
@@ -191,7 +191,7 @@ int x86_trap(struct x86_frame *f)
 			struct arch_exception *ex = g_guard->ex;
 			fill_exception(ex, f);
 			ex->vector = ARCH_TIMEOUT;
-			x86_ctx_restore(&g_guard->ctx, GUARD_TIMEOUT);
+			x86_ctx_restore(&g_guard->ctx, ARCH_GUARD_TIMEOUT);
 		}
 		return 0; /* a late tick of a disarmed watchdog */
 	case RETURN_VECTOR:
@@ -219,14 +219,14 @@ int x86_trap(struct x86_frame *f)
 	}
 	if (g_guard) {
 		fill_exception(g_guard->ex, f);
-		x86_ctx_restore(&g_guard->ctx, GUARD_EXCEPTION);
+		x86_ctx_restore(&g_guard->ctx, ARCH_GUARD_EXCEPTION);
 	}
 	bail("unexpected exception outside any guarded run:", f);
 	return 0;
 }
 
-enum guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms,
-				   struct arch_exception *ex)
+enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms,
+					struct arch_exception *ex)
 {
 	struct guard g;
 	uint64_t cr4 = arch_read_cr4();
@@ -261,11 +261,11 @@ enum guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeo
 	g_cpl = gp->cpl_at_entry;
 	arch_write_cr4(cr4);
 	gp->ex->state_restored = changed;
-	if (r != 0) {
+	if (r != ARCH_GUARD_RETURNED) {
 		g_nmi_depth = 0;
 		x86_iret_to_self(); /* unblock NMIs if we left an NMI handler */
 	}
-	return (enum guard_result)r;
+	return (enum arch_guard_result)r;
 }
 
 void x86_set_user_stack(uint64_t top)
