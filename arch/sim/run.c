@@ -92,7 +92,7 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 	f.guarded = true;
 	f.prev = top;
 	rc = sigsetjmp(f.env, 1);
-	if (rc == 0) {
+	if (rc == ARCH_GUARD_RETURNED) {
 		top = &f;
 		arm(timeout_ms ? timeout_ms : 10000);
 		fn(arg);
