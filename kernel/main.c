@@ -16,10 +16,11 @@
 
 struct caps g_caps;
 
-static void machine_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+static bool machine_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	(void)ctx;
 	arch_cpuid(leaf, subleaf, r);
+	return true;
 }
 
 static void read_capabilities(void)

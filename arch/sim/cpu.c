@@ -16,22 +16,19 @@ static struct cpuid_dump g_dump;
 static bool g_dump_loaded;
 static unsigned g_dump_cpu;
 
-void sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+bool sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	const struct sim_profile *p = g_sim.profile;
 
 	memset(r, 0, sizeof(*r));
 	if (!p)
-		return;
-	if (p->dump_path) {
-		if (g_dump_loaded)
-			cpuid_dump_lookup(&g_dump, g_dump_cpu, leaf, subleaf, r);
-		return;
-	}
+		return false;
+	if (p->dump_path)
+		return g_dump_loaded && cpuid_dump_lookup(&g_dump, g_dump_cpu, leaf, subleaf, r);
 	for (unsigned i = 0; i < p->n_entries; i++) {
 		if (p->entries[i].leaf == leaf && p->entries[i].subleaf == subleaf) {
 			*r = p->entries[i].r;
-			return;
+			return true;
 		}
 	}
 	/* Leaves whose sub-leaf is ignored: fall back to sub-leaf 0. */
@@ -40,15 +37,16 @@ void sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 		    (leaf == 0x1 || leaf == 0xA || leaf == 0x80000001 || leaf == 0x80000022 ||
 		     leaf < 0x4)) {
 			*r = p->entries[i].r;
-			return;
+			return true;
 		}
 	}
+	return false;
 }
 
-static void caps_source(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+static bool caps_source(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	(void)ctx;
-	sim_cpuid_raw(leaf, subleaf, r);
+	return sim_cpuid_raw(leaf, subleaf, r);
 }
 
 int sim_load_dump(const char *path, unsigned cpu, char *err, unsigned errlen)
@@ -76,7 +74,9 @@ static void derive(void)
 	const struct caps *c = &g_sim.caps;
 	struct sim_cpu *s = &g_sim;
 
-	s->arch_pmu = c->vendor == VENDOR_INTEL && c->pm.present && c->pm.version >= 1;
+	/* Leaf 0AH defines the PMU on every vendor that defines the leaf (the
+	 * decoder leaves it absent on AMD and Hygon, which reserve it). */
+	s->arch_pmu = c->pm.present && c->pm.version >= 1;
 	s->version = s->arch_pmu ? c->pm.version : 0;
 	s->n_gp = c->pm.gp_counters > SIM_MAX_GP ? SIM_MAX_GP : c->pm.gp_counters;
 	s->gp_width = c->pm.gp_width;

@@ -177,7 +177,7 @@ static inline bool quirk(enum quirk q)
 /* cpu.c */
 /* quirks: QUIRK_COUNT flags, or NULL for none */
 int sim_configure(const struct sim_profile *p, const bool *quirks, char *err, unsigned errlen);
-void sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+bool sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 void sim_pmu_reset(void);
 
 /* msr.c: the dispatcher; returns the vector (0 or X86_VEC_GP). */
