@@ -9,6 +9,8 @@
 #ifndef PMUTEST_RULES_H
 #define PMUTEST_RULES_H
 
+#include "test.h" /* RULE_INFERRED */
+
 /* ---- CPUID leaf 0AH (Vol. 2A CPUID, Table 3-8 leaf 0AH; Vol. 3B 20.2) ---- */
 #define RULE_CPUID_V2_FIXED                                                                        \
 	"SDM Vol.3B 20.2.2: version 2 adds fixed-function counters, enumerated "                   \
@@ -137,10 +139,11 @@
 #define RULE_COUNTER_WRITE_OVF                                                                     \
 	"SDM Vol.3B 20.2.2: a counter written to all ones while counting "                         \
 	"overflows on its next event and sets its IA32_PERF_GLOBAL_STATUS bit"
+/* Inferred: the SDM lists no reserved encodings; it does not say either way. */
 #define RULE_EVTSEL_ANY_EVENT                                                                      \
-	"SDM Vol.3B Figure 20-1 / 20.2.1.2: event select and UMask are not "                       \
-	"reserved fields; a CPUID.0AH:EBX bit marks an event unavailable, it "                     \
-	"does not make its encoding a reserved value (WRMSR must not #GP)"
+	RULE_INFERRED "SDM Vol.3B Figure 20-1 / 20.2.1.2: event select and UMask are not "         \
+		      "reserved fields; a CPUID.0AH:EBX bit marks an event unavailable, it "       \
+		      "does not make its encoding a reserved value (WRMSR must not #GP)"
 #define RULE_ALL_COUNTERS "SDM Vol.3B 20.2.2: every enabled counter counts concurrently"
 
 /* ---- Widths (Vol. 3B 20.2.1, 20.2.6) -------------------------------------- */
@@ -156,9 +159,13 @@
 #define RULE_FULL_WIDTH_GP                                                                         \
 	"SDM Vol.3B 20.2.6: writing IA32_A_PMCx bits beyond the counter width "                    \
 	"raises #GP"
+/* Inferred: the SDM states the #GP for IA32_A_PMCx (20.2.6), not for the
+ * fixed counters; KVM truncates such writes (pmu_intel.c). */
 #define RULE_FIXED_WIDTH_GP                                                                        \
-	"SDM Vol.2B WRMSR: #GP(0) when EDX:EAX sets reserved bits; bits of "                       \
-	"IA32_FIXED_CTRx at and above CPUID.0AH:EDX[12:5] are not counter bits"
+	RULE_INFERRED                                                                              \
+	    "SDM Vol.2B WRMSR: #GP(0) when EDX:EAX sets reserved bits; bits of "                   \
+	    "IA32_FIXED_CTRx at and above CPUID.0AH:EDX[12:5] are taken as reserved, by analogy "  \
+	    "with IA32_A_PMCx (Vol.3B 20.2.6)"
 #define RULE_A_PMC_ALIAS                                                                           \
 	"SDM Vol.3B 20.2.6: IA32_A_PMCx is an alias of IA32_PMCx: RDMSR and "                      \
 	"RDPMC return what a full-width write stored"
@@ -297,10 +304,12 @@
 #define RULE_ANYTHREAD_V3                                                                          \
 	"SDM Vol.3B 20.2.3: version 3 supports AnyThread: IA32_PERFEVTSELx bit "                   \
 	"21 and IA32_FIXED_CTR_CTRL bit 4x+2 are writable"
+/* Inferred: the SDM says the control is deprecated, not that its bits #GP. */
 #define RULE_ANYTHREAD_DEPRECATED                                                                  \
-	"SDM Vol.3B 20.2.5.1: with AnyThread deprecation (CPUID.0AH:EDX[15]) "                     \
-	"the AnyThread control no longer exists; pmutest holds its bits "                          \
-	"reserved (#GP), as before version 3 (to be confirmed on hardware)"
+	RULE_INFERRED                                                                              \
+	    "SDM Vol.3B 20.2.5.1: with AnyThread deprecation (CPUID.0AH:EDX[15]) "                 \
+	    "the AnyThread control no longer exists; its bits are taken as reserved (#GP), as "    \
+	    "before version 3"
 #define RULE_ANYTHREAD_RSVD                                                                        \
 	"SDM Vol.3B 20.2.1/20.2.2: before version 3 the AnyThread bits are "                       \
 	"reserved (#GP)"
