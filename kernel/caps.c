@@ -49,6 +49,8 @@
 #define F1_EDX_CLFSH	  BIT_ULL(19)
 
 /* CPUID.(07H,0), SDM Vol. 2A Table 3-8. */
+#define F7_EBX_HLE		  BIT_ULL(4)
+#define F7_EBX_RTM		  BIT_ULL(11)
 #define F7_EBX_PQM		  BIT_ULL(12) /* RDT monitoring */
 #define F7_EBX_PQE		  BIT_ULL(15) /* RDT allocation */
 #define F7_EDX_HYBRID		  BIT_ULL(15)
@@ -354,6 +356,8 @@ static void decode_leaf7(struct decoder *d)
 
 	if (!read_leaf(d, LEAF_EXT_FEATURES, 0, &r))
 		return;
+	c->hle = r.ebx & F7_EBX_HLE;
+	c->rtm = r.ebx & F7_EBX_RTM;
 	c->rdt.pqm = r.ebx & F7_EBX_PQM;
 	c->rdt.pqe = r.ebx & F7_EBX_PQE;
 	c->hybrid = r.edx & F7_EDX_HYBRID;
@@ -583,6 +587,24 @@ void caps_decode(struct caps *c, caps_cpuid_fn cpuid, void *ctx)
 	decode_rdt_allocation(&d);
 	decode_amd(&d);
 	decode_model_specific(c);
+}
+
+uint64_t caps_evtsel_high_reserved(const struct caps *c, unsigned counter)
+{
+	uint64_t res = GENMASK_ULL(63, 32);
+
+	if (c->hle || c->rtm) {
+		res &= ~PERFEVTSEL_IN_TX;
+		if (counter == 2)
+			res &= ~PERFEVTSEL_IN_TXCP;
+	}
+	if (c->perf_cap.valid && c->perf_cap.pebs_baseline)
+		res &= ~PERFEVTSEL_ADAPTIVE_RECORD;
+	if (c->l23.present && c->l23.eq)
+		res &= ~PERFEVTSEL_EQ;
+	if (c->l23.present && c->l23.umask2)
+		res &= ~PERFEVTSEL_UMASK2;
+	return res;
 }
 
 /* IA32_PERF_CAPABILITIES (345H), SDM Vol. 3B 20.9 / Figure 20-68 and Vol. 4

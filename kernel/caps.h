@@ -148,6 +148,7 @@ struct caps {
 	bool ds;		  /* CPUID.01H:EDX[21] Debug Store */
 	bool clflush;		  /* CPUID.01H:EDX[19] CLFSH (CLFLUSH) */
 	bool hybrid;		  /* CPUID.(07H,0):EDX[15] */
+	bool hle, rtm;		  /* CPUID.(07H,0):EBX[4], EBX[11] (TSX) */
 	enum core_type core_type; /* CPUID.1AH:EAX[31:24] when hybrid */
 	uint32_t native_model_id; /* CPUID.1AH:EAX[23:0] when hybrid */
 	char hypervisor_vendor[13];
@@ -186,6 +187,16 @@ void caps_decode(struct caps *c, caps_cpuid_fn cpuid, void *ctx);
  * field. The kernel bails out with it before any test; pmusim refuses the
  * profile (exit 2). */
 const char *caps_absurd(const struct caps *c, char *buf, unsigned size);
+
+/* Bits 63:32 of IA32_PERFEVTSEL<counter> that are reserved on this machine
+ * (SDM Vol.3B Figure 20-1 and the fields defined since, each by exactly the
+ * enumeration the SDM names): IN_TX (32) with HLE or RTM, IN_TXCP (33) with
+ * HLE or RTM on IA32_PERFEVTSEL2 only (Vol.3B "Performance Monitoring and
+ * Intel TSX"), Adaptive_Record (34) with IA32_PERF_CAPABILITIES.
+ * PEBS_BASELINE[14] (Vol.3B "Adaptive PEBS"), EQ (36) and UMASK2 (47:40)
+ * with CPUID.(23H,0):EBX[1] / EBX[0]. The rest is reserved. The suite's
+ * sweeps and the simulator both use this one reading. */
+uint64_t caps_evtsel_high_reserved(const struct caps *c, unsigned counter);
 
 /* Fold IA32_PERF_CAPABILITIES into the record (call only when c->pdcm). */
 void caps_decode_perf_capabilities(struct caps *c, uint64_t value);

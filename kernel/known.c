@@ -58,8 +58,8 @@ static bool test_is(const char *full, const char *suite, const char *test)
 	return !kstrncmp(full, suite, n) && full[n] == '.' && !kstrcmp(full + n + 1, test);
 }
 
-const struct known_deviation *known_match(const struct caps *c, const char *suite,
-					  const char *test, const char *rule)
+const struct known_deviation *known_match(const struct caps *c, const char *suite, const char *test,
+					  const char *rule)
 {
 	for (unsigned i = 0; i < ARRAY_SIZE(table); i++) {
 		const struct known_deviation *k = &table[i];

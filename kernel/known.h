@@ -32,8 +32,8 @@ struct known_deviation {
 	const char *test; /* "suite.test" */
 	const char *rule; /* the failing check's rule (a RULE_* of tests/rules.h) */
 	enum cpu_vendor vendor;
-	unsigned family;			/* DisplayFamily */
-	uint8_t models[KNOWN_MAX_MODELS];	/* DisplayModel, n_models of them */
+	unsigned family;		  /* DisplayFamily */
+	uint8_t models[KNOWN_MAX_MODELS]; /* DisplayModel, n_models of them */
 	unsigned n_models;
 	unsigned stepping_min, stepping_max;
 	const char *hypervisor; /* KNOWN_BARE_METAL, KNOWN_ANY_HV or a signature */
@@ -43,8 +43,8 @@ struct known_deviation {
 
 /* The entry that explains a failed check of suite.test under `rule` on this
  * machine, or NULL. */
-const struct known_deviation *known_match(const struct caps *c, const char *suite,
-					  const char *test, const char *rule);
+const struct known_deviation *known_match(const struct caps *c, const char *suite, const char *test,
+					  const char *rule);
 
 /* The table, for reports and the README (known_count() entries). */
 unsigned known_count(void);

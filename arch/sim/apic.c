@@ -34,9 +34,17 @@ static bool nmi_mode(void)
 	       !quirk(Q_PMI_NMI_AS_FIXED);
 }
 
+/* Intel SDM Vol.3A 11.5.1: the APIC sets the LVT performance-counter mask
+ * when it delivers a PMI. AMD's APIC does not (the APM has no such rule:
+ * the mask bit is software's; KVM masks LVTPC on PMI only for
+ * Intel-compatible guests since Linux 6.9, kvm_apic_local_deliver()). */
 static void mask_on_delivery(void)
 {
-	if (!quirk(Q_LVT_NO_MASK))
+	const struct caps *c = &g_sim.caps;
+	bool amd = c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON;
+	bool masks = amd ? quirk(Q_AMD_LVT_MASKED_ON_PMI) : !quirk(Q_LVT_NO_MASK);
+
+	if (masks)
 		g_sim.apic.lvt_pmi |= APIC_LVT_MASKED;
 }
 

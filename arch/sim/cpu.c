@@ -103,17 +103,6 @@ static void derive(void)
 		any = true;
 	s->anythread_ok = any;
 
-	/* IA32_PERFEVTSELx: bits 63:32 reserved (Figure 20-1) except EQ and
-	 * UMASK2 when CPUID.(23H,0):EBX enumerates them. */
-	uint64_t res = GENMASK_ULL(63, 32);
-	if (c->l23.present && c->l23.eq)
-		res &= ~PERFEVTSEL_EQ;
-	if (c->l23.present && c->l23.umask2)
-		res &= ~PERFEVTSEL_UMASK2;
-	if (!any)
-		res |= PERFEVTSEL_ANY;
-	s->evtsel_reserved = res;
-
 	uint64_t fcv = 0;
 	for (unsigned i = 0; i < SIM_MAX_FIXED && i < 16; i++)
 		if ((s->fixed_exists >> i) & 1)

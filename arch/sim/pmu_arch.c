@@ -426,6 +426,24 @@ static bool unavailable_arch_event(uint64_t sel)
 	return false;
 }
 
+/* IA32_PERFEVTSELi's reserved bits: the high half as caps.c reads the SDM
+ * (caps_evtsel_high_reserved), AnyThread (21) unless version 3 allows it. */
+static uint64_t evtsel_reserved(unsigned i)
+{
+	const struct caps *c = &g_sim.caps;
+	uint64_t res = caps_evtsel_high_reserved(c, i);
+
+	if (quirk(Q_ADAPTIVE_RECORD_REJECTED))
+		res |= PERFEVTSEL_ADAPTIVE_RECORD;
+	if (quirk(Q_IN_TX_REJECTED))
+		res |= PERFEVTSEL_IN_TX | PERFEVTSEL_IN_TXCP;
+	if (quirk(Q_IN_TXCP_EVERY_COUNTER) && (c->hle || c->rtm))
+		res &= ~PERFEVTSEL_IN_TXCP;
+	if (!g_sim.anythread_ok)
+		res |= PERFEVTSEL_ANY;
+	return res;
+}
+
 static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 {
 	switch (k) {
@@ -454,7 +472,7 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 			reset_metrics();
 		return SIM_MSR_OK;
 	case K_EVTSEL:
-		if ((v & g_sim.evtsel_reserved) && !quirk(Q_EVTSEL_RESERVED))
+		if ((v & evtsel_reserved(i)) && !quirk(Q_EVTSEL_RESERVED))
 			return SIM_MSR_GP;
 		if (quirk(Q_EVTSEL_UNAVAIL_GP) && unavailable_arch_event(v))
 			return SIM_MSR_GP;

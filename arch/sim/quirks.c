@@ -151,10 +151,25 @@ static bool on_arch_or_netburst(const struct caps *c, const struct sim_profile *
 	return arch_version_at_least(c, 1) || c->netburst;
 }
 
-/* Every PMU the simulator models that raises a PMI through the LVT. */
-static bool on_any_pmi_source(const struct caps *c, const struct sim_profile *p)
+static bool on_pebs_baseline(const struct caps *c, const struct sim_profile *p)
 {
-	return arch_version_at_least(c, 1) || c->netburst || is_amd_or_hygon(c);
+	return arch_version_at_least(c, 1) && perf_cap(p, PERF_CAP_PEBS_BASELINE);
+}
+
+static bool on_tsx(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && (c->hle || c->rtm) && c->pm.gp_counters > 2;
+}
+
+static bool on_p6(const struct caps *c, const struct sim_profile *p)
+{
+	return c->p6;
+}
+
+/* The Intel PMUs whose PMI masks the LVT entry (SDM Vol.3A 11.5.1). */
+static bool on_intel_pmi_source(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) || c->netburst;
 }
 
 static bool on_amd(const struct caps *c, const struct sim_profile *p)

@@ -154,7 +154,7 @@
 	      "Branch Misses Retired (C5H/00H) never counts, although CPUID.0AH:EBX marks it "     \
 	      "available")                                                                         \
 	/* ---- PMI and the local APIC (Vol. 3A 10.5.1, Vol. 3B 20.2) ---- */                      \
-	QUIRK(Q_LVT_NO_MASK, "lvt-mask-not-set-on-pmi", on_any_pmi_source,                         \
+	QUIRK(Q_LVT_NO_MASK, "lvt-mask-not-set-on-pmi", on_intel_pmi_source,                       \
 	      "KVM before its 2023 fix masking LVTPC on PMI delivery (version not verified)",      \
 	      "PMI delivery does not set the LVT performance-counter mask bit")                    \
 	QUIRK(Q_PMI_WHILE_MASKED, "pmi-while-lvt-masked", on_arch_pmu, "hypothetical",             \
@@ -247,7 +247,30 @@
 	QUIRK(Q_RDT_EVENT_NO_ERROR, "rdt-bad-event-no-error", on_rdt_l3, "hypothetical",           \
 	      "IA32_QM_CTR does not set Error (bit 63) for an unsupported event ID")               \
 	QUIRK(Q_RDT_QM_CTR_WRITABLE, "rdt-qm-ctr-writable", on_rdt_l3, "hypothetical",             \
-	      "WRMSR to the read-only IA32_QM_CTR is ignored instead of #GP(0)")
+	      "WRMSR to the read-only IA32_QM_CTR is ignored instead of #GP(0)")                   \
+	/* ---- issue 9 (verdicts): vendor rules, P6, reserved bits, proof both ways ---- */       \
+	QUIRK(Q_AMD_LVT_MASKED_ON_PMI, "amd-lvt-masked-on-pmi", on_amd,                            \
+	      "KVM AMD guests from its 2023 LVTPC masking until Linux 6.9 (Intel's rule applied "  \
+	      "to every vendor)",                                                                  \
+	      "the AMD local APIC sets the LVT performance-counter mask bit on PMI delivery")      \
+	QUIRK(Q_P6_NO_SIGN_EXTEND, "p6-write-not-sign-extended", on_p6, "hypothetical",            \
+	      "a WRMSR to PerfCtr0/1 stores EAX zero-extended instead of sign-extending bit 31 "   \
+	      "into bits 39:32")                                                                   \
+	QUIRK(Q_P6_EN_PER_COUNTER, "p6-en-per-counter", on_p6,                                     \
+	      "hypothetical (the architectural PMU's rule applied to a P6)",                       \
+	      "PerfEvtSel1's own bit 22 enables PerfCtr1 instead of PerfEvtSel0.EN enabling both") \
+	QUIRK(Q_P6_EN_IGNORED, "p6-en-ignored", on_p6, "hypothetical",                             \
+	      "the P6 counters count with PerfEvtSel0.EN clear")                                   \
+	QUIRK(Q_ADAPTIVE_RECORD_REJECTED, "evtsel-adaptive-record-rejected", on_pebs_baseline,     \
+	      "hypothetical (a vPMU predating Ice Lake's adaptive PEBS)",                          \
+	      "IA32_PERFEVTSELx bit 34 (Adaptive_Record) raises #GP although "                     \
+	      "IA32_PERF_CAPABILITIES.PEBS_BASELINE = 1")                                          \
+	QUIRK(Q_IN_TX_REJECTED, "evtsel-in-tx-rejected", on_tsx, "hypothetical",                   \
+	      "IA32_PERFEVTSELx bits 32/33 (IN_TX, IN_TXCP) raise #GP although CPUID enumerates "  \
+	      "HLE or RTM")                                                                        \
+	QUIRK(Q_IN_TXCP_EVERY_COUNTER, "evtsel-in-txcp-every-counter", on_tsx, "hypothetical",     \
+	      "IN_TXCP (bit 33) is accepted on every IA32_PERFEVTSELx, not only on "               \
+	      "IA32_PERFEVTSEL2")
 
 enum quirk {
 #define QUIRK(id, name, applies, where, desc) id,

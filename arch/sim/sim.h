@@ -111,6 +111,9 @@ struct sim_pmu {
 	uint64_t fixed_ctrl, global_ctrl, global_status;
 	uint64_t debugctl;
 	uint64_t td_acc[4]; /* retiring, bad spec, frontend, backend slots */
+	/* P6 family (p6.c) */
+	uint64_t p6_ctr[P6_NUM_COUNTERS], p6_sel[P6_NUM_COUNTERS];
+	bool p6_last[P6_NUM_COUNTERS];
 	/* AMD */
 	uint64_t amd_ctr[8], amd_sel[8];
 	bool amd_last[8];
@@ -154,7 +157,7 @@ struct sim_cpu {
 	uint64_t gp_exists;    /* bit i: IA32_PMCi / PERFEVTSELi exist */
 	uint32_t fixed_exists; /* bit i: IA32_FIXED_CTRi exists */
 	bool fw_write, perf_metrics, anythread_ok;
-	uint64_t evtsel_reserved, fixed_ctrl_valid, global_ctrl_valid;
+	uint64_t fixed_ctrl_valid, global_ctrl_valid;
 	uint64_t status_reset_valid, status_set_valid;
 	uint64_t perf_cap;
 
