@@ -20,7 +20,7 @@ static bool machine_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpu
 {
 	(void)ctx;
 	arch_cpuid(leaf, subleaf, r);
-	return true;
+	return arch_cpuid_known(leaf, subleaf);
 }
 
 static void read_capabilities(void)

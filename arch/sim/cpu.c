@@ -184,6 +184,13 @@ const char *arch_platform(void)
 	return g_sim.platform;
 }
 
+bool arch_cpuid_known(uint32_t leaf, uint32_t subleaf)
+{
+	struct cpuid_regs r;
+
+	return sim_cpuid_raw(leaf, subleaf, &r);
+}
+
 void arch_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	sim_cpuid_raw(leaf, subleaf, r);

@@ -114,9 +114,9 @@ static void p6_collect(struct sim_counter_set *set)
 		    .inv = sel & PERFEVTSEL_INV,
 		    .edge = sel & PERFEVTSEL_EDGE,
 		};
-		sim_counter_add(set, &(struct sim_counter){&P->p6_ctr[i], &P->p6_last[i],
-							   P6_COUNTER_WIDTH, f, &sim_family_p6, 0,
-							   i});
+		sim_counter_add(set,
+				&(struct sim_counter){&P->p6_ctr[i], &P->p6_last[i],
+						      P6_COUNTER_WIDTH, f, &sim_family_p6, 0, i});
 	}
 }
 
