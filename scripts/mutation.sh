@@ -1,11 +1,17 @@
 #!/bin/sh
-# The mutation matrix: the suite on every simulator profile (each must pass
-# with no unexplained skip), then once per quirk on the profiles where the
-# quirk is observable (pmusim --mutation-plan, from the quirk table): each
-# quirk must make at least one named check fail that passes on the
-# conforming run of the same profile. Prints the matrix, the time, and
-# "caught N of M quirks". Exit 0 only when every profile conforms and every
-# quirk is caught.
+# The mutation matrix, both ways: the suite on every simulator profile (each
+# must pass with no unexplained skip; known deviations, "# XFAIL", pass),
+# then once per quirk on the profiles where the quirk is observable
+# (pmusim --mutation-plan, from the quirk table):
+#  - every quirk must make at least one named test fail that passes on the
+#    conforming run of the same profile. A quirk caught only by a check of
+#    an inferred rule (RULE_INFERRED, a diagnostic by default) is re-run
+#    with strict=1 and shown as caught "(strict=1)";
+#  - every test that runs (does not skip) on some profile must be failed by
+#    at least one quirk: a test no deviation can fail proves nothing.
+# Prints the matrix, the time, "caught N of M quirks" and "failed N of M
+# tests that run". Exit 0 only when every profile conforms, every quirk is
+# caught and every test that runs is failed by some quirk.
 #
 #   scripts/mutation.sh [-j JOBS] [-k] [PMUSIM]
 #     -j JOBS  parallel runs (default 2)    -k  keep the run directory
@@ -36,6 +42,10 @@ for p in $(awk '$1 == "profile" { print $2 }' "$DIR/plan"); do
 done
 awk '$1 == "quirk" && $3 != "-" { print "q." $2 "." $3 " --profile " $3 " --quirk " $2 }' \
 	"$DIR/plan" >>"$DIR/jobs"
+# The same with strict=1 (inferred rules are checks): used for the quirks
+# that only an inferred rule catches.
+awk '$1 == "quirk" && $3 != "-" { print "s." $2 "." $3 " --profile " $3 " --quirk " $2 " --set strict=1" }' \
+	"$DIR/plan" >>"$DIR/jobs"
 
 # Run: each job's KTAP in $DIR/<id>.out, its exit status in $DIR/<id>.rc.
 export PMUSIM DIR
@@ -52,6 +62,14 @@ failed() {
 		/^    KTAP version/ { next }
 		/^    # Subtest: / { suite = $3 }
 		/^    not ok [0-9]+ / { print suite "." $4 }
+	' "$1" | sort -u
+}
+# Tests that ran (neither skipped nor a self-test), as suite.test.
+ran() {
+	awk '
+		/^# Subtest: / { suite = $3 }
+		/^    # Subtest: / { suite = $3 }
+		/^    (not )?ok [0-9]+ / && !/# SKIP/ { n = ($2 == "not") ? $4 : $3; print suite "." n }
 	' "$1" | sort -u
 }
 # Skipped tests with no reason given (an explained skip names what is missing).
@@ -90,10 +108,17 @@ for q in $(awk '$1 == "quirk" { print $2 }' "$DIR/plan" | uniq); do
 		id=q.$q.$p
 		failed "$DIR/base.$p.out" >"$DIR/base.$p.failed"
 		new=$(failed "$DIR/$id.out" | comm -23 - "$DIR/base.$p.failed" | tr '\n' ' ')
+		strict=""
+		if [ -z "$new" ]; then
+			new=$(failed "$DIR/s.$q.$p.out" | comm -23 - "$DIR/base.$p.failed" | tr '\n' ' ')
+			strict="(strict=1) "
+			id=s.$q.$p
+		fi
 		rc=$(cat "$DIR/$id.rc")
 		if [ -n "$new" ]; then
 			hit=1
-			printf '  %-34s %-32s %s\n' "$q" "$p" "$new"
+			printf '  %-34s %-32s %s%s\n' "$q" "$p" "$strict" "$new"
+			echo "$new" | tr ' ' '\n' >>"$DIR/caught-tests"
 		else
 			printf '  %-34s %-32s NOT CAUGHT (rc=%s)\n' "$q" "$p" "$rc"
 		fi
@@ -107,12 +132,27 @@ for q in $(awk '$1 == "quirk" { print $2 }' "$DIR/plan" | uniq); do
 		status=1
 	fi
 done
+# The other way: every test that runs on some profile is failed by a quirk.
+echo "== tests that run on some profile and no quirk fails"
+for p in $(awk '$1 == "profile" { print $2 }' "$DIR/plan"); do
+	ran "$DIR/base.$p.out"
+done | sort -u >"$DIR/ran-tests"
+touch "$DIR/caught-tests"
+sort -u "$DIR/caught-tests" | grep -v '^$' >"$DIR/caught-tests.sorted"
+never=$(comm -23 "$DIR/ran-tests" "$DIR/caught-tests.sorted")
+nran=$(wc -l <"$DIR/ran-tests")
+nnever=$(printf '%s' "$never" | grep -c . || true)
+for tname in $never; do
+	printf '  NEVER FAILED %s\n' "$tname"
+done
+[ "$nnever" = 0 ] || status=1
 T1=$(date +%s.%N)
 runs=$(wc -l <"$DIR/jobs")
 printf 'mutation: %d profiles, %d runs on %s cores in %.2f s\n' "$nprof" "$runs" "$JOBS" \
 	"$(awk -v a="$T0" -v b="$T1" 'BEGIN { print b - a }')"
 [ "$KEEP" = 1 ] && echo "mutation: runs kept in $DIR"
 # One line for test runners: every conforming profile and every quirk is a check.
-echo "mutation: $((nprof_ok + caught)) passed, $((nprof - nprof_ok + total - caught)) failed"
+echo "mutation: $((nprof_ok + caught + nran - nnever)) passed, $((nprof - nprof_ok + total - caught + nnever)) failed"
 echo "caught $caught of $total quirks"
+echo "failed $((nran - nnever)) of $nran tests that run (each by at least one quirk)"
 exit $status

@@ -138,7 +138,7 @@ static bool on_branch_miss_event(const struct caps *c, const struct sim_profile 
 /* Intel without an architectural or NetBurst PMU: no PMU MSRs at all. */
 static bool on_intel_without_pmu(const struct caps *c, const struct sim_profile *p)
 {
-	return c->vendor == VENDOR_INTEL && !arch_version_at_least(c, 1) && !c->netburst;
+	return c->vendor == VENDOR_INTEL && !arch_version_at_least(c, 1) && !c->netburst && !c->p6;
 }
 
 static bool on_netburst(const struct caps *c, const struct sim_profile *p)
