@@ -61,6 +61,25 @@ TEST(p6, instructions_retired_both_counters, REQ_INTEL | REQ_NO_ARCH_PMU)
 	}
 }
 
+/* RDPMC reads PerfCtr0 and PerfCtr1 (ECX = 0, 1); any other ECX is an
+ * unsupported counter: #GP(0) (Vol. 2B RDPMC). */
+TEST(p6, rdpmc_index_beyond_counters_gp, REQ_INTEL | REQ_NO_ARCH_PMU)
+{
+	uint64_t rax, rdx;
+
+	if (skip_unless_p6(t))
+		return;
+	for (unsigned i = 0; i < P6_NUM_COUNTERS; i++) {
+		wrmsr(MSR_P6_PERFCTR(i), 0x1234 + i);
+		expect_no_fault(t, rdpmc_safe(i, &rax, &rdx), RULE_RDPMC_GP, "RDPMC ECX=%u", i);
+		expect_eq(t, (rdx << 32) | (uint32_t)rax, 0x1234 + i, RULE_RDPMC_GP,
+			  "RDPMC ECX=%u value", i);
+		wrmsr(MSR_P6_PERFCTR(i), 0);
+	}
+	expect_vector(t, rdpmc_safe(P6_NUM_COUNTERS, &rax, &rdx), X86_VEC_GP, RULE_RDPMC_GP_INDEX,
+		      "RDPMC ECX=%u (two counters)", P6_NUM_COUNTERS);
+}
+
 /* With PerfEvtSel0.EN clear nothing counts, whatever PerfEvtSel1 bit 22. */
 TEST(p6, en_clear_stops_both_counters, REQ_INTEL | REQ_NO_ARCH_PMU)
 {

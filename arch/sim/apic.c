@@ -143,8 +143,11 @@ void arch_apic_write_lvt_pmi(uint32_t val)
 {
 	/* Vector 7:0, delivery mode 10:8, mask 16 are writable; delivery
 	 * status (12) is read-only. */
-	g_sim.apic.lvt_pmi =
-	    val & (uint32_t)(APIC_LVT_VECTOR | APIC_LVT_DELIVERY_MODE | APIC_LVT_MASKED);
+	uint32_t w = (uint32_t)(APIC_LVT_VECTOR | APIC_LVT_DELIVERY_MODE | APIC_LVT_MASKED);
+
+	if (quirk(Q_LVT_VECTOR_IGNORED))
+		w &= ~(uint32_t)APIC_LVT_VECTOR;
+	g_sim.apic.lvt_pmi = (g_sim.apic.lvt_pmi & ~w) | (val & w);
 }
 
 void arch_apic_eoi(void)

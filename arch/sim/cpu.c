@@ -16,6 +16,16 @@ static struct cpuid_dump g_dump;
 static bool g_dump_loaded;
 static unsigned g_dump_cpu;
 
+/* Q_CPUID_FIXED_HIDDEN: leaf 0AH of version 2+ without its fixed counters
+ * (EDX[12:0] and ECX zero), as Core 2 Merom/Conroe report it. */
+static void hide_fixed_counters(uint32_t leaf, struct cpuid_regs *r)
+{
+	if (leaf == 0xA && quirk(Q_CPUID_FIXED_HIDDEN) && (r->eax & 0xFF) >= 2) {
+		r->edx &= ~0x1FFFU;
+		r->ecx = 0;
+	}
+}
+
 bool sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	const struct sim_profile *p = g_sim.profile;
@@ -23,11 +33,16 @@ bool sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 	memset(r, 0, sizeof(*r));
 	if (!p)
 		return false;
-	if (p->dump_path)
-		return g_dump_loaded && cpuid_dump_lookup(&g_dump, g_dump_cpu, leaf, subleaf, r);
+	if (p->dump_path) {
+		bool known =
+		    g_dump_loaded && cpuid_dump_lookup(&g_dump, g_dump_cpu, leaf, subleaf, r);
+		hide_fixed_counters(leaf, r);
+		return known;
+	}
 	for (unsigned i = 0; i < p->n_entries; i++) {
 		if (p->entries[i].leaf == leaf && p->entries[i].subleaf == subleaf) {
 			*r = p->entries[i].r;
+			hide_fixed_counters(leaf, r);
 			return true;
 		}
 	}
@@ -84,6 +99,8 @@ static void derive(void)
 	s->gp_exists = c->pm.gp_mask;
 	if (quirk(Q_GP_BITMAP_IGNORED))
 		s->gp_exists = width_mask(s->n_gp);
+	if (quirk(Q_GP_LAST_MISSING) && s->gp_exists)
+		s->gp_exists &= ~BIT_ULL(63 - __builtin_clzll(s->gp_exists));
 	s->fixed_exists = s->version >= 2 ? c->pm.fixed_supported : 0;
 	if (quirk(Q_FIXED_BITMASK_IGNORED))
 		s->fixed_exists &= (uint32_t)width_mask(c->pm.fixed_counters_edx);

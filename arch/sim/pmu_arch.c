@@ -379,7 +379,7 @@ static enum sim_msr_result arch_rdmsr(uint32_t msr, uint64_t *val)
 			break;
 		}
 	}
-	if (g_sim.version >= 2) {
+	if (g_sim.version >= 2 || quirk(Q_V1_GLOBAL_MSRS)) {
 		switch (msr) {
 		case MSR_IA32_FIXED_CTR_CTRL:
 			*val = P->fixed_ctrl;
@@ -448,6 +448,8 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 {
 	switch (k) {
 	case K_PMC:
+		if (quirk(Q_PMC_LEGACY_WRITE_IGNORED) && g_sim.fw_write)
+			return SIM_MSR_OK;
 		/* Vol. 3B 20.2.6: a WRMSR to IA32_PMCx writes EAX[31:0]
 		 * sign-extended to the counter width. */
 		if (quirk(Q_LEGACY_FULL))
@@ -496,7 +498,7 @@ static enum sim_msr_result arch_wrmsr(uint32_t msr, uint64_t v)
 		return absent_reads_zero(k, i) ? SIM_MSR_OK : SIM_MSR_GP;
 	if (c == CTR_MSR_PRESENT)
 		return write_counter(k, i, v);
-	if (g_sim.version >= 2) {
+	if (g_sim.version >= 2 || quirk(Q_V1_GLOBAL_MSRS)) {
 		switch (msr) {
 		case MSR_IA32_FIXED_CTR_CTRL:
 			if ((v & ~g_sim.fixed_ctrl_valid) && !quirk(Q_FIXED_CTRL_RESERVED))

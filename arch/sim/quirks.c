@@ -161,6 +161,27 @@ static bool on_tsx(const struct caps *c, const struct sim_profile *p)
 	return arch_version_at_least(c, 1) && (c->hle || c->rtm) && c->pm.gp_counters > 2;
 }
 
+/* Every PMU that counts retired instructions in the model. */
+static bool on_counting_pmu(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) || c->netburst || c->p6 || is_amd_or_hygon(c);
+}
+
+static bool on_fw_write(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && perf_cap(p, PERF_CAP_FW_WRITE);
+}
+
+static bool on_v1(const struct caps *c, const struct sim_profile *p)
+{
+	return c->pm.present && c->pm.version == 1;
+}
+
+static bool on_rdt_l3_rmid_8(const struct caps *c, const struct sim_profile *p)
+{
+	return c->rdt.l3.present && c->rdt.l3.max_rmid >= 8;
+}
+
 static bool on_p6(const struct caps *c, const struct sim_profile *p)
 {
 	return c->p6;

@@ -270,7 +270,35 @@
 	      "HLE or RTM")                                                                        \
 	QUIRK(Q_IN_TXCP_EVERY_COUNTER, "evtsel-in-txcp-every-counter", on_tsx, "hypothetical",     \
 	      "IN_TXCP (bit 33) is accepted on every IA32_PERFEVTSELx, not only on "               \
-	      "IA32_PERFEVTSEL2")
+	      "IA32_PERFEVTSEL2")                                                                  \
+	/* the deviations the core conformance tests exist for (mutation both ways) */             \
+	QUIRK(Q_INSNS_EXTRA_PER_ITER, "insns-one-extra-per-iteration", on_counting_pmu,            \
+	      "hypothetical (an emulator counting the loop branch twice)",                         \
+	      "instructions retired counts one more than retired per workload loop iteration")     \
+	QUIRK(Q_CPUID_FIXED_HIDDEN, "cpuid-v2-fixed-counters-hidden", on_fixed_counters,           \
+	      "Core 2 Merom/Conroe (CPUID.0AH:EDX = 0 on version 2; see kernel/known.c)",          \
+	      "CPUID.0AH reports version 2+ with EDX[12:0] = 0 and ECX = 0: no fixed counter")     \
+	QUIRK(Q_GP_LAST_MISSING, "enumerated-gp-counter-missing", on_arch_pmu,                     \
+	      "hypothetical (a vPMU exposing fewer counters than its CPUID)",                      \
+	      "the highest enumerated IA32_PMCx / IA32_PERFEVTSELx do not exist (#GP)")            \
+	QUIRK(Q_LVT_VECTOR_IGNORED, "lvt-vector-not-written", on_arch_pmu, "hypothetical",         \
+	      "a write of the LVT performance-counter entry keeps the old vector")                 \
+	QUIRK(Q_PMC_LEGACY_WRITE_IGNORED, "pmc-legacy-write-ignored", on_fw_write, "hypothetical", \
+	      "with FW_WRITE, WRMSR to IA32_PMCx (the legacy address) is ignored: only "           \
+	      "IA32_A_PMCx writes the counter")                                                    \
+	QUIRK(Q_V1_GLOBAL_MSRS, "v1-global-msrs-exist", on_v1, "hypothetical",                     \
+	      "IA32_PERF_GLOBAL_CTRL / STATUS / OVF_CTRL and IA32_FIXED_CTR_CTRL exist on "        \
+	      "version 1")                                                                         \
+	QUIRK(Q_P4_CCCR_ENABLE_IGNORED, "p4-cccr-enable-ignored", on_netburst, "hypothetical",     \
+	      "a NetBurst counter counts its ESCR's event with CCCR.Enable clear")                 \
+	QUIRK(Q_P4_FAST_RDPMC_GP, "p4-fast-rdpmc-gp", on_netburst,                                 \
+	      "hypothetical (ECX[31] decoded as an architectural type)",                           \
+	      "RDPMC with ECX[31] (fast read) raises #GP(0) on NetBurst")                          \
+	QUIRK(Q_RDT_RMID_TRUNCATED, "rdt-pqr-rmid-truncated", on_rdt_l3_rmid_8, "hypothetical",    \
+	      "IA32_PQR_ASSOC.RMID keeps bits 2:0 only")                                           \
+	QUIRK(Q_RDT_MAX_RMID_ERROR, "rdt-max-rmid-error", on_rdt_l3,                               \
+	      "hypothetical (an off-by-one range check)",                                          \
+	      "IA32_QM_CTR sets Error (bit 63) for the highest valid RMID, CPUID.(0FH,1):ECX")
 
 enum quirk {
 #define QUIRK(id, name, applies, where, desc) id,
