@@ -93,6 +93,13 @@ void kernel_main(const struct boot_info *bi)
 			      NULL);
 	}
 	caps_report(&g_caps);
+	/* A CPUID no processor can have (caps_absurd): no test could say
+	 * anything true about it. Refuse the run, naming the field. */
+	char absurd[160];
+	if (caps_absurd(&g_caps, absurd, sizeof(absurd))) {
+		kprintf("Bail out! CPUID refused: %s\n", absurd);
+		arch_exit(RUN_ERROR);
+	}
 
 	uint64_t t0 = arch_rdtsc();
 	runner_run(&opts, &tot);

@@ -293,6 +293,10 @@ int main(int argc, char **argv)
 	char err[512];
 	if (sim_configure(p, quirks, err, sizeof(err)) != SIM_CONFIG_OK)
 		bad_usage("%s", err);
+	/* A CPUID no processor can have: refused before the run, one line
+	 * naming the field (the kernel bails out with the same line). */
+	if (caps_absurd(&g_sim.caps, err, sizeof(err)))
+		bad_usage("%s: refused: %s", p->name, err);
 
 	static struct boot_info bi;
 	char *text = config ? read_file(config) : NULL;
