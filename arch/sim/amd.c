@@ -125,10 +125,16 @@ static enum sim_msr_result amd_wrmsr(uint32_t msr, uint64_t val)
 		if (is_select(k)) {
 			if (val & AMD_SEL_RESERVED)
 				return SIM_MSR_GP;
+			if (quirk(Q_AMD_SEL_HIGH_RESERVED) &&
+			    (val & (GENMASK_ULL(35, 32) | GENMASK_ULL(41, 40))))
+				return SIM_MSR_GP;
 			*reg(k, i) = val;
 			if (i < 8)
 				P->amd_last[i] = false;
 		} else {
+			if (quirk(Q_AMD_RUNNING_WRITE_IGNORED) && i < 8 &&
+			    (P->amd_sel[i] & BIT_ULL(22)))
+				return SIM_MSR_OK;
 			/* 48-bit counter: the model ignores bits 63:48. */
 			*reg(k, i) = val & width_mask(AMD_COUNTER_WIDTH);
 		}
@@ -170,7 +176,7 @@ static enum sim_event amd_event(uint64_t sel)
 	case 0xC2: /* retired branch instructions */
 		return quirk(Q_AMD_BRANCHES_AS_INSNS) ? EV_INSNS : EV_BRANCHES;
 	case 0xC3: /* retired mispredicted branches */
-		return EV_BR_MISS;
+		return quirk(Q_AMD_BR_MISS_NEVER_COUNTS) ? EV_NONE : EV_BR_MISS;
 	default:
 		return EV_NONE;
 	}
@@ -180,9 +186,15 @@ static void amd_collect(struct sim_counter_set *set)
 {
 	if (!is_amd())
 		return;
+	int first_en = -1;
+	for (unsigned i = 0; i < n_ctrs() && first_en < 0; i++)
+		if (P->amd_sel[i] & BIT_ULL(22))
+			first_en = (int)i;
 	for (unsigned i = 0; i < n_ctrs(); i++) {
 		uint64_t sel = P->amd_sel[i];
 		if (!(sel & BIT_ULL(22)))
+			continue;
+		if (quirk(Q_AMD_HG_BOTH_NOTHING) && FIELD_GET_ULL(GENMASK_ULL(41, 40), sel) == 3)
 			continue;
 		if (g_sim.caps.amd.perfmon_v2 && !quirk(Q_AMD_GLOBAL_IGNORED) &&
 		    !((P->amd_global_ctl >> i) & 1))
@@ -190,15 +202,17 @@ static void amd_collect(struct sim_counter_set *set)
 		bool usr = sel & BIT_ULL(16), os = sel & BIT_ULL(17);
 		if (!(g_sim.cpl == 0 ? os : usr))
 			continue;
+		uint64_t ev_sel = quirk(Q_AMD_EVTSEL_SHARED) ? P->amd_sel[first_en] : sel;
 		struct sim_filter f = {
-		    .ev = amd_event(sel),
-		    .cmask = FIELD_GET_ULL(GENMASK_ULL(31, 24), sel),
-		    .inv = sel & BIT_ULL(23),
-		    .edge = sel & BIT_ULL(18),
+		    .ev = amd_event(ev_sel),
+		    .cmask =
+			quirk(Q_AMD_CNTMASK_IGNORED) ? 0 : FIELD_GET_ULL(GENMASK_ULL(31, 24), sel),
+		    .inv = !quirk(Q_AMD_INV_IGNORED) && (sel & BIT_ULL(23)),
+		    .edge = !quirk(Q_AMD_EDGE_IGNORED) && (sel & BIT_ULL(18)),
 		};
-		sim_counter_add(set,
-				&(struct sim_counter){&P->amd_ctr[i], &P->amd_last[i],
-						      AMD_COUNTER_WIDTH, f, &sim_family_amd, 0, i});
+		unsigned width = quirk(Q_AMD_WIDTH_47) ? AMD_COUNTER_WIDTH - 1 : AMD_COUNTER_WIDTH;
+		sim_counter_add(set, &(struct sim_counter){&P->amd_ctr[i], &P->amd_last[i], width,
+							   f, &sim_family_amd, 0, i});
 	}
 }
 
@@ -208,7 +222,9 @@ static void amd_overflow(const struct sim_counter *c)
 
 	if (g_sim.caps.amd.perfmon_v2)
 		P->amd_global_status |= BIT_ULL(i);
-	if (P->amd_sel[i] & BIT_ULL(20))
+	if (quirk(Q_AMD_PMI_CTR0_ONLY) && i != 0)
+		return;
+	if ((P->amd_sel[i] & BIT_ULL(20)) || quirk(Q_AMD_PMI_WITHOUT_INT))
 		sim_pmi_request();
 }
 

@@ -192,6 +192,31 @@
 	QUIRK(Q_AMD_BRANCHES_AS_INSNS, "amd-branches-count-instructions", on_amd,                  \
 	      "hypothetical (an event-table mistake in a vPMU)",                                   \
 	      "PMCx0C2 (retired branch instructions) counts retired instructions")                 \
+	/* parity (issue 12): AMD checks matching the Intel side */                                \
+	QUIRK(Q_AMD_BR_MISS_NEVER_COUNTS, "amd-branch-miss-never-counts", on_amd,                  \
+	      "hypothetical (a vPMU that drops events it does not emulate)",                       \
+	      "PMCx0C3 (retired mispredicted branches) never counts")                              \
+	QUIRK(Q_AMD_PMI_CTR0_ONLY, "amd-pmi-counter0-only", on_amd, "hypothetical",                \
+	      "only PerfCtr0 raises a PMI on overflow; INT on the other counters is ignored")      \
+	QUIRK(Q_AMD_RUNNING_WRITE_IGNORED, "amd-running-counter-write-ignored", on_amd,            \
+	      "hypothetical", "WRMSR to a PerfCtr whose PerfEvtSel.En = 1 is dropped")             \
+	QUIRK(Q_AMD_EVTSEL_SHARED, "amd-counters-share-event-select", on_amd, "hypothetical",      \
+	      "with several counters enabled, each counts the event of the lowest enabled one")    \
+	QUIRK(Q_AMD_SEL_HIGH_RESERVED, "amd-evtsel-high-fields-rejected", on_amd, "hypothetical",  \
+	      "PerfEvtSel writes with EventSelect[11:8] or HG_ONLY set raise #GP")                 \
+	QUIRK(Q_AMD_CNTMASK_IGNORED, "amd-cntmask-ignored", on_amd, "hypothetical",                \
+	      "PerfEvtSel CntMask is ignored")                                                     \
+	QUIRK(Q_AMD_INV_IGNORED, "amd-inv-ignored", on_amd, "hypothetical",                        \
+	      "PerfEvtSel Inv does not invert the CntMask comparison")                             \
+	QUIRK(Q_AMD_EDGE_IGNORED, "amd-edge-ignored", on_amd, "hypothetical",                      \
+	      "PerfEvtSel Edge does not restrict counting to rising edges")                        \
+	QUIRK(Q_AMD_PMI_WITHOUT_INT, "amd-pmi-without-int", on_amd, "hypothetical",                \
+	      "a PerfCtr overflow raises a PMI although PerfEvtSel.INT is clear")                  \
+	QUIRK(Q_AMD_WIDTH_47, "amd-counters-wrap-at-47-bits", on_amd,                              \
+	      "hypothetical (a vPMU backing the 48-bit counter with a narrower one)",              \
+	      "PerfCtr wraps (and overflows) at 47 bits instead of 48")                            \
+	QUIRK(Q_AMD_HG_BOTH_NOTHING, "amd-hg-only-both-counts-nothing", on_amd, "hypothetical",    \
+	      "PerfEvtSel with HostOnly = GuestOnly = 1 counts nothing instead of everything")     \
 	/* ---- Nehalem uncore (Vol. 3B 20.3.1.2) ---- */                                          \
 	QUIRK(Q_UNC_GLOBAL_IGNORED, "uncore-global-enable-ignored", on_nehalem_uncore,             \
 	      "hypothetical",                                                                      \
@@ -248,6 +273,19 @@
 	      "IA32_QM_CTR does not set Error (bit 63) for an unsupported event ID")               \
 	QUIRK(Q_RDT_QM_CTR_WRITABLE, "rdt-qm-ctr-writable", on_rdt_l3, "hypothetical",             \
 	      "WRMSR to the read-only IA32_QM_CTR is ignored instead of #GP(0)")                   \
+	/* parity (issue 12): RDT values */                                                        \
+	QUIRK(Q_RDT_OCC_IGNORES_FILLS, "rdt-occupancy-ignores-fills", on_rdt_occupancy,            \
+	      "hypothetical (a hypervisor exposing CMT without backing it)",                       \
+	      "lines filled under an RMID are not charged to its L3 occupancy")                    \
+	QUIRK(Q_RDT_OCC_EVERY_RMID, "rdt-occupancy-charged-to-every-rmid", on_rdt_occupancy,       \
+	      "hypothetical",                                                                      \
+	      "lines filled under one RMID are charged to the occupancy of every RMID")            \
+	QUIRK(Q_RDT_MBM_IGNORES_READS, "rdt-mbm-ignores-reads", on_rdt_total_bw, "hypothetical",   \
+	      "bytes read from memory under an RMID are not counted in its total bandwidth")       \
+	QUIRK(Q_RDT_MBM_WIDTH_UNMASKED, "rdt-mbm-not-wrapped-at-width", on_rdt_total_bw,           \
+	      "hypothetical (an implementation ignoring CPUID.(0FH,1):EAX[7:0])",                  \
+	      "MBM counters do not wrap at 24 + CPUID.(0FH,1):EAX[7:0] bits: data above the "      \
+	      "width is reported")                                                                 \
 	/* ---- issue 9 (verdicts): vendor rules, P6, reserved bits, proof both ways ---- */       \
 	QUIRK(Q_AMD_LVT_MASKED_ON_PMI, "amd-lvt-masked-on-pmi", on_amd,                            \
 	      "KVM AMD guests from its 2023 LVTPC masking until Linux 6.9 (Intel's rule applied "  \

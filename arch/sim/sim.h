@@ -133,6 +133,7 @@ struct sim_pmu {
 	uint64_t pqr_assoc, qm_evtsel;
 	uint64_t rmid_occ[1024], rmid_bw[1024];
 	bool rmid_used[1024];
+	bool scratch_cached; /* arch_scratch_buffer() in the model's caches */
 };
 
 struct sim_apic {
