@@ -527,21 +527,31 @@ static void decode_model_specific(struct caps *c)
 	c->p6 = c->family == 0x6 && c->max_basic_leaf < LEAF_ARCH_PERFMON;
 }
 
-/* A printable vendor string: CPUID.0H spells it in ASCII letters. */
-static bool vendor_printable(const char *s)
+/* CPUID.0H spells the vendor in printable ASCII: a register with another
+ * byte (NUL included, within the 12) is no vendor string at all. */
+static bool has_control_byte(uint32_t w)
 {
-	for (; *s; s++)
-		if (*s < 0x20 || *s > 0x7E)
-			return false;
-	return true;
+	for (unsigned i = 0; i < 4; i++) {
+		unsigned char ch = (unsigned char)(w >> (8 * i));
+		if (ch < 0x20 || ch > 0x7E)
+			return true;
+	}
+	return false;
 }
 
 const char *caps_absurd(const struct caps *c, char *buf, unsigned size)
 {
 	const struct caps_arch_perfmon *pm = &c->pm;
 
-	if (!vendor_printable(c->vendor_string)) {
+	if (c->vendor_control) {
 		ksnprintf(buf, size, "CPUID.0H:EBX/EDX/ECX vendor string has control bytes");
+		return buf;
+	}
+	if (pm->present && pm->gp_counters > 32) {
+		ksnprintf(buf, size,
+			  "CPUID.0AH:EAX[15:8] = %u GP counters: IA32_PERF_GLOBAL_CTRL has enable "
+			  "bits for 32 (31:0)",
+			  pm->gp_counters);
 		return buf;
 	}
 	if (pm->present && pm->gp_mask && (pm->gp_width == 0 || pm->gp_width > 64)) {
@@ -570,6 +580,9 @@ void caps_decode(struct caps *c, caps_cpuid_fn cpuid, void *ctx)
 	read_leaf(&d, LEAF_VENDOR, 0, &r);
 	c->max_basic_leaf = r.eax;
 	copy_vendor(c->vendor_string, r.ebx, r.edx, r.ecx);
+	c->vendor_control =
+	    c->max_basic_leaf != 0 &&
+	    (has_control_byte(r.ebx) || has_control_byte(r.edx) || has_control_byte(r.ecx));
 	c->vendor = vendor_of(c->vendor_string);
 
 	/* The extended range exists when CPUID.80000000H:EAX is itself an

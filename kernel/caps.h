@@ -133,6 +133,7 @@ struct caps_amd {
 struct caps {
 	enum cpu_vendor vendor;
 	char vendor_string[13];
+	bool vendor_control;		  /* CPUID.0H spelt bytes outside printable ASCII */
 	unsigned family, model, stepping; /* display family / model rules */
 	uint32_t signature;		  /* CPUID.01H:EAX */
 	uint32_t max_basic_leaf, max_ext_leaf;

@@ -5,7 +5,8 @@
 #   2. host unit tests of the project's own code (C and Python)
 #   3. the capability decoder against Debian's cpuid tool on every real dump
 #   4. the suite on the simulator: every conforming profile, then the
-#      mutation matrix (every quirk must be caught)
+#      mutation matrix (every quirk caught, every test failed by a quirk),
+#      then every real CPUID dump of ../shared/cpuid and its corpus
 #   5. harness self-tests (#PF, #UD, endless loop) on the simulator and in QEMU
 #   6. the suite booted in QEMU under TCG, compared with its expectations
 #   7. the robustness set (scripts/robustness.sh): bad options, broken runs,
@@ -94,6 +95,7 @@ if [[ -x scripts/check-dumps.py ]]; then
 fi
 run_step robustness scripts/robustness.sh
 run_step sim-mutation scripts/mutation.sh
+run_step sim-corpus scripts/check-corpus.sh # every real dump clean (issue 9)
 run_step sim-selftest sim_selftest
 run_step qemu-tcg qemu_run qemu-tcg "" tests/expectations/qemu-tcg.txt
 run_step qemu-tcg-skylake qemu_run qemu-tcg-skylake "" tests/expectations/qemu-tcg-skylake-client.txt --cpu Skylake-Client
