@@ -264,6 +264,9 @@ enum fixed_counter {
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR 0xC0000302
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET 0xC0000303
 #define AMD_COUNTER_WIDTH		      48
+/* Core counters: at most 15 (CPUID.80000022H:EBX[3:0] with PerfMonV2, APM
+ * Vol. 2 13.2.2); arrays indexed by counter are this long. */
+#define AMD_CORE_COUNTERS_MAX 16
 
 /* ---- Local APIC, Vol. 3A 10.4 / 10.5 / 10.12 ------------------------- */
 #define APIC_BASE_BSP		 BIT_ULL(8)

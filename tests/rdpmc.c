@@ -50,8 +50,7 @@ TEST(rdpmc, gp_counters_read, REQ_ARCH_PMU)
 {
 	unsigned w = caps()->pm.gp_width;
 
-	for_each_gp_counter(c)
-	{
+	for_each_gp_counter (c) {
 		unsigned i = c.idx;
 		/* bit 31 set: sign-extension fills EDX, so both halves matter */
 		uint64_t want = (0xFFFFFFFF80000000ULL | (0x1234 + 0x111 * i)) & width_mask(w);
