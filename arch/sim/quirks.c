@@ -167,6 +167,13 @@ static bool on_counting_pmu(const struct caps *c, const struct sim_profile *p)
 	return arch_version_at_least(c, 1) || c->netburst || c->p6 || is_amd_or_hygon(c);
 }
 
+/* Fixed counters enumerated by leaf 0AH alone (leaf 23H would still name
+ * them, with no width: an absurd CPUID). */
+static bool on_fixed_by_leaf_0ah(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && c->pm.fixed_supported && !c->l23.counters_valid;
+}
+
 static bool on_fw_write(const struct caps *c, const struct sim_profile *p)
 {
 	return arch_version_at_least(c, 1) && perf_cap(p, PERF_CAP_FW_WRITE);
