@@ -27,6 +27,7 @@
 #define MSR_IA32_DEBUGCTL		  0x1D9
 #define MSR_IA32_MISC_ENABLE		  0x1A0
 #define MSR_IA32_APIC_BASE		  0x01B
+#define MSR_IA32_EFER			  0xC0000080 /* SDM Vol. 3A 2.2.1 (IA32_EFER) */
 
 #define MSR_IA32_PMC(i)	       (MSR_IA32_PMC0 + (i))
 #define MSR_IA32_PERFEVTSEL(i) (MSR_IA32_PERFEVTSEL0 + (i))

@@ -279,19 +279,22 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	enum ktap_result r;
 	const char *text = NULL;
 	static char known_text[320];
+	if (ex.state_restored)
+		ktap_diag(w, "the test left machine state changed: %s (put back by the harness)",
+			  ex.state_restored);
 	if (rc == 2) {
 		ktap_diag(w, "watchdog: no result after %u ms; the test was abandoned", timeout);
 		r = KTAP_TIMEOUT;
 	} else if (rc == 1) {
 		report_exception(w, &ex);
 		r = KTAP_ERROR;
-	} else if (t.failures && t.failures == t.known_failures) {
+	} else if (t.failures && t.failures == t.known_failures && !ex.state_restored) {
 		/* Every failure is a documented deviation of this machine. */
 		r = KTAP_XFAIL;
 		ksnprintf(known_text, sizeof(known_text), "known deviation %s: %s",
 			  t.known_last->id, t.known_last->source);
 		text = known_text;
-	} else if (t.failures) {
+	} else if (t.failures || ex.state_restored) {
 		r = KTAP_FAIL;
 	} else if (t.skipped) {
 		r = KTAP_SKIP;

@@ -334,7 +334,7 @@
 	QUIRK(Q_INSNS_EXTRA_PER_ITER, "insns-one-extra-per-iteration", on_counting_pmu,            \
 	      "hypothetical (an emulator counting the loop branch twice)",                         \
 	      "instructions retired counts one more than retired per workload loop iteration")     \
-	QUIRK(Q_CPUID_FIXED_HIDDEN, "cpuid-v2-fixed-counters-hidden", on_fixed_by_leaf_0ah,           \
+	QUIRK(Q_CPUID_FIXED_HIDDEN, "cpuid-v2-fixed-counters-hidden", on_fixed_by_leaf_0ah,        \
 	      "Core 2 Merom/Conroe (CPUID.0AH:EDX = 0 on version 2; see kernel/known.c)",          \
 	      "CPUID.0AH reports version 2+ with EDX[12:0] = 0 and ECX = 0: no fixed counter")     \
 	QUIRK(Q_GP_LAST_MISSING, "enumerated-gp-counter-missing", on_arch_pmu,                     \
