@@ -81,6 +81,8 @@ static enum sim_event decode_event(uint64_t sel)
 			return EV_NONE;
 		if (quirk(Q_BR_MISS_NEVER_COUNTS) && ev == EV_BR_MISS)
 			return EV_NONE;
+		if (quirk(Q_TD_BACKEND_NEVER) && ev == EV_TD_BACKEND)
+			return EV_NONE;
 		return g_sim.caps.pm.event_available[i] ? ev : EV_NONE;
 	}
 	return EV_NONE;
@@ -98,7 +100,7 @@ static enum sim_event fixed_event(unsigned i)
 	case FIXED_REF_CYCLES:
 		return EV_REF;
 	case FIXED_TOPDOWN_SLOTS:
-		return EV_TD_SLOTS;
+		return quirk(Q_TD_SLOTS_NEVER) ? EV_NONE : EV_TD_SLOTS;
 	default:
 		return EV_CYCLES;
 	}
@@ -166,12 +168,16 @@ static void arch_collect(struct sim_counter_set *set)
 {
 	if (!g_sim.arch_pmu)
 		return;
+	int first = -1;
+	for (unsigned i = 0; i < SIM_MAX_GP && first < 0; i++)
+		if (gp_counting(i))
+			first = (int)i;
 	for (unsigned i = 0; i < SIM_MAX_GP; i++) {
 		if (!gp_counting(i))
 			continue;
 		uint64_t sel = P->evtsel[i];
 		struct sim_filter f = {
-		    .ev = decode_event(sel),
+		    .ev = decode_event(quirk(Q_EVTSEL_SHARED) ? P->evtsel[first] : sel),
 		    .cmask = quirk(Q_CMASK_IGNORED) ? 0 : FIELD_GET_ULL(PERFEVTSEL_CMASK, sel),
 		    .inv = !quirk(Q_INV_IGNORED) && (sel & PERFEVTSEL_INV),
 		    .edge = !quirk(Q_EDGE_IGNORED) && (sel & PERFEVTSEL_EDGE),
@@ -206,6 +212,9 @@ static void arch_overflow(const struct sim_counter *c)
 	unsigned idx = c->idx;
 	bool pmi;
 
+	/* A PEBS-enabled counter's overflow is the PEBS assist's (pebs.c). */
+	if (sim_pebs_overflow(fixed, idx))
+		return;
 	if (g_sim.version >= 2 && !quirk(Q_OVF_NO_STATUS))
 		P->global_status |= fixed ? GLOBAL_FIXED_BIT(idx) : GLOBAL_PMC_BIT(idx);
 	if (fixed)
@@ -213,7 +222,7 @@ static void arch_overflow(const struct sim_counter *c)
 		    !quirk(Q_FIXED_PMI_IGNORED) && ((P->fixed_ctrl >> (4 * idx)) & FIXED_CTRL_PMI);
 	else
 		pmi = P->evtsel[idx] & PERFEVTSEL_INT;
-	if (quirk(Q_PMI_INT_CLEAR))
+	if (quirk(Q_PMI_INT_CLEAR) || (quirk(Q_PMI_NO_INT_ABOVE_0) && idx > 0))
 		pmi = true;
 	if (!pmi)
 		return;
@@ -224,10 +233,12 @@ static void arch_overflow(const struct sim_counter *c)
 			P->global_ctrl = 0;
 	}
 	if (P->debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI) {
-		if (g_sim.version >= 4)
-			P->global_status |= GLOBAL_STATUS_LBR_FRZ;
-		else
-			P->debugctl &= ~BIT_ULL(0); /* DEBUGCTL.LBR */
+		if (g_sim.version >= 4) {
+			if (!quirk(Q_LBR_FRZ_NOT_SET))
+				P->global_status |= GLOBAL_STATUS_LBR_FRZ;
+		} else if (!quirk(Q_LBR_FREEZE_IGNORED)) {
+			P->debugctl &= ~DEBUGCTL_LBR;
+		}
 	}
 	sim_pmi_request();
 }
@@ -245,7 +256,7 @@ uint64_t sim_perf_metrics(void)
 	if (!sum)
 		return 0;
 	for (unsigned i = 0; i < 4; i++)
-		v |= (P->td_acc[i] * 0xFF / sum) << (8 * i);
+		v |= (P->td_acc[i] * (quirk(Q_METRICS_NOT_FF) ? 0xF0 : 0xFF) / sum) << (8 * i);
 	return v;
 }
 
@@ -374,8 +385,10 @@ static enum sim_msr_result arch_rdmsr(uint32_t msr, uint64_t *val)
 	if (c == CTR_MSR_PRESENT) {
 		switch (k) {
 		case K_PMC:
-		case K_APMC:
 			*val = P->pmc[i];
+			return SIM_MSR_OK;
+		case K_APMC:
+			*val = quirk(Q_A_PMC_SHADOW) ? P->apmc_shadow[i] : P->pmc[i];
 			return SIM_MSR_OK;
 		case K_EVTSEL:
 			*val = P->evtsel[i];
@@ -442,7 +455,7 @@ static uint64_t evtsel_reserved(unsigned i)
 	uint64_t res = caps_evtsel_high_reserved(c, i);
 
 	if (quirk(Q_ADAPTIVE_RECORD_REJECTED))
-		res |= PERFEVTSEL_ADAPTIVE_RECORD;
+		res |= PERFEVTSEL_ADAPTIVE;
 	if (quirk(Q_IN_TX_REJECTED))
 		res |= PERFEVTSEL_IN_TX | PERFEVTSEL_IN_TXCP;
 	if (quirk(Q_IN_TXCP_EVERY_COUNTER) && (c->hle || c->rtm))
@@ -472,13 +485,14 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 		if ((v & ~gp_mask()) && !quirk(Q_FW_NO_WIDTH_GP))
 			return SIM_MSR_GP;
 		P->pmc[i] = v & gp_mask();
+		P->apmc_shadow[i] = P->pmc[i];
 		return SIM_MSR_OK;
 	case K_FIXED:
 		/* Vol. 3B 20.2.2: bits beyond the fixed width are reserved. */
 		if ((v & ~fixed_mask()) && !quirk(Q_FIXED_NO_WIDTH_GP))
 			return SIM_MSR_GP;
 		P->fixed[i] = v & fixed_mask();
-		if (i == FIXED_TOPDOWN_SLOTS)
+		if (i == FIXED_TOPDOWN_SLOTS && !quirk(Q_METRICS_NO_CLEAR))
 			reset_metrics();
 		return SIM_MSR_OK;
 	case K_EVTSEL:
@@ -549,7 +563,8 @@ static enum sim_msr_result arch_wrmsr(uint32_t msr, uint64_t v)
 	}
 	if (msr == MSR_IA32_PERF_METRICS && g_sim.perf_metrics) {
 		/* The model: any write resets the accumulated fractions. */
-		reset_metrics();
+		if (!quirk(Q_METRICS_NO_CLEAR))
+			reset_metrics();
 		return SIM_MSR_OK;
 	}
 	return SIM_MSR_NOT_MINE;

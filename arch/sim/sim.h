@@ -133,6 +133,7 @@ uint64_t sim_segment_total(const struct sim_segment *s, enum sim_event ev);
 struct sim_pmu {
 	/* architectural (Intel) */
 	uint64_t pmc[SIM_MAX_GP], evtsel[SIM_MAX_GP];
+	uint64_t apmc_shadow[SIM_MAX_GP]; /* quirk a-pmc-separate-register */
 	bool gp_last[SIM_MAX_GP];
 	uint64_t fixed[SIM_MAX_FIXED];
 	bool fixed_last[SIM_MAX_FIXED];
@@ -192,6 +193,7 @@ struct sim_cpu {
 
 	/* architectural state */
 	int cpl;
+	uint64_t user_entries; /* calls to CPL > 0 so far (arch_call_at_cpl) */
 	bool irq_enabled;
 	uint64_t cr4;
 	uint64_t tsc;
@@ -234,6 +236,11 @@ uint64_t sim_perf_metrics(void);
 bool sim_arch_gp_value(unsigned i, uint64_t *v);
 bool sim_arch_fixed_value(unsigned i, bool edx_rule_only, uint64_t *v);
 enum sim_rdpmc_result sim_arch_rdpmc(uint32_t ecx, uint64_t *v);
+
+/* pebs.c: a PEBS-enabled counter overflowed (pmu_arch.c asks first): true
+ * when the PEBS assist took it (record, reload, OvfBuf), false for an
+ * ordinary overflow. */
+bool sim_pebs_overflow(bool fixed, unsigned idx);
 
 /* A dump profile's CPUID. */
 enum sim_config_result sim_load_dump(const char *path, unsigned cpu, char *err, unsigned errlen);
