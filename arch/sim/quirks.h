@@ -467,7 +467,10 @@
 	      "IA32_PQR_ASSOC.RMID keeps bits 2:0 only")                                           \
 	QUIRK(Q_RDT_MAX_RMID_ERROR, "rdt-max-rmid-error", on_rdt_l3,                               \
 	      "hypothetical (an off-by-one range check)",                                          \
-	      "IA32_QM_CTR sets Error (bit 63) for the highest valid RMID, CPUID.(0FH,1):ECX")
+	      "IA32_QM_CTR sets Error (bit 63) for the highest valid RMID, CPUID.(0FH,1):ECX")     \
+	QUIRK(Q_PEBS_RECORD_ON_ENABLE, "pebs-record-on-enable", on_pebs_baseline, "hypothetical",  \
+	      "a PEBS record is written when IA32_PEBS_ENABLE switches a GP counter on, before "   \
+	      "any overflow")
 
 enum quirk {
 #define QUIRK(id, name, applies, where, desc) id,
