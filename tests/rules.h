@@ -539,11 +539,16 @@
 #define RULE_WINDOW_INSTRUCTIONS                                                                   \
 	"SDM Vol.3B Table 20-1: Instructions Retired, absolute: the window holds the loop's 10N "  \
 	"instructions and at most the two WRMSRs that bracket it: [10N, 10N+2]"
+/* Inferred (issue 9 class 7): leaf 16H is nominal, and real parts report a
+ * maximum below their turbo (a Kaby Lake dump: base = max = 3600 MHz), so
+ * a diagnostic unless strict=1. */
 #define RULE_WINDOW_CYCLES                                                                         \
-	"SDM Vol.2A CPUID leaf 16H (base EAX / maximum EBX frequency) and Vol.3B Time-Stamp "      \
-	"Counter (an invariant TSC ticks at a constant rate, the base frequency): core cycles "    \
-	"<= ceil(max/base) x TSC ticks of the window (inference: leaf 16H is nominal; the "        \
-	"ceiling absorbs its rounding)"
+	RULE_INFERRED                                                                              \
+	    "SDM Vol.2A CPUID leaf 16H (base EAX / maximum EBX frequency) and Vol.3B Time-Stamp "  \
+	    "Counter (an invariant TSC ticks at a constant rate, the base frequency): core "       \
+	    "cycles "                                                                              \
+	    "<= ceil(max/base) x TSC ticks of the window (inference: leaf 16H is nominal; the "    \
+	    "ceiling absorbs its rounding)"
 #define RULE_WINDOW_REF_TSC                                                                        \
 	"SDM Vol.3B Table 20-2: IA32_FIXED_CTR2 (CPU_CLK_UNHALTED.REF_TSC) counts at the TSC "     \
 	"rate while not halted: over the extra N iterations of a 2N-N pair it counts at least "    \
@@ -635,10 +640,13 @@
 #define RULE_PEBS_FIXED                                                                            \
 	"SDM Vol.3B 20.9 (PEBS_BASELINE): fixed counters are PEBS-capable through "                \
 	"IA32_PEBS_ENABLE[32 + i]"
+/* Inferred: "our inference" (the SDM gives no lower bound of slots per
+ * instruction). */
 #define RULE_METRICS_SLOTS                                                                         \
-	"SDM Vol.3B Table 20-2 / 20.3.9.3: FIXED_CTR3 counts TOPDOWN.SLOTS, the issue slots "      \
-	"(machine width x cycles); our inference: at least one slot per two retired "              \
-	"instructions (a macro-fused pair takes one)"
+	RULE_INFERRED                                                                              \
+	    "SDM Vol.3B Table 20-2 / 20.3.9.3: FIXED_CTR3 counts TOPDOWN.SLOTS, the issue slots "  \
+	    "(machine width x cycles); our inference: at least one slot per two retired "          \
+	    "instructions (a macro-fused pair takes one)"
 #define RULE_METRICS_SUM                                                                           \
 	"SDM Vol.3B 20.3.9.3: the level-1 IA32_PERF_METRICS fields (retiring, bad speculation, "   \
 	"frontend bound, backend bound) are 8-bit fractions of the slots summing to FFH; our "     \
