@@ -544,11 +544,11 @@
  * a diagnostic unless strict=1. */
 #define RULE_WINDOW_CYCLES                                                                         \
 	RULE_INFERRED                                                                              \
-	    "SDM Vol.2A CPUID leaf 16H (base EAX / maximum EBX frequency) and Vol.3B Time-Stamp "  \
-	    "Counter (an invariant TSC ticks at a constant rate, the base frequency): core "       \
-	    "cycles "                                                                              \
-	    "<= ceil(max/base) x TSC ticks of the window (inference: leaf 16H is nominal; the "    \
-	    "ceiling absorbs its rounding)"
+	"SDM Vol.2A CPUID leaf 16H (base EAX / maximum EBX frequency) and Vol.3B Time-Stamp "      \
+	"Counter (an invariant TSC ticks at a constant rate, the base frequency): core "           \
+	"cycles "                                                                                  \
+	"<= ceil(max/base) x TSC ticks of the window (inference: leaf 16H is nominal; the "        \
+	"ceiling absorbs its rounding)"
 #define RULE_WINDOW_REF_TSC                                                                        \
 	"SDM Vol.3B Table 20-2: IA32_FIXED_CTR2 (CPU_CLK_UNHALTED.REF_TSC) counts at the TSC "     \
 	"rate while not halted: over the extra N iterations of a 2N-N pair it counts at least "    \
@@ -644,9 +644,9 @@
  * instruction). */
 #define RULE_METRICS_SLOTS                                                                         \
 	RULE_INFERRED                                                                              \
-	    "SDM Vol.3B Table 20-2 / 20.3.9.3: FIXED_CTR3 counts TOPDOWN.SLOTS, the issue slots "  \
-	    "(machine width x cycles); our inference: at least one slot per two retired "          \
-	    "instructions (a macro-fused pair takes one)"
+	"SDM Vol.3B Table 20-2 / 20.3.9.3: FIXED_CTR3 counts TOPDOWN.SLOTS, the issue slots "      \
+	"(machine width x cycles); our inference: at least one slot per two retired "              \
+	"instructions (a macro-fused pair takes one)"
 #define RULE_METRICS_SUM                                                                           \
 	"SDM Vol.3B 20.3.9.3: the level-1 IA32_PERF_METRICS fields (retiring, bad speculation, "   \
 	"frontend bound, backend bound) are 8-bit fractions of the slots summing to FFH; our "     \

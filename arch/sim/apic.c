@@ -41,7 +41,7 @@ static bool nmi_mode(void)
 static void mask_on_delivery(void)
 {
 	const struct caps *c = &g_sim.caps;
-	bool amd = c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON;
+	bool amd = caps_amd_like(c);
 	bool masks = amd ? quirk(Q_AMD_LVT_MASKED_ON_PMI) : !quirk(Q_LVT_NO_MASK);
 
 	if (masks)

@@ -128,7 +128,7 @@ static const char *const preferred[] = {
  * version (0-5 and above), or the model-specific PMUs. */
 static unsigned pmu_kind(const struct caps *c)
 {
-	if (c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON)
+	if (caps_amd_like(c))
 		return 10 + (c->amd.perfmon_v2 ? 1 : c->amd.perfctr_core ? 2 : 0);
 	if (c->netburst)
 		return 13;

@@ -18,11 +18,6 @@ static bool arch_version_at_least(const struct caps *c, unsigned v)
 	return c->pm.present && c->pm.version >= v;
 }
 
-static bool is_amd_or_hygon(const struct caps *c)
-{
-	return c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON;
-}
-
 static bool perf_cap(const struct sim_profile *p, uint64_t bit)
 {
 	return (p->perf_capabilities & bit) != 0;
@@ -165,7 +160,7 @@ static bool on_tsx(const struct caps *c, const struct sim_profile *p)
 /* Every PMU that counts retired instructions in the model. */
 static bool on_counting_pmu(const struct caps *c, const struct sim_profile *p)
 {
-	return arch_version_at_least(c, 1) || c->netburst || c->p6 || is_amd_or_hygon(c);
+	return arch_version_at_least(c, 1) || c->netburst || c->p6 || caps_amd_like(c);
 }
 
 /* Fixed counters enumerated by leaf 0AH alone (leaf 23H would still name
@@ -198,22 +193,22 @@ static bool on_intel_pmi_source(const struct caps *c, const struct sim_profile *
 
 static bool on_amd(const struct caps *c, const struct sim_profile *p)
 {
-	return is_amd_or_hygon(c);
+	return caps_amd_like(c);
 }
 
 static bool on_amd_perfctr_core(const struct caps *c, const struct sim_profile *p)
 {
-	return is_amd_or_hygon(c) && c->amd.perfctr_core;
+	return caps_amd_like(c) && c->amd.perfctr_core;
 }
 
 static bool on_amd_legacy_only(const struct caps *c, const struct sim_profile *p)
 {
-	return is_amd_or_hygon(c) && !c->amd.perfctr_core;
+	return caps_amd_like(c) && !c->amd.perfctr_core;
 }
 
 static bool on_amd_perfmon_v2(const struct caps *c, const struct sim_profile *p)
 {
-	return is_amd_or_hygon(c) && c->amd.perfmon_v2;
+	return caps_amd_like(c) && c->amd.perfmon_v2;
 }
 
 static bool on_nehalem_uncore(const struct caps *c, const struct sim_profile *p)
