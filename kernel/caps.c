@@ -294,7 +294,7 @@ static void decode_arch_perfmon(struct decoder *d)
 
 	/* AMD and Hygon reserve leaf 0AH (APM Vol. 3 E.3: Fn0000_000A is
 	 * reserved); every other vendor's is the SDM's, whatever the string. */
-	if (amd_like(d->c->vendor) || !read_leaf(d, LEAF_ARCH_PERFMON, 0, &r))
+	if (caps_amd_like(d->c) || !read_leaf(d, LEAF_ARCH_PERFMON, 0, &r))
 		return;
 	pm->raw_eax = r.eax;
 	pm->raw_edx = r.edx;
