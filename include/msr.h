@@ -306,9 +306,11 @@ enum fixed_counter {
 /* PerfEvtSel0/1 are 32-bit registers: bits 63:32 do not exist. */
 #define P6_EVTSEL_RESERVED GENMASK_ULL(63, 32)
 
-/* ---- Pentium 4 / Xeon (NetBurst) counters, Vol. 3B 20.6.3 (Tables 20-xx
- * "Performance Counter MSRs and Associated CCCR and ESCR MSRs")
- * (../shared/spec/netburst-escr-cccr-counting.txt). 18 counters at 300H,
+/* ---- Pentium 4 / Xeon (NetBurst) counters, Vol. 3B "Performance Monitoring
+ * (Processors Based on Intel NetBurst Microarchitecture)", the table
+ * "Performance Counter MSRs and Associated CCCR and ESCR MSRs" (section
+ * 18.18.6 and Table 18-26 in the edition of
+ * ../shared/spec/netburst-escr-cccr-counting.txt). 18 counters at 300H,
  * their CCCRs at 360H, 40-bit wide. ------------------------------------- */
 #define MSR_BPU_COUNTER0  0x300
 #define MSR_P4_COUNTER(i) (0x300 + (i)) /* i < 18 */
