@@ -41,7 +41,7 @@ EFI_BOOT_CFLAGS := -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64 \
 	-isystem $(EFI_INC)/protocol
 EFI_LDFLAGS := -nostdlib -znocombreloc -z noexecstack -shared -Bsymbolic \
 	-T linker.ld -L$(EFI_LIB)
-EFI_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym \
+EFI_SECTIONS := -j .text -j .sdata -j .data -j .bss -j .dynamic -j .dynsym \
 	-j .rel -j .rela -j .rel.* -j .rela.* -j .reloc
 
 .PHONY: efi
