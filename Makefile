@@ -34,6 +34,7 @@ all: deps
 include mk/deps.mk
 include mk/efi.mk
 include mk/host.mk
+include mk/bench.mk
 
 run: all
 	scripts/run.sh $(if $(KVM),--kvm) $(if $(CPU),--cpu $(CPU)) $(if $(CONFIG),--config $(CONFIG)) $(if $(EXPECT),--expect $(EXPECT))
@@ -44,7 +45,7 @@ test: deps
 mutation: host
 	scripts/mutation.sh
 
-bench: all
+bench: all $(HELLO_EFI)
 	scripts/bench.sh
 
 image: all
