@@ -60,6 +60,7 @@
  * 20-4, 20-5 and 20-36..20-38 (v4). Counter bits: PMCi at i, FIXED_CTRi at
  * 32 + i. */
 #define GLOBAL_FIXED_SHIFT	   32
+#define GLOBAL_FIXED_BITS	   16 /* FIXED_CTR0-15 at bits 47:32 */
 #define GLOBAL_PMC_BIT(i)	   BIT_ULL(i)
 #define GLOBAL_FIXED_BIT(i)	   BIT_ULL(GLOBAL_FIXED_SHIFT + (i))
 #define GLOBAL_STATUS_PERF_METRICS BIT_ULL(48)

@@ -8,6 +8,8 @@
 #      mutation matrix (every quirk must be caught)
 #   5. harness self-tests (#PF, #UD, endless loop) on the simulator and in QEMU
 #   6. the suite booted in QEMU under TCG, compared with its expectations
+#   7. the robustness set (scripts/robustness.sh): bad options, broken runs,
+#      hostile inputs; seconds, not minutes
 #
 # Each step's full output is in build/test-logs/; the terminal gets one line a
 # step plus what failed. Every step ends with "N passed, N failed" (a step
@@ -17,6 +19,15 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 LOGS=build/test-logs
 mkdir -p "$LOGS"
+# Two `make test` in one tree would share build/ and these logs: the second
+# waits for the first.
+exec 8>"$LOGS/.lock"
+if ! flock -n 8; then
+	echo "another make test is running in this tree; waiting for it"
+	flock 8
+fi
+# Every step's log is this run's: none is left from an earlier one.
+rm -f "$LOGS"/*.log "$LOGS"/*.ktap "$LOGS"/*.raw
 total_pass=0
 total_fail=0
 steps_failed=()
@@ -66,7 +77,12 @@ qemu_run() { # qemu_run NAME CONFIG EXPECTATIONS [run-qemu.sh args...]
 	[[ -n $2 ]] && cfg=(--config "$2")
 	shift 3
 	scripts/run-qemu.sh "${cfg[@]}" "$@" --log "$LOGS/$name.ktap" --timeout "${QEMU_TIMEOUT:-300}"
-	echo "run-qemu.sh exit status $? (the comparison below decides)"
+	local rc=$?
+	echo "run-qemu.sh exit status $rc"
+	if [[ $rc -gt 1 ]]; then # no verdict: the run itself failed (its log was removed first)
+		echo "error: the QEMU run did not complete (status $rc); nothing to compare"
+		return 1
+	fi
 	compare_run "$LOGS/$name.ktap" "$expect"
 }
 
@@ -76,6 +92,7 @@ run_step unit-python python3 unit/test_ktap_report.py
 if [[ -x scripts/check-dumps.py ]]; then
 	run_step cpuid-dumps python3 scripts/check-dumps.py
 fi
+run_step robustness scripts/robustness.sh
 run_step sim-mutation scripts/mutation.sh
 run_step sim-selftest sim_selftest
 run_step qemu-tcg qemu_run qemu-tcg "" tests/expectations/qemu-tcg.txt

@@ -4,6 +4,10 @@
 #   scripts/run.sh [--kvm] [--cpu MODEL] [--config FILE] [--expect FILE]
 # The expectations file defaults to tests/expectations/qemu-<accel>.txt, or
 # qemu-tcg-<model, lower case>.txt for a TCG CPU model other than the default.
+# Each run has its own log, build/runs/<platform>-<time>-<pid>.log (runs at
+# the same time in one tree share nothing); build/<platform>.log links to the
+# latest. A run that could not start, timed out or was stopped is the result
+# (exit 2 or more), never the comparison of some older log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,18 +39,36 @@ done
 
 platform=qemu-$accel
 [[ -n $cpu && $accel == tcg && $cpu != max ]] && platform=qemu-tcg-$(echo "$cpu" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-')
-log=build/$platform.log
 if [[ -z $expect ]]; then
 	expect=tests/expectations/$platform.txt
 	[[ -r $expect ]] || { echo "run: no expectations file $expect for this platform (give one with --expect)" >&2; exit 2; }
 fi
-scripts/run-qemu.sh "${args[@]}" --log "$log"
+mkdir -p build/runs || { echo "run: cannot create build/runs" >&2; exit 2; }
+# Keep the 40 newest runs' logs.
+ls -1t build/runs/*.log 2>/dev/null | tail -n +41 | while read -r old; do rm -f "$old" "$old.raw"; done
+log=build/runs/$platform-$(date -u +%Y%m%dT%H%M%S)-$$.log
+ln -sfn "runs/${log##*/}" "build/$platform.log" 2>/dev/null
+# run-qemu.sh in the background, so that a SIGTERM (CI cancelling the job)
+# or ^C is passed on to it at once: it stops QEMU and exits.
+scripts/run-qemu.sh "${args[@]}" --log "$log" &
+child=$!
+trap 'kill -TERM $child 2>/dev/null; wait $child; exit 143' TERM
+trap 'kill -INT $child 2>/dev/null; wait $child; exit 130' INT
+wait $child
 qemu_rc=$?
+trap - TERM INT
 echo
+case $qemu_rc in
+0 | 1) ;; # a verdict: the comparison below decides whether it is the expected one
+*)
+	echo "run: the run did not complete (run-qemu.sh status $qemu_rc): that is its result" >&2
+	[[ -s $log ]] && python3 scripts/ktap-report.py validate "$log" >&2
+	exit "$qemu_rc" ;;
+esac
 if [[ ! -s $log ]]; then
 	echo "run: no report in $log (QEMU status $qemu_rc)" >&2
 	exit 2
 fi
-python3 scripts/ktap-report.py validate "$log" || exit 1
+python3 scripts/ktap-report.py validate "$log" || exit 2
 echo "== compared with $expect"
 python3 scripts/ktap-report.py compare "$log" "$expect"

@@ -108,11 +108,11 @@ TEST(pmi, gp_overflow_delivers_one_pmi, REQ_ARCH_PMU | REQ_APIC)
 
 	if (!pick_event(t, &ev))
 		return;
-	for (unsigned i = 0; i < pmu_num_gp(); i++) {
+	for_each_gp_counter(c)
+	{
+		unsigned i = c.idx;
 		struct pmu_gate g;
 
-		if (!pmu_gp_present(i))
-			continue;
 		pmu_pmi_install(true, 0, false);
 		g = arm_gp(i, ev, true);
 		pmu_run_gated_irq(g, PMU_ITERS);
@@ -339,13 +339,8 @@ TEST(pmi, nmi_mode_gp_overflow, REQ_ARCH_PMU | REQ_APIC)
 
 	if (!pick_event(t, &ev))
 		return;
-	for (unsigned i = 0; i < pmu_num_gp(); i++) {
-		if (!pmu_gp_present(i))
-			continue;
-		for (unsigned k = 0; k < ARRAY_SIZE(nmi_if_cases); k++)
-			nmi_overflow(t, (struct pmi_source){false, i}, ev, &nmi_if_cases[k],
-				     RULE_PMI_NMI_DELIVER);
-	}
+	for_each_gp_counter(c) for (unsigned k = 0; k < ARRAY_SIZE(nmi_if_cases); k++) nmi_overflow(
+	    t, (struct pmi_source){false, c.idx}, ev, &nmi_if_cases[k], RULE_PMI_NMI_DELIVER);
 }
 
 /* Fixed counters 0..3, as fixed_overflow_delivers_one_pmi: the ones with a

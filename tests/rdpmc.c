@@ -54,14 +54,14 @@ TEST(rdpmc, gp_counters_read, REQ_ARCH_PMU)
 {
 	unsigned w = caps()->pm.gp_width;
 
-	for (unsigned i = 0; i < pmu_num_gp(); i++) {
+	for_each_gp_counter(c)
+	{
+		unsigned i = c.idx;
 		/* bit 31 set: sign-extension fills EDX, so both halves matter */
 		uint64_t want = (0xFFFFFFFF80000000ULL | (0x1234 + 0x111 * i)) & width_mask(w);
 		uint64_t rax, rdx;
 		int vec;
 
-		if (!pmu_gp_present(i))
-			continue;
 		pmu_gp_program(i, 0, 0);
 		wrmsr(MSR_IA32_PMC(i), want & 0xFFFFFFFFULL);
 		vec = rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_GP, i), &rax, &rdx);
