@@ -26,7 +26,7 @@ else
 quiet = @printf '  %-3s %s\n' '$(1)' '$(2)';
 endif
 
-.PHONY: all host run test mutation clean deps format bench image
+.PHONY: all host run test mutation clean deps format bench image screenshot
 # deps first, alone: with -j a missing package would otherwise fail mid-build.
 all: deps
 	@$(MAKE) -s --no-print-directory efi host
@@ -47,6 +47,9 @@ mutation: host
 
 bench: all $(HELLO_EFI)
 	scripts/bench.sh
+
+screenshot: all
+	scripts/screenshot.py
 
 image: all
 	scripts/make-usb-image.sh

@@ -7,6 +7,7 @@
 #include "kstring.h"
 #include "ktap.h"
 #include "runner_internal.h"
+#include "screen.h"
 #include "test.h"
 
 /* A check site is identified by its format string: the same expect_*() in a
@@ -42,6 +43,7 @@ static void report(struct t *t, bool ok, const char *expected, const char *actua
 	ktap_diag(t->w, "  expected: %s", expected);
 	ktap_diag(t->w, "  actual:   %s", actual);
 	ktap_diag(t->w, "  rule:     %s", rule ? rule : "(none given)");
+	screen_failure(desc, expected, actual, rule);
 	if (t->failures == T_MAX_FAIL_DIAGS)
 		ktap_diag(t->w, "(further failures of this test are counted, not shown)");
 }

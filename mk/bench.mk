@@ -14,4 +14,4 @@ $(HELLO_ELF): $(BUILD)/bench/hello.o linker.ld
 	$(call quiet,LD,$@)ld $(EFI_LDFLAGS) $(EFI_CRT0) $< -lefi -lgnuefi -o $@
 
 $(HELLO_EFI): $(HELLO_ELF)
-	$(call quiet,PE,$@)objcopy $(EFI_SECTIONS) --target efi-app-x86_64 --subsystem=10 $< $@
+	$(call quiet,PE,$@)$(EFI_OBJCOPY) $< $@

@@ -47,8 +47,15 @@ EFI_SECTIONS := -j .text -j .sdata -j .data -j .bss -j .dynamic -j .dynsym \
 .PHONY: efi
 efi: $(EFI_IMAGE)
 
+# --strip-all: the COFF symbol table (40 KiB) is of no use to a firmware;
+# the ELF keeps the symbols for debugging. Zero-filled data is .bss, which
+# the PE file does not store (linker.ld): `make test` keeps the image under
+# EFI_MAX_BYTES.
+EFI_OBJCOPY := objcopy $(EFI_SECTIONS) --strip-all --target efi-app-x86_64 --subsystem=10
+EFI_MAX_BYTES := 262144
+
 $(EFI_IMAGE): $(EFI_ELF)
-	$(call quiet,PE,$@)objcopy $(EFI_SECTIONS) --target efi-app-x86_64 --subsystem=10 $< $@
+	$(call quiet,PE,$@)$(EFI_OBJCOPY) $< $@
 
 $(EFI_ELF): $(EFI_OBJS) $(EFI_OBJS_LIST) linker.ld mk/efi.mk
 	$(call quiet,LD,$@)ld $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -lefi -lgnuefi -o $@

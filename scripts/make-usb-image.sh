@@ -29,6 +29,8 @@ die() {
 }
 
 here=$(cd "$(dirname "$0")/.." && pwd)
+# sfdisk lives in /usr/sbin, which a user's PATH may lack.
+PATH=$PATH:/usr/sbin:/sbin
 config=
 efi=$here/build/BOOTX64.EFI
 out=$here/build/pmutest-usb.img
