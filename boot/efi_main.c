@@ -16,7 +16,7 @@
 
 /* Room for page tables (one 4 KiB directory per GiB of physical address
  * space, plus splits), stacks and the console's text grid. */
-#define POOL_FIXED_BYTES (2u << 20)
+#define POOL_FIXED_BYTES ((2u << 20) + ARCH_SCRATCH_BYTES) /* + arch_scratch_buffer() */
 
 static void fatal(EFI_SYSTEM_TABLE *st, const CHAR16 *what, EFI_STATUS s)
 {

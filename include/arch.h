@@ -197,6 +197,28 @@ void arch_workload_llc_miss(const void *buf, uint64_t lines);
 #define WORKLOAD_BRMISS_BRANCHES_PER_ITER 3
 void arch_workload_branch_miss(uint64_t iters, uint64_t seed);
 
+/*
+ * Memory workloads for RDT monitoring (SDM Vol. 3B 17.18), CPL 0 only.
+ *
+ * arch_scratch_buffer() is ARCH_SCRATCH_BYTES of ordinary write-back RAM,
+ * 64-byte aligned, mapped at CPL 0 (NULL when the machine has none to give):
+ * more than any L2 holds, so that a touched part of it lands in the L3 (also
+ * where the L3 is a victim cache of the L2).
+ *
+ * arch_flush_buffer(buf, bytes): CLFLUSH every 64-byte line of the range,
+ * then MFENCE: none of it is in any cache afterwards (Vol. 2A CLFLUSH), so
+ * the next load of each line is a fill from memory, tagged with the RMID of
+ * IA32_PQR_ASSOC at that time (17.18.2). Needs CPUID.01H:EDX.CLFSH[19].
+ *
+ * arch_workload_touch(buf, bytes): load one quadword of every 64-byte line
+ * of the range, in order. After arch_flush_buffer, every line is read from
+ * memory (total bandwidth >= bytes) and filled into the cache hierarchy.
+ */
+#define ARCH_SCRATCH_BYTES (16u << 20)
+void *arch_scratch_buffer(void);
+void arch_flush_buffer(const void *buf, uint64_t bytes);
+void arch_workload_touch(const void *buf, uint64_t bytes);
+
 /* ---- Local APIC and interrupts ---------------------------------------- */
 
 /* LVT performance-monitoring counters register (xAPIC offset 340H, x2APIC
@@ -240,6 +262,9 @@ struct arch_exception {
 	uint64_t rip;
 	uint64_t cr2; /* #PF only */
 	int cpl;      /* CPL at the time of the exception */
+	/* Machine state the test left changed and the harness put back (names,
+	 * ", "-separated), or NULL: a failure of the test whatever else it did. */
+	const char *state_restored;
 };
 #define ARCH_TIMEOUT (-1)
 
@@ -248,7 +273,9 @@ struct arch_exception {
  * returns 0 when fn returned; 1 with *ex filled when an exception outside any
  * probe hit fn (or code it called); 2 with ex->vector = ARCH_TIMEOUT when the
  * watchdog fired after `timeout_ms`. In every case CPL is 0, interrupts are off,
- * CR4 is as it was on entry and the stack is the caller's.
+ * CR4 is as it was on entry and the stack is the caller's; on the machine the
+ * descriptor tables, CR0, CR8, EFER and the local APIC are too (anything the
+ * test changed among those is named in ex->state_restored, whatever rc is).
  */
 int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct arch_exception *ex);
 
@@ -277,6 +304,16 @@ void kernel_emergency_summary(const char *why);
  * the runner reports it and goes on. */
 void arch_selftest_page_fault(void);
 void arch_selftest_invalid_opcode(void);
+/* Recurse until the stack's guard page: a #PF (on its own stack), never a
+ * double fault. */
+void arch_selftest_overflow_stack(void);
+/* A PMI (fixed self-IPI at PMI_VECTOR) whose handler raises #UD: the fault
+ * is reported and the PMI left in service gets its EOI. */
+void arch_selftest_fault_in_pmi_handler(void);
+/* Load an empty IDTR and GDTR, zero an IDT gate, raise TPR/CR8 to 15 and
+ * return with interrupts off: the harness must put everything back and
+ * report the test as failed. */
+void arch_selftest_corrupt_machine_state(void);
 
 /* ---- The screen ------------------------------------------------------------
  * A text grid on the machine's display, on which kernel/screen.c draws the

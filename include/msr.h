@@ -31,6 +31,7 @@
 #define MSR_IA32_DEBUGCTL		  0x1D9
 #define MSR_IA32_MISC_ENABLE		  0x1A0
 #define MSR_IA32_APIC_BASE		  0x01B
+#define MSR_IA32_EFER			  0xC0000080 /* SDM Vol. 3A 2.2.1 (IA32_EFER) */
 
 #define MSR_IA32_PMC(i)	       (MSR_IA32_PMC0 + (i))
 #define MSR_IA32_PERFEVTSEL(i) (MSR_IA32_PERFEVTSEL0 + (i))
@@ -248,6 +249,9 @@ enum fixed_counter {
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR 0xC0000302
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET 0xC0000303
 #define AMD_COUNTER_WIDTH		      48
+/* Core counters: at most 15 (CPUID.80000022H:EBX[3:0] with PerfMonV2, APM
+ * Vol. 2 13.2.2); arrays indexed by counter are this long. */
+#define AMD_CORE_COUNTERS_MAX 16
 
 /* ---- Local APIC, Vol. 3A 10.4 / 10.5 / 10.12 ------------------------- */
 #define APIC_BASE_BSP		 BIT_ULL(8)

@@ -74,13 +74,16 @@ unsigned pmu_gp_count(void)
 {
 	unsigned n = 0;
 
-	for_each_gp_counter(c) n++;
+	for_each_gp_counter (c)
+		n++;
 	return n;
 }
 
 int pmu_gp_nth(unsigned n)
 {
-	for_each_gp_counter(c) if (n-- == 0) return (int)c.idx;
+	for_each_gp_counter (c)
+		if (n-- == 0)
+			return (int)c.idx;
 	return -1;
 }
 
@@ -98,8 +101,10 @@ uint64_t pmu_global_counter_bits(void)
 {
 	uint64_t bits = 0;
 
-	for_each_gp_counter(c) bits |= counter_global_bit(c);
-	for_each_fixed_counter(c) bits |= counter_global_bit(c);
+	for_each_gp_counter (c)
+		bits |= counter_global_bit(c);
+	for_each_fixed_counter (c)
+		bits |= counter_global_bit(c);
 	return bits;
 }
 
@@ -185,6 +190,11 @@ void counter_preload(struct counter c, uint64_t k)
 		pmu_fixed_preload(c.idx, k);
 }
 
+bool counter_wrapped_from_preload(struct counter c, uint64_t k)
+{
+	return counter_read(c) < ((0 - k) & counter_width_mask(c));
+}
+
 uint64_t counter_cfg_all_rings(struct counter c, enum arch_event ev)
 {
 	if (c.kind == COUNTER_GP)
@@ -208,8 +218,7 @@ static void reset_arch_pmu(void)
 
 	if (pmu_has_global())
 		wrmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, 0);
-	for_each_gp_counter(c)
-	{
+	for_each_gp_counter (c) {
 		wrmsr_safe(MSR_IA32_PERFEVTSEL(c.idx), 0);
 		wrmsr_safe(MSR_IA32_PMC(c.idx), 0);
 	}

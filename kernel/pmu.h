@@ -130,8 +130,8 @@ unsigned counter_next(enum counter_kind kind, unsigned from);
 #define for_each_counter_of(kind_, c)                                                              \
 	for (struct counter c = {(kind_), counter_next((kind_), 0)}; c.idx < PMU_COUNTER_MAX;      \
 	     c.idx = counter_next((kind_), c.idx + 1))
-#define for_each_gp_counter(c)	  for_each_counter_of(COUNTER_GP, c)
-#define for_each_fixed_counter(c) for_each_counter_of(COUNTER_FIXED, c)
+#define for_each_gp_counter(c)	  for_each_counter_of (COUNTER_GP, c)
+#define for_each_fixed_counter(c) for_each_counter_of (COUNTER_FIXED, c)
 
 /* printf: "IA32_PMC3", "IA32_FIXED_CTR1". */
 #define COUNTER_FMT    "%s%u"
@@ -149,6 +149,9 @@ uint64_t counter_width_mask(struct counter c);
 void counter_program(struct counter c, uint64_t cfg, uint64_t value);
 uint64_t counter_read(struct counter c);
 void counter_preload(struct counter c, uint64_t k);
+/* After counter_preload(c, k) and a run: did the counter pass its overflow
+ * (its value is now below the preloaded 2^width - k)? */
+bool counter_wrapped_from_preload(struct counter c, uint64_t k);
 /* The configuration that counts in every ring: GP, `ev` with USR | OS (no
  * EN); fixed, USR | OS. */
 uint64_t counter_cfg_all_rings(struct counter c, enum arch_event ev);

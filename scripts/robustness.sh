@@ -9,7 +9,9 @@
 #      log and exits 2; --timeout 0 is refused; an unwritable log is 2, not 1;
 #      a missing QEMU is the run's result, never an old log's comparison;
 #      SIGTERM to run.sh stops QEMU
-#   3. host tools on hostile dumps (scripts/robustness-dumps.sh, if present)
+#   3. host tools on hostile CPUID dumps (cut, no leaf 0, escapes, huge
+#      numbers and lines, conflicts, 400,000 entries in bounded time), and
+#      check-dumps.py when the reference cpuid tool crashes
 #
 # Prints "ok"/"not ok" lines and ends with "N passed, N failed".
 set -uo pipefail
@@ -107,17 +109,53 @@ if [[ -z ${ROBUSTNESS_NO_QEMU:-} && -f build/BOOTX64.EFI ]] && command -v qemu-s
 	check "  ... and QEMU with it (left: ${left:-none})" $([[ -z $left ]] && echo 0 || echo 1)
 fi
 
-if [[ -x scripts/robustness-dumps.sh ]]; then
-	scripts/robustness-dumps.sh >"$tmp/dumps" 2>&1
-	cat "$tmp/dumps"
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$tmp/dumps" | tail -n 1)
-	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-		pass=$((pass + BASH_REMATCH[1]))
-		fail=$((fail + BASH_REMATCH[2]))
-	else
-		check "robustness-dumps.sh ended with its counts" 1
-	fi
+# 3. CPUID dumps: every tool refuses a cut or hostile dump in one line
+PMUCAPS=build/host/pmucaps
+src=../shared/cpuid/intel_skylake_client_506e3.txt
+d=$tmp/dumps
+mkdir -p "$d"
+if [[ -r $src ]]; then
+	awk '/^ *0x0000000a /{exit} {print}' "$src" >"$d/cut-before-0ah.txt"
+	grep -v '^ *0x00000000 0x00:' "$src" >"$d/no-leaf-0.txt"
+	awk '/^ *0x80000004 /{exit} {print}' "$src" >"$d/cut-extended.txt"
+	{ head -n 1 "$src"; printf '   \x1b]0;pwned\x07\x1b[2J 0x00000001 0x00: eax=1\n'; } >"$d/escape.txt"
+	sed 's/^\( *0x00000000 0x00: eax=0x[0-9a-f]*\) ebx=0x[0-9a-f]*/\1 ebx=0x1b5b324a/' "$src" >"$d/escape-vendor.txt"
+	{ cat "$src"; echo "   0x00000001 0x00: eax=0x$(printf '9%.0s' $(seq 4301)) ebx=0 ecx=0 edx=0"; } >"$d/huge-number.txt"
+	head -c 10000000 /dev/zero | tr '\0' 'x' >"$d/long-line.txt"
+	{ cat "$src"; grep '^ *0x00000001 0x00:' "$src" | sed 's/eax=0x\([0-9a-f]*\)/eax=0x1\1/'; } >"$d/conflict.txt"
+	for f in cut-before-0ah no-leaf-0 cut-extended escape huge-number long-line conflict; do
+		expect_status 2 "pmucaps refuses the $f dump" $PMUCAPS --cpuid-dump "$d/$f.txt"
+		check "  ... in one line without a control character" \
+			$([[ $(wc -l <"$tmp/err") -eq 1 ]] && ! grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/err" && echo 0 || echo 1)
+		expect_status 2 "pmusim refuses the $f dump" $PMUSIM --cpuid-dump "$d/$f.txt"
+	done
+	expect_status 2 "pmucaps --cpuid-dump /dev/zero" $PMUCAPS --cpuid-dump /dev/zero
+	expect_status 2 "pmucaps --cpuid-dump /dev/urandom" $PMUCAPS --cpuid-dump /dev/urandom
+	$PMUSIM --cpuid-dump "$d/escape-vendor.txt" --set suites=cpuid >"$tmp/out" 2>&1
+	check "a vendor string with a terminal escape reaches no terminal" \
+		$(grep -q $'\x1b' "$tmp/out" && echo 1 || echo 0)
+	# 400,000 entries, every one given twice: linear, seconds not minutes.
+	python3 -c '
+import sys
+src = open(sys.argv[1]).read()
+lines = ["   0x0000000d 0x%02x: eax=0x00000000 ebx=0x00000000 ecx=0x00000000 edx=0x00000000" % 0]
+body = [l for l in src.splitlines() if l.strip()]
+extra = ["   0x4fffffff 0x%08x: eax=0x1 ebx=0x2 ecx=0x3 edx=0x4" % i for i in range(200000)]
+print("\n".join(body + extra + extra))' "$src" >"$d/big.txt"
+	t0=$(date +%s%N)
+	expect_status 0 "pmucaps reads a dump of 400,000 entries with duplicates" $PMUCAPS --cpuid-dump "$d/big.txt"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	check "  ... in $ms ms (bound 5000)" $([[ $ms -lt 5000 ]] && echo 0 || echo 1)
 fi
+# check-dumps.py goes on when the reference cpuid tool crashes (SIGFPE).
+mkdir -p "$tmp/fpe" "$tmp/one"
+printf '#!/bin/sh\nkill -FPE $$\n' >"$tmp/fpe/cpuid"
+chmod +x "$tmp/fpe/cpuid"
+[[ -r $src ]] && cp "$src" "$tmp/one/"
+expect_status 0 "check-dumps.py with a cpuid tool that dies of SIGFPE" \
+	python3 scripts/check-dumps.py --dumps "$tmp/one" --cpuid "$tmp/fpe/cpuid"
+grep -q "not comparable: cpuid died with SIGFPE" "$tmp/out"
+check "  ... reports the dump as not comparable" $?
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

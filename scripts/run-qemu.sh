@@ -29,6 +29,9 @@ usage() {
 usage: scripts/run-qemu.sh [options]
 
   --kvm             use KVM (-enable-kvm -cpu host,pmu=on) instead of TCG
+  --kvm-cpu OPTS    with --kvm: -cpu host,OPTS instead of host,pmu=on, e.g.
+                    pmu=on,migratable=no (LBR/PEBS formats visible) or
+                    pmu=off (the no-PMU path)
   --cpu MODEL       CPU model for TCG (default: max; see below)
   --config FILE     options file, installed as \EFI\BOOT\pmutest.cfg
   --timeout SECS    kill QEMU after SECS seconds, 1 or more (default 120)
@@ -75,6 +78,7 @@ die() {
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 kvm=0
+kvm_cpu=pmu=on
 cpu=max
 config=
 timeout_s=120
@@ -92,6 +96,7 @@ extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kvm) kvm=1 ;;
+	--kvm-cpu) kvm_cpu=${2:?--kvm-cpu needs options}; shift ;;
 	--cpu) cpu=${2:?--cpu needs a model}; shift ;;
 	--config) config=${2:?--config needs a file}; shift ;;
 	--timeout) timeout_s=${2:?--timeout needs seconds}; shift ;;
@@ -113,6 +118,9 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
+case $kvm_cpu in
+'' | *[!A-Za-z0-9=,_.+-]*) die "--kvm-cpu wants QEMU CPU options like pmu=on,migratable=no, got '$kvm_cpu'" ;;
+esac
 case $timeout_s in
 '' | *[!0-9]* | 0*) die "--timeout wants whole seconds from 1 (0 would mean no limit), got '$timeout_s'" ;;
 esac
@@ -184,7 +192,7 @@ monitor_args=(-monitor none)
 
 if [ "$kvm" = 1 ]; then
 	# shellcheck disable=SC2054
-	cpu_args=(-enable-kvm -cpu host,pmu=on)
+	cpu_args=(-enable-kvm -cpu "host,$kvm_cpu")
 else
 	cpu_args=(-accel tcg -cpu "$cpu")
 fi

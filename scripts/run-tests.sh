@@ -6,7 +6,9 @@
 #   3. the capability decoder against Debian's cpuid tool on every real dump
 #   4. the suite on the simulator: every conforming profile, then the
 #      mutation matrix (every quirk must be caught)
-#   5. harness self-tests (#PF, #UD, endless loop) on the simulator and in QEMU
+#   5. harness self-tests (#PF, #UD, endless loop) on the simulator and in QEMU;
+#      the hypervisor platform models (pmusim kvm-*) against their shipped
+#      expectations (tests/expectations/qemu-kvm-*.txt)
 #   6. the suite booted in QEMU under TCG, compared with its expectations
 #   7. the robustness set (scripts/robustness.sh): bad options, broken runs,
 #      hostile inputs; seconds, not minutes
@@ -72,6 +74,11 @@ sim_selftest() {
 	compare_run "$LOGS/sim-selftest.ktap" tests/expectations/selftest.txt
 }
 
+sim_platform() { # sim_platform PROFILE EXPECTATIONS: a platform model vs its file
+	build/host/pmusim --profile "$1" >"$LOGS/sim-$1.ktap" 2>&1
+	compare_run "$LOGS/sim-$1.ktap" "$2"
+}
+
 qemu_run() { # qemu_run NAME CONFIG EXPECTATIONS [run-qemu.sh args...]
 	local name=$1 cfg=() expect=$3
 	[[ -n $2 ]] && cfg=(--config "$2")
@@ -95,6 +102,10 @@ fi
 run_step robustness scripts/robustness.sh
 run_step sim-mutation scripts/mutation.sh
 run_step sim-selftest sim_selftest
+run_step sim-kvm-intel sim_platform kvm-intel-sapphirerapids tests/expectations/qemu-kvm-intel.txt
+run_step sim-kvm-intel-pmu-off sim_platform kvm-intel-sapphirerapids-pmu-off \
+	tests/expectations/qemu-kvm-intel-pmu-off.txt
+run_step sim-kvm-amd sim_platform kvm-amd-zen4 tests/expectations/qemu-kvm-amd.txt
 run_step qemu-tcg qemu_run qemu-tcg "" tests/expectations/qemu-tcg.txt
 run_step qemu-tcg-skylake qemu_run qemu-tcg-skylake "" tests/expectations/qemu-tcg-skylake-client.txt --cpu Skylake-Client
 run_step qemu-usb-stick scripts/test-stick.sh

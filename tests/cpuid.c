@@ -13,7 +13,8 @@ TEST(cpuid, global_ctrl_reset_value, REQ_ARCH_PMU_V2)
 {
 	uint64_t gp = 0, v = 0;
 
-	for_each_gp_counter(c) gp |= counter_global_bit(c);
+	for_each_gp_counter (c)
+		gp |= counter_global_bit(c);
 	/* The value before the kernel first wrote it (see pmu.h). */
 	if (!expect_true(t, pmu_global_ctrl_at_boot(&v), "readable", "RDMSR faulted",
 			 RULE_GLOBAL_CTRL_RESET, "RDMSR IA32_PERF_GLOBAL_CTRL"))
@@ -91,8 +92,7 @@ TEST(cpuid, enumerated_msrs_exist, REQ_NONE)
 			    "CPUID.01H:ECX[15] = 0 and no architectural PMU: nothing enumerated");
 		return;
 	}
-	for_each_gp_counter(ctr)
-	{
+	for_each_gp_counter (ctr) {
 		expect_no_fault(t, rdmsr_safe(MSR_IA32_PMC(ctr.idx), &v), RULE_CPUID_ARCH_MSRS,
 				"RDMSR IA32_PMC%u", ctr.idx);
 		expect_no_fault(t, rdmsr_safe(MSR_IA32_PERFEVTSEL(ctr.idx), &v),

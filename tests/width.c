@@ -33,8 +33,7 @@ TEST(width, gp_legacy_writes_and_width, REQ_ARCH_PMU)
 {
 	unsigned w = caps()->pm.gp_width;
 
-	for_each_gp_counter(ctr)
-	{
+	for_each_gp_counter (ctr) {
 		unsigned i = ctr.idx;
 
 		for (unsigned k = 0; k < ARRAY_SIZE(legacy_cases); k++) {
@@ -60,8 +59,7 @@ TEST(width, full_width_writes, REQ_ARCH_PMU | REQ_FW_WRITE)
 	unsigned w = caps()->pm.gp_width;
 	uint64_t mask = width_mask(w);
 
-	for_each_gp_counter(ctr)
-	{
+	for_each_gp_counter (ctr) {
 		unsigned i = ctr.idx;
 		/* bit w-1 set, bit 31 clear: a legacy write could not make it */
 		uint64_t pattern = (BIT_ULL(w - 1) | 0x12345ULL) & mask;
@@ -102,8 +100,7 @@ TEST(width, full_width_absent_without_cap, REQ_ARCH_PMU)
 	}
 	/* Every counter that exists, PMC8 and up included: IA32_A_PMCx =
 	 * 4C1H + x is the alias of a counter that exists (Vol. 3B 20.2.6). */
-	for_each_gp_counter(ctr)
-	{
+	for_each_gp_counter (ctr) {
 		unsigned i = ctr.idx;
 
 		expect_vector(t, wrmsr_safe(MSR_IA32_A_PMC(i), 1), X86_VEC_GP,
@@ -118,8 +115,7 @@ TEST(width, fixed_width, REQ_FIXED)
 	unsigned w = caps()->pm.fixed_width;
 	uint64_t mask = width_mask(w);
 
-	for_each_fixed_counter(ctr)
-	{
+	for_each_fixed_counter (ctr) {
 		unsigned i = ctr.idx;
 		uint64_t got;
 		int vec;

@@ -122,6 +122,44 @@ class Cli(unittest.TestCase):
         self.assertIn("#   FAIL: RDPMC ECX=0x10000", out)
         self.assertIn("rdpmc.gone: not in the log", out)
 
+    def test_unlisted_skip_is_reported_not_a_mismatch(self):
+        exp = write(self.tmp, "exp.txt",
+                    "rdpmc.type_space fail  documented\n"
+                    "selftest.*       error on purpose\n"
+                    "selftest.endless_loop timeout on purpose\n")
+        rc, out, _ = run_cli("compare", self.log, exp)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("# skip, not listed: rdpmc.metrics: missing IA32_PERF_CAPABILITIES[15]", out)
+        self.assertIn("# 1 skips not listed", out)
+        self.assertTrue(out.rstrip().endswith("4 passed, 0 failed"))
+
+    def test_stated_skip_that_passes_is_a_mismatch(self):
+        exp = write(self.tmp, "exp.txt", "rdpmc.gp_type skip  pinned\n")
+        rc, out, _ = run_cli("compare", self.log, exp)
+        self.assertEqual(rc, 1)
+        self.assertIn("rdpmc.gp_type: pass, expected skip", out)
+
+    def test_baseline_round_trip(self):
+        rc, out, err = run_cli("baseline", self.log)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("# Platform: pmutest 0.1 on sim: profile x", out)
+        lines = [ln for ln in out.splitlines() if ln and not ln.startswith("#")]
+        self.assertEqual(len(lines), 4, out)
+        ts = [ln for ln in lines if ln.startswith("rdpmc.type_space")][0]
+        self.assertIn("fail", ts)
+        self.assertIn("RDPMC ECX=0x10000", ts)
+        pf = [ln for ln in lines if ln.startswith("selftest.page_fault")][0]
+        self.assertIn("unexpected exception #PF", pf)
+        exp = write(self.tmp, "baseline.txt", out)
+        rc, out, _ = run_cli("compare", self.log, exp)
+        self.assertEqual(rc, 0, out)
+
+    def test_baseline_refuses_a_truncated_log(self):
+        cut = write(self.tmp, "cut.log", GOOD[:GOOD.index("not ok 1 rdpmc")])
+        rc, _, err = run_cli("baseline", cut)
+        self.assertEqual(rc, 2)
+        self.assertIn("a baseline needs a finished run", err)
+
     def test_expectations_need_reasons(self):
         exp = write(self.tmp, "exp.txt", "rdpmc.type_space fail\n")
         rc, _, err = run_cli("compare", self.log, exp)

@@ -136,10 +136,11 @@ static void mutation_plan(void)
 		if (sim_find_profile(preferred[i]) && no < 64)
 			order[no++] = sim_find_profile(preferred[i]);
 	for (unsigned i = 0; i < np && no < 64; i++) {
-		bool seen = false;
+		/* Platform models deviate by design: not conforming profiles. */
+		bool skip = sim_profile_is_platform(sim_profile_at(i));
 		for (unsigned j = 0; j < no; j++)
-			seen |= order[j] == sim_profile_at(i);
-		if (!seen)
+			skip |= order[j] == sim_profile_at(i);
+		if (!skip)
 			order[no++] = sim_profile_at(i);
 	}
 	for (unsigned i = 0; i < no; i++) {
@@ -306,8 +307,8 @@ int main(int argc, char **argv)
 		n = options_parse(&o, text, tl, bi.config_source, print_option_error, &shown);
 		n += runner_check_names(&o, print_option_error, &shown);
 		if (n)
-			bad_usage("%u error%s in the options%s: nothing was run", n, n > 1 ? "s" : "",
-				  shown > 20 ? " (the first 20 shown)" : "");
+			bad_usage("%u error%s in the options%s: nothing was run", n,
+				  n > 1 ? "s" : "", shown > 20 ? " (the first 20 shown)" : "");
 	}
 	kernel_main(&bi);
 }

@@ -187,6 +187,16 @@ static bool on_rdt_l3(const struct caps *c, const struct sim_profile *p)
 	return c->rdt.l3.present;
 }
 
+static bool on_rdt_occupancy(const struct caps *c, const struct sim_profile *p)
+{
+	return c->rdt.l3.present && c->rdt.l3.occupancy;
+}
+
+static bool on_rdt_total_bw(const struct caps *c, const struct sim_profile *p)
+{
+	return c->rdt.l3.present && c->rdt.l3.total_bw;
+}
+
 /* ---- The table ------------------------------------------------------------ */
 
 const struct quirk_desc g_quirks[QUIRK_COUNT] = {

@@ -82,6 +82,14 @@ void apic_init(uint64_t lapic_phys);
 void apic_watchdog_arm(uint32_t ms);
 void apic_watchdog_disarm(void);
 bool apic_watchdog_expired(void);
+void apic_self_ipi(uint8_t vector);
+void apic_state_save(uint32_t *tpr, uint32_t *svr, uint32_t *lint0, uint32_t *lint1,
+		     uint32_t *lvt_err);
+unsigned apic_state_restore(uint32_t tpr, uint32_t svr, uint32_t lint0, uint32_t lint1,
+			    uint32_t lvt_err, char *changed, size_t size);
+/* state.c: what a test must not change, saved and put back around it. */
+void x86_state_save(void);
+const char *x86_state_restore(void);
 uint32_t apic_timer_hz(void);
 const char *apic_calibration_source(void);
 
