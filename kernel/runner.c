@@ -390,7 +390,8 @@ void runner_run(const struct options *o, struct run_totals *tot)
 	kmemset(tot, 0, sizeof(*tot));
 	unsigned tests = 0;
 	const struct test_desc *d;
-	for_each_test(d) tests += selected(o, d);
+	for_each_test (d)
+		tests += selected(o, d);
 	screen_run_begin(n, tests);
 	for (unsigned i = 0; i < n; i++)
 		run_suite(o, suites[i], i + 1, tot);

@@ -114,7 +114,8 @@ static void draw_counts(unsigned row, const struct suite_count *c)
 	char b[40];
 	for (unsigned i = 0; i < COUNT_COLUMNS; i++) {
 		ksnprintf(b, sizeof(b), "%s %u    ", cells[i].label, c->n[i]);
-		arch_screen_text(cells[i].col, row, c->n[i] || i != COUNT_FAIL ? cells[i].color : SCREEN_GREY, b);
+		arch_screen_text(cells[i].col, row,
+				 c->n[i] || i != COUNT_FAIL ? cells[i].color : SCREEN_GREY, b);
 	}
 }
 
@@ -213,7 +214,7 @@ static void note_recent(const char *test, bool known)
 
 void screen_test_end(enum ktap_result r, bool known)
 {
-	enum count_column col = known		  ? COUNT_KNOWN
+	enum count_column col = known		 ? COUNT_KNOWN
 				: r == KTAP_PASS ? COUNT_PASS
 				: r == KTAP_SKIP ? COUNT_SKIP
 						 : COUNT_FAIL; /* fail, timeout, error */
@@ -343,9 +344,9 @@ static void add_machine(const struct screen_summary *sum)
 	describe_microcode(mc, sizeof(mc));
 	addf(SCREEN_GREY, 0, "  microcode:   %s", mc);
 	addf(SCREEN_GREY, 0, "  hypervisor:  %s",
-	     g_caps.hypervisor ? (g_caps.hypervisor_vendor[0] ? g_caps.hypervisor_vendor
-							      : "present, unnamed")
-			       : "none (bare metal)");
+	     g_caps.hypervisor
+		 ? (g_caps.hypervisor_vendor[0] ? g_caps.hypervisor_vendor : "present, unnamed")
+		 : "none (bare metal)");
 	add_wrapped(SCREEN_GREY, "  platform:    ", arch_platform());
 	if (sum->firmware)
 		add_wrapped(SCREEN_GREY, "  firmware:    ", sum->firmware);
@@ -391,11 +392,13 @@ static void add_report(const struct screen_summary *sum)
 			  "could not be kept in UEFI variables: take it from the serial port.");
 		break;
 	default:
-		ksnprintf(b, sizeof(b), "not kept (save_report = 0): take it from the serial port.");
+		ksnprintf(b, sizeof(b),
+			  "not kept (save_report = 0): take it from the serial port.");
 		break;
 	}
 	add_wrapped(SCREEN_GREY, "  ", b);
-	add_wrapped(SCREEN_GREY, "  ", "The full KTAP report is on the serial port (COM1, 115200 8N1).");
+	add_wrapped(SCREEN_GREY, "  ",
+		    "The full KTAP report is on the serial port (COM1, 115200 8N1).");
 	if (sum->boot_message)
 		add_wrapped(SCREEN_GREY, "  previous run: ", sum->boot_message);
 }
@@ -456,8 +459,7 @@ static void draw_page(unsigned page, enum arch_key keyboard)
 		arch_screen_big(0, 2, VERDICT_SCALE, verdict_color(g_status),
 				verdict_word(g_status));
 	char foot[LINE_LEN];
-	ksnprintf(foot, sizeof(foot), "page %u of %u   %s   power off when done", page + 1,
-		  n_pages,
+	ksnprintf(foot, sizeof(foot), "page %u of %u   %s   power off when done", page + 1, n_pages,
 		  keyboard == ARCH_KEY_NO_KEYBOARD ? "next page every 10 s (no keyboard)"
 						   : "any key: next page");
 	row_text(s.rows - 1, 0, SCREEN_WHITE, foot);
@@ -475,8 +477,9 @@ void screen_summary(const struct screen_summary *sum)
 	unsigned side = VERDICT_SCALE * 6 + 2;
 	unsigned failed = s.total.n[COUNT_FAIL];
 	add(SCREEN_GREY, 0, "");
-	addf(verdict_color(sum->status), side, "%s: %u of %u tests failed%s", verdict_word(sum->status),
-	     failed, s.tests_done, failed ? "" : ", or only known deviations");
+	addf(verdict_color(sum->status), side, "%s: %u of %u tests failed%s",
+	     verdict_word(sum->status), failed, s.tests_done,
+	     failed ? "" : ", or only known deviations");
 	addf(SCREEN_GREY, side, "pass %u, fail %u, skip %u, known deviations %u",
 	     s.total.n[COUNT_PASS], failed, s.total.n[COUNT_SKIP], s.total.n[COUNT_KNOWN]);
 	if (sum->why)

@@ -21,18 +21,17 @@ void screen_suite_begin(const char *suite, unsigned index);
 void screen_test_begin(const char *test);
 /* A failed check of the running test (kernel/check.c), or a test that
  * ended in an exception or timeout (kernel/runner.c). */
-void screen_failure(const char *what, const char *expected, const char *actual,
-		    const char *rule);
+void screen_failure(const char *what, const char *expected, const char *actual, const char *rule);
 /* The running test's result. A known deviation (expected failure) counts
  * in the "known" column: the runner reports it with known = true. */
 void screen_test_end(enum ktap_result r, bool known);
 
 struct screen_summary {
 	enum run_status status;
-	const char *why;	    /* one line under the verdict (ERROR's reason) */
-	const char *firmware;	    /* may be NULL */
-	const char *boot_message;   /* the previous run's report, may be NULL */
-	const char *report_name;    /* machine part of the stored file's name */
+	const char *why;	  /* one line under the verdict (ERROR's reason) */
+	const char *firmware;	  /* may be NULL */
+	const char *boot_message; /* the previous run's report, may be NULL */
+	const char *report_name;  /* machine part of the stored file's name */
 	enum { SCREEN_REPORT_NOT_KEPT, SCREEN_REPORT_KEPT, SCREEN_REPORT_FAILED } report;
 };
 
