@@ -198,6 +198,49 @@ void arch_workload_llc_miss(const void *buf, uint64_t lines);
 void arch_workload_branch_miss(uint64_t iters, uint64_t seed);
 
 /*
+ * Where the gated workload's code lies: [*start, *end) covers
+ * arch_workload_gated() from its first instruction to its last, so the
+ * instruction pointer of any event it causes (a PEBS record's IP) is inside.
+ */
+void arch_workload_gated_range(uint64_t *start, uint64_t *end);
+
+/* ---- Branches at known addresses (LBR checks) -------------------------- */
+
+/* The kinds of near branch the chain takes, in the categories the LBR
+ * filters name (SDM Vol. 3B 19.1 IA32_LBR_CTL, 19.x MSR_LBR_SELECT). */
+enum arch_branch_kind {
+	ARCH_BRANCH_JMP,  /* near relative JMP */
+	ARCH_BRANCH_JCC,  /* conditional, taken */
+	ARCH_BRANCH_CALL, /* near relative CALL */
+	ARCH_BRANCH_RET,  /* near RET */
+};
+#define ARCH_BRANCH_CHAIN_LEN 8
+/* The chain's branches in the order they are taken. */
+#define ARCH_BRANCH_CHAIN_KINDS                                                                    \
+	{                                                                                          \
+		ARCH_BRANCH_JMP, ARCH_BRANCH_JCC, ARCH_BRANCH_JMP, ARCH_BRANCH_JCC,                \
+		    ARCH_BRANCH_JMP, ARCH_BRANCH_JCC, ARCH_BRANCH_CALL, ARCH_BRANCH_RET            \
+	}
+
+/*
+ * WRMSR(msr, on), then exactly ARCH_BRANCH_CHAIN_LEN taken branches of the
+ * kinds above, then WRMSR(msr, off): no other branch is taken between the two
+ * WRMSRs, so an LBR enabled by the first and disabled by the second holds
+ * exactly the chain. CPL 0 only; an unchecked WRMSR (a fault is an
+ * unexpected exception).
+ */
+void arch_branch_chain(uint32_t msr, uint64_t on, uint64_t off);
+
+/*
+ * The chain's branch addresses: from[i] is the address of the i-th branch
+ * instruction, to[i] its target, the two addresses an LBR entry records
+ * ("the linear address of the branch instruction itself" and "of the
+ * target", SDM Vol. 3B 19.4.8.1 / 19.1).
+ */
+void arch_branch_chain_sites(uint64_t from[ARCH_BRANCH_CHAIN_LEN],
+			     uint64_t to[ARCH_BRANCH_CHAIN_LEN]);
+
+/*
  * Memory workloads for RDT monitoring (SDM Vol. 3B 17.18), CPL 0 only.
  *
  * arch_scratch_buffer() is ARCH_SCRATCH_BYTES of ordinary write-back RAM,

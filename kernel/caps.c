@@ -25,6 +25,7 @@
 #define LEAF_RDT_MON	      0x0000000FU
 #define LEAF_RDT_ALLOC	      0x00000010U
 #define LEAF_HYBRID	      0x0000001AU
+#define LEAF_ARCH_LBR	      0x0000001CU
 #define LEAF_ARCH_PERFMON_EXT 0x00000023U
 #define LEAF_HV_BASE	      0x40000000U
 #define LEAF_HV_LIMIT	      0x4FFFFFFFU
@@ -51,6 +52,7 @@
 #define F7_EBX_PQM		  BIT_ULL(12) /* RDT monitoring */
 #define F7_EBX_PQE		  BIT_ULL(15) /* RDT allocation */
 #define F7_EDX_HYBRID		  BIT_ULL(15)
+#define F7_EDX_ARCH_LBR		  BIT_ULL(19)
 #define F7_EAX_MAX_SUBLEAF	  GENMASK_ULL(31, 0)
 #define F7_1_EAX_ARCH_PERFMON_EXT BIT_ULL(8) /* leaf 23H is valid */
 
@@ -332,11 +334,46 @@ static void decode_leaf7(struct decoder *d)
 	c->rdt.pqm = r.ebx & F7_EBX_PQM;
 	c->rdt.pqe = r.ebx & F7_EBX_PQE;
 	c->hybrid = r.edx & F7_EDX_HYBRID;
+	c->arch_lbr.enumerated = r.edx & F7_EDX_ARCH_LBR;
 	/* Sub-leaf 1 exists when (07H,0):EAX, the highest sub-leaf, is >= 1. */
 	if (FIELD_GET_ULL(F7_EAX_MAX_SUBLEAF, r.eax) >= 1) {
 		read_leaf(d, LEAF_EXT_FEATURES, 1, &r);
 		c->l23.enumerated = r.eax & F7_1_EAX_ARCH_PERFMON_EXT;
 	}
+}
+
+/* Leaf 1CH, Arch LBR capabilities: defined when CPUID.(07H,0):EDX[19] = 1
+ * (SDM Vol. 2A CPUID leaf 1CH; Vol. 3B 19.1.3 "Enumeration"). */
+#define AL_EAX_DEPTH_MASK   GENMASK_ULL(7, 0)
+#define AL_EAX_DEEP_C_RESET BIT_ULL(30)
+#define AL_EAX_LIP	    BIT_ULL(31)
+#define AL_EBX_CPL	    BIT_ULL(0)
+#define AL_EBX_FILTER	    BIT_ULL(1)
+#define AL_EBX_CALL_STACK   BIT_ULL(2)
+#define AL_ECX_MISPRED	    BIT_ULL(0)
+#define AL_ECX_TIMED	    BIT_ULL(1)
+#define AL_ECX_BR_TYPE	    BIT_ULL(2)
+
+static void decode_arch_lbr(struct decoder *d)
+{
+	struct caps_arch_lbr *a = &d->c->arch_lbr;
+	struct cpuid_regs r;
+
+	if (!a->enumerated || !read_leaf(d, LEAF_ARCH_LBR, 0, &r))
+		return;
+	a->present = true;
+	a->depth_mask = FIELD_GET_ULL(AL_EAX_DEPTH_MASK, r.eax);
+	a->deep_c_reset = r.eax & AL_EAX_DEEP_C_RESET;
+	a->lip = r.eax & AL_EAX_LIP;
+	a->cpl_filter = r.ebx & AL_EBX_CPL;
+	a->branch_filter = r.ebx & AL_EBX_FILTER;
+	a->call_stack = r.ebx & AL_EBX_CALL_STACK;
+	a->mispredict = r.ecx & AL_ECX_MISPRED;
+	a->timed = r.ecx & AL_ECX_TIMED;
+	a->branch_type = r.ecx & AL_ECX_BR_TYPE;
+	for (unsigned n = 0; n < 8; n++)
+		if (a->depth_mask & (1U << n))
+			a->max_depth = 8 * (n + 1);
 }
 
 /* Leaf 1AH is defined for hybrid parts (CPUID.(07H,0):EDX[15]); elsewhere
@@ -512,6 +549,7 @@ void caps_decode(struct caps *c, caps_cpuid_fn cpuid, void *ctx)
 	decode_hypervisor(&d);
 	decode_leaf7(&d);
 	decode_hybrid(&d);
+	decode_arch_lbr(&d);
 	decode_arch_perfmon(&d);
 	decode_arch_perfmon_ext(&d);
 	decode_rdt_monitoring(&d);

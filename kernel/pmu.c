@@ -5,6 +5,8 @@
  */
 #include "pmu.h"
 
+#include "lbr.h"
+
 #include "caps.h"
 
 /* SDM Vol. 3B Table 20-1, in CPUID.0AH:EBX bit order. */
@@ -295,8 +297,10 @@ void pmu_reset_all(void)
 	if (g_caps.pm.present)
 		reset_arch_pmu();
 	reset_model_pmus();
+	lbr_pebs_reset();
 	if (g_caps.pm.present && rdmsr_safe(MSR_IA32_DEBUGCTL, &debugctl) == 0) {
-		uint64_t want = debugctl & ~DEBUGCTL_FREEZE_PERFMON_ON_PMI;
+		uint64_t want = debugctl & ~(DEBUGCTL_FREEZE_PERFMON_ON_PMI | DEBUGCTL_LBR |
+					     DEBUGCTL_FREEZE_LBRS_ON_PMI);
 
 		/* An SMI during an exact count would add the SMM handler's
 		 * instructions: where IA32_PERF_CAPABILITIES[12] enumerates

@@ -136,6 +136,26 @@ static bool fixed0(const struct caps *c)
 	return pmu_version_at_least(c, 2) && (c->pm.fixed_supported & 1);
 }
 
+static bool lbr_fmt(const struct caps *c)
+{
+	return is_intel(c) && c->perf_cap.valid && c->perf_cap.lbr_format != 0;
+}
+
+static bool arch_lbr(const struct caps *c)
+{
+	return is_intel(c) && c->arch_lbr.present && c->arch_lbr.max_depth != 0;
+}
+
+static bool pebs(const struct caps *c)
+{
+	return is_intel(c) && c->ds && c->perf_cap.valid;
+}
+
+static bool pebs_baseline(const struct caps *c)
+{
+	return pebs(c) && c->perf_cap.pebs_baseline;
+}
+
 static const struct requirement_desc table[REQ_COUNT] = {
     [REQ_INTEL_BIT] = {is_intel, "CPUID.0H vendor \"GenuineIntel\""},
     [REQ_AMD_BIT] = {is_amd, "CPUID.0H vendor \"AuthenticAMD\" or \"HygonGenuine\""},
@@ -176,6 +196,14 @@ static const struct requirement_desc table[REQ_COUNT] = {
 					"or a bit of CPUID.(23H,1):EAX where leaf 23H is valid"},
     [REQ_FIXED0_BIT] = {fixed0, "fixed counter 0: CPUID.0AH:EDX[4:0] > 0 or ECX[0] (v2+), "
 				"or CPUID.(23H,1):EBX[0]"},
+    [REQ_LBR_FMT_BIT] = {lbr_fmt, "IA32_PERF_CAPABILITIES[5:0] LBR_FMT != 0 (model-specific "
+				  "LBR stack; needs CPUID.01H:ECX.PDCM[15])"},
+    [REQ_ARCH_LBR_BIT] = {arch_lbr, "CPUID.(07H,0):EDX[19] Arch LBR with leaf 1CH enumerating "
+				    "a depth (CPUID.1CH:EAX[7:0] != 0)"},
+    [REQ_PEBS_BIT] = {pebs, "CPUID.01H:EDX.DS[21] (Debug Store) and IA32_PERF_CAPABILITIES "
+			    "(CPUID.01H:ECX.PDCM[15]) for the PEBS format"},
+    [REQ_PEBS_BASELINE_BIT] = {pebs_baseline, "IA32_PERF_CAPABILITIES[14] PEBS_BASELINE "
+					      "(adaptive PEBS, any counter), with DS and PDCM"},
 };
 
 const char *requires_missing(const struct caps *c, uint64_t reqs)

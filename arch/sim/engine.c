@@ -140,3 +140,12 @@ __user_code void arch_workload_branch_miss(uint64_t iters, uint64_t seed)
 	sim_run_segments(SEG_BRMISS_ITER, iters % 2);
 	sim_run_segments(SEG_EXIT, 1);
 }
+
+/* The gated workload's code, for the IP of a PEBS record (pebs.c): a
+ * function at a fixed address of the simulated kernel. */
+#define SIM_WORKLOAD_GATED_BASE 0xFFFFFFFF81001000ULL
+void arch_workload_gated_range(uint64_t *start, uint64_t *end)
+{
+	*start = SIM_WORKLOAD_GATED_BASE;
+	*end = SIM_WORKLOAD_GATED_BASE + 0x40;
+}

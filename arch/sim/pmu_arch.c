@@ -81,6 +81,8 @@ static enum sim_event decode_event(uint64_t sel)
 			return EV_NONE;
 		if (quirk(Q_BR_MISS_NEVER_COUNTS) && ev == EV_BR_MISS)
 			return EV_NONE;
+		if (quirk(Q_TD_BACKEND_NEVER) && ev == EV_TD_BACKEND)
+			return EV_NONE;
 		return g_sim.caps.pm.event_available[i] ? ev : EV_NONE;
 	}
 	return EV_NONE;
@@ -98,7 +100,7 @@ static enum sim_event fixed_event(unsigned i)
 	case FIXED_REF_CYCLES:
 		return EV_REF;
 	case FIXED_TOPDOWN_SLOTS:
-		return EV_TD_SLOTS;
+		return quirk(Q_TD_SLOTS_NEVER) ? EV_NONE : EV_TD_SLOTS;
 	default:
 		return EV_CYCLES;
 	}
@@ -206,6 +208,9 @@ static void arch_overflow(const struct sim_counter *c)
 	unsigned idx = c->idx;
 	bool pmi;
 
+	/* A PEBS-enabled counter's overflow is the PEBS assist's (pebs.c). */
+	if (sim_pebs_overflow(fixed, idx))
+		return;
 	if (g_sim.version >= 2 && !quirk(Q_OVF_NO_STATUS))
 		P->global_status |= fixed ? GLOBAL_FIXED_BIT(idx) : GLOBAL_PMC_BIT(idx);
 	if (fixed)
@@ -224,10 +229,12 @@ static void arch_overflow(const struct sim_counter *c)
 			P->global_ctrl = 0;
 	}
 	if (P->debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI) {
-		if (g_sim.version >= 4)
-			P->global_status |= GLOBAL_STATUS_LBR_FRZ;
-		else
-			P->debugctl &= ~BIT_ULL(0); /* DEBUGCTL.LBR */
+		if (g_sim.version >= 4) {
+			if (!quirk(Q_LBR_FRZ_NOT_SET))
+				P->global_status |= GLOBAL_STATUS_LBR_FRZ;
+		} else if (!quirk(Q_LBR_FREEZE_IGNORED)) {
+			P->debugctl &= ~DEBUGCTL_LBR;
+		}
 	}
 	sim_pmi_request();
 }
@@ -245,7 +252,7 @@ uint64_t sim_perf_metrics(void)
 	if (!sum)
 		return 0;
 	for (unsigned i = 0; i < 4; i++)
-		v |= (P->td_acc[i] * 0xFF / sum) << (8 * i);
+		v |= (P->td_acc[i] * (quirk(Q_METRICS_NOT_FF) ? 0xF0 : 0xFF) / sum) << (8 * i);
 	return v;
 }
 
@@ -458,7 +465,7 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 		if ((v & ~fixed_mask()) && !quirk(Q_FIXED_NO_WIDTH_GP))
 			return SIM_MSR_GP;
 		P->fixed[i] = v & fixed_mask();
-		if (i == FIXED_TOPDOWN_SLOTS)
+		if (i == FIXED_TOPDOWN_SLOTS && !quirk(Q_METRICS_NO_CLEAR))
 			reset_metrics();
 		return SIM_MSR_OK;
 	case K_EVTSEL:
@@ -529,7 +536,8 @@ static enum sim_msr_result arch_wrmsr(uint32_t msr, uint64_t v)
 	}
 	if (msr == MSR_IA32_PERF_METRICS && g_sim.perf_metrics) {
 		/* The model: any write resets the accumulated fractions. */
-		reset_metrics();
+		if (!quirk(Q_METRICS_NO_CLEAR))
+			reset_metrics();
 		return SIM_MSR_OK;
 	}
 	return SIM_MSR_NOT_MINE;

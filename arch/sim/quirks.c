@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "caps.h"
+#include "lbr.h"
 #include "sim.h"
 
 /* ---- Predicates: the machines where a deviation can be observed -------- */
@@ -195,6 +196,99 @@ static bool on_rdt_occupancy(const struct caps *c, const struct sim_profile *p)
 static bool on_rdt_total_bw(const struct caps *c, const struct sim_profile *p)
 {
 	return c->rdt.l3.present && c->rdt.l3.total_bw;
+}
+
+/* LBR, Arch LBR, PEBS, PERF_METRICS (issue 11). */
+static bool on_legacy_lbr(const struct caps *c, const struct sim_profile *p)
+{
+	return lbr_legacy_present(c);
+}
+
+static bool on_lbr_select(const struct caps *c, const struct sim_profile *p)
+{
+	return lbr_legacy_has_select(c);
+}
+
+/* LBR formats with TSX flags (4: in FROM, 5: in MSR_LBR_INFO_x). */
+static bool on_lbr_tsx_flags(const struct caps *c, const struct sim_profile *p)
+{
+	return lbr_legacy_present(c) &&
+	       (c->perf_cap.lbr_format == 4 || c->perf_cap.lbr_format == 5);
+}
+
+static bool on_legacy_lbr_v4(const struct caps *c, const struct sim_profile *p)
+{
+	return lbr_legacy_present(c) && arch_version_at_least(c, 4);
+}
+
+static bool on_legacy_lbr_v2_v3(const struct caps *c, const struct sim_profile *p)
+{
+	return lbr_legacy_present(c) && arch_version_at_least(c, 2) && c->pm.version < 4;
+}
+
+static bool on_arch_lbr(const struct caps *c, const struct sim_profile *p)
+{
+	return c->arch_lbr.present && c->arch_lbr.max_depth != 0;
+}
+
+static bool on_lbr_any(const struct caps *c, const struct sim_profile *p)
+{
+	return on_legacy_lbr(c, p) || on_arch_lbr(c, p);
+}
+
+static bool on_arch_lbr_depth_gaps(const struct caps *c, const struct sim_profile *p)
+{
+	return on_arch_lbr(c, p) && c->arch_lbr.depth_mask != 0xFF;
+}
+
+static bool on_arch_lbr_cpl(const struct caps *c, const struct sim_profile *p)
+{
+	return on_arch_lbr(c, p) && c->arch_lbr.cpl_filter;
+}
+
+static bool on_arch_lbr_filter(const struct caps *c, const struct sim_profile *p)
+{
+	return on_arch_lbr(c, p) && c->arch_lbr.branch_filter;
+}
+
+static bool on_arch_lbr_call_stack(const struct caps *c, const struct sim_profile *p)
+{
+	return on_arch_lbr_filter(c, p) && c->arch_lbr.call_stack;
+}
+
+static bool on_arch_lbr_br_type(const struct caps *c, const struct sim_profile *p)
+{
+	return on_arch_lbr(c, p) && c->arch_lbr.branch_type;
+}
+
+static bool on_pebs_baseline(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && c->ds && c->perf_cap.valid &&
+	       c->perf_cap.pebs_baseline;
+}
+
+static bool on_pebs_baseline_fixed(const struct caps *c, const struct sim_profile *p)
+{
+	return on_pebs_baseline(c, p) && c->pm.fixed_supported != 0;
+}
+
+static bool on_pebs_baseline_below_32_gp(const struct caps *c, const struct sim_profile *p)
+{
+	return on_pebs_baseline(c, p) && c->pm.gp_counters < 32;
+}
+
+/* PERF_METRICS with fixed counter 3 (TOPDOWN.SLOTS). */
+static bool on_perf_metrics(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && perf_cap(p, PERF_CAP_PERF_METRICS_AVAILABLE) &&
+	       ((c->pm.fixed_supported >> FIXED_TOPDOWN_SLOTS) & 1);
+}
+
+static bool on_topdown_events(const struct caps *c, const struct sim_profile *p)
+{
+	return on_perf_metrics(c, p) && c->pm.gp_counters >= 4 &&
+	       c->pm.event_available[ARCH_EVENT_TOPDOWN_BACKEND] &&
+	       c->pm.event_available[ARCH_EVENT_TOPDOWN_RETIRING];
 }
 
 /* ---- The table ------------------------------------------------------------ */

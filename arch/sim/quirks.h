@@ -293,6 +293,98 @@
 	      "hypothetical (an implementation ignoring CPUID.(0FH,1):EAX[7:0])",                  \
 	      "MBM counters do not wrap at 24 + CPUID.(0FH,1):EAX[7:0] bits: data above the "      \
 	      "width is reported")                                                                 \
+	/* lbr (issue 11): LBR, Arch LBR, PEBS, PERF_METRICS */                                    \
+	QUIRK(Q_LBR_STACK_SHORT, "lbr-stack-half-depth", on_legacy_lbr, "hypothetical",            \
+	      "the LBR stack has half the entries the SDM gives for the DisplayModel: the "        \
+	      "upper FROM/TO MSRs raise #GP")                                                      \
+	QUIRK(Q_LBR_TOS_READONLY, "lbr-tos-readonly", on_legacy_lbr, "hypothetical",               \
+	      "WRMSR MSR_LASTBRANCH_TOS is ignored")                                               \
+	QUIRK(Q_LBR_SELECT_READONLY, "lbr-select-readonly", on_lbr_select, "hypothetical",         \
+	      "WRMSR MSR_LBR_SELECT is ignored")                                                   \
+	QUIRK(Q_LBR_ONE_SHORT, "lbr-records-one-branch-short", on_lbr_any, "hypothetical",         \
+	      "the first branch after the LBRs are enabled is not recorded")                       \
+	QUIRK(Q_LBR_FROM_TO_SWAPPED, "lbr-from-to-swapped", on_legacy_lbr, "hypothetical",         \
+	      "MSR_LASTBRANCH_x_FROM_IP holds the target and _TO_IP the source")                   \
+	QUIRK(Q_LBR_CPL_FILTER_IGNORED, "lbr-select-cpl-ignored", on_lbr_select, "hypothetical",   \
+	      "MSR_LBR_SELECT CPL_EQ_0 / CPL_NEQ_0 do not suppress branches")                      \
+	QUIRK(Q_LBR_JMP_FILTER_IGNORED, "lbr-select-near-rel-jmp-ignored", on_lbr_select,          \
+	      "hypothetical", "MSR_LBR_SELECT NEAR_REL_JMP does not suppress near relative JMPs")  \
+	QUIRK(Q_LBR_IN_TX_SET, "lbr-in-tx-flag-set", on_lbr_tsx_flags, "hypothetical",             \
+	      "LBR entries carry IN_TX although no transaction ran")                               \
+	QUIRK(Q_LBR_FRZ_NOT_SET, "lbr-frz-not-set", on_legacy_lbr_v4, "hypothetical",              \
+	      "FREEZE_LBRS_ON_PMI on v4: a PMI neither sets IA32_PERF_GLOBAL_STATUS.LBR_Frz nor "  \
+	      "stops the LBRs")                                                                    \
+	QUIRK(Q_LBR_FREEZE_IGNORED, "lbr-freeze-on-pmi-ignored", on_legacy_lbr_v2_v3,              \
+	      "hypothetical",                                                                      \
+	      "FREEZE_LBRS_ON_PMI before v4: a PMI does not clear "                                \
+	      "IA32_DEBUGCTL.LBR")                                                                 \
+	QUIRK(Q_ALBR_DEPTH_ANY, "arch-lbr-any-depth-accepted", on_arch_lbr_depth_gaps,             \
+	      "hypothetical",                                                                      \
+	      "IA32_LBR_DEPTH accepts any depth up to 64, not only those CPUID.1CH:EAX[7:0] "      \
+	      "lists")                                                                             \
+	QUIRK(Q_ALBR_DEPTH_KEEPS_ENTRIES, "arch-lbr-depth-write-keeps-entries", on_arch_lbr,       \
+	      "hypothetical", "a write to IA32_LBR_DEPTH leaves the LBR entries as they were")     \
+	QUIRK(Q_ALBR_CTL_RESERVED, "arch-lbr-ctl-reserved-accepted", on_arch_lbr, "hypothetical",  \
+	      "IA32_LBR_CTL writes with reserved bits set are accepted")                           \
+	QUIRK(Q_ALBR_OLDEST_FIRST, "arch-lbr-oldest-first", on_arch_lbr, "hypothetical",           \
+	      "Arch LBR entries fill from IA32_LBR_0 upward: entry 0 is the oldest, not the "      \
+	      "youngest")                                                                          \
+	QUIRK(Q_ALBR_INFO_MISSING, "arch-lbr-info-msrs-missing", on_arch_lbr, "hypothetical",      \
+	      "IA32_LBR_x_INFO raise #GP")                                                         \
+	QUIRK(Q_ALBR_CPL_IGNORED, "arch-lbr-cpl-filter-ignored", on_arch_lbr_cpl, "hypothetical",  \
+	      "IA32_LBR_CTL.OS / USR do not filter by CPL")                                        \
+	QUIRK(Q_ALBR_TYPE_FILTER_IGNORED, "arch-lbr-branch-filter-ignored", on_arch_lbr_filter,    \
+	      "hypothetical",                                                                      \
+	      "IA32_LBR_CTL branch-type bits do not filter: every branch is "                      \
+	      "recorded")                                                                          \
+	QUIRK(Q_ALBR_CALLSTACK_NO_POP, "arch-lbr-call-stack-no-pop", on_arch_lbr_call_stack,       \
+	      "hypothetical", "in call-stack mode a RET is recorded instead of popping its CALL")  \
+	QUIRK(Q_ALBR_BR_TYPE_ZERO, "arch-lbr-br-type-zero", on_arch_lbr_br_type, "hypothetical",   \
+	      "IA32_LBR_x_INFO.BR_TYPE is always 0 (JCC)")                                         \
+	QUIRK(Q_PEBS_ENABLE_RESERVED, "pebs-enable-reserved-accepted",                             \
+	      on_pebs_baseline_below_32_gp, "hypothetical",                                        \
+	      "IA32_PEBS_ENABLE accepts the bit of a GP counter that does not exist")              \
+	QUIRK(Q_PEBS_FIXED_IGNORED, "pebs-fixed-counters-unsupported", on_pebs_baseline_fixed,     \
+	      "hypothetical",                                                                      \
+	      "with PEBS_BASELINE, IA32_PEBS_ENABLE rejects the fixed-counter bits (32 + i)")      \
+	QUIRK(Q_PEBS_OVFBUF_NEVER, "pebs-ovfbuf-never-set", on_pebs_baseline, "hypothetical",      \
+	      "reaching the PEBS interrupt threshold neither sets OvfBuf (bit 62) nor raises a "   \
+	      "PMI")                                                                               \
+	QUIRK(Q_PEBS_OVFBUF_EARLY, "pebs-ovfbuf-before-threshold", on_pebs_baseline,               \
+	      "hypothetical",                                                                      \
+	      "every PEBS record sets OvfBuf and raises a PMI, below the "                         \
+	      "threshold too")                                                                     \
+	QUIRK(Q_PEBS_DUPLICATE_RECORD, "pebs-duplicate-record", on_pebs_baseline, "hypothetical",  \
+	      "one counter overflow writes its PEBS record twice")                                 \
+	QUIRK(Q_PEBS_SIZE_IGNORES_XMM, "pebs-record-size-ignores-xmm", on_pebs_baseline,           \
+	      "hypothetical",                                                                      \
+	      "the record-size field of an adaptive record leaves out the XMM "                    \
+	      "group")                                                                             \
+	QUIRK(Q_PEBS_FORMAT_FIELD_ZERO, "pebs-format-field-zero", on_pebs_baseline,                \
+	      "hypothetical",                                                                      \
+	      "the format field of an adaptive record does not echo "                              \
+	      "MSR_PEBS_DATA_CFG")                                                                 \
+	QUIRK(Q_PEBS_IP_ZERO, "pebs-ip-zero", on_pebs_baseline, "hypothetical",                    \
+	      "the IP of a PEBS record is 0")                                                      \
+	QUIRK(Q_PEBS_APPLICABLE_ZERO, "pebs-applicable-counters-zero", on_pebs_baseline,           \
+	      "hypothetical", "the applicable-counters field of a PEBS record is 0")               \
+	QUIRK(Q_PEBS_ADAPTIVE_ALWAYS, "pebs-adaptive-bit-ignored", on_pebs_baseline,               \
+	      "hypothetical",                                                                      \
+	      "records take the MSR_PEBS_DATA_CFG groups even with Adaptive_Record clear")         \
+	QUIRK(Q_METRICS_NOT_FF, "perf-metrics-sum-not-ff", on_perf_metrics, "hypothetical",        \
+	      "the IA32_PERF_METRICS level-1 fractions sum to F0H instead of FFH")                 \
+	QUIRK(Q_METRICS_NO_CLEAR, "perf-metrics-write-no-clear", on_perf_metrics, "hypothetical",  \
+	      "writing 0 to FIXED_CTR3 and IA32_PERF_METRICS does not clear the metrics")          \
+	QUIRK(Q_TD_SLOTS_NEVER, "topdown-slots-never-count", on_perf_metrics, "hypothetical",      \
+	      "fixed counter 3 (TOPDOWN.SLOTS) never counts")                                      \
+	QUIRK(Q_RDPMC_METRICS_ZERO, "rdpmc-metrics-reads-zero", on_perf_metrics, "hypothetical",   \
+	      "RDPMC type 2000H returns 0 instead of IA32_PERF_METRICS")                           \
+	QUIRK(Q_METRICS_CTRL_BIT_GP, "global-ctrl-metrics-bit-rejected", on_perf_metrics,          \
+	      "hypothetical", "IA32_PERF_GLOBAL_CTRL bit 48 (EN_PERF_METRICS) raises #GP")         \
+	QUIRK(Q_TD_BACKEND_NEVER, "topdown-backend-never-counts", on_topdown_events,               \
+	      "hypothetical",                                                                      \
+	      "the architectural Topdown Backend Bound event (A4H/02H) never "                     \
+	      "counts, although CPUID.0AH:EBX marks it available")                                 \
 	/* ---- Hypervisors (the platform models of platforms.c) ---- */                           \
 	QUIRK(Q_DEBUGCTL_FREEZE_GP, "debugctl-freeze-perfmon-rejected", on_v2,                     \
 	      "KVM vmx_is_valid_debugctl(): FREEZE_PERFMON_ON_PMI is not in "                      \

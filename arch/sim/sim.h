@@ -232,6 +232,11 @@ bool sim_arch_gp_value(unsigned i, uint64_t *v);
 bool sim_arch_fixed_value(unsigned i, bool edx_rule_only, uint64_t *v);
 enum sim_rdpmc_result sim_arch_rdpmc(uint32_t ecx, uint64_t *v);
 
+/* pebs.c: a PEBS-enabled counter overflowed (pmu_arch.c asks first): true
+ * when the PEBS assist took it (record, reload, OvfBuf), false for an
+ * ordinary overflow. */
+bool sim_pebs_overflow(bool fixed, unsigned idx);
+
 /* A dump profile's CPUID. */
 enum sim_config_result sim_load_dump(const char *path, unsigned cpu, char *err, unsigned errlen);
 #define SIM_FIRST_CPU 0xFFFFFFFFU
