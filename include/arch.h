@@ -45,7 +45,18 @@ enum x86_vector {
 	X86_VEC_XM = 19,
 	X86_VEC_VE = 20,
 	X86_VEC_CP = 21,
+	X86_VEC_VC = 29, /* AMD64 APM Vol. 2 8.2: VMM communication (SEV-ES) */
+	X86_VEC_SX = 30, /* AMD64 APM Vol. 2 8.2: security exception */
 };
+
+/* Does the processor push an error code for this exception? SDM Vol. 3A
+ * Table 6-1 (#DF, #TS, #NP, #SS, #GP, #PF, #AC, #CP) and AMD64 APM Vol. 2
+ * Table 8-1 (#VC, #SX). The trap entry and the reports both ask here. */
+static inline bool x86_vector_has_error_code(int vec)
+{
+	return vec == X86_VEC_DF || (vec >= X86_VEC_TS && vec <= X86_VEC_PF) || vec == X86_VEC_AC ||
+	       vec == X86_VEC_CP || vec == X86_VEC_VC || vec == X86_VEC_SX;
+}
 
 /* Vectors the kernel programs into the local APIC. */
 #define PMI_VECTOR	0xF0 /* LVT performance-monitoring entry */
@@ -140,6 +151,34 @@ void arch_workload(uint64_t iters);
  * constant overhead only. CPL 0 only.
  */
 void arch_workload_gated(uint64_t iters, uint32_t msr, uint64_t on, uint64_t off);
+
+/*
+ * The intercepted-instruction workload: the gate of arch_workload_gated()
+ * around a loop whose every iteration executes one instruction that a
+ * hypervisor always intercepts, so that a vPMU has to count it in software:
+ *   ARCH_INTERCEPT_CPUID  CPUID leaf 0 (SDM Vol. 3C 26.1.2: always a VM exit)
+ *   ARCH_INTERCEPT_WRMSR  WRMSR(target) <- 0, target an unused counter's
+ *                         IA32_PERFEVTSELx (a vPMU intercepts it to
+ *                         reprogram its event)
+ *   ARCH_INTERCEPT_IN     IN AL, DX from port `target` (an unused port:
+ *                         port I/O exits to the VMM)
+ * Each iteration retires exactly INTERCEPT_INSNS_PER_ITER instructions, one
+ * of them the intercepted one and INTERCEPT_BRANCHES_PER_ITER a conditional
+ * branch; after the loop, INTERCEPT_CLOSE_INSNS instructions load the
+ * closing WRMSR's operands. On bare metal these are ordinary instructions.
+ * iters >= 1; CPL 0 only.
+ */
+#define INTERCEPT_INSNS_PER_ITER    6
+#define INTERCEPT_BRANCHES_PER_ITER 1
+#define INTERCEPT_CLOSE_INSNS	    3
+enum arch_intercept {
+	ARCH_INTERCEPT_CPUID,
+	ARCH_INTERCEPT_WRMSR,
+	ARCH_INTERCEPT_IN,
+	ARCH_INTERCEPT_COUNT
+};
+void arch_workload_intercepted(enum arch_intercept kind, uint64_t iters, uint32_t msr, uint64_t on,
+			       uint64_t off, uint32_t target);
 
 /*
  * The cache-miss workload: for each of `lines` lines (lines >= 1), line i at

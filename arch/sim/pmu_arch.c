@@ -46,11 +46,14 @@ static uint64_t store(uint64_t v, uint64_t mask)
 /* ---- Events ------------------------------------------------------------ */
 
 /* Vol. 3B Table 20-1: event select / umask of the architectural events, in
- * CPUID.0AH:EBX bit order. */
+ * CPUID.0AH:EBX bit order. An independent copy of the kernel's table
+ * (caps_arch_events) on purpose: the simulator is the oracle the suite is
+ * run against, so it does not take the encodings from the suite;
+ * unit/test_sim.c checks that the two agree. */
 static const struct {
 	uint8_t event, umask;
 	enum sim_event ev;
-} arch_events[ARCH_EVENT_COUNT] = {
+} arch_events[] = {
     [ARCH_EVENT_CORE_CYCLES] = {0x3C, 0x00, EV_CYCLES},
     [ARCH_EVENT_INSTRUCTIONS] = {0xC0, 0x00, EV_INSNS},
     [ARCH_EVENT_REF_CYCLES] = {0x3C, 0x01, EV_REF},
@@ -68,6 +71,17 @@ static const struct {
 
 /* An event that CPUID does not enumerate as available counts nothing here
  * (the SDM leaves it model-specific; the model picks the quiet choice). */
+_Static_assert(ARRAY_SIZE(arch_events) == ARCH_EVENT_COUNT, "one row per event of Table 20-1");
+
+bool sim_arch_event_encoding(unsigned i, uint8_t *event, uint8_t *umask)
+{
+	if (i >= ARCH_EVENT_COUNT)
+		return false;
+	*event = arch_events[i].event;
+	*umask = arch_events[i].umask;
+	return true;
+}
+
 static enum sim_event decode_event(uint64_t sel)
 {
 	uint8_t e = FIELD_GET_ULL(PERFEVTSEL_EVENT, sel);
@@ -81,6 +95,8 @@ static enum sim_event decode_event(uint64_t sel)
 			return EV_NONE;
 		if (quirk(Q_BR_MISS_NEVER_COUNTS) && ev == EV_BR_MISS)
 			return EV_NONE;
+		if (quirk(Q_CYCLES_AT_SLOT_RATE) && ev == EV_CYCLES)
+			ev = EV_TD_SLOTS;
 		if (quirk(Q_TD_BACKEND_NEVER) && ev == EV_TD_BACKEND)
 			return EV_NONE;
 		return g_sim.caps.pm.event_available[i] ? ev : EV_NONE;
@@ -96,9 +112,10 @@ static enum sim_event fixed_event(unsigned i)
 	case FIXED_INSTRUCTIONS:
 		return EV_INSNS;
 	case FIXED_CORE_CYCLES:
-		return EV_CYCLES;
+		return quirk(Q_CYCLES_AT_SLOT_RATE) ? EV_TD_SLOTS : EV_CYCLES;
 	case FIXED_REF_CYCLES:
-		return EV_REF;
+		/* The quirk's slow clock: one tick per loop iteration. */
+		return quirk(Q_REF_TSC_SLOW) ? EV_BRANCHES : EV_REF;
 	case FIXED_TOPDOWN_SLOTS:
 		return quirk(Q_TD_SLOTS_NEVER) ? EV_NONE : EV_TD_SLOTS;
 	default:
@@ -168,15 +185,20 @@ static void arch_collect(struct sim_counter_set *set)
 {
 	if (!g_sim.arch_pmu)
 		return;
+	int first = -1;
+	for (unsigned i = 0; i < SIM_MAX_GP && first < 0; i++)
+		if (gp_counting(i))
+			first = (int)i;
 	for (unsigned i = 0; i < SIM_MAX_GP; i++) {
 		if (!gp_counting(i))
 			continue;
 		uint64_t sel = P->evtsel[i];
 		struct sim_filter f = {
-		    .ev = decode_event(sel),
+		    .ev = decode_event(quirk(Q_EVTSEL_SHARED) ? P->evtsel[first] : sel),
 		    .cmask = quirk(Q_CMASK_IGNORED) ? 0 : FIELD_GET_ULL(PERFEVTSEL_CMASK, sel),
 		    .inv = !quirk(Q_INV_IGNORED) && (sel & PERFEVTSEL_INV),
 		    .edge = !quirk(Q_EDGE_IGNORED) && (sel & PERFEVTSEL_EDGE),
+		    .emulated_retire = quirk(Q_KVM_EMULATED_RETIRE) || quirk(Q_EMULATED_OVF_NO_PMI),
 		};
 		sim_counter_add(set,
 				&(struct sim_counter){&P->pmc[i], &P->gp_last[i], g_sim.gp_width, f,
@@ -185,7 +207,10 @@ static void arch_collect(struct sim_counter_set *set)
 	for (unsigned i = 0; i < SIM_MAX_FIXED; i++) {
 		if (!fixed_counting(i))
 			continue;
-		struct sim_filter f = {.ev = fixed_event(i)};
+		struct sim_filter f = {
+		    .ev = fixed_event(i),
+		    .emulated_retire = quirk(Q_KVM_EMULATED_RETIRE) || quirk(Q_EMULATED_OVF_NO_PMI),
+		};
 		sim_counter_add(set, &(struct sim_counter){&P->fixed[i], &P->fixed_last[i],
 							   g_sim.fixed_width, f, &sim_family_arch,
 							   ARCH_FIXED, i});
@@ -218,8 +243,10 @@ static void arch_overflow(const struct sim_counter *c)
 		    !quirk(Q_FIXED_PMI_IGNORED) && ((P->fixed_ctrl >> (4 * idx)) & FIXED_CTRL_PMI);
 	else
 		pmi = P->evtsel[idx] & PERFEVTSEL_INT;
-	if (quirk(Q_PMI_INT_CLEAR))
+	if (quirk(Q_PMI_INT_CLEAR) || (quirk(Q_PMI_NO_INT_ABOVE_0) && idx > 0))
 		pmi = true;
+	if (quirk(Q_EMULATED_OVF_NO_PMI) && g_sim.segment == SEG_INTERCEPT_ITER)
+		pmi = false;
 	if (!pmi)
 		return;
 	if ((P->debugctl & DEBUGCTL_FREEZE_PERFMON_ON_PMI) && !quirk(Q_FREEZE_IGNORED)) {
@@ -381,8 +408,10 @@ static enum sim_msr_result arch_rdmsr(uint32_t msr, uint64_t *val)
 	if (c == CTR_MSR_PRESENT) {
 		switch (k) {
 		case K_PMC:
-		case K_APMC:
 			*val = P->pmc[i];
+			return SIM_MSR_OK;
+		case K_APMC:
+			*val = quirk(Q_A_PMC_SHADOW) ? P->apmc_shadow[i] : P->pmc[i];
 			return SIM_MSR_OK;
 		case K_EVTSEL:
 			*val = P->evtsel[i];
@@ -459,6 +488,7 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 		if ((v & ~gp_mask()) && !quirk(Q_FW_NO_WIDTH_GP))
 			return SIM_MSR_GP;
 		P->pmc[i] = v & gp_mask();
+		P->apmc_shadow[i] = P->pmc[i];
 		return SIM_MSR_OK;
 	case K_FIXED:
 		/* Vol. 3B 20.2.2: bits beyond the fixed width are reserved. */
