@@ -70,7 +70,7 @@ static unsigned list_suites(const struct options *o, const char **suites)
 	unsigned n = 0;
 
 	const struct test_desc *d;
-	for_each_test (d) {
+	for_each_test(d) {
 		if (!selected(o, d))
 			continue;
 		bool seen = false;
@@ -116,7 +116,7 @@ static void add_name(char *buf, size_t size, const char *name)
 static bool first_of_suite(const struct test_desc *d)
 {
 	const struct test_desc *e;
-	for_each_test (e) {
+	for_each_test(e) {
 		if (e == d)
 			return true;
 		if (!kstrcmp(e->suite, d->suite))
@@ -128,7 +128,7 @@ static bool first_of_suite(const struct test_desc *d)
 static bool suite_exists(const char *name)
 {
 	const struct test_desc *d;
-	for_each_test (d)
+	for_each_test(d)
 		if (!kstrcmp(d->suite, name))
 			return true;
 	return false;
@@ -146,7 +146,7 @@ static void unknown_name(const char *list, const char *name, options_error_fn er
 		sn++;
 	kstrlcpy(suite, name, sn + 1 < sizeof(suite) ? sn + 1 : sizeof(suite));
 	bool in_suite = name[sn] == '.' && suite_exists(suite);
-	for_each_test (d) {
+	for_each_test(d) {
 		if (in_suite && !kstrcmp(d->suite, suite))
 			add_name(known, sizeof(known), d->name);
 		else if (!in_suite && first_of_suite(d))
@@ -177,7 +177,7 @@ unsigned runner_check_names(const struct options *o, options_error_fn err, void 
 			const char *name = nl->names[i];
 			bool found = false;
 			const struct test_desc *d;
-			for_each_test (d) {
+			for_each_test(d) {
 				char full[2 * OPT_NAME_LEN];
 				ksnprintf(full, sizeof(full), "%s.%s", d->suite, d->name);
 				found |= !kstrcmp(d->suite, name) ||
@@ -344,7 +344,7 @@ static void run_suite(const struct options *o, const char *suite, unsigned numbe
 	struct run_totals st = {0};
 
 	const struct test_desc *d;
-	for_each_test (d)
+	for_each_test(d)
 		planned += !kstrcmp(d->suite, suite) && selected(o, d);
 
 	ktap_begin_subtest(w, suite, planned);
@@ -352,7 +352,7 @@ static void run_suite(const struct options *o, const char *suite, unsigned numbe
 	live_suite = &st;
 	uint64_t t0 = arch_rdtsc();
 	unsigned n = 0;
-	for_each_test (d) {
+	for_each_test(d) {
 		if (kstrcmp(d->suite, suite) || !selected(o, d))
 			continue;
 		tally(&st, run_one(o, d, ++n, &st));
