@@ -48,7 +48,7 @@ EFI_BOOT_CFLAGS := -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64 \
 	-isystem $(EFI_INC)/protocol
 EFI_LDFLAGS := -nostdlib -znocombreloc -z noexecstack -shared -Bsymbolic \
 	--gc-sections --exclude-libs ALL -T linker.ld -L$(EFI_LIB)
-EFI_SECTIONS := -j .text -j .sdata -j .data -j .bss -j .dynamic -j .dynsym \
+EFI_SECTIONS := -j .text -j .sdata -j .data -j .bss -j .dynamic -j .dynsym -j .relr \
 	-j .rel -j .rela -j .rel.* -j .rela.* -j .reloc
 
 .PHONY: efi
@@ -65,7 +65,11 @@ $(EFI_IMAGE): $(EFI_ELF)
 	$(call quiet,PE,$@)$(EFI_OBJCOPY) $< $@
 
 $(EFI_ELF): $(EFI_OBJS) $(EFI_OBJS_LIST) linker.ld mk/efi.mk
-	$(call quiet,LD,$@)ld $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -lefi -lgnuefi -o $@
+	$(call quiet,LD,$@)ld $(EFI_LDFLAGS) -z pack-relative-relocs $(EFI_CRT0) $(EFI_OBJS) -lefi -lgnuefi -o $@
+	@# Every relocation packed into RELR (boot/relocate.c applies those);
+	@# crt0 applies RELA entries, which must then be none.
+	@if readelf -r $@ | grep -q 'R_X86_64_[A-Z]'; then \
+		echo "error: $@ has relocations other than RELR" >&2; readelf -r $@ | head >&2; rm -f $@; exit 1; fi
 	@# No unresolved symbols may survive into the image (ld -shared allows them).
 	@if nm -u $@ | grep -v '^ *w ' | grep . ; then \
 		echo "error: undefined symbols in $@" >&2; rm -f $@; exit 1; fi
