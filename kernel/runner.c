@@ -268,7 +268,7 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	struct arch_exception ex;
 	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;
 	live_test = d;
-	int rc = arch_run_guarded(run_fn, &t, timeout, &ex);
+	enum arch_guard_result rc = arch_run_guarded(run_fn, &t, timeout, &ex);
 	live_test = NULL;
 
 	/* Whatever the test did, the next one starts from a clean PMU. */
@@ -286,12 +286,12 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	if (ex.state_restored)
 		ktap_diag(w, "the test left machine state changed: %s (put back by the harness)",
 			  ex.state_restored);
-	if (rc == 2) {
+	if (rc == ARCH_GUARD_TIMEOUT) {
 		ktap_diag(w, "watchdog: no result after %u ms; the test was abandoned", timeout);
 		screen_failure("watchdog: the test was abandoned", "a result within the timeout",
 			       "no result", "the harness (timeout_ms)");
 		r = KTAP_TIMEOUT;
-	} else if (rc == 1) {
+	} else if (rc == ARCH_GUARD_EXCEPTION) {
 		report_exception(w, &ex);
 		r = KTAP_ERROR;
 	} else if (t.failures || ex.state_restored) {
