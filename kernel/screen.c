@@ -212,8 +212,9 @@ static void note_recent(const char *test, bool known)
 		row_text(ROW_RECENT + 1 + i, 2, known ? SCREEN_CYAN : SCREEN_RED, s.recent[i]);
 }
 
-void screen_test_end(enum ktap_result r, bool known)
+void screen_test_end(enum ktap_result r)
 {
+	bool known = r == KTAP_XFAIL;
 	enum count_column col = known		 ? COUNT_KNOWN
 				: r == KTAP_PASS ? COUNT_PASS
 				: r == KTAP_SKIP ? COUNT_SKIP
@@ -223,7 +224,7 @@ void screen_test_end(enum ktap_result r, bool known)
 		s.suites[s.n_suites - 1].n[col]++;
 	for (unsigned i = s.test_first_failure; i < s.n_failures; i++)
 		s.failures[i].known = known;
-	if (known || !(r == KTAP_PASS || r == KTAP_SKIP))
+	if (r != KTAP_PASS && r != KTAP_SKIP)
 		note_recent(s.test, known);
 	s.tests_done++;
 	s.test = NULL;

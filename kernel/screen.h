@@ -22,9 +22,9 @@ void screen_test_begin(const char *test);
 /* A failed check of the running test (kernel/check.c), or a test that
  * ended in an exception or timeout (kernel/runner.c). */
 void screen_failure(const char *what, const char *expected, const char *actual, const char *rule);
-/* The running test's result. A known deviation (expected failure) counts
- * in the "known" column: the runner reports it with known = true. */
-void screen_test_end(enum ktap_result r, bool known);
+/* The running test's result. A known deviation (KTAP_XFAIL: a failure the
+ * known-deviations table explains) counts in the "known" column. */
+void screen_test_end(enum ktap_result r);
 
 struct screen_summary {
 	enum run_status status;
