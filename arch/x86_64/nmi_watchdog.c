@@ -10,7 +10,10 @@
  * accepts NMI messages, 11.4.7.2). The I/O APIC's redirection entries have a
  * delivery mode (NMI = 100B, 82093AA datasheet 3.2.4), and the HPET's timers
  * can be routed to an I/O APIC input (IA-PC HPET 1.0a, 2.3.8: Tn_INT_ROUTE_CNF
- * among the pins of Tn_INT_ROUTE_CAP), one-shot against a 64-bit counter.
+ * among the pins of Tn_INT_ROUTE_CAP, taken only from 16 up), or through the
+ * legacy replacement route (timer 0 on IRQ0, pin 2, the PIT's IRQ0 cut off,
+ * 2.3.9) where no such pin is offered (QEMU's i440FX machine offers pin 2
+ * only), one-shot against a 64-bit counter.
  *
  * It is a backstop: armed for the test's timeout plus a margin, so the APIC
  * timer reports first when it can. Where there is no HPET at FED00000H or no
@@ -19,6 +22,8 @@
  * hang with interrupts off stays a hang (docs/robustness.md).
  */
 #include "x86.h"
+
+#include "ktap.h"
 
 #define HPET_BASE   0xFED00000ULL
 #define IOAPIC_BASE 0xFEC00000ULL
@@ -93,14 +98,17 @@ void nmi_watchdog_init(uint32_t bsp_apic_id)
 		return;
 	}
 	unsigned timers = (unsigned)((cap >> 8) & 0x1F) + 1;
-	/* The last timer with a 64-bit comparator and a route to a pin the
-	 * I/O APIC has; the highest such pin (away from the ISA ones). */
+	uint64_t g = hpet_read(HPET_GCONF);
+	bool legacy = false;
+	/* The last timer with a 64-bit comparator and a route to an I/O APIC
+	 * pin of its own (16 and up: pins below are ISA IRQs, the PIT's among
+	 * them, whose interrupts would arrive as NMIs too). */
 	for (unsigned n = timers; n-- > 0;) {
 		uint64_t conf = hpet_read(HPET_TCONF(n));
 		uint32_t routes = (uint32_t)(conf >> 32);
 		if (!(conf & HPET_T_SIZE_64))
 			continue;
-		for (unsigned p = max_entry + 1; p-- > 0;) {
+		for (unsigned p = max_entry + 1; p-- > 16;) {
 			if (p < 32 && (routes & (1U << p))) {
 				timer = n;
 				pin = p;
@@ -108,21 +116,33 @@ void nmi_watchdog_init(uint32_t bsp_apic_id)
 			}
 		}
 	}
-	status = "none (no HPET timer with a 64-bit comparator and an I/O APIC route)";
-	hpet = NULL;
-	return;
-found:
-	/* The pin: NMI delivery (100B), physical destination, edge, unmasked. */
-	ioapic_write(0x11 + 2 * pin, bsp_apic_id << 24);
-	ioapic_write(0x10 + 2 * pin, 4u << 8);
-	/* The timer: one-shot, edge, routed to the pin, disabled until armed. */
+	/* Else the legacy replacement route (spec 2.3.9): timer 0 drives IRQ0,
+	 * I/O APIC pin 2 on a PC, and the PIT's IRQ0 is cut off. */
+	if (!(hpet_read(HPET_TCONF(0)) & HPET_T_SIZE_64) || max_entry < 2) {
+		status = "none (no HPET timer with a 64-bit comparator and a route of its own)";
+		hpet = NULL;
+		return;
+	}
+	timer = 0;
+	pin = 2;
+	legacy = true;
+	hpet_write(HPET_GCONF, g | HPET_LEGACY); /* the PIT's IRQ0 stops here */
+found:;
+	/* The timer: one-shot, edge, disabled until armed (routed to the pin
+	 * unless the legacy route applies). */
 	uint64_t conf = hpet_read(HPET_TCONF(timer));
 	conf &=
 	    ~(HPET_T_INT_ENB | HPET_T_PERIODIC | HPET_T_32MODE | HPET_T_FSB | (0x1FULL << 9) | 2);
-	hpet_write(HPET_TCONF(timer), conf | ((uint64_t)pin << HPET_T_ROUTE_SHIFT));
-	uint64_t g = hpet_read(HPET_GCONF);
-	hpet_write(HPET_GCONF, (g & ~HPET_LEGACY) | HPET_ENABLE);
-	status = "HPET one-shot NMI through the I/O APIC";
+	hpet_write(HPET_TCONF(timer), conf | (legacy ? 0 : (uint64_t)pin << HPET_T_ROUTE_SHIFT));
+	/* The pin: NMI delivery (100B), physical destination, edge, unmasked. */
+	ioapic_write(0x11 + 2 * pin, bsp_apic_id << 24);
+	ioapic_write(0x10 + 2 * pin, 4u << 8);
+	g = hpet_read(HPET_GCONF);
+	hpet_write(HPET_GCONF, (legacy ? g : g & ~HPET_LEGACY) | HPET_ENABLE);
+	static char desc[112];
+	ksnprintf(desc, sizeof(desc), "HPET timer %u one-shot, %s I/O APIC pin %u in NMI mode",
+		  timer, legacy ? "legacy replacement route (IRQ0) to" : "routed to", pin);
+	status = desc;
 }
 
 bool nmi_watchdog_available(void)

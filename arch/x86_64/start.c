@@ -133,7 +133,7 @@ static void describe_timer(void)
 	n = append(g_platform, n, " MHz by ", 32);
 	n = append(g_platform, n, apic_calibration_source(), 64);
 	n = append(g_platform, n, "; NMI watchdog: ", 32);
-	append(g_platform, n, nmi_watchdog_status(), 80);
+	append(g_platform, n, nmi_watchdog_status(), 112);
 }
 
 const char *arch_platform(void)
