@@ -229,7 +229,7 @@ uint64_t sim_segment_count(const struct sim_segment *s, const struct sim_filter 
 		prev = cond;
 	}
 	*last = prev;
-	return n;
+	return f->scale ? n * f->scale : n;
 }
 
 uint64_t sim_segment_total(const struct sim_segment *s, enum sim_event ev)
