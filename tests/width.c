@@ -270,8 +270,7 @@ TEST(width, full_width_presets_and_aliases, REQ_ARCH_PMU | REQ_FW_WRITE | REQ_EX
 	uint64_t per_iter;
 
 	pmu_exact_event(&ev, &per_iter);
-	for_each_gp_counter(c)
-	{
+	for_each_gp_counter (c) {
 		uint64_t cfg = counter_cfg_all_rings(c, ev), cnt, preset;
 		unsigned i = c.idx;
 
