@@ -142,6 +142,34 @@ void arch_workload(uint64_t iters);
 void arch_workload_gated(uint64_t iters, uint32_t msr, uint64_t on, uint64_t off);
 
 /*
+ * The intercepted-instruction workload: the gate of arch_workload_gated()
+ * around a loop whose every iteration executes one instruction that a
+ * hypervisor always intercepts, so that a vPMU has to count it in software:
+ *   ARCH_INTERCEPT_CPUID  CPUID leaf 0 (SDM Vol. 3C 26.1.2: always a VM exit)
+ *   ARCH_INTERCEPT_WRMSR  WRMSR(target) <- 0, target an unused counter's
+ *                         IA32_PERFEVTSELx (a vPMU intercepts it to
+ *                         reprogram its event)
+ *   ARCH_INTERCEPT_IN     IN AL, DX from port `target` (an unused port:
+ *                         port I/O exits to the VMM)
+ * Each iteration retires exactly INTERCEPT_INSNS_PER_ITER instructions, one
+ * of them the intercepted one and INTERCEPT_BRANCHES_PER_ITER a conditional
+ * branch; after the loop, INTERCEPT_CLOSE_INSNS instructions load the
+ * closing WRMSR's operands. On bare metal these are ordinary instructions.
+ * iters >= 1; CPL 0 only.
+ */
+#define INTERCEPT_INSNS_PER_ITER    6
+#define INTERCEPT_BRANCHES_PER_ITER 1
+#define INTERCEPT_CLOSE_INSNS	    3
+enum arch_intercept {
+	ARCH_INTERCEPT_CPUID,
+	ARCH_INTERCEPT_WRMSR,
+	ARCH_INTERCEPT_IN,
+	ARCH_INTERCEPT_COUNT
+};
+void arch_workload_intercepted(enum arch_intercept kind, uint64_t iters, uint32_t msr, uint64_t on,
+			       uint64_t off, uint32_t target);
+
+/*
  * The cache-miss workload: for each of `lines` lines (lines >= 1), line i at
  * buf + i * WORKLOAD_LLC_STRIDE, CLFLUSH the line, MFENCE, then load one
  * quadword from it. Needs CPUID.01H:EDX.CLFSH[19]. The code is __user_code,

@@ -176,8 +176,8 @@ enum arch_lbr_br_type {
 #define LBR_CTL_OTHER_BRANCH  BIT_ULL(22)
 #define LBR_CTL_ALL_BRANCHES  GENMASK_ULL(22, 16)
 
-/* ---- PEBS and the DS save area (Vol. 3B 20.6.3.4 "Debug Store (DS)
- * Mechanism", 20.9 "Adaptive PEBS" (PEBS_BASELINE)) --------------------- */
+/* ---- PEBS and the DS save area (Vol. 3B 18.4.9 "BTS and DS Save Area";
+ * 20.9 "PEBS Facility", adaptive PEBS with PEBS_BASELINE) --------------- */
 #define MSR_IA32_DS_AREA     0x600
 #define MSR_IA32_PEBS_ENABLE 0x3F1 /* PMCn at n, FIXED_CTRi at 32 + i (baseline) */
 #define MSR_PEBS_DATA_CFG    0x3F2 /* with PEBS_BASELINE */

@@ -40,6 +40,22 @@ enum lbr_layout_result lbr_legacy_layout(const struct caps *c, struct lbr_layout
  * exist. Fault-returning probes: safe on any machine. */
 void lbr_pebs_reset(void);
 
+/*
+ * A PMI to freeze on (kernel/lbr_pmi.c): the first GP counter counts
+ * instructions with INT, preset to overflow 64 instructions into
+ * PMU_ITERS iterations of the gated workload, with IA32_DEBUGCTL's LBR and
+ * FREEZE_LBRS_ON_PMI replaced by `debugctl_set` for the run (and cleared
+ * after it). False, nothing done, without a GP counter or the instructions
+ * event.
+ */
+struct lbr_pmi_run {
+	unsigned ovf;	   /* the counter that overflowed */
+	unsigned pmis;	   /* PMIs delivered */
+	uint64_t status;   /* IA32_PERF_GLOBAL_STATUS in the first PMI */
+	uint64_t debugctl; /* IA32_DEBUGCTL after the run */
+};
+bool lbr_pmi_run(uint64_t debugctl_set, struct lbr_pmi_run *r);
+
 /* For the simulator's quirk table: a model-specific LBR stack this table
  * knows, and one with MSR_LBR_SELECT. */
 bool lbr_legacy_present(const struct caps *c);

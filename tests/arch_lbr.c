@@ -7,6 +7,7 @@
  * IA32_LBR_0 the youngest; CPL, branch-type and call-stack filtering and the
  * BR_TYPE field, each where leaf 1CH enumerates it.
  */
+#include "lbr.h"
 #include "pmu.h"
 #include "rules.h"
 #include "test.h"
@@ -218,4 +219,29 @@ TEST(arch_lbr, call_stack_mode_pops, REQ_INTEL | REQ_ARCH_LBR)
 	run_chain(LBR_CTL_LBREN | cpl | LBR_CTL_NEAR_REL_CALL | LBR_CTL_NEAR_RET |
 		  LBR_CTL_CALL_STACK);
 	expect_entries(t, 0, RULE_ALBR_CALL_STACK, "call-stack mode: the RET pops its CALL");
+}
+
+/* FREEZE_LBRS_ON_PMI with Arch LBRs (every Arch LBR CPU is version 4 or
+ * later): the PMI sets LBR_Frz and the LBRs record nothing until it is
+ * cleared (Vol. 3B 20.2.4.1). */
+TEST(arch_lbr, freeze_on_pmi, REQ_INTEL | REQ_ARCH_LBR | REQ_ARCH_PMU_V4 | REQ_APIC)
+{
+	struct lbr_pmi_run r;
+
+	wrmsr(MSR_IA32_LBR_CTL, ctl_all());
+	bool ran = lbr_pmi_run(DEBUGCTL_FREEZE_LBRS_ON_PMI, &r);
+	wrmsr(MSR_IA32_LBR_CTL, 0);
+	if (!ran) {
+		t_skip(t, "needs a GP counter and instructions retired (CPUID.0AH:EBX[1] = 0)");
+		return;
+	}
+	if (!expect_eq(t, r.pmis, 1, RULE_PMI_DELIVER, "PMIs for the IA32_PMC%u overflow", r.ovf))
+		return;
+	expect_eq(t, r.status & GLOBAL_STATUS_LBR_FRZ, GLOBAL_STATUS_LBR_FRZ, RULE_LBR_FREEZE_V4,
+		  "IA32_PERF_GLOBAL_STATUS.LBR_Frz in the PMI handler");
+	run_chain(ctl_all());
+	expect_entries(t, 0, RULE_LBR_FREEZE_V4, "LBR_Frz set: nothing recorded");
+	wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, GLOBAL_STATUS_LBR_FRZ | GLOBAL_PMC_BIT(r.ovf));
+	run_chain(ctl_all());
+	expect_entries(t, (1U << CHAIN) - 1, RULE_LBR_FREEZE_V4, "LBR_Frz cleared: all recorded");
 }

@@ -266,54 +266,37 @@ TEST(lbr, format_flags, REQ_INTEL | REQ_LBR_FMT)
 		  "IN_TX / TSX_ABORT of the chain's %u entries (no transaction ran)", n);
 }
 
-/* FREEZE_LBRS_ON_PMI: an overflow with INT of the first GP counter, LBRs on. */
-static bool lbr_pmi_run(struct t *t, bool freeze, uint64_t *status_at_pmi, unsigned *ovf)
+/* FREEZE_LBRS_ON_PMI: a PMI with the LBRs on (kernel/lbr_pmi.c). */
+static bool pmi_run(struct t *t, bool freeze, struct lbr_pmi_run *r)
 {
-	int c = pmu_gp_nth(0);
-	uint64_t dbg = rdmsr(MSR_IA32_DEBUGCTL) & ~(DEBUGCTL_LBR | DEBUGCTL_FREEZE_LBRS_ON_PMI);
-
-	if (c < 0 || !pmu_event_available(ARCH_EVENT_INSTRUCTIONS)) {
+	if (!lbr_pmi_run(DEBUGCTL_LBR | (freeze ? DEBUGCTL_FREEZE_LBRS_ON_PMI : 0), r)) {
 		t_skip(t, "needs a GP counter and instructions retired (CPUID.0AH:EBX[1] = 0)");
 		return false;
 	}
-	*ovf = (unsigned)c;
-	pmu_gp_program(*ovf,
-		       pmu_evtsel(ARCH_EVENT_INSTRUCTIONS,
-				  PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_INT | PERFEVTSEL_EN),
-		       0);
-	pmu_gp_preload(*ovf, 64);
-	wrmsr(MSR_IA32_DEBUGCTL, dbg | DEBUGCTL_LBR | (freeze ? DEBUGCTL_FREEZE_LBRS_ON_PMI : 0));
-	pmu_pmi_install(true, 0, false);
-	pmu_run_gated_irq(pmu_gate_global(GLOBAL_PMC_BIT(*ovf)), PMU_ITERS);
-	*status_at_pmi = g_pmi.status;
-	unsigned pmis = g_pmi.count;
-	pmu_pmi_uninstall();
-	return expect_eq(t, pmis, 1, RULE_PMI_DELIVER, "PMIs for the IA32_PMC%u overflow", *ovf);
+	return expect_eq(t, r->pmis, 1, RULE_PMI_DELIVER, "PMIs for the IA32_PMC%u overflow",
+			 r->ovf);
 }
 
 TEST(lbr, freeze_on_pmi, REQ_INTEL | REQ_LBR_FMT | REQ_ARCH_PMU_V2 | REQ_APIC)
 {
 	struct lbr_layout l;
-	uint64_t status;
-	unsigned ovf;
+	struct lbr_pmi_run r;
 
-	if (!layout(t, &l) || !lbr_pmi_run(t, true, &status, &ovf))
+	if (!layout(t, &l) || !pmi_run(t, true, &r))
 		return;
-	uint64_t dbg = rdmsr(MSR_IA32_DEBUGCTL);
-	wrmsr(MSR_IA32_DEBUGCTL, dbg & ~(DEBUGCTL_LBR | DEBUGCTL_FREEZE_LBRS_ON_PMI));
 	if (caps()->pm.version < 4) {
-		expect_eq(t, dbg & DEBUGCTL_LBR, 0, RULE_LBR_FREEZE_LEGACY,
+		expect_eq(t, r.debugctl & DEBUGCTL_LBR, 0, RULE_LBR_FREEZE_LEGACY,
 			  "IA32_DEBUGCTL.LBR after the PMI, FREEZE_LBRS_ON_PMI = 1");
 		return;
 	}
-	expect_eq(t, status & GLOBAL_STATUS_LBR_FRZ, GLOBAL_STATUS_LBR_FRZ, RULE_LBR_FREEZE_V4,
+	expect_eq(t, r.status & GLOBAL_STATUS_LBR_FRZ, GLOBAL_STATUS_LBR_FRZ, RULE_LBR_FREEZE_V4,
 		  "IA32_PERF_GLOBAL_STATUS.LBR_Frz in the PMI handler");
 	/* Frozen: the chain is not recorded ... */
 	clear_stack(&l);
 	unsigned tos0 = run_chain(&l);
 	expect_stack(t, &l, tos0, 0, RULE_LBR_FREEZE_V4, "LBR_Frz set: nothing recorded");
 	/* ... until LBR_Frz is cleared. */
-	wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, GLOBAL_STATUS_LBR_FRZ | GLOBAL_PMC_BIT(ovf));
+	wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, GLOBAL_STATUS_LBR_FRZ | GLOBAL_PMC_BIT(r.ovf));
 	tos0 = run_chain(&l);
 	expect_stack(t, &l, tos0, (1U << CHAIN) - 1, RULE_LBR_FREEZE_V4,
 		     "LBR_Frz cleared: recording again");
@@ -322,16 +305,13 @@ TEST(lbr, freeze_on_pmi, REQ_INTEL | REQ_LBR_FMT | REQ_ARCH_PMU_V2 | REQ_APIC)
 TEST(lbr, no_freeze_without_debugctl_bit, REQ_INTEL | REQ_LBR_FMT | REQ_ARCH_PMU_V2 | REQ_APIC)
 {
 	struct lbr_layout l;
-	uint64_t status;
-	unsigned ovf;
+	struct lbr_pmi_run r;
 
-	if (!layout(t, &l) || !lbr_pmi_run(t, false, &status, &ovf))
+	if (!layout(t, &l) || !pmi_run(t, false, &r))
 		return;
-	uint64_t dbg = rdmsr(MSR_IA32_DEBUGCTL);
-	wrmsr(MSR_IA32_DEBUGCTL, dbg & ~DEBUGCTL_LBR);
-	expect_eq(t, dbg & DEBUGCTL_LBR, DEBUGCTL_LBR, RULE_LBR_FREEZE_LEGACY,
+	expect_eq(t, r.debugctl & DEBUGCTL_LBR, DEBUGCTL_LBR, RULE_LBR_FREEZE_LEGACY,
 		  "IA32_DEBUGCTL.LBR after the PMI, FREEZE_LBRS_ON_PMI = 0");
 	if (caps()->pm.version >= 4)
-		expect_eq(t, status & GLOBAL_STATUS_LBR_FRZ, 0, RULE_LBR_FREEZE_V4,
+		expect_eq(t, r.status & GLOBAL_STATUS_LBR_FRZ, 0, RULE_LBR_FREEZE_V4,
 			  "IA32_PERF_GLOBAL_STATUS.LBR_Frz in the PMI handler, no freeze asked");
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * PEBS (SDM Vol. 3B 20.6.3.4 "Debug Store (DS) Mechanism", 20.9 adaptive
- * PEBS): the DS save area and the PEBS buffer are this kernel's own memory;
+ * PEBS (SDM Vol. 3B 18.4.9 "BTS and DS Save Area"; 20.9 "PEBS Facility",
+ * adaptive PEBS): the DS save area and the PEBS buffer are this kernel's own memory;
  * a counter preset to overflow after a known count writes exactly one
  * record there, checked field by field.
  *
@@ -15,7 +15,7 @@
 #include "rules.h"
 #include "test.h"
 
-/* DS save area, 64-bit layout (20.6.3.4, the DS save area figure). */
+/* DS save area, 64-bit layout (18.4.9, the 64-bit DS save area figure). */
 struct ds_area {
 	uint64_t bts_base, bts_index, bts_abs_max, bts_threshold;
 	uint64_t pebs_base, pebs_index, pebs_abs_max, pebs_threshold;
@@ -228,6 +228,54 @@ TEST(pebs, no_record_without_overflow, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
 		  "PEBS index after a run that does not overflow the counter (from 0)");
 	expect_eq(t, r.status & GLOBAL_STATUS_OVF_BUFFER, 0, RULE_PEBS_OVFBUF,
 		  "GLOBAL_STATUS.OvfBuf without a record");
+}
+
+/* Two GP counters, overflowing after PEBS_K and 2 * PEBS_K instructions:
+ * two records, in that order, each naming its own counter. */
+TEST(pebs, two_counters_two_records, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
+{
+	int a = pmu_gp_nth(0), b = pmu_gp_nth(1);
+	const uint64_t *rec = (const uint64_t *)pebs_buf;
+
+	if (!pebs_available(t))
+		return;
+	if (b < 0 || !pmu_event_available(ARCH_EVENT_INSTRUCTIONS)) {
+		t_skip(t, "needs two GP counters and instructions retired");
+		return;
+	}
+	uint64_t bits = GLOBAL_PMC_BIT(a) | GLOBAL_PMC_BIT(b);
+	ds_setup(2 * BASIC_BYTES);
+	wrmsr(MSR_PEBS_DATA_CFG, 0);
+	for (int i = 0; i < 2; i++) {
+		unsigned c = (unsigned)(i ? b : a);
+		pmu_gp_program(c,
+			       pmu_evtsel(ARCH_EVENT_INSTRUCTIONS,
+					  PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN),
+			       0);
+		pmu_gp_preload(c, (i + 1) * PEBS_K);
+	}
+	if (!expect_no_fault(t, wrmsr_safe(MSR_IA32_PEBS_ENABLE, bits), RULE_PEBS_ENABLE_BITS,
+			     "WRMSR IA32_PEBS_ENABLE <- %#llx", (unsigned long long)bits))
+		return;
+	pmu_pmi_install(true, 0, false);
+	pmu_run_gated_irq(pmu_gate_global(bits), PMU_ITERS);
+	unsigned pmis = g_pmi.count;
+	pmu_pmi_uninstall();
+	wrmsr(MSR_IA32_PEBS_ENABLE, 0);
+	uint64_t status = rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+	wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, status);
+	wrmsr(MSR_IA32_DS_AREA, 0);
+	if (!expect_eq(t, ds.pebs_index - ds.pebs_base, 2 * BASIC_BYTES, RULE_PEBS_RECORD,
+		       "PEBS index - base after IA32_PMC%d and IA32_PMC%d overflowed once each", a,
+		       b))
+		return;
+	expect_eq(t, rec[2], GLOBAL_PMC_BIT(a), RULE_PEBS_BASIC,
+		  "first record: applicable counters (IA32_PMC%d overflowed first)", a);
+	expect_eq(t, rec[BASIC_BYTES / 8 + 2], GLOBAL_PMC_BIT(b), RULE_PEBS_BASIC,
+		  "second record: applicable counters (IA32_PMC%d)", b);
+	expect_eq(t, status & GLOBAL_STATUS_OVF_BUFFER, GLOBAL_STATUS_OVF_BUFFER, RULE_PEBS_OVFBUF,
+		  "GLOBAL_STATUS.OvfBuf, threshold at the second record");
+	expect_eq(t, pmis, 1, RULE_PEBS_OVFBUF, "PMIs, threshold at the second record");
 }
 
 TEST(pebs, no_ovfbuf_below_threshold, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)

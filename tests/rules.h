@@ -487,6 +487,43 @@
 	"AMD APM Vol.2 13.2.1 (HG_ONLY, Table 13-3): HostOnly = GuestOnly = 1 counts like "        \
 	"both 0 (events in host and guest)"
 
+
+/* ---- Intercepted instructions and absolute bounds (simkvm, issue 10) ---- */
+#define RULE_INTERCEPT_INSNS                                                                       \
+	"SDM Vol.3B Table 20-1: Instructions Retired (C0H/00H) counts each retired "               \
+	"instruction, CPUID / WRMSR / IN included (a hypervisor that intercepts them must "        \
+	"count them too): 6 per iteration, 6N+3 to 6N+5 in the window"
+#define RULE_INTERCEPT_BRANCHES                                                                    \
+	"SDM Vol.3B Table 20-1: Branch Instructions Retired (C4H/00H): the window's only "          \
+	"branch is the loop's JNZ, N in N iterations"
+#define RULE_INTERCEPT_USR_OS                                                                      \
+	"SDM Vol.3B 20.2.1.1: USR counts at CPL 1-3 only, OS at CPL 0 only, for every "             \
+	"instruction, intercepted ones included"
+#define RULE_INTERCEPT_CMASK                                                                       \
+	"SDM Vol.3B 20.2.1.1: with CMASK != 0 the counter adds 1 per cycle whose event count "      \
+	"is >= CMASK; no processor retires 255 instructions in a cycle, so CMASK = 255 counts "     \
+	"0 (EDGE: no rising edge either)"
+#define RULE_INTERCEPT_INV_EDGE                                                                    \
+	"SDM Vol.3B 20.2.1.1: INV makes the condition 'count < CMASK', true in every cycle "        \
+	"for CMASK = 255, so EDGE sees at most one deasserted-to-asserted transition"
+#define RULE_INTERCEPT_OVERFLOW                                                                    \
+	"SDM Vol.3B 20.2.2 / 20.6.3.5.8: a counter overflow sets its IA32_PERF_GLOBAL_STATUS "      \
+	"bit and, with INT, signals one PMI, whichever instruction caused it"
+#define RULE_WINDOW_BRANCHES                                                                       \
+	"SDM Vol.3B Table 20-1: Branch Instructions Retired, absolute: between the enabling "      \
+	"and the disabling WRMSR (neither a branch) the loop retires exactly N branches"
+#define RULE_WINDOW_INSTRUCTIONS                                                                   \
+	"SDM Vol.3B Table 20-1: Instructions Retired, absolute: the window holds the loop's 10N "  \
+	"instructions and at most the two WRMSRs that bracket it: [10N, 10N+2]"
+#define RULE_WINDOW_CYCLES                                                                         \
+	"SDM Vol.2A CPUID leaf 16H (base EAX / maximum EBX frequency) and Vol.3B Time-Stamp "      \
+	"Counter (an invariant TSC ticks at a constant rate, the base frequency): core cycles "   \
+	"<= ceil(max/base) x TSC ticks of the window (inference: leaf 16H is nominal; the "        \
+	"ceiling absorbs its rounding)"
+#define RULE_WINDOW_REF_TSC                                                                        \
+	"SDM Vol.3B Table 20-2: IA32_FIXED_CTR2 (CPU_CLK_UNHALTED.REF_TSC) counts at the TSC "     \
+	"rate while not halted: over the extra N iterations of a 2N-N pair it counts at least "    \
+	"half the TSC ticks (the floor halves for jitter)"
 /* ---- LBR, Arch LBR, PEBS, PERF_METRICS (tests/lbr.c, arch_lbr.c, pebs.c,
  * metrics.c). Chapter 19 of the 2023+ SDM Vol. 3B is "Last Branch Records"
  * (Architectural LBRs in 19.1, the model-specific stacks from 19.4). ----- */
@@ -555,11 +592,12 @@
 	"counter and per fixed counter (32 + i); the bits of counters that do not exist are "      \
 	"reserved"
 #define RULE_PEBS_RECORD                                                                           \
-	"SDM Vol.3B 20.6.3.4: a PEBS counter's overflow writes one record at the DS PEBS index, "  \
-	"advances the index by its size and reloads the counter from its DS reset field"
+	"SDM Vol.3B 18.4.9 (DS save area): a PEBS counter's overflow writes one record at the "    \
+	"DS PEBS index, advances the index by its size and reloads the counter from its DS "       \
+	"reset field"
 #define RULE_PEBS_OVFBUF                                                                           \
-	"SDM Vol.3B 20.6.3.4 / IA32_PERF_GLOBAL_STATUS: OvfBuf (62) is set and a PMI raised "      \
-	"when the PEBS index reaches the interrupt threshold, not before"
+	"SDM Vol.3B 18.4.9 (DS save area) / IA32_PERF_GLOBAL_STATUS: OvfBuf (62) is set and a "    \
+	"PMI raised when the PEBS index reaches the interrupt threshold, not before"
 #define RULE_PEBS_BASIC                                                                            \
 	"SDM Vol.3B 20.9 (basic info group): record format [47:0] = the MSR_PEBS_DATA_CFG "        \
 	"groups (0 for a basic record) and [63:48] the record size; applicable counters = the "    \

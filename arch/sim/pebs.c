@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * PEBS on the simulated CPU (SDM Vol. 3B 20.6.3.4 "Debug Store (DS)
- * Mechanism", 20.9 "Adaptive PEBS"): the DS save area lives in the memory
+ * PEBS on the simulated CPU (SDM Vol. 3B 18.4.9 "BTS and DS Save Area";
+ * 20.9 "PEBS Facility", adaptive PEBS): the DS save area lives in the memory
  * of the process the suite runs in (the simulated kernel's memory), so the
  * model writes real records there, byte for byte what the suite then reads.
  *
@@ -19,7 +19,7 @@ static struct {
 	uint64_t ds_area, enable, data_cfg;
 } S;
 
-/* DS save area, 64-bit layout (the DS save area figure of 20.6.3.4): BTS
+/* DS save area, 64-bit layout (the 64-bit DS save area figure of 18.4.9): BTS
  * fields, then the PEBS buffer base, index, absolute maximum, interrupt
  * threshold, then the counter reset values: GP counter n at n, fixed
  * counter i after the eight GP slots of extended PEBS. */
@@ -183,6 +183,9 @@ bool sim_pebs_overflow(bool fixed, unsigned idx)
 	if (!has_ds() || !((S.enable >> bit) & 1) || S.ds_area == 0)
 		return false;
 	if (fixed && !baseline())
+		return false;
+	/* The quirk: only the lowest enabled counter is PEBS-capable. */
+	if (quirk(Q_PEBS_FIRST_COUNTER_ONLY) && (S.enable & (BIT_ULL(bit) - 1)))
 		return false;
 	uint64_t *ds = (uint64_t *)(uintptr_t)S.ds_area;
 	bool adaptive = baseline() && (quirk(Q_PEBS_ADAPTIVE_ALWAYS) ||

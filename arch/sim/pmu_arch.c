@@ -81,6 +81,8 @@ static enum sim_event decode_event(uint64_t sel)
 			return EV_NONE;
 		if (quirk(Q_BR_MISS_NEVER_COUNTS) && ev == EV_BR_MISS)
 			return EV_NONE;
+		if (quirk(Q_CYCLES_AT_SLOT_RATE) && ev == EV_CYCLES)
+			ev = EV_TD_SLOTS;
 		if (quirk(Q_TD_BACKEND_NEVER) && ev == EV_TD_BACKEND)
 			return EV_NONE;
 		return g_sim.caps.pm.event_available[i] ? ev : EV_NONE;
@@ -96,9 +98,10 @@ static enum sim_event fixed_event(unsigned i)
 	case FIXED_INSTRUCTIONS:
 		return EV_INSNS;
 	case FIXED_CORE_CYCLES:
-		return EV_CYCLES;
+		return quirk(Q_CYCLES_AT_SLOT_RATE) ? EV_TD_SLOTS : EV_CYCLES;
 	case FIXED_REF_CYCLES:
-		return EV_REF;
+		/* The quirk's slow clock: one tick per loop iteration. */
+		return quirk(Q_REF_TSC_SLOW) ? EV_BRANCHES : EV_REF;
 	case FIXED_TOPDOWN_SLOTS:
 		return quirk(Q_TD_SLOTS_NEVER) ? EV_NONE : EV_TD_SLOTS;
 	default:
@@ -181,6 +184,7 @@ static void arch_collect(struct sim_counter_set *set)
 		    .cmask = quirk(Q_CMASK_IGNORED) ? 0 : FIELD_GET_ULL(PERFEVTSEL_CMASK, sel),
 		    .inv = !quirk(Q_INV_IGNORED) && (sel & PERFEVTSEL_INV),
 		    .edge = !quirk(Q_EDGE_IGNORED) && (sel & PERFEVTSEL_EDGE),
+		    .emulated_retire = quirk(Q_KVM_EMULATED_RETIRE) || quirk(Q_EMULATED_OVF_NO_PMI),
 		};
 		sim_counter_add(set,
 				&(struct sim_counter){&P->pmc[i], &P->gp_last[i], g_sim.gp_width, f,
@@ -189,7 +193,10 @@ static void arch_collect(struct sim_counter_set *set)
 	for (unsigned i = 0; i < SIM_MAX_FIXED; i++) {
 		if (!fixed_counting(i))
 			continue;
-		struct sim_filter f = {.ev = fixed_event(i)};
+		struct sim_filter f = {
+		    .ev = fixed_event(i),
+		    .emulated_retire = quirk(Q_KVM_EMULATED_RETIRE) || quirk(Q_EMULATED_OVF_NO_PMI),
+		};
 		sim_counter_add(set, &(struct sim_counter){&P->fixed[i], &P->fixed_last[i],
 							   g_sim.fixed_width, f, &sim_family_arch,
 							   ARCH_FIXED, i});
@@ -224,6 +231,8 @@ static void arch_overflow(const struct sim_counter *c)
 		pmi = P->evtsel[idx] & PERFEVTSEL_INT;
 	if (quirk(Q_PMI_INT_CLEAR) || (quirk(Q_PMI_NO_INT_ABOVE_0) && idx > 0))
 		pmi = true;
+	if (quirk(Q_EMULATED_OVF_NO_PMI) && g_sim.segment == SEG_INTERCEPT_ITER)
+		pmi = false;
 	if (!pmi)
 		return;
 	if ((P->debugctl & DEBUGCTL_FREEZE_PERFMON_ON_PMI) && !quirk(Q_FREEZE_IGNORED)) {

@@ -75,6 +75,11 @@ static bool on_fixed_beyond_edx(const struct caps *c, const struct sim_profile *
 	       (c->pm.fixed_supported >> c->pm.fixed_counters_edx) != 0;
 }
 
+static bool on_fixed_ctr2(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && (c->pm.fixed_supported & BIT_ULL(2));
+}
+
 static bool on_fewer_than_32_gp(const struct caps *c, const struct sim_profile *p)
 {
 	return arch_version_at_least(c, 1) && c->pm.gp_counters < 32;
@@ -231,9 +236,12 @@ static bool on_lbr_tsx_flags(const struct caps *c, const struct sim_profile *p)
 	       (c->perf_cap.lbr_format == 4 || c->perf_cap.lbr_format == 5);
 }
 
-static bool on_legacy_lbr_v4(const struct caps *c, const struct sim_profile *p)
+static bool on_arch_lbr(const struct caps *c, const struct sim_profile *p);
+
+/* FREEZE_LBRS_ON_PMI sets LBR_Frz: v4, either kind of LBR. */
+static bool on_lbr_v4(const struct caps *c, const struct sim_profile *p)
 {
-	return lbr_legacy_present(c) && arch_version_at_least(c, 4);
+	return (lbr_legacy_present(c) || on_arch_lbr(c, p)) && arch_version_at_least(c, 4);
 }
 
 static bool on_legacy_lbr_v2_v3(const struct caps *c, const struct sim_profile *p)
@@ -280,6 +288,11 @@ static bool on_pebs_baseline(const struct caps *c, const struct sim_profile *p)
 {
 	return arch_version_at_least(c, 2) && c->ds && c->perf_cap.valid &&
 	       c->perf_cap.pebs_baseline;
+}
+
+static bool on_pebs_baseline_two_gp(const struct caps *c, const struct sim_profile *p)
+{
+	return on_pebs_baseline(c, p) && c->pm.gp_counters >= 2;
 }
 
 static bool on_pebs_baseline_fixed(const struct caps *c, const struct sim_profile *p)

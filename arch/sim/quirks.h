@@ -329,7 +329,7 @@
 	      "hypothetical", "MSR_LBR_SELECT NEAR_REL_JMP does not suppress near relative JMPs")  \
 	QUIRK(Q_LBR_IN_TX_SET, "lbr-in-tx-flag-set", on_lbr_tsx_flags, "hypothetical",             \
 	      "LBR entries carry IN_TX although no transaction ran")                               \
-	QUIRK(Q_LBR_FRZ_NOT_SET, "lbr-frz-not-set", on_legacy_lbr_v4, "hypothetical",              \
+	QUIRK(Q_LBR_FRZ_NOT_SET, "lbr-frz-not-set", on_lbr_v4, "hypothetical",                     \
 	      "FREEZE_LBRS_ON_PMI on v4: a PMI neither sets IA32_PERF_GLOBAL_STATUS.LBR_Frz nor "  \
 	      "stops the LBRs")                                                                    \
 	QUIRK(Q_LBR_FREEZE_IGNORED, "lbr-freeze-on-pmi-ignored", on_legacy_lbr_v2_v3,              \
@@ -386,6 +386,10 @@
 	      "the IP of a PEBS record is 0")                                                      \
 	QUIRK(Q_PEBS_APPLICABLE_ZERO, "pebs-applicable-counters-zero", on_pebs_baseline,           \
 	      "hypothetical", "the applicable-counters field of a PEBS record is 0")               \
+	QUIRK(Q_PEBS_FIRST_COUNTER_ONLY, "pebs-first-counter-only", on_pebs_baseline_two_gp,       \
+	      "hypothetical",                                                                      \
+	      "only the lowest counter enabled in IA32_PEBS_ENABLE writes records; the others "    \
+	      "overflow the ordinary way")                                                         \
 	QUIRK(Q_PEBS_ADAPTIVE_ALWAYS, "pebs-adaptive-bit-ignored", on_pebs_baseline,               \
 	      "hypothetical",                                                                      \
 	      "records take the MSR_PEBS_DATA_CFG groups even with Adaptive_Record clear")         \
@@ -416,7 +420,29 @@
 	      "KVM kvm_get_msr_common() / kvm_set_msr_common() (x86.c): without a vPMU, "          \
 	      "MSR_P6_PERFCTR0/1 and MSR_P6_EVNTSEL0/1 read 0 and writes are dropped",             \
 	      "without a PMU, IA32_PMC0/1 and IA32_PERFEVTSEL0/1 read 0 and ignore writes "        \
-	      "instead of #GP(0)")
+	      "instead of #GP(0)")                                                                 \
+	QUIRK(Q_KVM_EMULATED_RETIRE, "intercepted-insns-counted-unfiltered", on_arch_pmu,          \
+	      "KVM kvm_pmu_trigger_event() (pmu.c): an instruction KVM emulates or skips is "      \
+	      "added to every counter whose event and CPL match, 'Ignore checks for edge "         \
+	      "detect, pin control, invert and CMASK bits' (torvalds/linux 004a0aa5)",             \
+	      "intercepted instructions (CPUID, WRMSR, IN) count as retired whatever "             \
+	      "CMASK/INV/EDGE say")                                                                \
+	QUIRK(Q_EMULATED_OVF_NO_PMI, "intercepted-overflow-no-pmi", on_arch_pmu,                   \
+	      "hypothetical (a vPMU that counts intercepted instructions in software but "         \
+	      "synthesizes no PMI for the overflow they cause)",                                   \
+	      "an overflow caused by an intercepted instruction sets its status bit but raises "   \
+	      "no PMI")                                                                            \
+	QUIRK(Q_GATE_COUNTS_HOST, "gate-counts-host-instructions", on_arch_pmu,                    \
+	      "hypothetical (a vPMU enabling the host counter before VM entry: a constant "        \
+	      "per window, which 2N-N checks cancel)",                                             \
+	      "a counter enabled by a WRMSR also counts 33 instructions and 3 branches of the "    \
+	      "hypervisor around the guest's window")                                              \
+	QUIRK(Q_CYCLES_AT_SLOT_RATE, "core-cycles-at-slot-rate", on_arch_pmu,                      \
+	      "hypothetical (an event-table mistake: 3CH/00H mapped to TOPDOWN.SLOTS)",            \
+	      "core cycles (3CH/00H, IA32_FIXED_CTR1) count 4 per cycle")                          \
+	QUIRK(Q_REF_TSC_SLOW, "fixed-ref-cycles-below-tsc-rate", on_fixed_ctr2,                    \
+	      "hypothetical (a vPMU counting IA32_FIXED_CTR2 on the core crystal clock)",          \
+	      "IA32_FIXED_CTR2 (REF_TSC) counts at a fraction of the TSC rate")
 
 enum quirk {
 #define QUIRK(id, name, applies, where, desc) id,

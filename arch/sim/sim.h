@@ -87,6 +87,10 @@ enum sim_event {
 	EV_TD_BADSPEC,
 	EV_TD_FRONTEND,
 	EV_TD_RETIRING,
+	/* Of EV_INSNS, the instructions a hypervisor intercepts (CPUID, WRMSR,
+	 * IN): a vPMU that counts them in software (Q_KVM_EMULATED_RETIRE)
+	 * adds them outside the counter's CMASK/INV/EDGE logic. */
+	EV_INTERCEPTED,
 	EV_COUNT
 };
 
@@ -108,6 +112,8 @@ enum {
 	SEG_LLC_LINE,
 	SEG_BRMISS_PAIR,
 	SEG_BRMISS_ITER,
+	SEG_INTERCEPT_ITER,
+	SEG_INTERCEPT_CLOSE,
 	SEG_COUNT
 };
 extern const struct sim_segment sim_segments[SEG_COUNT];
@@ -119,6 +125,10 @@ struct sim_filter {
 	bool inv, edge;
 	/* NetBurst CCCR.FORCE_OVF: every increment is an overflow. */
 	bool force_ovf;
+	/* A vPMU counting intercepted instructions in software
+	 * (Q_KVM_EMULATED_RETIRE): EV_INTERCEPTED is taken out of `ev` before
+	 * CMASK/INV/EDGE and added back unfiltered. */
+	bool emulated_retire;
 };
 /* Increment over one segment given the condition of the cycle before;
  * *last gets the condition of its last cycle (for EDGE). */
@@ -199,6 +209,7 @@ struct sim_cpu {
 	pmi_handler_fn pmi_handler;
 	nmi_handler_fn nmi_handler;
 	uint32_t fault_error_code;
+	unsigned segment; /* the segment the engine is running (SEG_*) */
 	unsigned pmi_count, stray_interrupts, nmi_count;
 };
 
