@@ -45,7 +45,18 @@ enum x86_vector {
 	X86_VEC_XM = 19,
 	X86_VEC_VE = 20,
 	X86_VEC_CP = 21,
+	X86_VEC_VC = 29, /* AMD64 APM Vol. 2 8.2: VMM communication (SEV-ES) */
+	X86_VEC_SX = 30, /* AMD64 APM Vol. 2 8.2: security exception */
 };
+
+/* Does the processor push an error code for this exception? SDM Vol. 3A
+ * Table 6-1 (#DF, #TS, #NP, #SS, #GP, #PF, #AC, #CP) and AMD64 APM Vol. 2
+ * Table 8-1 (#VC, #SX). The trap entry and the reports both ask here. */
+static inline bool x86_vector_has_error_code(int vec)
+{
+	return vec == X86_VEC_DF || (vec >= X86_VEC_TS && vec <= X86_VEC_PF) || vec == X86_VEC_AC ||
+	       vec == X86_VEC_CP || vec == X86_VEC_VC || vec == X86_VEC_SX;
+}
 
 /* Vectors the kernel programs into the local APIC. */
 #define PMI_VECTOR	0xF0 /* LVT performance-monitoring entry */

@@ -187,9 +187,9 @@ static enum cpu_vendor vendor_of(const char *s)
 	return VENDOR_UNKNOWN;
 }
 
-static bool amd_like(enum cpu_vendor v)
+bool caps_amd_like(const struct caps *c)
 {
-	return v == VENDOR_AMD || v == VENDOR_HYGON;
+	return c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON;
 }
 
 /*
@@ -212,7 +212,7 @@ static void decode_signature(struct caps *c, uint32_t sig)
 	c->family = fam;
 	if (fam == 0xF)
 		c->family += FIELD_GET_ULL(SIG_EXT_FAMILY, sig);
-	if (amd_like(c->vendor))
+	if (caps_amd_like(c))
 		use_ext_model = fam == 0xF;
 	else
 		use_ext_model = fam == 0x6 || fam == 0xF;
@@ -464,7 +464,7 @@ static void decode_amd(struct decoder *d)
 	struct caps_amd *a = &c->amd;
 	struct cpuid_regs r;
 
-	if (!amd_like(c->vendor))
+	if (!caps_amd_like(c))
 		return;
 	if (read_leaf(d, LEAF_EXT_FEATURES_AMD, 0, &r)) {
 		a->ext1_present = true;
@@ -591,26 +591,30 @@ const char *caps_vendor_name(enum cpu_vendor v)
 	}
 }
 
-/* Names of the SDM Vol. 3B Table 20-1 events, indexed by CPUID.0AH:EBX bit. */
+const struct arch_event_desc caps_arch_events[] = {
+    [ARCH_EVENT_CORE_CYCLES] = {0x3C, 0x00, "core cycles", "core_cycles"},
+    [ARCH_EVENT_INSTRUCTIONS] = {0xC0, 0x00, "instructions retired", "instructions"},
+    [ARCH_EVENT_REF_CYCLES] = {0x3C, 0x01, "reference cycles", "ref_cycles"},
+    [ARCH_EVENT_LLC_REFERENCES] = {0x2E, 0x4F, "LLC references", "llc_references"},
+    [ARCH_EVENT_LLC_MISSES] = {0x2E, 0x41, "LLC misses", "llc_misses"},
+    [ARCH_EVENT_BRANCHES] = {0xC4, 0x00, "branches retired", "branch_instructions"},
+    [ARCH_EVENT_BRANCH_MISSES] = {0xC5, 0x00, "branch misses retired", "branch_misses"},
+    [ARCH_EVENT_TOPDOWN_SLOTS] = {0xA4, 0x01, "topdown slots", "topdown_slots"},
+    [ARCH_EVENT_TOPDOWN_BACKEND] = {0xA4, 0x02, "topdown backend bound", "topdown_backend_bound"},
+    [ARCH_EVENT_TOPDOWN_BAD_SPEC] = {0x73, 0x00, "topdown bad speculation",
+				     "topdown_bad_speculation"},
+    [ARCH_EVENT_TOPDOWN_FRONTEND] = {0x9C, 0x01, "topdown frontend bound",
+				     "topdown_frontend_bound"},
+    [ARCH_EVENT_TOPDOWN_RETIRING] = {0xC2, 0x02, "topdown retiring", "topdown_retiring"},
+    [ARCH_EVENT_LBR_INSERTS] = {0xE4, 0x01, "LBR inserts", "lbr_inserts"},
+};
+
+_Static_assert(ARRAY_SIZE(caps_arch_events) == ARCH_EVENT_COUNT,
+	       "one row per architectural event of Table 20-1");
+
 const char *caps_arch_event_name(unsigned event)
 {
-	static const char *const names[ARCH_EVENT_COUNT] = {
-	    [ARCH_EVENT_CORE_CYCLES] = "core_cycles",
-	    [ARCH_EVENT_INSTRUCTIONS] = "instructions",
-	    [ARCH_EVENT_REF_CYCLES] = "ref_cycles",
-	    [ARCH_EVENT_LLC_REFERENCES] = "llc_references",
-	    [ARCH_EVENT_LLC_MISSES] = "llc_misses",
-	    [ARCH_EVENT_BRANCHES] = "branch_instructions",
-	    [ARCH_EVENT_BRANCH_MISSES] = "branch_misses",
-	    [ARCH_EVENT_TOPDOWN_SLOTS] = "topdown_slots",
-	    [ARCH_EVENT_TOPDOWN_BACKEND] = "topdown_backend_bound",
-	    [ARCH_EVENT_TOPDOWN_BAD_SPEC] = "topdown_bad_speculation",
-	    [ARCH_EVENT_TOPDOWN_FRONTEND] = "topdown_frontend_bound",
-	    [ARCH_EVENT_TOPDOWN_RETIRING] = "topdown_retiring",
-	    [ARCH_EVENT_LBR_INSERTS] = "lbr_inserts",
-	};
-
-	return event < ARCH_EVENT_COUNT ? names[event] : "unknown";
+	return event < ARCH_EVENT_COUNT ? caps_arch_events[event].key : "unknown";
 }
 
 const char *caps_core_type_name(enum core_type t)

@@ -181,6 +181,25 @@ void caps_decode_perf_capabilities(struct caps *c, uint64_t value);
  * every run (kernel/caps_report.c). */
 void caps_report(const struct caps *c);
 
+/* AMD or Hygon: the vendors whose PMU follows the AMD64 APM (Hygon's
+ * processors implement it under their own vendor string). The one place
+ * this pair is spelled. */
+bool caps_amd_like(const struct caps *c);
+
+/*
+ * The architectural events, SDM Vol. 3B Table 20-1 "UMask and Event Select
+ * Encodings for Pre-Defined Architectural Performance Events", indexed by
+ * the CPUID.0AH:EBX bit that marks each unavailable: the one table of the
+ * kernel, the suite and the host tools (the simulator keeps an independent
+ * copy on purpose, compared with this one by unit/test_sim.c).
+ */
+struct arch_event_desc {
+	uint8_t event, umask;
+	const char *name; /* for diagnostics: "instructions retired" */
+	const char *key;  /* for reports and JSON: "instructions" */
+};
+extern const struct arch_event_desc caps_arch_events[]; /* ARCH_EVENT_COUNT rows */
+
 /* Names, for reports. */
 const char *caps_vendor_name(enum cpu_vendor v);
 const char *caps_arch_event_name(unsigned event);  /* "instructions", ... */

@@ -40,7 +40,7 @@ static uint64_t window_count(struct t *t, enum arch_event ev, uint64_t hi)
 		if (v <= hi)
 			break;
 		t_diag(t, "%s window %u counted %llu (> %llu): measured again",
-		       pmu_arch_events[ev].name, k + 1, (unsigned long long)v,
+		       caps_arch_events[ev].name, k + 1, (unsigned long long)v,
 		       (unsigned long long)hi);
 	}
 	return v;

@@ -43,7 +43,7 @@ TEST(cpuid, leaf_0ah_fields, REQ_NONE)
 	t_diag(t, "version %u, %u GP counters x %u bits, EBX length %u", pm->version,
 	       pm->gp_counters, pm->gp_width, pm->ebx_length);
 	for (unsigned e = 0; e < ARCH_EVENT_COUNT; e++)
-		t_diag(t, "  event %2u %-26s %s", e, pmu_arch_events[e].name,
+		t_diag(t, "  event %2u %-26s %s", e, caps_arch_events[e].name,
 		       pm->event_available[e] ? "available" : "not available");
 	if (pm->version >= 2)
 		t_diag(t,

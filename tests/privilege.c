@@ -48,7 +48,7 @@ static unsigned targets(struct target *tg)
 						  MSR_IA32_FIXED_CTR0, "IA32_FIXED_CTR0"};
 	} else if (caps()->netburst) {
 		tg[n++] = (struct target){0, MSR_P4_COUNTER(0), "MSR_BPU_COUNTER0"};
-	} else if (caps()->vendor == VENDOR_AMD || caps()->vendor == VENDOR_HYGON) {
+	} else if (caps_amd_like(caps())) {
 		tg[n++] = (struct target){0, MSR_K7_PERFCTR0, "PerfCtr0"};
 	}
 	return n;

@@ -710,6 +710,11 @@ static void test_requires(void)
 	UNIT_TRUE(requires_missing(&c, REQ_NONE) == NULL, "requires: REQ_NONE always holds");
 	UNIT_TRUE(requires_missing(&c, BIT_ULL(REQ_COUNT)) != NULL,
 		  "requires: an undefined bit is never satisfied");
+	/* Table 20-1: the _Static_assert checks the length, this the rows. */
+	for (unsigned i = 0; i < ARCH_EVENT_COUNT; i++)
+		UNIT_TRUE(caps_arch_events[i].name && caps_arch_events[i].key &&
+			      caps_arch_events[i].event,
+			  "caps_arch_events: a row per event, none left empty");
 	for (unsigned i = 0; i < REQ_COUNT; i++) {
 		char name[80];
 

@@ -13,7 +13,7 @@ static struct sim_pmu *const P = &g_sim.pmu;
 
 static bool is_amd(void)
 {
-	return g_sim.caps.vendor == VENDOR_AMD || g_sim.caps.vendor == VENDOR_HYGON;
+	return caps_amd_like(&g_sim.caps);
 }
 
 static unsigned n_ctrs(void)

@@ -46,11 +46,14 @@ static uint64_t store(uint64_t v, uint64_t mask)
 /* ---- Events ------------------------------------------------------------ */
 
 /* Vol. 3B Table 20-1: event select / umask of the architectural events, in
- * CPUID.0AH:EBX bit order. */
+ * CPUID.0AH:EBX bit order. An independent copy of the kernel's table
+ * (caps_arch_events) on purpose: the simulator is the oracle the suite is
+ * run against, so it does not take the encodings from the suite;
+ * unit/test_sim.c checks that the two agree. */
 static const struct {
 	uint8_t event, umask;
 	enum sim_event ev;
-} arch_events[ARCH_EVENT_COUNT] = {
+} arch_events[] = {
     [ARCH_EVENT_CORE_CYCLES] = {0x3C, 0x00, EV_CYCLES},
     [ARCH_EVENT_INSTRUCTIONS] = {0xC0, 0x00, EV_INSNS},
     [ARCH_EVENT_REF_CYCLES] = {0x3C, 0x01, EV_REF},
@@ -68,6 +71,17 @@ static const struct {
 
 /* An event that CPUID does not enumerate as available counts nothing here
  * (the SDM leaves it model-specific; the model picks the quiet choice). */
+_Static_assert(ARRAY_SIZE(arch_events) == ARCH_EVENT_COUNT, "one row per event of Table 20-1");
+
+bool sim_arch_event_encoding(unsigned i, uint8_t *event, uint8_t *umask)
+{
+	if (i >= ARCH_EVENT_COUNT)
+		return false;
+	*event = arch_events[i].event;
+	*umask = arch_events[i].umask;
+	return true;
+}
+
 static enum sim_event decode_event(uint64_t sel)
 {
 	uint8_t e = FIELD_GET_ULL(PERFEVTSEL_EVENT, sel);

@@ -18,11 +18,6 @@ static bool arch_version_at_least(const struct caps *c, unsigned v)
 	return c->pm.present && c->pm.version >= v;
 }
 
-static bool is_amd_or_hygon(const struct caps *c)
-{
-	return c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON;
-}
-
 static bool perf_cap(const struct sim_profile *p, uint64_t bit)
 {
 	return (p->perf_capabilities & bit) != 0;
@@ -160,27 +155,27 @@ static bool on_arch_or_netburst(const struct caps *c, const struct sim_profile *
 /* Every PMU the simulator models that raises a PMI through the LVT. */
 static bool on_any_pmi_source(const struct caps *c, const struct sim_profile *p)
 {
-	return arch_version_at_least(c, 1) || c->netburst || is_amd_or_hygon(c);
+	return arch_version_at_least(c, 1) || c->netburst || caps_amd_like(c);
 }
 
 static bool on_amd(const struct caps *c, const struct sim_profile *p)
 {
-	return is_amd_or_hygon(c);
+	return caps_amd_like(c);
 }
 
 static bool on_amd_perfctr_core(const struct caps *c, const struct sim_profile *p)
 {
-	return is_amd_or_hygon(c) && c->amd.perfctr_core;
+	return caps_amd_like(c) && c->amd.perfctr_core;
 }
 
 static bool on_amd_legacy_only(const struct caps *c, const struct sim_profile *p)
 {
-	return is_amd_or_hygon(c) && !c->amd.perfctr_core;
+	return caps_amd_like(c) && !c->amd.perfctr_core;
 }
 
 static bool on_amd_perfmon_v2(const struct caps *c, const struct sim_profile *p)
 {
-	return is_amd_or_hygon(c) && c->amd.perfmon_v2;
+	return caps_amd_like(c) && c->amd.perfmon_v2;
 }
 
 static bool on_nehalem_uncore(const struct caps *c, const struct sim_profile *p)

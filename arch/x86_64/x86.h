@@ -65,7 +65,10 @@ void cpu_init_descriptors(uint64_t trap_stack, const uint64_t ist[3]);
 void cpu_set_rsp0(uint64_t rsp);
 
 /* trap.c */
-void x86_trap(struct x86_frame *f);
+/* Returns 0 to leave through IRETQ, 1 to leave without it (a fault fixed up
+ * inside an NMI handler: an IRET there would unblock NMIs on the NMI stack,
+ * trap.c), having put RFLAGS and RIP below the interrupted RSP. */
+int x86_trap(struct x86_frame *f);
 extern uint32_t g_fault_error_code;
 void x86_set_user_stack(uint64_t top);
 
