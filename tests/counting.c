@@ -368,7 +368,7 @@ TEST(counting, all_counters_different_events, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER)
 			b = event_bounds(fev, PMU_ITERS, tsc_delta);
 			expect_range(t, counter_read(c), b.lo, b.hi, b.rule,
 				     COUNTER_FMT " (%s) alongside GP counters on different events",
-				     COUNTER_ARG(c), pmu_arch_events[fev].name);
+				     COUNTER_ARG(c), caps_arch_events[fev].name);
 		}
 	}
 	for_each_gp_counter (c)
