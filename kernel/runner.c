@@ -69,7 +69,7 @@ static unsigned list_suites(const struct options *o, const char **suites)
 	unsigned n = 0;
 
 	const struct test_desc *d;
-	for_each_test (d) {
+	for_each_test(d) {
 		if (!selected(o, d))
 			continue;
 		bool seen = false;
@@ -115,7 +115,7 @@ static void add_name(char *buf, size_t size, const char *name)
 static bool first_of_suite(const struct test_desc *d)
 {
 	const struct test_desc *e;
-	for_each_test (e) {
+	for_each_test(e) {
 		if (e == d)
 			return true;
 		if (!kstrcmp(e->suite, d->suite))
@@ -127,7 +127,7 @@ static bool first_of_suite(const struct test_desc *d)
 static bool suite_exists(const char *name)
 {
 	const struct test_desc *d;
-	for_each_test (d)
+	for_each_test(d)
 		if (!kstrcmp(d->suite, name))
 			return true;
 	return false;
@@ -145,7 +145,7 @@ static void unknown_name(const char *list, const char *name, options_error_fn er
 		sn++;
 	kstrlcpy(suite, name, sn + 1 < sizeof(suite) ? sn + 1 : sizeof(suite));
 	bool in_suite = name[sn] == '.' && suite_exists(suite);
-	for_each_test (d) {
+	for_each_test(d) {
 		if (in_suite && !kstrcmp(d->suite, suite))
 			add_name(known, sizeof(known), d->name);
 		else if (!in_suite && first_of_suite(d))
@@ -176,7 +176,7 @@ unsigned runner_check_names(const struct options *o, options_error_fn err, void 
 			const char *name = nl->names[i];
 			bool found = false;
 			const struct test_desc *d;
-			for_each_test (d) {
+			for_each_test(d) {
 				char full[2 * OPT_NAME_LEN];
 				ksnprintf(full, sizeof(full), "%s.%s", d->suite, d->name);
 				found |= !kstrcmp(d->suite, name) ||
@@ -260,7 +260,7 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	struct arch_exception ex;
 	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;
 	live_test = d;
-	int rc = arch_run_guarded(run_fn, &t, timeout, &ex);
+	enum arch_guard_result rc = arch_run_guarded(run_fn, &t, timeout, &ex);
 	live_test = NULL;
 
 	/* Whatever the test did, the next one starts from a clean PMU. */
@@ -278,10 +278,10 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	if (ex.state_restored)
 		ktap_diag(w, "the test left machine state changed: %s (put back by the harness)",
 			  ex.state_restored);
-	if (rc == 2) {
+	if (rc == ARCH_GUARD_TIMEOUT) {
 		ktap_diag(w, "watchdog: no result after %u ms; the test was abandoned", timeout);
 		r = KTAP_TIMEOUT;
-	} else if (rc == 1) {
+	} else if (rc == ARCH_GUARD_EXCEPTION) {
 		report_exception(w, &ex);
 		r = KTAP_ERROR;
 	} else if (t.failures || ex.state_restored) {
@@ -333,14 +333,14 @@ static void run_suite(const struct options *o, const char *suite, unsigned numbe
 	struct run_totals st = {0};
 
 	const struct test_desc *d;
-	for_each_test (d)
+	for_each_test(d)
 		planned += !kstrcmp(d->suite, suite) && selected(o, d);
 
 	ktap_begin_subtest(w, suite, planned);
 	live_suite = &st;
 	uint64_t t0 = arch_rdtsc();
 	unsigned n = 0;
-	for_each_test (d) {
+	for_each_test(d) {
 		if (kstrcmp(d->suite, suite) || !selected(o, d))
 			continue;
 		tally(&st, run_one(o, d, ++n, &st));
