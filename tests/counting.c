@@ -325,39 +325,22 @@ TEST(counting, all_counters_different_events, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER)
 	uint64_t v1[PMU_COUNTER_MAX], tsc0, tsc_delta;
 	unsigned k = 0;
 
-<<<<<<< HEAD
-	for_each_gp_counter (c) {
-		if (!nth_available_event(k++, &evs[c.idx])) {
-			t_skip(t, "CPUID.0AH:EBX: no architectural event available");
-			return;
-		}
-=======
 	for_each_gp_counter(c) {
 		if (!nth_available_event(k++, &evs[c.idx]))
 			t_skip_return(t, "CPUID.0AH:EBX: no architectural event available");
->>>>>>> main
 	}
 	for (int pass = 0; pass < 2; pass++) {
 		uint64_t n = pass ? 2 * PMU_ITERS : PMU_ITERS;
 
-<<<<<<< HEAD
-		for_each_gp_counter (c)
+		for_each_gp_counter(c)
 			counter_program(c, counter_cfg_all_rings(c, evs[c.idx]) | PERFEVTSEL_EN, 0);
 		/* the fixed counters run alongside, as in kvm-unit-tests */
-		for_each_fixed_counter (c)
+		for_each_fixed_counter(c)
 			counter_program(c, counter_cfg_all_rings(c, 0), 0);
 		tsc0 = arch_rdtsc();
 		pmu_run_gated(pmu_gate_global(bits), n);
 		tsc_delta = arch_rdtsc() - tsc0;
-		for_each_gp_counter (c) {
-=======
-		for_each_gp_counter(c)
-			counter_program(c, counter_cfg_all_rings(c, evs[c.idx]) | PERFEVTSEL_EN, 0);
-		tsc0 = arch_rdtsc();
-		pmu_run_gated(pmu_gate_global(bits), n);
-		tsc_delta = arch_rdtsc() - tsc0;
 		for_each_gp_counter(c) {
->>>>>>> main
 			uint64_t v = counter_read(c);
 			struct bounds b = event_bounds(evs[c.idx], PMU_ITERS, tsc_delta);
 
@@ -374,7 +357,7 @@ TEST(counting, all_counters_different_events, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER)
 					  COUNTER_ARG(c), caps_arch_events[evs[c.idx]].name);
 			}
 		}
-		for_each_fixed_counter (c) {
+		for_each_fixed_counter(c) {
 			enum arch_event fev;
 			struct bounds b;
 
@@ -386,12 +369,8 @@ TEST(counting, all_counters_different_events, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER)
 				     COUNTER_ARG(c), caps_arch_events[fev].name);
 		}
 	}
-<<<<<<< HEAD
-	for_each_gp_counter (c)
-		counter_program(c, 0, 0);
-	for_each_fixed_counter (c)
-=======
 	for_each_gp_counter(c)
->>>>>>> main
+		counter_program(c, 0, 0);
+	for_each_fixed_counter(c)
 		counter_program(c, 0, 0);
 }

@@ -165,13 +165,7 @@ TEST(pmi, no_int_bit_no_pmi, REQ_ARCH_PMU | REQ_APIC | REQ_EXACT_EVENT)
 {
 	enum arch_event ev = exact_event();
 
-<<<<<<< HEAD
-	if (!pick_event(t, &ev))
-		return;
-	for_each_gp_counter (c) {
-=======
 	for_each_gp_counter(c) {
->>>>>>> main
 		pmu_pmi_install(true, 0, false);
 		pmu_run_gated_irq(arm_gp(c.idx, ev, false), PMU_ITERS);
 		expect_eq(t, g_pmi.count, 0, RULE_PMI_NO_INT,
@@ -183,11 +177,7 @@ TEST(pmi, no_int_bit_no_pmi, REQ_ARCH_PMU | REQ_APIC | REQ_EXACT_EVENT)
 		pmu_gp_program(c.idx, 0, 0);
 		clear_status();
 	}
-<<<<<<< HEAD
-	for_each_fixed_counter (c) {
-=======
 	for_each_fixed_counter(c) {
->>>>>>> main
 		pmu_pmi_install(true, 0, false);
 		pmu_run_gated_irq(arm_fixed(c.idx, false), PMU_ITERS);
 		expect_eq(t, g_pmi.count, 0, RULE_PMI_NO_INT,
