@@ -230,7 +230,7 @@ void arch_workload_llc_miss(const void *buf, uint64_t lines);
  * seen the same seed's sequence may have memorized part of it (modern
  * predictors memorize repeated sequences of a few thousand branches), so
  * callers pass a fresh seed each run and bound the count far below half
- * (see tests/counting.c).
+ * (see counting.branch_misses_lower_bound, tests/counting.c).
  */
 #define WORKLOAD_BRMISS_INSNS_PER_ITER	  17
 #define WORKLOAD_BRMISS_BRANCHES_PER_ITER 3
@@ -278,6 +278,21 @@ void arch_branch_chain(uint32_t msr, uint64_t on, uint64_t off);
  */
 void arch_branch_chain_sites(uint64_t from[ARCH_BRANCH_CHAIN_LEN],
 			     uint64_t to[ARCH_BRANCH_CHAIN_LEN]);
+
+/*
+ * The chain's first ARCH_BRANCH_USER_CHAIN_LEN branches (JMP, Jcc
+ * alternating, all taken) as a __user_code cpl_fn for arch_call_at_cpl():
+ * no WRMSR, the caller switches the LBRs on before the call and off after
+ * it, and filters out what else runs. Besides fn, arch_call_at_cpl() takes
+ * at CPL > 0 only a near indirect CALL (into fn), fn's near RET and the far
+ * transfers into and out of the ring, never a near relative JMP or a Jcc:
+ * with only those two kinds selected, an LBR records exactly this chain.
+ * Returns 0.
+ */
+#define ARCH_BRANCH_USER_CHAIN_LEN 6
+uint64_t arch_branch_chain_user(uint64_t arg);
+void arch_branch_chain_user_sites(uint64_t from[ARCH_BRANCH_USER_CHAIN_LEN],
+				  uint64_t to[ARCH_BRANCH_USER_CHAIN_LEN]);
 
 /*
  * Memory workloads for RDT monitoring (SDM Vol. 3B 17.18), CPL 0 only.

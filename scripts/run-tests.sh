@@ -12,6 +12,8 @@
 #   6. the suite booted in QEMU under TCG, compared with its expectations
 #   7. the robustness set (scripts/robustness.sh): bad options, broken runs,
 #      hostile inputs; seconds, not minutes
+#   8. every MSR the suite writes on the simulator (profiles and corpus) is
+#      listed in docs/msrs.md with its gate (scripts/check-msrs.py)
 #
 # Each step's full output is in build/test-logs/; the terminal gets one line a
 # step plus what failed. Every step ends with "N passed, N failed" (a step
@@ -100,6 +102,7 @@ if [[ -x scripts/check-dumps.py ]]; then
 	run_step cpuid-dumps python3 scripts/check-dumps.py
 fi
 run_step robustness scripts/robustness.sh
+run_step msr-writes python3 scripts/check-msrs.py
 run_step sim-mutation scripts/mutation.sh
 run_step sim-selftest sim_selftest
 run_step sim-kvm-intel sim_platform kvm-intel-sapphirerapids tests/expectations/qemu-kvm-intel.txt

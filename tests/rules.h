@@ -487,27 +487,26 @@
 	"AMD APM Vol.2 13.2.1 (HG_ONLY, Table 13-3): HostOnly = GuestOnly = 1 counts like "        \
 	"both 0 (events in host and guest)"
 
-
 /* ---- Intercepted instructions and absolute bounds (simkvm, issue 10) ---- */
 #define RULE_INTERCEPT_INSNS                                                                       \
 	"SDM Vol.3B Table 20-1: Instructions Retired (C0H/00H) counts each retired "               \
 	"instruction, CPUID / WRMSR / IN included (a hypervisor that intercepts them must "        \
 	"count them too): 6 per iteration, 6N+3 to 6N+5 in the window"
 #define RULE_INTERCEPT_BRANCHES                                                                    \
-	"SDM Vol.3B Table 20-1: Branch Instructions Retired (C4H/00H): the window's only "          \
+	"SDM Vol.3B Table 20-1: Branch Instructions Retired (C4H/00H): the window's only "         \
 	"branch is the loop's JNZ, N in N iterations"
 #define RULE_INTERCEPT_USR_OS                                                                      \
-	"SDM Vol.3B 20.2.1.1: USR counts at CPL 1-3 only, OS at CPL 0 only, for every "             \
+	"SDM Vol.3B 20.2.1.1: USR counts at CPL 1-3 only, OS at CPL 0 only, for every "            \
 	"instruction, intercepted ones included"
 #define RULE_INTERCEPT_CMASK                                                                       \
-	"SDM Vol.3B 20.2.1.1: with CMASK != 0 the counter adds 1 per cycle whose event count "      \
-	"is >= CMASK; no processor retires 255 instructions in a cycle, so CMASK = 255 counts "     \
+	"SDM Vol.3B 20.2.1.1: with CMASK != 0 the counter adds 1 per cycle whose event count "     \
+	"is >= CMASK; no processor retires 255 instructions in a cycle, so CMASK = 255 counts "    \
 	"0 (EDGE: no rising edge either)"
 #define RULE_INTERCEPT_INV_EDGE                                                                    \
-	"SDM Vol.3B 20.2.1.1: INV makes the condition 'count < CMASK', true in every cycle "        \
+	"SDM Vol.3B 20.2.1.1: INV makes the condition 'count < CMASK', true in every cycle "       \
 	"for CMASK = 255, so EDGE sees at most one deasserted-to-asserted transition"
 #define RULE_INTERCEPT_OVERFLOW                                                                    \
-	"SDM Vol.3B 20.2.2 / 20.6.3.5.8: a counter overflow sets its IA32_PERF_GLOBAL_STATUS "      \
+	"SDM Vol.3B 20.2.2 / 20.6.3.5.8: a counter overflow sets its IA32_PERF_GLOBAL_STATUS "     \
 	"bit and, with INT, signals one PMI, whichever instruction caused it"
 #define RULE_WINDOW_BRANCHES                                                                       \
 	"SDM Vol.3B Table 20-1: Branch Instructions Retired, absolute: between the enabling "      \
@@ -517,7 +516,7 @@
 	"instructions and at most the two WRMSRs that bracket it: [10N, 10N+2]"
 #define RULE_WINDOW_CYCLES                                                                         \
 	"SDM Vol.2A CPUID leaf 16H (base EAX / maximum EBX frequency) and Vol.3B Time-Stamp "      \
-	"Counter (an invariant TSC ticks at a constant rate, the base frequency): core cycles "   \
+	"Counter (an invariant TSC ticks at a constant rate, the base frequency): core cycles "    \
 	"<= ceil(max/base) x TSC ticks of the window (inference: leaf 16H is nominal; the "        \
 	"ceiling absorbs its rounding)"
 #define RULE_WINDOW_REF_TSC                                                                        \
@@ -617,8 +616,8 @@
 	"instructions (a macro-fused pair takes one)"
 #define RULE_METRICS_SUM                                                                           \
 	"SDM Vol.3B 20.3.9.3: the level-1 IA32_PERF_METRICS fields (retiring, bad speculation, "   \
-	"frontend bound, backend bound) are 8-bit fractions of the slots summing to FFH; our "     \
-	"reading of the rounding: each field rounds down, so the sum is FCH..FFH"
+	"frontend bound, backend bound) are 8-bit fractions of the slots summing to FFH; the "     \
+	"rounding is not stated: our tolerance is one unit per field (FCH..102H)"
 #define RULE_METRICS_CLEAR                                                                         \
 	"SDM Vol.3B 20.3.9.3: writing 0 to FIXED_CTR3 and to IA32_PERF_METRICS clears them"
 #define RULE_METRICS_GLOBAL                                                                        \

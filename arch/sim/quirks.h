@@ -321,6 +321,8 @@
 	      "WRMSR MSR_LBR_SELECT is ignored")                                                   \
 	QUIRK(Q_LBR_ONE_SHORT, "lbr-records-one-branch-short", on_lbr_any, "hypothetical",         \
 	      "the first branch after the LBRs are enabled is not recorded")                       \
+	QUIRK(Q_LBR_RING3_NOT_RECORDED, "lbr-outer-rings-not-recorded", on_lbr_any,                \
+	      "hypothetical", "branches taken at CPL > 0 are never recorded")                      \
 	QUIRK(Q_LBR_FROM_TO_SWAPPED, "lbr-from-to-swapped", on_legacy_lbr, "hypothetical",         \
 	      "MSR_LASTBRANCH_x_FROM_IP holds the target and _TO_IP the source")                   \
 	QUIRK(Q_LBR_CPL_FILTER_IGNORED, "lbr-select-cpl-ignored", on_lbr_select, "hypothetical",   \

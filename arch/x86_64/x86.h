@@ -93,6 +93,7 @@ unsigned apic_state_restore(uint32_t tpr, uint32_t svr, uint32_t lint0, uint32_t
 /* state.c: what a test must not change, saved and put back around it. */
 void x86_state_save(void);
 const char *x86_state_restore(void);
+void x86_msr_note_write(uint32_t msr);
 uint32_t apic_timer_hz(void);
 const char *apic_calibration_source(void);
 
