@@ -79,6 +79,10 @@ const char *arch_platform(void);
 /* ---- CPUID, MSRs, RDPMC ------------------------------------------------ */
 
 void arch_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+/* Whether arch_cpuid() has real data for (leaf, sub-leaf): always on a
+ * machine; false on a simulated CPU whose CPUID dump lacks that sub-leaf
+ * (the capability decoder then takes it as unknown, never as zeros). */
+bool arch_cpuid_known(uint32_t leaf, uint32_t subleaf);
 
 /* Probes, callable at any CPL (a fault at CPL > 0 is returned the same way).
  * Each returns the vector raised (0 when none). */

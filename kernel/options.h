@@ -11,6 +11,12 @@
  *                               2 + every passing check
  *   timeout_ms = 10000          per-test watchdog (100..600000)
  *   save_report = 1             save the report on the boot medium (hardware)
+ *   strict = 1                  checks resting on pmutest's own inference from
+ *                               the manual (rules marked RULE_INFERRED) fail
+ *                               like the others (default 0: a diagnostic)
+ *   known = 0                   failures matching the known-deviations table
+ *                               (kernel/known.c) are plain failures (default 1:
+ *                               reported "# XFAIL" with their source)
  *
  * A malformed line is reported with its line number and ignored, so that
  * option keeps its default; the rest of the file still applies, and the run
@@ -42,6 +48,8 @@ struct options {
 	unsigned verbose;
 	uint32_t timeout_ms;
 	bool save_report;
+	bool strict; /* inferred rules are checks */
+	bool known;  /* known deviations are expected failures */
 };
 
 void options_defaults(struct options *o);
