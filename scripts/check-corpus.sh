@@ -6,7 +6,7 @@
 #      pmusim --cpuid-dump must exit 0; a dump whose failures are all known
 #      deviations (kernel/known.c, "# XFAIL") passes and is named with them;
 #   2. known deviations: synth-core2-conroe passes with its XFAIL, and fails
-#      with known=0;
+#      with known=0 and under a hypervisor (the entry is for bare metal);
 #   3. inferred rules: a deviation only an inferred rule catches is a
 #      diagnostic by default (exit 0, "inferred" in the report) and a
 #      failure with strict=1;
@@ -85,6 +85,21 @@ expect_run "Core 2 profile: its known deviation is an XFAIL, verdict PASS" 0 \
 	'^    ok [0-9]+ leaf_0ah_fields # XFAIL known deviation core2-' --profile synth-core2-conroe
 expect_run "Core 2 profile with known=0: a plain failure" 1 '^    not ok [0-9]+ leaf_0ah_fields' \
 	--profile synth-core2-conroe --set known=0
+
+# The Core 2 entry is for bare metal (Linux assumes the fixed counters only
+# there): the same CPUID under a hypervisor is a plain failure.
+{
+	printf 'CPU 0:\n'
+	printf '   0x00000000 0x00: eax=0x0000000a ebx=0x756e6547 ecx=0x6c65746e edx=0x49656e69\n'
+	printf '   0x00000001 0x00: eax=0x000006f6 ebx=0x00000800 ecx=0x8000e3bd edx=0xbfebfbff\n'
+	for l in 2 3 4 5 6 7 8 9; do
+		printf '   0x%08x 0x00: eax=0x00000000 ebx=0x00000000 ecx=0x00000000 edx=0x00000000\n' "$l"
+	done
+	printf '   0x0000000a 0x00: eax=0x07280202 ebx=0x00000000 ecx=0x00000000 edx=0x00000000\n'
+	printf '   0x40000000 0x00: eax=0x40000001 ebx=0x4b4d564b ecx=0x564b4d56 edx=0x0000004d\n'
+} >"$DIR/core2-under-kvm.txt"
+expect_run "Core 2 CPUID under KVM: the bare-metal entry does not apply" 1 \
+	'^    not ok [0-9]+ leaf_0ah_fields' --cpuid-dump "$DIR/core2-under-kvm.txt"
 
 # 3. Inferred rules: a diagnostic by default, a check with strict=1.
 expect_run "fixed counter write above the width (inferred rule): diagnostic" 0 \

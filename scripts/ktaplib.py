@@ -155,6 +155,8 @@ def _check_closing(run):
         counts[t.result] += 1
     failed = counts["fail"] + counts["timeout"] + counts["error"]
     totals = [m for m in (TOTALS_RE.match(d) for d in run.diagnostics) if m]
+    if len(totals) > 1:
+        run.errors.append("more than one '# Totals:' line (two runs in one log?)")
     if not totals:
         run.errors.append("no closing '# Totals:' line (log truncated?)")
     else:
@@ -221,6 +223,8 @@ def parse(text):
                 if m:
                     run.measurements[m.group(1)] = {"value": int(m.group(2)), "unit": m.group(3)}
                 if d.startswith("verdict:"):
+                    if run.verdict:
+                        run.errors.append(f"line {lineno}: a second verdict line (two runs in one log?)")
                     run.verdict = d.split(":", 1)[1].strip()
                 continue
             res = parse_result(body)

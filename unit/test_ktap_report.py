@@ -287,6 +287,9 @@ class FalsePasses(unittest.TestCase):
         run = ktaplib.parse(GOOD.replace("# SKIP missing", "# SKPI missing"))
         self.assertEqual([t.result for t in run.tests() if t.name == "metrics"], ["error"])
 
+    def test_two_verdicts(self):
+        self.assert_broken(GOOD + "# verdict: PASS\n", "a second verdict line")
+
     def test_double_fault_bail_out(self):
         cut = GOOD[:GOOD.index("    ok 3 metrics")] + "Bail out! double fault\n"
         self.assert_broken(cut, "bailed out")

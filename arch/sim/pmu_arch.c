@@ -255,7 +255,7 @@ static void arch_overflow(const struct sim_counter *c)
 		else
 			P->global_ctrl = 0;
 	}
-	if (P->debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI) {
+	if ((P->debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI) || quirk(Q_LBR_FREEZE_ALWAYS)) {
 		if (g_sim.version >= 4) {
 			if (!quirk(Q_LBR_FRZ_NOT_SET))
 				P->global_status |= GLOBAL_STATUS_LBR_FRZ;

@@ -49,12 +49,19 @@ static const struct sim_cpuid_entry synth_v5_fixed_hole[] = {
     {0xA, 0, {0x08300805, 0, 0x27, 0x8603}},
 };
 
+/* The leaves before 0AH of a part with leaf 23H: maximum leaf 23H, a
+ * family 6 model BDH signature, CPUID.(07H,1):EAX[8] ArchPerfmonExt. */
+/* clang-format off */
+#define LEAF23_PART_HEAD                                                                           \
+	GENUINE_INTEL(0x23),                                                                       \
+	{1, 0, {0x000B06D0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},                            \
+	{7, 0, {1, 0, 0, 0}},                                                                      \
+	{7, 1, {1U << 8, 0, 0, 0}}
+/* clang-format on */
+
 /* Leaf 23H with a GP bitmap 0xB5 (PMC1, 3, 6 absent) and fixed bitmap 7. */
 static const struct sim_cpuid_entry synth_leaf23_holes[] = {
-    GENUINE_INTEL(0x23),
-    {1, 0, {0x000B06D0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
-    {7, 0, {1, 0, 0, 0}},
-    {7, 1, {1U << 8, 0, 0, 0}}, /* ArchPerfmonExt */
+    LEAF23_PART_HEAD,
     {0xA, 0, {0x08300805, 0, 0x7, 0x8603}},
     {0x23, 0, {0x3, 0x3, 0, 0}},
     {0x23, 1, {0xB5, 0x7, 0, 0}},
@@ -64,10 +71,7 @@ static const struct sim_cpuid_entry synth_leaf23_holes[] = {
  * (bitmap 0xD, as CPUID.0AH:ECX with EDX[4:0] = 1), with EBX marking LLC
  * misses and branch misses unavailable: no test may assume counter 0. */
 static const struct sim_cpuid_entry synth_leaf23_no_pmc0[] = {
-    GENUINE_INTEL(0x23),
-    {1, 0, {0x000B06D0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
-    {7, 0, {1, 0, 0, 0}},
-    {7, 1, {1U << 8, 0, 0, 0}},		       /* ArchPerfmonExt */
+    LEAF23_PART_HEAD,
     {0xA, 0, {0x08300805, 0x50, 0xD, 0x8601}}, /* fixed 0, 2, 3 by ECX */
     {0x23, 0, {0x3, 0x3, 0, 0}},
     {0x23, 1, {0xFE, 0xD, 0, 0}},
@@ -189,10 +193,7 @@ static const struct sim_cpuid_entry synth_rdt_subleaf_missing[] = {
  * leaf 23H says 10 GP counters (PMC8, PMC9) and fixed 0-2 and 4-6 (a hole
  * at 3); FW_WRITE, so IA32_A_PMC8/9 exist too. */
 static const struct sim_cpuid_entry synth_leaf23_10gp[] = {
-    GENUINE_INTEL(0x23),
-    {1, 0, {0x000B06D0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
-    {7, 0, {1, 0, 0, 0}},
-    {7, 1, {1U << 8, 0, 0, 0}}, /* ArchPerfmonExt */
+    LEAF23_PART_HEAD,
     {0xA, 0, {0x08300805, 0, 0x7, 0x8603}},
     {0x23, 0, {0x3, 0x3, 0, 0}},
     {0x23, 1, {0x3FF, 0x77, 0, 0}},

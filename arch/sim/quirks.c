@@ -272,6 +272,12 @@ static bool on_lbr_v4(const struct caps *c, const struct sim_profile *p)
 	return (lbr_legacy_present(c) || on_arch_lbr(c, p)) && arch_version_at_least(c, 4);
 }
 
+/* A PMI with the model-specific LBRs on (the lbr suite's freeze checks). */
+static bool on_lbr_pmi(const struct caps *c, const struct sim_profile *p)
+{
+	return lbr_legacy_present(c) && arch_version_at_least(c, 2);
+}
+
 static bool on_legacy_lbr_v2_v3(const struct caps *c, const struct sim_profile *p)
 {
 	return lbr_legacy_present(c) && arch_version_at_least(c, 2) && c->pm.version < 4;

@@ -334,6 +334,9 @@
 	QUIRK(Q_LBR_FRZ_NOT_SET, "lbr-frz-not-set", on_lbr_v4, "hypothetical",                     \
 	      "FREEZE_LBRS_ON_PMI on v4: a PMI neither sets IA32_PERF_GLOBAL_STATUS.LBR_Frz nor "  \
 	      "stops the LBRs")                                                                    \
+	QUIRK(Q_LBR_FREEZE_ALWAYS, "lbr-frozen-without-freeze-bit", on_lbr_pmi, "hypothetical",    \
+	      "every PMI freezes the LBRs (clears DEBUGCTL.LBR / sets LBR_Frz), "                  \
+	      "FREEZE_LBRS_ON_PMI or not")                                                         \
 	QUIRK(Q_LBR_FREEZE_IGNORED, "lbr-freeze-on-pmi-ignored", on_legacy_lbr_v2_v3,              \
 	      "hypothetical",                                                                      \
 	      "FREEZE_LBRS_ON_PMI before v4: a PMI does not clear "                                \
