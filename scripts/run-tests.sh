@@ -113,6 +113,7 @@ run_step sim-kvm-intel-pmu-off sim_platform kvm-intel-sapphirerapids-pmu-off \
 run_step sim-kvm-amd sim_platform kvm-amd-zen4 tests/expectations/qemu-kvm-amd.txt
 run_step qemu-tcg qemu_run qemu-tcg "" tests/expectations/qemu-tcg.txt
 run_step qemu-tcg-skylake qemu_run qemu-tcg-skylake "" tests/expectations/qemu-tcg-skylake-client.txt --cpu Skylake-Client
+run_step qemu-usb-stick scripts/test-stick.sh
 run_step qemu-selftest qemu_run qemu-selftest tests/configs/selftest.cfg tests/expectations/selftest.txt
 
 echo
