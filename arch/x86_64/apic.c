@@ -73,6 +73,14 @@ void arch_apic_eoi(void)
  * of the low half sends; then wait for Delivery Status idle. x2APIC: one
  * WRMSR of all 64 bits, no Delivery Status (10.12.9).
  */
+/* This CPU's APIC ID: x2APIC's 32 bits, or xAPIC's ID[31:24]. */
+uint32_t apic_self_id(void)
+{
+	if (x2apic)
+		return (uint32_t)rdmsr(X2APIC_MSR(APIC_REG_ID));
+	return (uint32_t)FIELD_GET_ULL(APIC_ID_XAPIC, apic_read(APIC_REG_ID));
+}
+
 void arch_apic_self_nmi(void)
 {
 	uint64_t icr = FIELD_PREP_ULL(APIC_ICR_DELIVERY_MODE, APIC_DM_NMI) | APIC_ICR_LEVEL_ASSERT;
