@@ -140,8 +140,8 @@ found:;
 	g = hpet_read(HPET_GCONF);
 	hpet_write(HPET_GCONF, (legacy ? g : g & ~HPET_LEGACY) | HPET_ENABLE);
 	static char desc[112];
-	ksnprintf(desc, sizeof(desc), "HPET timer %u one-shot, %s I/O APIC pin %u in NMI mode",
-		  timer, legacy ? "legacy replacement route (IRQ0) to" : "routed to", pin);
+	ksnprintf(desc, sizeof(desc), "HPET timer %u one-shot, %s I/O APIC pin %u, NMI", timer,
+		  legacy ? "legacy IRQ0 route to" : "routed to", pin);
 	status = desc;
 }
 

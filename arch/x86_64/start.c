@@ -13,7 +13,7 @@
 
 static struct x86_handoff *g_handoff;
 static bool g_hypervisor;
-static char g_platform[160];
+static char g_platform[256];
 
 void arch_console_write(const char *s, size_t n)
 {
