@@ -451,6 +451,23 @@ static void decode_rdt_monitoring(struct decoder *d)
 	rdt->l3.local_bw = r.edx & RDTM1_EDX_LOCAL_BW;
 }
 
+/* The sub-leaf of one cache allocation resource (L3 or L2 CAT, the same
+ * layout: SDM Vol. 3B 17.19.4): false when it is missing or reads all zeros
+ * (decode_rdt_allocation() says why), else true with its parameters. */
+static bool decode_cat(const struct decoder *d, unsigned res, unsigned *cbm_len,
+		       uint32_t *isolation, bool *cdp, unsigned *max_cos)
+{
+	struct cpuid_regs r;
+
+	if (!read_leaf(d, LEAF_RDT_ALLOC, res, &r) || regs_zero(&r))
+		return false;
+	*cbm_len = FIELD_GET_ULL(RDTA_CBM_LEN, r.eax) + 1;
+	*isolation = r.ebx;
+	*cdp = r.ecx & RDTA_CAT_ECX_CDP;
+	*max_cos = FIELD_GET_ULL(RDTA_MAX_COS, r.edx);
+	return true;
+}
+
 /* Leaf 10H exists when CPUID.(07H,0):EBX.PQE[15] = 1 (SDM Vol. 3B 17.19.4).
  * A resource's sub-leaf that reads all zeros is treated as enumerating
  * nothing: it would decode as a 1-bit mask with COS 0 only, which allocates
@@ -467,20 +484,14 @@ static void decode_rdt_allocation(struct decoder *d)
 	rdt->l3_cat = r.ebx & BIT_ULL(RDTA_RES_L3);
 	rdt->l2_cat = r.ebx & BIT_ULL(RDTA_RES_L2);
 	rdt->mba = r.ebx & BIT_ULL(RDTA_RES_MBA);
-	if (rdt->l3_cat && read_leaf(d, LEAF_RDT_ALLOC, RDTA_RES_L3, &r) && !regs_zero(&r)) {
-		rdt->l3_params_valid = true;
-		rdt->l3_cbm_len = FIELD_GET_ULL(RDTA_CBM_LEN, r.eax) + 1;
-		rdt->l3_isolation = r.ebx;
-		rdt->l3_cdp = r.ecx & RDTA_CAT_ECX_CDP;
-		rdt->l3_max_cos = FIELD_GET_ULL(RDTA_MAX_COS, r.edx);
-	}
-	if (rdt->l2_cat && read_leaf(d, LEAF_RDT_ALLOC, RDTA_RES_L2, &r) && !regs_zero(&r)) {
-		rdt->l2_params_valid = true;
-		rdt->l2_cbm_len = FIELD_GET_ULL(RDTA_CBM_LEN, r.eax) + 1;
-		rdt->l2_isolation = r.ebx;
-		rdt->l2_cdp = r.ecx & RDTA_CAT_ECX_CDP;
-		rdt->l2_max_cos = FIELD_GET_ULL(RDTA_MAX_COS, r.edx);
-	}
+	if (rdt->l3_cat)
+		rdt->l3_params_valid =
+		    decode_cat(d, RDTA_RES_L3, &rdt->l3_cbm_len, &rdt->l3_isolation, &rdt->l3_cdp,
+			       &rdt->l3_max_cos);
+	if (rdt->l2_cat)
+		rdt->l2_params_valid =
+		    decode_cat(d, RDTA_RES_L2, &rdt->l2_cbm_len, &rdt->l2_isolation, &rdt->l2_cdp,
+			       &rdt->l2_max_cos);
 	if (rdt->mba && read_leaf(d, LEAF_RDT_ALLOC, RDTA_RES_MBA, &r) && !regs_zero(&r)) {
 		rdt->mba_params_valid = true;
 		rdt->mba_max_delay = FIELD_GET_ULL(RDTA_MBA_MAX_DELAY, r.eax) + 1;
