@@ -36,17 +36,15 @@ static unsigned n_ctrs(void)
 enum amd_reg { AMD_NONE, AMD_LEGACY_SEL, AMD_LEGACY_CTR, AMD_EXT_SEL, AMD_EXT_CTR };
 static enum amd_reg classify(uint32_t msr, unsigned *i)
 {
-	if (msr >= MSR_K7_EVNTSEL0 && msr < MSR_K7_EVNTSEL0 + 4) {
-		*i = msr - MSR_K7_EVNTSEL0;
+	if (sim_msr_in(msr, MSR_K7_EVNTSEL0, 4, i))
 		return AMD_LEGACY_SEL;
-	}
-	if (msr >= MSR_K7_PERFCTR0 && msr < MSR_K7_PERFCTR0 + 4) {
-		*i = msr - MSR_K7_PERFCTR0;
+	if (sim_msr_in(msr, MSR_K7_PERFCTR0, 4, i))
 		return AMD_LEGACY_CTR;
-	}
-	if (msr >= MSR_F15H_PERF_CTL0 && msr < MSR_F15H_PERF_CTL0 + 2 * SIM_MAX_AMD_CORE) {
-		*i = (msr - MSR_F15H_PERF_CTL0) / 2;
-		return (msr - MSR_F15H_PERF_CTL0) % 2 ? AMD_EXT_CTR : AMD_EXT_SEL;
+	/* PERF_CTLn and PERF_CTRn interleaved: CTL0, CTR0, CTL1, ... */
+	if (sim_msr_in(msr, MSR_F15H_PERF_CTL0, 2 * SIM_MAX_AMD_CORE, i)) {
+		bool ctr = *i % 2;
+		*i /= 2;
+		return ctr ? AMD_EXT_CTR : AMD_EXT_SEL;
 	}
 	return AMD_NONE;
 }

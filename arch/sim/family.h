@@ -39,6 +39,16 @@ enum sim_msr_result {
 	SIM_MSR_GP,
 };
 
+/* Is `msr` one of the n consecutive MSRs from `base` (a bank of counters or
+ * selects)? Then *i is its index in the bank. */
+static inline bool sim_msr_in(uint32_t msr, uint32_t base, unsigned n, unsigned *i)
+{
+	if (msr < base || msr - base >= n)
+		return false;
+	*i = msr - base;
+	return true;
+}
+
 enum sim_rdpmc_result {
 	SIM_RDPMC_NOT_MINE,
 	SIM_RDPMC_READ,

@@ -52,14 +52,15 @@ static bool escr_exists(uint32_t msr)
 
 static enum sim_msr_result p4_rdmsr(uint32_t msr, uint64_t *val)
 {
+	unsigned i;
 	if (!g_sim.caps.netburst)
 		return SIM_MSR_NOT_MINE;
-	if (msr >= MSR_BPU_COUNTER0 && msr < MSR_BPU_COUNTER0 + P4_NUM_COUNTERS) {
-		*val = P->p4_ctr[msr - MSR_BPU_COUNTER0];
+	if (sim_msr_in(msr, MSR_BPU_COUNTER0, P4_NUM_COUNTERS, &i)) {
+		*val = P->p4_ctr[i];
 		return SIM_MSR_OK;
 	}
-	if (msr >= MSR_BPU_CCCR0 && msr < MSR_BPU_CCCR0 + P4_NUM_COUNTERS) {
-		*val = P->p4_cccr[msr - MSR_BPU_CCCR0];
+	if (sim_msr_in(msr, MSR_BPU_CCCR0, P4_NUM_COUNTERS, &i)) {
+		*val = P->p4_cccr[i];
 		return SIM_MSR_OK;
 	}
 	if (escr_exists(msr)) {
@@ -71,19 +72,20 @@ static enum sim_msr_result p4_rdmsr(uint32_t msr, uint64_t *val)
 
 static enum sim_msr_result p4_wrmsr(uint32_t msr, uint64_t val)
 {
+	unsigned i;
 	if (!g_sim.caps.netburst)
 		return SIM_MSR_NOT_MINE;
-	if (msr >= MSR_BPU_COUNTER0 && msr < MSR_BPU_COUNTER0 + P4_NUM_COUNTERS) {
+	if (sim_msr_in(msr, MSR_BPU_COUNTER0, P4_NUM_COUNTERS, &i)) {
 		/* 40-bit counters; the model ignores bits 63:40. */
-		P->p4_ctr[msr - MSR_BPU_COUNTER0] = val & width_mask(P4_COUNTER_WIDTH);
+		P->p4_ctr[i] = val & width_mask(P4_COUNTER_WIDTH);
 		return SIM_MSR_OK;
 	}
-	if (msr >= MSR_BPU_CCCR0 && msr < MSR_BPU_CCCR0 + P4_NUM_COUNTERS) {
+	if (sim_msr_in(msr, MSR_BPU_CCCR0, P4_NUM_COUNTERS, &i)) {
 		if (val & ~P4_CCCR_VALID)
 			return SIM_MSR_GP;
-		P->p4_cccr[msr - MSR_BPU_CCCR0] = val;
-		P->p4_last[msr - MSR_BPU_CCCR0] = false;
-		P->p4_cascaded[msr - MSR_BPU_CCCR0] = false;
+		P->p4_cccr[i] = val;
+		P->p4_last[i] = false;
+		P->p4_cascaded[i] = false;
 		return SIM_MSR_OK;
 	}
 	if (escr_exists(msr)) {

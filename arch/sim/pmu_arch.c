@@ -342,23 +342,15 @@ static uint64_t inuse(void)
 enum kind { K_NONE, K_PMC, K_APMC, K_EVTSEL, K_FIXED };
 static enum kind classify(uint32_t msr, unsigned *idx)
 {
-	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + SIM_MAX_GP) {
-		*idx = msr - MSR_IA32_PMC0;
+	if (sim_msr_in(msr, MSR_IA32_PMC0, SIM_MAX_GP, idx))
 		return K_PMC;
-	}
-	if (msr >= MSR_IA32_A_PMC0 && msr < MSR_IA32_A_PMC0 + SIM_MAX_GP) {
-		*idx = msr - MSR_IA32_A_PMC0;
+	if (sim_msr_in(msr, MSR_IA32_A_PMC0, SIM_MAX_GP, idx))
 		return K_APMC;
-	}
 	/* PERFEVTSELx at 186H + x, up to 19FH: IA32_MISC_ENABLE is at 1A0H. */
-	if (msr >= MSR_IA32_PERFEVTSEL0 && msr < MSR_IA32_MISC_ENABLE) {
-		*idx = msr - MSR_IA32_PERFEVTSEL0;
+	if (sim_msr_in(msr, MSR_IA32_PERFEVTSEL0, MSR_IA32_MISC_ENABLE - MSR_IA32_PERFEVTSEL0, idx))
 		return K_EVTSEL;
-	}
-	if (msr >= MSR_IA32_FIXED_CTR0 && msr < MSR_IA32_FIXED_CTR0 + SIM_MAX_FIXED) {
-		*idx = msr - MSR_IA32_FIXED_CTR0;
+	if (sim_msr_in(msr, MSR_IA32_FIXED_CTR0, SIM_MAX_FIXED, idx))
 		return K_FIXED;
-	}
 	return K_NONE;
 }
 

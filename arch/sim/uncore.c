@@ -33,14 +33,15 @@ static unsigned width(void)
 
 static enum sim_msr_result uncore_rdmsr(uint32_t msr, uint64_t *val)
 {
+	unsigned i;
 	if (!g_sim.caps.nehalem_uncore)
 		return SIM_MSR_NOT_MINE;
-	if (msr >= MSR_UNCORE_PMC0 && msr < MSR_UNCORE_PMC0 + UNCORE_NUM_GP) {
-		*val = P->unc_pmc[msr - MSR_UNCORE_PMC0];
+	if (sim_msr_in(msr, MSR_UNCORE_PMC0, UNCORE_NUM_GP, &i)) {
+		*val = P->unc_pmc[i];
 		return SIM_MSR_OK;
 	}
-	if (msr >= MSR_UNCORE_PERFEVTSEL0 && msr < MSR_UNCORE_PERFEVTSEL0 + UNCORE_NUM_GP) {
-		*val = P->unc_sel[msr - MSR_UNCORE_PERFEVTSEL0];
+	if (sim_msr_in(msr, MSR_UNCORE_PERFEVTSEL0, UNCORE_NUM_GP, &i)) {
+		*val = P->unc_sel[i];
 		return SIM_MSR_OK;
 	}
 	switch (msr) {
@@ -69,20 +70,21 @@ static enum sim_msr_result uncore_rdmsr(uint32_t msr, uint64_t *val)
 static enum sim_msr_result uncore_wrmsr(uint32_t msr, uint64_t val)
 {
 	uint64_t m = width_mask(width());
+	unsigned i;
 	if (!g_sim.caps.nehalem_uncore)
 		return SIM_MSR_NOT_MINE;
-	if (msr >= MSR_UNCORE_PMC0 && msr < MSR_UNCORE_PMC0 + UNCORE_NUM_GP) {
+	if (sim_msr_in(msr, MSR_UNCORE_PMC0, UNCORE_NUM_GP, &i)) {
 		/* 48-bit counters: bits above are reserved. */
 		if (val & ~width_mask(UNCORE_WIDTH))
 			return SIM_MSR_GP;
-		P->unc_pmc[msr - MSR_UNCORE_PMC0] = val & m;
+		P->unc_pmc[i] = val & m;
 		return SIM_MSR_OK;
 	}
-	if (msr >= MSR_UNCORE_PERFEVTSEL0 && msr < MSR_UNCORE_PERFEVTSEL0 + UNCORE_NUM_GP) {
+	if (sim_msr_in(msr, MSR_UNCORE_PERFEVTSEL0, UNCORE_NUM_GP, &i)) {
 		if (val & ~UNC_SEL_VALID)
 			return SIM_MSR_GP;
-		P->unc_sel[msr - MSR_UNCORE_PERFEVTSEL0] = val;
-		P->unc_last[msr - MSR_UNCORE_PERFEVTSEL0] = false;
+		P->unc_sel[i] = val;
+		P->unc_last[i] = false;
 		return SIM_MSR_OK;
 	}
 	switch (msr) {
