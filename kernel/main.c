@@ -7,6 +7,7 @@
 #include "arch.h"
 #include "boot_info.h"
 #include "caps.h"
+#include "cpus.h"
 #include "ktap.h"
 #include "msr.h"
 #include "options.h"
@@ -15,28 +16,6 @@
 #include "version.h"
 
 struct caps g_caps;
-
-static void machine_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
-{
-	(void)ctx;
-	arch_cpuid(leaf, subleaf, r);
-}
-
-static void read_capabilities(void)
-{
-	caps_decode(&g_caps, machine_cpuid, NULL);
-	if (g_caps.pdcm) {
-		uint64_t v;
-		int vec = rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &v);
-		if (vec == 0)
-			caps_decode_perf_capabilities(&g_caps, v);
-		else
-			ktap_diag(&g_ktap,
-				  "CPUID.01H:ECX[15] PDCM is set but RDMSR IA32_PERF_CAPABILITIES "
-				  "raised %s: capabilities taken as 0",
-				  x86_vector_name(vec));
-	}
-}
 
 static void option_error(void *ctx, const char *msg)
 {
@@ -71,18 +50,22 @@ static void report_duration(const char *name, uint64_t cycles)
 void kernel_main(const struct boot_info *bi)
 {
 	static struct options opts;
+	static unsigned cpus[ARCH_MAX_CPUS];
 	struct run_totals tot;
 
 	options_defaults(&opts);
-	/* Capabilities first: test selection needs the record, and the plan line
-	 * needs the selection. Nothing is printed by the decoder itself. */
-	read_capabilities();
-
-	/* Parse quietly once to know the plan; errors are printed below. */
+	/* Parse quietly once: the CPUs to start and the selection decide the
+	 * plan line; errors are printed below. */
 	if (bi->config_text)
 		options_parse(&opts, bi->config_text, bi->config_source, NULL, NULL);
 
-	ktap_header(&g_ktap, runner_count_suites(&opts));
+	/* Every CPU, then every CPU's record: test selection needs the records,
+	 * and the plan line needs the selection. Neither prints anything. */
+	arch_cpus_start(opts.smp_silent_cpu);
+	cpus_read_records();
+	unsigned n_cpus = cpus_selected(&opts, cpus);
+
+	ktap_header(&g_ktap, runner_count_suites(&opts) * n_cpus);
 	describe_run(bi);
 	if (bi->config_text) {
 		struct options again;
@@ -91,10 +74,10 @@ void kernel_main(const struct boot_info *bi)
 			      bi->config_source ? bi->config_source : "pmutest.cfg", option_error,
 			      NULL);
 	}
-	caps_report(&g_caps);
+	cpus_report(&opts);
 
 	uint64_t t0 = arch_rdtsc();
-	runner_run(&opts, &tot);
+	runner_run(&opts, cpus, n_cpus, &tot);
 	uint64_t t1 = arch_rdtsc();
 
 	unsigned failed = tot.fail + tot.timeout + tot.error;

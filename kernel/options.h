@@ -11,6 +11,11 @@
  *                               2 + every passing check
  *   timeout_ms = 10000          per-test watchdog (100..600000)
  *   save_report = 1             save the report on the boot medium (hardware)
+ *   cpus = all                  the CPUs the suite runs on: all (default),
+ *                               per-config (the first CPU of each distinct
+ *                               PMU configuration), or a list: 0, 2-5
+ *   smp_silent_cpu = 3          test hook: CPU 3 gets INIT but no Start-Up
+ *                               IPI, so it never answers (default: none)
  *
  * A malformed line is reported with its line number and ignored, so that
  * option keeps its default; the rest of the file still applies.
@@ -24,6 +29,8 @@
 
 #define OPT_MAX_NAMES 32
 #define OPT_NAME_LEN  64
+#define OPT_MAX_CPUS  256 /* = ARCH_MAX_CPUS */
+#define OPT_NO_CPU    0xFFFFFFFFu
 
 struct name_list {
 	unsigned count;
@@ -36,6 +43,10 @@ struct options {
 	unsigned verbose;
 	uint32_t timeout_ms;
 	bool save_report;
+	/* Which CPUs the suite runs on (kernel/cpus.c applies it). */
+	enum cpus_mode { CPUS_ALL, CPUS_PER_CONFIG, CPUS_LIST } cpus_mode;
+	uint64_t cpus_list[OPT_MAX_CPUS / 64]; /* CPUS_LIST: bit n = CPU n */
+	uint32_t smp_silent_cpu;	       /* OPT_NO_CPU: none */
 };
 
 void options_defaults(struct options *o);

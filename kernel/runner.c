@@ -5,10 +5,20 @@
  * order the linker laid them out, runs each under arch_run_guarded() so that
  * an exception or a hang fails that test only, resets the PMU between tests,
  * and writes one nested KTAP block per suite.
+ *
+ * Several CPUs: the whole selection runs on each selected CPU in turn, on
+ * that CPU (arch_run_on_cpu) and with its own capability record (cpus.h).
+ * Each suite is then one top-level KTAP test per CPU, named "suite@cpuN"
+ * (one CPU: plain "suite", as before), so that Linux's KTAP parser reads an
+ * ordinary two-level log and tools find the CPU in the suite's name. A CPU
+ * that stops answering is reported on the test it was running (TIMEOUT); the
+ * rest of its tests are not run and fail with the reason; the other CPUs go
+ * on.
  */
 #include "runner.h"
 
 #include "arch.h"
+#include "cpus.h"
 #include "kstring.h"
 #include "ktap.h"
 #include "pmu.h"
@@ -134,6 +144,19 @@ static void run_fn(void *arg)
 	t->desc->fn(t);
 }
 
+/* The CPU the suites run on now. */
+static unsigned run_cpu;
+
+/* Whatever the test did, the next one starts from a clean PMU (on the CPU
+ * the test ran on: the PMU is per logical processor). */
+static void reset_fn(void *arg)
+{
+	(void)arg;
+	arch_set_pmi_handler(NULL);
+	arch_set_nmi_handler(NULL);
+	pmu_reset_all();
+}
+
 static void report_exception(struct ktap_writer *w, const struct arch_exception *ex)
 {
 	if (ex->vector == ARCH_TIMEOUT)
@@ -173,13 +196,15 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	struct arch_exception ex;
 	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;
 	live_test = d;
-	int rc = arch_run_guarded(run_fn, &t, timeout, &ex);
+	int rc = arch_run_on_cpu(run_cpu, run_fn, &t, timeout, &ex);
 	live_test = NULL;
 
-	/* Whatever the test did, the next one starts from a clean PMU. */
-	arch_set_pmi_handler(NULL);
-	arch_set_nmi_handler(NULL);
-	pmu_reset_all();
+	if (rc == 0 || rc == 1 || rc == 2) {
+		struct arch_exception rex;
+		if (arch_run_on_cpu(run_cpu, reset_fn, NULL, timeout, &rex) != 0)
+			ktap_diag(w, "cpu %u: resetting the PMU after the test failed (%s)",
+				  run_cpu, x86_vector_name(rex.vector));
+	}
 
 	suite->checks += t.checks;
 	suite->distinct_checks += t.n_sites;
@@ -188,7 +213,17 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 
 	enum ktap_result r;
 	const char *text = NULL;
-	if (rc == 2) {
+	if (rc == ARCH_RUN_CPU_LOST) {
+		ktap_diag(w,
+			  "cpu %u did not come back within %u ms and a grace period: it was "
+			  "stopped with INIT and runs nothing more",
+			  run_cpu, timeout);
+		r = KTAP_TIMEOUT;
+	} else if (rc == ARCH_RUN_CPU_OFFLINE) {
+		ktap_diag(w, "not run: cpu %u is %s", run_cpu,
+			  arch_cpu_state_name(arch_cpu_state(run_cpu)));
+		r = KTAP_FAIL;
+	} else if (rc == 2) {
 		ktap_diag(w, "watchdog: no result after %u ms; the test was abandoned", timeout);
 		r = KTAP_TIMEOUT;
 	} else if (rc == 1) {
@@ -234,8 +269,8 @@ static void tally(struct run_totals *tot, enum ktap_result r)
 	}
 }
 
-static void run_suite(const struct options *o, const char *suite, unsigned number,
-		      struct run_totals *tot)
+static void run_suite(const struct options *o, const char *suite, const char *label,
+		      unsigned number, struct run_totals *tot)
 {
 	struct ktap_writer *w = &g_ktap;
 	unsigned planned = 0;
@@ -244,7 +279,7 @@ static void run_suite(const struct options *o, const char *suite, unsigned numbe
 	const struct test_desc *d;
 	for_each_test(d) planned += !kstrcmp(d->suite, suite) && selected(o, d);
 
-	ktap_begin_subtest(w, suite, planned);
+	ktap_begin_subtest(w, label, planned);
 	live_suite = &st;
 	uint64_t t0 = arch_rdtsc();
 	unsigned n = 0;
@@ -255,9 +290,9 @@ static void run_suite(const struct options *o, const char *suite, unsigned numbe
 		tally(&st, run_one(o, d, ++n, &st));
 	}
 	uint64_t cycles = arch_rdtsc() - t0;
-	ktap_diag(w, "%s: pass:%u fail:%u skip:%u total:%u", suite, st.pass,
+	ktap_diag(w, "%s: pass:%u fail:%u skip:%u total:%u", label, st.pass,
 		  st.fail + st.timeout + st.error, st.skip, planned);
-	ktap_diag(w, "%s: %llu distinct checks, %llu evaluated, %llu TSC cycles", suite,
+	ktap_diag(w, "%s: %llu distinct checks, %llu evaluated, %llu TSC cycles", label,
 		  st.distinct_checks, st.checks, (unsigned long long)cycles);
 	ktap_end_subtest(w);
 
@@ -266,7 +301,7 @@ static void run_suite(const struct options *o, const char *suite, unsigned numbe
 		r = KTAP_FAIL;
 	else if (st.pass == 0)
 		r = KTAP_SKIP;
-	ktap_result(w, number, suite, r, r == KTAP_SKIP ? "no test of this suite applies" : NULL);
+	ktap_result(w, number, label, r, r == KTAP_SKIP ? "no test of this suite applies" : NULL);
 
 	live_suite = NULL;
 	tot->pass += st.pass;
@@ -279,12 +314,33 @@ static void run_suite(const struct options *o, const char *suite, unsigned numbe
 	live_done = *tot;
 }
 
-void runner_run(const struct options *o, struct run_totals *tot)
+void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
+		struct run_totals *tot)
 {
 	const char *suites[MAX_SUITES];
-	unsigned n = list_suites(o, suites);
+	unsigned n = list_suites(o, suites), number = 0;
+	char label[OPT_NAME_LEN + 16];
 
 	kmemset(tot, 0, sizeof(*tot));
-	for (unsigned i = 0; i < n; i++)
-		run_suite(o, suites[i], i + 1, tot);
+	for (unsigned c = 0; c < n_cpus; c++) {
+		struct run_totals before = *tot;
+
+		run_cpu = cpus[c];
+		cpus_use(run_cpu);
+		for (unsigned i = 0; i < n; i++) {
+			if (n_cpus > 1)
+				ksnprintf(label, sizeof(label), "%s@cpu%u", suites[i], run_cpu);
+			else
+				kstrlcpy(label, suites[i], sizeof(label));
+			run_suite(o, suites[i], label, ++number, tot);
+		}
+		if (n_cpus > 1)
+			ktap_diag(&g_ktap, "cpu %u: pass:%u fail:%u skip:%u", run_cpu,
+				  tot->pass - before.pass,
+				  (tot->fail + tot->timeout + tot->error) -
+				      (before.fail + before.timeout + before.error),
+				  tot->skip - before.skip);
+	}
+	run_cpu = arch_cpu_boot();
+	cpus_use(run_cpu);
 }

@@ -35,10 +35,11 @@ struct cpl_call {
 	uint64_t result;
 };
 
-/* Innermost active guard / ring call. Written before the context is saved
- * and read by the trap handler, hence volatile. */
-static struct guard *volatile g_guard;
-static struct cpl_call *volatile g_cpl;
+/* Innermost active guard / ring call of this CPU (each CPU has its own
+ * chain, smp.c). Written before the context is saved and read by the trap
+ * handler, hence volatile. */
+#define g_guard (*(struct guard *volatile *)&this_cpu()->guard)
+#define g_cpl	(*(struct cpl_call *volatile *)&this_cpu()->cpl_call)
 static pmi_handler_fn volatile g_pmi_handler;
 static nmi_handler_fn volatile g_nmi_handler;
 static uint64_t g_user_stack_top;
@@ -170,6 +171,9 @@ void x86_trap(struct x86_frame *f)
 		return;
 	case SPURIOUS_VECTOR:
 		return; /* no EOI for a spurious interrupt (SDM Vol. 3A 10.9) */
+	case WAKE_VECTOR:
+		arch_apic_eoi(); /* a parked CPU has work (smp.c) */
+		return;
 	case TIMER_VECTOR:
 		arch_apic_eoi();
 		if (g_guard && g_guard->watchdog && apic_watchdog_expired()) {
