@@ -11,7 +11,11 @@
  *   PMCx0C2 Retired Branch Instructions (ExRetBrn): every retired branch,
  *           and exceptions and interrupts (none happen in the window): exact;
  *   PMCx076 Cycles not in Halt (LsNotHaltedCyc): bounded as Intel's core
- *           cycles are (tests/counting.c).
+ *           cycles are (tests/counting.c);
+ *   PMCx0C3 Retired Branch Instructions Mispredicted (ExRetBrnMisp): lower
+ *           bound on the branch-miss workload, as Intel's C5H.
+ * The PerfEvtSel fields (Edge, INT, En, Inv, CntMask, EventSelect[11:8],
+ * HG_ONLY) are the APM's (Vol. 2 13.2.1, Figure 13-7).
  */
 #include "pmu.h"
 #include "rules.h"
@@ -20,6 +24,10 @@
 #define AMD_EVT_CYCLES		 0x76
 #define AMD_EVT_RETIRED_INSNS	 0xC0
 #define AMD_EVT_RETIRED_BRANCHES 0xC2
+#define AMD_EVT_BRANCH_MISSES	 0xC3
+/* PerfEvtSel fields beyond Intel's layout (APM Vol. 2 Figure 13-7). */
+#define AMD_SEL_EVENT_HI GENMASK_ULL(35, 32) /* EventSelect[11:8] */
+#define AMD_SEL_HG_ONLY	 GENMASK_ULL(41, 40) /* GuestOnly 40, HostOnly 41 */
 /* PerfEvtSel bits (APM Vol. 2 Figure 13-7): as Intel's for USR/OS/INT/EN. */
 #define AMD_SEL_EV(ev, flags) ((ev) | PERFEVTSEL_USR | PERFEVTSEL_OS | (flags))
 #define AMD_SEL(flags)	      AMD_SEL_EV(AMD_EVT_RETIRED_INSNS, flags)
@@ -31,6 +39,12 @@
 #define AMD_MAX_IPC		16ULL
 #define AMD_CYCLES_PER_ITER_MAX 1000ULL
 #define AMD_CYCLES_OVERHEAD	1000000ULL
+#define AMD_CYCLES_HI(n)	((n)*AMD_CYCLES_PER_ITER_MAX + AMD_CYCLES_OVERHEAD)
+/* Branch misses: at least 1 in 8 of the pseudo-random branches (include/
+ * arch.h, arch_workload_branch_miss; the Intel check uses the same bound). */
+#define AMD_BRMISS_MIN_DIVISOR 8
+/* Events before an overflow in the PMI checks. */
+#define AMD_PMI_K 64
 
 static bool ext(void)
 {
@@ -52,18 +66,49 @@ static uint32_t ctr_msr(unsigned i)
 	return ext() ? MSR_F15H_PERF_CTR0 + 2 * i : MSR_K7_PERFCTR0 + i;
 }
 
-/* Count event `ev` over `iters` on counter i, gated by EN (and
+static uint64_t ctr_mask(void)
+{
+	return width_mask(AMD_COUNTER_WIDTH);
+}
+
+/* PerfMonV2: PerfCntrGlobalCtl <- bits (no such gate without it). */
+static void global_ctl(uint64_t bits)
+{
+	if (caps()->amd.perfmon_v2)
+		wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, bits);
+}
+
+static void status_clear(uint64_t bits)
+{
+	if (caps()->amd.perfmon_v2)
+		wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, bits);
+}
+
+/*
+ * Run counter i from `preset` with PerfEvtSel `sel` (without En) over
+ * `iters` workload iterations, gated by En (and its PerfCntrGlobalCtl bit on
+ * v2), with interrupts enabled around the loop when `irq`. Returns the
+ * counter; the event select is left as `sel`.
+ */
+static uint64_t run_counter(unsigned i, uint64_t sel, uint64_t preset, uint64_t iters, bool irq)
+{
+	wrmsr(sel_msr(i), 0);
+	wrmsr(ctr_msr(i), preset & ctr_mask());
+	global_ctl(BIT_ULL(i));
+	if (irq)
+		arch_irq_enable();
+	arch_workload_gated(iters, sel_msr(i), sel | PERFEVTSEL_EN, sel);
+	if (irq)
+		arch_irq_disable();
+	global_ctl(0);
+	return rdmsr(ctr_msr(i));
+}
+
+/* Count event `ev` over `iters` on counter i, gated by En (and
  * PerfCntrGlobalCtl on v2). */
 static uint64_t count_event(unsigned i, unsigned ev, uint64_t iters)
 {
-	wrmsr(sel_msr(i), 0);
-	wrmsr(ctr_msr(i), 0);
-	if (caps()->amd.perfmon_v2)
-		wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, BIT_ULL(i));
-	arch_workload_gated(iters, sel_msr(i), AMD_SEL_EV(ev, PERFEVTSEL_EN), AMD_SEL_EV(ev, 0));
-	if (caps()->amd.perfmon_v2)
-		wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
-	return rdmsr(ctr_msr(i));
+	return run_counter(i, AMD_SEL_EV(ev, 0), 0, iters, false);
 }
 
 /*
@@ -232,4 +277,338 @@ TEST(amd, pmi_masks_lvt, REQ_AMD | REQ_APIC)
 		expect_eq(t, g_pmi.lvt & APIC_LVT_MASKED, APIC_LVT_MASKED, RULE_PMI_LVT_MASK_SET,
 			  "LVT PMI mask bit read in the handler");
 	pmu_pmi_uninstall();
+}
+
+/* ---- Parity with the Intel side (issue 12) --------------------------------- */
+
+/* A seed no earlier run of this boot used (include/arch.h: predictors
+ * memorize repeated sequences). */
+static uint64_t fresh_seed(void)
+{
+	static uint64_t runs;
+
+	return arch_rdtsc() ^ (++runs * 0x9E3779B97F4A7C15ULL);
+}
+
+TEST(amd, branch_misses_lower_bound, REQ_AMD)
+{
+	const uint64_t sel = AMD_SEL_EV(AMD_EVT_BRANCH_MISSES, 0);
+
+	for (unsigned i = 0; i < n_ctrs(); i++) {
+		uint64_t seed = fresh_seed();
+
+		wrmsr(sel_msr(i), 0);
+		wrmsr(ctr_msr(i), 0);
+		global_ctl(BIT_ULL(i));
+		wrmsr(sel_msr(i), sel | PERFEVTSEL_EN);
+		arch_workload_branch_miss(PMU_ITERS, seed);
+		wrmsr(sel_msr(i), sel);
+		global_ctl(0);
+		expect_range(t, rdmsr(ctr_msr(i)), PMU_ITERS / AMD_BRMISS_MIN_DIVISOR,
+			     PMU_ITERS * WORKLOAD_BRMISS_BRANCHES_PER_ITER + PMU_OVERHEAD_EVENTS,
+			     RULE_AMD_BR_MISS,
+			     "PerfCtr%u counting C3H over %llu branches on pseudo-random bits "
+			     "(seed %#llx)",
+			     i, (unsigned long long)PMU_ITERS, (unsigned long long)seed);
+	}
+}
+
+/*
+ * As global.overflow_exactly_at_wrap: C = the exact count of a gated run of
+ * retired instructions (a calibration of the run's length); preset -(C + 1)
+ * ends at all ones without overflow, -C ends at 0 with it. Every counter;
+ * with PerfMonV2 the status bit must follow.
+ */
+TEST(amd, overflow_exactly_at_wrap, REQ_AMD)
+{
+	const uint64_t sel = AMD_SEL(0);
+	const bool v2 = caps()->amd.perfmon_v2;
+
+	for (unsigned i = 0; i < n_ctrs(); i++) {
+		uint64_t c = run_counter(i, sel, 0, PMU_ITERS, false);
+
+		for (int hit = 0; hit < 2; hit++) {
+			uint64_t k = hit ? c : c + 1;
+			uint64_t v;
+
+			status_clear(BIT_ULL(i));
+			v = run_counter(i, sel, (0 - k) & ctr_mask(), PMU_ITERS, false);
+			expect_eq(t, v, hit ? 0 : ctr_mask(), RULE_AMD_OVF_AT_WRAP,
+				  "PerfCtr%u preset to -%llu, then %llu events", i,
+				  (unsigned long long)k, (unsigned long long)c);
+			if (v2)
+				expect_eq(t, rdmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS) & BIT_ULL(i),
+					  hit ? BIT_ULL(i) : 0, RULE_AMD_OVF_AT_WRAP,
+					  "PerfCntrGlobalStatus bit %u when PerfCtr%u %s", i, i,
+					  hit ? "wrapped to 0" : "stopped at all ones");
+		}
+		status_clear(BIT_ULL(i));
+		wrmsr(sel_msr(i), 0);
+		wrmsr(ctr_msr(i), 0);
+	}
+}
+
+TEST(amd, pmi_iff_int_every_counter, REQ_AMD | REQ_APIC)
+{
+	for (unsigned i = 0; i < n_ctrs(); i++) {
+		for (int with_int = 1; with_int >= 0; with_int--) {
+			pmu_pmi_install(true, 0, false);
+			status_clear(BIT_ULL(i));
+			run_counter(i, AMD_SEL(with_int ? PERFEVTSEL_INT : 0), 0 - AMD_PMI_K,
+				    PMU_ITERS, true);
+			wrmsr(sel_msr(i), 0);
+			expect_eq(t, g_pmi.count, (unsigned)with_int, RULE_AMD_PMI_INT,
+				  "PMIs for the PerfCtr%u overflow with INT = %d", i, with_int);
+			if (caps()->amd.perfmon_v2)
+				expect_eq(
+				    t, rdmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS) & BIT_ULL(i),
+				    BIT_ULL(i), RULE_AMD_OVF_AT_WRAP,
+				    "PerfCntrGlobalStatus bit %u after the overflow (INT = %d)", i,
+				    with_int);
+			status_clear(BIT_ULL(i));
+			wrmsr(ctr_msr(i), 0);
+		}
+	}
+	pmu_pmi_uninstall();
+}
+
+static bool amd_close(uint64_t a, uint64_t b)
+{
+	uint64_t d = a > b ? a - b : b - a;
+
+	return d <= a / 64 + 64;
+}
+
+/* Several counters with their own selects, started and stopped together:
+ * by PerfCntrGlobalCtl on v2; otherwise all but the last are enabled first
+ * and the last's En is the gate (the others then count a constant extra). */
+static void run_together(unsigned n, const uint64_t *sel, uint64_t iters)
+{
+	for (unsigned i = 0; i < n; i++) {
+		wrmsr(sel_msr(i), 0);
+		wrmsr(ctr_msr(i), 0);
+	}
+	global_ctl(0);
+	for (unsigned i = 0; i + 1 < n; i++)
+		wrmsr(sel_msr(i), sel[i] | PERFEVTSEL_EN);
+	if (caps()->amd.perfmon_v2) {
+		wrmsr(sel_msr(n - 1), sel[n - 1] | PERFEVTSEL_EN);
+		arch_workload_gated(iters, MSR_AMD64_PERF_CNTR_GLOBAL_CTL, GENMASK_ULL(n - 1, 0),
+				    0);
+	} else {
+		arch_workload_gated(iters, sel_msr(n - 1), sel[n - 1] | PERFEVTSEL_EN, sel[n - 1]);
+	}
+	for (unsigned i = 0; i < n; i++)
+		wrmsr(sel_msr(i), sel[i]);
+}
+
+TEST(amd, edge_inv_cmask, REQ_AMD)
+{
+	const uint64_t ins = AMD_SEL(0);
+	const uint64_t lo = PMU_ITERS * WORKLOAD_INSNS_PER_ITER / AMD_MAX_IPC;
+	uint64_t sel[4], v[4];
+
+	/* CntMask = 255: no core retires 255 instructions in one clock. */
+	expect_eq(t,
+		  run_counter(0, ins | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 255), 0, PMU_ITERS, false),
+		  0, RULE_AMD_CNTMASK, "C0H with CntMask = 255 (clocks retiring >= 255)");
+	/* Inv + CntMask = 255: every clock. */
+	expect_range(t,
+		     run_counter(0, ins | PERFEVTSEL_INV | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 255), 0,
+				 PMU_ITERS, false),
+		     lo, AMD_CYCLES_HI(PMU_ITERS), RULE_AMD_INV,
+		     "C0H with Inv, CntMask = 255 (every clock)");
+	/* Edge on an always-true condition: at most one rising edge; on a
+	 * never-true one: none. */
+	expect_range(t,
+		     run_counter(0,
+				 ins | PERFEVTSEL_EDGE | PERFEVTSEL_INV |
+				     FIELD_PREP_ULL(PERFEVTSEL_CMASK, 255),
+				 0, PMU_ITERS, false),
+		     0, 1, RULE_AMD_EDGE,
+		     "Edge Inv CntMask = 255: rising edges of an always-true "
+		     "condition");
+	expect_eq(t,
+		  run_counter(0, ins | PERFEVTSEL_EDGE | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 255), 0,
+			      PMU_ITERS, false),
+		  0, RULE_AMD_EDGE, "Edge CntMask = 255: rising edges of a never-true condition");
+	if (n_ctrs() < 4 || !caps()->amd.perfmon_v2) {
+		/* Without PerfCntrGlobalCtl two counters cannot start in one
+		 * clock, and cycle counts differ between runs. */
+		t_diag(t, "simultaneous Inv / Edge partition needs PerfMonV2 and 4 counters");
+		return;
+	}
+	/* Clocks: CntMask = 1 and Inv CntMask = 1 split them; Edge CntMask = 1
+	 * counts the transitions into retiring, at most one per clock of the
+	 * other state plus one. */
+	sel[0] = AMD_SEL_EV(AMD_EVT_CYCLES, 0);
+	sel[1] = ins | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 1);
+	sel[2] = ins | PERFEVTSEL_INV | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 1);
+	sel[3] = ins | PERFEVTSEL_EDGE | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 1);
+	run_together(4, sel, PMU_ITERS);
+	for (unsigned k = 0; k < 4; k++)
+		v[k] = rdmsr(ctr_msr(k));
+	expect_range(t, v[1], lo, PMU_ITERS * WORKLOAD_INSNS_PER_ITER + PMU_OVERHEAD_EVENTS,
+		     RULE_AMD_CNTMASK, "clocks retiring >= 1 instruction (CntMask = 1)");
+	expect_true(t, amd_close(v[0], v[1] + v[2]), "CntMask=1 + Inv CntMask=1 == clocks (+-1/64)",
+		    "differs", RULE_AMD_INV, "%llu + %llu vs cycles not in halt %llu",
+		    (unsigned long long)v[1], (unsigned long long)v[2], (unsigned long long)v[0]);
+	expect_range(t, v[3], 1, v[2] + 1, RULE_AMD_EDGE,
+		     "Edge CntMask = 1 (transitions into retiring), Inv CntMask = 1 count %llu",
+		     (unsigned long long)v[2]);
+}
+
+/* Counter i counting retired instructions: written with `value` while it
+ * runs, then `n` iterations; returns the count. */
+static uint64_t rewrite_running(unsigned i, uint64_t value, uint64_t n)
+{
+	wrmsr(sel_msr(i), 0);
+	wrmsr(ctr_msr(i), 0);
+	global_ctl(BIT_ULL(i));
+	wrmsr(sel_msr(i), AMD_SEL(PERFEVTSEL_EN));
+	arch_workload(100); /* it is running: count something first */
+	wrmsr(ctr_msr(i), value);
+	arch_workload(n);
+	wrmsr(sel_msr(i), AMD_SEL(0));
+	global_ctl(0);
+	return rdmsr(ctr_msr(i));
+}
+
+TEST(amd, running_counter_rewritten, REQ_AMD)
+{
+	const uint64_t value = 0x123400000000ULL;
+	const uint64_t n_insns = PMU_ITERS * WORKLOAD_INSNS_PER_ITER;
+
+	for (unsigned i = 0; i < n_ctrs(); i++) {
+		uint64_t c1 = rewrite_running(i, value, PMU_ITERS);
+		uint64_t c2 = rewrite_running(i, value, 2 * PMU_ITERS);
+		uint64_t v;
+
+		expect_range(t, c1, value + n_insns, value + n_insns + PMU_OVERHEAD_EVENTS,
+			     RULE_AMD_COUNTER_WRITE,
+			     "PerfCtr%u rewritten to %#llx while counting, then N iterations", i,
+			     (unsigned long long)value);
+		expect_eq(t, c2 - c1, n_insns, RULE_AMD_COUNTER_WRITE,
+			  "PerfCtr%u rewritten while counting: count(2N) - count(N)", i);
+		/* All ones while running: the next event wraps it. */
+		status_clear(BIT_ULL(i));
+		v = rewrite_running(i, ctr_mask(), PMU_ITERS);
+		expect_range(
+		    t, v, n_insns - 1, n_insns + PMU_OVERHEAD_EVENTS, RULE_AMD_COUNTER_WRITE,
+		    "PerfCtr%u rewritten to all ones while counting, then N iterations", i);
+		if (caps()->amd.perfmon_v2)
+			expect_eq(
+			    t, rdmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS) & BIT_ULL(i), BIT_ULL(i),
+			    RULE_AMD_COUNTER_WRITE,
+			    "PerfCntrGlobalStatus bit %u after PerfCtr%u wrapped from all ones", i,
+			    i);
+		status_clear(BIT_ULL(i));
+		wrmsr(sel_msr(i), 0);
+		wrmsr(ctr_msr(i), 0);
+	}
+}
+
+/* The event each counter takes in all_counters_different_events: each is
+ * checked against its own bound (exact per iteration, or cycles). */
+static const struct {
+	unsigned ev;
+	uint64_t per_iter; /* 0: cycles, bounded */
+	const char *name;
+} mix[] = {
+    {AMD_EVT_RETIRED_INSNS, WORKLOAD_INSNS_PER_ITER, "retired instructions"},
+    {AMD_EVT_RETIRED_BRANCHES, WORKLOAD_BRANCHES_PER_ITER, "retired branches"},
+    {AMD_EVT_CYCLES, 0, "cycles not in halt"},
+};
+
+TEST(amd, all_counters_different_events, REQ_AMD)
+{
+	const unsigned n = n_ctrs();
+	uint64_t sel[8], c1[8], c2[8];
+
+	for (unsigned i = 0; i < n && i < 8; i++)
+		sel[i] = AMD_SEL_EV(mix[i % ARRAY_SIZE(mix)].ev, 0);
+	run_together(n, sel, PMU_ITERS);
+	for (unsigned i = 0; i < n; i++)
+		c1[i] = rdmsr(ctr_msr(i));
+	run_together(n, sel, 2 * PMU_ITERS);
+	for (unsigned i = 0; i < n; i++)
+		c2[i] = rdmsr(ctr_msr(i));
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t per = mix[i % ARRAY_SIZE(mix)].per_iter;
+		const char *name = mix[i % ARRAY_SIZE(mix)].name;
+
+		if (!per) {
+			expect_range(t, c1[i], PMU_ITERS * WORKLOAD_INSNS_PER_ITER / AMD_MAX_IPC,
+				     AMD_CYCLES_HI(PMU_ITERS), RULE_AMD_ALL_COUNTERS,
+				     "PerfCtr%u (%s) with all counters enabled, N iterations", i,
+				     name);
+			continue;
+		}
+		expect_range(t, c1[i], PMU_ITERS * per, PMU_ITERS * per + PMU_OVERHEAD_EVENTS,
+			     RULE_AMD_ALL_COUNTERS,
+			     "PerfCtr%u (%s) with all counters enabled, N iterations", i, name);
+		expect_eq(t, c2[i] - c1[i], PMU_ITERS * per, RULE_AMD_ALL_COUNTERS,
+			  "PerfCtr%u (%s) with all counters enabled: count(2N) - count(N)", i,
+			  name);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		wrmsr(sel_msr(i), 0);
+		wrmsr(ctr_msr(i), 0);
+	}
+}
+
+/* Counting through C001_0000H / C001_0004H on a part whose counters live at
+ * C001_0200H: the legacy addresses are the same registers, so they count
+ * (read back through both addresses). */
+TEST(amd, legacy_msrs_count_on_ext_parts, REQ_AMD_PERFCTR_CORE)
+{
+	for (unsigned i = 0; i < 4; i++) {
+		uint64_t c[2];
+
+		for (int pass = 0; pass < 2; pass++) {
+			wrmsr(MSR_K7_EVNTSEL0 + i, 0);
+			wrmsr(MSR_K7_PERFCTR0 + i, 0);
+			global_ctl(BIT_ULL(i));
+			arch_workload_gated(pass ? 2 * PMU_ITERS : PMU_ITERS, MSR_K7_EVNTSEL0 + i,
+					    AMD_SEL(PERFEVTSEL_EN), AMD_SEL(0));
+			global_ctl(0);
+			c[pass] = rdmsr(MSR_K7_PERFCTR0 + i);
+		}
+		expect_eq(
+		    t, c[1] - c[0], PMU_ITERS * WORKLOAD_INSNS_PER_ITER, RULE_AMD_LEGACY_COUNT,
+		    "legacy PerfCtr%u (C001_%04XH) programmed through C001_%04XH: count(2N) - "
+		    "count(N)",
+		    i, (unsigned)(MSR_K7_PERFCTR0 + i) & 0xFFFF,
+		    (unsigned)(MSR_K7_EVNTSEL0 + i) & 0xFFFF);
+		expect_eq(t, rdmsr(MSR_F15H_PERF_CTR0 + 2 * i), c[1], RULE_AMD_LEGACY_COUNT,
+			  "PerfCtr%u at C001_%04XH vs the legacy address", i,
+			  (unsigned)(MSR_F15H_PERF_CTR0 + 2 * i) & 0xFFFF);
+		wrmsr(MSR_K7_EVNTSEL0 + i, 0);
+		wrmsr(MSR_K7_PERFCTR0 + i, 0);
+	}
+}
+
+TEST(amd, event_select_high_and_hg_only, REQ_AMD)
+{
+	const uint64_t high = AMD_SEL_EVENT_HI | AMD_SEL_HG_ONLY;
+
+	for (unsigned i = 0; i < n_ctrs(); i++) {
+		uint64_t sel = AMD_SEL(0) | high, c1, c2;
+
+		if (expect_no_fault(t, wrmsr_safe(sel_msr(i), sel), RULE_AMD_SEL_HIGH,
+				    "WRMSR PerfEvtSel%u <- %#llx (EventSelect[11:8] = FH, "
+				    "HG_ONLY = 11B)",
+				    i, (unsigned long long)sel))
+			expect_eq(t, rdmsr(sel_msr(i)), sel, RULE_AMD_SEL_HIGH,
+				  "PerfEvtSel%u read back", i);
+		wrmsr(sel_msr(i), 0);
+		/* HG_ONLY = 11B counts like 00B: retired instructions, exact. */
+		c1 = run_counter(i, AMD_SEL(AMD_SEL_HG_ONLY), 0, PMU_ITERS, false);
+		c2 = run_counter(i, AMD_SEL(AMD_SEL_HG_ONLY), 0, 2 * PMU_ITERS, false);
+		expect_eq(t, c2 - c1, PMU_ITERS * WORKLOAD_INSNS_PER_ITER, RULE_AMD_HG_BOTH,
+			  "PerfCtr%u counting C0H with HostOnly = GuestOnly = 1: count(2N) - "
+			  "count(N)",
+			  i);
+		wrmsr(sel_msr(i), 0);
+	}
 }

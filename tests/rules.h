@@ -415,5 +415,40 @@
 #define RULE_AMD_GLOBAL                                                                            \
 	"AMD APM Vol.2 13.2.2 (PerfMonV2): PerfCntrGlobalCtl gates counters, "                     \
 	"GlobalStatus/StatusClr/StatusSet report overflow"
+/* parity (issue 12): AMD checks matching the Intel side */
+#define RULE_AMD_BR_MISS                                                                           \
+	"AMD PPR (Families 17h-1Ah) PMCx0C3 Retired Branch Instructions Mispredicted: a "          \
+	"branch on a fresh xorshift64* bit mispredicts about 1/2 the time (>= 1/8 checked), "      \
+	"never more often than branches retire"
+#define RULE_AMD_OVF_AT_WRAP                                                                       \
+	"AMD APM Vol.2 13.2.1: a PerfCtr overflows when it wraps from all ones (48 bits) to "      \
+	"zero, not before; with PerfMonV2 (13.2.2) the overflow sets PerfCntrGlobalStatus[n]"
+#define RULE_AMD_PMI_INT                                                                           \
+	"AMD APM Vol.2 13.2.1: PerfEvtSeln.INT = 1 raises an interrupt through the LVT "           \
+	"performance-counter entry when PerfCtrn overflows; INT = 0 raises none"
+#define RULE_AMD_CNTMASK                                                                           \
+	"AMD APM Vol.2 13.2.1 (PerfEvtSeln CntMask): non-zero, the counter increments by 1 in "    \
+	"each clock in which the event count is >= CntMask"
+#define RULE_AMD_INV                                                                               \
+	"AMD APM Vol.2 13.2.1 (PerfEvtSeln Inv): inverts the CntMask comparison (counts "          \
+	"clocks with fewer than CntMask events)"
+#define RULE_AMD_EDGE                                                                              \
+	"AMD APM Vol.2 13.2.1 (PerfEvtSeln Edge): counts only rising edges (0 to 1) of the "       \
+	"condition"
+#define RULE_AMD_COUNTER_WRITE                                                                     \
+	"AMD APM Vol.2 13.2.1: a PerfCtr written by WRMSR while counting goes on from the "        \
+	"written value, and wraps (overflows) from all ones"
+#define RULE_AMD_ALL_COUNTERS                                                                      \
+	"AMD APM Vol.2 13.2.1: each PerfEvtSeln / PerfCtrn pair counts its own event, all "        \
+	"concurrently"
+#define RULE_AMD_LEGACY_COUNT                                                                      \
+	"AMD APM Vol.2 13.2.1: with PerfCtrExtCore the legacy C001_0000H-C001_0007H are the "      \
+	"same registers as the first four extended pairs: programming them counts"
+#define RULE_AMD_SEL_HIGH                                                                          \
+	"AMD APM Vol.2 13.2.1 Figure 13-7: EventSelect[11:8] (bits 35:32) and HG_ONLY "            \
+	"(bits 41:40) are defined fields, not reserved: written values read back"
+#define RULE_AMD_HG_BOTH                                                                           \
+	"AMD APM Vol.2 13.2.1 (HG_ONLY, Table 13-3): HostOnly = GuestOnly = 1 counts like "        \
+	"both 0 (events in host and guest)"
 
 #endif

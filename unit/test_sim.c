@@ -21,7 +21,7 @@ static void configure(const char *name)
 {
 	char err[256];
 	const struct sim_profile *p = sim_find_profile(name);
-	if (!p || sim_configure(p, NULL, err, sizeof(err)) != 0) {
+	if (!p || sim_configure(p, NULL, err, sizeof(err)) != SIM_CONFIG_OK) {
 		printf("Bail out! profile %s\n", name);
 		exit(1);
 	}

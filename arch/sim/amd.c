@@ -32,124 +32,136 @@ static unsigned n_ctrs(void)
 	 GENMASK_ULL(41, 40))
 #define AMD_SEL_RESERVED (~AMD_SEL_VALID & ~BIT_ULL(19))
 
-/* 0: not ours; 1: legacy sel; 2: legacy ctr; 3: ext sel; 4: ext ctr. */
-static int classify(uint32_t msr, unsigned *i)
+/* Which counter register an address names. */
+enum amd_reg { AMD_NONE, AMD_LEGACY_SEL, AMD_LEGACY_CTR, AMD_EXT_SEL, AMD_EXT_CTR };
+static enum amd_reg classify(uint32_t msr, unsigned *i)
 {
 	if (msr >= MSR_K7_EVNTSEL0 && msr < MSR_K7_EVNTSEL0 + 4) {
 		*i = msr - MSR_K7_EVNTSEL0;
-		return 1;
+		return AMD_LEGACY_SEL;
 	}
 	if (msr >= MSR_K7_PERFCTR0 && msr < MSR_K7_PERFCTR0 + 4) {
 		*i = msr - MSR_K7_PERFCTR0;
-		return 2;
+		return AMD_LEGACY_CTR;
 	}
 	if (msr >= MSR_F15H_PERF_CTL0 && msr < MSR_F15H_PERF_CTL0 + 16) {
 		*i = (msr - MSR_F15H_PERF_CTL0) / 2;
-		return (msr - MSR_F15H_PERF_CTL0) % 2 ? 4 : 3;
+		return (msr - MSR_F15H_PERF_CTL0) % 2 ? AMD_EXT_CTR : AMD_EXT_SEL;
 	}
-	return 0;
+	return AMD_NONE;
 }
 
-static uint64_t *reg(int k, unsigned i)
+static bool is_select(enum amd_reg k)
+{
+	return k == AMD_LEGACY_SEL || k == AMD_EXT_SEL;
+}
+
+static uint64_t *reg(enum amd_reg k, unsigned i)
 {
 	bool separate = quirk(Q_AMD_NOT_ALIASED) && g_sim.caps.amd.perfctr_core;
 	switch (k) {
-	case 1:
+	case AMD_LEGACY_SEL:
 		return separate ? &P->amd_lsel[i] : &P->amd_sel[i];
-	case 2:
+	case AMD_LEGACY_CTR:
 		return separate ? &P->amd_lctr[i] : &P->amd_ctr[i];
-	case 3:
+	case AMD_EXT_SEL:
 		return &P->amd_sel[i];
 	default:
 		return &P->amd_ctr[i];
 	}
 }
 
-static int check(int k, unsigned i)
+/* The extended MSRs exist with PerfCtrExtCore, for the counters there are. */
+static bool exists(enum amd_reg k, unsigned i)
 {
-	if (k >= 3) {
+	if (k == AMD_EXT_SEL || k == AMD_EXT_CTR) {
 		if (!g_sim.caps.amd.perfctr_core && !quirk(Q_AMD_EXT_WITHOUT_CORE))
-			return X86_VEC_GP;
+			return false;
 		if (i >= n_ctrs() && !(quirk(Q_AMD_EXT_WITHOUT_CORE) && i < 6))
-			return X86_VEC_GP;
+			return false;
 	}
-	return 0;
+	return true;
 }
 
-int sim_amd_rdmsr(uint32_t msr, uint64_t *val)
+static enum sim_msr_result amd_rdmsr(uint32_t msr, uint64_t *val)
 {
 	unsigned i;
 	if (!is_amd())
-		return -1;
-	int k = classify(msr, &i);
-	if (k) {
-		int v = check(k, i);
-		if (!v)
-			*val = *reg(k, i);
-		return v;
+		return SIM_MSR_NOT_MINE;
+	enum amd_reg k = classify(msr, &i);
+	if (k != AMD_NONE) {
+		if (!exists(k, i))
+			return SIM_MSR_GP;
+		*val = *reg(k, i);
+		return SIM_MSR_OK;
 	}
 	if (!g_sim.caps.amd.perfmon_v2)
-		return -1;
+		return SIM_MSR_NOT_MINE;
 	switch (msr) {
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:
 		*val = P->amd_global_status;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_AMD64_PERF_CNTR_GLOBAL_CTL:
 		*val = P->amd_global_ctl;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR:
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET:
 		*val = 0;
-		return 0;
+		return SIM_MSR_OK;
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
-int sim_amd_wrmsr(uint32_t msr, uint64_t val)
+static enum sim_msr_result amd_wrmsr(uint32_t msr, uint64_t val)
 {
 	unsigned i;
 	uint64_t cmask = width_mask(n_ctrs());
 	if (!is_amd())
-		return -1;
-	int k = classify(msr, &i);
-	if (k) {
-		int v = check(k, i);
-		if (v)
-			return v;
-		if (k == 1 || k == 3) {
+		return SIM_MSR_NOT_MINE;
+	enum amd_reg k = classify(msr, &i);
+	if (k != AMD_NONE) {
+		if (!exists(k, i))
+			return SIM_MSR_GP;
+		if (is_select(k)) {
 			if (val & AMD_SEL_RESERVED)
-				return X86_VEC_GP;
+				return SIM_MSR_GP;
+			if (quirk(Q_AMD_SEL_HIGH_RESERVED) &&
+			    (val & (GENMASK_ULL(35, 32) | GENMASK_ULL(41, 40))))
+				return SIM_MSR_GP;
 			*reg(k, i) = val;
 			if (i < 8)
 				P->amd_last[i] = false;
 		} else {
+			if (quirk(Q_AMD_RUNNING_WRITE_IGNORED) && i < 8 &&
+			    (P->amd_sel[i] & BIT_ULL(22)))
+				return SIM_MSR_OK;
 			/* 48-bit counter: the model ignores bits 63:48. */
 			*reg(k, i) = val & width_mask(AMD_COUNTER_WIDTH);
 		}
-		return 0;
+		return SIM_MSR_OK;
 	}
 	if (!g_sim.caps.amd.perfmon_v2)
-		return -1;
+		return SIM_MSR_NOT_MINE;
 	switch (msr) {
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:
-		return X86_VEC_GP; /* read-only */
+		return SIM_MSR_GP; /* read-only */
 	case MSR_AMD64_PERF_CNTR_GLOBAL_CTL:
 		if (val & ~cmask)
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		P->amd_global_ctl = val;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR:
 		if (val & ~cmask & ~BIT_ULL(59))
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		P->amd_global_status &= ~val;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET:
 		if (val & ~cmask & ~BIT_ULL(59))
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		P->amd_global_status |= val;
-		return 0;
+		return SIM_MSR_OK;
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
 static enum sim_event amd_event(uint64_t sel)
@@ -164,19 +176,25 @@ static enum sim_event amd_event(uint64_t sel)
 	case 0xC2: /* retired branch instructions */
 		return quirk(Q_AMD_BRANCHES_AS_INSNS) ? EV_INSNS : EV_BRANCHES;
 	case 0xC3: /* retired mispredicted branches */
-		return EV_BR_MISS;
+		return quirk(Q_AMD_BR_MISS_NEVER_COUNTS) ? EV_NONE : EV_BR_MISS;
 	default:
 		return EV_NONE;
 	}
 }
 
-void sim_amd_collect(void)
+static void amd_collect(struct sim_counter_set *set)
 {
 	if (!is_amd())
 		return;
+	int first_en = -1;
+	for (unsigned i = 0; i < n_ctrs() && first_en < 0; i++)
+		if (P->amd_sel[i] & BIT_ULL(22))
+			first_en = (int)i;
 	for (unsigned i = 0; i < n_ctrs(); i++) {
 		uint64_t sel = P->amd_sel[i];
 		if (!(sel & BIT_ULL(22)))
+			continue;
+		if (quirk(Q_AMD_HG_BOTH_NOTHING) && FIELD_GET_ULL(GENMASK_ULL(41, 40), sel) == 3)
 			continue;
 		if (g_sim.caps.amd.perfmon_v2 && !quirk(Q_AMD_GLOBAL_IGNORED) &&
 		    !((P->amd_global_ctl >> i) & 1))
@@ -184,34 +202,62 @@ void sim_amd_collect(void)
 		bool usr = sel & BIT_ULL(16), os = sel & BIT_ULL(17);
 		if (!(g_sim.cpl == 0 ? os : usr))
 			continue;
+		uint64_t ev_sel = quirk(Q_AMD_EVTSEL_SHARED) ? P->amd_sel[first_en] : sel;
 		struct sim_filter f = {
-		    .ev = amd_event(sel),
-		    .cmask = FIELD_GET_ULL(GENMASK_ULL(31, 24), sel),
-		    .inv = sel & BIT_ULL(23),
-		    .edge = sel & BIT_ULL(18),
+		    .ev = amd_event(ev_sel),
+		    .cmask =
+			quirk(Q_AMD_CNTMASK_IGNORED) ? 0 : FIELD_GET_ULL(GENMASK_ULL(31, 24), sel),
+		    .inv = !quirk(Q_AMD_INV_IGNORED) && (sel & BIT_ULL(23)),
+		    .edge = !quirk(Q_AMD_EDGE_IGNORED) && (sel & BIT_ULL(18)),
 		};
-		sim_add_counter(&P->amd_ctr[i], &P->amd_last[i], AMD_COUNTER_WIDTH, &f, UNIT_AMD,
-				i);
+		unsigned width = quirk(Q_AMD_WIDTH_47) ? AMD_COUNTER_WIDTH - 1 : AMD_COUNTER_WIDTH;
+		sim_counter_add(set, &(struct sim_counter){&P->amd_ctr[i], &P->amd_last[i], width,
+							   f, &sim_family_amd, 0, i});
 	}
 }
 
-void sim_amd_overflow(unsigned i)
+static void amd_overflow(const struct sim_counter *c)
 {
+	unsigned i = c->idx;
+
 	if (g_sim.caps.amd.perfmon_v2)
 		P->amd_global_status |= BIT_ULL(i);
-	if (P->amd_sel[i] & BIT_ULL(20))
+	if (quirk(Q_AMD_PMI_CTR0_ONLY) && i != 0)
+		return;
+	if ((P->amd_sel[i] & BIT_ULL(20)) || quirk(Q_AMD_PMI_WITHOUT_INT))
 		sim_pmi_request();
 }
 
-bool sim_amd_rdpmc(uint32_t ecx, uint64_t *v)
+/* APM Vol. 3 RDPMC: ECX is the index of a core counter. */
+static enum sim_rdpmc_result amd_rdpmc(uint32_t ecx, uint64_t *v)
 {
+	if (!is_amd())
+		return SIM_RDPMC_NOT_MINE;
 	if (ecx < n_ctrs()) {
 		*v = P->amd_ctr[ecx] & width_mask(AMD_COUNTER_WIDTH);
-		return true;
+		return SIM_RDPMC_READ;
 	}
 	if (quirk(Q_AMD_RDPMC_UNBOUNDED)) {
 		*v = 0;
-		return true;
+		return SIM_RDPMC_READ;
 	}
-	return false;
+	return SIM_RDPMC_INVALID;
 }
+
+/* PerfMonV2: PerfCntrGlobalCtl resets with the core counters enabled, so
+ * that software unaware of it keeps working (APM Vol. 2 13.2.2). */
+static void amd_reset(void)
+{
+	if (g_sim.caps.amd.perfmon_v2)
+		P->amd_global_ctl = width_mask(g_sim.caps.amd.core_counters);
+}
+
+const struct sim_family sim_family_amd = {
+    .name = "amd",
+    .rdmsr = amd_rdmsr,
+    .wrmsr = amd_wrmsr,
+    .collect = amd_collect,
+    .overflow = amd_overflow,
+    .rdpmc = amd_rdpmc,
+    .reset = amd_reset,
+};

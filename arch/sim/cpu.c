@@ -51,23 +51,23 @@ static void caps_source(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid
 	sim_cpuid_raw(leaf, subleaf, r);
 }
 
-int sim_load_dump(const char *path, unsigned cpu, char *err, unsigned errlen)
+enum sim_config_result sim_load_dump(const char *path, unsigned cpu, char *err, unsigned errlen)
 {
 	if (g_dump_loaded)
 		cpuid_dump_free(&g_dump);
 	g_dump_loaded = false;
 	if (cpuid_dump_load(&g_dump, path, err, errlen) != 0)
-		return -1;
+		return SIM_CONFIG_BAD_DUMP;
 	if (cpu == SIM_FIRST_CPU) {
 		cpu = cpuid_dump_cpu_number(&g_dump, 0);
 	} else if (!cpuid_dump_has_cpu(&g_dump, cpu)) {
 		snprintf(err, errlen, "%s: no CPU %u in the dump", path, cpu);
 		cpuid_dump_free(&g_dump);
-		return -1;
+		return SIM_CONFIG_BAD_DUMP;
 	}
 	g_dump_cpu = cpu;
 	g_dump_loaded = true;
-	return 0;
+	return SIM_CONFIG_OK;
 }
 
 /* What the enumerated PMU allows, precomputed from the record. */
@@ -140,31 +140,28 @@ static void derive(void)
 	s->status_set_valid = r & ~GLOBAL_STATUS_COND_CHGD;
 }
 
-/* Power-up / RESET state. */
+/* Power-up / RESET state: zero, then each family's own. */
 void sim_pmu_reset(void)
 {
 	memset(&g_sim.pmu, 0, sizeof(g_sim.pmu));
-	/* Vol. 3B 20.2.2: at power-up the enable bits of the GP counters in
-	 * IA32_PERF_GLOBAL_CTRL are set (v1 software keeps working). */
-	if (g_sim.version >= 2 && !quirk(Q_GLOBAL_CTRL_RESET_ZERO))
-		g_sim.pmu.global_ctrl = g_sim.gp_exists;
-	/* AMD PerfMonV2: PerfCntrGlobalCtl resets with the core counters
-	 * enabled, for the same reason (APM Vol. 2 13.2.2). */
-	if (g_sim.caps.amd.perfmon_v2)
-		g_sim.pmu.amd_global_ctl = width_mask(g_sim.caps.amd.core_counters);
+	for (unsigned i = 0; i < sim_family_count; i++)
+		if (sim_families[i]->reset)
+			sim_families[i]->reset();
 	/* Vol. 3A 10.4.7.1: LVT entries reset masked. */
 	g_sim.apic.lvt_pmi = APIC_LVT_MASKED;
 	g_sim.apic.irr = g_sim.apic.isr = false;
 }
 
-int sim_configure(const struct sim_profile *p, const bool *quirks, char *err, unsigned errlen)
+enum sim_config_result sim_configure(const struct sim_profile *p, const bool *quirks, char *err,
+				     unsigned errlen)
 {
 	memset(&g_sim, 0, sizeof(g_sim));
 	g_sim.profile = p;
 	for (unsigned q = 0; quirks && q < QUIRK_COUNT; q++)
 		g_sim.quirks[q] = quirks[q];
-	if (p->dump_path && sim_load_dump(p->dump_path, g_sim_cpu_select, err, errlen) != 0)
-		return -1;
+	if (p->dump_path &&
+	    sim_load_dump(p->dump_path, g_sim_cpu_select, err, errlen) != SIM_CONFIG_OK)
+		return SIM_CONFIG_BAD_DUMP;
 	caps_decode(&g_sim.caps, caps_source, NULL);
 	if (g_sim.caps.pdcm)
 		caps_decode_perf_capabilities(&g_sim.caps, p->perf_capabilities);
@@ -173,7 +170,6 @@ int sim_configure(const struct sim_profile *p, const bool *quirks, char *err, un
 	g_sim.cpl = 0;
 	g_sim.irq_enabled = false;
 	sim_pmu_reset();
-	g_sim.pmu.rmid_used[0] = true; /* PQR_ASSOC resets to RMID 0 */
 
 	size_t n = (size_t)snprintf(g_sim.platform, sizeof(g_sim.platform), "profile %s", p->name);
 	const char *sep = ", quirks ";
@@ -184,7 +180,7 @@ int sim_configure(const struct sim_profile *p, const bool *quirks, char *err, un
 				      g_quirks[q].name);
 		sep = ",";
 	}
-	return 0;
+	return SIM_CONFIG_OK;
 }
 
 /* ---- include/arch.h: identification, CPUID, CR4, TSC --------------------- */

@@ -8,30 +8,7 @@
  */
 #include "sim.h"
 
-static struct sim_counter ctrs[SIM_MAX_ACTIVE];
-static unsigned n_ctrs;
-
-void sim_add_counter(uint64_t *val, bool *last, unsigned width, const struct sim_filter *f,
-		     enum sim_unit unit, unsigned idx)
-{
-	if (n_ctrs >= SIM_MAX_ACTIVE)
-		return;
-	struct sim_counter *c = &ctrs[n_ctrs++];
-	c->val = val;
-	c->last = last;
-	c->width = width;
-	c->f = *f;
-	c->unit = unit;
-	c->idx = idx;
-}
-
-static uint64_t seg_total(const struct sim_segment *s, enum sim_event ev)
-{
-	uint64_t n = 0;
-	for (unsigned c = 0; c < s->cycles; c++)
-		n += s->ev[ev][c];
-	return n;
-}
+static struct sim_counter_set counting;
 
 /* Iterations until the counter overflows (UINT64_MAX: never within n). */
 static uint64_t iters_to_overflow(const struct sim_counter *c, uint64_t inc1, uint64_t incn)
@@ -56,36 +33,22 @@ static uint64_t iters_to_overflow(const struct sim_counter *c, uint64_t inc1, ui
 	return 1 + (rest + incn - 1) / incn;
 }
 
-static void overflow(const struct sim_counter *c)
+/* Effects of the run other than counter increments: the TSC (the reference
+ * clock), and each family's accumulators. */
+static void advance(const struct sim_segment *s, uint64_t k)
 {
-	switch (c->unit) {
-	case UNIT_ARCH_GP:
-	case UNIT_ARCH_FIXED:
-		sim_arch_overflow(c->unit, c->idx);
-		break;
-	case UNIT_AMD:
-		sim_amd_overflow(c->idx);
-		break;
-	case UNIT_UNCORE_GP:
-	case UNIT_UNCORE_FIXED:
-		sim_uncore_overflow(c->unit, c->idx);
-		break;
-	case UNIT_P4:
-		sim_p4_overflow(c->idx);
-		break;
-	}
+	g_sim.tsc += sim_segment_total(s, EV_REF) * k;
+	for (unsigned i = 0; i < sim_family_count; i++)
+		if (sim_families[i]->advance)
+			sim_families[i]->advance(s, k);
 }
 
-static void side_effects(const struct sim_segment *s, uint64_t k)
+static void collect(void)
 {
-	g_sim.tsc += seg_total(s, EV_REF) * k;
-	if (sim_arch_fixed_counting(FIXED_TOPDOWN_SLOTS)) {
-		g_sim.pmu.td_acc[0] += seg_total(s, EV_TD_RETIRING) * k;
-		g_sim.pmu.td_acc[1] += seg_total(s, EV_TD_BADSPEC) * k;
-		g_sim.pmu.td_acc[2] += seg_total(s, EV_TD_FRONTEND) * k;
-		g_sim.pmu.td_acc[3] += seg_total(s, EV_TD_BACKEND) * k;
-	}
-	sim_rdt_account(seg_total(s, EV_INSNS) * k, seg_total(s, EV_LLC_MISS) * k);
+	counting.n = 0;
+	for (unsigned i = 0; i < sim_family_count; i++)
+		if (sim_families[i]->collect)
+			sim_families[i]->collect(&counting);
 }
 
 void sim_run_segments(unsigned seg, uint64_t n)
@@ -93,11 +56,9 @@ void sim_run_segments(unsigned seg, uint64_t n)
 	const struct sim_segment *s = &sim_segments[seg];
 
 	while (n > 0) {
-		n_ctrs = 0;
-		sim_arch_collect();
-		sim_amd_collect();
-		sim_uncore_collect();
-		sim_p4_collect();
+		collect();
+		struct sim_counter *ctrs = counting.c;
+		unsigned n_ctrs = counting.n;
 
 		uint64_t inc1[SIM_MAX_ACTIVE], incn[SIM_MAX_ACTIVE], need[SIM_MAX_ACTIVE];
 		bool last_after[SIM_MAX_ACTIVE];
@@ -123,7 +84,7 @@ void sim_run_segments(unsigned seg, uint64_t n)
 			*c->val = nv;
 			*c->last = last_after[i];
 		}
-		side_effects(s, k);
+		advance(s, k);
 		n -= k;
 		unsigned n_over = 0;
 		struct sim_counter over[SIM_MAX_ACTIVE];
@@ -131,7 +92,7 @@ void sim_run_segments(unsigned seg, uint64_t n)
 			if (need[i] == k)
 				over[n_over++] = ctrs[i];
 		for (unsigned i = 0; i < n_over; i++)
-			overflow(&over[i]);
+			over[i].family->overflow(&over[i]);
 		/* A PMI is taken at the end of the iteration that overflowed; the
 		 * handler may reprogram anything, so the next step re-collects. */
 		if (n_over)

@@ -127,7 +127,7 @@ static void mutation_plan(void)
 			order[no++] = sim_profile_at(i);
 	}
 	for (unsigned i = 0; i < no; i++) {
-		if (sim_configure(order[i], NULL, err, sizeof(err)) != 0)
+		if (sim_configure(order[i], NULL, err, sizeof(err)) != SIM_CONFIG_OK)
 			bad_usage("%s", err);
 		caps_of[i] = g_sim.caps;
 		printf("profile\t%s\n", order[i]->name);
@@ -192,8 +192,8 @@ int main(int argc, char **argv)
 			config = v;
 		} else if (!strcmp(a, "--quirk")) {
 			NEED_ARG;
-			int q = quirk_find(v);
-			if (q < 0)
+			enum quirk q;
+			if (!quirk_find(v, &q))
 				bad_usage("unknown quirk '%s' (--list-quirks lists them)", v);
 			quirks[q] = true;
 		} else if (!strcmp(a, "--set")) {
@@ -267,7 +267,7 @@ int main(int argc, char **argv)
 		p = &copy;
 	}
 	char err[512];
-	if (sim_configure(p, quirks, err, sizeof(err)) != 0)
+	if (sim_configure(p, quirks, err, sizeof(err)) != SIM_CONFIG_OK)
 		bad_usage("%s", err);
 
 	static struct boot_info bi;

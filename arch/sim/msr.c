@@ -1,48 +1,48 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * RDMSR / WRMSR: privilege, then each unit's MSRs, then the few
- * non-PMU MSRs the suite touches. An MSR nobody claims raises #GP(0)
- * (Vol. 2B RDMSR/WRMSR: "If the value in ECX specifies a reserved or
- * unimplemented MSR address").
+ * RDMSR / WRMSR: privilege, then each family's MSRs in the order of
+ * sim_families[] (the last, "cpu", the few non-PMU MSRs the suite touches). An MSR nobody claims
+ * raises #GP(0) (Vol. 2B RDMSR/WRMSR: "If the value in ECX specifies a reserved or unimplemented
+ * MSR address").
  */
 #include "sim.h"
 
-static int misc_rdmsr(uint32_t msr, uint64_t *val)
+static enum sim_msr_result cpu_rdmsr(uint32_t msr, uint64_t *val)
 {
 	const struct caps *c = &g_sim.caps;
 
 	switch (msr) {
 	case MSR_IA32_APIC_BASE:
 		*val = 0xFEE00000ULL | APIC_BASE_BSP | APIC_BASE_EN;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_IA32_DEBUGCTL:
 		*val = g_sim.pmu.debugctl;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_IA32_PERF_CAPABILITIES:
 		/* Exists when CPUID.01H:ECX[15] PDCM (Vol. 4 Table 2-2, 345H). */
 		if (!c->pdcm)
-			return -1;
+			return SIM_MSR_NOT_MINE;
 		*val = g_sim.perf_cap;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_IA32_MISC_ENABLE:
 		if (c->vendor != VENDOR_INTEL)
-			return -1;
+			return SIM_MSR_NOT_MINE;
 		/* Bit 7 PERF_MON_AVAILABLE, bit 12 PEBS_UNAVAILABLE (RO). */
 		*val = (g_sim.arch_pmu || c->netburst ? MISC_ENABLE_PERF_MON_AVAILABLE : 0) |
 		       (c->ds ? 0 : MISC_ENABLE_PEBS_UNAVAILABLE) | BIT_ULL(0);
-		return 0;
+		return SIM_MSR_OK;
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
-static int misc_wrmsr(uint32_t msr, uint64_t val)
+static enum sim_msr_result cpu_wrmsr(uint32_t msr, uint64_t val)
 {
 	const struct caps *c = &g_sim.caps;
 	uint64_t valid;
 
 	switch (msr) {
 	case MSR_IA32_APIC_BASE:
-		return 0; /* the model keeps the APIC where it is */
+		return SIM_MSR_OK; /* the model keeps the APIC where it is */
 	case MSR_IA32_DEBUGCTL:
 		/* Vol. 3B Figure 18-3: LBR(0), BTF(1), TR(6), BTS(7), BTINT(8),
 		 * BTS_OFF_OS(9), BTS_OFF_USR(10), FREEZE_LBRS_ON_PMI(11),
@@ -55,26 +55,50 @@ static int misc_wrmsr(uint32_t msr, uint64_t val)
 		if (c->nehalem_uncore)
 			valid |= DEBUGCTL_ENABLE_UNCORE_PMI;
 		if (val & ~valid)
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		g_sim.pmu.debugctl = val;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_IA32_PERF_CAPABILITIES:
 		if (!c->pdcm)
-			return -1;
+			return SIM_MSR_NOT_MINE;
 		/* Read-only (Vol. 4 Table 2-2, 345H "RO"). */
-		return quirk(Q_PERF_CAP_WRITABLE) ? 0 : X86_VEC_GP;
+		return quirk(Q_PERF_CAP_WRITABLE) ? SIM_MSR_OK : SIM_MSR_GP;
 	case MSR_IA32_MISC_ENABLE:
-		return c->vendor == VENDOR_INTEL ? 0 : -1;
+		return c->vendor == VENDOR_INTEL ? SIM_MSR_OK : SIM_MSR_NOT_MINE;
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
-typedef int (*rd_fn)(uint32_t, uint64_t *);
-typedef int (*wr_fn)(uint32_t, uint64_t);
-static const rd_fn readers[] = {sim_arch_rdmsr, sim_amd_rdmsr, sim_uncore_rdmsr,
-				sim_p4_rdmsr,	sim_rdt_rdmsr, misc_rdmsr};
-static const wr_fn writers[] = {sim_arch_wrmsr, sim_amd_wrmsr, sim_uncore_wrmsr,
-				sim_p4_wrmsr,	sim_rdt_wrmsr, misc_wrmsr};
+/* The processor's own MSRs that the suite touches: a family without
+ * counters, last in the dispatch order. */
+const struct sim_family sim_family_cpu = {
+    .name = "cpu",
+    .rdmsr = cpu_rdmsr,
+    .wrmsr = cpu_wrmsr,
+};
+
+/* The first family that claims the address decides. */
+static enum sim_msr_result family_rdmsr(uint32_t msr, uint64_t *val)
+{
+	for (unsigned i = 0; i < sim_family_count; i++) {
+		const struct sim_family *f = sim_families[i];
+		enum sim_msr_result r = f->rdmsr ? f->rdmsr(msr, val) : SIM_MSR_NOT_MINE;
+		if (r != SIM_MSR_NOT_MINE)
+			return r;
+	}
+	return SIM_MSR_NOT_MINE;
+}
+
+static enum sim_msr_result family_wrmsr(uint32_t msr, uint64_t val)
+{
+	for (unsigned i = 0; i < sim_family_count; i++) {
+		const struct sim_family *f = sim_families[i];
+		enum sim_msr_result r = f->wrmsr ? f->wrmsr(msr, val) : SIM_MSR_NOT_MINE;
+		if (r != SIM_MSR_NOT_MINE)
+			return r;
+	}
+	return SIM_MSR_NOT_MINE;
+}
 
 /* A PMU MSR by address, for the no-PMU read-as-zero quirk. */
 static bool pmu_msr_address(uint32_t msr)
@@ -89,30 +113,23 @@ int sim_rdmsr(uint32_t msr, uint64_t *val)
 	/* Vol. 2B RDMSR: #GP(0) if the current privilege level is not 0. */
 	if (g_sim.cpl != 0 && !quirk(Q_MSR_CPL_UNCHECKED))
 		return X86_VEC_GP;
-	for (unsigned i = 0; i < ARRAY_SIZE(readers); i++) {
-		int v = readers[i](msr, val);
-		if (v >= 0)
-			return v;
-	}
-	if (quirk(Q_NO_PMU_MSRS_RAZ) && pmu_msr_address(msr)) {
+	enum sim_msr_result r = family_rdmsr(msr, val);
+	if (r == SIM_MSR_NOT_MINE && quirk(Q_NO_PMU_MSRS_RAZ) && pmu_msr_address(msr)) {
 		*val = 0;
-		return 0;
+		r = SIM_MSR_OK;
 	}
-	return X86_VEC_GP;
+	/* An MSR nobody claims does not exist: #GP(0). */
+	return r == SIM_MSR_OK ? 0 : X86_VEC_GP;
 }
 
 int sim_wrmsr(uint32_t msr, uint64_t val)
 {
 	if (g_sim.cpl != 0 && !quirk(Q_MSR_CPL_UNCHECKED))
 		return X86_VEC_GP;
-	for (unsigned i = 0; i < ARRAY_SIZE(writers); i++) {
-		int v = writers[i](msr, val);
-		if (v >= 0)
-			return v;
-	}
-	if (quirk(Q_NO_PMU_MSRS_RAZ) && pmu_msr_address(msr))
-		return 0;
-	return X86_VEC_GP;
+	enum sim_msr_result r = family_wrmsr(msr, val);
+	if (r == SIM_MSR_NOT_MINE && quirk(Q_NO_PMU_MSRS_RAZ) && pmu_msr_address(msr))
+		r = SIM_MSR_OK;
+	return r == SIM_MSR_OK ? 0 : X86_VEC_GP;
 }
 
 /* ---- include/arch.h ---------------------------------------------------- */

@@ -48,52 +48,52 @@ static bool escr_exists(uint32_t msr)
 /* ESCR: bits 63:31 reserved. */
 #define P4_ESCR_VALID GENMASK_ULL(30, 0)
 
-int sim_p4_rdmsr(uint32_t msr, uint64_t *val)
+static enum sim_msr_result p4_rdmsr(uint32_t msr, uint64_t *val)
 {
 	if (!g_sim.caps.netburst)
-		return -1;
+		return SIM_MSR_NOT_MINE;
 	if (msr >= MSR_BPU_COUNTER0 && msr < MSR_BPU_COUNTER0 + P4_NUM_COUNTERS) {
 		*val = P->p4_ctr[msr - MSR_BPU_COUNTER0];
-		return 0;
+		return SIM_MSR_OK;
 	}
 	if (msr >= MSR_BPU_CCCR0 && msr < MSR_BPU_CCCR0 + P4_NUM_COUNTERS) {
 		*val = P->p4_cccr[msr - MSR_BPU_CCCR0];
-		return 0;
+		return SIM_MSR_OK;
 	}
 	if (escr_exists(msr)) {
 		*val = P->p4_escr[msr - 0x3A0];
-		return 0;
+		return SIM_MSR_OK;
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
-int sim_p4_wrmsr(uint32_t msr, uint64_t val)
+static enum sim_msr_result p4_wrmsr(uint32_t msr, uint64_t val)
 {
 	if (!g_sim.caps.netburst)
-		return -1;
+		return SIM_MSR_NOT_MINE;
 	if (msr >= MSR_BPU_COUNTER0 && msr < MSR_BPU_COUNTER0 + P4_NUM_COUNTERS) {
 		/* 40-bit counters; the model ignores bits 63:40. */
 		P->p4_ctr[msr - MSR_BPU_COUNTER0] = val & width_mask(P4_COUNTER_WIDTH);
-		return 0;
+		return SIM_MSR_OK;
 	}
 	if (msr >= MSR_BPU_CCCR0 && msr < MSR_BPU_CCCR0 + P4_NUM_COUNTERS) {
 		if (val & ~P4_CCCR_VALID)
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		P->p4_cccr[msr - MSR_BPU_CCCR0] = val;
 		P->p4_last[msr - MSR_BPU_CCCR0] = false;
 		P->p4_cascaded[msr - MSR_BPU_CCCR0] = false;
-		return 0;
+		return SIM_MSR_OK;
 	}
 	if (escr_exists(msr)) {
 		if (val & ~P4_ESCR_VALID)
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		P->p4_escr[msr - 0x3A0] = val;
-		return 0;
+		return SIM_MSR_OK;
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
-void sim_p4_collect(void)
+static void p4_collect(struct sim_counter_set *set)
 {
 	if (!g_sim.caps.netburst)
 		return;
@@ -127,7 +127,9 @@ void sim_p4_collect(void)
 			f.inv = cccr & P4_CCCR_COMPLEMENT;
 			f.edge = cccr & P4_CCCR_EDGE;
 		}
-		sim_add_counter(&P->p4_ctr[i], &P->p4_last[i], P4_COUNTER_WIDTH, &f, UNIT_P4, i);
+		sim_counter_add(set, &(struct sim_counter){&P->p4_ctr[i], &P->p4_last[i],
+							   P4_COUNTER_WIDTH, f,
+							   &sim_family_netburst, 0, i});
 	}
 }
 
@@ -139,7 +141,7 @@ static int cascade_partner(unsigned i)
 	if (i >= 16)
 		return -1;
 	if (i == 14 || i == 15)
-		return -1; /* 14/15 -> 12/13 or 16/17: see sim_p4_overflow */
+		return -1; /* 14/15 -> 12/13 or 16/17: see p4_overflow */
 	return (int)(i ^ 2);
 }
 
@@ -151,8 +153,9 @@ static void cascade_start(int j)
 
 /* Overflow sets the sticky CCCR.OVF; with OVF_PMI a PMI (20.6.3.5.8); and
  * it starts the alternate counter when that one has CASCADE set. */
-void sim_p4_overflow(unsigned i)
+static void p4_overflow(const struct sim_counter *c)
 {
+	unsigned i = c->idx;
 	bool pmi = P->p4_cccr[i] & P4_CCCR_OVF_PMI;
 
 	if (!quirk(Q_P4_OVF_NOT_SET))
@@ -170,10 +173,27 @@ void sim_p4_overflow(unsigned i)
 	}
 }
 
-bool sim_p4_value(uint32_t idx, uint64_t *v)
+/* RDPMC without an architectural PMU (Vol. 2B RDPMC): ECX[30:0] the
+ * counter index, ECX[31] a fast read (EAX = bits 31:0, EDX = 0). */
+static enum sim_rdpmc_result p4_rdpmc(uint32_t ecx, uint64_t *v)
 {
+	uint32_t idx = ecx & 0x7FFFFFFF;
+
+	if (!g_sim.caps.netburst)
+		return SIM_RDPMC_NOT_MINE;
 	if (idx >= P4_NUM_COUNTERS)
-		return false;
+		return SIM_RDPMC_INVALID;
 	*v = P->p4_ctr[idx] & width_mask(P4_COUNTER_WIDTH);
-	return true;
+	if ((ecx & BIT_ULL(31)) && !quirk(Q_P4_FAST_FULL))
+		*v &= 0xFFFFFFFFULL;
+	return SIM_RDPMC_READ;
 }
+
+const struct sim_family sim_family_netburst = {
+    .name = "netburst",
+    .rdmsr = p4_rdmsr,
+    .wrmsr = p4_wrmsr,
+    .collect = p4_collect,
+    .overflow = p4_overflow,
+    .rdpmc = p4_rdpmc,
+};

@@ -137,7 +137,7 @@ static bool gp_counting(unsigned i)
 	return global_enabled(i) && cpl_selected(sel & PERFEVTSEL_USR, sel & PERFEVTSEL_OS);
 }
 
-bool sim_arch_fixed_counting(unsigned i)
+static bool fixed_counting(unsigned i)
 {
 	if (!g_sim.arch_pmu || !fixed_exists(i) || frozen())
 		return false;
@@ -151,7 +151,10 @@ bool sim_arch_fixed_counting(unsigned i)
 	return global_enabled(GLOBAL_FIXED_SHIFT + i) && cpl_selected(usr, os);
 }
 
-void sim_arch_collect(void)
+/* The family's counter kinds (struct sim_counter.kind). */
+enum arch_counter_kind { ARCH_GP, ARCH_FIXED };
+
+static void arch_collect(struct sim_counter_set *set)
 {
 	if (!g_sim.arch_pmu)
 		return;
@@ -165,14 +168,17 @@ void sim_arch_collect(void)
 		    .inv = !quirk(Q_INV_IGNORED) && (sel & PERFEVTSEL_INV),
 		    .edge = !quirk(Q_EDGE_IGNORED) && (sel & PERFEVTSEL_EDGE),
 		};
-		sim_add_counter(&P->pmc[i], &P->gp_last[i], g_sim.gp_width, &f, UNIT_ARCH_GP, i);
+		sim_counter_add(set,
+				&(struct sim_counter){&P->pmc[i], &P->gp_last[i], g_sim.gp_width, f,
+						      &sim_family_arch, ARCH_GP, i});
 	}
 	for (unsigned i = 0; i < SIM_MAX_FIXED; i++) {
-		if (!sim_arch_fixed_counting(i))
+		if (!fixed_counting(i))
 			continue;
 		struct sim_filter f = {.ev = fixed_event(i)};
-		sim_add_counter(&P->fixed[i], &P->fixed_last[i], g_sim.fixed_width, &f,
-				UNIT_ARCH_FIXED, i);
+		sim_counter_add(set, &(struct sim_counter){&P->fixed[i], &P->fixed_last[i],
+							   g_sim.fixed_width, f, &sim_family_arch,
+							   ARCH_FIXED, i});
 	}
 }
 
@@ -186,9 +192,10 @@ void sim_arch_collect(void)
  * clearing IA32_PERF_GLOBAL_CTRL, from v4 by setting CTR_FRZ (GLOBAL_CTRL is
  * left alone). Likewise FREEZE_LBRS_ON_PMI: DEBUGCTL.LBR cleared / LBR_FRZ.
  */
-void sim_arch_overflow(enum sim_unit unit, unsigned idx)
+static void arch_overflow(const struct sim_counter *c)
 {
-	bool fixed = unit == UNIT_ARCH_FIXED;
+	bool fixed = c->kind == ARCH_FIXED;
+	unsigned idx = c->idx;
 	bool pmi;
 
 	if (g_sim.version >= 2 && !quirk(Q_OVF_NO_STATUS))
@@ -238,6 +245,17 @@ static void reset_metrics(void)
 {
 	for (unsigned i = 0; i < 4; i++)
 		P->td_acc[i] = 0;
+}
+
+/* The slots of each topdown class accumulate while TOPDOWN.SLOTS counts. */
+static void arch_advance(const struct sim_segment *s, uint64_t k)
+{
+	if (!fixed_counting(FIXED_TOPDOWN_SLOTS))
+		return;
+	P->td_acc[0] += sim_segment_total(s, EV_TD_RETIRING) * k;
+	P->td_acc[1] += sim_segment_total(s, EV_TD_BADSPEC) * k;
+	P->td_acc[2] += sim_segment_total(s, EV_TD_FRONTEND) * k;
+	P->td_acc[3] += sim_segment_total(s, EV_TD_BACKEND) * k;
 }
 
 /* ---- MSRs -------------------------------------------------------------- */
@@ -296,27 +314,29 @@ static enum kind classify(uint32_t msr, unsigned *idx)
 
 /* A counter MSR exists exactly when CPUID enumerates its counter (Vol. 4
  * Table 2-2: "If CPUID.0AH: EAX[15:8] > n", fixed: the v5 bitmask rule).
- * Returns -1: not a counter MSR; 0: exists; 1: absent (caller: #GP, or the
- * beyond-count quirks' read-as-zero). */
-static int counter_msr(uint32_t msr, enum kind *k, unsigned *idx)
+ * An absent one: the caller raises #GP, or the beyond-count quirks'
+ * read-as-zero applies. */
+enum counter_msr { CTR_MSR_NONE, CTR_MSR_PRESENT, CTR_MSR_ABSENT };
+static enum counter_msr counter_msr(uint32_t msr, enum kind *k, unsigned *idx)
 {
 	*k = classify(msr, idx);
 	switch (*k) {
 	case K_NONE:
-		return -1;
+		return CTR_MSR_NONE;
 	case K_PMC:
 	case K_EVTSEL:
-		return gp_exists(*idx) ? 0 : 1;
+		return gp_exists(*idx) ? CTR_MSR_PRESENT : CTR_MSR_ABSENT;
 	case K_APMC:
 		/* IA32_A_PMCx only with IA32_PERF_CAPABILITIES[13] (Vol. 3B
 		 * 20.2.6 "Full-Width Writes"). */
 		if (!g_sim.fw_write && !quirk(Q_FW_WITHOUT_CAP))
-			return 1;
-		return gp_exists(*idx) ? 0 : 1;
+			return CTR_MSR_ABSENT;
+		return gp_exists(*idx) ? CTR_MSR_PRESENT : CTR_MSR_ABSENT;
 	case K_FIXED:
-		return (g_sim.version >= 2 && fixed_exists(*idx)) ? 0 : 1;
+		return (g_sim.version >= 2 && fixed_exists(*idx)) ? CTR_MSR_PRESENT
+								  : CTR_MSR_ABSENT;
 	}
-	return -1;
+	return CTR_MSR_NONE;
 }
 
 static bool absent_reads_zero(enum kind k, unsigned idx)
@@ -328,33 +348,33 @@ static bool absent_reads_zero(enum kind k, unsigned idx)
 	return quirk(Q_GP_BEYOND_COUNT) && idx >= g_sim.n_gp;
 }
 
-int sim_arch_rdmsr(uint32_t msr, uint64_t *val)
+static enum sim_msr_result arch_rdmsr(uint32_t msr, uint64_t *val)
 {
 	enum kind k;
 	unsigned i;
 
 	if (!g_sim.arch_pmu)
-		return -1;
-	int c = counter_msr(msr, &k, &i);
-	if (c == 1) {
+		return SIM_MSR_NOT_MINE;
+	enum counter_msr c = counter_msr(msr, &k, &i);
+	if (c == CTR_MSR_ABSENT) {
 		if (absent_reads_zero(k, i)) {
 			*val = 0;
-			return 0;
+			return SIM_MSR_OK;
 		}
-		return X86_VEC_GP;
+		return SIM_MSR_GP;
 	}
-	if (c == 0) {
+	if (c == CTR_MSR_PRESENT) {
 		switch (k) {
 		case K_PMC:
 		case K_APMC:
 			*val = P->pmc[i];
-			return 0;
+			return SIM_MSR_OK;
 		case K_EVTSEL:
 			*val = P->evtsel[i];
-			return 0;
+			return SIM_MSR_OK;
 		case K_FIXED:
 			*val = P->fixed[i];
-			return 0;
+			return SIM_MSR_OK;
 		default:
 			break;
 		}
@@ -363,34 +383,34 @@ int sim_arch_rdmsr(uint32_t msr, uint64_t *val)
 		switch (msr) {
 		case MSR_IA32_FIXED_CTR_CTRL:
 			*val = P->fixed_ctrl;
-			return 0;
+			return SIM_MSR_OK;
 		case MSR_IA32_PERF_GLOBAL_STATUS:
 			*val = P->global_status;
-			return 0;
+			return SIM_MSR_OK;
 		case MSR_IA32_PERF_GLOBAL_CTRL:
 			*val = P->global_ctrl;
-			return 0;
+			return SIM_MSR_OK;
 		case MSR_IA32_PERF_GLOBAL_OVF_CTRL:
 			/* write-1-to-clear; reads return 0 */
 			*val = 0;
-			return 0;
+			return SIM_MSR_OK;
 		}
 	}
 	if (g_sim.version >= 4) {
 		switch (msr) {
 		case MSR_IA32_PERF_GLOBAL_STATUS_SET:
 			*val = 0;
-			return 0;
+			return SIM_MSR_OK;
 		case MSR_IA32_PERF_GLOBAL_INUSE:
 			*val = inuse();
-			return 0;
+			return SIM_MSR_OK;
 		}
 	}
 	if (msr == MSR_IA32_PERF_METRICS && g_sim.perf_metrics) {
 		*val = sim_perf_metrics();
-		return 0;
+		return SIM_MSR_OK;
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
 /* The encoding of an architectural event CPUID.0AH:EBX marks unavailable
@@ -406,7 +426,7 @@ static bool unavailable_arch_event(uint64_t sel)
 	return false;
 }
 
-static int write_counter(enum kind k, unsigned i, uint64_t v)
+static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 {
 	switch (k) {
 	case K_PMC:
@@ -418,72 +438,72 @@ static int write_counter(enum kind k, unsigned i, uint64_t v)
 			P->pmc[i] = store((uint32_t)v, gp_mask());
 		else
 			P->pmc[i] = store((uint64_t)(int64_t)(int32_t)(uint32_t)v, gp_mask());
-		return 0;
+		return SIM_MSR_OK;
 	case K_APMC:
 		/* Full-width writes: bits above the width are reserved, #GP(0). */
 		if ((v & ~gp_mask()) && !quirk(Q_FW_NO_WIDTH_GP))
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		P->pmc[i] = v & gp_mask();
-		return 0;
+		return SIM_MSR_OK;
 	case K_FIXED:
 		/* Vol. 3B 20.2.2: bits beyond the fixed width are reserved. */
 		if ((v & ~fixed_mask()) && !quirk(Q_FIXED_NO_WIDTH_GP))
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		P->fixed[i] = v & fixed_mask();
 		if (i == FIXED_TOPDOWN_SLOTS)
 			reset_metrics();
-		return 0;
+		return SIM_MSR_OK;
 	case K_EVTSEL:
 		if ((v & g_sim.evtsel_reserved) && !quirk(Q_EVTSEL_RESERVED))
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		if (quirk(Q_EVTSEL_UNAVAIL_GP) && unavailable_arch_event(v))
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		P->evtsel[i] = v;
 		P->gp_last[i] = false;
-		return 0;
+		return SIM_MSR_OK;
 	default:
-		return X86_VEC_GP;
+		return SIM_MSR_GP;
 	}
 }
 
-int sim_arch_wrmsr(uint32_t msr, uint64_t v)
+static enum sim_msr_result arch_wrmsr(uint32_t msr, uint64_t v)
 {
 	enum kind k;
 	unsigned i;
 
 	if (!g_sim.arch_pmu)
-		return -1;
-	int c = counter_msr(msr, &k, &i);
-	if (c == 1)
-		return absent_reads_zero(k, i) ? 0 : X86_VEC_GP;
-	if (c == 0)
+		return SIM_MSR_NOT_MINE;
+	enum counter_msr c = counter_msr(msr, &k, &i);
+	if (c == CTR_MSR_ABSENT)
+		return absent_reads_zero(k, i) ? SIM_MSR_OK : SIM_MSR_GP;
+	if (c == CTR_MSR_PRESENT)
 		return write_counter(k, i, v);
 	if (g_sim.version >= 2) {
 		switch (msr) {
 		case MSR_IA32_FIXED_CTR_CTRL:
 			if ((v & ~g_sim.fixed_ctrl_valid) && !quirk(Q_FIXED_CTRL_RESERVED))
-				return X86_VEC_GP;
+				return SIM_MSR_GP;
 			P->fixed_ctrl = v;
-			return 0;
+			return SIM_MSR_OK;
 		case MSR_IA32_PERF_GLOBAL_STATUS:
 			/* Read-only (Vol. 4 Table 2-2, 38EH "RO"). */
 			if (!quirk(Q_STATUS_WRITABLE))
-				return X86_VEC_GP;
+				return SIM_MSR_GP;
 			P->global_status = v;
-			return 0;
+			return SIM_MSR_OK;
 		case MSR_IA32_PERF_GLOBAL_CTRL:
 			if ((v & ~g_sim.global_ctrl_valid) && !quirk(Q_GLOBAL_CTRL_RESERVED))
-				return X86_VEC_GP;
+				return SIM_MSR_GP;
 			P->global_ctrl = v;
-			return 0;
+			return SIM_MSR_OK;
 		case MSR_IA32_PERF_GLOBAL_OVF_CTRL:
 			if ((v & ~g_sim.status_reset_valid) && !quirk(Q_OVF_CTRL_RESERVED))
-				return X86_VEC_GP;
+				return SIM_MSR_GP;
 			if ((v & GLOBAL_STATUS_COND_CHGD) && quirk(Q_CLR_COND_CHGD_GP))
-				return X86_VEC_GP;
+				return SIM_MSR_GP;
 			if (!quirk(Q_OVF_CTRL_NO_CLEAR))
 				P->global_status &= ~v;
-			return 0;
+			return SIM_MSR_OK;
 		}
 	}
 	if (g_sim.version >= 4) {
@@ -491,23 +511,23 @@ int sim_arch_wrmsr(uint32_t msr, uint64_t v)
 		case MSR_IA32_PERF_GLOBAL_STATUS_SET:
 			/* Vol. 3B 20.2.4.2: sets the written bits in STATUS. */
 			if (v & ~g_sim.status_set_valid)
-				return X86_VEC_GP;
+				return SIM_MSR_GP;
 			if (!quirk(Q_STATUS_SET_IGNORED))
 				P->global_status |= v;
-			return 0;
+			return SIM_MSR_OK;
 		case MSR_IA32_PERF_GLOBAL_INUSE:
-			return X86_VEC_GP; /* read-only */
+			return SIM_MSR_GP; /* read-only */
 		}
 	}
 	if (msr == MSR_IA32_PERF_METRICS && g_sim.perf_metrics) {
 		/* The model: any write resets the accumulated fractions. */
 		reset_metrics();
-		return 0;
+		return SIM_MSR_OK;
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
-/* RDPMC's view of the counters (rdpmc.c). */
+/* RDPMC's view of the counters (rdpmc_arch.c). */
 bool sim_arch_gp_value(unsigned i, uint64_t *v)
 {
 	if (!gp_exists(i))
@@ -524,3 +544,22 @@ bool sim_arch_fixed_value(unsigned i, bool edx_rule_only, uint64_t *v)
 	*v = i < SIM_MAX_FIXED ? P->fixed[i] : 0;
 	return true;
 }
+
+/* Power-up: Vol. 3B 20.2.2, the enable bits of the GP counters in
+ * IA32_PERF_GLOBAL_CTRL are set (v1 software keeps working). */
+static void arch_reset(void)
+{
+	if (g_sim.version >= 2 && !quirk(Q_GLOBAL_CTRL_RESET_ZERO))
+		P->global_ctrl = g_sim.gp_exists;
+}
+
+const struct sim_family sim_family_arch = {
+    .name = "architectural",
+    .rdmsr = arch_rdmsr,
+    .wrmsr = arch_wrmsr,
+    .collect = arch_collect,
+    .overflow = arch_overflow,
+    .rdpmc = sim_arch_rdpmc,
+    .reset = arch_reset,
+    .advance = arch_advance,
+};

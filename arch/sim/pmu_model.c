@@ -196,3 +196,11 @@ uint64_t sim_segment_count(const struct sim_segment *s, const struct sim_filter 
 	*last = prev;
 	return n;
 }
+
+uint64_t sim_segment_total(const struct sim_segment *s, enum sim_event ev)
+{
+	uint64_t n = 0;
+	for (unsigned c = 0; c < s->cycles; c++)
+		n += s->ev[ev][c];
+	return n;
+}

@@ -2,36 +2,211 @@
 /*
  * The quirks table (rows in quirks.h): names, where each deviation was seen,
  * and on which machines it is observable (the mutation matrix's choice of
- * profiles).
+ * profiles), as the predicates below: each a plain expression over the
+ * capability record, named for the machines it accepts.
  */
 #include <string.h>
 
 #include "caps.h"
 #include "sim.h"
 
+/* ---- Predicates: the machines where a deviation can be observed -------- */
+
+static bool arch_version_at_least(const struct caps *c, unsigned v)
+{
+	return c->pm.present && c->pm.version >= v;
+}
+
+static bool is_amd_or_hygon(const struct caps *c)
+{
+	return c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON;
+}
+
+static bool perf_cap(const struct sim_profile *p, uint64_t bit)
+{
+	return (p->perf_capabilities & bit) != 0;
+}
+
+static bool on_any_cpu(const struct caps *c, const struct sim_profile *p)
+{
+	return true;
+}
+
+static bool on_arch_pmu(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1);
+}
+
+static bool on_v2(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2);
+}
+
+static bool on_v4(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 4);
+}
+
+static bool on_v1_or_v2(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && c->pm.version < 3;
+}
+
+static bool on_v3_anythread(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 3) && !c->pm.anythread_deprecated;
+}
+
+static bool on_v3_anythread_deprecated(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 3) && c->pm.anythread_deprecated;
+}
+
+static bool on_fixed_counters(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && c->pm.fixed_supported != 0;
+}
+
+/* Fixed counters enumerated by CPUID.0AH:ECX beyond EDX[4:0]. */
+static bool on_fixed_beyond_edx(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) &&
+	       (c->pm.fixed_supported >> c->pm.fixed_counters_edx) != 0;
+}
+
+static bool on_fewer_than_32_gp(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && c->pm.gp_counters < 32;
+}
+
+/* CPUID.(23H,1):EAX has a hole below its highest counter. */
+static bool on_gp_bitmap_holes(const struct caps *c, const struct sim_profile *p)
+{
+	return c->l23.counters_valid && (c->l23.gp_bitmap & (c->l23.gp_bitmap + 1)) != 0;
+}
+
+static bool on_gp_wider_than_32(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && c->pm.gp_width > 32;
+}
+
+static bool on_gp_narrower_than_64(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && c->pm.gp_width < 64;
+}
+
+static bool on_arch_without_fw_write(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && !perf_cap(p, PERF_CAP_FW_WRITE);
+}
+
+static bool on_fw_write_below_64(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && perf_cap(p, PERF_CAP_FW_WRITE) && c->pm.gp_width < 64;
+}
+
+static bool on_arch_without_perf_metrics(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && !perf_cap(p, PERF_CAP_PERF_METRICS_AVAILABLE);
+}
+
+static bool on_pdcm(const struct caps *c, const struct sim_profile *p)
+{
+	return c->pdcm;
+}
+
+/* Some architectural event is marked unavailable (CPUID.0AH:EBX). */
+static bool on_arch_event_unavailable(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) &&
+	       (c->pm.ebx_length < ARCH_EVENT_COUNT || c->pm.ebx != 0);
+}
+
+/* An LLC event is available and the workload can miss (CLFLUSH). */
+static bool on_llc_events(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && c->clflush &&
+	       (c->pm.event_available[ARCH_EVENT_LLC_REFERENCES] ||
+		c->pm.event_available[ARCH_EVENT_LLC_MISSES]);
+}
+
+static bool on_branch_miss_event(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && c->pm.event_available[ARCH_EVENT_BRANCH_MISSES];
+}
+
+/* Intel without an architectural or NetBurst PMU: no PMU MSRs at all. */
+static bool on_intel_without_pmu(const struct caps *c, const struct sim_profile *p)
+{
+	return c->vendor == VENDOR_INTEL && !arch_version_at_least(c, 1) && !c->netburst;
+}
+
+static bool on_netburst(const struct caps *c, const struct sim_profile *p)
+{
+	return c->netburst;
+}
+
+static bool on_arch_or_netburst(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) || c->netburst;
+}
+
+/* Every PMU the simulator models that raises a PMI through the LVT. */
+static bool on_any_pmi_source(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) || c->netburst || is_amd_or_hygon(c);
+}
+
+static bool on_amd(const struct caps *c, const struct sim_profile *p)
+{
+	return is_amd_or_hygon(c);
+}
+
+static bool on_amd_perfctr_core(const struct caps *c, const struct sim_profile *p)
+{
+	return is_amd_or_hygon(c) && c->amd.perfctr_core;
+}
+
+static bool on_amd_legacy_only(const struct caps *c, const struct sim_profile *p)
+{
+	return is_amd_or_hygon(c) && !c->amd.perfctr_core;
+}
+
+static bool on_amd_perfmon_v2(const struct caps *c, const struct sim_profile *p)
+{
+	return is_amd_or_hygon(c) && c->amd.perfmon_v2;
+}
+
+static bool on_nehalem_uncore(const struct caps *c, const struct sim_profile *p)
+{
+	return c->nehalem_uncore;
+}
+
+static bool on_rdt_l3(const struct caps *c, const struct sim_profile *p)
+{
+	return c->rdt.l3.present;
+}
+
+/* ---- The table ------------------------------------------------------------ */
+
 const struct quirk_desc g_quirks[QUIRK_COUNT] = {
-#define QUIRK(id, name, pred, where, desc) [id] = {name, where, desc},
+#define QUIRK(id, name, applies, where, desc) [id] = {name, where, desc, applies},
     QUIRK_LIST
 #undef QUIRK
 };
 
-int quirk_find(const char *name)
+bool quirk_find(const char *name, enum quirk *q)
 {
-	for (unsigned i = 0; i < QUIRK_COUNT; i++)
-		if (!strcmp(g_quirks[i].name, name))
-			return (int)i;
-	return -1;
+	for (unsigned i = 0; i < QUIRK_COUNT; i++) {
+		if (!strcmp(g_quirks[i].name, name)) {
+			*q = (enum quirk)i;
+			return true;
+		}
+	}
+	return false;
 }
 
 bool quirk_applicable(enum quirk q, const struct caps *c, const struct sim_profile *p)
 {
-	switch (q) {
-#define QUIRK(id, name, pred, where, desc)                                                         \
-	case id:                                                                                   \
-		return (pred);
-		QUIRK_LIST
-#undef QUIRK
-	default:
-		return false;
-	}
+	return q < QUIRK_COUNT && g_quirks[q].applies(c, p);
 }

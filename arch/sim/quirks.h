@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Quirks: named deviations from the SDM, one row each in QUIRK_LIST:
- *   QUIRK(id, "name", applicable(c), "where seen", "what it does")
- * `applicable` is an expression over `c` (const struct caps *) and `p`
- * (const struct sim_profile *, for IA32_PERF_CAPABILITIES): the profiles on
- * which the deviation is observable, used by the mutation matrix to pick the
- * profiles each quirk runs on. Each quirk is a flag tested at the exact point
- * of the rule it breaks (grep for its Q_ id). "hypothetical" means no known
- * real-world instance: it is a plausible implementation mistake.
+ *   QUIRK(id, "name", applies, "where seen", "what it does")
+ * `applies` names a predicate of quirks.c,
+ *   bool applies(const struct caps *c, const struct sim_profile *p),
+ * true on the machines where the deviation is observable (p for
+ * IA32_PERF_CAPABILITIES, which CPUID does not carry): the mutation matrix
+ * runs each quirk on the profiles its predicate accepts. Each quirk is a
+ * flag tested at the exact point of the rule it breaks (grep for its Q_ id).
+ * "hypothetical" means no known real-world instance: it is a plausible
+ * implementation mistake.
  */
 #ifndef PMUTEST_SIM_QUIRKS_H
 #define PMUTEST_SIM_QUIRKS_H
@@ -15,260 +17,265 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define ARCH_	       (c->pm.present && c->pm.version >= 1)
-#define V2_	       (ARCH_ && c->pm.version >= 2)
-#define V3_	       (ARCH_ && c->pm.version >= 3)
-#define V4_	       (ARCH_ && c->pm.version >= 4)
-#define FIXED_	       (V2_ && c->pm.fixed_supported != 0)
-#define INTEL_	       (c->vendor == VENDOR_INTEL)
-#define AMD_	       (c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON)
-#define BITMASK_EXTRA_ (V2_ && (c->pm.fixed_supported >> c->pm.fixed_counters_edx) != 0)
-
 #define QUIRK_LIST                                                                                 \
 	/* ---- RDPMC (Vol. 2B RDPMC) ---- */                                                      \
 	QUIRK(                                                                                     \
-	    Q_RDPMC_FAST_ON_ARCH, "rdpmc-fast-on-arch", ARCH_,                                     \
+	    Q_RDPMC_FAST_ON_ARCH, "rdpmc-fast-on-arch", on_arch_pmu,                               \
 	    "KVM (Intel vPMU, older kernels: ECX[31] masked off before decoding; version not "     \
 	    "verified)",                                                                           \
 	    "RDPMC ignores ECX[31] on an architectural PMU (reads the counter) instead of #GP(0)") \
-	QUIRK(Q_RDPMC_TYPE_FLAGS, "rdpmc-type-as-flags", FIXED_,                                   \
+	QUIRK(Q_RDPMC_TYPE_FLAGS, "rdpmc-type-as-flags", on_fixed_counters,                        \
 	      "KVM (Intel vPMU, older kernels: ECX[30] decoded as a flag; version not verified)",  \
 	      "RDPMC treats ECX[30] as a 'fixed' flag and ignores the other type bits")            \
-	QUIRK(Q_RDPMC_RCX_HIGH, "rdpmc-rcx-high-used", ARCH_, "hypothetical",                      \
+	QUIRK(Q_RDPMC_RCX_HIGH, "rdpmc-rcx-high-used", on_arch_pmu, "hypothetical",                \
 	      "RDPMC raises #GP when RCX[63:32] is non-zero instead of ignoring it")               \
-	QUIRK(Q_RDPMC_KEEP_HIGH, "rdpmc-high-halves-kept", ARCH_,                                  \
+	QUIRK(Q_RDPMC_KEEP_HIGH, "rdpmc-high-halves-kept", on_arch_pmu,                            \
 	      "hypothetical (an emulator writing EAX/EDX as 32-bit sub-registers)",                \
 	      "RDPMC leaves RAX[63:32] and RDX[63:32] unchanged instead of clearing them")         \
-	QUIRK(Q_RDPMC_SIGN_EXT, "rdpmc-sign-extends", ARCH_, "hypothetical",                       \
+	QUIRK(Q_RDPMC_SIGN_EXT, "rdpmc-sign-extends", on_arch_pmu, "hypothetical",                 \
 	      "RDPMC returns the counter sign-extended from its top bit (bits above the width "    \
 	      "not zero)")                                                                         \
-	QUIRK(Q_RDPMC_PCE_IGNORED, "rdpmc-pce-ignored", ARCH_ || c->netburst, "hypothetical",      \
+	QUIRK(Q_RDPMC_PCE_IGNORED, "rdpmc-pce-ignored", on_arch_or_netburst, "hypothetical",       \
 	      "RDPMC at CPL > 0 with CR4.PCE = 0 succeeds instead of #GP(0)")                      \
-	QUIRK(Q_RDPMC_CPL3_GP, "rdpmc-cpl3-always-gp", ARCH_, "hypothetical",                      \
+	QUIRK(Q_RDPMC_CPL3_GP, "rdpmc-cpl3-always-gp", on_arch_pmu, "hypothetical",                \
 	      "RDPMC at CPL 3 raises #GP even with CR4.PCE = 1")                                   \
-	QUIRK(Q_RDPMC_UD, "rdpmc-ud", true, "QEMU TCG (helper_rdpmc raises #UD)",                  \
+	QUIRK(Q_RDPMC_UD, "rdpmc-ud", on_any_cpu, "QEMU TCG (helper_rdpmc raises #UD)",            \
 	      "RDPMC raises #UD instead of #GP(0) for an encoding it does not support")            \
-	QUIRK(Q_RDPMC_GP_UNBOUNDED, "rdpmc-gp-index-unchecked", ARCH_, "hypothetical",             \
+	QUIRK(Q_RDPMC_GP_UNBOUNDED, "rdpmc-gp-index-unchecked", on_arch_pmu, "hypothetical",       \
 	      "RDPMC of a GP index >= CPUID.0AH:EAX[15:8] returns 0 instead of #GP(0)")            \
-	QUIRK(Q_RDPMC_INDEX_TRUNC, "rdpmc-index-truncated", ARCH_, "hypothetical",                 \
+	QUIRK(Q_RDPMC_INDEX_TRUNC, "rdpmc-index-truncated", on_arch_pmu, "hypothetical",           \
 	      "RDPMC ignores ECX[15:8] (GP) and ECX[15:5] (fixed): index 100H reads counter 0")    \
-	QUIRK(Q_RDPMC_FIXED_EDX_ONLY, "rdpmc-fixed-bitmask-ignored", BITMASK_EXTRA_,               \
+	QUIRK(Q_RDPMC_FIXED_EDX_ONLY, "rdpmc-fixed-bitmask-ignored", on_fixed_beyond_edx,          \
 	      "hypothetical (any implementation predating CPUID.0AH:ECX, v5)",                     \
 	      "RDPMC type 4000H checks the index against EDX[4:0] only, not ECX[x] = 1")           \
 	QUIRK(Q_RDPMC_METRICS_UNCHECKED, "rdpmc-metrics-without-cap",                              \
-	      ARCH_ && !(p->perf_capabilities & PERF_CAP_PERF_METRICS_AVAILABLE), "hypothetical",  \
+	      on_arch_without_perf_metrics, "hypothetical",                                        \
 	      "RDPMC type 2000H returns 0 without PERF_CAPABILITIES.PERF_METRICS_AVAILABLE")       \
-	QUIRK(Q_RDPMC_ERRCODE, "rdpmc-gp-error-code", ARCH_, "hypothetical",                       \
+	QUIRK(Q_RDPMC_ERRCODE, "rdpmc-gp-error-code", on_arch_pmu, "hypothetical",                 \
 	      "RDPMC faults with #GP but a non-zero error code (the SDM's fault is #GP(0))")       \
 	/* ---- MSR existence and access (Vol. 4 Table 2-2) ---- */                                \
-	QUIRK(Q_NO_PMU_MSRS_RAZ, "pmu-msrs-raz-wi", INTEL_ && !ARCH_ && !c->netburst,              \
+	QUIRK(Q_NO_PMU_MSRS_RAZ, "pmu-msrs-raz-wi", on_intel_without_pmu,                          \
 	      "QEMU TCG (unknown MSRs read 0 and ignore writes)",                                  \
 	      "without a PMU, PMU MSRs read 0 and ignore writes instead of #GP(0)")                \
-	QUIRK(Q_GP_BEYOND_COUNT, "gp-msrs-beyond-count", ARCH_ && c->pm.gp_counters < 32,          \
-	      "hypothetical",                                                                      \
+	QUIRK(Q_GP_BEYOND_COUNT, "gp-msrs-beyond-count", on_fewer_than_32_gp, "hypothetical",      \
 	      "IA32_PMCx / IA32_PERFEVTSELx for x >= CPUID.0AH:EAX[15:8] read 0, writes ignored")  \
-	QUIRK(Q_FIXED_BEYOND_COUNT, "fixed-msrs-beyond-count", FIXED_, "hypothetical",             \
+	QUIRK(Q_FIXED_BEYOND_COUNT, "fixed-msrs-beyond-count", on_fixed_counters, "hypothetical",  \
 	      "IA32_FIXED_CTRx MSRs of unsupported counters read 0 instead of #GP(0)")             \
-	QUIRK(Q_FIXED_BITMASK_IGNORED, "fixed-bitmask-ignored", BITMASK_EXTRA_,                    \
+	QUIRK(Q_FIXED_BITMASK_IGNORED, "fixed-bitmask-ignored", on_fixed_beyond_edx,               \
 	      "hypothetical (any implementation predating CPUID.0AH:ECX, v5)",                     \
 	      "fixed counters enumerated only by CPUID.0AH:ECX[x] (x >= EDX[4:0]) do not exist")   \
-	QUIRK(Q_GP_BITMAP_IGNORED, "gp-bitmap-holes-ignored",                                      \
-	      c->l23.counters_valid && (c->l23.gp_bitmap & (c->l23.gp_bitmap + 1)) != 0,           \
-	      "hypothetical", "GP counters absent from the CPUID.(23H,1):EAX bitmap exist anyway") \
-	QUIRK(Q_FW_WITHOUT_CAP, "full-width-without-cap",                                          \
-	      ARCH_ && !(p->perf_capabilities & PERF_CAP_FW_WRITE), "hypothetical",                \
-	      "IA32_A_PMCx exist without IA32_PERF_CAPABILITIES[13] (FW_WRITE)")                   \
-	QUIRK(Q_FW_NO_WIDTH_GP, "full-width-no-width-gp",                                          \
-	      ARCH_ && (p->perf_capabilities & PERF_CAP_FW_WRITE) && c->pm.gp_width < 64,          \
-	      "hypothetical",                                                                      \
+	QUIRK(Q_GP_BITMAP_IGNORED, "gp-bitmap-holes-ignored", on_gp_bitmap_holes, "hypothetical",  \
+	      "GP counters absent from the CPUID.(23H,1):EAX bitmap exist anyway")                 \
+	QUIRK(Q_FW_WITHOUT_CAP, "full-width-without-cap", on_arch_without_fw_write,                \
+	      "hypothetical", "IA32_A_PMCx exist without IA32_PERF_CAPABILITIES[13] (FW_WRITE)")   \
+	QUIRK(Q_FW_NO_WIDTH_GP, "full-width-no-width-gp", on_fw_write_below_64, "hypothetical",    \
 	      "IA32_A_PMCx writes with bits above the width are truncated instead of #GP(0)")      \
-	QUIRK(Q_FIXED_NO_WIDTH_GP, "fixed-write-no-width-gp", FIXED_, "hypothetical",              \
+	QUIRK(Q_FIXED_NO_WIDTH_GP, "fixed-write-no-width-gp", on_fixed_counters, "hypothetical",   \
 	      "IA32_FIXED_CTRx writes with bits above the width are truncated instead of #GP(0)")  \
-	QUIRK(Q_LEGACY_ZERO_EXT, "legacy-write-zero-extended", ARCH_ && c->pm.gp_width > 32,       \
+	QUIRK(Q_LEGACY_ZERO_EXT, "legacy-write-zero-extended", on_gp_wider_than_32,                \
 	      "hypothetical", "IA32_PMCx writes zero-extend EAX instead of sign-extending bit 31") \
-	QUIRK(Q_LEGACY_FULL, "legacy-write-full-width", ARCH_ && c->pm.gp_width > 32,              \
-	      "hypothetical",                                                                      \
+	QUIRK(Q_LEGACY_FULL, "legacy-write-full-width", on_gp_wider_than_32, "hypothetical",       \
 	      "IA32_PMCx writes take all bits (like IA32_A_PMCx) instead of sign-extended EAX")    \
-	QUIRK(Q_WIDTH_NOT_MASKED, "width-not-masked", ARCH_ && c->pm.gp_width < 64,                \
-	      "hypothetical", "counters keep bits above their width: RDMSR returns them")          \
-	QUIRK(Q_STATUS_WRITABLE, "global-status-writable", V2_, "hypothetical",                    \
+	QUIRK(Q_WIDTH_NOT_MASKED, "width-not-masked", on_gp_narrower_than_64, "hypothetical",      \
+	      "counters keep bits above their width: RDMSR returns them")                          \
+	QUIRK(Q_STATUS_WRITABLE, "global-status-writable", on_v2, "hypothetical",                  \
 	      "WRMSR to the read-only IA32_PERF_GLOBAL_STATUS is accepted and sets it")            \
-	QUIRK(Q_PERF_CAP_WRITABLE, "perf-capabilities-writable", c->pdcm, "hypothetical",          \
+	QUIRK(Q_PERF_CAP_WRITABLE, "perf-capabilities-writable", on_pdcm, "hypothetical",          \
 	      "WRMSR to the read-only IA32_PERF_CAPABILITIES is ignored instead of #GP(0)")        \
-	QUIRK(Q_EVTSEL_RESERVED, "evtsel-reserved-accepted", ARCH_, "hypothetical",                \
+	QUIRK(Q_EVTSEL_RESERVED, "evtsel-reserved-accepted", on_arch_pmu, "hypothetical",          \
 	      "IA32_PERFEVTSELx writes with reserved bits set are accepted")                       \
-	QUIRK(Q_FIXED_CTRL_RESERVED, "fixed-ctrl-reserved-accepted", V2_, "hypothetical",          \
+	QUIRK(Q_FIXED_CTRL_RESERVED, "fixed-ctrl-reserved-accepted", on_v2, "hypothetical",        \
 	      "IA32_FIXED_CTR_CTRL writes with reserved bits set are accepted")                    \
-	QUIRK(Q_GLOBAL_CTRL_RESERVED, "global-ctrl-reserved-accepted", V2_, "hypothetical",        \
+	QUIRK(Q_GLOBAL_CTRL_RESERVED, "global-ctrl-reserved-accepted", on_v2, "hypothetical",      \
 	      "IA32_PERF_GLOBAL_CTRL writes with reserved bits set are accepted")                  \
-	QUIRK(Q_OVF_CTRL_RESERVED, "ovf-ctrl-reserved-accepted", V2_, "hypothetical",              \
+	QUIRK(Q_OVF_CTRL_RESERVED, "ovf-ctrl-reserved-accepted", on_v2, "hypothetical",            \
 	      "IA32_PERF_GLOBAL_OVF_CTRL writes with reserved bits set are accepted")              \
-	QUIRK(Q_CLR_COND_CHGD_GP, "ovf-ctrl-clrcondchgd-rejected", V2_, "hypothetical",            \
+	QUIRK(Q_CLR_COND_CHGD_GP, "ovf-ctrl-clrcondchgd-rejected", on_v2, "hypothetical",          \
 	      "IA32_PERF_GLOBAL_OVF_CTRL bit 63 (ClrCondChgd) is treated as reserved: #GP(0)")     \
-	QUIRK(Q_EVTSEL_UNAVAIL_GP, "evtsel-unavailable-event-rejected",                            \
-	      ARCH_ && (c->pm.ebx_length < ARCH_EVENT_COUNT || c->pm.ebx != 0),                    \
+	QUIRK(Q_EVTSEL_UNAVAIL_GP, "evtsel-unavailable-event-rejected", on_arch_event_unavailable, \
 	      "hypothetical (a vPMU filtering events by CPUID.0AH:EBX; the KVM selftest "          \
 	      "pmu_counters_test guards against it)",                                              \
 	      "WRMSR IA32_PERFEVTSELx with the encoding of an event CPUID.0AH:EBX marks "          \
 	      "unavailable raises #GP(0)")                                                         \
-	QUIRK(Q_MSR_CPL_UNCHECKED, "msr-cpl-unchecked", ARCH_, "hypothetical",                     \
+	QUIRK(Q_MSR_CPL_UNCHECKED, "msr-cpl-unchecked", on_arch_pmu, "hypothetical",               \
 	      "RDMSR / WRMSR execute at CPL > 0 instead of #GP(0)")                                \
 	/* ---- Counting (Vol. 3B 20.2) ---- */                                                    \
 	QUIRK(                                                                                     \
-	    Q_GLOBAL_CTRL_RESET_ZERO, "global-ctrl-reset-zero", V2_,                               \
+	    Q_GLOBAL_CTRL_RESET_ZERO, "global-ctrl-reset-zero", on_v2,                             \
 	    "KVM before its 2024 fix setting the GP enable bits at RESET (version not verified)",  \
 	    "IA32_PERF_GLOBAL_CTRL resets to 0 instead of the GP enable bits set")                 \
-	QUIRK(Q_GLOBAL_CTRL_IGNORED, "global-ctrl-not-gating", V2_, "hypothetical",                \
+	QUIRK(Q_GLOBAL_CTRL_IGNORED, "global-ctrl-not-gating", on_v2, "hypothetical",              \
 	      "counting is not gated by IA32_PERF_GLOBAL_CTRL")                                    \
-	QUIRK(Q_EN_IGNORED, "evtsel-en-ignored", ARCH_, "hypothetical",                            \
+	QUIRK(Q_EN_IGNORED, "evtsel-en-ignored", on_arch_pmu, "hypothetical",                      \
 	      "a GP counter counts with IA32_PERFEVTSELx.EN = 0")                                  \
-	QUIRK(Q_CPL_FILTER_IGNORED, "usr-os-ignored", ARCH_, "hypothetical",                       \
+	QUIRK(Q_CPL_FILTER_IGNORED, "usr-os-ignored", on_arch_pmu, "hypothetical",                 \
 	      "USR / OS do not filter by CPL: either one counts at every CPL")                     \
-	QUIRK(Q_USR_CPL3_ONLY, "usr-counts-cpl3-only", ARCH_, "hypothetical",                      \
+	QUIRK(Q_USR_CPL3_ONLY, "usr-counts-cpl3-only", on_arch_pmu, "hypothetical",                \
 	      "USR counts at CPL 3 only, not at CPL 1 and 2")                                      \
-	QUIRK(Q_FIXED_EN_SWAPPED, "fixed-os-usr-swapped", FIXED_, "hypothetical",                  \
+	QUIRK(Q_FIXED_EN_SWAPPED, "fixed-os-usr-swapped", on_fixed_counters, "hypothetical",       \
 	      "IA32_FIXED_CTR_CTRL enable bits swapped: bit 0 counts CPL > 0, bit 1 CPL 0")        \
-	QUIRK(Q_CMASK_IGNORED, "cmask-ignored", ARCH_, "hypothetical",                             \
+	QUIRK(Q_CMASK_IGNORED, "cmask-ignored", on_arch_pmu, "hypothetical",                       \
 	      "the counter mask (CMASK) is ignored")                                               \
-	QUIRK(Q_INV_IGNORED, "inv-ignored", ARCH_, "hypothetical",                                 \
+	QUIRK(Q_INV_IGNORED, "inv-ignored", on_arch_pmu, "hypothetical",                           \
 	      "INV does not invert the CMASK comparison")                                          \
-	QUIRK(Q_EDGE_IGNORED, "edge-ignored", ARCH_, "hypothetical",                               \
+	QUIRK(Q_EDGE_IGNORED, "edge-ignored", on_arch_pmu, "hypothetical",                         \
 	      "EDGE does not restrict counting to deasserted-to-asserted transitions")             \
 	QUIRK(Q_ANY_DEPRECATION_IGNORED, "anythread-deprecation-ignored",                          \
-	      V3_ && c->pm.anythread_deprecated, "hypothetical",                                   \
+	      on_v3_anythread_deprecated, "hypothetical",                                          \
 	      "AnyThread (bit 21 / fixed bit 4i+2) is accepted although CPUID.0AH:EDX[15] "        \
 	      "deprecates it")                                                                     \
-	QUIRK(Q_ANY_REJECTED_V3, "anythread-rejected-on-v3", V3_ && !c->pm.anythread_deprecated,   \
-	      "hypothetical", "AnyThread raises #GP on a version-3 PMU that supports it")          \
-	QUIRK(Q_ANY_ACCEPTED_V2, "anythread-accepted-before-v3", ARCH_ && c->pm.version < 3,       \
-	      "hypothetical", "AnyThread (reserved before version 3) is accepted on a v1/v2 PMU")  \
-	QUIRK(Q_OVF_NO_STATUS, "overflow-no-status", V2_, "hypothetical",                          \
+	QUIRK(Q_ANY_REJECTED_V3, "anythread-rejected-on-v3", on_v3_anythread, "hypothetical",      \
+	      "AnyThread raises #GP on a version-3 PMU that supports it")                          \
+	QUIRK(Q_ANY_ACCEPTED_V2, "anythread-accepted-before-v3", on_v1_or_v2, "hypothetical",      \
+	      "AnyThread (reserved before version 3) is accepted on a v1/v2 PMU")                  \
+	QUIRK(Q_OVF_NO_STATUS, "overflow-no-status", on_v2, "hypothetical",                        \
 	      "a counter overflow does not set its IA32_PERF_GLOBAL_STATUS bit")                   \
-	QUIRK(Q_OVF_CTRL_NO_CLEAR, "ovf-ctrl-no-clear", V2_, "hypothetical",                       \
+	QUIRK(Q_OVF_CTRL_NO_CLEAR, "ovf-ctrl-no-clear", on_v2, "hypothetical",                     \
 	      "IA32_PERF_GLOBAL_OVF_CTRL (STATUS_RESET) does not clear status bits")               \
-	QUIRK(Q_STATUS_SET_IGNORED, "status-set-ignored", V4_, "hypothetical",                     \
+	QUIRK(Q_STATUS_SET_IGNORED, "status-set-ignored", on_v4, "hypothetical",                   \
 	      "IA32_PERF_GLOBAL_STATUS_SET writes are ignored")                                    \
-	QUIRK(Q_INUSE_ZERO, "inuse-reads-zero", V4_, "hypothetical",                               \
+	QUIRK(Q_INUSE_ZERO, "inuse-reads-zero", on_v4, "hypothetical",                             \
 	      "IA32_PERF_GLOBAL_INUSE always reads 0")                                             \
-	QUIRK(Q_COUNTER_SATURATES, "counter-saturates", ARCH_, "hypothetical",                     \
+	QUIRK(Q_COUNTER_SATURATES, "counter-saturates", on_arch_pmu, "hypothetical",               \
 	      "a counter stops at all-ones instead of wrapping to 0")                              \
-	QUIRK(Q_OVF_EARLY, "overflow-one-early", V2_, "hypothetical",                              \
+	QUIRK(Q_OVF_EARLY, "overflow-one-early", on_v2, "hypothetical",                            \
 	      "overflow is signalled when the counter reaches all-ones, one event early")          \
-	QUIRK(Q_FREEZE_IGNORED, "freeze-on-pmi-ignored", V2_,                                      \
+	QUIRK(Q_FREEZE_IGNORED, "freeze-on-pmi-ignored", on_v2,                                    \
 	      "KVM vPMU (Freeze_PerfMon_On_PMI not emulated, per its sources)",                    \
 	      "IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI does not freeze the counters on a PMI")         \
-	QUIRK(Q_FREEZE_LEGACY_ON_V4, "v4-freeze-legacy", V4_, "hypothetical",                      \
+	QUIRK(Q_FREEZE_LEGACY_ON_V4, "v4-freeze-legacy", on_v4, "hypothetical",                    \
 	      "on v4, freeze on PMI clears IA32_PERF_GLOBAL_CTRL instead of setting CTR_FRZ")      \
-	QUIRK(Q_LLC_NEVER_COUNT, "llc-events-never-count",                                         \
-	      ARCH_ && c->clflush &&                                                               \
-		  (c->pm.event_available[ARCH_EVENT_LLC_REFERENCES] ||                             \
-		   c->pm.event_available[ARCH_EVENT_LLC_MISSES]),                                  \
+	QUIRK(Q_LLC_NEVER_COUNT, "llc-events-never-count", on_llc_events,                          \
 	      "hypothetical (a vPMU that drops events it does not emulate)",                       \
 	      "LLC References (2EH/4FH) and LLC Misses (2EH/41H) never count, although "           \
 	      "CPUID.0AH:EBX marks them available")                                                \
-	QUIRK(Q_BR_MISS_NEVER_COUNTS, "branch-miss-never-counts",                                  \
-	      ARCH_ && c->pm.event_available[ARCH_EVENT_BRANCH_MISSES],                            \
+	QUIRK(Q_BR_MISS_NEVER_COUNTS, "branch-miss-never-counts", on_branch_miss_event,            \
 	      "hypothetical (a vPMU that drops events it does not emulate)",                       \
 	      "Branch Misses Retired (C5H/00H) never counts, although CPUID.0AH:EBX marks it "     \
 	      "available")                                                                         \
 	/* ---- PMI and the local APIC (Vol. 3A 10.5.1, Vol. 3B 20.2) ---- */                      \
-	QUIRK(Q_LVT_NO_MASK, "lvt-mask-not-set-on-pmi", ARCH_ || c->netburst || AMD_,              \
+	QUIRK(Q_LVT_NO_MASK, "lvt-mask-not-set-on-pmi", on_any_pmi_source,                         \
 	      "KVM before its 2023 fix masking LVTPC on PMI delivery (version not verified)",      \
 	      "PMI delivery does not set the LVT performance-counter mask bit")                    \
-	QUIRK(Q_PMI_WHILE_MASKED, "pmi-while-lvt-masked", ARCH_, "hypothetical",                   \
+	QUIRK(Q_PMI_WHILE_MASKED, "pmi-while-lvt-masked", on_arch_pmu, "hypothetical",             \
 	      "a PMI is delivered while the LVT entry is masked")                                  \
-	QUIRK(Q_PMI_INT_CLEAR, "pmi-without-int", ARCH_, "hypothetical",                           \
+	QUIRK(Q_PMI_INT_CLEAR, "pmi-without-int", on_arch_pmu, "hypothetical",                     \
 	      "an overflow raises a PMI although the counter's INT / PMI bit is clear")            \
-	QUIRK(Q_PMI_ANY_VECTOR, "pmi-ignores-lvt-vector", ARCH_, "hypothetical",                   \
+	QUIRK(Q_PMI_ANY_VECTOR, "pmi-ignores-lvt-vector", on_arch_pmu, "hypothetical",             \
 	      "the PMI is delivered at PMI_VECTOR whatever vector the LVT entry holds")            \
-	QUIRK(Q_PMI_IGNORES_IF, "pmi-ignores-if", ARCH_, "hypothetical",                           \
+	QUIRK(Q_PMI_IGNORES_IF, "pmi-ignores-if", on_arch_pmu, "hypothetical",                     \
 	      "a PMI is delivered while RFLAGS.IF = 0 instead of being held pending")              \
-	QUIRK(Q_PMI_LOST_IF0, "pmi-lost-while-if-clear", ARCH_, "hypothetical",                    \
+	QUIRK(Q_PMI_LOST_IF0, "pmi-lost-while-if-clear", on_arch_pmu, "hypothetical",              \
 	      "a PMI requested while RFLAGS.IF = 0 is dropped instead of held pending")            \
-	QUIRK(Q_FIXED_PMI_IGNORED, "fixed-pmi-ignored", FIXED_, "hypothetical",                    \
+	QUIRK(Q_FIXED_PMI_IGNORED, "fixed-pmi-ignored", on_fixed_counters, "hypothetical",         \
 	      "the PMI bit of IA32_FIXED_CTR_CTRL does not raise a PMI on overflow")               \
-	QUIRK(Q_PMI_NMI_AS_FIXED, "pmi-nmi-mode-as-fixed", ARCH_,                                  \
+	QUIRK(Q_PMI_NMI_AS_FIXED, "pmi-nmi-mode-as-fixed", on_arch_pmu,                            \
 	      "hypothetical (a vPMU injecting every LVTPC delivery as an external interrupt)",     \
 	      "LVT delivery mode NMI (100B) delivers a maskable interrupt at the LVT vector "      \
 	      "instead of an NMI")                                                                 \
-	QUIRK(Q_PMI_NMI_BLOCKED_BY_IF, "pmi-nmi-blocked-by-if", ARCH_, "hypothetical",             \
+	QUIRK(Q_PMI_NMI_BLOCKED_BY_IF, "pmi-nmi-blocked-by-if", on_arch_pmu, "hypothetical",       \
 	      "an NMI-mode PMI is held while RFLAGS.IF = 0 (delivered at IF = 1) instead of "      \
 	      "being taken at once")                                                               \
 	/* ---- AMD (APM Vol. 2 13.2) ---- */                                                      \
-	QUIRK(Q_AMD_NOT_ALIASED, "amd-legacy-not-aliased", AMD_ && c->amd.perfctr_core,            \
-	      "hypothetical", "legacy PerfCtr0..3 are separate from PerfCtr0..3 at C001_0201H+2n") \
-	QUIRK(Q_AMD_EXT_WITHOUT_CORE, "amd-ext-msrs-without-perfctr-core",                         \
-	      AMD_ && !c->amd.perfctr_core, "hypothetical",                                        \
+	QUIRK(Q_AMD_NOT_ALIASED, "amd-legacy-not-aliased", on_amd_perfctr_core, "hypothetical",    \
+	      "legacy PerfCtr0..3 are separate from PerfCtr0..3 at C001_0201H+2n")                 \
+	QUIRK(Q_AMD_EXT_WITHOUT_CORE, "amd-ext-msrs-without-perfctr-core", on_amd_legacy_only,     \
+	      "hypothetical",                                                                      \
 	      "C001_0200H..020BH exist without CPUID.80000001H:ECX[23] PerfCtrExtCore")            \
-	QUIRK(Q_AMD_GLOBAL_IGNORED, "amd-global-ctl-ignored", AMD_ && c->amd.perfmon_v2,           \
-	      "hypothetical", "PerfMonV2 PerfCntrGlobalCtl does not gate the core counters")       \
-	QUIRK(Q_AMD_RDPMC_UNBOUNDED, "amd-rdpmc-index-unchecked", AMD_, "hypothetical",            \
+	QUIRK(Q_AMD_GLOBAL_IGNORED, "amd-global-ctl-ignored", on_amd_perfmon_v2, "hypothetical",   \
+	      "PerfMonV2 PerfCntrGlobalCtl does not gate the core counters")                       \
+	QUIRK(Q_AMD_RDPMC_UNBOUNDED, "amd-rdpmc-index-unchecked", on_amd, "hypothetical",          \
 	      "RDPMC with ECX beyond the core counters returns 0 instead of #GP")                  \
-	QUIRK(Q_AMD_CYCLES_NEVER_COUNT, "amd-cycles-never-count", AMD_,                            \
+	QUIRK(Q_AMD_CYCLES_NEVER_COUNT, "amd-cycles-never-count", on_amd,                          \
 	      "hypothetical (a vPMU that drops events it does not emulate)",                       \
 	      "PMCx076 (cycles not in halt) never counts")                                         \
-	QUIRK(Q_AMD_BRANCHES_AS_INSNS, "amd-branches-count-instructions", AMD_,                    \
+	QUIRK(Q_AMD_BRANCHES_AS_INSNS, "amd-branches-count-instructions", on_amd,                  \
 	      "hypothetical (an event-table mistake in a vPMU)",                                   \
 	      "PMCx0C2 (retired branch instructions) counts retired instructions")                 \
+	/* parity (issue 12): AMD checks matching the Intel side */                                \
+	QUIRK(Q_AMD_BR_MISS_NEVER_COUNTS, "amd-branch-miss-never-counts", on_amd,                  \
+	      "hypothetical (a vPMU that drops events it does not emulate)",                       \
+	      "PMCx0C3 (retired mispredicted branches) never counts")                              \
+	QUIRK(Q_AMD_PMI_CTR0_ONLY, "amd-pmi-counter0-only", on_amd, "hypothetical",                \
+	      "only PerfCtr0 raises a PMI on overflow; INT on the other counters is ignored")      \
+	QUIRK(Q_AMD_RUNNING_WRITE_IGNORED, "amd-running-counter-write-ignored", on_amd,            \
+	      "hypothetical", "WRMSR to a PerfCtr whose PerfEvtSel.En = 1 is dropped")             \
+	QUIRK(Q_AMD_EVTSEL_SHARED, "amd-counters-share-event-select", on_amd, "hypothetical",      \
+	      "with several counters enabled, each counts the event of the lowest enabled one")    \
+	QUIRK(Q_AMD_SEL_HIGH_RESERVED, "amd-evtsel-high-fields-rejected", on_amd, "hypothetical",  \
+	      "PerfEvtSel writes with EventSelect[11:8] or HG_ONLY set raise #GP")                 \
+	QUIRK(Q_AMD_CNTMASK_IGNORED, "amd-cntmask-ignored", on_amd, "hypothetical",                \
+	      "PerfEvtSel CntMask is ignored")                                                     \
+	QUIRK(Q_AMD_INV_IGNORED, "amd-inv-ignored", on_amd, "hypothetical",                        \
+	      "PerfEvtSel Inv does not invert the CntMask comparison")                             \
+	QUIRK(Q_AMD_EDGE_IGNORED, "amd-edge-ignored", on_amd, "hypothetical",                      \
+	      "PerfEvtSel Edge does not restrict counting to rising edges")                        \
+	QUIRK(Q_AMD_PMI_WITHOUT_INT, "amd-pmi-without-int", on_amd, "hypothetical",                \
+	      "a PerfCtr overflow raises a PMI although PerfEvtSel.INT is clear")                  \
+	QUIRK(Q_AMD_WIDTH_47, "amd-counters-wrap-at-47-bits", on_amd,                              \
+	      "hypothetical (a vPMU backing the 48-bit counter with a narrower one)",              \
+	      "PerfCtr wraps (and overflows) at 47 bits instead of 48")                            \
+	QUIRK(Q_AMD_HG_BOTH_NOTHING, "amd-hg-only-both-counts-nothing", on_amd, "hypothetical",    \
+	      "PerfEvtSel with HostOnly = GuestOnly = 1 counts nothing instead of everything")     \
 	/* ---- Nehalem uncore (Vol. 3B 20.3.1.2) ---- */                                          \
-	QUIRK(Q_UNC_GLOBAL_IGNORED, "uncore-global-enable-ignored", c->nehalem_uncore,             \
+	QUIRK(Q_UNC_GLOBAL_IGNORED, "uncore-global-enable-ignored", on_nehalem_uncore,             \
 	      "hypothetical",                                                                      \
 	      "uncore counters count without their MSR_UNCORE_PERF_GLOBAL_CTRL enable")            \
-	QUIRK(Q_UNC_WIDTH32, "uncore-width-32", c->nehalem_uncore, "hypothetical",                 \
+	QUIRK(Q_UNC_WIDTH32, "uncore-width-32", on_nehalem_uncore, "hypothetical",                 \
 	      "uncore counters are 32 bits wide instead of 48")                                    \
-	QUIRK(Q_UNC_PMI_NOT_DELIVERED, "uncore-pmi-not-delivered", c->nehalem_uncore,              \
+	QUIRK(Q_UNC_PMI_NOT_DELIVERED, "uncore-pmi-not-delivered", on_nehalem_uncore,              \
 	      "hypothetical",                                                                      \
 	      "an uncore overflow with PMI, EN_PMI_COREx and ENABLE_UNCORE_PMI raises no PMI")     \
-	QUIRK(Q_UNC_PMI_IGNORES_EN_CORE, "uncore-pmi-ignores-en-pmi-core", c->nehalem_uncore,      \
+	QUIRK(Q_UNC_PMI_IGNORES_EN_CORE, "uncore-pmi-ignores-en-pmi-core", on_nehalem_uncore,      \
 	      "hypothetical",                                                                      \
 	      "an uncore PMI reaches this core although no EN_PMI_COREx bit is set")               \
-	QUIRK(Q_UNC_PMI_IGNORES_DEBUGCTL, "uncore-pmi-ignores-debugctl", c->nehalem_uncore,        \
+	QUIRK(Q_UNC_PMI_IGNORES_DEBUGCTL, "uncore-pmi-ignores-debugctl", on_nehalem_uncore,        \
 	      "hypothetical",                                                                      \
 	      "an uncore PMI is delivered although IA32_DEBUGCTL.ENABLE_UNCORE_PMI is clear")      \
-	QUIRK(Q_UNC_PMI_FRZ_IGNORED, "uncore-pmi-frz-ignored", c->nehalem_uncore, "hypothetical",  \
+	QUIRK(Q_UNC_PMI_FRZ_IGNORED, "uncore-pmi-frz-ignored", on_nehalem_uncore, "hypothetical",  \
 	      "PMI_FRZ does not disable the uncore counters when one signals a PMI")               \
-	QUIRK(Q_UNC_OVF_PMI_NOT_SET, "uncore-ovf-pmi-not-set", c->nehalem_uncore, "hypothetical",  \
+	QUIRK(Q_UNC_OVF_PMI_NOT_SET, "uncore-ovf-pmi-not-set", on_nehalem_uncore, "hypothetical",  \
 	      "MSR_UNCORE_PERF_GLOBAL_STATUS.OVF_PMI (61) is not set by an interrupting overflow") \
-	QUIRK(Q_UNC_CHG_NOT_SET, "uncore-chg-not-set", c->nehalem_uncore, "hypothetical",          \
+	QUIRK(Q_UNC_CHG_NOT_SET, "uncore-chg-not-set", on_nehalem_uncore, "hypothetical",          \
 	      "MSR_UNCORE_PERF_GLOBAL_STATUS.CHG (63) is not set when a status bit is set")        \
-	QUIRK(Q_UNC_STATUS_WRITABLE, "uncore-global-status-writable", c->nehalem_uncore,           \
+	QUIRK(Q_UNC_STATUS_WRITABLE, "uncore-global-status-writable", on_nehalem_uncore,           \
 	      "hypothetical", "WRMSR to the read-only MSR_UNCORE_PERF_GLOBAL_STATUS is accepted")  \
-	QUIRK(Q_UNC_FIXED_CTRL_RESERVED, "uncore-fixed-ctrl-reserved-accepted", c->nehalem_uncore, \
+	QUIRK(Q_UNC_FIXED_CTRL_RESERVED, "uncore-fixed-ctrl-reserved-accepted", on_nehalem_uncore, \
 	      "hypothetical",                                                                      \
 	      "MSR_UNCORE_FIXED_CTR_CTRL writes with reserved bits (1, 63:3) set are accepted")    \
 	QUIRK(Q_UNC_GLOBAL_CTRL_RESERVED, "uncore-global-ctrl-reserved-accepted",                  \
-	      c->nehalem_uncore, "hypothetical",                                                   \
+	      on_nehalem_uncore, "hypothetical",                                                   \
 	      "MSR_UNCORE_PERF_GLOBAL_CTRL writes with reserved bits set are accepted")            \
 	/* ---- NetBurst (Vol. 3B 20.6.3) ---- */                                                  \
-	QUIRK(Q_P4_OVF_NOT_SET, "p4-cccr-ovf-not-set", c->netburst, "hypothetical",                \
+	QUIRK(Q_P4_OVF_NOT_SET, "p4-cccr-ovf-not-set", on_netburst, "hypothetical",                \
 	      "a NetBurst counter overflow does not set CCCR.OVF")                                 \
-	QUIRK(Q_P4_ESCR_CPL_IGNORED, "p4-escr-usr-os-ignored", c->netburst, "hypothetical",        \
+	QUIRK(Q_P4_ESCR_CPL_IGNORED, "p4-escr-usr-os-ignored", on_netburst, "hypothetical",        \
 	      "ESCR T0_USR / T0_OS do not filter by CPL")                                          \
-	QUIRK(Q_P4_FAST_FULL, "p4-fast-rdpmc-full", c->netburst, "hypothetical",                   \
+	QUIRK(Q_P4_FAST_FULL, "p4-fast-rdpmc-full", on_netburst, "hypothetical",                   \
 	      "fast RDPMC (ECX[31]) returns all 40 bits instead of bits 31:0 with EDX = 0")        \
-	QUIRK(Q_P4_FORCE_OVF_IGNORED, "p4-force-ovf-ignored", c->netburst, "hypothetical",         \
+	QUIRK(Q_P4_FORCE_OVF_IGNORED, "p4-force-ovf-ignored", on_netburst, "hypothetical",         \
 	      "CCCR.FORCE_OVF does not force an overflow (CCCR.OVF) on every increment")           \
-	QUIRK(Q_P4_OVF_PMI_IGNORED, "p4-ovf-pmi-ignored", c->netburst, "hypothetical",             \
+	QUIRK(Q_P4_OVF_PMI_IGNORED, "p4-ovf-pmi-ignored", on_netburst, "hypothetical",             \
 	      "a NetBurst counter overflow with CCCR.OVF_PMI raises no PMI")                       \
-	QUIRK(Q_P4_PMI_WITHOUT_OVF_PMI, "p4-pmi-without-ovf-pmi", c->netburst, "hypothetical",     \
+	QUIRK(Q_P4_PMI_WITHOUT_OVF_PMI, "p4-pmi-without-ovf-pmi", on_netburst, "hypothetical",     \
 	      "a NetBurst counter overflow raises a PMI although CCCR.OVF_PMI is clear")           \
-	QUIRK(Q_P4_CASCADE_IGNORED, "p4-cascade-ignored", c->netburst, "hypothetical",             \
+	QUIRK(Q_P4_CASCADE_IGNORED, "p4-cascade-ignored", on_netburst, "hypothetical",             \
 	      "a counter with CCCR.CASCADE is not started by its alternate counter's overflow")    \
 	QUIRK(                                                                                     \
-	    Q_P4_ESCR_SELECT_IGNORED, "p4-escr-select-ignored", c->netburst, "hypothetical",       \
+	    Q_P4_ESCR_SELECT_IGNORED, "p4-escr-select-ignored", on_netburst, "hypothetical",       \
 	    "IQ counters take CRU_ESCR0 whatever CCCR.ESCR_SELECT and the counter's ESCR wiring")  \
-	QUIRK(Q_P4_COMPARE_IGNORED, "p4-compare-ignored", c->netburst, "hypothetical",             \
+	QUIRK(Q_P4_COMPARE_IGNORED, "p4-compare-ignored", on_netburst, "hypothetical",             \
 	      "CCCR Compare / Threshold / Complement are ignored: every input is added")           \
 	/* ---- RDT monitoring (Vol. 3B 17.18) ---- */                                             \
-	QUIRK(Q_RDT_RMID_NO_ERROR, "rdt-rmid-range-no-error", c->rdt.l3.present, "hypothetical",   \
+	QUIRK(Q_RDT_RMID_NO_ERROR, "rdt-rmid-range-no-error", on_rdt_l3, "hypothetical",           \
 	      "IA32_QM_CTR does not set Error (bit 63) for an RMID above the maximum")             \
-	QUIRK(Q_RDT_EVENT_NO_ERROR, "rdt-bad-event-no-error", c->rdt.l3.present, "hypothetical",   \
+	QUIRK(Q_RDT_EVENT_NO_ERROR, "rdt-bad-event-no-error", on_rdt_l3, "hypothetical",           \
 	      "IA32_QM_CTR does not set Error (bit 63) for an unsupported event ID")               \
-	QUIRK(Q_RDT_QM_CTR_WRITABLE, "rdt-qm-ctr-writable", c->rdt.l3.present, "hypothetical",     \
+	QUIRK(Q_RDT_QM_CTR_WRITABLE, "rdt-qm-ctr-writable", on_rdt_l3, "hypothetical",             \
 	      "WRMSR to the read-only IA32_QM_CTR is ignored instead of #GP(0)")
 
 enum quirk {
-#define QUIRK(id, name, pred, where, desc) id,
+#define QUIRK(id, name, applies, where, desc) id,
 	QUIRK_LIST
 #undef QUIRK
 	    QUIRK_COUNT
@@ -279,11 +286,12 @@ struct sim_profile;
 
 struct quirk_desc {
 	const char *name, *where, *desc;
+	bool (*applies)(const struct caps *c, const struct sim_profile *p);
 };
 extern const struct quirk_desc g_quirks[QUIRK_COUNT];
 
-/* -1 when unknown. */
-int quirk_find(const char *name);
+/* False when no quirk has that name. */
+bool quirk_find(const char *name, enum quirk *q);
 /* Whether the deviation is observable on a machine with these caps. */
 bool quirk_applicable(enum quirk q, const struct caps *c, const struct sim_profile *p);
 

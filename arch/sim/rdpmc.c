@@ -13,91 +13,15 @@
  */
 #include "sim.h"
 
-#define TYPE_GP	     0x0000U
-#define TYPE_FIXED   0x4000U
-#define TYPE_METRICS 0x2000U
-
-static bool arch_read(uint32_t ecx, uint64_t *v)
-{
-	const struct caps *c = &g_sim.caps;
-
-	if (ecx & BIT_ULL(31)) {
-		/* Fast read is for non-architectural PMUs only: on an
-		 * architectural PMU bit 31 is part of the type, unsupported. */
-		if (!quirk(Q_RDPMC_FAST_ON_ARCH))
-			return false;
-		ecx &= ~(uint32_t)BIT_ULL(31);
-	}
-	uint32_t type = ecx >> 16, idx = ecx & 0xFFFF;
-	if (quirk(Q_RDPMC_TYPE_FLAGS)) {
-		/* ECX[30] read as "fixed", ECX[29] as "metrics", the rest of
-		 * the type ignored. */
-		type = (ecx & BIT_ULL(30))   ? TYPE_FIXED
-		       : (ecx & BIT_ULL(29)) ? TYPE_METRICS
-					     : TYPE_GP;
-	}
-	switch (type) {
-	case TYPE_GP:
-		if (quirk(Q_RDPMC_INDEX_TRUNC))
-			idx &= 0xFF;
-		if (sim_arch_gp_value(idx, v)) {
-			*v &= quirk(Q_WIDTH_NOT_MASKED) ? ~0ULL : width_mask(g_sim.gp_width);
-			if (quirk(Q_RDPMC_SIGN_EXT) && g_sim.gp_width < 64 &&
-			    ((*v >> (g_sim.gp_width - 1)) & 1))
-				*v |= ~width_mask(g_sim.gp_width);
-			return true;
-		}
-		if (quirk(Q_RDPMC_GP_UNBOUNDED) && idx >= g_sim.n_gp) {
-			*v = 0;
-			return true;
-		}
-		return false;
-	case TYPE_FIXED:
-		if (quirk(Q_RDPMC_INDEX_TRUNC))
-			idx &= 0x1F;
-		if (idx >= 32 || !sim_arch_fixed_value(idx, quirk(Q_RDPMC_FIXED_EDX_ONLY), v))
-			return false;
-		if (quirk(Q_RDPMC_SIGN_EXT) && g_sim.fixed_width < 64 &&
-		    ((*v >> (g_sim.fixed_width - 1)) & 1))
-			*v |= ~width_mask(g_sim.fixed_width);
-		return true;
-	case TYPE_METRICS:
-		if (!g_sim.perf_metrics) {
-			if (quirk(Q_RDPMC_METRICS_UNCHECKED)) {
-				*v = 0;
-				return true;
-			}
-			return false;
-		}
-		/* The index is implementation specific: the model has one,
-		 * index 0, the IA32_PERF_METRICS value. */
-		if (idx != 0)
-			return false;
-		*v = sim_perf_metrics();
-		return true;
-	default:
-		(void)c;
-		return false;
-	}
-}
-
-/* Returns true with the 64-bit result in *v, fast reads already applied. */
+/* The first family that implements RDPMC on this CPU decodes ECX; true with
+ * the 64-bit result in *v, fast reads already applied. */
 static bool read_pmc(uint32_t ecx, uint64_t *v)
 {
-	const struct caps *c = &g_sim.caps;
-
-	if (g_sim.arch_pmu)
-		return arch_read(ecx, v);
-	if (c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON)
-		return sim_amd_rdpmc(ecx, v);
-	if (c->netburst) {
-		/* Non-architectural: ECX[30:0] index, ECX[31] fast. */
-		bool fast = ecx & BIT_ULL(31);
-		if (!sim_p4_value(ecx & 0x7FFFFFFF, v))
-			return false;
-		if (fast && !quirk(Q_P4_FAST_FULL))
-			*v &= 0xFFFFFFFFULL;
-		return true;
+	for (unsigned i = 0; i < sim_family_count; i++) {
+		const struct sim_family *f = sim_families[i];
+		enum sim_rdpmc_result r = f->rdpmc ? f->rdpmc(ecx, v) : SIM_RDPMC_NOT_MINE;
+		if (r != SIM_RDPMC_NOT_MINE)
+			return r == SIM_RDPMC_READ;
 	}
 	return false;
 }

@@ -26,24 +26,24 @@ static unsigned rmid_bits(void)
 	return b;
 }
 
-int sim_rdt_rdmsr(uint32_t msr, uint64_t *val)
+static enum sim_msr_result rdt_rdmsr(uint32_t msr, uint64_t *val)
 {
 	const struct caps_rdt *r = &g_sim.caps.rdt;
 
 	if (!r->mon_present && !r->alloc_present)
-		return -1;
+		return SIM_MSR_NOT_MINE;
 	switch (msr) {
 	case MSR_IA32_PQR_ASSOC:
 		*val = P->pqr_assoc;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_IA32_QM_EVTSEL:
 		if (!r->mon_present)
-			return -1;
+			return SIM_MSR_NOT_MINE;
 		*val = P->qm_evtsel;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_IA32_QM_CTR: {
 		if (!r->mon_present)
-			return -1;
+			return SIM_MSR_NOT_MINE;
 		unsigned ev = FIELD_GET_ULL(QM_EVTSEL_EVENT_ID, P->qm_evtsel);
 		uint64_t rmid = FIELD_GET_ULL(QM_EVTSEL_RMID, P->qm_evtsel);
 		bool ev_ok = (ev == QM_EVENT_L3_OCCUPANCY && r->l3.occupancy) ||
@@ -52,26 +52,26 @@ int sim_rdt_rdmsr(uint32_t msr, uint64_t *val)
 		if ((!ev_ok && !quirk(Q_RDT_EVENT_NO_ERROR)) ||
 		    (rmid > r->l3.max_rmid && !quirk(Q_RDT_RMID_NO_ERROR))) {
 			*val = QM_CTR_ERROR;
-			return 0;
+			return SIM_MSR_OK;
 		}
 		if (rmid >= 1024 || !P->rmid_used[rmid]) {
 			*val = QM_CTR_UNAVAILABLE;
-			return 0;
+			return SIM_MSR_OK;
 		}
 		uint64_t w = width_mask(r->l3.counter_width ? r->l3.counter_width : 24);
 		*val = (ev == QM_EVENT_L3_OCCUPANCY ? P->rmid_occ[rmid] : P->rmid_bw[rmid]) & w;
-		return 0;
+		return SIM_MSR_OK;
 	}
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
-int sim_rdt_wrmsr(uint32_t msr, uint64_t val)
+static enum sim_msr_result rdt_wrmsr(uint32_t msr, uint64_t val)
 {
 	const struct caps_rdt *r = &g_sim.caps.rdt;
 
 	if (!r->mon_present && !r->alloc_present)
-		return -1;
+		return SIM_MSR_NOT_MINE;
 	switch (msr) {
 	case MSR_IA32_PQR_ASSOC: {
 		/* RMID beyond its field width, bits 31:10, or a COS without
@@ -80,31 +80,35 @@ int sim_rdt_wrmsr(uint32_t msr, uint64_t val)
 		if (r->alloc_present)
 			valid |= PQR_ASSOC_COS;
 		if (val & ~valid)
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		P->pqr_assoc = val;
 		uint64_t rmid = FIELD_GET_ULL(PQR_ASSOC_RMID, val);
 		if (rmid < 1024)
 			P->rmid_used[rmid] = true;
-		return 0;
+		return SIM_MSR_OK;
 	}
 	case MSR_IA32_QM_EVTSEL:
 		if (!r->mon_present)
-			return -1;
+			return SIM_MSR_NOT_MINE;
 		/* Event ID 7:0 and RMID 41:32; the rest reserved. */
 		if (val & ~(QM_EVTSEL_EVENT_ID | QM_EVTSEL_RMID))
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		P->qm_evtsel = val;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_IA32_QM_CTR:
 		if (!r->mon_present)
-			return -1;
-		return quirk(Q_RDT_QM_CTR_WRITABLE) ? 0 : X86_VEC_GP; /* read-only */
+			return SIM_MSR_NOT_MINE;
+		return quirk(Q_RDT_QM_CTR_WRITABLE) ? SIM_MSR_OK : SIM_MSR_GP; /* read-only */
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
-void sim_rdt_account(uint64_t insns, uint64_t llc_misses)
+/* The associated RMID is charged for the run (the model above). */
+static void rdt_advance(const struct sim_segment *s, uint64_t k)
 {
+	uint64_t insns = sim_segment_total(s, EV_INSNS) * k;
+	uint64_t llc_misses = sim_segment_total(s, EV_LLC_MISS) * k;
+
 	if (!g_sim.caps.rdt.mon_present)
 		return;
 	uint64_t rmid = FIELD_GET_ULL(PQR_ASSOC_RMID, P->pqr_assoc);
@@ -116,3 +120,17 @@ void sim_rdt_account(uint64_t insns, uint64_t llc_misses)
 		P->rmid_occ[rmid] = 4096;
 	P->rmid_bw[rmid] += llc_misses;
 }
+
+/* IA32_PQR_ASSOC resets to RMID 0, COS 0: RMID 0 is associated. */
+static void rdt_reset(void)
+{
+	P->rmid_used[0] = true;
+}
+
+const struct sim_family sim_family_rdt = {
+    .name = "rdt",
+    .rdmsr = rdt_rdmsr,
+    .wrmsr = rdt_wrmsr,
+    .reset = rdt_reset,
+    .advance = rdt_advance,
+};

@@ -95,6 +95,10 @@ struct sim_filter {
 /* Increment over one segment given the condition of the cycle before;
  * *last gets the condition of its last cycle (for EDGE). */
 uint64_t sim_segment_count(const struct sim_segment *s, const struct sim_filter *f, bool *last);
+/* The events of one kind over the whole segment. */
+uint64_t sim_segment_total(const struct sim_segment *s, enum sim_event ev);
+
+#include "family.h"
 
 /* ---- The machine ------------------------------------------------------ */
 
@@ -175,66 +179,32 @@ static inline bool quirk(enum quirk q)
 }
 
 /* cpu.c */
+enum sim_config_result {
+	SIM_CONFIG_OK,
+	SIM_CONFIG_BAD_DUMP, /* the profile's dump cannot be read: err says why */
+};
 /* quirks: QUIRK_COUNT flags, or NULL for none */
-int sim_configure(const struct sim_profile *p, const bool *quirks, char *err, unsigned errlen);
+enum sim_config_result sim_configure(const struct sim_profile *p, const bool *quirks, char *err,
+				     unsigned errlen);
 void sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 void sim_pmu_reset(void);
 
-/* msr.c: the dispatcher; returns the vector (0 or X86_VEC_GP). */
+/* msr.c: the dispatcher over the families; returns the vector (0 or
+ * X86_VEC_GP). */
 int sim_rdmsr(uint32_t msr, uint64_t *val);
 int sim_wrmsr(uint32_t msr, uint64_t val);
 
-/* Per-unit MSR handlers: return -1 when the MSR is not theirs. */
-int sim_arch_rdmsr(uint32_t msr, uint64_t *val);
-int sim_arch_wrmsr(uint32_t msr, uint64_t val);
-int sim_amd_rdmsr(uint32_t msr, uint64_t *val);
-int sim_amd_wrmsr(uint32_t msr, uint64_t val);
-int sim_uncore_rdmsr(uint32_t msr, uint64_t *val);
-int sim_uncore_wrmsr(uint32_t msr, uint64_t val);
-int sim_p4_rdmsr(uint32_t msr, uint64_t *val);
-int sim_p4_wrmsr(uint32_t msr, uint64_t val);
-int sim_rdt_rdmsr(uint32_t msr, uint64_t *val);
-int sim_rdt_wrmsr(uint32_t msr, uint64_t val);
-
-/* pmu.c: the counting engine. Each unit's collect() adds the counters that
- * count right now (at the current CPL, enabled, not frozen). */
-enum sim_unit {
-	UNIT_ARCH_GP,
-	UNIT_ARCH_FIXED,
-	UNIT_AMD,
-	UNIT_UNCORE_GP,
-	UNIT_UNCORE_FIXED,
-	UNIT_P4
-};
-#define SIM_MAX_ACTIVE 96
-struct sim_counter {
-	uint64_t *val;
-	bool *last;
-	unsigned width;
-	struct sim_filter f;
-	enum sim_unit unit;
-	unsigned idx;
-};
-void sim_add_counter(uint64_t *val, bool *last, unsigned width, const struct sim_filter *f,
-		     enum sim_unit unit, unsigned idx);
+/* engine.c: the counting engine; rdpmc.c / cpu.c retire instructions with it. */
 void sim_run_segments(unsigned seg, uint64_t n);
 
-void sim_arch_collect(void);
-void sim_arch_overflow(enum sim_unit unit, unsigned idx);
-bool sim_arch_fixed_counting(unsigned idx);
+/* pmu_arch.c: the architectural PMU's view, for its RDPMC (rdpmc_arch.c). */
 uint64_t sim_perf_metrics(void);
 bool sim_arch_gp_value(unsigned i, uint64_t *v);
 bool sim_arch_fixed_value(unsigned i, bool edx_rule_only, uint64_t *v);
-void sim_amd_collect(void);
-void sim_amd_overflow(unsigned idx);
-void sim_uncore_collect(void);
-void sim_uncore_overflow(enum sim_unit unit, unsigned idx);
-void sim_p4_collect(void);
-void sim_p4_overflow(unsigned idx);
-void sim_rdt_account(uint64_t insns, uint64_t llc_misses);
-bool sim_amd_rdpmc(uint32_t ecx, uint64_t *v);
-bool sim_p4_value(uint32_t idx, uint64_t *v);
-int sim_load_dump(const char *path, unsigned cpu, char *err, unsigned errlen);
+enum sim_rdpmc_result sim_arch_rdpmc(uint32_t ecx, uint64_t *v);
+
+/* A dump profile's CPUID. */
+enum sim_config_result sim_load_dump(const char *path, unsigned cpu, char *err, unsigned errlen);
 #define SIM_FIRST_CPU 0xFFFFFFFFU
 extern unsigned g_sim_cpu_select; /* --cpu N, or the dump's first CPU */
 

@@ -31,95 +31,95 @@ static unsigned width(void)
  * OVF_PMI (61), CHG (63). */
 #define UNC_STATUS_VALID (GENMASK_ULL(7, 0) | BIT_ULL(32) | BIT_ULL(61) | BIT_ULL(63))
 
-int sim_uncore_rdmsr(uint32_t msr, uint64_t *val)
+static enum sim_msr_result uncore_rdmsr(uint32_t msr, uint64_t *val)
 {
 	if (!g_sim.caps.nehalem_uncore)
-		return -1;
+		return SIM_MSR_NOT_MINE;
 	if (msr >= MSR_UNCORE_PMC0 && msr < MSR_UNCORE_PMC0 + UNCORE_NUM_GP) {
 		*val = P->unc_pmc[msr - MSR_UNCORE_PMC0];
-		return 0;
+		return SIM_MSR_OK;
 	}
 	if (msr >= MSR_UNCORE_PERFEVTSEL0 && msr < MSR_UNCORE_PERFEVTSEL0 + UNCORE_NUM_GP) {
 		*val = P->unc_sel[msr - MSR_UNCORE_PERFEVTSEL0];
-		return 0;
+		return SIM_MSR_OK;
 	}
 	switch (msr) {
 	case MSR_UNCORE_PERF_GLOBAL_CTRL:
 		*val = P->unc_global_ctrl;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_UNCORE_PERF_GLOBAL_STATUS:
 		*val = P->unc_status;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_UNCORE_PERF_GLOBAL_OVF_CTRL:
 		*val = 0; /* write-only: reads 0 */
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_UNCORE_FIXED_CTR0:
 		*val = P->unc_fixed;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_UNCORE_FIXED_CTR_CTRL:
 		*val = P->unc_fixed_ctrl;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_UNCORE_ADDR_OPCODE_MATCH:
 		*val = P->unc_opcode;
-		return 0;
+		return SIM_MSR_OK;
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
-int sim_uncore_wrmsr(uint32_t msr, uint64_t val)
+static enum sim_msr_result uncore_wrmsr(uint32_t msr, uint64_t val)
 {
 	uint64_t m = width_mask(width());
 	if (!g_sim.caps.nehalem_uncore)
-		return -1;
+		return SIM_MSR_NOT_MINE;
 	if (msr >= MSR_UNCORE_PMC0 && msr < MSR_UNCORE_PMC0 + UNCORE_NUM_GP) {
 		/* 48-bit counters: bits above are reserved. */
 		if (val & ~width_mask(UNCORE_WIDTH))
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		P->unc_pmc[msr - MSR_UNCORE_PMC0] = val & m;
-		return 0;
+		return SIM_MSR_OK;
 	}
 	if (msr >= MSR_UNCORE_PERFEVTSEL0 && msr < MSR_UNCORE_PERFEVTSEL0 + UNCORE_NUM_GP) {
 		if (val & ~UNC_SEL_VALID)
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		P->unc_sel[msr - MSR_UNCORE_PERFEVTSEL0] = val;
 		P->unc_last[msr - MSR_UNCORE_PERFEVTSEL0] = false;
-		return 0;
+		return SIM_MSR_OK;
 	}
 	switch (msr) {
 	case MSR_UNCORE_PERF_GLOBAL_CTRL:
 		if ((val & ~UNC_GLOBAL_VALID) && !quirk(Q_UNC_GLOBAL_CTRL_RESERVED))
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		P->unc_global_ctrl = val;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_UNCORE_PERF_GLOBAL_STATUS:
 		if (quirk(Q_UNC_STATUS_WRITABLE)) {
 			P->unc_status = val;
-			return 0;
+			return SIM_MSR_OK;
 		}
-		return X86_VEC_GP; /* read-only */
+		return SIM_MSR_GP; /* read-only */
 	case MSR_UNCORE_PERF_GLOBAL_OVF_CTRL:
 		if (val & ~UNC_STATUS_VALID)
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		P->unc_status &= ~val;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_UNCORE_FIXED_CTR0:
 		if (val & ~width_mask(UNCORE_WIDTH))
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		P->unc_fixed = val & m;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_UNCORE_FIXED_CTR_CTRL:
 		/* Figure "Layout of MSR_UNCORE_FIXED_CTR_CTRL": EN 0, PMI 2,
 		 * the rest reserved (Vol. 2B WRMSR: #GP(0)). */
 		if ((val & ~(UNCORE_FIXED_CTRL_EN | UNCORE_FIXED_CTRL_PMI)) &&
 		    !quirk(Q_UNC_FIXED_CTRL_RESERVED))
-			return X86_VEC_GP;
+			return SIM_MSR_GP;
 		P->unc_fixed_ctrl = val;
-		return 0;
+		return SIM_MSR_OK;
 	case MSR_UNCORE_ADDR_OPCODE_MATCH:
 		P->unc_opcode = val;
-		return 0;
+		return SIM_MSR_OK;
 	}
-	return -1;
+	return SIM_MSR_NOT_MINE;
 }
 
 static bool enabled(uint64_t bit)
@@ -127,7 +127,10 @@ static bool enabled(uint64_t bit)
 	return quirk(Q_UNC_GLOBAL_IGNORED) || (P->unc_global_ctrl & bit);
 }
 
-void sim_uncore_collect(void)
+/* The family's counter kinds (struct sim_counter.kind). */
+enum uncore_counter_kind { UNCORE_GP, UNCORE_FIXED };
+
+static void uncore_collect(struct sim_counter_set *set)
 {
 	if (!g_sim.caps.nehalem_uncore)
 		return;
@@ -142,12 +145,14 @@ void sim_uncore_collect(void)
 		    .inv = sel & UNCORE_EVTSEL_INV,
 		    .edge = sel & UNCORE_EVTSEL_EDGE,
 		};
-		sim_add_counter(&P->unc_pmc[i], &P->unc_last[i], width(), &f, UNIT_UNCORE_GP, i);
+		sim_counter_add(set, &(struct sim_counter){&P->unc_pmc[i], &P->unc_last[i], width(),
+							   f, &sim_family_uncore, UNCORE_GP, i});
 	}
 	if ((P->unc_fixed_ctrl & UNCORE_FIXED_CTRL_EN) && enabled(UNCORE_GLOBAL_EN_FC0)) {
 		struct sim_filter f = {.ev = EV_CYCLES};
-		sim_add_counter(&P->unc_fixed, &P->unc_last[UNCORE_NUM_GP], width(), &f,
-				UNIT_UNCORE_FIXED, 0);
+		sim_counter_add(set, &(struct sim_counter){&P->unc_fixed,
+							   &P->unc_last[UNCORE_NUM_GP], width(), f,
+							   &sim_family_uncore, UNCORE_FIXED, 0});
 	}
 }
 
@@ -158,9 +163,10 @@ void sim_uncore_collect(void)
  * EN_PMI_COREx is set (this logical processor is core 0) that have
  * IA32_DEBUGCTL.ENABLE_UNCORE_PMI set ("PMI delivery due to an uncore
  * counter overflow is enabled by setting IA32_DEBUGCTL.Offcore_PMI_EN"). */
-void sim_uncore_overflow(enum sim_unit unit, unsigned idx)
+static void uncore_overflow(const struct sim_counter *c)
 {
-	bool fixed = unit == UNIT_UNCORE_FIXED;
+	bool fixed = c->kind == UNCORE_FIXED;
+	unsigned idx = c->idx;
 	bool pmi = fixed ? (P->unc_fixed_ctrl & UNCORE_FIXED_CTRL_PMI)
 			 : (P->unc_sel[idx] & UNCORE_EVTSEL_PMI);
 	bool routed =
@@ -180,3 +186,11 @@ void sim_uncore_overflow(enum sim_unit unit, unsigned idx)
 	if (routed && accepted && !quirk(Q_UNC_PMI_NOT_DELIVERED))
 		sim_pmi_request();
 }
+
+const struct sim_family sim_family_uncore = {
+    .name = "nehalem-uncore",
+    .rdmsr = uncore_rdmsr,
+    .wrmsr = uncore_wrmsr,
+    .collect = uncore_collect,
+    .overflow = uncore_overflow,
+};
