@@ -155,8 +155,8 @@ static void cpu_ranges(unsigned k, char *buf, size_t len)
 		unsigned e = c;
 		while (e + 1 < n && config_of[e + 1] == k)
 			e++;
-		at += (size_t)ksnprintf(buf + at, at < len ? len - at : 0, "%s%u", at ? ", " : "",
-					c);
+		at +=
+		    (size_t)ksnprintf(buf + at, at < len ? len - at : 0, "%s%u", at ? ", " : "", c);
 		if (e > c)
 			at += (size_t)ksnprintf(buf + at, at < len ? len - at : 0, "-%u", e);
 		c = e;
@@ -178,7 +178,8 @@ void cpus_report(const struct options *o)
 		const struct caps *r = cpus_config(config_of[c]);
 		char what[64] = "";
 		if (r && r->hybrid)
-			ksnprintf(what, sizeof(what), ", %s core", caps_core_type_name(r->core_type));
+			ksnprintf(what, sizeof(what), ", hybrid core type %s (CPUID.1AH)",
+				  caps_core_type_name(r->core_type));
 		if (arch_cpu_state(c) != CPU_ONLINE)
 			ktap_diag(&g_ktap, "cpu %u: APIC ID %#x: %s: not tested", c,
 				  arch_cpu_apic_id(c), arch_cpu_state_name(arch_cpu_state(c)));
@@ -211,7 +212,7 @@ void cpus_report(const struct options *o)
 	static unsigned list[ARCH_MAX_CPUS];
 	unsigned sel = cpus_selected(o, list);
 	ktap_diag(&g_ktap, "the suite runs on %u cpu%s (cpus = %s)", sel, sel == 1 ? "" : "s",
-		  o->cpus_mode == CPUS_ALL	  ? "all"
+		  o->cpus_mode == CPUS_ALL	    ? "all"
 		  : o->cpus_mode == CPUS_PER_CONFIG ? "per-config"
 						    : "a list");
 }

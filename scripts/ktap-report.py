@@ -11,7 +11,9 @@ input (no file, not KTAP, a malformed expectations file, bad usage).
 
 Expectations file: one entry a line, '#' comments:
     PATTERN  RESULT  [REASON...]
-PATTERN is suite.test, with shell wildcards (rdpmc.*); RESULT is one of
+PATTERN is suite.test, with shell wildcards (rdpmc.*); in a run on several
+CPUs (suites named suite@cpuN) it applies to every CPU, and suite@cpuN.test
+to that CPU only (an exact name with the CPU beats one without); RESULT is one of
 pass, fail, skip, timeout, error; every RESULT other than pass needs a
 REASON. An exact name beats a wildcard; among wildcards the first wins;
 tests no entry matches are expected to pass. An exact name that the log does
@@ -107,8 +109,10 @@ def cmd_compare(run, args):
     for e in run.errors:
         verdict(False, f"log: {e}")
     for t in run.tests():
-        seen.add(t.full_name)
+        seen.update((t.full_name, t.name_without_cpu))
         pattern, want, reason, line = expected_for(t.full_name, exact, wild)
+        if pattern is None or (t.full_name not in exact and t.name_without_cpu in exact):
+            pattern, want, reason, line = expected_for(t.name_without_cpu, exact, wild)
         why = f" ({reason})" if reason else ""
         if t.result == want:
             verdict(True, f"{t.full_name}: {t.result}{why}")
@@ -167,6 +171,7 @@ def cmd_json(run, args):
         "suites": [
             {
                 "name": s.name,
+                "cpu": s.cpu,
                 "result": s.result or None,
                 "summary": s.diagnostics,
                 "tests": [

@@ -17,6 +17,14 @@ from dataclasses import dataclass, field
 RESULT_RE = re.compile(r"^(ok|not ok) (\d+)(?: ([^#]*?))?\s*(?:#\s*(\S+)\s*(.*))?$")
 PLAN_RE = re.compile(r"^1\.\.(\d+)$")
 MEASURE_RE = re.compile(r"^measure: (\S+) = (\d+) (\S+)$")
+# A run on several CPUs names each suite "suite@cpuN" (kernel/runner.c).
+CPU_SUITE_RE = re.compile(r"^(.*)@cpu(\d+)$")
+
+
+def split_cpu(suite):
+    """("rdpmc", 2) for "rdpmc@cpu2"; (suite, None) for a one-CPU run."""
+    m = CPU_SUITE_RE.match(suite)
+    return (m.group(1), int(m.group(2))) if m else (suite, None)
 RESULTS = ("pass", "fail", "skip", "timeout", "error")
 
 
@@ -37,6 +45,15 @@ class Test:
     def full_name(self):
         return f"{self.suite}.{self.name}"
 
+    @property
+    def cpu(self):
+        return split_cpu(self.suite)[1]
+
+    @property
+    def name_without_cpu(self):
+        """suite.test whatever CPU it ran on: what expectations name."""
+        return f"{split_cpu(self.suite)[0]}.{self.name}"
+
 
 @dataclass
 class Suite:
@@ -46,6 +63,10 @@ class Suite:
     result: str = ""
     tests: list = field(default_factory=list)
     diagnostics: list = field(default_factory=list)
+
+    @property
+    def cpu(self):
+        return split_cpu(self.name)[1]
 
 
 @dataclass

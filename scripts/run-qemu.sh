@@ -16,6 +16,7 @@ usage: scripts/run-qemu.sh [options]
 
   --kvm             use KVM (-enable-kvm -cpu host,pmu=on) instead of TCG
   --cpu MODEL       CPU model for TCG (default: max; see below)
+  --smp N           N logical CPUs (default 1); the kernel starts them all
   --config FILE     options file, installed as \EFI\BOOT\pmutest.cfg
   --timeout SECS    kill QEMU after SECS seconds (default 120) -> status 3
   --log FILE        serial log (default build/qemu-<tcg|kvm>.log); the raw
@@ -50,6 +51,7 @@ die() {
 here=$(cd "$(dirname "$0")/.." && pwd)
 kvm=0
 cpu=max
+smp=1
 config=
 timeout_s=120
 log=
@@ -63,6 +65,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--kvm) kvm=1 ;;
 	--cpu) cpu=${2:?--cpu needs a model}; shift ;;
+	--smp) smp=${2:?--smp needs a CPU count}; shift ;;
 	--config) config=${2:?--config needs a file}; shift ;;
 	--timeout) timeout_s=${2:?--timeout needs seconds}; shift ;;
 	--log) log=${2:?--log needs a file}; shift ;;
@@ -79,6 +82,9 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
+case $smp in
+'' | *[!0-9]* | 0) die "--smp wants a CPU count from 1, got '$smp'" ;;
+esac
 case $timeout_s in
 '' | *[!0-9]*) die "--timeout wants whole seconds, got '$timeout_s'" ;;
 esac
@@ -139,7 +145,7 @@ raw=$log.raw
 : >"$raw"
 set +e
 timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 \
-	-machine q35 -m 512M -smp 1 "${cpu_args[@]}" \
+	-machine q35 -m 512M -smp "$smp" "${cpu_args[@]}" \
 	-drive if=pflash,format=raw,unit=0,readonly=on,file="$ovmf_code" \
 	-drive if=pflash,format=raw,unit=1,file="$vars" \
 	"${disk[@]}" \

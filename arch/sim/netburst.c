@@ -34,7 +34,8 @@
  */
 #include "sim.h"
 
-static struct sim_pmu *const P = &g_sim.pmu;
+/* This CPU's PMU state (g_sim is the running CPU, smp.c). */
+#define P (&g_sim.pmu)
 
 /* ESCR addresses of the Prescott family (Vol. 3B Table 20-xx). */
 static bool escr_exists(uint32_t msr)

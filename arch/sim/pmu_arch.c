@@ -6,7 +6,8 @@
  */
 #include "sim.h"
 
-static struct sim_pmu *const P = &g_sim.pmu;
+/* This CPU's PMU state (g_sim is the running CPU, smp.c). */
+#define P (&g_sim.pmu)
 
 static inline bool gp_exists(unsigned i)
 {
@@ -167,6 +168,7 @@ static void arch_collect(struct sim_counter_set *set)
 		    .cmask = quirk(Q_CMASK_IGNORED) ? 0 : FIELD_GET_ULL(PERFEVTSEL_CMASK, sel),
 		    .inv = !quirk(Q_INV_IGNORED) && (sel & PERFEVTSEL_INV),
 		    .edge = !quirk(Q_EDGE_IGNORED) && (sel & PERFEVTSEL_EDGE),
+		    .any_thread = g_sim.anythread_ok && (sel & PERFEVTSEL_ANY),
 		};
 		sim_counter_add(set,
 				&(struct sim_counter){&P->pmc[i], &P->gp_last[i], g_sim.gp_width, f,
@@ -175,7 +177,11 @@ static void arch_collect(struct sim_counter_set *set)
 	for (unsigned i = 0; i < SIM_MAX_FIXED; i++) {
 		if (!fixed_counting(i))
 			continue;
-		struct sim_filter f = {.ev = fixed_event(i)};
+		struct sim_filter f = {
+		    .ev = fixed_event(i),
+		    .any_thread =
+			g_sim.anythread_ok && (P->fixed_ctrl & FIXED_CTRL_FIELD(i, FIXED_CTRL_ANY)),
+		};
 		sim_counter_add(set, &(struct sim_counter){&P->fixed[i], &P->fixed_last[i],
 							   g_sim.fixed_width, f, &sim_family_arch,
 							   ARCH_FIXED, i});

@@ -83,6 +83,10 @@ int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct 
 		sigaction(SIGALRM, &sa, NULL);
 		installed = true;
 	}
+	/* The enclosing run's watchdog (a guarded run on another CPU inside a
+	 * test, smp.c) is put back afterwards, with the time it had left. */
+	struct itimerval outer;
+	getitimer(ITIMER_REAL, &outer);
 	f.guarded = true;
 	f.prev = top;
 	rc = sigsetjmp(f.env, 1);
@@ -91,7 +95,7 @@ int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct 
 		arm(timeout_ms ? timeout_ms : 10000);
 		fn(arg);
 	}
-	arm(0);
+	setitimer(ITIMER_REAL, &outer, NULL);
 	top = f.prev;
 	if (rc == 1 && ex)
 		*ex = last_ex;

@@ -142,8 +142,8 @@ __attribute__((noreturn)) static void park(struct x86_percpu *c)
 		arch_irq_disable();
 		uint32_t seq = __atomic_load_n(&c->job_seq, __ATOMIC_ACQUIRE);
 		if (seq != c->done_seq) {
-			c->job_rc = arch_run_guarded(c->job_fn, c->job_arg, c->job_timeout_ms,
-						     &c->job_ex);
+			c->job_rc =
+			    arch_run_guarded(c->job_fn, c->job_arg, c->job_timeout_ms, &c->job_ex);
 			__atomic_store_n(&c->done_seq, seq, __ATOMIC_RELEASE);
 			continue;
 		}
@@ -196,7 +196,8 @@ static void prepare_trampoline(void)
 	b->gdt[3] = 0x00AF9A000000FFFFULL;
 	b->gdtr_limit = sizeof(b->gdt) - 1;
 	b->gdtr_base = (uint32_t)(trampoline + AP_BOOT_OFFSET + offsetof(struct ap_boot, gdt));
-	b->pm_entry = (uint32_t)(trampoline + (uint64_t)(x86_trampoline_pm32 - x86_trampoline_start));
+	b->pm_entry =
+	    (uint32_t)(trampoline + (uint64_t)(x86_trampoline_pm32 - x86_trampoline_start));
 	b->pm_selector = 0x08;
 	b->cr3_low = (uint32_t)(uint64_t)pml4_copy;
 	b->cr4 = BIT_ULL(5); /* PAE: all that long mode needs; ap_main sets the rest */

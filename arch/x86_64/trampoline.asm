@@ -56,6 +56,7 @@ x86_trampoline_pm32:
 	mov ds, ax
 	mov es, ax
 	mov ss, ax
+	lea esp, [ebx + AP_BOOT_OFFSET]	; a stack below the parameters
 	mov eax, [ebx + AP_BOOT_OFFSET + APB_CR4]
 	mov cr4, eax
 	mov eax, [ebx + AP_BOOT_OFFSET + APB_CR3_LOW]
