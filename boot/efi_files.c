@@ -36,26 +36,26 @@ char *efi_read_file(EFI_FILE_HANDLE root, const CHAR16 *path, UINTN max_size, UI
 	if (s == EFI_NOT_FOUND)
 		return NULL;
 	if (EFI_ERROR(s)) {
-		*err = "options file present but cannot be opened; defaults used";
+		*err = "options file present but cannot be opened";
 		return NULL;
 	}
 	EFI_FILE_INFO *info = LibFileInfo(f);
 	if (!info) {
 		f->Close(f);
-		*err = "options file: cannot read its size; defaults used";
+		*err = "options file: cannot read its size";
 		return NULL;
 	}
 	UINT64 len = info->FileSize;
 	FreePool(info);
 	if (len > max_size) {
 		f->Close(f);
-		*err = "options file larger than 64 KiB; ignored, defaults used";
+		*err = "options file larger than 64 KiB; ignored";
 		return NULL;
 	}
 	char *buf = AllocatePool(len + 1);
 	if (!buf) {
 		f->Close(f);
-		*err = "options file: out of memory; defaults used";
+		*err = "options file: out of memory";
 		return NULL;
 	}
 	UINTN got = len;
@@ -63,7 +63,7 @@ char *efi_read_file(EFI_FILE_HANDLE root, const CHAR16 *path, UINTN max_size, UI
 	f->Close(f);
 	if (EFI_ERROR(s) || got != len) {
 		FreePool(buf);
-		*err = "options file: read error; defaults used";
+		*err = "options file: read error";
 		return NULL;
 	}
 	buf[got] = 0;

@@ -7,16 +7,17 @@
 #include "efi_boot.h"
 
 #include "arch.h"
+#include "options.h"
 
 /* Options file, relative to the boot volume's root. */
 #define CONFIG_PATH	L"\\EFI\\BOOT\\pmutest.cfg"
 #define CONFIG_SOURCE	"\\EFI\\BOOT\\pmutest.cfg"
-#define CONFIG_MAX_SIZE (64 * 1024)
+#define CONFIG_MAX_SIZE OPT_MAX_TEXT
 
 /* Room for page tables (one 4 KiB directory per GiB of physical address
  * space, plus splits), stacks and the console's text grid; and each
  * application processor's stacks (arch/x86_64/smp.c). */
-#define POOL_FIXED_BYTES   (2u << 20)
+#define POOL_FIXED_BYTES   ((2u << 20) + ARCH_SCRATCH_BYTES) /* + arch_scratch_buffer() */
 #define POOL_PER_CPU_BYTES (160u << 10)
 
 static void fatal(EFI_SYSTEM_TABLE *st, const CHAR16 *what, EFI_STATUS s)
@@ -151,11 +152,12 @@ static void read_config(EFI_FILE_HANDLE root, struct boot_info *bi)
 	if (!root)
 		return;
 	bi->config_text = efi_read_file(root, CONFIG_PATH, CONFIG_MAX_SIZE, &size, &err);
+	bi->config_len = bi->config_text ? size : 0;
 	if (!bi->config_text && err) {
-		/* Present but unreadable: the kernel reports the message, and the
-		 * empty text keeps every option at its default. */
+		/* Present but unreadable: the kernel reports the message and ends
+		 * the run with verdict ERROR. */
 		bi->config_text = efi_strdup("");
-		bi->boot_message = err;
+		bi->config_error = err;
 	}
 }
 

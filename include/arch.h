@@ -197,6 +197,28 @@ void arch_workload_llc_miss(const void *buf, uint64_t lines);
 #define WORKLOAD_BRMISS_BRANCHES_PER_ITER 3
 void arch_workload_branch_miss(uint64_t iters, uint64_t seed);
 
+/*
+ * Memory workloads for RDT monitoring (SDM Vol. 3B 17.18), CPL 0 only.
+ *
+ * arch_scratch_buffer() is ARCH_SCRATCH_BYTES of ordinary write-back RAM,
+ * 64-byte aligned, mapped at CPL 0 (NULL when the machine has none to give):
+ * more than any L2 holds, so that a touched part of it lands in the L3 (also
+ * where the L3 is a victim cache of the L2).
+ *
+ * arch_flush_buffer(buf, bytes): CLFLUSH every 64-byte line of the range,
+ * then MFENCE: none of it is in any cache afterwards (Vol. 2A CLFLUSH), so
+ * the next load of each line is a fill from memory, tagged with the RMID of
+ * IA32_PQR_ASSOC at that time (17.18.2). Needs CPUID.01H:EDX.CLFSH[19].
+ *
+ * arch_workload_touch(buf, bytes): load one quadword of every 64-byte line
+ * of the range, in order. After arch_flush_buffer, every line is read from
+ * memory (total bandwidth >= bytes) and filled into the cache hierarchy.
+ */
+#define ARCH_SCRATCH_BYTES (16u << 20)
+void *arch_scratch_buffer(void);
+void arch_flush_buffer(const void *buf, uint64_t bytes);
+void arch_workload_touch(const void *buf, uint64_t bytes);
+
 /* ---- Local APIC and interrupts ---------------------------------------- */
 
 /* LVT performance-monitoring counters register (xAPIC offset 340H, x2APIC

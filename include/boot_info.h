@@ -17,9 +17,14 @@ struct boot_framebuffer {
 };
 
 struct boot_info {
-	/* Options text (pmutest.cfg), NUL-terminated, NULL when absent. The kernel
-	 * parses it (kernel/options.c) and reports malformed lines. */
+	/* Options text (pmutest.cfg): config_len bytes (a NUL byte in them is an
+	 * error of the file, not its end), NULL when absent. The kernel parses it
+	 * (kernel/options.c) and reports malformed lines. */
 	const char *config_text;
+	size_t config_len;
+	/* Set when the options file exists but could not be read: an error of
+	 * the run (verdict ERROR), not a reason to run with the defaults. */
+	const char *config_error;
 	const char *config_source; /* where it came from, for messages */
 
 	/* A report saved by a previous run that boot/ wrote to the medium, or

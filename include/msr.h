@@ -63,6 +63,7 @@
  * 20-4, 20-5 and 20-36..20-38 (v4). Counter bits: PMCi at i, FIXED_CTRi at
  * 32 + i. */
 #define GLOBAL_FIXED_SHIFT	   32
+#define GLOBAL_FIXED_BITS	   16 /* FIXED_CTR0-15 at bits 47:32 */
 #define GLOBAL_PMC_BIT(i)	   BIT_ULL(i)
 #define GLOBAL_FIXED_BIT(i)	   BIT_ULL(GLOBAL_FIXED_SHIFT + (i))
 #define GLOBAL_STATUS_PERF_METRICS BIT_ULL(48)
@@ -246,6 +247,9 @@ enum fixed_counter {
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR 0xC0000302
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET 0xC0000303
 #define AMD_COUNTER_WIDTH		      48
+/* Core counters: at most 15 (CPUID.80000022H:EBX[3:0] with PerfMonV2, APM
+ * Vol. 2 13.2.2); arrays indexed by counter are this long. */
+#define AMD_CORE_COUNTERS_MAX 16
 
 /* ---- Local APIC, Vol. 3A 10.4 / 10.5 / 10.12 ------------------------- */
 #define APIC_BASE_BSP		 BIT_ULL(8)

@@ -163,8 +163,12 @@ static void copy_vendor(char out[13], uint32_t a, uint32_t b, uint32_t c)
 {
 	uint32_t w[3] = {a, b, c};
 
-	for (unsigned i = 0; i < 12; i++)
-		out[i] = (char)(w[i / 4] >> (8 * (i % 4)));
+	for (unsigned i = 0; i < 12; i++) {
+		unsigned char ch = (unsigned char)(w[i / 4] >> (8 * (i % 4)));
+		/* A control byte (a terminal escape in a hostile dump) is shown as
+		 * '?': the string is printed to consoles. NUL still ends it. */
+		out[i] = (char)(ch && (ch < 0x20 || ch > 0x7e) ? '?' : ch);
+	}
 	out[12] = '\0';
 }
 

@@ -182,6 +182,11 @@ void t_measure(struct t *t, const char *name, uint64_t value, const char *unit)
 			  (unsigned long long)value, unit);
 }
 
+unsigned long long t_checks(const struct t *t)
+{
+	return t->checks;
+}
+
 unsigned t_failures(const struct t *t)
 {
 	return t->failures;

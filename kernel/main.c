@@ -17,10 +17,35 @@
 
 struct caps g_caps;
 
+/* Option errors are printed in full up to this many; the rest are counted
+ * (a binary file as options must not flood the report, item 9). */
+#define MAX_OPTION_ERROR_LINES 20
+
 static void option_error(void *ctx, const char *msg)
 {
-	(void)ctx;
-	ktap_diag(&g_ktap, "option error: %s (line ignored: its option keeps the default)", msg);
+	unsigned *printed = ctx;
+	if (++*printed <= MAX_OPTION_ERROR_LINES)
+		ktap_diag(&g_ktap, "option error: %s", msg);
+}
+
+/* Reads the options (quietly when err is NULL); returns the number of errors:
+ * unreadable file, malformed lines, names that select nothing. */
+static unsigned read_options(struct options *o, const struct boot_info *bi, unsigned *printed)
+{
+	const char *source = bi->config_source ? bi->config_source : "pmutest.cfg";
+	options_error_fn err = printed ? option_error : NULL;
+	unsigned errors = 0;
+
+	options_defaults(o);
+	if (bi->config_error) {
+		errors++;
+		if (err)
+			err(printed, bi->config_error);
+	}
+	if (bi->config_text)
+		errors += options_parse(o, bi->config_text, bi->config_len, source, err, printed);
+	errors += runner_check_names(o, err, printed);
+	return errors;
 }
 
 static void describe_run(const struct boot_info *bi)
@@ -53,11 +78,9 @@ void kernel_main(const struct boot_info *bi)
 	static unsigned cpus[ARCH_MAX_CPUS];
 	struct run_totals tot;
 
-	options_defaults(&opts);
-	/* Parse quietly once: the CPUs to start and the selection decide the
+	/* Read quietly once: the CPUs to start and the selection decide the
 	 * plan line; errors are printed below. */
-	if (bi->config_text)
-		options_parse(&opts, bi->config_text, bi->config_source, NULL, NULL);
+	read_options(&opts, bi, NULL);
 
 	/* Every CPU, then every CPU's record: test selection needs the records,
 	 * and the plan line needs the selection. Neither prints anything. */
@@ -67,13 +90,17 @@ void kernel_main(const struct boot_info *bi)
 
 	ktap_header(&g_ktap, runner_count_suites(&opts) * n_cpus);
 	describe_run(bi);
-	if (bi->config_text) {
-		struct options again;
-		options_defaults(&again);
-		options_parse(&again, bi->config_text,
-			      bi->config_source ? bi->config_source : "pmutest.cfg", option_error,
-			      NULL);
-	}
+	static struct options again;
+	unsigned printed = 0;
+	unsigned option_errors = read_options(&again, bi, &printed);
+	if (printed > MAX_OPTION_ERROR_LINES)
+		ktap_diag(&g_ktap, "option error: %u more not shown",
+			  printed - MAX_OPTION_ERROR_LINES);
+	if (option_errors)
+		ktap_diag(&g_ktap,
+			  "option error: %u in all; malformed lines were ignored, and the run "
+			  "ends with verdict ERROR: it is not the run the options asked for",
+			  option_errors);
 	cpus_report(&opts);
 
 	uint64_t t0 = arch_rdtsc();
@@ -88,7 +115,17 @@ void kernel_main(const struct boot_info *bi)
 	report_duration("run.suite_time", t1 - t0);
 	if (bi->tsc_at_entry)
 		report_duration("run.boot_to_verdict", t1 - bi->tsc_at_entry);
-	ktap_diag(&g_ktap, "verdict: %s", failed ? "FAIL" : "PASS");
+	/* ERROR: the options were wrong or no test was executed (every test
+	 * skipped or none selected); neither is evidence of conformance. */
+	enum run_status status = failed ? RUN_FAIL : RUN_PASS;
+	if (option_errors || tot.pass + failed == 0)
+		status = RUN_ERROR;
+	if (tot.pass + failed == 0)
+		ktap_diag(&g_ktap, "error: no test was executed (%u skipped)", tot.skip);
+	ktap_diag(&g_ktap, "verdict: %s",
+		  status == RUN_PASS   ? "PASS"
+		  : status == RUN_FAIL ? "FAIL"
+				       : "ERROR");
 
 	if (opts.save_report) {
 		size_t len;
@@ -97,5 +134,5 @@ void kernel_main(const struct boot_info *bi)
 		if (arch_save_report("report.ktap", text, len))
 			ktap_diag(&g_ktap, "report saved%s", truncated ? " (truncated)" : "");
 	}
-	arch_exit(failed ? RUN_FAIL : RUN_PASS);
+	arch_exit(status);
 }

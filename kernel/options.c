@@ -198,15 +198,23 @@ static void parse_line(struct options *o, struct parser *ps, struct span ln)
 	}
 }
 
-unsigned options_parse(struct options *o, const char *text, const char *source,
+unsigned options_parse(struct options *o, const char *text, size_t len, const char *source,
 		       options_error_fn err, void *ctx)
 {
 	struct parser ps = {source ? source : "options", 0, 0, err, ctx};
-	const char *p = text;
+	const char *p = text, *end = text + (text ? len : 0);
 
-	while (p && *p) {
+	/* A UTF-8 byte order mark (what some editors write first) is not text. */
+	if (len >= 3 && !kstrncmp(p, "\xef\xbb\xbf", 3))
+		p += 3;
+	if (len > OPT_MAX_TEXT) {
+		fail(&ps, "the options text is %zu bytes, more than %d: not an options file", len,
+		     OPT_MAX_TEXT);
+		return ps.errors;
+	}
+	while (p < end) {
 		const char *nl = p;
-		while (*nl && *nl != '\n')
+		while (nl < end && *nl != '\n')
 			nl++;
 		ps.line++;
 		/* A '#' starts a comment anywhere on the line. */
@@ -214,17 +222,23 @@ unsigned options_parse(struct options *o, const char *text, const char *source,
 		while (hash < nl && *hash != '#')
 			hash++;
 		struct span ln = trim(p, (size_t)(hash - p));
+		/* Keys and values are printable ASCII: anything else (a NUL byte, a
+		 * control character, a terminal escape, UTF-8) is rejected, and never
+		 * echoed into a message. Comments may hold any byte but NUL. */
 		bool printable = true;
 		for (size_t i = 0; i < ln.n; i++) {
 			unsigned char c = (unsigned char)ln.p[i];
-			if (c < 0x20 && c != '\t')
+			if ((c < 0x20 && c != '\t') || c >= 0x7f)
 				printable = false;
 		}
+		for (const char *c = hash; c < nl; c++)
+			printable &= *c != '\0';
 		if (!printable)
-			fail(&ps, "line has control characters (is this a text file?)");
+			fail(&ps, "line has a NUL byte, a control character or non-ASCII text "
+				  "outside a comment (is this a text file?)");
 		else if (ln.n)
 			parse_line(o, &ps, ln);
-		p = *nl ? nl + 1 : nl;
+		p = nl < end ? nl + 1 : nl;
 	}
 	return ps.errors;
 }

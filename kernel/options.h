@@ -18,7 +18,12 @@
  *                               IPI, so it never answers (default: none)
  *
  * A malformed line is reported with its line number and ignored, so that
- * option keeps its default; the rest of the file still applies.
+ * option keeps its default; the rest of the file still applies, and the run
+ * ends with verdict ERROR (a run that is not the one asked for is no pass).
+ * Keys and values are printable ASCII; a NUL byte or a control character
+ * anywhere, or non-ASCII outside a comment, makes the line an error; a
+ * leading UTF-8 byte order mark is skipped. The kernel and pmusim read the
+ * same bytes the same way: this parser, given the text and its length.
  */
 #ifndef PMUTEST_OPTIONS_H
 #define PMUTEST_OPTIONS_H
@@ -31,6 +36,7 @@
 #define OPT_NAME_LEN  64
 #define OPT_MAX_CPUS  256 /* = ARCH_MAX_CPUS */
 #define OPT_NO_CPU    0xFFFFFFFFu
+#define OPT_MAX_TEXT  (64 * 1024) /* larger is not an options file */
 
 struct name_list {
 	unsigned count;
@@ -51,11 +57,11 @@ struct options {
 
 void options_defaults(struct options *o);
 
-/* Parses text (NUL-terminated) over the defaults already in *o. Each error
- * is passed to err() as one message naming source and line. Returns the
- * number of errors. */
+/* Parses len bytes of text over the defaults already in *o. Each error is
+ * passed to err() as one message naming source and line. Returns the number
+ * of errors. */
 typedef void (*options_error_fn)(void *ctx, const char *msg);
-unsigned options_parse(struct options *o, const char *text, const char *source,
+unsigned options_parse(struct options *o, const char *text, size_t len, const char *source,
 		       options_error_fn err, void *ctx);
 
 /* Selection: should this test run? (Self-tests need selftest=1 or their

@@ -60,14 +60,9 @@ bool pmu_has_global(void)
 	return g_caps.pm.present && g_caps.pm.version >= 2;
 }
 
-unsigned pmu_num_gp(void)
-{
-	return g_caps.pm.present ? g_caps.pm.gp_counters : 0;
-}
-
 bool pmu_gp_present(unsigned i)
 {
-	return i < 64 && i < pmu_num_gp() && (g_caps.pm.gp_mask & BIT_ULL(i));
+	return g_caps.pm.present && i < 64 && (g_caps.pm.gp_mask & BIT_ULL(i));
 }
 
 bool pmu_fixed_present(unsigned i)
@@ -75,22 +70,21 @@ bool pmu_fixed_present(unsigned i)
 	return pmu_has_global() && i < FIXED_MAX && (g_caps.pm.fixed_supported & (1u << i));
 }
 
-int pmu_gp_nth(unsigned n)
-{
-	for (unsigned i = 0; i < pmu_num_gp() && i < 64; i++)
-		if (pmu_gp_present(i) && n-- == 0)
-			return (int)i;
-	return -1;
-}
-
-unsigned pmu_fixed_limit(void)
+unsigned pmu_gp_count(void)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < FIXED_MAX; i++)
-		if (pmu_fixed_present(i))
-			n = i + 1;
+	for_each_gp_counter (c)
+		n++;
 	return n;
+}
+
+int pmu_gp_nth(unsigned n)
+{
+	for_each_gp_counter (c)
+		if (n-- == 0)
+			return (int)c.idx;
+	return -1;
 }
 
 uint64_t pmu_gp_mask(void)
@@ -107,13 +101,113 @@ uint64_t pmu_global_counter_bits(void)
 {
 	uint64_t bits = 0;
 
-	for (unsigned i = 0; i < 32; i++) {
-		if (pmu_gp_present(i))
-			bits |= GLOBAL_PMC_BIT(i);
-		if (pmu_fixed_present(i))
-			bits |= GLOBAL_FIXED_BIT(i);
-	}
+	for_each_gp_counter (c)
+		bits |= counter_global_bit(c);
+	for_each_fixed_counter (c)
+		bits |= counter_global_bit(c);
 	return bits;
+}
+
+bool pmu_fixed_event(unsigned i, enum arch_event *ev)
+{
+	/* Table 20-2: the event each of the first four fixed counters counts. */
+	static const enum arch_event fixed_event[] = {
+	    [FIXED_INSTRUCTIONS] = ARCH_EVENT_INSTRUCTIONS,
+	    [FIXED_CORE_CYCLES] = ARCH_EVENT_CORE_CYCLES,
+	    [FIXED_REF_CYCLES] = ARCH_EVENT_REF_CYCLES,
+	    [FIXED_TOPDOWN_SLOTS] = ARCH_EVENT_TOPDOWN_SLOTS,
+	};
+	_Static_assert(ARRAY_SIZE(fixed_event) == FIXED_TOPDOWN_SLOTS + 1,
+		       "one event per fixed counter of Table 20-2");
+
+	if (i >= ARRAY_SIZE(fixed_event))
+		return false;
+	*ev = fixed_event[i];
+	return true;
+}
+
+/* ---- Counters ------------------------------------------------------------ */
+
+bool counter_exists(struct counter c)
+{
+	return c.kind == COUNTER_GP ? pmu_gp_present(c.idx) : pmu_fixed_present(c.idx);
+}
+
+unsigned counter_next(enum counter_kind kind, unsigned from)
+{
+	unsigned limit = kind == COUNTER_GP ? PMU_COUNTER_MAX : PMU_FIXED_PROGRAMMABLE;
+
+	while (from < limit && !counter_exists((struct counter){kind, from}))
+		from++;
+	return from < limit ? from : PMU_COUNTER_MAX;
+}
+
+const char *counter_prefix(struct counter c)
+{
+	return c.kind == COUNTER_GP ? "IA32_PMC" : "IA32_FIXED_CTR";
+}
+
+uint32_t counter_value_msr(struct counter c)
+{
+	return c.kind == COUNTER_GP ? MSR_IA32_PMC(c.idx) : MSR_IA32_FIXED_CTR(c.idx);
+}
+
+uint64_t counter_global_bit(struct counter c)
+{
+	if (c.kind == COUNTER_GP)
+		return GLOBAL_PMC_BIT(c.idx);
+	return c.idx < GLOBAL_FIXED_BITS ? GLOBAL_FIXED_BIT(c.idx) : 0;
+}
+
+unsigned counter_global_pos(struct counter c)
+{
+	return c.kind == COUNTER_GP ? c.idx : GLOBAL_FIXED_SHIFT + c.idx;
+}
+
+uint64_t counter_width_mask(struct counter c)
+{
+	return c.kind == COUNTER_GP ? pmu_gp_mask() : pmu_fixed_mask();
+}
+
+void counter_program(struct counter c, uint64_t cfg, uint64_t value)
+{
+	if (c.kind == COUNTER_GP)
+		pmu_gp_program(c.idx, cfg, value);
+	else
+		pmu_fixed_program(c.idx, cfg, value);
+}
+
+uint64_t counter_read(struct counter c)
+{
+	return c.kind == COUNTER_GP ? pmu_gp_read(c.idx) : pmu_fixed_read(c.idx);
+}
+
+void counter_preload(struct counter c, uint64_t k)
+{
+	if (c.kind == COUNTER_GP)
+		pmu_gp_preload(c.idx, k);
+	else
+		pmu_fixed_preload(c.idx, k);
+}
+
+bool counter_wrapped_from_preload(struct counter c, uint64_t k)
+{
+	return counter_read(c) < ((0 - k) & counter_width_mask(c));
+}
+
+uint64_t counter_cfg_all_rings(struct counter c, enum arch_event ev)
+{
+	if (c.kind == COUNTER_GP)
+		return pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR);
+	return FIXED_CTRL_OS | FIXED_CTRL_USR;
+}
+
+uint64_t rdpmc_value(uint64_t ecx, int *vec)
+{
+	uint64_t rax = 0, rdx = 0;
+
+	*vec = rdpmc_safe(ecx, &rax, &rdx);
+	return ((rdx & 0xFFFFFFFFULL) << 32) | (rax & 0xFFFFFFFFULL);
 }
 
 /* ---- Clean state -------------------------------------------------------- */
@@ -124,9 +218,9 @@ static void reset_arch_pmu(void)
 
 	if (pmu_has_global())
 		wrmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, 0);
-	for (unsigned i = 0; i < pmu_num_gp() && i < 32; i++) {
-		wrmsr_safe(MSR_IA32_PERFEVTSEL(i), 0);
-		wrmsr_safe(MSR_IA32_PMC(i), 0);
+	for_each_gp_counter (c) {
+		wrmsr_safe(MSR_IA32_PERFEVTSEL(c.idx), 0);
+		wrmsr_safe(MSR_IA32_PMC(c.idx), 0);
 	}
 	if (!pmu_has_global())
 		return;
@@ -300,26 +394,55 @@ void pmu_run_gated_irq(struct pmu_gate g, uint64_t iters)
 	arch_irq_disable();
 }
 
-uint64_t pmu_count_gp(unsigned i, uint64_t evtsel, uint64_t iters)
+/* Program counter c from zero (`cfg`: EVTSEL without EN, or the fixed
+ * field), preload it when k != 0, gate it alone for `iters` iterations, stop
+ * it and read it. */
+static uint64_t count_gated(struct counter c, uint64_t cfg, uint64_t k, uint64_t iters)
 {
-	evtsel &= ~PERFEVTSEL_EN;
+	unsigned i = c.idx;
+
+	if (c.kind == COUNTER_FIXED) {
+		pmu_fixed_program(i, cfg, 0);
+		if (k)
+			pmu_fixed_preload(i, k);
+		pmu_run_gated(pmu_gate_global(GLOBAL_FIXED_BIT(i)), iters);
+		pmu_fixed_program(i, 0, pmu_fixed_read(i));
+		return pmu_fixed_read(i);
+	}
+	cfg &= ~PERFEVTSEL_EN;
 	if (pmu_has_global()) {
-		pmu_gp_program(i, evtsel | PERFEVTSEL_EN, 0);
+		pmu_gp_program(i, cfg | PERFEVTSEL_EN, 0);
+		if (k)
+			pmu_gp_preload(i, k);
 		pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(i)), iters);
 	} else {
-		pmu_gp_program(i, evtsel, 0);
-		pmu_run_gated(pmu_gate_evtsel(i, evtsel), iters);
+		pmu_gp_program(i, cfg, 0);
+		if (k)
+			pmu_gp_preload(i, k);
+		pmu_run_gated(pmu_gate_evtsel(i, cfg), iters);
 	}
-	wrmsr(MSR_IA32_PERFEVTSEL(i), evtsel);
+	wrmsr(MSR_IA32_PERFEVTSEL(i), cfg);
 	return pmu_gp_read(i);
+}
+
+uint64_t pmu_count_gp(unsigned i, uint64_t evtsel, uint64_t iters)
+{
+	return count_gated(GP_COUNTER(i), evtsel, 0, iters);
 }
 
 uint64_t pmu_count_fixed(unsigned i, uint64_t field, uint64_t iters)
 {
-	pmu_fixed_program(i, field, 0);
-	pmu_run_gated(pmu_gate_global(GLOBAL_FIXED_BIT(i)), iters);
-	pmu_fixed_program(i, 0, pmu_fixed_read(i));
-	return pmu_fixed_read(i);
+	return count_gated(FIXED_COUNTER(i), field, 0, iters);
+}
+
+uint64_t counter_count(struct counter c, uint64_t cfg, uint64_t iters)
+{
+	return count_gated(c, cfg, 0, iters);
+}
+
+uint64_t counter_count_preloaded(struct counter c, uint64_t cfg, uint64_t k, uint64_t iters)
+{
+	return count_gated(c, cfg, k, iters);
 }
 
 uint64_t pmu_count_gp_call(unsigned i, uint64_t evtsel, void (*fn)(void *), void *arg)

@@ -49,19 +49,121 @@ bool pmu_event_available(enum arch_event ev);
 /* Iterations of the workload most checks use: 10^5 instructions. */
 #define PMU_ITERS 10000ULL
 
+/*
+ * Bounds on cycles, argued from the architecture rather than measured:
+ *  - no Intel core retires more than 16 instructions per cycle (8-wide
+ *    retirement, macro-fused pairs), so cycles >= instructions / 16;
+ *  - a 10-instruction register-only iteration takes far less than
+ *    PMU_CYCLES_PER_ITER_MAX cycles even on a slow, throttled or virtualized
+ *    core, and the gate adds less than PMU_CYCLES_OVERHEAD.
+ */
+#define PMU_MAX_IPC		16ULL
+#define PMU_CYCLES_PER_ITER_MAX 1000ULL
+#define PMU_CYCLES_OVERHEAD	1000000ULL
+static inline uint64_t pmu_cycles_max(uint64_t iters)
+{
+	return iters * PMU_CYCLES_PER_ITER_MAX + PMU_CYCLES_OVERHEAD;
+}
+
 /* ---- What the record says ----------------------------------------------- */
-bool pmu_has_global(void);	    /* version >= 2 */
-unsigned pmu_num_gp(void);	    /* CPUID.0AH:EAX[15:8] */
-bool pmu_gp_present(unsigned i);    /* counter i usable (leaf 23H aware) */
-bool pmu_fixed_present(unsigned i); /* fixed counter i supported */
-unsigned pmu_fixed_limit(void);
+bool pmu_has_global(void); /* version >= 2 */
+/*
+ * Counter existence, the one rule (computed by the decoder, kernel/caps.c):
+ * where CPUID.(23H,1) is valid its bitmaps are the counters that exist,
+ * holes included (EAX: IA32_PMCx/IA32_PERFEVTSELx, EBX: IA32_FIXED_CTRx),
+ * whatever CPUID.0AH says; elsewhere GP counter i exists iff
+ * i < CPUID.0AH:EAX[15:8], fixed counter i iff i < CPUID.0AH:EDX[4:0] or
+ * CPUID.0AH:ECX[i] (v5). Fixed counters need version 2.
+ */
+bool pmu_gp_present(unsigned i);
+bool pmu_fixed_present(unsigned i);
+/* Number of GP counters that exist (holes not counted). */
+unsigned pmu_gp_count(void);
 /* Index of the n-th present GP counter (0-based n), -1 when there is none:
  * leaf 23H may leave holes, so counter 0 or 1 is not always there. */
-int pmu_gp_nth(unsigned n);    /* 1 + highest supported fixed index */
+int pmu_gp_nth(unsigned n);
 uint64_t pmu_gp_mask(void);    /* width mask of GP counters */
 uint64_t pmu_fixed_mask(void); /* width mask of fixed counters */
 /* IA32_PERF_GLOBAL_CTRL bits of every present counter (v2+). */
 uint64_t pmu_global_counter_bits(void);
+/* The architectural event fixed counter i counts (SDM Vol. 3B Table 20-2):
+ * false for counters 4 and up, whose events the table does not tie to the
+ * workload. */
+bool pmu_fixed_event(unsigned i, enum arch_event *ev);
+
+/* ---- Counters ------------------------------------------------------------ */
+
+/*
+ * A counter of the architectural PMU: general-purpose (IA32_PMCx with
+ * IA32_PERFEVTSELx) or fixed-function (IA32_FIXED_CTRx with its 4-bit field
+ * of IA32_FIXED_CTR_CTRL). Its configuration `cfg` is the whole EVTSEL value
+ * for a GP counter and the 4-bit field for a fixed one.
+ */
+enum counter_kind { COUNTER_GP, COUNTER_FIXED };
+struct counter {
+	enum counter_kind kind;
+	unsigned idx;
+};
+#define GP_COUNTER(i)	 ((struct counter){COUNTER_GP, (i)})
+#define FIXED_COUNTER(i) ((struct counter){COUNTER_FIXED, (i)})
+
+/*
+ * Bound on the index of either kind: CPUID.(23H,1):EAX/EBX and CPUID.0AH:ECX
+ * are 32-bit bitmaps, and IA32_PERF_GLOBAL_CTRL has 32 GP positions (bits
+ * 31:0). Fixed counters 16 and up have no GLOBAL_CTRL bit (32 + i would
+ * reach the defined bits 48-63): see counter_global_bit().
+ */
+#define PMU_COUNTER_MAX 32
+/* Fixed counters that can be programmed: IA32_FIXED_CTR_CTRL has sixteen
+ * 4-bit fields and IA32_PERF_GLOBAL_CTRL bits 47:32 sixteen enables; bits
+ * 63:48 are defined otherwise (PERF_METRICS, LBR_FRZ, ...). A fixed counter
+ * 16 or up that CPUID enumerates is reset and read (RDPMC) but never
+ * iterated by for_each_fixed_counter. */
+#define PMU_FIXED_PROGRAMMABLE GLOBAL_FIXED_BITS
+
+bool counter_exists(struct counter c);
+/* First existing counter of `kind` with index >= from; PMU_COUNTER_MAX when
+ * there is none. */
+unsigned counter_next(enum counter_kind kind, unsigned from);
+
+/* Every counter that exists, in index order, leaf 23H holes skipped. */
+#define for_each_counter_of(kind_, c)                                                              \
+	for (struct counter c = {(kind_), counter_next((kind_), 0)}; c.idx < PMU_COUNTER_MAX;      \
+	     c.idx = counter_next((kind_), c.idx + 1))
+#define for_each_gp_counter(c)	  for_each_counter_of (COUNTER_GP, c)
+#define for_each_fixed_counter(c) for_each_counter_of (COUNTER_FIXED, c)
+
+/* printf: "IA32_PMC3", "IA32_FIXED_CTR1". */
+#define COUNTER_FMT    "%s%u"
+#define COUNTER_ARG(c) counter_prefix(c), (c).idx
+const char *counter_prefix(struct counter c);
+
+uint32_t counter_value_msr(struct counter c); /* IA32_PMCx / IA32_FIXED_CTRx */
+/* Its bit in IA32_PERF_GLOBAL_CTRL/STATUS/OVF_CTRL/INUSE (GP i at i, fixed
+ * i at 32 + i); 0 for a fixed counter 16 or up, which has none. */
+uint64_t counter_global_bit(struct counter c);
+unsigned counter_global_pos(struct counter c); /* that bit's number */
+uint64_t counter_width_mask(struct counter c);
+/* Program (counter stopped while it is written), read, and preload so it
+ * overflows after k more events (1 <= k < 2^31). */
+void counter_program(struct counter c, uint64_t cfg, uint64_t value);
+uint64_t counter_read(struct counter c);
+void counter_preload(struct counter c, uint64_t k);
+/* After counter_preload(c, k) and a run: did the counter pass its overflow
+ * (its value is now below the preloaded 2^width - k)? */
+bool counter_wrapped_from_preload(struct counter c, uint64_t k);
+/* The configuration that counts in every ring: GP, `ev` with USR | OS (no
+ * EN); fixed, USR | OS. */
+uint64_t counter_cfg_all_rings(struct counter c, enum arch_event ev);
+/* pmu_count_gp() or pmu_count_fixed(); the second preloaded so that it
+ * overflows after k events (counter_preload()) before the run starts. */
+uint64_t counter_count(struct counter c, uint64_t cfg, uint64_t iters);
+uint64_t counter_count_preloaded(struct counter c, uint64_t cfg, uint64_t k, uint64_t iters);
+
+/* RDPMC with ECX = ecx as EDX[31:0]:EAX[31:0]; *vec is the vector it raised
+ * (0 = none). Tests that check the upper halves of RAX/RDX use
+ * rdpmc_safe(). */
+uint64_t rdpmc_value(uint64_t ecx, int *vec);
 
 /* ---- Clean state -------------------------------------------------------- */
 

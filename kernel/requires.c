@@ -118,6 +118,24 @@ static bool clflush(const struct caps *c)
 	return c->clflush;
 }
 
+static bool exact_event(const struct caps *c)
+{
+	return c->pm.present && (c->pm.event_available[ARCH_EVENT_INSTRUCTIONS] ||
+				 c->pm.event_available[ARCH_EVENT_BRANCHES]);
+}
+
+/* The existence rule of the record (kernel/pmu.h): leaf 23H's bitmap where
+ * valid, else CPUID.0AH:EAX[15:8]. */
+static bool gp_counter(const struct caps *c)
+{
+	return c->pm.present && c->pm.gp_mask != 0;
+}
+
+static bool fixed0(const struct caps *c)
+{
+	return pmu_version_at_least(c, 2) && (c->pm.fixed_supported & 1);
+}
+
 static const struct requirement_desc table[REQ_COUNT] = {
     [REQ_INTEL_BIT] = {is_intel, "CPUID.0H vendor \"GenuineIntel\""},
     [REQ_AMD_BIT] = {is_amd, "CPUID.0H vendor \"AuthenticAMD\" or \"HygonGenuine\""},
@@ -152,6 +170,12 @@ static const struct requirement_desc table[REQ_COUNT] = {
 				"CPUID.80000022H:EAX.PerfMonV2[0] (AMD/Hygon global counter "
 				"control)"},
     [REQ_CLFLUSH_BIT] = {clflush, "CPUID.01H:EDX.CLFSH[19] (CLFLUSH)"},
+    [REQ_EXACT_EVENT_BIT] = {exact_event, "an exact-count event: CPUID.0AH:EBX[1] "
+					  "(instructions) or EBX[5] (branches) available"},
+    [REQ_GP_COUNTER_BIT] = {gp_counter, "a general-purpose counter: CPUID.0AH:EAX[15:8] > 0, "
+					"or a bit of CPUID.(23H,1):EAX where leaf 23H is valid"},
+    [REQ_FIXED0_BIT] = {fixed0, "fixed counter 0: CPUID.0AH:EDX[4:0] > 0 or ECX[0] (v2+), "
+				"or CPUID.(23H,1):EBX[0]"},
 };
 
 const char *requires_missing(const struct caps *c, uint64_t reqs)

@@ -32,6 +32,10 @@ enum requirement {
 	REQ_AMD_PERFCTR_CORE_BIT,
 	REQ_AMD_PERFMON_V2_BIT,
 	REQ_CLFLUSH_BIT, /* CPUID.01H:EDX[19] */
+	/* Counter and event requirements of the counting suites. */
+	REQ_EXACT_EVENT_BIT, /* instructions or branches retired available */
+	REQ_GP_COUNTER_BIT,  /* at least one GP counter exists */
+	REQ_FIXED0_BIT,	     /* fixed counter 0 (instructions) exists */
 	REQ_COUNT
 };
 
@@ -56,6 +60,9 @@ enum requirement {
 #define REQ_AMD_PERFCTR_CORE BIT_ULL(REQ_AMD_PERFCTR_CORE_BIT)
 #define REQ_AMD_PERFMON_V2   BIT_ULL(REQ_AMD_PERFMON_V2_BIT)
 #define REQ_CLFLUSH	     BIT_ULL(REQ_CLFLUSH_BIT)
+#define REQ_EXACT_EVENT	     BIT_ULL(REQ_EXACT_EVENT_BIT)
+#define REQ_GP_COUNTER	     BIT_ULL(REQ_GP_COUNTER_BIT)
+#define REQ_FIXED0	     BIT_ULL(REQ_FIXED0_BIT)
 
 struct caps;
 

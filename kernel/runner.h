@@ -19,4 +19,10 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 /* Number of suites the options select (the top-level KTAP plan). */
 unsigned runner_count_suites(const struct options *o);
 
+/* Every name in the options' suites, tests and exclude lists that names no
+ * registered suite or test is an error, passed to err() with the names that
+ * exist; returns the number of such names. (A typo must not select nothing
+ * and pass.) */
+unsigned runner_check_names(const struct options *o, options_error_fn err, void *ctx);
+
 #endif

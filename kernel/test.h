@@ -77,15 +77,27 @@ bool expect_true(struct t *t, bool ok, const char *expected, const char *actual,
 
 /* ---- Test outcome and diagnostics --------------------------------------- */
 
-/* Ends nothing by itself: marks the test SKIP (unless a check failed) with
- * the reason, usually the missing CPUID bit. Call and return. */
+/* Marks the test SKIP (unless a check failed) with the reason, usually the
+ * missing CPUID bit; the test goes on (e.g. to report what it saw). */
 void t_skip(struct t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Skip and stop the test (KUnit's kunit_skip): from the test function only.
+ * A precondition every run of the test needs belongs in its TEST()
+ * requirements instead; this is for one that depends on what it finds. */
+#define t_skip_return(t, ...)                                                                      \
+	do {                                                                                       \
+		t_skip(t, __VA_ARGS__);                                                            \
+		return;                                                                            \
+	} while (0)
 /* A KTAP diagnostic line inside the test. */
 void t_diag(struct t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A named measurement: printed as a diagnostic and kept for the report. */
 void t_measure(struct t *t, const char *name, uint64_t value, const char *unit);
 /* Number of failed checks so far in this test. */
 unsigned t_failures(const struct t *t);
+/* Number of checks evaluated so far in this test. A test that ends having
+ * evaluated none is a SKIP (the runner's rule): it may say why with
+ * t_skip(). */
+unsigned long long t_checks(const struct t *t);
 
 /* The capability record of the machine the suite runs on. */
 static inline const struct caps *caps(void)

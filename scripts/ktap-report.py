@@ -5,9 +5,14 @@
   ktap-report.py junit LOG [-o FILE]       JUnit XML
   ktap-report.py json LOG [-o FILE]        JSON report (results, measurements, record)
   ktap-report.py compare LOG EXPECTATIONS  compare with a platform's expected results
+  ktap-report.py baseline LOG [-o FILE]    a starting expectations file for that platform
 
-Exit status: 0 when the log is valid / matches, 1 when it does not, 2 on bad
-input (no file, not KTAP, a malformed expectations file, bad usage).
+Exit status: 0 when the log is valid / matches, 1 when compare finds a
+mismatch, 2 on bad input: no file, not KTAP, a broken log (truncated, bailed
+out, no or a contradicted verdict, an unknown directive, no test executed:
+`validate` says which), a malformed expectations file, bad usage. junit and
+json always convert, and a broken log never converts to a pass: it is an
+error testcase in JUnit and verdict ERROR in JSON.
 
 Expectations file: one entry a line, '#' comments:
     PATTERN  RESULT  [REASON...]
@@ -16,8 +21,16 @@ CPUs (suites named suite@cpuN) it applies to every CPU, and suite@cpuN.test
 to that CPU only (an exact name with the CPU beats one without); RESULT is one of
 pass, fail, skip, timeout, error; every RESULT other than pass needs a
 REASON. An exact name beats a wildcard; among wildcards the first wins;
-tests no entry matches are expected to pass. An exact name that the log does
-not report is a mismatch (the test vanished).
+tests no entry matches are expected to pass. A test the file states is a
+match when its result is the stated one (a stated SKIP included). A test no
+entry matches that skips is reported ("skip, not listed") but is not a
+mismatch: a skip names the CPUID bit the platform lacks, which is no
+deviation. An exact name that the log does not report is a mismatch (the
+test vanished).
+
+baseline writes one line per test that did not pass, its reason prefilled:
+the skip reason, the rule of the first failed check, or the exception.
+Review every line before shipping it: a line is a claim about the platform.
 """
 
 import argparse
@@ -37,12 +50,16 @@ class UsageError(Exception):
 
 def load_expectations(path):
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
+        with open(path, "rb") as f:
+            data = f.read(ktaplib.MAX_LOG_BYTES + 1)
+        if len(data) > ktaplib.MAX_LOG_BYTES:
+            raise UsageError(f"{path} is larger than {ktaplib.MAX_LOG_BYTES >> 20} MiB")
+        lines = data.decode("utf-8").split("\n")
     except OSError as e:
         raise UsageError(f"cannot read {path}: {e.strerror}")
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not a UTF-8 text file")
+    lines = [ktaplib.sanitize(ln.rstrip("\r")) for ln in lines]
     exact, wild = {}, []
     for n, raw in enumerate(lines, 1):
         ln = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
@@ -84,7 +101,7 @@ def cmd_validate(run, args):
     n = sum(1 for _ in run.tests())
     if run.errors:
         print(f"invalid KTAP: {len(run.errors)} problems in {args.log}")
-        return 1
+        return 2
     print(f"valid KTAP v1: {len(run.suites)} suites, {n} tests")
     return 0
 
@@ -108,12 +125,18 @@ def cmd_compare(run, args):
 
     for e in run.errors:
         verdict(False, f"log: {e}")
+    unlisted_skips = 0
     for t in run.tests():
         seen.update((t.full_name, t.name_without_cpu))
         pattern, want, reason, line = expected_for(t.full_name, exact, wild)
         if pattern is None or (t.full_name not in exact and t.name_without_cpu in exact):
             pattern, want, reason, line = expected_for(t.name_without_cpu, exact, wild)
         why = f" ({reason})" if reason else ""
+        if pattern is None and t.result == "skip":
+            # Not a deviation: the platform lacks what the test needs.
+            unlisted_skips += 1
+            print(f"# skip, not listed: {t.full_name}: {t.reason or 'no reason given'}")
+            continue
         if t.result == want:
             verdict(True, f"{t.full_name}: {t.result}{why}")
         else:
@@ -123,35 +146,104 @@ def cmd_compare(run, args):
     for name, (_, want, reason, line) in exact.items():
         if name not in seen:
             verdict(False, f"{name}: not in the log, expected {want} [{args.expectations}:{line}]")
+    if unlisted_skips:
+        print(f"# {unlisted_skips} skips not listed in {args.expectations} (not mismatches)")
     print(f"{passed} passed, {failed} failed")
+    if run.errors:
+        return 2  # a broken log is no evidence, whatever the expectations say
     return 0 if failed == 0 else 1
+
+
+def baseline_reason(t):
+    """Why a test did not pass, from its own lines: the failed rule first."""
+    if t.result == "skip":
+        return t.reason or "skipped without a reason"
+    rules = [d.split("rule:", 1)[1].strip() for d in t.diagnostics if d.strip().startswith("rule:")]
+    fails = [d[len("FAIL:"):].strip() for d in t.diagnostics if d.startswith("FAIL:")]
+    if fails and rules:
+        return f"{fails[0]} -- breaks {rules[0]}"
+    for d in t.diagnostics:
+        if d.startswith("unexpected exception"):
+            return d
+    if fails:
+        return fails[0]
+    return "timed out" if t.result == "timeout" else "no diagnostic in the log"
+
+
+def cmd_baseline(run, args):
+    if run.errors:
+        raise UsageError(f"{args.log}: not a complete KTAP log ({run.errors[0]}); "
+                         "a baseline needs a finished run")
+    platform = [d for d in run.diagnostics if d.startswith("pmutest ")]
+    caps = [d for d in run.diagnostics if d.startswith("caps: ")]
+    out = [f"# Expectations generated by `ktap-report.py baseline {os.path.basename(args.log)}`.",
+           f"# Platform: {platform[0] if platform else 'unknown (no pmutest line in the log)'}"]
+    out += [f"# {c}" for c in caps[:3]]
+    out += ["#",
+            "# Every line below is a test that did not pass on that run, with the reason",
+            "# the log gave. Before shipping this file, replace each reason with its",
+            "# source (erratum, hypervisor function and version) or fix the platform;",
+            "# a skip needs no line (unlisted skips are not mismatches): keep only the",
+            "# ones you want pinned.",
+            ""]
+    width = max((len(t.full_name) for t in run.tests()), default=0) + 2
+    n = 0
+    for t in run.tests():
+        if t.result == "pass":
+            continue
+        reason = " ".join(baseline_reason(t).split())
+        out.append(f"{t.full_name:<{width}}{t.result:<7} {reason}")
+        n += 1
+    out.append("")
+    text = "\n".join(out)
+    emit(text, args)
+    if args.output:
+        print(f"{n} lines written to {args.output}", file=sys.stderr)
+    return 0
+
+
+def xml_text(text):
+    """XML 1.0 allows neither most control characters nor U+FFFE/FFFF: the
+    parser has already shown them as escapes; this is the guarantee."""
+    return ktaplib.sanitize(text)
 
 
 def cmd_junit(run, args):
     root = ET.Element("testsuites", name="pmutest")
+    # The log's own integrity is a test suite of its own: its properties
+    # hold the verdicts and every problem found (JUnit puts <properties>
+    # inside <testsuite>), and a broken log is an error testcase.
+    verdict = ktaplib.recompute_verdict(run)
+    log = ET.SubElement(root, "testsuite", name="log", tests="1", failures="0",
+                        errors="1" if run.errors else "0", skipped="0")
+    props = ET.SubElement(log, "properties")
+    ET.SubElement(props, "property", name="verdict.reported", value=xml_text(run.verdict or "none"))
+    ET.SubElement(props, "property", name="verdict.recomputed", value=verdict)
+    for e in run.errors:
+        ET.SubElement(props, "property", name="log-error", value=xml_text(e))
+    tc = ET.SubElement(log, "testcase", classname="log", name="integrity")
+    if run.errors:
+        ET.SubElement(tc, "error", message=xml_text(f"broken log: {run.errors[0]}")).text = \
+            xml_text("\n".join(run.errors))
     for s in run.suites:
         counts = {r: sum(1 for t in s.tests if t.result == r) for r in ktaplib.RESULTS}
-        se = ET.SubElement(root, "testsuite", name=s.name, tests=str(len(s.tests)),
+        se = ET.SubElement(root, "testsuite", name=xml_text(s.name), tests=str(len(s.tests)),
                            failures=str(counts["fail"] + counts["timeout"]),
                            errors=str(counts["error"]), skipped=str(counts["skip"]))
         for t in s.tests:
-            tc = ET.SubElement(se, "testcase", classname=s.name, name=t.name)
-            text = "\n".join(t.diagnostics)
+            tc = ET.SubElement(se, "testcase", classname=xml_text(s.name), name=xml_text(t.name))
+            text = xml_text("\n".join(t.diagnostics))
             if t.result == "skip":
-                ET.SubElement(tc, "skipped", message=t.reason)
+                ET.SubElement(tc, "skipped", message=xml_text(t.reason))
             elif t.result in ("fail", "timeout"):
                 msg = "timeout" if t.result == "timeout" else next(
                     (d for d in t.diagnostics if d.startswith("FAIL:")), "failed")
-                ET.SubElement(tc, "failure", message=msg).text = text
+                ET.SubElement(tc, "failure", message=xml_text(msg)).text = text
             elif t.result == "error":
                 msg = next((d for d in t.diagnostics if d.startswith("unexpected exception")), "error")
-                ET.SubElement(tc, "error", message=msg).text = text
+                ET.SubElement(tc, "error", message=xml_text(msg)).text = text
             if text and t.result == "pass":
                 ET.SubElement(tc, "system-out").text = text
-    if run.errors:
-        ET.SubElement(root, "properties")
-        for e in run.errors:
-            ET.SubElement(root[-1], "property", name="log-error", value=e)
     ET.indent(root)
     out = ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
     return emit(out, args)
@@ -160,7 +252,10 @@ def cmd_junit(run, args):
 def cmd_json(run, args):
     doc = {
         "format": "pmutest-report/1",
-        "verdict": run.verdict or None,
+        # The verdict the results call for, ERROR when the log is broken;
+        # what the log itself printed is reported_verdict.
+        "verdict": "ERROR" if run.errors else ktaplib.recompute_verdict(run),
+        "reported_verdict": run.verdict or None,
         "valid": not run.errors,
         "log_errors": run.errors,
         "totals": {r: sum(1 for t in run.tests() if t.result == r) for r in ktaplib.RESULTS},
@@ -198,6 +293,21 @@ def emit(text, args):
     return 0
 
 
+def flush_stdout():
+    """Flush stdout now, so that a full disk or a closed pipe is one line and
+    exit 2 here rather than a traceback at interpreter exit."""
+    try:
+        sys.stdout.flush()
+    except OSError as e:
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        print(f"ktap-report: cannot write the output: {e.strerror}", file=sys.stderr)
+        return False
+    return True
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -207,6 +317,9 @@ def main(argv):
         c = sub.add_parser(name)
         c.add_argument("log")
         c.add_argument("-o", "--output")
+    c = sub.add_parser("baseline")
+    c.add_argument("log")
+    c.add_argument("-o", "--output")
     c = sub.add_parser("compare")
     c.add_argument("log")
     c.add_argument("expectations")
@@ -214,11 +327,16 @@ def main(argv):
     args = p.parse_args(argv)
     try:
         run = ktaplib.read_log(args.log)
-        return {"validate": cmd_validate, "junit": cmd_junit, "json": cmd_json,
-                "compare": cmd_compare}[args.cmd](run, args)
+        rc = {"validate": cmd_validate, "junit": cmd_junit, "json": cmd_json,
+              "compare": cmd_compare, "baseline": cmd_baseline}[args.cmd](run, args)
     except (ktaplib.KtapError, UsageError) as e:
-        print(f"ktap-report: {e}", file=sys.stderr)
+        print(f"ktap-report: {ktaplib.sanitize(str(e))}", file=sys.stderr)
         return 2
+    except OSError as e:  # stdout on a full disk, a closed pipe
+        flush_stdout()
+        print(f"ktap-report: cannot write the output: {e.strerror}", file=sys.stderr)
+        return 2
+    return rc if flush_stdout() else 2
 
 
 if __name__ == "__main__":

@@ -14,11 +14,13 @@ truncated log and refuse it as evidence.
 import re
 from dataclasses import dataclass, field
 
-RESULT_RE = re.compile(r"^(ok|not ok) (\d+)(?: ([^#]*?))?\s*(?:#\s*(\S+)\s*(.*))?$")
-PLAN_RE = re.compile(r"^1\.\.(\d+)$")
-MEASURE_RE = re.compile(r"^measure: (\S+) = (\d+) (\S+)$")
+# Every pattern here is linear: no nested or adjacent unbounded repeats over
+# the same characters (a result line is split by hand, not by one regex).
+PLAN_RE = re.compile(r"^1\.\.(\d{1,9})$")
+MEASURE_RE = re.compile(r"^measure: (\S+) = (\d{1,20}) (\S+)$")
+TOTALS_RE = re.compile(r"^Totals: pass:(\d{1,9}) fail:(\d{1,9}) skip:(\d{1,9}) total:(\d{1,9})$")
 # A run on several CPUs names each suite "suite@cpuN" (kernel/runner.c).
-CPU_SUITE_RE = re.compile(r"^(.*)@cpu(\d+)$")
+CPU_SUITE_RE = re.compile(r"^(.{1,200})@cpu(\d{1,4})$")
 
 
 def split_cpu(suite):
@@ -26,6 +28,23 @@ def split_cpu(suite):
     m = CPU_SUITE_RE.match(suite)
     return (m.group(1), int(m.group(2))) if m else (suite, None)
 RESULTS = ("pass", "fail", "skip", "timeout", "error")
+# Directives a result line may carry (KTAP v1: SKIP; pmutest adds TIMEOUT).
+# Any other directive is an error of the log, never a pass.
+DIRECTIVES = {"SKIP": "skip", "TIMEOUT": "timeout"}
+# Verdicts the kernel prints ("# verdict: X").
+VERDICTS = ("PASS", "FAIL", "ERROR")
+# A log larger than this is not a pmutest report (a full run is well under
+# 1 MiB); reading stops there instead of exhausting memory (/dev/zero).
+MAX_LOG_BYTES = 32 << 20
+# Characters that must not reach a terminal or an XML document: C0 controls
+# but TAB, DEL, C1 controls (ESC sequences, CSI), surrogates, U+FFFE/FFFF.
+_UNSAFE_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def sanitize(text):
+    """text with every unsafe character shown as a visible escape (\\x1b)."""
+    return _UNSAFE_RE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                          else f"\\u{ord(m.group()):04x}", text)
 
 
 class KtapError(Exception):
@@ -90,23 +109,98 @@ def _diag_text(body):
     return (d[1:] if d.startswith(" ") else d).rstrip()
 
 
-def _classify(okness, directive, text, diags):
-    if directive and directive.upper() == "SKIP":
-        return "skip" if okness == "ok" else "fail"
-    if directive and directive.upper() == "TIMEOUT":
-        return "timeout"
-    if okness == "ok":
+@dataclass
+class Result:
+    """One result line: "ok N name", "not ok N name # DIRECTIVE text"."""
+    ok: bool
+    number: int
+    name: str
+    directive: str = ""
+    text: str = ""
+
+
+def parse_result(body):
+    """A result line split by hand (linear in its length), or None."""
+    if body.startswith("ok "):
+        ok, rest = True, body[3:]
+    elif body.startswith("not ok "):
+        ok, rest = False, body[7:]
+    else:
+        return None
+    digits = len(rest) - len(rest.lstrip("0123456789"))
+    if digits == 0 or digits > 9 or (digits < len(rest) and rest[digits] != " "):
+        return None
+    number = int(rest[:digits])
+    name, hash_, comment = rest[digits:].partition("#")
+    directive, _, text = comment.strip().partition(" ")
+    return Result(ok, number, name.strip(), directive if hash_ else "", text.strip())
+
+
+def _classify(res, diags, errors, where):
+    if res.directive:
+        kind = DIRECTIVES.get(res.directive.upper())
+        if kind is None:
+            errors.append(f"{where}: unknown directive '# {res.directive}' "
+                          f"(known: {', '.join(DIRECTIVES)})")
+            return "error"
+        if kind == "skip":
+            return "skip" if res.ok else "fail"
+        return kind
+    if res.ok:
         return "pass"
     if any(d.startswith("unexpected exception") for d in diags):
         return "error"
     return "fail"
 
 
+def recompute_verdict(run):
+    """The verdict the results call for: FAIL if any test failed, timed out
+    or raised an exception; ERROR if no test was executed; PASS otherwise."""
+    counts = {r: 0 for r in RESULTS}
+    for t in run.tests():
+        counts[t.result] += 1
+    if counts["fail"] or counts["timeout"] or counts["error"]:
+        return "FAIL"
+    if counts["pass"] == 0:
+        return "ERROR"
+    return "PASS"
+
+
+def _check_closing(run):
+    """The closing totals and verdict exist and agree with the results."""
+    counts = {r: 0 for r in RESULTS}
+    for t in run.tests():
+        counts[t.result] += 1
+    failed = counts["fail"] + counts["timeout"] + counts["error"]
+    totals = [m for m in (TOTALS_RE.match(d) for d in run.diagnostics) if m]
+    if not totals:
+        run.errors.append("no closing '# Totals:' line (log truncated?)")
+    else:
+        got = tuple(int(x) for x in totals[-1].groups())
+        want = (counts["pass"], failed, counts["skip"], counts["pass"] + failed + counts["skip"])
+        if got != want:
+            run.errors.append("the Totals line says pass:%d fail:%d skip:%d total:%d, "
+                              "the results say pass:%d fail:%d skip:%d total:%d" % (got + want))
+    expected = recompute_verdict(run)
+    if not run.verdict:
+        run.errors.append("no closing '# verdict:' line (log truncated?)")
+    elif run.verdict not in VERDICTS:
+        run.errors.append(f"verdict {run.verdict!r} is not one of {', '.join(VERDICTS)}")
+    elif run.verdict == "ERROR":
+        why = [d for d in run.diagnostics if d.startswith(("option error:", "error:"))]
+        run.errors.append("the run reported verdict ERROR" + (f": {why[0]}" if why else "")
+                          + (f" (and {len(why) - 1} more)" if len(why) > 1 else ""))
+    elif run.verdict != expected:
+        run.errors.append(f"the log's verdict is {run.verdict} but its results make it {expected}")
+    if expected == "ERROR" and run.verdict != "ERROR":
+        run.errors.append("no test was executed (an empty selection or an empty log)")
+
+
 def parse(text):
     """Parse a log's text into a Run. Raises KtapError when there is no KTAP."""
     if "\x00" in text:
         text = text.replace("\x00", "")
-    lines = text.splitlines()
+    lines = [sanitize(ln.rstrip("\r")) for ln in text.split("\n")]
     try:
         start = next(i for i, ln in enumerate(lines) if ln.rstrip("\r") == "KTAP version 1")
     except StopIteration:
@@ -145,17 +239,17 @@ def parse(text):
                 if d.startswith("verdict:"):
                     run.verdict = d.split(":", 1)[1].strip()
                 continue
-            m = RESULT_RE.match(body)
-            if not m:
+            res = parse_result(body)
+            if res is None:
                 run.errors.append(f"line {lineno}: not KTAP: {body!r}")
                 continue
-            name = (m.group(3) or "").strip()
+            name = res.name
             if suite is None or suite.name != name:
                 run.errors.append(f"line {lineno}: result for {name!r} without its subtest block")
                 suite = Suite(name)
                 run.suites.append(suite)
-            suite.number = int(m.group(2))
-            suite.result = _classify(m.group(1), m.group(4), m.group(5), [])
+            suite.number = res.number
+            suite.result = _classify(res, [], run.errors, f"line {lineno}")
             if suite.number != len(run.suites):
                 run.errors.append(f"line {lineno}: suite {name!r} numbered {suite.number}, expected {len(run.suites)}")
             suite = None
@@ -183,13 +277,12 @@ def parse(text):
                     run.measurements[mm.group(1)] = {"value": int(mm.group(2)), "unit": mm.group(3)}
                 pending.append(d)
                 continue
-            m = RESULT_RE.match(body)
-            if not m:
+            res = parse_result(body)
+            if res is None:
                 run.errors.append(f"line {lineno}: not KTAP: {body!r}")
                 continue
-            t = Test(suite.name, (m.group(3) or "").strip(), int(m.group(2)), "",
-                     (m.group(5) or "").strip(), pending)
-            t.result = _classify(m.group(1), m.group(4), m.group(5), pending)
+            t = Test(suite.name, res.name, res.number, "", res.text, pending)
+            t.result = _classify(res, pending, run.errors, f"line {lineno}")
             if t.number != len(suite.tests) + 1:
                 run.errors.append(f"line {lineno}: test {t.full_name} numbered {t.number}, expected {len(suite.tests) + 1}")
             suite.tests.append(t)
@@ -212,6 +305,8 @@ def parse(text):
         run.errors.append(f"the run bailed out: {run.bailed_out}")
     elif run.planned != len(run.suites):
         run.errors.append(f"planned {run.planned} suites, {len(run.suites)} reported (log truncated?)")
+    if not run.bailed_out:
+        _check_closing(run)
     return run
 
 
@@ -219,7 +314,9 @@ def read_log(path):
     """Read a log file as text; clear errors for unreadable input."""
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            data = f.read(MAX_LOG_BYTES + 1)
     except OSError as e:
         raise KtapError(f"cannot read {path}: {e.strerror}") from None
+    if len(data) > MAX_LOG_BYTES:
+        raise KtapError(f"{path} is larger than {MAX_LOG_BYTES >> 20} MiB: not a pmutest log")
     return parse(data.decode("utf-8", errors="replace"))

@@ -7,18 +7,29 @@
 # isa-debug-exit device (port F4H, 4 bytes): QEMU then exits with
 # (value << 1) | 1, i.e. 33 pass, 35 fail, 37 error (arch/x86_64/start.c).
 #
-# Exit status: 0 pass, 1 fail, 2 error, 3 timeout or no verdict.
+# Exit status: 0 pass, 1 fail, 2 error (the kernel's verdict ERROR, or this
+# script could not run: no QEMU/OVMF/KVM, an unwritable build/ or log),
+# 3 timeout or no verdict, 143/130 stopped by SIGTERM/SIGINT (QEMU with it).
+# The log and its .raw are removed before anything else: a run that did not
+# happen never leaves the previous run's report behind.
 set -euo pipefail
+# Any command that fails unexpectedly is an environment error, never the
+# suite's "fail" (1).
+trap 'echo "run-qemu.sh: command failed at line $LINENO: $BASH_COMMAND" >&2; exit 2' ERR
 
 usage() {
 	cat <<'USAGE'
 usage: scripts/run-qemu.sh [options]
 
   --kvm             use KVM (-enable-kvm -cpu host,pmu=on) instead of TCG
+  --kvm-cpu OPTS    with --kvm: -cpu host,OPTS instead of host,pmu=on, e.g.
+                    pmu=on,migratable=no (LBR/PEBS formats visible) or
+                    pmu=off (the no-PMU path)
   --cpu MODEL       CPU model for TCG (default: max; see below)
   --smp N           N logical CPUs (default 1); the kernel starts them all
   --config FILE     options file, installed as \EFI\BOOT\pmutest.cfg
-  --timeout SECS    kill QEMU after SECS seconds (default 120) -> status 3
+  --timeout SECS    kill QEMU after SECS seconds, 1 or more (default 120)
+                    -> status 3
   --log FILE        serial log (default build/qemu-<tcg|kvm>.log); the raw
                     log, firmware output included, is FILE.raw
   --efi PATH        the image to boot (default build/BOOTX64.EFI)
@@ -34,7 +45,9 @@ usage: scripts/run-qemu.sh [options]
   --display         show the screen (GTK/SDL) instead of -display none
   -h, --help        this text
 
-Exit status: 0 pass, 1 fail, 2 error, 3 timeout or no verdict.
+Exit status: 0 pass, 1 fail, 2 error (kernel verdict ERROR, or the run
+could not start: no QEMU/OVMF/KVM, unwritable log), 3 timeout or no
+verdict, 143 (130) stopped by SIGTERM (SIGINT), QEMU stopped with it.
 
 TCG's default CPU is "max": every feature TCG can emulate, so the
 capability record and the skips it causes are the richest TCG can give
@@ -50,6 +63,7 @@ die() {
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 kvm=0
+kvm_cpu=pmu=on
 cpu=max
 smp=1
 config=
@@ -64,6 +78,7 @@ extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kvm) kvm=1 ;;
+	--kvm-cpu) kvm_cpu=${2:?--kvm-cpu needs options}; shift ;;
 	--cpu) cpu=${2:?--cpu needs a model}; shift ;;
 	--smp) smp=${2:?--smp needs a CPU count}; shift ;;
 	--config) config=${2:?--config needs a file}; shift ;;
@@ -83,11 +98,25 @@ while [ $# -gt 0 ]; do
 done
 
 case $smp in
-'' | *[!0-9]* | 0) die "--smp wants a CPU count from 1, got '$smp'" ;;
+'' | *[!0-9]* | 0*) die "--smp wants a CPU count from 1, got '$smp'" ;;
+esac
+case $kvm_cpu in
+'' | *[!A-Za-z0-9=,_.+-]*) die "--kvm-cpu wants QEMU CPU options like pmu=on,migratable=no, got '$kvm_cpu'" ;;
 esac
 case $timeout_s in
-'' | *[!0-9]*) die "--timeout wants whole seconds, got '$timeout_s'" ;;
+'' | *[!0-9]* | 0*) die "--timeout wants whole seconds from 1 (0 would mean no limit), got '$timeout_s'" ;;
 esac
+accel=tcg
+[ "$kvm" = 1 ] && accel=kvm
+log=${log:-$here/build/qemu-$accel.log}
+raw=$log.raw
+# First of all, the previous run's report goes: whatever happens below, the
+# log holds this run or nothing.
+rm -f "$log" "$raw" 2>/dev/null || true
+{ [ ! -e "$log" ] && [ ! -e "$raw" ]; } || die "cannot remove the previous log $log"
+mkdir -p "$(dirname "$log")" "$here/build" 2>/dev/null || die "cannot create $(dirname "$log") or $here/build"
+: >"$raw" 2>/dev/null && : >"$log" 2>/dev/null || die "cannot write the log $log (read-only?)"
+rm -f "$log" "$raw"
 if [ -n "$image" ]; then
 	[ -f "$image" ] || die "no FAT image at $image"
 else
@@ -102,17 +131,13 @@ if [ ! -f "$ovmf_code" ] || [ ! -f "$ovmf_vars" ]; then
 	die "OVMF missing: apt-get install ovmf"
 fi
 
-accel=tcg
-[ "$kvm" = 1 ] && accel=kvm
 if [ "$kvm" = 1 ] && [ ! -w /dev/kvm ]; then
 	die "--kvm: /dev/kvm is not available here"
 fi
-log=${log:-$here/build/qemu-$accel.log}
-mkdir -p "$(dirname "$log")" "$here/build"
 
 # The ESP: a directory QEMU presents as a FAT drive (a scratch copy, gone
 # after the run), or the FAT image given with --image.
-work=$(mktemp -d "$here/build/qemu-run.XXXXXX")
+work=$(mktemp -d "$here/build/qemu-run.XXXXXX" 2>/dev/null) || die "cannot create a scratch directory in $here/build"
 trap 'rm -rf "$work"' EXIT
 if [ -n "$image" ]; then
 	# shellcheck disable=SC2054 # commas belong to QEMU's option syntax
@@ -129,6 +154,9 @@ fi
 if [ "$keep_vars" = 1 ]; then
 	vars=$here/build/qemu-vars.fd
 	[ -f "$vars" ] || cp "$ovmf_vars" "$vars"
+	# One run at a time may own the variable store.
+	exec 9>"$vars.lock"
+	flock -n 9 || die "another run is using $vars (--keep-vars)"
 else
 	vars=$work/vars.fd
 	cp "$ovmf_vars" "$vars"
@@ -136,26 +164,44 @@ fi
 
 if [ "$kvm" = 1 ]; then
 	# shellcheck disable=SC2054
-	cpu_args=(-enable-kvm -cpu host,pmu=on)
+	cpu_args=(-enable-kvm -cpu "host,$kvm_cpu")
 else
 	cpu_args=(-accel tcg -cpu "$cpu")
 fi
 
-raw=$log.raw
-: >"$raw"
+# QEMU runs in the background so that a SIGTERM (CI cancelling `make run`)
+# or SIGINT reaches this script at once: it stops QEMU, then exits.
 set +e
-timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 \
-	-machine q35 -m 512M -smp "$smp" "${cpu_args[@]}" \
-	-drive if=pflash,format=raw,unit=0,readonly=on,file="$ovmf_code" \
-	-drive if=pflash,format=raw,unit=1,file="$vars" \
-	"${disk[@]}" \
-	-net none "${display[@]}" -serial stdio -monitor none \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot ${extra[@]+"${extra[@]}"} </dev/null |
-	tee "$raw" | tr -d '\r' | awk '
-		/KTAP version 1/ { on = 1 }
-		on || /^pmutest|Bail out!/ { print; fflush() }'
-status=${PIPESTATUS[0]}
+trap - ERR
+(
+	timeout -k 5 "$timeout_s" qemu-system-x86_64 \
+		-machine q35 -m 512M -smp "$smp" "${cpu_args[@]}" \
+		-drive if=pflash,format=raw,unit=0,readonly=on,file="$ovmf_code" \
+		-drive if=pflash,format=raw,unit=1,file="$vars" \
+		"${disk[@]}" \
+		-net none "${display[@]}" -serial stdio -monitor none \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot ${extra[@]+"${extra[@]}"} </dev/null &
+	echo $! >"$work/qemu.pid"
+	wait $!
+	echo $? >"$work/status"
+) | tee "$raw" | tr -d '\r' | awk '
+	/KTAP version 1/ { on = 1 }
+	on || /^pmutest|Bail out!/ { print; fflush() }' &
+pipeline=$!
+stop() { # stop SIGNAL-STATUS: QEMU (through timeout) first, then this script
+	trap - TERM INT HUP
+	[ -s "$work/qemu.pid" ] && kill -TERM "$(cat "$work/qemu.pid")" 2>/dev/null
+	wait "$pipeline" 2>/dev/null
+	echo "run-qemu.sh: stopped by a signal; QEMU stopped with it" >&2
+	exit "$1"
+}
+trap 'stop 143' TERM
+trap 'stop 130' INT
+trap 'stop 129' HUP
+wait "$pipeline"
+status=$(cat "$work/status" 2>/dev/null || echo none)
 set -e
+trap 'echo "run-qemu.sh: command failed at line $LINENO: $BASH_COMMAND" >&2; exit 2' ERR
 # The log: KTAP from its header on, plus a bail-out that came before it.
 tr -d '\r' <"$raw" | awk '/KTAP version 1/ { on = 1 } on || /Bail out!/' >"$log"
 

@@ -1,22 +1,34 @@
 #!/usr/bin/env bash
 # `make run`: boot the suite in QEMU, stream the report, then compare it with
 # the platform's expectations. Exit 0 only when they match.
-#   scripts/run.sh [--kvm] [--cpu MODEL] [--smp N] [--config FILE] [--expect FILE]
-# The expectations file defaults to tests/expectations/qemu-<accel>.txt, or
-# qemu-tcg-<model, lower case>.txt for a TCG CPU model other than the default.
+#   scripts/run.sh [--kvm [--kvm-cpu OPTS]] [--cpu MODEL] [--smp N] [--config FILE] [--expect FILE]
+# The expectations file defaults to tests/expectations/qemu-tcg.txt, or
+# qemu-tcg-<model, lower case>.txt for a TCG CPU model other than the default;
+# with --kvm to qemu-kvm-<host vendor: intel|amd>.txt, -pmu-off appended for
+# --kvm-cpu pmu=off. A KVM run warns about host settings that skew a vPMU
+# (scripts/kvm-host.sh check) and ends its report with the host kernel, QEMU
+# version and those settings ("# host:" lines).
+# Each run has its own log, build/runs/<platform>-<time>-<pid>.log (runs at
+# the same time in one tree share nothing); build/<platform>.log links to the
+# latest. A run that could not start, timed out or was stopped is the result
+# (exit 2 or more), never the comparison of some older log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 accel=tcg
 cpu=
+kvm_cpu=
 expect=
 args=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help)
-		sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0 ;;
 	--kvm) accel=kvm; args+=(--kvm) ;;
+	--kvm-cpu)
+		[[ $# -ge 2 && -n $2 ]] || { echo "run: --kvm-cpu needs QEMU CPU options" >&2; exit 2; }
+		kvm_cpu=$2; args+=(--kvm-cpu "$2"); shift ;;
 	--config)
 		[[ $# -ge 2 ]] || { echo "run: --config needs a file" >&2; exit 2; }
 		[[ -r $2 ]] || { echo "run: cannot read config file '$2'" >&2; exit 2; }
@@ -31,25 +43,51 @@ while [[ $# -gt 0 ]]; do
 		[[ $# -ge 2 ]] || { echo "run: --expect needs a file" >&2; exit 2; }
 		[[ -r $2 ]] || { echo "run: cannot read expectations file '$2'" >&2; exit 2; }
 		expect=$2; shift ;;
-	*) echo "run: unknown argument '$1' (use --kvm, --cpu MODEL, --smp N, --config FILE, --expect FILE)" >&2; exit 2 ;;
+	*) echo "run: unknown argument '$1' (use --kvm, --kvm-cpu OPTS, --cpu MODEL, --smp N, --config FILE, --expect FILE)" >&2; exit 2 ;;
 	esac
 	shift
 done
 
+[[ -n $kvm_cpu && $accel != kvm ]] && { echo "run: --kvm-cpu applies to --kvm only" >&2; exit 2; }
 platform=qemu-$accel
 [[ -n $cpu && $accel == tcg && $cpu != max ]] && platform=qemu-tcg-$(echo "$cpu" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-')
-log=build/$platform.log
+if [[ $accel == kvm ]]; then
+	platform=qemu-kvm-$(scripts/kvm-host.sh vendor)
+	[[ ,$kvm_cpu, == *,pmu=off,* ]] && platform=$platform-pmu-off
+	scripts/kvm-host.sh check
+fi
 if [[ -z $expect ]]; then
 	expect=tests/expectations/$platform.txt
-	[[ -r $expect ]] || { echo "run: no expectations file $expect for this platform (give one with --expect)" >&2; exit 2; }
+	[[ -r $expect ]] || { echo "run: no expectations file $expect for this platform: give one with --expect (start one from any log with 'python3 scripts/ktap-report.py baseline LOG')" >&2; exit 2; }
 fi
-scripts/run-qemu.sh "${args[@]}" --log "$log"
+mkdir -p build/runs || { echo "run: cannot create build/runs" >&2; exit 2; }
+# Keep the 40 newest runs' logs.
+ls -1t build/runs/*.log 2>/dev/null | tail -n +41 | while read -r old; do rm -f "$old" "$old.raw"; done
+log=build/runs/$platform-$(date -u +%Y%m%dT%H%M%S)-$$.log
+ln -sfn "runs/${log##*/}" "build/$platform.log" 2>/dev/null
+# run-qemu.sh in the background, so that a SIGTERM (CI cancelling the job)
+# or ^C is passed on to it at once: it stops QEMU and exits.
+scripts/run-qemu.sh "${args[@]}" --log "$log" &
+child=$!
+trap 'kill -TERM $child 2>/dev/null; wait $child; exit 143' TERM
+trap 'kill -INT $child 2>/dev/null; wait $child; exit 130' INT
+wait $child
 qemu_rc=$?
+trap - TERM INT
+# The host a KVM run depends on, at the end of its report (KTAP diagnostics).
+[[ $accel == kvm && -s $log ]] && scripts/kvm-host.sh facts >>"$log"
 echo
+case $qemu_rc in
+0 | 1) ;; # a verdict: the comparison below decides whether it is the expected one
+*)
+	echo "run: the run did not complete (run-qemu.sh status $qemu_rc): that is its result" >&2
+	[[ -s $log ]] && python3 scripts/ktap-report.py validate "$log" >&2
+	exit "$qemu_rc" ;;
+esac
 if [[ ! -s $log ]]; then
 	echo "run: no report in $log (QEMU status $qemu_rc)" >&2
 	exit 2
 fi
-python3 scripts/ktap-report.py validate "$log" || exit 1
+python3 scripts/ktap-report.py validate "$log" || exit 2
 echo "== compared with $expect"
 python3 scripts/ktap-report.py compare "$log" "$expect"

@@ -523,9 +523,9 @@ static const struct {
 TEST(amd, all_counters_different_events, REQ_AMD)
 {
 	const unsigned n = n_ctrs();
-	uint64_t sel[8], c1[8], c2[8];
+	uint64_t sel[AMD_CORE_COUNTERS_MAX], c1[AMD_CORE_COUNTERS_MAX], c2[AMD_CORE_COUNTERS_MAX];
 
-	for (unsigned i = 0; i < n && i < 8; i++)
+	for (unsigned i = 0; i < n; i++)
 		sel[i] = AMD_SEL_EV(mix[i % ARRAY_SIZE(mix)].ev, 0);
 	run_together(n, sel, PMU_ITERS);
 	for (unsigned i = 0; i < n; i++)

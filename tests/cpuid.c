@@ -13,9 +13,8 @@ TEST(cpuid, global_ctrl_reset_value, REQ_ARCH_PMU_V2)
 {
 	uint64_t gp = 0, v = 0;
 
-	for (unsigned i = 0; i < 32; i++)
-		if (pmu_gp_present(i))
-			gp |= BIT_ULL(i);
+	for_each_gp_counter (c)
+		gp |= counter_global_bit(c);
 	/* The value before the kernel first wrote it (see pmu.h). */
 	if (!expect_true(t, pmu_global_ctrl_at_boot(&v), "readable", "RDMSR faulted",
 			 RULE_GLOBAL_CTRL_RESET, "RDMSR IA32_PERF_GLOBAL_CTRL"))
@@ -93,13 +92,11 @@ TEST(cpuid, enumerated_msrs_exist, REQ_NONE)
 			    "CPUID.01H:ECX[15] = 0 and no architectural PMU: nothing enumerated");
 		return;
 	}
-	for (unsigned i = 0; i < c->pm.gp_counters && i < 32; i++) {
-		if (!pmu_gp_present(i))
-			continue; /* a hole of CPUID.(23H,1):EAX */
-		expect_no_fault(t, rdmsr_safe(MSR_IA32_PMC(i), &v), RULE_CPUID_ARCH_MSRS,
-				"RDMSR IA32_PMC%u", i);
-		expect_no_fault(t, rdmsr_safe(MSR_IA32_PERFEVTSEL(i), &v), RULE_CPUID_ARCH_MSRS,
-				"RDMSR IA32_PERFEVTSEL%u", i);
+	for_each_gp_counter (ctr) {
+		expect_no_fault(t, rdmsr_safe(MSR_IA32_PMC(ctr.idx), &v), RULE_CPUID_ARCH_MSRS,
+				"RDMSR IA32_PMC%u", ctr.idx);
+		expect_no_fault(t, rdmsr_safe(MSR_IA32_PERFEVTSEL(ctr.idx), &v),
+				RULE_CPUID_ARCH_MSRS, "RDMSR IA32_PERFEVTSEL%u", ctr.idx);
 	}
 	if (c->pm.version >= 2) {
 		expect_no_fault(t, rdmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, &v), RULE_CPUID_V2_FIXED,

@@ -11,56 +11,40 @@
 #include "rules.h"
 #include "test.h"
 
-/* Fixed counters whose event (Table 20-2) surely counts in the workload:
- * instructions, core cycles, reference cycles, topdown slots. Counters 4 and
- * up count events the SDM does not tie to retirement. */
-#define FIXED_COUNTING 4
-
-/* Counters, GP then fixed, as GLOBAL_CTRL bit positions; `counting_only`
- * leaves out fixed counters whose event may not occur in the workload. */
-static unsigned counter_bits(unsigned *bits, bool counting_only)
+/* The counters that exist, GP then fixed. */
+static unsigned existing_counters(struct counter *out)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < 32; i++)
-		if (pmu_gp_present(i))
-			bits[n++] = i;
-	for (unsigned i = 0; i < (counting_only ? FIXED_COUNTING : FIXED_MAX); i++)
-		if (pmu_fixed_present(i))
-			bits[n++] = GLOBAL_FIXED_SHIFT + i;
+	for_each_gp_counter (c)
+		out[n++] = c;
+	for_each_fixed_counter (c)
+		out[n++] = c;
 	return n;
 }
 
-static const char *counter_name(unsigned bit, char *buf, size_t len)
+/* Does the workload surely cause c's event? GP counters count the event
+ * picked for them; fixed counters 0-3 count the events of Table 20-2; 4 and
+ * up count events the table does not tie to the workload. */
+static bool surely_counts(struct counter c)
 {
-	if (bit < GLOBAL_FIXED_SHIFT)
-		ksnprintf(buf, len, "IA32_PMC%u", bit);
-	else
-		ksnprintf(buf, len, "IA32_FIXED_CTR%u", bit - GLOBAL_FIXED_SHIFT);
-	return buf;
+	enum arch_event ev;
+
+	return c.kind == COUNTER_GP || pmu_fixed_event(c.idx, &ev);
 }
 
 /* Program every counter to count (GP: a workload event; fixed: its own),
- * from `value`, each with `int_bit` (EVTSEL.INT / fixed PMI) when asked. */
+ * from 0, each with its PMI bit (EVTSEL.INT / fixed PMI) when asked. */
 static void program_all(enum arch_event ev, bool int_bit)
 {
-	for (unsigned i = 0; i < 32; i++)
-		if (pmu_gp_present(i))
-			pmu_gp_program(i,
-				       pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR |
-							  PERFEVTSEL_EN |
-							  (int_bit ? PERFEVTSEL_INT : 0)),
-				       0);
-	for (unsigned i = 0; i < FIXED_MAX; i++)
-		if (pmu_fixed_present(i))
-			pmu_fixed_program(
-			    i, FIXED_CTRL_OS | FIXED_CTRL_USR | (int_bit ? FIXED_CTRL_PMI : 0), 0);
-}
-
-static uint64_t read_counter(unsigned bit)
-{
-	return bit < GLOBAL_FIXED_SHIFT ? pmu_gp_read(bit)
-					: pmu_fixed_read(bit - GLOBAL_FIXED_SHIFT);
+	for_each_gp_counter (c)
+		counter_program(c,
+				counter_cfg_all_rings(c, ev) | PERFEVTSEL_EN |
+				    (int_bit ? PERFEVTSEL_INT : 0),
+				0);
+	for_each_fixed_counter (c)
+		counter_program(c, counter_cfg_all_rings(c, ev) | (int_bit ? FIXED_CTRL_PMI : 0),
+				0);
 }
 
 static bool pick_event(struct t *t, enum arch_event *ev)
@@ -79,9 +63,9 @@ static bool pick_event(struct t *t, enum arch_event *ev)
 
 TEST(global, ctrl_gates_each_counter, REQ_ARCH_PMU_V2)
 {
-	unsigned bits[64], n = counter_bits(bits, true);
+	struct counter ctrs[2 * PMU_COUNTER_MAX];
+	unsigned n = existing_counters(ctrs);
 	enum arch_event ev;
-	char name[32];
 
 	if (!pick_event(t, &ev))
 		return;
@@ -89,14 +73,20 @@ TEST(global, ctrl_gates_each_counter, REQ_ARCH_PMU_V2)
 		unsigned others = 0;
 
 		program_all(ev, false);
-		pmu_run_gated(pmu_gate_global(BIT_ULL(bits[k])), PMU_ITERS);
-		expect_true(t, read_counter(bits[k]) > 0, "counted", "0", RULE_GLOBAL_CTRL_GATE,
-			    "%s with only GLOBAL_CTRL bit %u set",
-			    counter_name(bits[k], name, sizeof(name)), bits[k]);
+		pmu_run_gated(pmu_gate_global(counter_global_bit(ctrs[k])), PMU_ITERS);
+		if (surely_counts(ctrs[k]))
+			expect_true(t, counter_read(ctrs[k]) > 0, "counted", "0",
+				    RULE_GLOBAL_CTRL_GATE,
+				    COUNTER_FMT " with only GLOBAL_CTRL bit %u set",
+				    COUNTER_ARG(ctrs[k]), counter_global_pos(ctrs[k]));
+		else
+			t_diag(t, COUNTER_FMT " counted %llu alone (event not architectural)",
+			       COUNTER_ARG(ctrs[k]), (unsigned long long)counter_read(ctrs[k]));
 		for (unsigned j = 0; j < n; j++)
-			others += j != k && read_counter(bits[j]) != 0;
+			others += j != k && counter_read(ctrs[j]) != 0;
 		expect_eq(t, others, 0, RULE_GLOBAL_CTRL_GATE,
-			  "counters that counted while only GLOBAL_CTRL bit %u was set", bits[k]);
+			  "counters that counted while only GLOBAL_CTRL bit %u was set",
+			  counter_global_pos(ctrs[k]));
 	}
 }
 
@@ -111,15 +101,17 @@ TEST(global, ctrl_reads_back, REQ_ARCH_PMU_V2)
 	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
 }
 
-/* Counter positions that do not exist: GP bits at or above the count, and
- * fixed bits of unsupported counters (bits 47:32). */
+/* Counter positions of counters that do not exist (the existence rule of
+ * kernel/pmu.h: leaf 23H's bitmaps where valid, holes included, else leaf
+ * 0AH): GP bits 31:0 and fixed bits 47:32. */
 static uint64_t absent_counter_bits(void)
 {
 	uint64_t b = 0;
 
-	for (unsigned i = caps()->pm.gp_counters; i < 32; i++)
-		b |= BIT_ULL(i);
-	for (unsigned i = 0; i < 16; i++)
+	for (unsigned i = 0; i < PMU_COUNTER_MAX; i++)
+		if (!pmu_gp_present(i))
+			b |= GLOBAL_PMC_BIT(i);
+	for (unsigned i = 0; i < GLOBAL_FIXED_BITS; i++)
 		if (!pmu_fixed_present(i))
 			b |= GLOBAL_FIXED_BIT(i);
 	return b;
@@ -181,40 +173,40 @@ TEST(global, status_is_read_only, REQ_ARCH_PMU_V2)
 /* Overflow after OVF_K events of a counter counting the workload. */
 #define OVF_K 16
 
-static void preload(unsigned bit)
-{
-	if (bit < GLOBAL_FIXED_SHIFT)
-		pmu_gp_preload(bit, OVF_K);
-	else
-		pmu_fixed_preload(bit - GLOBAL_FIXED_SHIFT, OVF_K);
-}
-
 TEST(global, overflow_sets_status_and_ovf_ctrl_clears, REQ_ARCH_PMU_V2)
 {
-	unsigned bits[64], n = counter_bits(bits, true);
+	struct counter ctrs[2 * PMU_COUNTER_MAX];
+	unsigned n = existing_counters(ctrs);
 	uint64_t all = pmu_global_counter_bits();
 	enum arch_event ev;
-	char name[32];
 
 	if (!pick_event(t, &ev))
 		return;
 	for (unsigned k = 0; k < n; k++) {
-		uint64_t bit = BIT_ULL(bits[k]), status;
+		uint64_t bit = counter_global_bit(ctrs[k]), status;
+		unsigned pos = counter_global_pos(ctrs[k]);
 
 		program_all(ev, false);
-		preload(bits[k]);
+		counter_preload(ctrs[k], OVF_K);
 		pmu_run_gated(pmu_gate_global(bit), PMU_ITERS);
 		status = rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
-		counter_name(bits[k], name, sizeof(name));
+		if (!surely_counts(ctrs[k]) && !counter_wrapped_from_preload(ctrs[k], OVF_K)) {
+			t_diag(t, COUNTER_FMT " counted fewer than %u events: no overflow to check",
+			       COUNTER_ARG(ctrs[k]), OVF_K);
+			wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, all);
+			continue;
+		}
 		expect_eq(t, status & bit, bit, RULE_GLOBAL_STATUS_OVF,
-			  "GLOBAL_STATUS bit %u after %s overflowed", bits[k], name);
+			  "GLOBAL_STATUS bit %u after " COUNTER_FMT " overflowed", pos,
+			  COUNTER_ARG(ctrs[k]));
 		expect_eq(t, status & all & ~bit, 0, RULE_GLOBAL_STATUS_ONLY,
-			  "other counters' GLOBAL_STATUS bits after %s overflowed", name);
+			  "other counters' GLOBAL_STATUS bits after " COUNTER_FMT " overflowed",
+			  COUNTER_ARG(ctrs[k]));
 		expect_no_fault(t, wrmsr_safe(MSR_IA32_PERF_GLOBAL_OVF_CTRL, bit),
 				RULE_GLOBAL_OVF_CTRL, "WRMSR IA32_PERF_GLOBAL_OVF_CTRL <- %#llx",
 				(unsigned long long)bit);
 		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & bit, 0, RULE_GLOBAL_OVF_CTRL,
-			  "GLOBAL_STATUS bit %u after OVF_CTRL cleared it", bits[k]);
+			  "GLOBAL_STATUS bit %u after OVF_CTRL cleared it", pos);
 	}
 }
 
@@ -236,31 +228,32 @@ TEST(global, ovf_ctrl_accepts_clr_cond_chgd, REQ_ARCH_PMU_V2)
 
 TEST(global, status_set_and_reset, REQ_ARCH_PMU_V4)
 {
-	unsigned bits[64], n = counter_bits(bits, false);
-	char name[32];
+	struct counter ctrs[2 * PMU_COUNTER_MAX];
+	unsigned n = existing_counters(ctrs);
 
 	for (unsigned k = 0; k < n; k++) {
-		uint64_t bit = BIT_ULL(bits[k]);
+		uint64_t bit = counter_global_bit(ctrs[k]);
+		unsigned pos = counter_global_pos(ctrs[k]);
 
-		counter_name(bits[k], name, sizeof(name));
 		expect_no_fault(t, wrmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS_SET, bit),
-				RULE_STATUS_SET, "WRMSR IA32_PERF_GLOBAL_STATUS_SET <- %#llx (%s)",
-				(unsigned long long)bit, name);
+				RULE_STATUS_SET,
+				"WRMSR IA32_PERF_GLOBAL_STATUS_SET <- %#llx (" COUNTER_FMT ")",
+				(unsigned long long)bit, COUNTER_ARG(ctrs[k]));
 		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & bit, bit, RULE_STATUS_SET,
-			  "GLOBAL_STATUS bit %u after STATUS_SET", bits[k]);
+			  "GLOBAL_STATUS bit %u after STATUS_SET", pos);
 		expect_no_fault(t, wrmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS_RESET, bit),
 				RULE_STATUS_RESET, "WRMSR IA32_PERF_GLOBAL_STATUS_RESET <- %#llx",
 				(unsigned long long)bit);
 		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & bit, 0, RULE_STATUS_RESET,
-			  "GLOBAL_STATUS bit %u after STATUS_RESET", bits[k]);
+			  "GLOBAL_STATUS bit %u after STATUS_RESET", pos);
 	}
 }
 
 TEST(global, inuse_tracks_programming, REQ_ARCH_PMU_V4)
 {
-	for (unsigned i = 0; i < 32; i++) {
-		if (!pmu_gp_present(i))
-			continue;
+	for_each_gp_counter (c) {
+		unsigned i = c.idx;
+
 		/* event select 3CH, not enabled: in use all the same */
 		wrmsr(MSR_IA32_PERFEVTSEL(i), pmu_evtsel(ARCH_EVENT_CORE_CYCLES, PERFEVTSEL_OS));
 		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_INUSE) & BIT_ULL(i), BIT_ULL(i),
@@ -269,9 +262,9 @@ TEST(global, inuse_tracks_programming, REQ_ARCH_PMU_V4)
 		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_INUSE) & BIT_ULL(i), 0, RULE_INUSE_GP,
 			  "INUSE bit %u with IA32_PERFEVTSEL%u = 0", i, i);
 	}
-	for (unsigned i = 0; i < FIXED_MAX; i++) {
-		if (!pmu_fixed_present(i))
-			continue;
+	for_each_fixed_counter (c) {
+		unsigned i = c.idx;
+
 		wrmsr(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_FIELD(i, FIXED_CTRL_OS));
 		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_INUSE) & GLOBAL_FIXED_BIT(i),
 			  GLOBAL_FIXED_BIT(i), RULE_INUSE_FIXED,
@@ -305,74 +298,84 @@ TEST(global, inuse_tracks_programming, REQ_ARCH_PMU_V4)
  * status bit) are the SDM's. Every GP counter, and IA32_FIXED_CTR0 (whose
  * event, instructions, is exact too).
  */
-static uint64_t gated_count(unsigned bit, uint64_t sel, uint64_t preload_k, bool preload)
+TEST(global, overflow_exactly_at_wrap, REQ_ARCH_PMU | REQ_EXACT_EVENT)
 {
-	if (bit >= GLOBAL_FIXED_SHIFT) {
-		unsigned f = bit - GLOBAL_FIXED_SHIFT;
-
-		pmu_fixed_program(f, FIXED_CTRL_OS | FIXED_CTRL_USR, 0);
-		if (preload)
-			pmu_fixed_preload(f, preload_k);
-		pmu_run_gated(pmu_gate_global(GLOBAL_FIXED_BIT(f)), PMU_ITERS);
-		pmu_fixed_program(f, 0, pmu_fixed_read(f));
-		return pmu_fixed_read(f);
-	}
-	if (!pmu_has_global()) {
-		/* version 1: no status, gated by EN; the wrap itself is checked */
-		pmu_gp_program(bit, sel, 0);
-		if (preload)
-			pmu_gp_preload(bit, preload_k);
-		pmu_run_gated(pmu_gate_evtsel(bit, sel), PMU_ITERS);
-		return pmu_gp_read(bit);
-	}
-	pmu_gp_program(bit, sel | PERFEVTSEL_EN, 0);
-	if (preload)
-		pmu_gp_preload(bit, preload_k);
-	pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(bit)), PMU_ITERS);
-	wrmsr(MSR_IA32_PERFEVTSEL(bit), sel);
-	return pmu_gp_read(bit);
-}
-
-TEST(global, overflow_exactly_at_wrap, REQ_ARCH_PMU)
-{
+	struct counter ctrs[PMU_COUNTER_MAX + 1];
 	enum arch_event ev;
 	uint64_t per_iter, sel;
-	unsigned bits[64], n = 0;
-	char name[32];
+	unsigned n = 0;
 
-	if (!pmu_exact_event(&ev, &per_iter)) {
-		t_skip(t,
-		       "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches available");
-		return;
-	}
+	pmu_exact_event(&ev, &per_iter);
 	sel = pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR);
-	for (unsigned i = 0; i < 32; i++)
-		if (pmu_gp_present(i))
-			bits[n++] = i;
+	for_each_gp_counter (c)
+		ctrs[n++] = c;
 	if (pmu_fixed_present(FIXED_INSTRUCTIONS))
-		bits[n++] = GLOBAL_FIXED_SHIFT + FIXED_INSTRUCTIONS;
+		ctrs[n++] = FIXED_COUNTER(FIXED_INSTRUCTIONS);
 	for (unsigned k = 0; k < n; k++) {
-		uint64_t bit = BIT_ULL(bits[k]);
-		uint64_t mask = bits[k] >= GLOBAL_FIXED_SHIFT ? pmu_fixed_mask() : pmu_gp_mask();
-		uint64_t c = gated_count(bits[k], sel, 0, false);
+		struct counter c = ctrs[k];
+		uint64_t bit = counter_global_bit(c), mask = counter_width_mask(c);
+		uint64_t cfg = c.kind == COUNTER_GP ? sel : counter_cfg_all_rings(c, ev);
+		uint64_t cnt = counter_count(c, cfg, PMU_ITERS);
 
-		counter_name(bits[k], name, sizeof(name));
 		for (int hit = 0; hit < 2; hit++) {
-			uint64_t k_pre = hit ? c : c + 1, v;
+			uint64_t k_pre = hit ? cnt : cnt + 1, v;
 
 			if (pmu_has_global())
 				wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, bit);
-			v = gated_count(bits[k], sel, k_pre, true);
+			v = counter_count_preloaded(c, cfg, k_pre, PMU_ITERS);
 			expect_eq(t, v, hit ? 0 : mask, RULE_OVF_AT_WRAP,
-				  "%s preloaded with -%llu, then %llu events", name,
-				  (unsigned long long)k_pre, (unsigned long long)c);
+				  COUNTER_FMT " preloaded with -%llu, then %llu events",
+				  COUNTER_ARG(c), (unsigned long long)k_pre,
+				  (unsigned long long)cnt);
 			if (pmu_has_global())
 				expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & bit,
 					  hit ? bit : 0, RULE_OVF_AT_WRAP,
-					  "GLOBAL_STATUS bit %u when %s %s", bits[k], name,
+					  "GLOBAL_STATUS bit %u when " COUNTER_FMT " %s",
+					  counter_global_pos(c), COUNTER_ARG(c),
 					  hit ? "wrapped to 0" : "stopped at all ones");
 		}
 		if (pmu_has_global())
 			wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, bit);
+	}
+}
+
+TEST(counting, disabled_counter_does_not_count, REQ_ARCH_PMU | REQ_EXACT_EVENT)
+{
+	enum arch_event ev;
+	uint64_t per_iter, all = pmu_global_counter_bits();
+
+	pmu_exact_event(&ev, &per_iter);
+	for_each_gp_counter (c) {
+		unsigned i = c.idx;
+		uint64_t sel = counter_cfg_all_rings(c, ev);
+
+		/* EN clear, global enable set (or, on v1, nothing else gating). */
+		pmu_gp_program(i, sel, 0);
+		if (pmu_has_global())
+			pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(i)), PMU_ITERS);
+		else
+			arch_workload(PMU_ITERS);
+		expect_eq(t, pmu_gp_read(i), 0, RULE_EVTSEL_EN, "IA32_PMC%u with EVTSEL.EN = 0", i);
+		if (!pmu_has_global())
+			continue;
+		/* EN set, its global enable clear while every other one is set. */
+		pmu_gp_program(i, sel | PERFEVTSEL_EN, 0);
+		pmu_run_gated(pmu_gate_global(all & ~GLOBAL_PMC_BIT(i)), PMU_ITERS);
+		expect_eq(t, pmu_gp_read(i), 0, RULE_GLOBAL_CTRL_GATE,
+			  "IA32_PMC%u with EN = 1 and GLOBAL_CTRL bit %u clear", i, i);
+		pmu_gp_program(i, 0, 0);
+	}
+	for_each_fixed_counter (c) {
+		unsigned i = c.idx;
+
+		pmu_fixed_program(i, 0, 0);
+		pmu_run_gated(pmu_gate_global(GLOBAL_FIXED_BIT(i)), PMU_ITERS);
+		expect_eq(t, pmu_fixed_read(i), 0, RULE_FIXED_CTRL_EN,
+			  "IA32_FIXED_CTR%u with its EN field 0 and GLOBAL_CTRL bit set", i);
+		pmu_fixed_program(i, FIXED_CTRL_OS | FIXED_CTRL_USR, 0);
+		pmu_run_gated(pmu_gate_global(all & ~GLOBAL_FIXED_BIT(i)), PMU_ITERS);
+		expect_eq(t, pmu_fixed_read(i), 0, RULE_GLOBAL_CTRL_GATE,
+			  "IA32_FIXED_CTR%u with EN = 3 and GLOBAL_CTRL bit %u clear", i, 32 + i);
+		pmu_fixed_program(i, 0, 0);
 	}
 }

@@ -3,23 +3,21 @@
  * RDPMC, against the instruction page (SDM Vol. 2B RDPMC,
  * ../shared/spec/rdpmc.txt): every PMC type and index, the #GP(0) cases, the
  * register halves, and monotonicity. Expected outcomes are derived from the
- * CPUID fields as the page states them, not from the capability record's own
- * derived bitmaps, so a decoder error cannot hide a CPU error.
+ * CPUID fields as the page states them, extended by leaf 23H
+ * (tests/enumeration.h), not from the capability record's own derived
+ * bitmaps, so a decoder error cannot hide a CPU error.
  */
+#include "enumeration.h"
 #include "ktap.h"
 #include "pmu.h"
 #include "rules.h"
 #include "test.h"
 
-/* Fixed counter x readable per the RDPMC page: EDX[4:0] > x or ECX[x] = 1
- * (ECX only enumerates from version 5 on; before that it is 0). */
+/* Fixed counter x readable per the RDPMC page (EDX[4:0] > x or ECX[x] = 1,
+ * ECX from version 5 on) and leaf 23H. */
 static bool rdpmc_fixed_ok(unsigned x)
 {
-	const struct caps_arch_perfmon *pm = &caps()->pm;
-
-	if (pm->version < 2 || x >= 32)
-		return false;
-	return pm->fixed_counters_edx > x || (pm->version >= 5 && (pm->fixed_bitmask >> x) & 1);
+	return sdm_fixed_counter_exists(x);
 }
 
 static bool metrics_ok(void)
@@ -35,9 +33,7 @@ static bool rdpmc_ecx_ok(uint32_t ecx)
 	uint32_t type = ecx >> 16, index = ecx & 0xFFFF;
 
 	if (type == RDPMC_TYPE_GP)
-		return index < caps()->pm.gp_counters &&
-		       /* leaf 23H: a counter missing from the bitmap does not exist */
-		       (!caps()->l23.counters_valid || (caps()->l23.gp_bitmap >> index) & 1);
+		return sdm_gp_counter_exists(index);
 	if (type == RDPMC_TYPE_FIXED)
 		return index < 32 && rdpmc_fixed_ok(index);
 	if (type == RDPMC_TYPE_METRICS)
@@ -54,14 +50,13 @@ TEST(rdpmc, gp_counters_read, REQ_ARCH_PMU)
 {
 	unsigned w = caps()->pm.gp_width;
 
-	for (unsigned i = 0; i < pmu_num_gp(); i++) {
+	for_each_gp_counter (c) {
+		unsigned i = c.idx;
 		/* bit 31 set: sign-extension fills EDX, so both halves matter */
 		uint64_t want = (0xFFFFFFFF80000000ULL | (0x1234 + 0x111 * i)) & width_mask(w);
 		uint64_t rax, rdx;
 		int vec;
 
-		if (!pmu_gp_present(i))
-			continue;
 		pmu_gp_program(i, 0, 0);
 		wrmsr(MSR_IA32_PMC(i), want & 0xFFFFFFFFULL);
 		vec = rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_GP, i), &rax, &rdx);
@@ -80,7 +75,7 @@ TEST(rdpmc, gp_counters_read, REQ_ARCH_PMU)
 
 TEST(rdpmc, gp_index_bounds, REQ_ARCH_PMU)
 {
-	unsigned n = caps()->pm.gp_counters;
+	unsigned n = sdm_gp_counter_end();
 	/* 32 and 64: one past the largest GLOBAL_CTRL-addressable counter, and
 	 * the index other suites probe (kvm-unit-tests RDPMC(64)). */
 	const uint32_t idx[] = {n, n + 1, 32, 64, 0xFF, 0x100, 0x100 | 1, 0x8000, 0xFFFF};
@@ -91,8 +86,8 @@ TEST(rdpmc, gp_index_bounds, REQ_ARCH_PMU)
 		if (idx[k] < n || idx[k] > 0xFFFF)
 			continue;
 		expect_vector(t, rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_GP, idx[k]), &rax, &rdx),
-			      X86_VEC_GP, RULE_RDPMC_GP_INDEX, "RDPMC ECX=%#x (%u GP counters)",
-			      idx[k], n);
+			      X86_VEC_GP, RULE_RDPMC_GP_INDEX,
+			      "RDPMC ECX=%#x (GP counters below %u)", idx[k], n);
 	}
 }
 

@@ -16,6 +16,12 @@ static uint64_t qm_read(uint32_t rmid, uint32_t event)
 	return rdmsr(MSR_IA32_QM_CTR);
 }
 
+/* IA32_QM_CTR bit 61 is an overflow flag, not data, when CPUID.(0FH,1):EAX[8]. */
+static uint64_t ovf_bit(void)
+{
+	return caps()->rdt.l3.overflow_bit ? BIT_ULL(61) : 0;
+}
+
 static bool event_enumerated(uint32_t id)
 {
 	const struct caps_rdt_l3_mon *l3 = &caps()->rdt.l3;
@@ -74,8 +80,8 @@ TEST(rdt, valid_reads_have_no_error, REQ_RDT_L3_MON)
 				t_diag(t, "RMID %u event %u: Unavailable (bit 62)", rmids[k], id);
 				continue;
 			}
-			expect_range(t, v & QM_CTR_DATA, 0, width_mask(l3->counter_width),
-				     RULE_RDT_VALID_READ,
+			expect_range(t, v & QM_CTR_DATA & ~ovf_bit(), 0,
+				     width_mask(l3->counter_width), RULE_RDT_VALID_READ,
 				     "IA32_QM_CTR data for RMID %u, event %u "
 				     "(width %u)",
 				     rmids[k], id, l3->counter_width);
@@ -119,4 +125,191 @@ TEST(rdt, qm_ctr_read_only, REQ_RDT_L3_MON)
 {
 	expect_vector(t, wrmsr_safe(MSR_IA32_QM_CTR, 0), X86_VEC_GP, RULE_RDT_QM_CTR_RO,
 		      "WRMSR IA32_QM_CTR <- 0");
+}
+
+/* ---- Values (issue 12) ---------------------------------------------------- */
+
+/* Sizes of the L2 and of the last-level cache from the deterministic cache
+ * parameters (CPUID.04H on Intel, CPUID.8000001DH on AMD: same layout,
+ * Vol. 2A CPUID / APM Vol. 3 E.4.15): ways x partitions x line x sets. */
+struct cache_sizes {
+	uint64_t l2, llc;
+	unsigned llc_level;
+};
+
+static struct cache_sizes cache_sizes(void)
+{
+	uint32_t leaf = caps()->vendor == VENDOR_INTEL ? 4 : 0x8000001D;
+	struct cache_sizes cs = {0, 0, 0};
+	struct cpuid_regs r;
+
+	for (uint32_t sub = 0; sub < 16; sub++) {
+		unsigned type, level;
+		uint64_t size;
+
+		arch_cpuid(leaf, sub, &r);
+		type = r.eax & 0x1F;
+		if (!type)
+			break;
+		level = (r.eax >> 5) & 7;
+		size = (uint64_t)((r.ebx >> 22) + 1) * (((r.ebx >> 12) & 0x3FF) + 1) *
+		       ((r.ebx & 0xFFF) + 1) * ((uint64_t)r.ecx + 1);
+		if (type == 1) /* data only */
+			continue;
+		if (level == 2)
+			cs.l2 = size;
+		if (level >= cs.llc_level && level >= 2) {
+			cs.llc = size;
+			cs.llc_level = level;
+		}
+	}
+	return cs;
+}
+
+static void set_rmid(uint64_t saved, uint32_t rmid)
+{
+	wrmsr(MSR_IA32_PQR_ASSOC, (saved & ~PQR_ASSOC_RMID) | FIELD_PREP_ULL(PQR_ASSOC_RMID, rmid));
+}
+
+/* The RMID the value checks charge (1: not the boot default 0) and the one
+ * they leave unused (the highest). */
+static bool pick_rmids(struct t *t, uint32_t *used, uint32_t *unused)
+{
+	uint32_t max = caps()->rdt.l3.max_rmid;
+
+	if (max < 2) {
+		t_skip(t, "CPUID.(0FH,1):ECX = %u: fewer than 3 RMIDs (one to charge, one unused)",
+		       max);
+		return false;
+	}
+	*used = 1;
+	*unused = max;
+	return true;
+}
+
+TEST(rdt, occupancy_of_touched_bytes, REQ_RDT_L3_MON | REQ_CLFLUSH)
+{
+	const struct caps_rdt_l3_mon *l3 = &caps()->rdt.l3;
+	struct cache_sizes cs = cache_sizes();
+	const uint8_t *buf = arch_scratch_buffer();
+	uint64_t saved, s, v, occ;
+	uint32_t r, u;
+
+	if (!l3->occupancy) {
+		t_skip(t, "CPUID.(0FH,1):EDX[0] = 0: L3 occupancy not enumerated");
+		return;
+	}
+	if (!buf || !cs.llc_level || cs.llc_level < 3) {
+		t_skip(t, "no scratch memory, or no L3 in the deterministic cache parameters "
+			  "(CPUID.04H / 8000001DH)");
+		return;
+	}
+	s = cs.llc / 4;
+	if (s > ARCH_SCRATCH_BYTES)
+		s = ARCH_SCRATCH_BYTES;
+	s &= ~63ULL;
+	if (s < 4 * cs.l2 || s / 2 < 4ULL * l3->upscale) {
+		t_skip(t,
+		       "L3 %llu KiB, L2 %llu KiB, upscale %u: no size S <= L3/4 that is >= 4x L2 "
+		       "and >= 8 units",
+		       (unsigned long long)(cs.llc >> 10), (unsigned long long)(cs.l2 >> 10),
+		       l3->upscale);
+		return;
+	}
+	if (!pick_rmids(t, &r, &u))
+		return;
+	saved = rdmsr(MSR_IA32_PQR_ASSOC);
+	/* Out of every cache first, so that each line is filled under RMID r. */
+	arch_flush_buffer(buf, s);
+	set_rmid(saved, r);
+	arch_workload_touch(buf, s);
+	arch_workload_touch(buf, s);
+	wrmsr(MSR_IA32_PQR_ASSOC, saved);
+	v = qm_read(r, QM_EVENT_L3_OCCUPANCY);
+	t_diag(t, "S = %llu KiB (L3 %llu KiB, L2 %llu KiB), upscale %u",
+	       (unsigned long long)(s >> 10), (unsigned long long)(cs.llc >> 10),
+	       (unsigned long long)(cs.l2 >> 10), l3->upscale);
+	if (expect_eq(t, v & (QM_CTR_ERROR | QM_CTR_UNAVAILABLE), 0, RULE_RDT_OCCUPANCY,
+		      "IA32_QM_CTR Error / Unavailable for RMID %u occupancy", r)) {
+		occ = (v & QM_CTR_DATA & ~ovf_bit()) * l3->upscale;
+		expect_range(t, occ, s / 2, cs.llc, RULE_RDT_OCCUPANCY,
+			     "L3 occupancy of RMID %u (bytes) after touching %llu bytes", r,
+			     (unsigned long long)s);
+	}
+	v = qm_read(u, QM_EVENT_L3_OCCUPANCY);
+	expect_eq(t, v & QM_CTR_ERROR, 0, RULE_RDT_VALID_READ,
+		  "IA32_QM_CTR.Error for the unused RMID %u", u);
+	if (v & QM_CTR_UNAVAILABLE) {
+		t_diag(t, "RMID %u occupancy: Unavailable (no data: never used)", u);
+		return;
+	}
+	expect_range(t, (v & QM_CTR_DATA & ~ovf_bit()) * l3->upscale, 0, s / 8,
+		     RULE_RDT_OCCUPANCY_UNUSED, "L3 occupancy of RMID %u, never associated (bytes)",
+		     u);
+}
+
+/* Passes over the scratch buffer the bandwidth check streams. */
+#define MBM_PASSES 4
+
+/* (cur - prev) modulo 2^width: the counter wraps at its width. */
+static uint64_t mbm_delta(uint64_t prev, uint64_t cur, unsigned width)
+{
+	return (cur - prev) & width_mask(width);
+}
+
+TEST(rdt, mbm_total_bytes_of_streamed_buffer, REQ_RDT_L3_MON | REQ_CLFLUSH)
+{
+	const struct caps_rdt_l3_mon *l3 = &caps()->rdt.l3;
+	const uint8_t *buf = arch_scratch_buffer();
+	const uint64_t b = (uint64_t)MBM_PASSES * ARCH_SCRATCH_BYTES;
+	const uint32_t ids[] = {QM_EVENT_L3_TOTAL_BW, QM_EVENT_L3_LOCAL_BW};
+	uint64_t saved, v0, v1;
+	uint32_t r, u;
+
+	if (!l3->total_bw) {
+		t_skip(t, "CPUID.(0FH,1):EDX[1] = 0: L3 total bandwidth not enumerated");
+		return;
+	}
+	if (!buf) {
+		t_skip(t, "no scratch memory to stream");
+		return;
+	}
+	if (!pick_rmids(t, &r, &u))
+		return;
+	saved = rdmsr(MSR_IA32_PQR_ASSOC);
+	set_rmid(saved, r);
+	v0 = qm_read(r, QM_EVENT_L3_TOTAL_BW);
+	for (unsigned pass = 0; pass < MBM_PASSES; pass++) {
+		arch_flush_buffer(buf, ARCH_SCRATCH_BYTES);
+		arch_workload_touch(buf, ARCH_SCRATCH_BYTES);
+	}
+	v1 = qm_read(r, QM_EVENT_L3_TOTAL_BW);
+	wrmsr(MSR_IA32_PQR_ASSOC, saved);
+	if (!expect_eq(t, (v0 | v1) & (QM_CTR_ERROR | QM_CTR_UNAVAILABLE), 0, RULE_RDT_MBM_TOTAL,
+		       "IA32_QM_CTR Error / Unavailable for RMID %u total bandwidth", r))
+		return;
+	t_diag(t, "total bandwidth counter %#llx -> %#llx (width %u, upscale %u)",
+	       (unsigned long long)v0, (unsigned long long)v1, l3->counter_width, l3->upscale);
+	expect_true(t,
+		    mbm_delta(v0 & QM_CTR_DATA & ~ovf_bit(), v1 & QM_CTR_DATA & ~ovf_bit(),
+			      l3->counter_width) *
+			    l3->upscale >=
+			b / 2,
+		    ">= B/2", "less", RULE_RDT_MBM_TOTAL,
+		    "RMID %u total bandwidth delta x upscale after streaming B = %llu bytes", r,
+		    (unsigned long long)b);
+	/* The width: every MBM read of the charged RMID, no data above it. */
+	for (unsigned k = 0; k < ARRAY_SIZE(ids); k++) {
+		uint64_t v;
+
+		if (!event_enumerated(ids[k]))
+			continue;
+		v = qm_read(r, ids[k]);
+		if (v & (QM_CTR_ERROR | QM_CTR_UNAVAILABLE))
+			continue;
+		expect_eq(t, v & QM_CTR_DATA & ~ovf_bit() & ~width_mask(l3->counter_width), 0,
+			  RULE_RDT_MBM_WIDTH,
+			  "IA32_QM_CTR data bits above width %u (RMID %u, event %u)",
+			  l3->counter_width, r, ids[k]);
+	}
 }

@@ -10,6 +10,12 @@
 #define PMUTEST_RULES_H
 
 /* ---- CPUID leaf 0AH (Vol. 2A CPUID, Table 3-8 leaf 0AH; Vol. 3B 20.2) ---- */
+/* The leaf-23H extension of every counter-existence rule (tests/enumeration.h). */
+#define LEAF23_COUNTERS                                                                            \
+	"; where CPUID.(23H,1) is valid (CPUID.(07H,1):EAX[8] and CPUID.(23H,0):EAX[1]) its "      \
+	"bitmaps say which counters exist: EAX[x] IA32_PMCx/IA32_PERFEVTSELx, EBX[x] "             \
+	"IA32_FIXED_CTRx (SDM Vol.2A CPUID leaf 23H)"
+
 #define RULE_CPUID_V2_FIXED                                                                        \
 	"SDM Vol.3B 20.2.2: version 2 adds fixed-function counters, enumerated "                   \
 	"by CPUID.0AH:EDX[4:0] (or ECX, v5) with width EDX[12:5]"
@@ -37,21 +43,21 @@
 	"raises #GP"
 #define RULE_CPUID_ARCH_MSRS                                                                       \
 	"SDM Vol.3B 20.2.1: architectural PMU v1+ has IA32_PMCx (C1H+x) and "                      \
-	"IA32_PERFEVTSELx (186H+x) for x < CPUID.0AH:EAX[15:8]"
+	"IA32_PERFEVTSELx (186H+x) for x < CPUID.0AH:EAX[15:8]" LEAF23_COUNTERS
 
 /* ---- RDPMC (Vol. 2B RDPMC; ../shared/spec/rdpmc.txt) -------------------- */
 #define RULE_RDPMC_GP                                                                              \
 	"SDM Vol.2B RDPMC: type 0 index x < CPUID.0AH:EAX[15:8] reads IA32_PMCx "                  \
-	"into EDX:EAX"
+	"into EDX:EAX" LEAF23_COUNTERS
 #define RULE_RDPMC_GP_INDEX                                                                        \
 	"SDM Vol.2B RDPMC: type 0 index must be < CPUID.0AH:EAX[15:8] (thus "                      \
-	"ECX[15:8] = 0), else #GP(0)"
+	"ECX[15:8] = 0), else #GP(0)" LEAF23_COUNTERS
 #define RULE_RDPMC_FIXED                                                                           \
 	"SDM Vol.2B RDPMC: type 4000H index x reads IA32_FIXED_CTRx, usable iff "                  \
-	"CPUID.0AH:EDX[4:0] > x or CPUID.0AH:ECX[x] = 1"
+	"CPUID.0AH:EDX[4:0] > x or CPUID.0AH:ECX[x] = 1" LEAF23_COUNTERS
 #define RULE_RDPMC_FIXED_INDEX                                                                     \
 	"SDM Vol.2B RDPMC: type 4000H needs ECX[15:5] = 0 and a supported "                        \
-	"fixed counter, else #GP(0)"
+	"fixed counter, else #GP(0)" LEAF23_COUNTERS
 #define RULE_RDPMC_METRICS                                                                         \
 	"SDM Vol.2B RDPMC: type 2000H can be used only if "                                        \
 	"IA32_PERF_CAPABILITIES.PERF_METRICS_AVAILABLE[15] = 1, else #GP(0)"
@@ -187,10 +193,10 @@
 	"raises #GP"
 #define RULE_GLOBAL_CTRL_RSVD                                                                      \
 	"SDM Vol.3B 20.2.2: setting a reserved IA32_PERF_GLOBAL_CTRL bit "                         \
-	"raises #GP(0)"
+	"raises #GP(0)" LEAF23_COUNTERS
 #define RULE_GLOBAL_OVF_RSVD                                                                       \
 	"SDM Vol.3B 20.2.2: setting a reserved IA32_PERF_GLOBAL_OVF_CTRL bit "                     \
-	"raises #GP(0)"
+	"raises #GP(0)" LEAF23_COUNTERS
 #define RULE_GLOBAL_CTRL_RW                                                                        \
 	"SDM Vol.3B 20.2.2: IA32_PERF_GLOBAL_CTRL enable bits read back as "                       \
 	"written"
@@ -287,13 +293,13 @@
 	"with version 2; on version 1 they do not exist (#GP)"
 #define RULE_GP_ABSENT                                                                             \
 	"SDM Vol.3B 20.2.1: IA32_PMCx / IA32_PERFEVTSELx with x >= "                               \
-	"CPUID.0AH:EAX[15:8] do not exist (#GP)"
+	"CPUID.0AH:EAX[15:8] do not exist (#GP)" LEAF23_COUNTERS
 #define RULE_FIXED_ABSENT                                                                          \
 	"SDM Vol.3B 20.2.5: IA32_FIXED_CTRx exists iff CPUID.0AH:EDX[4:0] > x "                    \
-	"or CPUID.0AH:ECX[x] = 1; otherwise access raises #GP"
+	"or CPUID.0AH:ECX[x] = 1; otherwise access raises #GP" LEAF23_COUNTERS
 #define RULE_FIXED_BITMASK                                                                         \
 	"SDM Vol.2A CPUID.0AH:ECX (v5): fixed counter x is supported if "                          \
-	"ECX[x] = 1 or EDX[4:0] > x"
+	"ECX[x] = 1 or EDX[4:0] > x" LEAF23_COUNTERS
 #define RULE_ANYTHREAD_V3                                                                          \
 	"SDM Vol.3B 20.2.3: version 3 supports AnyThread: IA32_PERFEVTSELx bit "                   \
 	"21 and IA32_FIXED_CTR_CTRL bit 4x+2 are writable"
@@ -311,7 +317,7 @@
 	"(Vol.3B 20.3.6.5) and are not swept"
 #define RULE_FIXED_CTRL_RSVD                                                                       \
 	"SDM Vol.3B Figure 20-2: IA32_FIXED_CTR_CTRL fields of unsupported "                       \
-	"fixed counters are reserved (#GP)"
+	"fixed counters are reserved (#GP)" LEAF23_COUNTERS
 
 /* ---- RDT monitoring (Vol. 3B 17.18; ../shared/spec/rdt-*.txt) ----------- */
 #define RULE_RDT_RMID_RANGE                                                                        \
@@ -330,6 +336,22 @@
 #define RULE_RDT_QM_CTR_RO                                                                         \
 	"SDM Vol.4 Table 2-2 / Vol.3B 17.18.6: IA32_QM_CTR is read-only; WRMSR "                   \
 	"raises #GP"
+/* parity (issue 12): RDT values */
+#define RULE_RDT_OCCUPANCY                                                                         \
+	"SDM Vol.3B 17.18.2 / 17.18.5: L3 occupancy of an RMID counts the lines filled while it "  \
+	"was in IA32_PQR_ASSOC; IA32_QM_CTR x CPUID.(0FH,1):EBX = bytes: S bytes just filled "     \
+	"(S <= LLC/4, >= 4x L2) give >= S/2"
+#define RULE_RDT_OCCUPANCY_UNUSED                                                                  \
+	"SDM Vol.3B 17.18.2: only fills made while an RMID is in IA32_PQR_ASSOC are charged to "   \
+	"it: an RMID no logical processor used has (near) no occupancy, or no data (bit 62)"
+#define RULE_RDT_MBM_TOTAL                                                                         \
+	"SDM Vol.3B 17.18.2 / 17.18.5: L3 total external bandwidth counts the bytes the RMID "     \
+	"read from memory; B bytes read after CLFLUSH give a counter delta (mod 2^width) x "       \
+	"upscale >= B/2"
+#define RULE_RDT_MBM_WIDTH                                                                         \
+	"SDM Vol.3B 17.18.5 (CPUID.(0FH,1):EAX): MBM counters are 24 + EAX[7:0] bits wide and "    \
+	"wrap there; IA32_QM_CTR data bits above the width are 0 (bit 61 is the overflow bit "     \
+	"when EAX[8] = 1)"
 
 /* ---- Nehalem uncore (Vol. 3B 20.3.1.2) ------------------------------------ */
 #define RULE_UNCORE_WIDTH                                                                          \

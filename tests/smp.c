@@ -110,9 +110,11 @@ static int common_gp(unsigned other)
 {
 	const struct caps *o = record_of(other);
 
-	for (unsigned i = 0; i < pmu_num_gp() && i < 64; i++)
-		if (pmu_gp_present(i) && i < o->pm.gp_counters && (o->pm.gp_mask & BIT_ULL(i)))
-			return (int)i;
+	for_each_gp_counter(c)
+	{
+		if (c.idx < o->pm.gp_counters && (o->pm.gp_mask & BIT_ULL(c.idx)))
+			return (int)c.idx;
+	}
 	return -1;
 }
 

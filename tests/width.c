@@ -2,18 +2,13 @@
 /*
  * Counter widths: GP and fixed counters are as wide as CPUID says and no
  * wider; legacy IA32_PMCx writes sign-extend EAX[31:0]; IA32_A_PMCx take
- * full-width writes only when enumerated; NetBurst / P6 counters are 40 bits.
+ * full-width writes only when enumerated; NetBurst / P6 counters are 40 bits;
+ * a running counter takes a write (the counting suite's rewrite test).
  * SDM Vol. 3B 20.2.1, 20.2.2, 20.2.6; Vol. 2B RDPMC.
  */
 #include "pmu.h"
 #include "rules.h"
 #include "test.h"
-
-static uint64_t rdpmc_value(uint64_t ecx, int *vec, uint64_t *rax, uint64_t *rdx)
-{
-	*vec = rdpmc_safe(ecx, rax, rdx);
-	return ((*rdx & 0xFFFFFFFFULL) << 32) | (*rax & 0xFFFFFFFFULL);
-}
 
 /* Legacy writes: value written (EDX:EAX) -> value read, for a width w. */
 struct legacy_case {
@@ -38,12 +33,12 @@ TEST(width, gp_legacy_writes_and_width, REQ_ARCH_PMU)
 {
 	unsigned w = caps()->pm.gp_width;
 
-	for (unsigned i = 0; i < pmu_num_gp(); i++) {
-		if (!pmu_gp_present(i))
-			continue;
+	for_each_gp_counter (ctr) {
+		unsigned i = ctr.idx;
+
 		for (unsigned k = 0; k < ARRAY_SIZE(legacy_cases); k++) {
 			const struct legacy_case *c = &legacy_cases[k];
-			uint64_t want = sign_extend32(c->write, w), rax, rdx, got;
+			uint64_t want = sign_extend32(c->write, w), got;
 			int vec = wrmsr_safe(MSR_IA32_PMC(i), c->write);
 
 			if (!expect_no_fault(t, vec, RULE_LEGACY_WRITE, "WRMSR IA32_PMC%u <- %#llx",
@@ -51,7 +46,7 @@ TEST(width, gp_legacy_writes_and_width, REQ_ARCH_PMU)
 				continue;
 			expect_eq(t, rdmsr(MSR_IA32_PMC(i)), want, RULE_LEGACY_WRITE,
 				  "RDMSR IA32_PMC%u after %s (width %u)", i, c->what, w);
-			got = rdpmc_value(RDPMC_ECX(RDPMC_TYPE_GP, i), &vec, &rax, &rdx);
+			got = rdpmc_value(RDPMC_ECX(RDPMC_TYPE_GP, i), &vec);
 			expect_vector(t, vec, 0, RULE_RDPMC_GP, "RDPMC ECX=%#x", i);
 			expect_eq(t, got, want, RULE_RDPMC_WIDTH, "RDPMC %u after %s (width %u)", i,
 				  c->what, w);
@@ -64,12 +59,11 @@ TEST(width, full_width_writes, REQ_ARCH_PMU | REQ_FW_WRITE)
 	unsigned w = caps()->pm.gp_width;
 	uint64_t mask = width_mask(w);
 
-	for (unsigned i = 0; i < pmu_num_gp(); i++) {
+	for_each_gp_counter (ctr) {
+		unsigned i = ctr.idx;
 		/* bit w-1 set, bit 31 clear: a legacy write could not make it */
 		uint64_t pattern = (BIT_ULL(w - 1) | 0x12345ULL) & mask;
 
-		if (!pmu_gp_present(i))
-			continue;
 		expect_no_fault(t, wrmsr_safe(MSR_IA32_A_PMC(i), mask), RULE_FULL_WIDTH,
 				"WRMSR IA32_A_PMC%u <- %#llx (all %u bits)", i,
 				(unsigned long long)mask, w);
@@ -82,10 +76,9 @@ TEST(width, full_width_writes, REQ_ARCH_PMU | REQ_FW_WRITE)
 		expect_eq(t, rdmsr(MSR_IA32_A_PMC(i)), pattern, RULE_A_PMC_ALIAS,
 			  "RDMSR IA32_A_PMC%u after the full-width write", i);
 		{
-			uint64_t rax, rdx, got;
 			int vec;
+			uint64_t got = rdpmc_value(RDPMC_ECX(RDPMC_TYPE_GP, i), &vec);
 
-			got = rdpmc_value(RDPMC_ECX(RDPMC_TYPE_GP, i), &vec, &rax, &rdx);
 			if (expect_vector(t, vec, 0, RULE_RDPMC_GP, "RDPMC ECX=%#x", i))
 				expect_eq(t, got, pattern, RULE_A_PMC_ALIAS,
 					  "RDPMC %u after the full-width write", i);
@@ -105,7 +98,11 @@ TEST(width, full_width_absent_without_cap, REQ_ARCH_PMU)
 		t_skip(t, "IA32_PERF_CAPABILITIES[13] (FW_WRITE) = 1: IA32_A_PMCx exist");
 		return;
 	}
-	for (unsigned i = 0; i < pmu_num_gp() && i < 8; i++) {
+	/* Every counter that exists, PMC8 and up included: IA32_A_PMCx =
+	 * 4C1H + x is the alias of a counter that exists (Vol. 3B 20.2.6). */
+	for_each_gp_counter (ctr) {
+		unsigned i = ctr.idx;
+
 		expect_vector(t, wrmsr_safe(MSR_IA32_A_PMC(i), 1), X86_VEC_GP,
 			      RULE_FULL_WIDTH_ABSENT, "WRMSR IA32_A_PMC%u without FW_WRITE", i);
 		expect_vector(t, rdmsr_safe(MSR_IA32_A_PMC(i), &v), X86_VEC_GP,
@@ -118,18 +115,17 @@ TEST(width, fixed_width, REQ_FIXED)
 	unsigned w = caps()->pm.fixed_width;
 	uint64_t mask = width_mask(w);
 
-	for (unsigned i = 0; i < FIXED_MAX; i++) {
-		uint64_t rax, rdx, got;
+	for_each_fixed_counter (ctr) {
+		unsigned i = ctr.idx;
+		uint64_t got;
 		int vec;
 
-		if (!pmu_fixed_present(i))
-			continue;
 		expect_no_fault(t, wrmsr_safe(MSR_IA32_FIXED_CTR(i), mask), RULE_FIXED_WIDTH,
 				"WRMSR IA32_FIXED_CTR%u <- %#llx (all %u bits)", i,
 				(unsigned long long)mask, w);
 		expect_eq(t, rdmsr(MSR_IA32_FIXED_CTR(i)), mask, RULE_FIXED_WIDTH,
 			  "IA32_FIXED_CTR%u read back (width %u)", i, w);
-		got = rdpmc_value(RDPMC_ECX(RDPMC_TYPE_FIXED, i), &vec, &rax, &rdx);
+		got = rdpmc_value(RDPMC_ECX(RDPMC_TYPE_FIXED, i), &vec);
 		expect_vector(t, vec, 0, RULE_RDPMC_FIXED, "RDPMC ECX=%#llx",
 			      (unsigned long long)RDPMC_ECX(RDPMC_TYPE_FIXED, i));
 		expect_eq(t, got, mask, RULE_RDPMC_WIDTH, "RDPMC fixed %u (width %u)", i, w);
@@ -151,14 +147,14 @@ TEST(width, nonarch_40_bit_counters, REQ_NO_ARCH_PMU | REQ_INTEL)
 
 	if (caps()->netburst) {
 		for (unsigned i = 0; i < P4_NUM_COUNTERS; i++) {
-			uint64_t rax, rdx, got;
+			uint64_t got;
 			int vec;
 
 			expect_no_fault(t, wrmsr_safe(MSR_P4_COUNTER(i), mask40), RULE_P4_WIDTH,
 					"WRMSR counter %u <- 40 ones", i);
 			expect_eq(t, rdmsr(MSR_P4_COUNTER(i)), mask40, RULE_P4_WIDTH,
 				  "NetBurst counter %u read back", i);
-			got = rdpmc_value(i, &vec, &rax, &rdx);
+			got = rdpmc_value(i, &vec);
 			expect_vector(t, vec, 0, RULE_P4_RDPMC, "RDPMC ECX=%u", i);
 			expect_eq(t, got, mask40, RULE_RDPMC_NONARCH_WIDTH, "RDPMC %u (40 bits)",
 				  i);
@@ -174,16 +170,84 @@ TEST(width, nonarch_40_bit_counters, REQ_NO_ARCH_PMU | REQ_INTEL)
 		return;
 	}
 	for (unsigned i = 0; i < 2; i++) {
-		uint64_t rax, rdx, got;
+		uint64_t got;
 		int vec;
 
 		expect_no_fault(t, wrmsr_safe(MSR_IA32_PMC(i), 0xFFFFFFFFULL), RULE_NONARCH_WIDTH,
 				"WRMSR PerfCtr%u <- FFFFFFFFH", i);
 		expect_eq(t, rdmsr(MSR_IA32_PMC(i)), mask40, RULE_NONARCH_WIDTH,
 			  "PerfCtr%u after a sign-extended write", i);
-		got = rdpmc_value(i, &vec, &rax, &rdx);
+		got = rdpmc_value(i, &vec);
 		expect_vector(t, vec, 0, RULE_RDPMC_GP, "RDPMC ECX=%u", i);
 		expect_eq(t, got, mask40, RULE_RDPMC_NONARCH_WIDTH, "RDPMC %u (40 bits)", i);
 		wrmsr(MSR_IA32_PMC(i), 0);
 	}
+}
+
+/* Run GP counter `i` (counting `ev`), write `value` into it while it runs,
+ * run `n` more iterations, stop it and return the count. */
+static uint64_t rewrite_running_gp(unsigned i, enum arch_event ev, uint64_t value, uint64_t n)
+{
+	uint64_t sel = pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN);
+
+	pmu_gp_program(i, sel, 0);
+	if (pmu_has_global())
+		pmu_global_enable(GLOBAL_PMC_BIT(i));
+	arch_workload(100); /* it is running: count something first */
+	wrmsr(MSR_IA32_PMC(i), value & 0xFFFFFFFFULL);
+	arch_workload(n);
+	if (pmu_has_global())
+		pmu_global_disable();
+	wrmsr(MSR_IA32_PERFEVTSEL(i), sel & ~PERFEVTSEL_EN);
+	return pmu_gp_read(i);
+}
+
+TEST(counting, running_counter_rewritten, REQ_ARCH_PMU | REQ_EXACT_EVENT | REQ_GP_COUNTER)
+{
+	const uint64_t value = 0x40000000ULL; /* positive: legacy write keeps it */
+	enum arch_event ev;
+	uint64_t per_iter, c[2], v;
+	int i = pmu_gp_nth(0);
+
+	pmu_exact_event(&ev, &per_iter);
+	c[0] = rewrite_running_gp((unsigned)i, ev, value, PMU_ITERS);
+	c[1] = rewrite_running_gp((unsigned)i, ev, value, 2 * PMU_ITERS);
+	expect_range(t, c[0], value + PMU_ITERS * per_iter,
+		     value + PMU_ITERS * per_iter + PMU_OVERHEAD_EVENTS, RULE_COUNTER_WRITE,
+		     "IA32_PMC%d rewritten to %#llx while counting, then N iterations", i,
+		     (unsigned long long)value);
+	expect_eq(t, c[1] - c[0], PMU_ITERS * per_iter, RULE_COUNTER_WRITE,
+		  "IA32_PMC%d rewritten while counting: count(2N) - count(N)", i);
+	/* Rewritten to all ones (EAX = FFFFFFFFH sign-extends) while running:
+	 * the next event wraps it, so N iterations leave it small, and on v2+
+	 * the overflow is in GLOBAL_STATUS. */
+	if (pmu_has_global())
+		wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, GLOBAL_PMC_BIT(i));
+	v = rewrite_running_gp((unsigned)i, ev, 0xFFFFFFFFULL, PMU_ITERS);
+	expect_range(t, v, PMU_ITERS * per_iter - 1, PMU_ITERS * per_iter + PMU_OVERHEAD_EVENTS,
+		     RULE_COUNTER_WRITE_OVF,
+		     "IA32_PMC%d rewritten to all ones while counting, then N iterations", i);
+	if (pmu_has_global())
+		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_PMC_BIT(i),
+			  GLOBAL_PMC_BIT(i), RULE_COUNTER_WRITE_OVF,
+			  "GLOBAL_STATUS bit %d after IA32_PMC%d wrapped from all ones", i, i);
+	if (!pmu_fixed_present(FIXED_INSTRUCTIONS))
+		return;
+	for (int pass = 0; pass < 2; pass++) {
+		uint64_t n = pass ? 2 * PMU_ITERS : PMU_ITERS;
+
+		pmu_fixed_program(0, FIXED_CTRL_OS | FIXED_CTRL_USR, 0);
+		pmu_global_enable(GLOBAL_FIXED_BIT(0));
+		arch_workload(100);
+		wrmsr(MSR_IA32_FIXED_CTR0, value);
+		arch_workload(n);
+		pmu_global_disable();
+		c[pass] = pmu_fixed_read(0);
+	}
+	expect_range(t, c[0], value + PMU_ITERS * WORKLOAD_INSNS_PER_ITER,
+		     value + PMU_ITERS * WORKLOAD_INSNS_PER_ITER + PMU_OVERHEAD_EVENTS,
+		     RULE_COUNTER_WRITE,
+		     "IA32_FIXED_CTR0 rewritten while counting, then N iterations");
+	expect_eq(t, c[1] - c[0], PMU_ITERS * WORKLOAD_INSNS_PER_ITER, RULE_COUNTER_WRITE,
+		  "IA32_FIXED_CTR0 rewritten while counting: count(2N) - count(N)");
 }

@@ -12,7 +12,16 @@
  *   empty lines
  * Register lines before any "CPU" header belong to CPU 0. Anything else is an
  * error, reported with file and line; so is a CPU number given twice or one
- * leaf/sub-leaf given twice with different values.
+ * leaf/sub-leaf given twice with different values, and so is a dump whose
+ * CPU lacks leaf 0 or a leaf at or below its maximum basic (CPUID.0H:EAX) or
+ * extended (CPUID.80000000H:EAX) leaf: a dump cut short must not decode as
+ * "feature absent". The `cpuid` tool prints nothing for the leaves it walks
+ * sub-leaf by sub-leaf when sub-leaf 0 is already invalid (04H, 0BH, 1BH,
+ * 1FH, 8000001DH, 80000020H, seen on real AMD, Hygon, VIA, Intel dumps):
+ * those alone may be absent.
+ * Reading is linear (entries are sorted once, lookups are binary searches)
+ * and bounded (a line longer than 4096 bytes or holding a NUL byte is an
+ * error at once), and messages show control characters as '?'.
  */
 #ifndef PMUTEST_CPUID_DUMP_H
 #define PMUTEST_CPUID_DUMP_H
@@ -26,6 +35,7 @@
 struct cpuid_dump_entry {
 	uint32_t leaf, subleaf;
 	struct cpuid_regs r;
+	unsigned line; /* where the file gave it, for messages */
 };
 
 struct cpuid_dump_cpu {
@@ -37,6 +47,7 @@ struct cpuid_dump_cpu {
 struct cpuid_dump {
 	struct cpuid_dump_cpu *cpus; /* in file order */
 	size_t count, cap;
+	size_t *by_number; /* indexes into cpus, sorted by CPU number */
 };
 
 /* Parse `path` into *d (which need not be initialised). Returns 0, or -1

@@ -122,6 +122,44 @@ class Cli(unittest.TestCase):
         self.assertIn("#   FAIL: RDPMC ECX=0x10000", out)
         self.assertIn("rdpmc.gone: not in the log", out)
 
+    def test_unlisted_skip_is_reported_not_a_mismatch(self):
+        exp = write(self.tmp, "exp.txt",
+                    "rdpmc.type_space fail  documented\n"
+                    "selftest.*       error on purpose\n"
+                    "selftest.endless_loop timeout on purpose\n")
+        rc, out, _ = run_cli("compare", self.log, exp)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("# skip, not listed: rdpmc.metrics: missing IA32_PERF_CAPABILITIES[15]", out)
+        self.assertIn("# 1 skips not listed", out)
+        self.assertTrue(out.rstrip().endswith("4 passed, 0 failed"))
+
+    def test_stated_skip_that_passes_is_a_mismatch(self):
+        exp = write(self.tmp, "exp.txt", "rdpmc.gp_type skip  pinned\n")
+        rc, out, _ = run_cli("compare", self.log, exp)
+        self.assertEqual(rc, 1)
+        self.assertIn("rdpmc.gp_type: pass, expected skip", out)
+
+    def test_baseline_round_trip(self):
+        rc, out, err = run_cli("baseline", self.log)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("# Platform: pmutest 0.1 on sim: profile x", out)
+        lines = [ln for ln in out.splitlines() if ln and not ln.startswith("#")]
+        self.assertEqual(len(lines), 4, out)
+        ts = [ln for ln in lines if ln.startswith("rdpmc.type_space")][0]
+        self.assertIn("fail", ts)
+        self.assertIn("RDPMC ECX=0x10000", ts)
+        pf = [ln for ln in lines if ln.startswith("selftest.page_fault")][0]
+        self.assertIn("unexpected exception #PF", pf)
+        exp = write(self.tmp, "baseline.txt", out)
+        rc, out, _ = run_cli("compare", self.log, exp)
+        self.assertEqual(rc, 0, out)
+
+    def test_baseline_refuses_a_truncated_log(self):
+        cut = write(self.tmp, "cut.log", GOOD[:GOOD.index("not ok 1 rdpmc")])
+        rc, _, err = run_cli("baseline", cut)
+        self.assertEqual(rc, 2)
+        self.assertIn("a baseline needs a finished run", err)
+
     def test_expectations_need_reasons(self):
         exp = write(self.tmp, "exp.txt", "rdpmc.type_space fail\n")
         rc, _, err = run_cli("compare", self.log, exp)
@@ -182,6 +220,117 @@ class Robustness(unittest.TestCase):
             for _ in range(rnd.randint(1, 4)):
                 mangled.insert(rnd.randint(2, len(mangled)), rnd.choice(junk))
             ktaplib.parse("".join(mangled))
+
+
+class FalsePasses(unittest.TestCase):
+    """Issue 16, items 1, 3 and 4: none of these logs may pass."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def assert_broken(self, text, needle):
+        run = ktaplib.parse(text)
+        self.assertTrue(any(needle in e for e in run.errors), (needle, run.errors))
+        log = write(self.tmp, "broken.log", text)
+        rc, out, _ = run_cli("validate", log)
+        self.assertEqual(rc, 2, out)
+        rc, out, err = run_cli("json", log)
+        self.assertEqual(rc, 0, err)
+        self.assertNotEqual(json.loads(out)["verdict"], "PASS")
+        rc, out, err = run_cli("junit", log)
+        root = ET.fromstring(out)
+        self.assertIsNotNone(root.find("testsuite[@name='log']/testcase[@name='integrity']/error"))
+        self.assertIsNotNone(root.find("testsuite[@name='log']/properties/property[@name='log-error']"))
+        self.assertIsNone(root.find("properties"), "properties directly under testsuites")
+        exp = write(self.tmp, "exp.txt", "selftest.* error anything\n")
+        rc, out, _ = run_cli("compare", log, exp)
+        self.assertEqual(rc, 2, out)
+
+    def test_empty_selection(self):
+        self.assert_broken("KTAP version 1\n1..0\n# Totals: pass:0 fail:0 skip:0 total:0\n"
+                           "# verdict: PASS\n", "no test was executed")
+
+    def test_kernel_error_verdict(self):
+        self.assert_broken(GOOD.replace("# verdict: FAIL", "# option error: x\n# verdict: ERROR"),
+                           "verdict ERROR")
+
+    def test_missing_totals_and_verdict(self):
+        cut = GOOD[:GOOD.index("# Totals")]
+        self.assert_broken(cut, "no closing '# verdict:'")
+        self.assert_broken(cut, "no closing '# Totals:'")
+
+    def test_verdict_contradicts_results(self):
+        self.assert_broken(GOOD.replace("# verdict: FAIL", "# verdict: PASS"),
+                           "its results make it FAIL")
+
+    def test_totals_contradict_results(self):
+        self.assert_broken(GOOD.replace("pass:1 fail:3", "pass:4 fail:0"), "the Totals line says")
+
+    def test_unknown_directive(self):
+        self.assert_broken(GOOD.replace("# SKIP missing", "# SKPI missing"), "unknown directive")
+        run = ktaplib.parse(GOOD.replace("# SKIP missing", "# SKPI missing"))
+        self.assertEqual([t.result for t in run.tests() if t.name == "metrics"], ["error"])
+
+    def test_double_fault_bail_out(self):
+        cut = GOOD[:GOOD.index("    ok 3 metrics")] + "Bail out! double fault\n"
+        self.assert_broken(cut, "bailed out")
+
+
+class HostRobustness(unittest.TestCase):
+    """Issue 16, item 10: linear parsing, bounded reads, escaped output, one
+    line and exit 2 for every bad input."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def test_long_lines_with_blanks_are_linear(self):
+        import time
+        for body in ("    ok 1 " + "a " * 25000 + "#", "not ok 1 " + " " * 50000 + "x",
+                     "    # " + " \t" * 25000):
+            t0 = time.monotonic()
+            ktaplib.parse("KTAP version 1\n1..1\n    KTAP version 1\n" + body + "\n")
+            self.assertLess(time.monotonic() - t0, 1.0, body[:20])
+
+    def test_huge_numbers(self):
+        run = ktaplib.parse("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: s\n"
+                            "    1..1\n    ok " + "9" * 4301 + " x\n# measure: m = "
+                            + "9" * 4301 + " u\n" + "1" * 4301 + "..1\n")
+        self.assertTrue(run.errors)
+
+    def test_control_characters_never_reach_xml_or_terminal(self):
+        text = GOOD.replace("gp_type", "gp\x1b[2J\x07\ufffe_type").replace(
+            "# FAIL: RDPMC", "# FAIL: \x1b]0;pwned\x07RDPMC")
+        log = write(self.tmp, "esc.log", text)
+        for cmd in ("validate", "json", "junit"):
+            rc, out, err = run_cli(cmd, log)
+            self.assertNotIn("\x1b", out + err, cmd)
+            self.assertNotIn("\x07", out + err, cmd)
+        rc, out, _ = run_cli("junit", log)
+        ET.fromstring(out)  # well-formed
+        exp = write(self.tmp, "exp.txt", "rdpmc.* fail \x1b[31mred\n")
+        rc, out, err = run_cli("compare", log, exp)
+        self.assertNotIn("\x1b", out + err)
+
+    def test_bounded_reads(self):
+        for path in ("/dev/zero", "/dev/urandom"):
+            if os.path.exists(path):
+                rc, _, err = run_cli("validate", path)
+                self.assertEqual(rc, 2, path)
+                self.assertEqual(len(err.strip().splitlines()), 1, err)
+
+    def test_full_disk_is_one_line(self):
+        if not os.path.exists("/dev/full"):
+            self.skipTest("no /dev/full")
+        log = write(self.tmp, "run.log", GOOD)
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "ktap-report.py"), "json", log],
+                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+        self.assertEqual(p.returncode, 2)
+        self.assertNotIn("Traceback", p.stderr)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+        rc, _, err = run_cli("json", log, "-o", "/proc/version/x")
+        self.assertEqual(rc, 2)
+        self.assertNotIn("Traceback", err)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 /* Unit tests of the options parser (kernel/options.c), against the format
  * documented in kernel/options.h. */
 #include <stdint.h>
+#include <stdio.h>
 
 #include "options.h"
 #include "unit.h"
@@ -22,11 +23,46 @@ static unsigned parse(struct options *o, const char *text)
 	errors[0] = 0;
 	nerr = 0;
 	options_defaults(o);
-	return options_parse(o, text, "pmutest.cfg", on_error, NULL);
+	return options_parse(o, text, strlen(text), "pmutest.cfg", on_error, NULL);
+}
+
+/* The corpus shared with pmusim (tests/options-corpus/expected.txt): the
+ * same bytes give the same number of errors here as on the machine. */
+static void corpus(void)
+{
+	const char *dir = "tests/options-corpus";
+	char path[512], line[256], name[200];
+	unsigned want, files = 0;
+	snprintf(path, sizeof(path), "%s/expected.txt", dir);
+	FILE *idx = fopen(path, "r");
+	UNIT_TRUE(idx != NULL, "options corpus index readable (run from the repository root)");
+	if (!idx)
+		return;
+	while (fgets(line, sizeof(line), idx)) {
+		if (line[0] == '#' || sscanf(line, "%199s %u", name, &want) != 2)
+			continue;
+		static char text[OPT_MAX_TEXT * 2];
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		FILE *f = fopen(path, "rb");
+		size_t len = f ? fread(text, 1, sizeof(text), f) : 0;
+		if (f)
+			fclose(f);
+		struct options o;
+		options_defaults(&o);
+		errors[0] = 0;
+		unsigned got = options_parse(&o, text, len, path, on_error, NULL);
+		char what[300];
+		snprintf(what, sizeof(what), "corpus %s: %u errors", name, want);
+		UNIT_EQ(got, want, what);
+		files++;
+	}
+	fclose(idx);
+	UNIT_TRUE(files >= 15, "the options corpus has its files");
 }
 
 int main(void)
 {
+	corpus();
 	struct options o;
 
 	UNIT_EQ(parse(&o, ""), 0, "empty file");
@@ -75,6 +111,13 @@ int main(void)
 	UNIT_EQ(o.timeout_ms, 0x1000, "hex value");
 	UNIT_EQ(parse(&o, "selftest = \x01\n"), 1, "control characters rejected");
 	UNIT_EQ(parse(&o, "a\nb\nc = 1\n"), 3, "every bad line counted, parsing never stops");
+	UNIT_EQ(options_parse(&o, "verbose = 2\0\nverbose=1", 22, "x", on_error, NULL), 1,
+		"a NUL byte is an error, not the end of the text");
+	UNIT_EQ(o.verbose, 1, "the text after a NUL byte is still read");
+	UNIT_EQ(parse(&o, "\xef\xbb\xbfverbose = 2\n"), 0, "a leading UTF-8 BOM is skipped");
+	UNIT_EQ(o.verbose, 2, "the first key after a BOM is read");
+	UNIT_EQ(parse(&o, "suites = \x1b[2Jrdpmc\n"), 1, "a terminal escape is an error");
+	UNIT_TRUE(strchr(errors, '\x1b') == NULL, "and is never echoed");
 
 	/* Robustness: 2000 random texts (printable, control bytes, '=', ',' and
 	 * '#' in heavy doses) never crash, never loop, and leave valid options. */

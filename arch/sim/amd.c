@@ -22,7 +22,7 @@ static unsigned n_ctrs(void)
 	unsigned n = g_sim.caps.amd.core_counters;
 	if (!n)
 		n = 4;
-	return n > 8 ? 8 : n;
+	return n > SIM_MAX_AMD_CORE ? SIM_MAX_AMD_CORE : n;
 }
 
 /* PerfEvtSel (APM Vol. 2 Figure 13-7): EventSelect[7:0], UnitMask[15:8],
@@ -45,7 +45,7 @@ static enum amd_reg classify(uint32_t msr, unsigned *i)
 		*i = msr - MSR_K7_PERFCTR0;
 		return AMD_LEGACY_CTR;
 	}
-	if (msr >= MSR_F15H_PERF_CTL0 && msr < MSR_F15H_PERF_CTL0 + 16) {
+	if (msr >= MSR_F15H_PERF_CTL0 && msr < MSR_F15H_PERF_CTL0 + 2 * SIM_MAX_AMD_CORE) {
 		*i = (msr - MSR_F15H_PERF_CTL0) / 2;
 		return (msr - MSR_F15H_PERF_CTL0) % 2 ? AMD_EXT_CTR : AMD_EXT_SEL;
 	}
@@ -105,8 +105,12 @@ static enum sim_msr_result amd_rdmsr(uint32_t msr, uint64_t *val)
 	case MSR_AMD64_PERF_CNTR_GLOBAL_CTL:
 		*val = P->amd_global_ctl;
 		return SIM_MSR_OK;
-	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR:
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET:
+		if (quirk(Q_AMD_STATUS_SET_GP))
+			return SIM_MSR_GP;
+		*val = 0;
+		return SIM_MSR_OK;
+	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR:
 		*val = 0;
 		return SIM_MSR_OK;
 	}
@@ -130,10 +134,10 @@ static enum sim_msr_result amd_wrmsr(uint32_t msr, uint64_t val)
 			    (val & (GENMASK_ULL(35, 32) | GENMASK_ULL(41, 40))))
 				return SIM_MSR_GP;
 			*reg(k, i) = val;
-			if (i < 8)
+			if (i < SIM_MAX_AMD_CORE)
 				P->amd_last[i] = false;
 		} else {
-			if (quirk(Q_AMD_RUNNING_WRITE_IGNORED) && i < 8 &&
+			if (quirk(Q_AMD_RUNNING_WRITE_IGNORED) && i < SIM_MAX_AMD_CORE &&
 			    (P->amd_sel[i] & BIT_ULL(22)))
 				return SIM_MSR_OK;
 			/* 48-bit counter: the model ignores bits 63:48. */
@@ -157,6 +161,8 @@ static enum sim_msr_result amd_wrmsr(uint32_t msr, uint64_t val)
 		P->amd_global_status &= ~val;
 		return SIM_MSR_OK;
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET:
+		if (quirk(Q_AMD_STATUS_SET_GP))
+			return SIM_MSR_GP;
 		if (val & ~cmask & ~BIT_ULL(59))
 			return SIM_MSR_GP;
 		P->amd_global_status |= val;

@@ -33,6 +33,8 @@ void sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 	if (p->dump_path) {
 		if (g_sim.dump)
 			cpuid_dump_lookup(g_sim.dump, g_sim.dump_cpu, leaf, subleaf, r);
+		if (p->guest_cpuid)
+			p->guest_cpuid(leaf, subleaf, r);
 		patch_apic_id(leaf, r);
 		return;
 	}
@@ -143,13 +145,17 @@ static void derive(void)
 	s->evtsel_reserved = res;
 
 	uint64_t fcv = 0;
-	for (unsigned i = 0; i < SIM_MAX_FIXED && i < 16; i++)
+	for (unsigned i = 0; i < SIM_MAX_FIXED && i < GLOBAL_FIXED_BITS; i++)
 		if ((s->fixed_exists >> i) & 1)
 			fcv |= FIXED_CTRL_FIELD(i, FIXED_CTRL_OS | FIXED_CTRL_USR | FIXED_CTRL_PMI |
 						       (any ? FIXED_CTRL_ANY : 0));
 	s->fixed_ctrl_valid = fcv;
 
-	uint64_t counters = s->gp_exists | ((uint64_t)s->fixed_exists << GLOBAL_FIXED_SHIFT);
+	/* GP counters at bits 31:0, fixed counters 0-15 at 47:32: a counter
+	 * beyond those has no global bit (bits 63:48 are defined otherwise). */
+	uint64_t counters = (s->gp_exists & GENMASK_ULL(31, 0)) |
+			    ((uint64_t)(s->fixed_exists & GENMASK_ULL(GLOBAL_FIXED_BITS - 1, 0))
+			     << GLOBAL_FIXED_SHIFT);
 	/* IA32_PERF_GLOBAL_CTRL: EN_PMCn, EN_FIXED_CTRi; bit 48 enables
 	 * PERF_METRICS when available. */
 	s->global_ctrl_valid = counters | (s->perf_metrics ? BIT_ULL(48) : 0);
@@ -195,6 +201,8 @@ enum sim_config_result sim_configure_cpu(struct sim_cpu *cpu, const struct sim_p
 	g_sim.profile = p;
 	for (unsigned q = 0; quirks && q < QUIRK_COUNT; q++)
 		g_sim.quirks[q] = quirks[q];
+	for (unsigned i = 0; i < p->n_quirks; i++)
+		g_sim.quirks[p->quirks[i]] = true;
 	if (p->dump_path &&
 	    sim_load_dump(p->dump_path, g_sim_cpu_select, err, errlen) != SIM_CONFIG_OK)
 		return SIM_CONFIG_BAD_DUMP;

@@ -20,6 +20,9 @@
 #include <unistd.h>
 
 #include "boot_info.h"
+#include "kstring.h"
+#include "options.h"
+#include "runner.h"
 #include "sim.h"
 
 #define DEFAULT_PROFILE "synth-v5-metrics"
@@ -47,26 +50,39 @@ __attribute__((noreturn, format(printf, 1, 2))) static void bad_usage(const char
 	exit(2);
 }
 
-static char *read_file(const char *path)
+/* The options file as bytes (the parser judges them, as on the machine),
+ * at most OPT_MAX_TEXT + 1 of them so that the parser can refuse the size. */
+static char *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		bad_usage("cannot read config file %s: %s", path, strerror(errno));
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	size_t n;
-	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (len + 1 == cap)
-			buf = realloc(buf, cap *= 2);
-	}
-	fclose(f);
+	char *buf = malloc(OPT_MAX_TEXT + 2);
 	if (!buf)
 		exit(3);
-	buf[len] = 0;
-	if (strlen(buf) != len)
-		bad_usage("config file %s contains a NUL byte", path);
+	*len = fread(buf, 1, OPT_MAX_TEXT + 1, f);
+	if (ferror(f))
+		bad_usage("cannot read config file %s: %s", path, strerror(errno));
+	fclose(f);
+	buf[*len] = 0;
 	return buf;
+}
+
+/* A number option of this command line, read like an options-file number. */
+static uint64_t number_arg(const char *opt, const char *v, uint64_t max)
+{
+	uint64_t x;
+	if (!kparse_u64(v, strlen(v), &x) || x > max)
+		bad_usage("%s wants a number from 0 to %#llx (decimal or 0x hex), got '%s'", opt,
+			  (unsigned long long)max, v);
+	return x;
+}
+
+static void print_option_error(void *ctx, const char *msg)
+{
+	unsigned *n = ctx;
+	if (++*n <= 20)
+		fprintf(stderr, "pmusim: option error: %s\n", msg);
 }
 
 static const char *default_dumps_dir(void)
@@ -120,10 +136,11 @@ static void mutation_plan(void)
 		if (sim_find_profile(preferred[i]) && no < 64)
 			order[no++] = sim_find_profile(preferred[i]);
 	for (unsigned i = 0; i < np && no < 64; i++) {
-		bool seen = false;
+		/* Platform models deviate by design: not conforming profiles. */
+		bool skip = sim_profile_is_platform(sim_profile_at(i));
 		for (unsigned j = 0; j < no; j++)
-			seen |= order[j] == sim_profile_at(i);
-		if (!seen)
+			skip |= order[j] == sim_profile_at(i);
+		if (!skip)
 			order[no++] = sim_profile_at(i);
 	}
 	for (unsigned i = 0; i < no; i++) {
@@ -249,21 +266,12 @@ int main(int argc, char **argv)
 			    "unknown profile '%s' (--list-profiles lists them; dumps from %s)",
 			    profile, g_sim_dumps_dir);
 	}
-	if (cpu) {
-		char *end;
-		unsigned long n = strtoul(cpu, &end, 0);
-		if (!*cpu || *end || n >= SIM_FIRST_CPU)
-			bad_usage("--cpu wants a CPU number, got '%s'", cpu);
-		g_sim_cpu_select = (unsigned)n;
-	}
+	if (cpu)
+		g_sim_cpu_select = (unsigned)number_arg("--cpu", cpu, SIM_FIRST_CPU - 1);
 	if (perf_cap) {
-		char *end;
-		unsigned long long n = strtoull(perf_cap, &end, 0);
-		if (!*perf_cap || *end)
-			bad_usage("--perf-capabilities wants a number, got '%s'", perf_cap);
 		static struct sim_profile copy;
 		copy = *p;
-		copy.perf_capabilities = n;
+		copy.perf_capabilities = number_arg("--perf-capabilities", perf_cap, UINT64_MAX);
 		p = &copy;
 	}
 	char err[512];
@@ -271,23 +279,36 @@ int main(int argc, char **argv)
 		bad_usage("%s", err);
 
 	static struct boot_info bi;
-	char *text = config ? read_file(config) : NULL;
+	size_t tl = 0;
+	char *text = config ? read_file(config, &tl) : NULL;
 	if (sets_len) {
-		size_t tl = text ? strlen(text) : 0;
 		char *all = malloc(tl + sets_len + 2);
 		if (!all)
 			return 3;
-		all[0] = 0;
-		if (text) {
-			strcpy(all, text);
-			if (tl && text[tl - 1] != '\n')
-				strcat(all, "\n");
-		}
-		strcat(all, sets);
+		if (text)
+			memcpy(all, text, tl);
+		if (tl && text[tl - 1] != '\n')
+			all[tl++] = '\n';
+		memcpy(all + tl, sets, sets_len + 1);
+		tl += sets_len;
 		text = all;
 	}
 	bi.config_text = text;
+	bi.config_len = tl;
 	bi.config_source = config ? config : (sets_len ? "--set" : NULL);
 	bi.firmware_vendor = "pmusim (no firmware)";
+	/* Bad options are bad usage here (exit 2), judged by the kernel's own
+	 * parser and name check: the kernel would report the same errors and end
+	 * its run with verdict ERROR. */
+	if (text) {
+		static struct options o;
+		unsigned shown = 0, n;
+		options_defaults(&o);
+		n = options_parse(&o, text, tl, bi.config_source, print_option_error, &shown);
+		n += runner_check_names(&o, print_option_error, &shown);
+		if (n)
+			bad_usage("%u error%s in the options%s: nothing was run", n,
+				  n > 1 ? "s" : "", shown > 20 ? " (the first 20 shown)" : "");
+	}
 	kernel_main(&bi);
 }

@@ -56,6 +56,8 @@ static enum sim_msr_result cpu_wrmsr(uint32_t msr, uint64_t val)
 			valid |= DEBUGCTL_ENABLE_UNCORE_PMI;
 		if (val & ~valid)
 			return SIM_MSR_GP;
+		if ((val & DEBUGCTL_FREEZE_PERFMON_ON_PMI) && quirk(Q_DEBUGCTL_FREEZE_GP))
+			return SIM_MSR_GP;
 		g_sim.pmu.debugctl = val;
 		return SIM_MSR_OK;
 	case MSR_IA32_PERF_CAPABILITIES:
@@ -108,13 +110,28 @@ static bool pmu_msr_address(uint32_t msr)
 	       (msr >= 0x4C1 && msr <= 0x4C8) || msr == MSR_IA32_PERF_METRICS;
 }
 
+/* The two P6 counters and their event selects (C1H, C2H, 186H, 187H). */
+static bool p6_counter_msr(uint32_t msr)
+{
+	return msr == MSR_IA32_PMC0 || msr == MSR_IA32_PMC0 + 1 || msr == MSR_IA32_PERFEVTSEL0 ||
+	       msr == MSR_IA32_PERFEVTSEL0 + 1;
+}
+
+/* MSRs no family claims that a no-PMU quirk still answers (read 0, write
+ * ignored). */
+static bool no_pmu_raz(uint32_t msr)
+{
+	return (quirk(Q_NO_PMU_MSRS_RAZ) && pmu_msr_address(msr)) ||
+	       (quirk(Q_KVM_P6_MSRS_RAZ) && p6_counter_msr(msr));
+}
+
 int sim_rdmsr(uint32_t msr, uint64_t *val)
 {
 	/* Vol. 2B RDMSR: #GP(0) if the current privilege level is not 0. */
 	if (g_sim.cpl != 0 && !quirk(Q_MSR_CPL_UNCHECKED))
 		return X86_VEC_GP;
 	enum sim_msr_result r = family_rdmsr(msr, val);
-	if (r == SIM_MSR_NOT_MINE && quirk(Q_NO_PMU_MSRS_RAZ) && pmu_msr_address(msr)) {
+	if (r == SIM_MSR_NOT_MINE && no_pmu_raz(msr)) {
 		*val = 0;
 		r = SIM_MSR_OK;
 	}
@@ -127,7 +144,7 @@ int sim_wrmsr(uint32_t msr, uint64_t val)
 	if (g_sim.cpl != 0 && !quirk(Q_MSR_CPL_UNCHECKED))
 		return X86_VEC_GP;
 	enum sim_msr_result r = family_wrmsr(msr, val);
-	if (r == SIM_MSR_NOT_MINE && quirk(Q_NO_PMU_MSRS_RAZ) && pmu_msr_address(msr))
+	if (r == SIM_MSR_NOT_MINE && no_pmu_raz(msr))
 		r = SIM_MSR_OK;
 	return r == SIM_MSR_OK ? 0 : X86_VEC_GP;
 }

@@ -19,6 +19,14 @@ static inline bool fixed_exists(unsigned i)
 	return i < SIM_MAX_FIXED && ((g_sim.fixed_exists >> i) & 1);
 }
 
+/* A fixed counter 16 or up may exist (its MSR, RDPMC) but has no 4-bit field
+ * in IA32_FIXED_CTR_CTRL (16 fields) and no IA32_PERF_GLOBAL_CTRL/STATUS bit
+ * (32 + i would reach the bits 48-63 defined otherwise): it never counts. */
+static inline bool fixed_programmable(unsigned i)
+{
+	return i < GLOBAL_FIXED_BITS && fixed_exists(i);
+}
+
 static inline uint64_t gp_mask(void)
 {
 	return width_mask(g_sim.gp_width);
@@ -140,7 +148,7 @@ static bool gp_counting(unsigned i)
 
 static bool fixed_counting(unsigned i)
 {
-	if (!g_sim.arch_pmu || !fixed_exists(i) || frozen())
+	if (!g_sim.arch_pmu || !fixed_programmable(i) || frozen())
 		return false;
 	uint64_t f = (P->fixed_ctrl >> (4 * i)) & 0xF;
 	bool os = f & FIXED_CTRL_OS, usr = f & FIXED_CTRL_USR;
@@ -283,7 +291,7 @@ static uint64_t inuse(void)
 			v |= GLOBAL_INUSE_PMI;
 	}
 	for (unsigned i = 0; i < SIM_MAX_FIXED; i++) {
-		if (!fixed_exists(i))
+		if (!fixed_programmable(i))
 			continue;
 		uint64_t f = (P->fixed_ctrl >> (4 * i)) & 0xF;
 		if (f & 3)
@@ -311,7 +319,7 @@ static enum kind classify(uint32_t msr, unsigned *idx)
 		*idx = msr - MSR_IA32_PERFEVTSEL0;
 		return K_EVTSEL;
 	}
-	if (msr >= MSR_IA32_FIXED_CTR0 && msr < MSR_IA32_FIXED_CTR0 + 16) {
+	if (msr >= MSR_IA32_FIXED_CTR0 && msr < MSR_IA32_FIXED_CTR0 + SIM_MAX_FIXED) {
 		*idx = msr - MSR_IA32_FIXED_CTR0;
 		return K_FIXED;
 	}

@@ -97,6 +97,49 @@ static const struct sim_cpuid_entry synth_no_pmu[] = {
     {0x40000000, 0, {0x40000001, 0x54474354, 0x43544743, 0x47435447}}, /* "TCGTCGTCGTCG" */
 };
 
+/* ---- Architectural limits (issue 9, class 1 and 4): one profile at each
+ * bound the suite derives from the architecture. ------------------------- */
+
+/* As Lunar Lake / Arrow Lake H: leaf 0AH says 8 GP counters and fixed 0-2,
+ * leaf 23H says 10 GP counters (PMC8, PMC9) and fixed 0-2 and 4-6 (a hole
+ * at 3); FW_WRITE, so IA32_A_PMC8/9 exist too. */
+static const struct sim_cpuid_entry synth_leaf23_10gp[] = {
+    GENUINE_INTEL(0x23),
+    {1, 0, {0x000B06D0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
+    {7, 0, {1, 0, 0, 0}},
+    {7, 1, {1U << 8, 0, 0, 0}}, /* ArchPerfmonExt */
+    {0xA, 0, {0x08300805, 0, 0x7, 0x8603}},
+    {0x23, 0, {0x3, 0x3, 0, 0}},
+    {0x23, 1, {0x3FF, 0x77, 0, 0}},
+};
+
+/* Leaf 0AH alone with 12 GP counters: the beyond-count probe has one index
+ * left (IA32_PMC12 = CDH) before IA32_PMC13 would be CEH. */
+static const struct sim_cpuid_entry synth_12gp[] = {
+    GENUINE_INTEL(0xA),
+    {1, 0, {0x000906A0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
+    {0xA, 0, {0x08300C04, 0, 0, 0x8603}},
+};
+
+/* v5 with fixed counter 16 in CPUID.0AH:ECX: it exists (MSR, RDPMC) but has
+ * no IA32_FIXED_CTR_CTRL field nor GLOBAL_CTRL bit (bits 63:48 are defined
+ * otherwise): nothing may spill into them. */
+static const struct sim_cpuid_entry synth_fixed16[] = {
+    GENUINE_INTEL(0xA),
+    {1, 0, {0x000A06A0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
+    {0xA, 0, {0x08300805, 0, 0x10007, 0x8603}},
+};
+
+/* AMD PerfMonV2 with the most core counters CPUID.80000022H:EBX[3:0] can
+ * enumerate, 15 (the four legacy ones alias the first four). */
+static const struct sim_cpuid_entry synth_amd_15ctr[] = {
+    AUTHENTIC_AMD(0x10),
+    {1, 0, {0x00A10F11, 0x00100800, 0x7EFA320B, 0x178BFBFF}},
+    {0x80000000, 0, {0x80000022, 0x68747541, 0x444D4163, 0x69746E65}},
+    {0x80000001, 0, {0x00A10F11, 0x40000000, 0x75C237FF, 0x2FD3FBFF}},
+    {0x80000022, 0, {0x1, 0xF, 0, 0}},
+};
+
 #define BUILTIN(n, d, tab, pc)                                                                     \
 	{                                                                                          \
 		.name = n, .desc = d, .entries = tab, .n_entries = ARRAY_SIZE(tab),                \
@@ -115,6 +158,13 @@ static const struct sim_profile builtins[] = {
     BUILTIN("synth-v1", "architectural perfmon v1: 2 GP x 40 bit, no fixed", synth_v1, 0),
     BUILTIN("synth-no-pmu", "emulator without a PMU (CPUID.0AH = 0), like QEMU TCG", synth_no_pmu,
 	    0),
+    /* architectural limits */
+    BUILTIN("synth-leaf23-10gp", "v5 + leaf 23H: 10 GP (0AH says 8), fixed 0x77 (0AH says 3)",
+	    synth_leaf23_10gp, 0x34C5),
+    BUILTIN("synth-12gp", "v4, 12 GP counters by leaf 0AH, FW_WRITE", synth_12gp, 0x34C5),
+    BUILTIN("synth-fixed16", "v5, fixed counters 0-2 and 16 by CPUID.0AH:ECX", synth_fixed16,
+	    0x34C5),
+    BUILTIN("synth-amd-15ctr", "AMD PerfMonV2 with 15 core counters", synth_amd_15ctr, 0),
 };
 
 /* IA32_PERF_CAPABILITIES for the dumps of ../shared/cpuid, by file name. */
@@ -139,6 +189,10 @@ static const struct {
 #define MAX_DUMPS 64
 static struct sim_profile dumps[MAX_DUMPS];
 static unsigned n_dumps;
+/* Platform models (platforms.c), on their host dumps; listed last. */
+#define MAX_PLATFORMS 8
+static struct sim_profile platforms[MAX_PLATFORMS];
+static unsigned n_platforms;
 const char *g_sim_dumps_dir;
 
 static int cmp_name(const void *a, const void *b)
@@ -174,6 +228,26 @@ void sim_load_profiles(const char *dir)
 	}
 	closedir(d);
 	qsort(dumps, n_dumps, sizeof(dumps[0]), cmp_name);
+	for (unsigned i = 0; i < sim_platform_count && n_platforms < MAX_PLATFORMS; i++) {
+		const struct sim_platform *pl = &sim_platforms[i];
+		char *path = malloc(strlen(dir) + strlen(pl->host_dump) + 2);
+		if (!path)
+			exit(3);
+		sprintf(path, "%s/%s", dir, pl->host_dump);
+		if (access(path, R_OK) != 0) {
+			free(path); /* no host dump here: no such platform */
+			continue;
+		}
+		platforms[n_platforms++] = (struct sim_profile){
+		    .name = pl->name,
+		    .desc = pl->desc,
+		    .dump_path = path,
+		    .perf_capabilities = pl->perf_capabilities,
+		    .guest_cpuid = pl->guest_cpuid,
+		    .quirks = pl->quirks,
+		    .n_quirks = pl->n_quirks,
+		};
+	}
 }
 
 /*
@@ -204,9 +278,9 @@ static const struct sim_profile *machine_at(unsigned i);
 
 unsigned sim_profile_count(void)
 {
-	unsigned n = ARRAY_SIZE(builtins) + n_dumps;
+	unsigned n = ARRAY_SIZE(builtins) + n_dumps + n_platforms;
 
-	while (machine_at(n - ARRAY_SIZE(builtins) - n_dumps))
+	while (machine_at(n - ARRAY_SIZE(builtins) - n_dumps - n_platforms))
 		n++;
 	return n;
 }
@@ -242,7 +316,10 @@ const struct sim_profile *sim_profile_at(unsigned i)
 	i -= ARRAY_SIZE(builtins);
 	if (i < n_dumps)
 		return &dumps[i];
-	return machine_at(i - n_dumps);
+	i -= n_dumps;
+	if (i < n_platforms)
+		return &platforms[i];
+	return machine_at(i - n_platforms);
 }
 
 const struct sim_profile *sim_find_profile(const char *name)

@@ -187,6 +187,16 @@ static bool on_rdt_l3(const struct caps *c, const struct sim_profile *p)
 	return c->rdt.l3.present;
 }
 
+static bool on_rdt_occupancy(const struct caps *c, const struct sim_profile *p)
+{
+	return c->rdt.l3.present && c->rdt.l3.occupancy;
+}
+
+static bool on_rdt_total_bw(const struct caps *c, const struct sim_profile *p)
+{
+	return c->rdt.l3.present && c->rdt.l3.total_bw;
+}
+
 /* ---- Machines of several CPUs (smp.c; caps: the first CPU's) ------------ */
 
 static unsigned machine_cpus(const struct sim_profile *p)

@@ -21,11 +21,13 @@
 	/* ---- RDPMC (Vol. 2B RDPMC) ---- */                                                      \
 	QUIRK(                                                                                     \
 	    Q_RDPMC_FAST_ON_ARCH, "rdpmc-fast-on-arch", on_arch_pmu,                               \
-	    "KVM (Intel vPMU, older kernels: ECX[31] masked off before decoding; version not "     \
-	    "verified)",                                                                           \
+	    "KVM intel_rdpmc_ecx_to_pmc() before the 2024 rework decoding ECX[31:16] as a type "   \
+	    "(INTEL_RDPMC_TYPE_MASK): ECX[31:30] masked off, ECX[31] a 32-bit read (read at "      \
+	    "torvalds/linux 0033fa35)",                                                            \
 	    "RDPMC ignores ECX[31] on an architectural PMU (reads the counter) instead of #GP(0)") \
 	QUIRK(Q_RDPMC_TYPE_FLAGS, "rdpmc-type-as-flags", on_fixed_counters,                        \
-	      "KVM (Intel vPMU, older kernels: ECX[30] decoded as a flag; version not verified)",  \
+	      "hypothetical (KVM tests ECX[30] as a flag but keeps ECX[29:16] in the index, so "   \
+	      "other types still #GP: intel_rdpmc_ecx_to_pmc(), torvalds/linux 0033fa35)",         \
 	      "RDPMC treats ECX[30] as a 'fixed' flag and ignores the other type bits")            \
 	QUIRK(Q_RDPMC_RCX_HIGH, "rdpmc-rcx-high-used", on_arch_pmu, "hypothetical",                \
 	      "RDPMC raises #GP when RCX[63:32] is non-zero instead of ignoring it")               \
@@ -70,7 +72,9 @@
 	      "hypothetical", "IA32_A_PMCx exist without IA32_PERF_CAPABILITIES[13] (FW_WRITE)")   \
 	QUIRK(Q_FW_NO_WIDTH_GP, "full-width-no-width-gp", on_fw_write_below_64, "hypothetical",    \
 	      "IA32_A_PMCx writes with bits above the width are truncated instead of #GP(0)")      \
-	QUIRK(Q_FIXED_NO_WIDTH_GP, "fixed-write-no-width-gp", on_fixed_counters, "hypothetical",   \
+	QUIRK(Q_FIXED_NO_WIDTH_GP, "fixed-write-no-width-gp", on_fixed_counters,                   \
+	      "KVM intel_pmu_set_msr(): no reserved-bit check on IA32_FIXED_CTRx, the value is "   \
+	      "masked to the width (torvalds/linux 0033fa35)",                                     \
 	      "IA32_FIXED_CTRx writes with bits above the width are truncated instead of #GP(0)")  \
 	QUIRK(Q_LEGACY_ZERO_EXT, "legacy-write-zero-extended", on_gp_wider_than_32,                \
 	      "hypothetical", "IA32_PMCx writes zero-extend EAX instead of sign-extending bit 31") \
@@ -102,7 +106,8 @@
 	/* ---- Counting (Vol. 3B 20.2) ---- */                                                    \
 	QUIRK(                                                                                     \
 	    Q_GLOBAL_CTRL_RESET_ZERO, "global-ctrl-reset-zero", on_v2,                             \
-	    "KVM before its 2024 fix setting the GP enable bits at RESET (version not verified)",  \
+	    "QEMU/KVM: QEMU kvm_put_msrs() writes its reset value 0 at KVM_PUT_RESET_STATE; KVM "  \
+	    "kvm_pmu_reset()/intel_pmu_reset() zero it too (torvalds/linux 0033fa35)",             \
 	    "IA32_PERF_GLOBAL_CTRL resets to 0 instead of the GP enable bits set")                 \
 	QUIRK(Q_GLOBAL_CTRL_IGNORED, "global-ctrl-not-gating", on_v2, "hypothetical",              \
 	      "counting is not gated by IA32_PERF_GLOBAL_CTRL")                                    \
@@ -141,7 +146,8 @@
 	QUIRK(Q_OVF_EARLY, "overflow-one-early", on_v2, "hypothetical",                            \
 	      "overflow is signalled when the counter reaches all-ones, one event early")          \
 	QUIRK(Q_FREEZE_IGNORED, "freeze-on-pmi-ignored", on_v2,                                    \
-	      "KVM vPMU (Freeze_PerfMon_On_PMI not emulated, per its sources)",                    \
+	      "hypothetical (KVM rejects the bit with #GP instead: "                               \
+	      "debugctl-freeze-perfmon-rejected)",                                                 \
 	      "IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI does not freeze the counters on a PMI")         \
 	QUIRK(Q_FREEZE_LEGACY_ON_V4, "v4-freeze-legacy", on_v4, "hypothetical",                    \
 	      "on v4, freeze on PMI clears IA32_PERF_GLOBAL_CTRL instead of setting CTR_FRZ")      \
@@ -155,7 +161,8 @@
 	      "available")                                                                         \
 	/* ---- PMI and the local APIC (Vol. 3A 10.5.1, Vol. 3B 20.2) ---- */                      \
 	QUIRK(Q_LVT_NO_MASK, "lvt-mask-not-set-on-pmi", on_any_pmi_source,                         \
-	      "KVM before its 2023 fix masking LVTPC on PMI delivery (version not verified)",      \
+	      "KVM kvm_apic_local_deliver() before its Sept. 2023 fix (v6.6); since Apr. 2024 "    \
+	      "again for AMD/Hygon guests only (guest_cpuid_is_intel_compatible())",               \
 	      "PMI delivery does not set the LVT performance-counter mask bit")                    \
 	QUIRK(Q_PMI_WHILE_MASKED, "pmi-while-lvt-masked", on_arch_pmu, "hypothetical",             \
 	      "a PMI is delivered while the LVT entry is masked")                                  \
@@ -285,7 +292,34 @@
 	QUIRK(Q_RDT_EVENT_NO_ERROR, "rdt-bad-event-no-error", on_rdt_l3, "hypothetical",           \
 	      "IA32_QM_CTR does not set Error (bit 63) for an unsupported event ID")               \
 	QUIRK(Q_RDT_QM_CTR_WRITABLE, "rdt-qm-ctr-writable", on_rdt_l3, "hypothetical",             \
-	      "WRMSR to the read-only IA32_QM_CTR is ignored instead of #GP(0)")
+	      "WRMSR to the read-only IA32_QM_CTR is ignored instead of #GP(0)")                   \
+	/* parity (issue 12): RDT values */                                                        \
+	QUIRK(Q_RDT_OCC_IGNORES_FILLS, "rdt-occupancy-ignores-fills", on_rdt_occupancy,            \
+	      "hypothetical (a hypervisor exposing CMT without backing it)",                       \
+	      "lines filled under an RMID are not charged to its L3 occupancy")                    \
+	QUIRK(Q_RDT_OCC_EVERY_RMID, "rdt-occupancy-charged-to-every-rmid", on_rdt_occupancy,       \
+	      "hypothetical",                                                                      \
+	      "lines filled under one RMID are charged to the occupancy of every RMID")            \
+	QUIRK(Q_RDT_MBM_IGNORES_READS, "rdt-mbm-ignores-reads", on_rdt_total_bw, "hypothetical",   \
+	      "bytes read from memory under an RMID are not counted in its total bandwidth")       \
+	QUIRK(Q_RDT_MBM_WIDTH_UNMASKED, "rdt-mbm-not-wrapped-at-width", on_rdt_total_bw,           \
+	      "hypothetical (an implementation ignoring CPUID.(0FH,1):EAX[7:0])",                  \
+	      "MBM counters do not wrap at 24 + CPUID.(0FH,1):EAX[7:0] bits: data above the "      \
+	      "width is reported")                                                                 \
+	/* ---- Hypervisors (the platform models of platforms.c) ---- */                           \
+	QUIRK(Q_DEBUGCTL_FREEZE_GP, "debugctl-freeze-perfmon-rejected", on_v2,                     \
+	      "KVM vmx_is_valid_debugctl(): FREEZE_PERFMON_ON_PMI is not in "                      \
+	      "vmx_get_supported_debugctl(), the WRMSR fails",                                     \
+	      "WRMSR IA32_DEBUGCTL with FREEZE_PERFMON_ON_PMI (bit 12) raises #GP(0)")             \
+	QUIRK(Q_AMD_STATUS_SET_GP, "amd-global-status-set-gp", on_amd_perfmon_v2,                  \
+	      "KVM before its 2025 PerfCntrGlobalStatusSet support: kvm_pmu_set_msr() has no "     \
+	      "case for C000_0303H (torvalds/linux 004a0aa5)",                                     \
+	      "PerfCntrGlobalStatusSet (C000_0303H) raises #GP(0) instead of setting status bits") \
+	QUIRK(Q_KVM_P6_MSRS_RAZ, "no-pmu-p6-msrs-raz-wi", on_intel_without_pmu,                    \
+	      "KVM kvm_get_msr_common() / kvm_set_msr_common() (x86.c): without a vPMU, "          \
+	      "MSR_P6_PERFCTR0/1 and MSR_P6_EVNTSEL0/1 read 0 and writes are dropped",             \
+	      "without a PMU, IA32_PMC0/1 and IA32_PERFEVTSEL0/1 read 0 and ignore writes "        \
+	      "instead of #GP(0)")
 
 enum quirk {
 #define QUIRK(id, name, applies, where, desc) id,

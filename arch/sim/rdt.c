@@ -5,17 +5,38 @@
  *
  * Model: the RMID in IA32_PQR_ASSOC is charged for the workload: L3
  * occupancy grows by one unit (CPUID.(0FH,1):EBX bytes) per 64 instructions
- * up to a cap of 4096 units, total and local bandwidth by one unit per LLC
- * miss. IA32_QM_CTR reports, for the RMID / event in IA32_QM_EVTSEL:
- * Error (bit 63) when the event is not enumerated in CPUID.(0FH,1):EDX or
- * the RMID exceeds CPUID.(0FH,1):ECX; Unavailable (bit 62) when the RMID
- * has never been associated since reset (no data for it); otherwise the
- * count in bits 61:0, wrapping at the width 24 + CPUID.(0FH,1):EAX[7:0].
+ * up to 64 KiB (the loop's own code and stack; at least one unit), total and local bandwidth by one
+ * unit per LLC miss. IA32_QM_CTR reports, for the RMID / event in IA32_QM_EVTSEL: Error (bit 63)
+ * when the event is not enumerated in CPUID.(0FH,1):EDX or the RMID exceeds CPUID.(0FH,1):ECX;
+ * Unavailable (bit 62) when the RMID has never been associated since reset (no data for it);
+ * otherwise the count in bits 61:0, wrapping at the width 24 + CPUID.(0FH,1):EAX[7:0].
+ *
+ * The memory workloads (include/arch.h): arch_flush_buffer() takes the
+ * scratch buffer out of the model's caches; the next arch_workload_touch()
+ * of B bytes fills them, charging the associated RMID B bytes of occupancy
+ * and B bytes of total (and local) bandwidth, in upscale units; a touch of
+ * a buffer still cached charges nothing. A bandwidth counter starts 256
+ * units below its wrap when its RMID is first used (hardware gives no reset
+ * value), so that every bandwidth check crosses the wrap.
  */
 #include "sim.h"
 
 /* This CPU's PMU state (g_sim is the running CPU, smp.c). */
 #define P (&g_sim.pmu)
+
+static unsigned mbm_width(void)
+{
+	return g_sim.caps.rdt.l3.counter_width ? g_sim.caps.rdt.l3.counter_width : 24;
+}
+
+/* First association of an RMID since reset: its data becomes available. */
+static void use_rmid(uint64_t rmid)
+{
+	if (rmid >= 1024 || P->rmid_used[rmid])
+		return;
+	P->rmid_used[rmid] = true;
+	P->rmid_bw[rmid] = width_mask(mbm_width()) - 256;
+}
 
 static unsigned rmid_bits(void)
 {
@@ -59,7 +80,9 @@ static enum sim_msr_result rdt_rdmsr(uint32_t msr, uint64_t *val)
 			*val = QM_CTR_UNAVAILABLE;
 			return SIM_MSR_OK;
 		}
-		uint64_t w = width_mask(r->l3.counter_width ? r->l3.counter_width : 24);
+		uint64_t w = width_mask(mbm_width());
+		if (ev != QM_EVENT_L3_OCCUPANCY && quirk(Q_RDT_MBM_WIDTH_UNMASKED))
+			w = QM_CTR_DATA;
 		*val = (ev == QM_EVENT_L3_OCCUPANCY ? P->rmid_occ[rmid] : P->rmid_bw[rmid]) & w;
 		return SIM_MSR_OK;
 	}
@@ -84,8 +107,7 @@ static enum sim_msr_result rdt_wrmsr(uint32_t msr, uint64_t val)
 			return SIM_MSR_GP;
 		P->pqr_assoc = val;
 		uint64_t rmid = FIELD_GET_ULL(PQR_ASSOC_RMID, val);
-		if (rmid < 1024)
-			P->rmid_used[rmid] = true;
+		use_rmid(rmid);
 		return SIM_MSR_OK;
 	}
 	case MSR_IA32_QM_EVTSEL:
@@ -115,17 +137,24 @@ static void rdt_advance(const struct sim_segment *s, uint64_t k)
 	uint64_t rmid = FIELD_GET_ULL(PQR_ASSOC_RMID, P->pqr_assoc);
 	if (rmid >= 1024)
 		return;
-	P->rmid_used[rmid] = true;
-	P->rmid_occ[rmid] += insns / 64;
-	if (P->rmid_occ[rmid] > 4096)
-		P->rmid_occ[rmid] = 4096;
+	use_rmid(rmid);
+	/* The loop touches its code and stack only: a few lines, 64 KiB at
+	 * most, however long it runs. */
+	uint64_t cap = 65536 / (g_sim.caps.rdt.l3.upscale ? g_sim.caps.rdt.l3.upscale : 1);
+	if (cap < 1)
+		cap = 1;
+	if (P->rmid_occ[rmid] < cap) {
+		P->rmid_occ[rmid] += insns / 64;
+		if (P->rmid_occ[rmid] > cap)
+			P->rmid_occ[rmid] = cap;
+	}
 	P->rmid_bw[rmid] += llc_misses;
 }
 
 /* IA32_PQR_ASSOC resets to RMID 0, COS 0: RMID 0 is associated. */
 static void rdt_reset(void)
 {
-	P->rmid_used[0] = true;
+	use_rmid(0);
 }
 
 const struct sim_family sim_family_rdt = {
@@ -135,3 +164,48 @@ const struct sim_family sim_family_rdt = {
     .reset = rdt_reset,
     .advance = rdt_advance,
 };
+
+/* ---- The memory workloads (include/arch.h) ---- */
+
+static uint8_t scratch[ARCH_SCRATCH_BYTES] __attribute__((aligned(4096)));
+
+void *arch_scratch_buffer(void)
+{
+	return scratch;
+}
+
+/* CLFLUSH without CPUID.01H:EDX.CLFSH is #UD (SDM Vol. 2A CLFLUSH). */
+void arch_flush_buffer(const void *buf, uint64_t bytes)
+{
+	(void)buf;
+	(void)bytes;
+	if (!g_sim.caps.clflush)
+		sim_raise(X86_VEC_UD, 0, false, (uint64_t)(uintptr_t)arch_flush_buffer, 0);
+	P->scratch_cached = false;
+}
+
+void arch_workload_touch(const void *buf, uint64_t bytes)
+{
+	const struct caps_rdt *r = &g_sim.caps.rdt;
+	uint64_t rmid = FIELD_GET_ULL(PQR_ASSOC_RMID, P->pqr_assoc);
+	uint64_t units;
+
+	(void)buf;
+	if (P->scratch_cached || !r->mon_present || rmid >= 1024) {
+		P->scratch_cached = true;
+		return;
+	}
+	P->scratch_cached = true;
+	units = bytes / (r->l3.upscale ? r->l3.upscale : 1);
+	use_rmid(rmid);
+	if (quirk(Q_RDT_OCC_EVERY_RMID)) {
+		for (uint32_t i = 0; i <= r->l3.max_rmid && i < 1024; i++) {
+			use_rmid(i);
+			P->rmid_occ[i] += units;
+		}
+	} else if (!quirk(Q_RDT_OCC_IGNORES_FILLS)) {
+		P->rmid_occ[rmid] += units;
+	}
+	if (!quirk(Q_RDT_MBM_IGNORES_READS))
+		P->rmid_bw[rmid] += units;
+}

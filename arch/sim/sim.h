@@ -22,6 +22,8 @@
 
 #define SIM_MAX_GP    32
 #define SIM_MAX_FIXED 32
+/* AMD core counters at C001_0200H + 2n / C001_0201H + 2n: up to 15. */
+#define SIM_MAX_AMD_CORE AMD_CORE_COUNTERS_MAX
 
 /* ---- Profile: where CPUID comes from ---------------------------------- */
 
@@ -40,6 +42,11 @@ struct sim_profile {
 	/* IA32_PERF_CAPABILITIES when CPUID.01H:ECX[15] (PDCM) is set. Dumps
 	 * carry no MSRs: chosen per profile, documented in profiles.c. */
 	uint64_t perf_capabilities;
+	/* Platform models only (platforms.c): the guest's view of each leaf
+	 * (called with the host's values), and the deviations always on. */
+	void (*guest_cpuid)(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+	const enum quirk *quirks;
+	unsigned n_quirks;
 	/* A machine of several CPUs (smp.c): its parts in CPU order, each
 	 * `cpus` CPUs of the named profile; NULL for a one-CPU profile. */
 	const struct sim_machine_part *parts;
@@ -50,6 +57,24 @@ struct sim_machine_part {
 	const char *profile;
 	unsigned cpus;
 };
+
+/* A platform: a host dump seen through a hypervisor (platforms.c). It is a
+ * profile, but not a conforming one: the mutation matrix leaves it out. */
+struct sim_platform {
+	const char *name, *desc;
+	const char *host_dump; /* a file of the dumps directory */
+	void (*guest_cpuid)(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+	uint64_t perf_capabilities;
+	const enum quirk *quirks;
+	unsigned n_quirks;
+};
+extern const struct sim_platform sim_platforms[];
+extern const unsigned sim_platform_count;
+
+static inline bool sim_profile_is_platform(const struct sim_profile *p)
+{
+	return p->quirks != NULL || p->guest_cpuid != NULL;
+}
 
 /* ---- Counting model (pmu_model.c) -------------------------------------- */
 
@@ -124,8 +149,8 @@ struct sim_pmu {
 	uint64_t debugctl;
 	uint64_t td_acc[4]; /* retiring, bad spec, frontend, backend slots */
 	/* AMD */
-	uint64_t amd_ctr[8], amd_sel[8];
-	bool amd_last[8];
+	uint64_t amd_ctr[SIM_MAX_AMD_CORE], amd_sel[SIM_MAX_AMD_CORE];
+	bool amd_last[SIM_MAX_AMD_CORE];
 	uint64_t amd_lctr[4], amd_lsel[4]; /* only with Q_AMD_NOT_ALIASED */
 	uint64_t amd_global_ctl, amd_global_status;
 	/* Nehalem uncore */
@@ -142,6 +167,7 @@ struct sim_pmu {
 	uint64_t pqr_assoc, qm_evtsel;
 	uint64_t rmid_occ[1024], rmid_bw[1024];
 	bool rmid_used[1024];
+	bool scratch_cached; /* arch_scratch_buffer() in the model's caches */
 };
 
 struct sim_apic {

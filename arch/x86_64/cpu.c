@@ -166,6 +166,19 @@ uint64_t arch_rdtsc(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+void arch_flush_buffer(const void *buf, uint64_t bytes)
+{
+	for (uint64_t off = 0; off < bytes; off += 64)
+		__asm__ volatile("clflush (%0)" ::"r"((const uint8_t *)buf + off) : "memory");
+	__asm__ volatile("mfence" ::: "memory");
+}
+
+void arch_workload_touch(const void *buf, uint64_t bytes)
+{
+	for (uint64_t off = 0; off < bytes; off += 64)
+		(void)*(const volatile uint64_t *)((const uint8_t *)buf + off);
+}
+
 void arch_serialize(void)
 {
 	struct cpuid_regs r;

@@ -44,6 +44,17 @@ void *pool_alloc(uint64_t bytes, uint64_t align)
 	return b;
 }
 
+/* include/arch.h: carved from the pool on first use (boot/ sized the pool
+ * for it), zeroed like every pool allocation. */
+void *arch_scratch_buffer(void)
+{
+	static void *buf;
+
+	if (!buf && pool_end - pool_next >= ARCH_SCRATCH_BYTES + SZ_4K)
+		buf = pool_alloc(ARCH_SCRATCH_BYTES, SZ_4K);
+	return buf;
+}
+
 static uint64_t *new_table(void)
 {
 	return pool_alloc(SZ_4K, SZ_4K);

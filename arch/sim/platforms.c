@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Platform models: a real host's CPUID dump seen through a hypervisor, with
+ * the deviations that hypervisor is known for switched on. They are what a
+ * `make run KVM=1` guest sees, modelled from the hypervisor's source so that
+ * its shipped expectations file (tests/expectations/qemu-kvm-*.txt) is
+ * tested by `make test` on a machine without KVM.
+ *
+ * KVM with QEMU `-cpu host,pmu=on` (the default migratable=on): the guest's
+ * CPUID is what KVM_GET_SUPPORTED_CPUID reports (Linux arch/x86/kvm/cpuid.c,
+ * kvm_set_cpu_caps() and __do_cpuid_func()), filtered by QEMU
+ * (target/i386/cpu.c, x86_cpu_get_supported_feature_word()). Sources read:
+ * torvalds/linux arch/x86/kvm/pmu.c at 004a0aa5, vmx/pmu_intel.c at 0033fa35,
+ * the lapic.c / vmx.c / svm/pmu.c changes cited beside each quirk; and the
+ * real KVM guest dump ../shared/cpuid/kvm_qemu_host_kbl_r_i7_8650u.txt,
+ * which shows the same leaf 0AH, leaf 1 and leaf 7 changes on a Kaby Lake R
+ * host. What a platform changes in CPUID is below; what it does differently
+ * at run time is its quirk list (quirks.h, each row citing its source).
+ */
+#include "sim.h"
+
+/* CPUID bit positions (SDM Vol. 2A CPUID; APM Vol. 3 Appendix E). */
+#define L1_ECX_DTES64	   BIT_ULL(2)
+#define L1_ECX_DS_CPL	   BIT_ULL(4)
+#define L1_ECX_PDCM	   BIT_ULL(15)
+#define L1_ECX_HYPERVISOR  BIT_ULL(31)
+#define L1_EDX_DS	   BIT_ULL(21)
+#define L7_EBX_PQM	   BIT_ULL(12)
+#define L7_EBX_PQE	   BIT_ULL(15)
+#define L7_1_EAX_PMX	   BIT_ULL(8) /* ArchPerfmonExt: leaf 23H */
+#define E1_ECX_PERFCTR_NB  BIT_ULL(24)
+#define E1_ECX_PERFCTR_LLC BIT_ULL(28)
+#define E22_EAX_PERFMON_V2 BIT_ULL(0)
+
+/* KVM's vPMU limits (arch/x86/include/asm/kvm_host.h and pmu.c,
+ * kvm_init_pmu_capability()): version at most 2, 8 GP and 3 fixed counters
+ * on Intel, 6 core counters on AMD. */
+#define KVM_PMU_MAX_VERSION   2
+#define KVM_INTEL_MAX_GP      8
+#define KVM_INTEL_MAX_FIXED   3
+#define KVM_AMD_MAX_CORE_CTRS 6
+
+static unsigned min_u(unsigned a, unsigned b)
+{
+	return a < b ? a : b;
+}
+
+/* CPUID.40000000H: "KVMKVMKVM\0\0\0", leaves up to 40000001H. */
+static void kvm_signature(struct cpuid_regs *r)
+{
+	r->eax = 0x40000001;
+	r->ebx = 0x4B4D564B;
+	r->ecx = 0x564B4D56;
+	r->edx = 0x0000004D;
+}
+
+/* Leaves that both vendors' guests lose: RDT (KVM's kvm_set_cpu_caps() does
+ * not list PQM / PQE, so leaves 0FH / 10H read 0: the real guest dump has
+ * them cleared) and the hypervisor bit and leaf. */
+static bool kvm_common(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	switch (leaf) {
+	case 0x1:
+		r->ecx |= L1_ECX_HYPERVISOR;
+		return true;
+	case 0x7:
+		if (subleaf == 0)
+			r->ebx &= ~(uint32_t)(L7_EBX_PQM | L7_EBX_PQE);
+		return true;
+	case 0xF:
+	case 0x10:
+		*r = (struct cpuid_regs){0};
+		return true;
+	case 0x40000000:
+		kvm_signature(r);
+		return true;
+	case 0x40000001:
+		*r = (struct cpuid_regs){0};
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Intel host, KVM + QEMU -cpu host,pmu=on:
+ *  - leaf 0AH (cpuid.c, case 0xa, from kvm_pmu_cap): version min(host, 2),
+ *    GP counters min(host, 8), ECX = 0 (no fixed-counter bitmask), EDX fixed
+ *    counters min(host, 3) of the host width, EDX[15] AnyThread deprecated
+ *    set. The real guest dump: EAX 07300402H, ECX 0, EDX 8603H.
+ *  - leaf 1: DS, DTES64, DS-CPL clear (no PEBS / BTS without
+ *    migratable=no), as in the real guest dump; PDCM kept.
+ *  - leaf (7,1): ArchPerfmonExt clear, so no leaf 23H.
+ *  - IA32_PERF_CAPABILITIES: FW_WRITE only (QEMU's migratable CPU drops the
+ *    LBR and PEBS formats): the profile's perf_capabilities.
+ */
+static void kvm_intel_guest_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	if (leaf == 0x1) {
+		r->ecx &= ~(uint32_t)(L1_ECX_DTES64 | L1_ECX_DS_CPL);
+		r->edx &= ~(uint32_t)L1_EDX_DS;
+	}
+	if (kvm_common(leaf, subleaf, r))
+		return;
+	switch (leaf) {
+	case 0x7:
+		if (subleaf == 1)
+			r->eax &= ~(uint32_t)L7_1_EAX_PMX;
+		return;
+	case 0xA: {
+		unsigned version = min_u(r->eax & 0xFF, KVM_PMU_MAX_VERSION);
+		unsigned gp = min_u((r->eax >> 8) & 0xFF, KVM_INTEL_MAX_GP);
+		unsigned fixed = min_u(r->edx & 0x1F, KVM_INTEL_MAX_FIXED);
+		r->eax = (r->eax & 0xFFFF0000U) | (gp << 8) | version;
+		r->ecx = 0;
+		r->edx = (r->edx & 0x1FE0U) | BIT_ULL(15) | fixed;
+		return;
+	}
+	case 0x23:
+		*r = (struct cpuid_regs){0};
+		return;
+	}
+}
+
+/*
+ * Intel host, KVM + QEMU -cpu host,pmu=off: QEMU's cpu_x86_cpuid() reports
+ * leaf 0AH as 0 and clears PDCM when the PMU is off (target/i386/cpu.c); KVM
+ * then has no vPMU (pmu->version 0: every PMU MSR and RDPMC fail) except the
+ * P6 MSRs its generic MSR code answers (quirk no-pmu-p6-msrs-raz-wi).
+ */
+static void kvm_intel_pmu_off_guest_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	kvm_intel_guest_cpuid(leaf, subleaf, r);
+	if (leaf == 0x1)
+		r->ecx &= ~(uint32_t)L1_ECX_PDCM;
+	if (leaf == 0xA)
+		*r = (struct cpuid_regs){0};
+}
+
+/*
+ * AMD host, KVM + QEMU -cpu host,pmu=on:
+ *  - CPUID.0AH = 0 (cpuid.c case 0xa: no X86_FEATURE_ARCH_PERFMON on AMD).
+ *  - 80000001H:ECX PerfCtrExtCore kept; PerfCtrExtNB / PerfCtrExtLLC clear
+ *    (KVM virtualizes only the core counters).
+ *  - 80000022H (cpuid.c, case 0x80000022): PerfMonV2 only, EBX[3:0] core
+ *    counters min(host, 6), no LBR stack, no northbridge / UMC counters.
+ */
+static void kvm_amd_guest_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	if (kvm_common(leaf, subleaf, r))
+		return;
+	switch (leaf) {
+	case 0xA:
+		*r = (struct cpuid_regs){0};
+		return;
+	case 0x80000001:
+		r->ecx &= ~(uint32_t)(E1_ECX_PERFCTR_NB | E1_ECX_PERFCTR_LLC);
+		return;
+	case 0x80000022:
+		r->eax &= E22_EAX_PERFMON_V2;
+		r->ebx = min_u(r->ebx & 0xF, KVM_AMD_MAX_CORE_CTRS);
+		r->ecx = r->edx = 0;
+		return;
+	}
+}
+
+/* What KVM does differently at run time, per vendor (quirks.h cites each). */
+static const enum quirk kvm_intel_quirks[] = {
+    Q_GLOBAL_CTRL_RESET_ZERO,
+    Q_RDPMC_FAST_ON_ARCH,
+    Q_FIXED_NO_WIDTH_GP,
+    Q_DEBUGCTL_FREEZE_GP,
+};
+
+static const enum quirk kvm_pmu_off_quirks[] = {
+    Q_KVM_P6_MSRS_RAZ,
+};
+
+static const enum quirk kvm_amd_quirks[] = {
+    Q_LVT_NO_MASK,
+    Q_AMD_STATUS_SET_GP,
+};
+
+const struct sim_platform sim_platforms[] = {
+    {
+	.name = "kvm-intel-sapphirerapids",
+	.desc = "QEMU/KVM guest (-cpu host,pmu=on) on a Sapphire Rapids host",
+	.host_dump = "intel_sapphirerapids_806f8.txt",
+	.guest_cpuid = kvm_intel_guest_cpuid,
+	.perf_capabilities = PERF_CAP_FW_WRITE,
+	.quirks = kvm_intel_quirks,
+	.n_quirks = ARRAY_SIZE(kvm_intel_quirks),
+    },
+    {
+	.name = "kvm-intel-sapphirerapids-pmu-off",
+	.desc = "QEMU/KVM guest (-cpu host,pmu=off) on a Sapphire Rapids host",
+	.host_dump = "intel_sapphirerapids_806f8.txt",
+	.guest_cpuid = kvm_intel_pmu_off_guest_cpuid,
+	.perf_capabilities = 0,
+	.quirks = kvm_pmu_off_quirks,
+	.n_quirks = ARRAY_SIZE(kvm_pmu_off_quirks),
+    },
+    {
+	.name = "kvm-amd-zen4",
+	.desc = "QEMU/KVM guest (-cpu host,pmu=on) on a Zen 4 (Genoa) host",
+	.host_dump = "amd_zen4_genoa_a10f11.txt",
+	.guest_cpuid = kvm_amd_guest_cpuid,
+	.perf_capabilities = 0,
+	.quirks = kvm_amd_quirks,
+	.n_quirks = ARRAY_SIZE(kvm_amd_quirks),
+    },
+};
+const unsigned sim_platform_count = ARRAY_SIZE(sim_platforms);
