@@ -262,6 +262,9 @@ struct arch_exception {
 	uint64_t rip;
 	uint64_t cr2; /* #PF only */
 	int cpl;      /* CPL at the time of the exception */
+	/* Machine state the test left changed and the harness put back (names,
+	 * ", "-separated), or NULL: a failure of the test whatever else it did. */
+	const char *state_restored;
 };
 #define ARCH_TIMEOUT (-1)
 
@@ -270,7 +273,9 @@ struct arch_exception {
  * returns 0 when fn returned; 1 with *ex filled when an exception outside any
  * probe hit fn (or code it called); 2 with ex->vector = ARCH_TIMEOUT when the
  * watchdog fired after `timeout_ms`. In every case CPL is 0, interrupts are off,
- * CR4 is as it was on entry and the stack is the caller's.
+ * CR4 is as it was on entry and the stack is the caller's; on the machine the
+ * descriptor tables, CR0, CR8, EFER and the local APIC are too (anything the
+ * test changed among those is named in ex->state_restored, whatever rc is).
  */
 int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct arch_exception *ex);
 
@@ -351,6 +356,16 @@ void kernel_emergency_summary(const char *why);
  * the runner reports it and goes on. */
 void arch_selftest_page_fault(void);
 void arch_selftest_invalid_opcode(void);
+/* Recurse until the stack's guard page: a #PF (on its own stack), never a
+ * double fault. */
+void arch_selftest_overflow_stack(void);
+/* A PMI (fixed self-IPI at PMI_VECTOR) whose handler raises #UD: the fault
+ * is reported and the PMI left in service gets its EOI. */
+void arch_selftest_fault_in_pmi_handler(void);
+/* Load an empty IDTR and GDTR, zero an IDT gate, raise TPR/CR8 to 15 and
+ * return with interrupts off: the harness must put everything back and
+ * report the test as failed. */
+void arch_selftest_corrupt_machine_state(void);
 
 /* Save a file on the boot medium (real hardware); false when it cannot. */
 bool arch_save_report(const char *name, const char *data, size_t len);

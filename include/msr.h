@@ -28,7 +28,7 @@
 #define MSR_IA32_MISC_ENABLE		  0x1A0
 #define MSR_IA32_APIC_BASE		  0x01B
 #define MSR_IA32_PAT			  0x277
-#define MSR_IA32_EFER			  0xC0000080
+#define MSR_IA32_EFER			  0xC0000080 /* SDM Vol. 3A 2.2.1 (IA32_EFER) */
 #define MSR_IA32_GS_BASE		  0xC0000101
 
 #define MSR_IA32_PMC(i)	       (MSR_IA32_PMC0 + (i))

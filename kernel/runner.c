@@ -300,6 +300,9 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 
 	enum ktap_result r;
 	const char *text = NULL;
+	if (ex.state_restored)
+		ktap_diag(w, "the test left machine state changed: %s (put back by the harness)",
+			  ex.state_restored);
 	if (rc == ARCH_RUN_CPU_LOST) {
 		ktap_diag(w,
 			  "cpu %u did not come back within %u ms and a grace period: it was "
@@ -316,7 +319,7 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	} else if (rc == 1) {
 		report_exception(w, &ex);
 		r = KTAP_ERROR;
-	} else if (t.failures) {
+	} else if (t.failures || ex.state_restored) {
 		r = KTAP_FAIL;
 	} else if (t.skipped) {
 		r = KTAP_SKIP;

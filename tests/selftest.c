@@ -40,6 +40,32 @@ TEST_FULL(selftest, invalid_opcode, REQ_NONE, TEST_SELFTEST, 0)
 		    "UD2 executed by arch_selftest_invalid_opcode");
 }
 
+TEST_FULL(selftest, stack_overflow, REQ_NONE, TEST_SELFTEST, 0)
+{
+	perturb_cr4();
+	arch_selftest_overflow_stack();
+	expect_true(t, false, "a #PF in the stack guard page", "the recursion returned",
+		    RULE_HARNESS, "unbounded recursion by arch_selftest_overflow_stack");
+}
+
+TEST_FULL(selftest, fault_in_pmi_handler, REQ_APIC, TEST_SELFTEST, 0)
+{
+	perturb_cr4();
+	arch_selftest_fault_in_pmi_handler();
+	expect_true(t, false, "a #UD in the PMI handler", "no PMI, or its handler returned",
+		    RULE_HARNESS, "PMI handler that executes UD2");
+}
+
+TEST_FULL(selftest, corrupt_machine_state, REQ_NONE, TEST_SELFTEST, 0)
+{
+	/* Returns normally: the failure is the state left behind (empty IDTR
+	 * and GDTR, a zeroed #UD gate, CR8 = 15), which the harness reports and
+	 * puts back; the tests after this one prove it did. */
+	arch_selftest_corrupt_machine_state();
+	expect_true(t, true, "a return", "a return", RULE_HARNESS,
+		    "arch_selftest_corrupt_machine_state returned");
+}
+
 static volatile uint64_t spin_counter;
 
 TEST_FULL(selftest, endless_loop, REQ_NONE, TEST_SELFTEST, 500)

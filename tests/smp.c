@@ -110,8 +110,7 @@ static int common_gp(unsigned other)
 {
 	const struct caps *o = record_of(other);
 
-	for_each_gp_counter(c)
-	{
+	for_each_gp_counter (c) {
 		if (c.idx < o->pm.gp_counters && (o->pm.gp_mask & BIT_ULL(c.idx)))
 			return (int)c.idx;
 	}
@@ -206,9 +205,9 @@ TEST(smp, counters_per_cpu, REQ_ARCH_PMU)
 
 	/* Control: the other CPU's own counter sees its CPL 3 workload. */
 	if (on_cpu(t, other, count_user_work, &s, "counting its own CPL 3 workload"))
-		expect_range(t, s.value, insns, insns + PMU_OVERHEAD_EVENTS, RULE_SMP_COUNTERS_PER_CPU,
-			     "cpu %u: IA32_PMC%d counting its own CPL 3 workload (control)", other,
-			     gp);
+		expect_range(
+		    t, s.value, insns, insns + PMU_OVERHEAD_EVENTS, RULE_SMP_COUNTERS_PER_CPU,
+		    "cpu %u: IA32_PMC%d counting its own CPL 3 workload (control)", other, gp);
 
 	/* This CPU stays at CPL 0 throughout: a USR-only counter here has
 	 * nothing of its own to count. */
@@ -411,7 +410,8 @@ static void uncore_pmi_accept(void *arg)
 	bool on = *(const bool *)arg;
 	uint64_t d = rdmsr(MSR_IA32_DEBUGCTL);
 
-	wrmsr(MSR_IA32_DEBUGCTL, on ? d | DEBUGCTL_ENABLE_UNCORE_PMI : d & ~DEBUGCTL_ENABLE_UNCORE_PMI);
+	wrmsr(MSR_IA32_DEBUGCTL,
+	      on ? d | DEBUGCTL_ENABLE_UNCORE_PMI : d & ~DEBUGCTL_ENABLE_UNCORE_PMI);
 	arch_apic_write_lvt_pmi(on ? PMI_VECTOR : APIC_LVT_MASKED | PMI_VECTOR);
 }
 
@@ -473,9 +473,10 @@ TEST(smp, uncore_pmi_to_en_cores, REQ_NEHALEM_UNCORE | REQ_APIC)
 		unsigned got, stray;
 		uncore_pmi_run(cores[i]);
 		pmis_by_core(cores[i], &got, &stray);
-		expect_true(t, got >= 1, "at least one", got ? "some" : "none", RULE_SMP_UNCORE_PMI,
-			    "PMIs on the CPUs of core %u, the only EN_PMI_COREx set (run on cpu %u)",
-			    cores[i], me);
+		expect_true(
+		    t, got >= 1, "at least one", got ? "some" : "none", RULE_SMP_UNCORE_PMI,
+		    "PMIs on the CPUs of core %u, the only EN_PMI_COREx set (run on cpu %u)",
+		    cores[i], me);
 		expect_eq(t, stray, 0, RULE_SMP_UNCORE_PMI,
 			  "PMIs on CPUs of the other cores (EN_PMI_CORE%u only)", cores[i]);
 	}

@@ -75,6 +75,9 @@ int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct 
 	uint64_t cr4 = g_sim.cr4;
 	int rc;
 
+	if (ex)
+		memset(ex, 0, sizeof(*ex));
+	g_sim_state_changed = NULL;
 	if (!installed) {
 		struct sigaction sa;
 		memset(&sa, 0, sizeof(sa));
@@ -112,6 +115,12 @@ int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct 
 	g_sim.cr4 = cr4;
 	g_sim.apic.isr = false;
 	g_sim.apic.nmi_blocked = false;
+	/* What the machine's arch_run_guarded puts back and reports (x86_64/
+	 * state.c): the simulated CPU has no tables, only the record of the
+	 * self-test that changed them. */
+	if (ex)
+		ex->state_restored = g_sim_state_changed;
+	g_sim_state_changed = NULL;
 	return rc;
 }
 
@@ -152,6 +161,26 @@ void arch_selftest_page_fault(void)
 	 * read, supervisor), CR2 = the address. */
 	sim_raise(X86_VEC_PF, 0, true, (uint64_t)__builtin_return_address(0),
 		  0xFFFFDEAD00000000ULL);
+}
+
+const char *g_sim_state_changed;
+
+void arch_selftest_overflow_stack(void)
+{
+	/* The machine's #PF in the stack's guard page: a write, not present. */
+	sim_raise(X86_VEC_PF, 2, true, (uint64_t)__builtin_return_address(0),
+		  0xFFFFBEEF00000FF8ULL);
+}
+
+void arch_selftest_fault_in_pmi_handler(void)
+{
+	g_sim.apic.isr = true; /* the PMI in service when its handler faults */
+	sim_raise(X86_VEC_UD, 0, false, (uint64_t)__builtin_return_address(0), 0);
+}
+
+void arch_selftest_corrupt_machine_state(void)
+{
+	g_sim_state_changed = "IDTR, IDT contents, GDTR, CR8, local APIC TPR";
 }
 
 void arch_selftest_invalid_opcode(void)

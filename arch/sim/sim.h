@@ -20,6 +20,9 @@
 #include "caps.h"
 #include "quirks.h"
 
+/* Machine state a self-test "changed" (run.c), reported like the machine's. */
+extern const char *g_sim_state_changed;
+
 #define SIM_MAX_GP    32
 #define SIM_MAX_FIXED 32
 /* AMD core counters at C001_0200H + 2n / C001_0201H + 2n: up to 15. */

@@ -14,6 +14,9 @@
  */
 #include "x86.h"
 
+#include "kstring.h"
+#include "ktap.h"
+
 #define PIT_HZ	     1193182ULL
 #define CALIBRATE_MS 10
 
@@ -99,6 +102,23 @@ void arch_apic_self_nmi(void)
 			     : (uint32_t)FIELD_GET_ULL(APIC_ID_XAPIC, apic_read(APIC_REG_ID));
 
 	apic_send_ipi(id, low);
+}
+
+/* A fixed interrupt at `vector` to this CPU: the self shorthand (ICR bits
+ * 19:18 = 01b) is valid with fixed delivery (SDM Vol. 3A 10.6.1). */
+void apic_self_ipi(uint8_t vector)
+{
+	uint64_t icr = vector | (1ULL << 18) | APIC_ICR_LEVEL_ASSERT;
+
+	if (x2apic) {
+		wrmsr(X2APIC_MSR(APIC_REG_ICR), icr);
+		return;
+	}
+	apic_write(APIC_REG_ICR_HI, 0);
+	apic_write(APIC_REG_ICR, (uint32_t)icr);
+	for (unsigned i = 0; i < 1000000 && (apic_read(APIC_REG_ICR) & APIC_ICR_DELIVERY_STATUS);
+	     i++)
+		cpu_relax();
 }
 
 uint32_t apic_timer_hz(void)
@@ -238,4 +258,77 @@ void apic_watchdog_disarm(void)
 bool apic_watchdog_expired(void)
 {
 	return apic_read(APIC_REG_TIMER_CURRENT) == 0;
+}
+
+/* ---- Saved around each test (state.c) ---------------------------------- */
+
+#define APIC_REG_TPR	 0x080
+#define APIC_REG_ISR	 0x100 /* 8 registers of 32 bits, 10H apart */
+#define APIC_REG_LINT0	 0x350
+#define APIC_REG_LINT1	 0x360
+#define APIC_REG_LVT_ERR 0x370
+
+/* Per CPU: a CPU's run may happen inside another CPU's (smp.c). */
+static uint64_t saved_base_of[ARCH_MAX_CPUS];
+static uint32_t saved_lvt_pmi_of[ARCH_MAX_CPUS];
+#define saved_base    (saved_base_of[this_cpu()->index])
+#define saved_lvt_pmi (saved_lvt_pmi_of[this_cpu()->index])
+
+void apic_state_save(uint32_t *tpr, uint32_t *svr, uint32_t *lint0, uint32_t *lint1,
+		     uint32_t *lvt_err)
+{
+	saved_base = rdmsr(MSR_IA32_APIC_BASE);
+	saved_lvt_pmi = apic_read(APIC_REG_LVT_PMI);
+	*tpr = apic_read(APIC_REG_TPR);
+	*svr = apic_read(APIC_REG_SVR);
+	*lint0 = apic_read(APIC_REG_LINT0);
+	*lint1 = apic_read(APIC_REG_LINT1);
+	*lvt_err = apic_read(APIC_REG_LVT_ERR);
+}
+
+static bool any_in_service(void)
+{
+	for (uint32_t i = 0; i < 8; i++)
+		if (apic_read(APIC_REG_ISR + 0x10 * i))
+			return true;
+	return false;
+}
+
+static void put_back(uint32_t reg, uint32_t want, const char *name, char *changed, size_t size)
+{
+	if (apic_read(reg) == want)
+		return;
+	apic_write(reg, want);
+	size_t n = kstrlen(changed);
+	ksnprintf(changed + n, size - n, "%slocal APIC %s", n ? ", " : "", name);
+}
+
+/* Puts the local APIC back (names of what differed appended to changed);
+ * returns the number of EOIs it took to leave no vector in service. */
+unsigned apic_state_restore(uint32_t tpr, uint32_t svr, uint32_t lint0, uint32_t lint1,
+			    uint32_t lvt_err, char *changed, size_t size)
+{
+	uint64_t base;
+	unsigned eois = 0;
+
+	/* A disabled APIC, or one left in the other mode, first (SDM Vol. 3A
+	 * 10.12.5: x2APIC is entered from xAPIC, with EN set). */
+	if (rdmsr_safe(MSR_IA32_APIC_BASE, &base) == 0 && base != saved_base) {
+		wrmsr_safe(MSR_IA32_APIC_BASE, (saved_base & ~APIC_BASE_EXTD) | APIC_BASE_EN);
+		wrmsr_safe(MSR_IA32_APIC_BASE, saved_base);
+		size_t n = kstrlen(changed);
+		ksnprintf(changed + n, size - n, "%sIA32_APIC_BASE", n ? ", " : "");
+	}
+	put_back(APIC_REG_SVR, svr, "SVR (software enable)", changed, size);
+	put_back(APIC_REG_TPR, tpr, "TPR", changed, size);
+	put_back(APIC_REG_LINT0, lint0, "LVT LINT0", changed, size);
+	put_back(APIC_REG_LINT1, lint1, "LVT LINT1", changed, size);
+	put_back(APIC_REG_LVT_ERR, lvt_err, "LVT error", changed, size);
+	apic_write(APIC_REG_LVT_PMI, saved_lvt_pmi);
+	/* Each EOI retires the highest-priority vector in service (10.8.5). */
+	while (any_in_service() && eois < 256) {
+		arch_apic_eoi();
+		eois++;
+	}
+	return eois;
 }

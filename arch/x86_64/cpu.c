@@ -41,6 +41,11 @@ struct __attribute__((packed)) table_ptr {
 #define IST_DF	1
 #define IST_NMI 2
 #define IST_MC	3
+/* #PF too: a test that overflows its stack faults in the guard page below
+ * it, and the CPU could not push the #PF frame on that stack (it would be a
+ * #DF and the end of the run). On its own stack the #PF is a reported fault
+ * of that test: arch_run_guarded's context is above the overflow. */
+#define IST_PF 4
 
 /* Per CPU: the TSS holds the CPU's own stacks, and its descriptor's busy
  * bit is set by LTR, so each CPU has its own GDT too. */
@@ -81,6 +86,7 @@ static void build_idt(void)
 	set_gate(X86_VEC_DF, x86_vector_stubs[X86_VEC_DF], IST_DF, 0);
 	set_gate(X86_VEC_NMI, x86_vector_stubs[X86_VEC_NMI], IST_NMI, 0);
 	set_gate(X86_VEC_MC, x86_vector_stubs[X86_VEC_MC], IST_MC, 0);
+	set_gate(X86_VEC_PF, x86_vector_stubs[X86_VEC_PF], IST_PF, 0);
 	/* The way back from arch_call_at_cpl: an interrupt gate with DPL 3.
 	 * Chosen over a call gate because it takes the same path as every
 	 * exception (RSP0 stack switch, one frame layout, IF cleared) from all
@@ -89,7 +95,8 @@ static void build_idt(void)
 	idt_built = true;
 }
 
-void cpu_init_descriptors(struct cpu_tables *t, uint64_t trap_stack, const uint64_t ist[3])
+void cpu_init_descriptors(struct cpu_tables *t, uint64_t trap_stack,
+			  const uint64_t ist[CPU_IST_STACKS])
 {
 	uint64_t *gdt = t->gdt;
 	struct tss64 *tss = &t->tss;
@@ -107,6 +114,7 @@ void cpu_init_descriptors(struct cpu_tables *t, uint64_t trap_stack, const uint6
 	tss->ist[IST_DF - 1] = ist[0];
 	tss->ist[IST_NMI - 1] = ist[1];
 	tss->ist[IST_MC - 1] = ist[2];
+	tss->ist[IST_PF - 1] = ist[3];
 	tss->iomap_base = sizeof(*tss); /* no I/O bitmap: IN/OUT fault at CPL > IOPL */
 
 	uint64_t base = (uint64_t)tss, limit = sizeof(*tss) - 1;

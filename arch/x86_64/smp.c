@@ -108,6 +108,7 @@ void smp_init_boot_cpu(const struct x86_handoff *h, struct cpu_tables *t)
 	cpus[boot_cpu].state = CPU_ONLINE;
 	cpus[boot_cpu].alive = 1;
 	cpus[boot_cpu].tables = t;
+	cpus[boot_cpu].saved_state = x86_state_alloc();
 	trampoline = h->trampoline_phys;
 	set_this_cpu(&cpus[boot_cpu]);
 }
@@ -222,10 +223,15 @@ static void start_one(struct x86_percpu *c, bool silent)
 		return;
 	}
 	c->tables = cpu_tables_alloc();
-	c->stack_top = (uint64_t)pool_alloc(AP_STACK_SIZE, 4096) + AP_STACK_SIZE;
+	/* An unmapped guard page below the stack: an overflow is a #PF (on its
+	 * own IST stack), as on the boot CPU. */
+	uint64_t stack = (uint64_t)pool_alloc(AP_STACK_SIZE + 4096, 4096);
+	paging_unmap_guard(stack);
+	c->stack_top = stack + 4096 + AP_STACK_SIZE;
 	c->trap_stack = (uint64_t)pool_alloc(AP_TRAP_STACK_SIZE, 4096) + AP_TRAP_STACK_SIZE;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < CPU_IST_STACKS; i++)
 		c->ist[i] = (uint64_t)pool_alloc(AP_IST_STACK_SIZE, 4096) + AP_IST_STACK_SIZE;
+	c->saved_state = x86_state_alloc();
 	b->stack = c->stack_top;
 	b->arg = (uint64_t)c;
 	__atomic_store_n(&c->alive, 0, __ATOMIC_RELEASE);

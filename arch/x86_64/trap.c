@@ -219,6 +219,9 @@ int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct 
 
 	arch_irq_disable();
 	*ex = (struct arch_exception){0};
+	bool outermost = g_guard == NULL; /* the state is saved once, by the runner's run */
+	if (outermost)
+		x86_state_save();
 	g.prev = g_guard;
 	g.cpl_at_entry = g_cpl;
 	g.ex = ex;
@@ -236,10 +239,14 @@ int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct 
 	/* Here after fn returned or from x86_trap; in both cases interrupts
 	 * are off and g is the innermost guard. */
 	struct guard *gp = g_guard;
+	/* The tables, control registers and APIC first: a PMI left in service
+	 * or a raised TPR would block the next test's watchdog. */
+	const char *changed = outermost ? x86_state_restore() : NULL;
 	apic_watchdog_disarm();
 	g_guard = gp->prev;
 	g_cpl = gp->cpl_at_entry;
 	arch_write_cr4(cr4);
+	gp->ex->state_restored = changed;
 	if (r != 0)
 		x86_iret_to_self(); /* unblock NMIs if we left an NMI handler */
 	return r;
@@ -294,4 +301,52 @@ void arch_selftest_page_fault(void)
 void arch_selftest_invalid_opcode(void)
 {
 	__asm__ volatile("ud2");
+}
+
+/* Deep enough to pass any stack: each frame keeps a page of its own. */
+__attribute__((noinline)) static uint64_t recurse(uint64_t depth)
+{
+	volatile uint8_t frame[4096];
+	frame[0] = (uint8_t)depth;
+	if (depth > (1ULL << 40)) /* 4 PiB of stack: never */
+		return 0;
+	return recurse(depth + 1) + frame[0];
+}
+
+void arch_selftest_overflow_stack(void)
+{
+	(void)recurse(0);
+}
+
+static void faulting_pmi_handler(void)
+{
+	__asm__ volatile("ud2");
+}
+
+void arch_selftest_fault_in_pmi_handler(void)
+{
+	arch_set_pmi_handler(faulting_pmi_handler);
+	apic_self_ipi(PMI_VECTOR);
+	/* Interrupts are on in a guarded run: the PMI arrives here. */
+	for (uint32_t i = 0; i < 100000000; i++)
+		cpu_relax();
+}
+
+void arch_selftest_corrupt_machine_state(void)
+{
+	static const struct __attribute__((packed)) {
+		uint16_t limit;
+		uint64_t base;
+	} empty = {0, 0};
+	struct __attribute__((packed)) {
+		uint16_t limit;
+		uint64_t base;
+	} idtr;
+
+	arch_irq_disable(); /* no interrupt may meet the empty IDT */
+	__asm__ volatile("sidt %0" : "=m"(idtr));
+	((volatile uint64_t *)idtr.base)[2 * X86_VEC_UD] = 0; /* the #UD gate */
+	__asm__ volatile("mov %0, %%cr8" : : "r"(15ULL) : "memory");
+	__asm__ volatile("lidt %0" : : "m"(empty) : "memory");
+	__asm__ volatile("lgdt %0" : : "m"(empty) : "memory");
 }

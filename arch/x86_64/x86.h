@@ -66,7 +66,10 @@ extern char ImageBase[], _edata[];
  * application processors); the IDT is one for all. */
 struct cpu_tables;
 struct cpu_tables *cpu_tables_alloc(void);
-void cpu_init_descriptors(struct cpu_tables *t, uint64_t trap_stack, const uint64_t ist[3]);
+/* IST stacks: #DF, NMI, #MC, #PF (cpu.c). */
+#define CPU_IST_STACKS 4
+void cpu_init_descriptors(struct cpu_tables *t, uint64_t trap_stack,
+			  const uint64_t ist[CPU_IST_STACKS]);
 void cpu_set_rsp0(uint64_t rsp);
 
 /* smp.c: per-CPU state, reached through the GS base (gs:[0] holds its own
@@ -76,8 +79,9 @@ struct x86_percpu {
 	unsigned index;	  /* arch CPU number */
 	uint32_t apic_id; /* from the MADT */
 	struct cpu_tables *tables;
-	void *guard;	/* trap.c: innermost arch_run_guarded on this CPU */
-	void *cpl_call; /* trap.c: innermost arch_call_at_cpl on this CPU */
+	void *guard;	   /* trap.c: innermost arch_run_guarded on this CPU */
+	void *cpl_call;	   /* trap.c: innermost arch_call_at_cpl on this CPU */
+	void *saved_state; /* state.c: what its outermost guarded run saved */
 	volatile enum cpu_state state;
 	volatile uint32_t alive; /* set by the AP once it is parked */
 	/* The work the AP is asked to do (arch_run_on_cpu). */
@@ -87,7 +91,7 @@ struct x86_percpu {
 	int job_rc;
 	struct arch_exception job_ex;
 	volatile uint32_t job_seq, done_seq;
-	uint64_t stack_top, trap_stack, ist[3];
+	uint64_t stack_top, trap_stack, ist[CPU_IST_STACKS];
 };
 static inline struct x86_percpu *this_cpu(void)
 {
@@ -124,6 +128,8 @@ void paging_init(struct x86_handoff *h, uint64_t stack_guard);
 void *pool_alloc(uint64_t bytes, uint64_t align);
 void paging_map_user(uint64_t base, uint64_t size, bool writable);
 void paging_map_uncached(uint64_t base, uint64_t size);
+/* Unmap one 4 KiB page: the guard below an application processor's stack. */
+void paging_unmap_guard(uint64_t addr);
 #define PF_HOLE_ADDR 0x00007FFFFFFFF000ULL /* never mapped: #PF self-test */
 
 /* apic.c */
@@ -135,6 +141,15 @@ bool apic_send_ipi(uint32_t apic_id, uint32_t low);
 void apic_watchdog_arm(uint32_t ms);
 void apic_watchdog_disarm(void);
 bool apic_watchdog_expired(void);
+void apic_self_ipi(uint8_t vector);
+void apic_state_save(uint32_t *tpr, uint32_t *svr, uint32_t *lint0, uint32_t *lint1,
+		     uint32_t *lvt_err);
+unsigned apic_state_restore(uint32_t tpr, uint32_t svr, uint32_t lint0, uint32_t lint1,
+			    uint32_t lvt_err, char *changed, size_t size);
+/* state.c: what a test must not change, saved and put back around it. */
+void *x86_state_alloc(void); /* a CPU's saved state (x86_percpu.saved_state) */
+void x86_state_save(void);
+const char *x86_state_restore(void);
 uint32_t apic_timer_hz(void);
 const char *apic_calibration_source(void);
 

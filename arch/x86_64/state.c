@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The machine state a test must leave as it found it, saved before each
+ * guarded run and put back after it (arch_run_guarded), whatever the test
+ * did: returned, faulted (even inside the PMI handler) or hung.
+ *
+ *   descriptor tables  IDTR, GDTR and the contents of both tables: a test
+ *                      that loads a bad IDTR and returns would otherwise
+ *                      triple-fault the next test with no message
+ *   control registers  CR0, CR8 (the TPR), EFER
+ *   local APIC         TPR, spurious-vector register (software enable),
+ *                      LVT LINT0/LINT1/error; every vector still in service
+ *                      gets its EOI (a fault in the PMI handler leaves the
+ *                      PMI in service, and the watchdog's vector, in the
+ *                      same priority class, would never be delivered again)
+ *
+ * A difference in any of these is a failure of the test (reported by the
+ * runner from arch_exception.state_restored). CR4, the LVT performance-
+ * monitoring entry and the timer are restored silently: tests change them on
+ * purpose (CR4.PCE, PMI delivery) and the watchdog owns the timer.
+ *
+ * The limit: a test that corrupts the IDT or GDT and then faults, before it
+ * returns, triple-faults (the CPU needs the tables to deliver the fault);
+ * that resets the machine, and the report ends without a verdict, which the
+ * host tools refuse (never a PASS).
+ */
+#include "x86.h"
+
+#include "kstring.h"
+#include "ktap.h"
+
+struct __attribute__((packed)) table_reg {
+	uint16_t limit;
+	uint64_t base;
+};
+
+#define TABLE_COPY_MAX 4096 /* the IDT (256 x 16 bytes); the GDT is smaller */
+
+struct machine_state {
+	struct table_reg idtr, gdtr;
+	uint64_t cr0, cr8, efer;
+	uint32_t tpr, svr, lint0, lint1, lvt_err;
+	uint8_t idt[TABLE_COPY_MAX], gdt[TABLE_COPY_MAX];
+	size_t idt_len, gdt_len;
+};
+
+/* One per CPU (smp.c): each has its own GDT, control registers and local
+ * APIC, and a CPU's run may happen inside another CPU's (arch_run_on_cpu). */
+void *x86_state_alloc(void)
+{
+	return pool_alloc(sizeof(struct machine_state), 16);
+}
+#define saved (*(struct machine_state *)this_cpu()->saved_state)
+
+static char changed[160];
+
+static bool differs(const void *a, const void *b, size_t n)
+{
+	const uint8_t *x = a, *y = b;
+	for (size_t i = 0; i < n; i++)
+		if (x[i] != y[i])
+			return true;
+	return false;
+}
+
+static uint64_t read_cr0(void)
+{
+	uint64_t v;
+	__asm__ volatile("mov %%cr0, %0" : "=r"(v));
+	return v;
+}
+
+static uint64_t read_cr8(void)
+{
+	uint64_t v;
+	__asm__ volatile("mov %%cr8, %0" : "=r"(v));
+	return v;
+}
+
+static void note(const char *what)
+{
+	size_t n = kstrlen(changed);
+	ksnprintf(changed + n, sizeof(changed) - n, "%s%s", n ? ", " : "", what);
+}
+
+static size_t table_len(const struct table_reg *r)
+{
+	size_t n = (size_t)r->limit + 1;
+	return n > TABLE_COPY_MAX ? TABLE_COPY_MAX : n;
+}
+
+void x86_state_save(void)
+{
+	__asm__ volatile("sidt %0" : "=m"(saved.idtr));
+	__asm__ volatile("sgdt %0" : "=m"(saved.gdtr));
+	saved.cr0 = read_cr0();
+	saved.cr8 = read_cr8();
+	saved.efer = rdmsr(MSR_IA32_EFER);
+	apic_state_save(&saved.tpr, &saved.svr, &saved.lint0, &saved.lint1, &saved.lvt_err);
+	saved.idt_len = table_len(&saved.idtr);
+	saved.gdt_len = table_len(&saved.gdtr);
+	kmemcpy(saved.idt, (const void *)saved.idtr.base, saved.idt_len);
+	kmemcpy(saved.gdt, (const void *)saved.gdtr.base, saved.gdt_len);
+}
+
+/* Puts everything back; returns the names of what differed, or NULL. */
+const char *x86_state_restore(void)
+{
+	struct table_reg idtr, gdtr;
+
+	changed[0] = '\0';
+	/* The tables first: nothing below may fault, but if it did, the fault
+	 * must find a valid IDT. */
+	__asm__ volatile("sidt %0" : "=m"(idtr));
+	__asm__ volatile("sgdt %0" : "=m"(gdtr));
+	if (idtr.base != saved.idtr.base || idtr.limit != saved.idtr.limit) {
+		__asm__ volatile("lidt %0" : : "m"(saved.idtr) : "memory");
+		note("IDTR");
+	}
+	if (differs((const void *)saved.idtr.base, saved.idt, saved.idt_len)) {
+		kmemcpy((void *)saved.idtr.base, saved.idt, saved.idt_len);
+		note("IDT contents");
+	}
+	if (differs((const void *)saved.gdtr.base, saved.gdt, saved.gdt_len)) {
+		kmemcpy((void *)saved.gdtr.base, saved.gdt, saved.gdt_len);
+		note("GDT contents");
+	}
+	if (gdtr.base != saved.gdtr.base || gdtr.limit != saved.gdtr.limit) {
+		__asm__ volatile("lgdt %0" : : "m"(saved.gdtr) : "memory");
+		note("GDTR");
+	}
+	if (kstrlen(changed)) /* reload the segment caches from the good GDT */
+		x86_load_segments();
+	if (read_cr0() != saved.cr0) {
+		__asm__ volatile("mov %0, %%cr0" : : "r"(saved.cr0) : "memory");
+		note("CR0");
+	}
+	if (rdmsr(MSR_IA32_EFER) != saved.efer) {
+		wrmsr(MSR_IA32_EFER, saved.efer);
+		note("EFER");
+	}
+	if (read_cr8() != saved.cr8) {
+		__asm__ volatile("mov %0, %%cr8" : : "r"(saved.cr8) : "memory");
+		note("CR8");
+	}
+	unsigned eois = apic_state_restore(saved.tpr, saved.svr, saved.lint0, saved.lint1,
+					   saved.lvt_err, changed, sizeof(changed));
+	(void)eois; /* in service after a fault is recovery, not the test's doing */
+	return changed[0] ? changed : NULL;
+}
