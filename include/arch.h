@@ -45,7 +45,18 @@ enum x86_vector {
 	X86_VEC_XM = 19,
 	X86_VEC_VE = 20,
 	X86_VEC_CP = 21,
+	X86_VEC_VC = 29, /* AMD64 APM Vol. 2 8.2: VMM communication (SEV-ES) */
+	X86_VEC_SX = 30, /* AMD64 APM Vol. 2 8.2: security exception */
 };
+
+/* Does the processor push an error code for this exception? SDM Vol. 3A
+ * Table 6-1 (#DF, #TS, #NP, #SS, #GP, #PF, #AC, #CP) and AMD64 APM Vol. 2
+ * Table 8-1 (#VC, #SX). The trap entry and the reports both ask here. */
+static inline bool x86_vector_has_error_code(int vec)
+{
+	return vec == X86_VEC_DF || (vec >= X86_VEC_TS && vec <= X86_VEC_PF) || vec == X86_VEC_AC ||
+	       vec == X86_VEC_CP || vec == X86_VEC_VC || vec == X86_VEC_SX;
+}
 
 /* Vectors the kernel programs into the local APIC. */
 #define PMI_VECTOR	0xF0 /* LVT performance-monitoring entry */
@@ -142,6 +153,34 @@ void arch_workload(uint64_t iters);
 void arch_workload_gated(uint64_t iters, uint32_t msr, uint64_t on, uint64_t off);
 
 /*
+ * The intercepted-instruction workload: the gate of arch_workload_gated()
+ * around a loop whose every iteration executes one instruction that a
+ * hypervisor always intercepts, so that a vPMU has to count it in software:
+ *   ARCH_INTERCEPT_CPUID  CPUID leaf 0 (SDM Vol. 3C 26.1.2: always a VM exit)
+ *   ARCH_INTERCEPT_WRMSR  WRMSR(target) <- 0, target an unused counter's
+ *                         IA32_PERFEVTSELx (a vPMU intercepts it to
+ *                         reprogram its event)
+ *   ARCH_INTERCEPT_IN     IN AL, DX from port `target` (an unused port:
+ *                         port I/O exits to the VMM)
+ * Each iteration retires exactly INTERCEPT_INSNS_PER_ITER instructions, one
+ * of them the intercepted one and INTERCEPT_BRANCHES_PER_ITER a conditional
+ * branch; after the loop, INTERCEPT_CLOSE_INSNS instructions load the
+ * closing WRMSR's operands. On bare metal these are ordinary instructions.
+ * iters >= 1; CPL 0 only.
+ */
+#define INTERCEPT_INSNS_PER_ITER    6
+#define INTERCEPT_BRANCHES_PER_ITER 1
+#define INTERCEPT_CLOSE_INSNS	    3
+enum arch_intercept {
+	ARCH_INTERCEPT_CPUID,
+	ARCH_INTERCEPT_WRMSR,
+	ARCH_INTERCEPT_IN,
+	ARCH_INTERCEPT_COUNT
+};
+void arch_workload_intercepted(enum arch_intercept kind, uint64_t iters, uint32_t msr, uint64_t on,
+			       uint64_t off, uint32_t target);
+
+/*
  * The cache-miss workload: for each of `lines` lines (lines >= 1), line i at
  * buf + i * WORKLOAD_LLC_STRIDE, CLFLUSH the line, MFENCE, then load one
  * quadword from it. Needs CPUID.01H:EDX.CLFSH[19]. The code is __user_code,
@@ -196,6 +235,49 @@ void arch_workload_llc_miss(const void *buf, uint64_t lines);
 #define WORKLOAD_BRMISS_INSNS_PER_ITER	  17
 #define WORKLOAD_BRMISS_BRANCHES_PER_ITER 3
 void arch_workload_branch_miss(uint64_t iters, uint64_t seed);
+
+/*
+ * Where the gated workload's code lies: [*start, *end) covers
+ * arch_workload_gated() from its first instruction to its last, so the
+ * instruction pointer of any event it causes (a PEBS record's IP) is inside.
+ */
+void arch_workload_gated_range(uint64_t *start, uint64_t *end);
+
+/* ---- Branches at known addresses (LBR checks) -------------------------- */
+
+/* The kinds of near branch the chain takes, in the categories the LBR
+ * filters name (SDM Vol. 3B 19.1 IA32_LBR_CTL, 19.x MSR_LBR_SELECT). */
+enum arch_branch_kind {
+	ARCH_BRANCH_JMP,  /* near relative JMP */
+	ARCH_BRANCH_JCC,  /* conditional, taken */
+	ARCH_BRANCH_CALL, /* near relative CALL */
+	ARCH_BRANCH_RET,  /* near RET */
+};
+#define ARCH_BRANCH_CHAIN_LEN 8
+/* The chain's branches in the order they are taken. */
+#define ARCH_BRANCH_CHAIN_KINDS                                                                    \
+	{                                                                                          \
+		ARCH_BRANCH_JMP, ARCH_BRANCH_JCC, ARCH_BRANCH_JMP, ARCH_BRANCH_JCC,                \
+		    ARCH_BRANCH_JMP, ARCH_BRANCH_JCC, ARCH_BRANCH_CALL, ARCH_BRANCH_RET            \
+	}
+
+/*
+ * WRMSR(msr, on), then exactly ARCH_BRANCH_CHAIN_LEN taken branches of the
+ * kinds above, then WRMSR(msr, off): no other branch is taken between the two
+ * WRMSRs, so an LBR enabled by the first and disabled by the second holds
+ * exactly the chain. CPL 0 only; an unchecked WRMSR (a fault is an
+ * unexpected exception).
+ */
+void arch_branch_chain(uint32_t msr, uint64_t on, uint64_t off);
+
+/*
+ * The chain's branch addresses: from[i] is the address of the i-th branch
+ * instruction, to[i] its target, the two addresses an LBR entry records
+ * ("the linear address of the branch instruction itself" and "of the
+ * target", SDM Vol. 3B 19.4.8.1 / 19.1).
+ */
+void arch_branch_chain_sites(uint64_t from[ARCH_BRANCH_CHAIN_LEN],
+			     uint64_t to[ARCH_BRANCH_CHAIN_LEN]);
 
 /*
  * Memory workloads for RDT monitoring (SDM Vol. 3B 17.18), CPL 0 only.

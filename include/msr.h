@@ -102,6 +102,100 @@
 #define MISC_ENABLE_PERF_MON_AVAILABLE BIT_ULL(7)
 #define MISC_ENABLE_PEBS_UNAVAILABLE   BIT_ULL(12)
 
+/* ---- Last branch records (Vol. 3B chapter 19) -------------------------- */
+/* IA32_DEBUGCTL.LBR (bit 0), Vol. 3B Figure 18-3. */
+#define DEBUGCTL_LBR BIT_ULL(0)
+
+/* Model-specific LBR stack (Vol. 3B 19.4.8 "LBR Stack" and the per
+ * microarchitecture sections; Vol. 4 model tables). The stack depth and the
+ * base addresses depend on DisplayFamily_DisplayModel: kernel/lbr.c. */
+#define MSR_LBR_SELECT	  0x1C8 /* MSR_LBR_SELECT (Nehalem and later) */
+#define MSR_LBR_TOS	  0x1C9 /* MSR_LASTBRANCH_TOS */
+#define MSR_LBR_CORE_FROM 0x040 /* MSR_LASTBRANCH_0 / _0_FROM_IP (Core 2, Atom) */
+#define MSR_LBR_CORE_TO	  0x060 /* MSR_LASTBRANCH_0_TO_IP (Core 2, Atom) */
+#define MSR_LBR_NHM_FROM  0x680 /* MSR_LASTBRANCH_0_FROM_IP (Nehalem and later) */
+#define MSR_LBR_NHM_TO	  0x6C0 /* MSR_LASTBRANCH_0_TO_IP (Nehalem and later) */
+#define MSR_LBR_INFO_0	  0xDC0 /* MSR_LBR_INFO_0 (LBR format 5 and 7) */
+/* MSR_LBR_SELECT, Vol. 3B "Filtering of Last Branch Records" (the
+ * MSR_LBR_SELECT tables of Nehalem and Haswell): each bit
+ * set SUPPRESSES the branches it names, except EN_CALLSTACK (9). */
+#define LBR_SELECT_CPL_EQ_0	 BIT_ULL(0) /* branches ending in ring 0 */
+#define LBR_SELECT_CPL_NEQ_0	 BIT_ULL(1) /* branches ending in ring > 0 */
+#define LBR_SELECT_JCC		 BIT_ULL(2) /* conditional branches */
+#define LBR_SELECT_NEAR_REL_CALL BIT_ULL(3)
+#define LBR_SELECT_NEAR_IND_CALL BIT_ULL(4)
+#define LBR_SELECT_NEAR_RET	 BIT_ULL(5)
+#define LBR_SELECT_NEAR_IND_JMP	 BIT_ULL(6)
+#define LBR_SELECT_NEAR_REL_JMP	 BIT_ULL(7)
+#define LBR_SELECT_FAR_BRANCH	 BIT_ULL(8)
+#define LBR_SELECT_EN_CALLSTACK	 BIT_ULL(9) /* Haswell and later */
+/* Flags in MSR_LASTBRANCH_x_FROM_IP for LBR formats 3, 4 and 6 (Vol. 3B
+ * 19.4.8.1): MISPRED at 63; formats 4 (TSX): IN_TX 62, TSX_ABORT 61.
+ * Format 6 keeps a cycle count in MSR_LASTBRANCH_x_TO_IP[63:48]. */
+#define LBR_FROM_MISPRED BIT_ULL(63)
+#define LBR_FROM_IN_TX	 BIT_ULL(62)
+#define LBR_FROM_ABORT	 BIT_ULL(61)
+#define LBR_TO_CYCLES	 GENMASK_ULL(63, 48)
+/* MSR_LBR_INFO_x (formats 5, 7) and IA32_LBR_x_INFO (Arch LBR), Vol. 3B
+ * "MSR_LBR_INFO_x" (Skylake) and the IA32_LBR_x_INFO table (Arch LBR). BR_TYPE
+ * and CYC_CNT_VALID are Arch LBR only. */
+#define LBR_INFO_CYC_CNT       GENMASK_ULL(15, 0)
+#define LBR_INFO_BR_TYPE       GENMASK_ULL(59, 56)
+#define LBR_INFO_CYC_CNT_VALID BIT_ULL(60)
+#define LBR_INFO_TSX_ABORT     BIT_ULL(61)
+#define LBR_INFO_IN_TX	       BIT_ULL(62)
+#define LBR_INFO_MISPRED       BIT_ULL(63)
+/* IA32_LBR_x_INFO.BR_TYPE encodings, Vol. 3B 19.1 (the BR_TYPE table). */
+enum arch_lbr_br_type {
+	ARCH_LBR_BR_JCC = 0,
+	ARCH_LBR_BR_NEAR_IND_JMP = 1,
+	ARCH_LBR_BR_NEAR_REL_JMP = 2,
+	ARCH_LBR_BR_NEAR_IND_CALL = 3,
+	ARCH_LBR_BR_NEAR_REL_CALL = 4,
+	ARCH_LBR_BR_NEAR_RET = 5,
+};
+
+/* Architectural LBRs, Vol. 3B 19.1 and Vol. 4 Table 2-2. */
+#define MSR_IA32_LBR_CTL       0x14CE
+#define MSR_IA32_LBR_DEPTH     0x14CF
+#define MSR_IA32_LBR_0_INFO    0x1200 /* IA32_LBR_x_INFO = 1200H + x */
+#define MSR_IA32_LBR_0_FROM_IP 0x1500 /* IA32_LBR_x_FROM_IP = 1500H + x */
+#define MSR_IA32_LBR_0_TO_IP   0x1600 /* IA32_LBR_x_TO_IP = 1600H + x */
+#define ARCH_LBR_MAX_DEPTH     64     /* CPUID.1CH:EAX[7:0] enumerates up to 8 * 8 */
+/* IA32_LBR_CTL, Vol. 3B 19.1 (the IA32_LBR_CTL table): the filter bits
+ * SELECT (include) the
+ * branches they name, unlike MSR_LBR_SELECT. */
+#define LBR_CTL_LBREN	      BIT_ULL(0)
+#define LBR_CTL_OS	      BIT_ULL(1)  /* CPUID.1CH:EBX[0] */
+#define LBR_CTL_USR	      BIT_ULL(2)  /* CPUID.1CH:EBX[0] */
+#define LBR_CTL_CALL_STACK    BIT_ULL(3)  /* CPUID.1CH:EBX[2] */
+#define LBR_CTL_COND	      BIT_ULL(16) /* CPUID.1CH:EBX[1] for 16..22 */
+#define LBR_CTL_NEAR_REL_JMP  BIT_ULL(17)
+#define LBR_CTL_NEAR_IND_JMP  BIT_ULL(18)
+#define LBR_CTL_NEAR_REL_CALL BIT_ULL(19)
+#define LBR_CTL_NEAR_IND_CALL BIT_ULL(20)
+#define LBR_CTL_NEAR_RET      BIT_ULL(21)
+#define LBR_CTL_OTHER_BRANCH  BIT_ULL(22)
+#define LBR_CTL_ALL_BRANCHES  GENMASK_ULL(22, 16)
+
+/* ---- PEBS and the DS save area (Vol. 3B 18.4.9 "BTS and DS Save Area";
+ * 20.9 "PEBS Facility", adaptive PEBS with PEBS_BASELINE) --------------- */
+#define MSR_IA32_DS_AREA     0x600
+#define MSR_IA32_PEBS_ENABLE 0x3F1 /* PMCn at n, FIXED_CTRi at 32 + i (baseline) */
+#define MSR_PEBS_DATA_CFG    0x3F2 /* with PEBS_BASELINE */
+/* IA32_PERFEVTSELx.Adaptive_Record (bit 34) and IA32_FIXED_CTR_CTRL bit
+ * 32 + 4i, with PEBS_BASELINE: the record takes the groups of
+ * MSR_PEBS_DATA_CFG; clear, the basic group only. */
+#define PERFEVTSEL_ADAPTIVE    BIT_ULL(34)
+#define FIXED_CTRL_ADAPTIVE(i) BIT_ULL(32 + 4 * (i))
+/* MSR_PEBS_DATA_CFG groups and LBR entry count (Vol. 3B 20.9, the
+ * MSR_PEBS_DATA_CFG table): the record format field echoes them. */
+#define PEBS_DATA_CFG_MEMINFO	  BIT_ULL(0)
+#define PEBS_DATA_CFG_GPRS	  BIT_ULL(1)
+#define PEBS_DATA_CFG_XMMS	  BIT_ULL(2)
+#define PEBS_DATA_CFG_LBRS	  BIT_ULL(3)
+#define PEBS_DATA_CFG_LBR_ENTRIES GENMASK_ULL(28, 24) /* entries - 1 */
+
 /* RDPMC ECX encodings, Vol. 2B "RDPMC" (../shared/spec/rdpmc.txt). */
 #define RDPMC_TYPE_SHIFT       16
 #define RDPMC_TYPE_GP	       0x0000U

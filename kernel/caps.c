@@ -25,6 +25,7 @@
 #define LEAF_RDT_MON	      0x0000000FU
 #define LEAF_RDT_ALLOC	      0x00000010U
 #define LEAF_HYBRID	      0x0000001AU
+#define LEAF_ARCH_LBR	      0x0000001CU
 #define LEAF_ARCH_PERFMON_EXT 0x00000023U
 #define LEAF_HV_BASE	      0x40000000U
 #define LEAF_HV_LIMIT	      0x4FFFFFFFU
@@ -51,6 +52,7 @@
 #define F7_EBX_PQM		  BIT_ULL(12) /* RDT monitoring */
 #define F7_EBX_PQE		  BIT_ULL(15) /* RDT allocation */
 #define F7_EDX_HYBRID		  BIT_ULL(15)
+#define F7_EDX_ARCH_LBR		  BIT_ULL(19)
 #define F7_EAX_MAX_SUBLEAF	  GENMASK_ULL(31, 0)
 #define F7_1_EAX_ARCH_PERFMON_EXT BIT_ULL(8) /* leaf 23H is valid */
 
@@ -185,9 +187,9 @@ static enum cpu_vendor vendor_of(const char *s)
 	return VENDOR_UNKNOWN;
 }
 
-static bool amd_like(enum cpu_vendor v)
+bool caps_amd_like(const struct caps *c)
 {
-	return v == VENDOR_AMD || v == VENDOR_HYGON;
+	return c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON;
 }
 
 /*
@@ -210,7 +212,7 @@ static void decode_signature(struct caps *c, uint32_t sig)
 	c->family = fam;
 	if (fam == 0xF)
 		c->family += FIELD_GET_ULL(SIG_EXT_FAMILY, sig);
-	if (amd_like(c->vendor))
+	if (caps_amd_like(c))
 		use_ext_model = fam == 0xF;
 	else
 		use_ext_model = fam == 0x6 || fam == 0xF;
@@ -332,11 +334,46 @@ static void decode_leaf7(struct decoder *d)
 	c->rdt.pqm = r.ebx & F7_EBX_PQM;
 	c->rdt.pqe = r.ebx & F7_EBX_PQE;
 	c->hybrid = r.edx & F7_EDX_HYBRID;
+	c->arch_lbr.enumerated = r.edx & F7_EDX_ARCH_LBR;
 	/* Sub-leaf 1 exists when (07H,0):EAX, the highest sub-leaf, is >= 1. */
 	if (FIELD_GET_ULL(F7_EAX_MAX_SUBLEAF, r.eax) >= 1) {
 		read_leaf(d, LEAF_EXT_FEATURES, 1, &r);
 		c->l23.enumerated = r.eax & F7_1_EAX_ARCH_PERFMON_EXT;
 	}
+}
+
+/* Leaf 1CH, Arch LBR capabilities: defined when CPUID.(07H,0):EDX[19] = 1
+ * (SDM Vol. 2A CPUID leaf 1CH; Vol. 3B 19.1.3 "Enumeration"). */
+#define AL_EAX_DEPTH_MASK   GENMASK_ULL(7, 0)
+#define AL_EAX_DEEP_C_RESET BIT_ULL(30)
+#define AL_EAX_LIP	    BIT_ULL(31)
+#define AL_EBX_CPL	    BIT_ULL(0)
+#define AL_EBX_FILTER	    BIT_ULL(1)
+#define AL_EBX_CALL_STACK   BIT_ULL(2)
+#define AL_ECX_MISPRED	    BIT_ULL(0)
+#define AL_ECX_TIMED	    BIT_ULL(1)
+#define AL_ECX_BR_TYPE	    BIT_ULL(2)
+
+static void decode_arch_lbr(struct decoder *d)
+{
+	struct caps_arch_lbr *a = &d->c->arch_lbr;
+	struct cpuid_regs r;
+
+	if (!a->enumerated || !read_leaf(d, LEAF_ARCH_LBR, 0, &r))
+		return;
+	a->present = true;
+	a->depth_mask = FIELD_GET_ULL(AL_EAX_DEPTH_MASK, r.eax);
+	a->deep_c_reset = r.eax & AL_EAX_DEEP_C_RESET;
+	a->lip = r.eax & AL_EAX_LIP;
+	a->cpl_filter = r.ebx & AL_EBX_CPL;
+	a->branch_filter = r.ebx & AL_EBX_FILTER;
+	a->call_stack = r.ebx & AL_EBX_CALL_STACK;
+	a->mispredict = r.ecx & AL_ECX_MISPRED;
+	a->timed = r.ecx & AL_ECX_TIMED;
+	a->branch_type = r.ecx & AL_ECX_BR_TYPE;
+	for (unsigned n = 0; n < 8; n++)
+		if (a->depth_mask & (1U << n))
+			a->max_depth = 8 * (n + 1);
 }
 
 /* Leaf 1AH is defined for hybrid parts (CPUID.(07H,0):EDX[15]); elsewhere
@@ -427,7 +464,7 @@ static void decode_amd(struct decoder *d)
 	struct caps_amd *a = &c->amd;
 	struct cpuid_regs r;
 
-	if (!amd_like(c->vendor))
+	if (!caps_amd_like(c))
 		return;
 	if (read_leaf(d, LEAF_EXT_FEATURES_AMD, 0, &r)) {
 		a->ext1_present = true;
@@ -512,6 +549,7 @@ void caps_decode(struct caps *c, caps_cpuid_fn cpuid, void *ctx)
 	decode_hypervisor(&d);
 	decode_leaf7(&d);
 	decode_hybrid(&d);
+	decode_arch_lbr(&d);
 	decode_arch_perfmon(&d);
 	decode_arch_perfmon_ext(&d);
 	decode_rdt_monitoring(&d);
@@ -553,26 +591,30 @@ const char *caps_vendor_name(enum cpu_vendor v)
 	}
 }
 
-/* Names of the SDM Vol. 3B Table 20-1 events, indexed by CPUID.0AH:EBX bit. */
+const struct arch_event_desc caps_arch_events[] = {
+    [ARCH_EVENT_CORE_CYCLES] = {0x3C, 0x00, "core cycles", "core_cycles"},
+    [ARCH_EVENT_INSTRUCTIONS] = {0xC0, 0x00, "instructions retired", "instructions"},
+    [ARCH_EVENT_REF_CYCLES] = {0x3C, 0x01, "reference cycles", "ref_cycles"},
+    [ARCH_EVENT_LLC_REFERENCES] = {0x2E, 0x4F, "LLC references", "llc_references"},
+    [ARCH_EVENT_LLC_MISSES] = {0x2E, 0x41, "LLC misses", "llc_misses"},
+    [ARCH_EVENT_BRANCHES] = {0xC4, 0x00, "branches retired", "branch_instructions"},
+    [ARCH_EVENT_BRANCH_MISSES] = {0xC5, 0x00, "branch misses retired", "branch_misses"},
+    [ARCH_EVENT_TOPDOWN_SLOTS] = {0xA4, 0x01, "topdown slots", "topdown_slots"},
+    [ARCH_EVENT_TOPDOWN_BACKEND] = {0xA4, 0x02, "topdown backend bound", "topdown_backend_bound"},
+    [ARCH_EVENT_TOPDOWN_BAD_SPEC] = {0x73, 0x00, "topdown bad speculation",
+				     "topdown_bad_speculation"},
+    [ARCH_EVENT_TOPDOWN_FRONTEND] = {0x9C, 0x01, "topdown frontend bound",
+				     "topdown_frontend_bound"},
+    [ARCH_EVENT_TOPDOWN_RETIRING] = {0xC2, 0x02, "topdown retiring", "topdown_retiring"},
+    [ARCH_EVENT_LBR_INSERTS] = {0xE4, 0x01, "LBR inserts", "lbr_inserts"},
+};
+
+_Static_assert(ARRAY_SIZE(caps_arch_events) == ARCH_EVENT_COUNT,
+	       "one row per architectural event of Table 20-1");
+
 const char *caps_arch_event_name(unsigned event)
 {
-	static const char *const names[ARCH_EVENT_COUNT] = {
-	    [ARCH_EVENT_CORE_CYCLES] = "core_cycles",
-	    [ARCH_EVENT_INSTRUCTIONS] = "instructions",
-	    [ARCH_EVENT_REF_CYCLES] = "ref_cycles",
-	    [ARCH_EVENT_LLC_REFERENCES] = "llc_references",
-	    [ARCH_EVENT_LLC_MISSES] = "llc_misses",
-	    [ARCH_EVENT_BRANCHES] = "branch_instructions",
-	    [ARCH_EVENT_BRANCH_MISSES] = "branch_misses",
-	    [ARCH_EVENT_TOPDOWN_SLOTS] = "topdown_slots",
-	    [ARCH_EVENT_TOPDOWN_BACKEND] = "topdown_backend_bound",
-	    [ARCH_EVENT_TOPDOWN_BAD_SPEC] = "topdown_bad_speculation",
-	    [ARCH_EVENT_TOPDOWN_FRONTEND] = "topdown_frontend_bound",
-	    [ARCH_EVENT_TOPDOWN_RETIRING] = "topdown_retiring",
-	    [ARCH_EVENT_LBR_INSERTS] = "lbr_inserts",
-	};
-
-	return event < ARCH_EVENT_COUNT ? names[event] : "unknown";
+	return event < ARCH_EVENT_COUNT ? caps_arch_events[event].key : "unknown";
 }
 
 const char *caps_core_type_name(enum core_type t)

@@ -99,6 +99,23 @@ struct caps_perf_capabilities {
 	bool pebs_output_pt; /* bit 16: PEBS_OUTPUT_PT_AVAIL */
 };
 
+/* Architectural LBRs: CPUID.(07H,0):EDX[19] and leaf 1CH (SDM Vol. 2A CPUID
+ * leaf 1CH "Last Branch Records Information Leaf"; Vol. 3B 19.1). */
+struct caps_arch_lbr {
+	bool enumerated;     /* CPUID.(07H,0):EDX[19] Arch LBR */
+	bool present;	     /* enumerated and 1CH <= max basic leaf */
+	uint32_t depth_mask; /* 1CH EAX[7:0]: bit n = depth 8*(n+1) */
+	bool deep_c_reset;   /* 1CH EAX[30] */
+	bool lip;	     /* 1CH EAX[31]: IPs are linear, not effective */
+	bool cpl_filter;     /* 1CH EBX[0] */
+	bool branch_filter;  /* 1CH EBX[1] */
+	bool call_stack;     /* 1CH EBX[2] */
+	bool mispredict;     /* 1CH ECX[0]: LBR_INFO.MISPRED */
+	bool timed;	     /* 1CH ECX[1]: LBR_INFO.CYC_CNT */
+	bool branch_type;    /* 1CH ECX[2]: LBR_INFO.BR_TYPE */
+	unsigned max_depth;  /* the largest depth enumerated, 0 when none */
+};
+
 struct caps_amd {
 	bool ext1_present;	    /* 80000001H <= max extended leaf */
 	bool perfctr_core;	    /* CPUID.80000001H:ECX[23] PerfCtrExtCore */
@@ -142,6 +159,7 @@ struct caps {
 	struct caps_rdt rdt;
 	struct caps_perf_capabilities perf_cap;
 	struct caps_amd amd;
+	struct caps_arch_lbr arch_lbr;
 
 	/* Derived: the model-specific PMUs the suite knows. */
 	/* Intel DisplayFamily 06H with DisplayModel 1AH/1EH/1FH (Nehalem) or
@@ -162,6 +180,25 @@ void caps_decode_perf_capabilities(struct caps *c, uint64_t value);
 /* The record as KTAP diagnostics ("# caps: ..."), printed at the start of
  * every run (kernel/caps_report.c). */
 void caps_report(const struct caps *c);
+
+/* AMD or Hygon: the vendors whose PMU follows the AMD64 APM (Hygon's
+ * processors implement it under their own vendor string). The one place
+ * this pair is spelled. */
+bool caps_amd_like(const struct caps *c);
+
+/*
+ * The architectural events, SDM Vol. 3B Table 20-1 "UMask and Event Select
+ * Encodings for Pre-Defined Architectural Performance Events", indexed by
+ * the CPUID.0AH:EBX bit that marks each unavailable: the one table of the
+ * kernel, the suite and the host tools (the simulator keeps an independent
+ * copy on purpose, compared with this one by unit/test_sim.c).
+ */
+struct arch_event_desc {
+	uint8_t event, umask;
+	const char *name; /* for diagnostics: "instructions retired" */
+	const char *key;  /* for reports and JSON: "instructions" */
+};
+extern const struct arch_event_desc caps_arch_events[]; /* ARCH_EVENT_COUNT rows */
 
 /* Names, for reports. */
 const char *caps_vendor_name(enum cpu_vendor v);

@@ -165,6 +165,20 @@ static void report_perf_capabilities(const struct caps *c)
 		  YN(p->pebs_baseline), YN(p->perf_metrics));
 }
 
+static void report_arch_lbr(const struct caps *c)
+{
+	const struct caps_arch_lbr *a = &c->arch_lbr;
+
+	if (!a->enumerated)
+		return;
+	ktap_diag(&g_ktap,
+		  "caps: Arch LBR: CPUID.1CH %s: depths %#x (max %u), CPL filter %s, branch "
+		  "filter %s, call stack %s, mispredict %s, timed %s, branch type %s",
+		  a->present ? "present" : "absent", a->depth_mask, a->max_depth, YN(a->cpl_filter),
+		  YN(a->branch_filter), YN(a->call_stack), YN(a->mispredict), YN(a->timed),
+		  YN(a->branch_type));
+}
+
 static void report_amd(const struct caps *c)
 {
 	const struct caps_amd *a = &c->amd;
@@ -186,6 +200,7 @@ void caps_report(const struct caps *c)
 	report_leaf23(c);
 	report_rdt(c);
 	report_perf_capabilities(c);
+	report_arch_lbr(c);
 	report_amd(c);
 	if (c->nehalem_uncore || c->netburst)
 		ktap_diag(&g_ktap, "caps: model-specific PMU: %s",

@@ -116,13 +116,6 @@ static void fmt_vector(char *buf, size_t n, int vec, uint32_t err, bool show_err
 		ksnprintf(buf, n, "%s", x86_vector_name(vec));
 }
 
-/* Vectors that push an error code (SDM Vol. 3A Table 6-1). */
-static bool has_error_code(int vec)
-{
-	return vec == X86_VEC_DF || vec == X86_VEC_TS || vec == X86_VEC_NP || vec == X86_VEC_SS ||
-	       vec == X86_VEC_GP || vec == X86_VEC_PF || vec == X86_VEC_AC || vec == X86_VEC_CP;
-}
-
 bool expect_vector(struct t *t, int actual, int expected, const char *rule, const char *what, ...)
 {
 	char e[48], a[48];
@@ -136,7 +129,7 @@ bool expect_vector(struct t *t, int actual, int expected, const char *rule, cons
 		ksnprintf(e, sizeof(e), "#GP(0)");
 	else
 		fmt_vector(e, sizeof(e), expected, 0, false);
-	fmt_vector(a, sizeof(a), actual, err, has_error_code(actual));
+	fmt_vector(a, sizeof(a), actual, err, x86_vector_has_error_code(actual));
 	va_start(ap, what);
 	report(t, ok, e, a, rule, what, ap);
 	va_end(ap);

@@ -5,32 +5,17 @@
  */
 #include "pmu.h"
 
-#include "caps.h"
+#include "lbr.h"
 
-/* SDM Vol. 3B Table 20-1, in CPUID.0AH:EBX bit order. */
-const struct pmu_arch_event pmu_arch_events[ARCH_EVENT_COUNT] = {
-    [ARCH_EVENT_CORE_CYCLES] = {0x3C, 0x00, "core cycles"},
-    [ARCH_EVENT_INSTRUCTIONS] = {0xC0, 0x00, "instructions retired"},
-    [ARCH_EVENT_REF_CYCLES] = {0x3C, 0x01, "reference cycles"},
-    [ARCH_EVENT_LLC_REFERENCES] = {0x2E, 0x4F, "LLC references"},
-    [ARCH_EVENT_LLC_MISSES] = {0x2E, 0x41, "LLC misses"},
-    [ARCH_EVENT_BRANCHES] = {0xC4, 0x00, "branches retired"},
-    [ARCH_EVENT_BRANCH_MISSES] = {0xC5, 0x00, "branch misses retired"},
-    [ARCH_EVENT_TOPDOWN_SLOTS] = {0xA4, 0x01, "topdown slots"},
-    [ARCH_EVENT_TOPDOWN_BACKEND] = {0xA4, 0x02, "topdown backend bound"},
-    [ARCH_EVENT_TOPDOWN_BAD_SPEC] = {0x73, 0x00, "topdown bad speculation"},
-    [ARCH_EVENT_TOPDOWN_FRONTEND] = {0x9C, 0x01, "topdown frontend bound"},
-    [ARCH_EVENT_TOPDOWN_RETIRING] = {0xC2, 0x02, "topdown retiring"},
-    [ARCH_EVENT_LBR_INSERTS] = {0xE4, 0x01, "LBR inserts"},
-};
+#include "caps.h"
 
 struct pmi_log g_pmi;
 struct pmi_log g_pmi_nmi;
 
 uint64_t pmu_evtsel(enum arch_event ev, uint64_t flags)
 {
-	return FIELD_PREP_ULL(PERFEVTSEL_EVENT, pmu_arch_events[ev].event) |
-	       FIELD_PREP_ULL(PERFEVTSEL_UMASK, pmu_arch_events[ev].umask) | flags;
+	return FIELD_PREP_ULL(PERFEVTSEL_EVENT, caps_arch_events[ev].event) |
+	       FIELD_PREP_ULL(PERFEVTSEL_UMASK, caps_arch_events[ev].umask) | flags;
 }
 
 bool pmu_event_available(enum arch_event ev)
@@ -255,7 +240,7 @@ static void reset_model_pmus(void)
 		wrmsr_safe(MSR_UNCORE_PERF_GLOBAL_OVF_CTRL,
 			   GENMASK_ULL(UNCORE_NUM_GP - 1, 0) | BIT_ULL(32));
 	}
-	if (g_caps.vendor == VENDOR_AMD || g_caps.vendor == VENDOR_HYGON) {
+	if (caps_amd_like(&g_caps)) {
 		if (g_caps.amd.perfmon_v2)
 			wrmsr_safe(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
 		for (unsigned i = 0; i < 4; i++) {
@@ -295,8 +280,10 @@ void pmu_reset_all(void)
 	if (g_caps.pm.present)
 		reset_arch_pmu();
 	reset_model_pmus();
+	lbr_pebs_reset();
 	if (g_caps.pm.present && rdmsr_safe(MSR_IA32_DEBUGCTL, &debugctl) == 0) {
-		uint64_t want = debugctl & ~DEBUGCTL_FREEZE_PERFMON_ON_PMI;
+		uint64_t want = debugctl & ~(DEBUGCTL_FREEZE_PERFMON_ON_PMI | DEBUGCTL_LBR |
+					     DEBUGCTL_FREEZE_LBRS_ON_PMI);
 
 		/* An SMI during an exact count would add the SMM handler's
 		 * instructions: where IA32_PERF_CAPABILITIES[12] enumerates

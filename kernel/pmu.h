@@ -16,15 +16,8 @@
 #include <stdint.h>
 
 #include "arch.h"
+#include "caps.h"
 #include "msr.h"
-
-/* Encoding of an architectural event, SDM Vol. 3B Table 20-1. */
-struct pmu_arch_event {
-	uint8_t event;
-	uint8_t umask;
-	const char *name;
-};
-extern const struct pmu_arch_event pmu_arch_events[ARCH_EVENT_COUNT];
 
 /* IA32_PERFEVTSELx value for architectural event `ev` with extra `flags`
  * (USR, OS, EN, INT, ...). */

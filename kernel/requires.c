@@ -18,11 +18,6 @@ static bool is_intel(const struct caps *c)
 	return c->vendor == VENDOR_INTEL;
 }
 
-static bool is_amd(const struct caps *c)
-{
-	return c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON;
-}
-
 static bool pmu_version_at_least(const struct caps *c, unsigned v)
 {
 	return c->pm.present && c->pm.version >= v;
@@ -105,12 +100,12 @@ static bool no_arch_pmu(const struct caps *c)
 
 static bool amd_perfctr_core(const struct caps *c)
 {
-	return is_amd(c) && c->amd.perfctr_core;
+	return caps_amd_like(c) && c->amd.perfctr_core;
 }
 
 static bool amd_perfmon_v2(const struct caps *c)
 {
-	return is_amd(c) && c->amd.perfmon_v2;
+	return caps_amd_like(c) && c->amd.perfmon_v2;
 }
 
 static bool clflush(const struct caps *c)
@@ -136,9 +131,29 @@ static bool fixed0(const struct caps *c)
 	return pmu_version_at_least(c, 2) && (c->pm.fixed_supported & 1);
 }
 
-static const struct requirement_desc table[REQ_COUNT] = {
+static bool lbr_fmt(const struct caps *c)
+{
+	return is_intel(c) && c->perf_cap.valid && c->perf_cap.lbr_format != 0;
+}
+
+static bool arch_lbr(const struct caps *c)
+{
+	return is_intel(c) && c->arch_lbr.present && c->arch_lbr.max_depth != 0;
+}
+
+static bool pebs(const struct caps *c)
+{
+	return is_intel(c) && c->ds && c->perf_cap.valid;
+}
+
+static bool pebs_baseline(const struct caps *c)
+{
+	return pebs(c) && c->perf_cap.pebs_baseline;
+}
+
+static const struct requirement_desc table[] = {
     [REQ_INTEL_BIT] = {is_intel, "CPUID.0H vendor \"GenuineIntel\""},
-    [REQ_AMD_BIT] = {is_amd, "CPUID.0H vendor \"AuthenticAMD\" or \"HygonGenuine\""},
+    [REQ_AMD_BIT] = {caps_amd_like, "CPUID.0H vendor \"AuthenticAMD\" or \"HygonGenuine\""},
     [REQ_ARCH_PMU_BIT] = {arch_pmu, "CPUID.0AH:EAX[7:0] >= 1 (architectural PMU, leaf 0AH "
 				    "within CPUID.0H:EAX)"},
     [REQ_ARCH_PMU_V2_BIT] = {arch_pmu_v2, "CPUID.0AH:EAX[7:0] >= 2 (architectural PMU version 2)"},
@@ -176,7 +191,17 @@ static const struct requirement_desc table[REQ_COUNT] = {
 					"or a bit of CPUID.(23H,1):EAX where leaf 23H is valid"},
     [REQ_FIXED0_BIT] = {fixed0, "fixed counter 0: CPUID.0AH:EDX[4:0] > 0 or ECX[0] (v2+), "
 				"or CPUID.(23H,1):EBX[0]"},
+    [REQ_LBR_FMT_BIT] = {lbr_fmt, "IA32_PERF_CAPABILITIES[5:0] LBR_FMT != 0 (model-specific "
+				  "LBR stack; needs CPUID.01H:ECX.PDCM[15])"},
+    [REQ_ARCH_LBR_BIT] = {arch_lbr, "CPUID.(07H,0):EDX[19] Arch LBR with leaf 1CH enumerating "
+				    "a depth (CPUID.1CH:EAX[7:0] != 0)"},
+    [REQ_PEBS_BIT] = {pebs, "CPUID.01H:EDX.DS[21] (Debug Store) and IA32_PERF_CAPABILITIES "
+			    "(CPUID.01H:ECX.PDCM[15]) for the PEBS format"},
+    [REQ_PEBS_BASELINE_BIT] = {pebs_baseline, "IA32_PERF_CAPABILITIES[14] PEBS_BASELINE "
+					      "(adaptive PEBS, any counter), with DS and PDCM"},
 };
+
+_Static_assert(ARRAY_SIZE(table) == REQ_COUNT, "one row per requirement, the last one included");
 
 const char *requires_missing(const struct caps *c, uint64_t reqs)
 {

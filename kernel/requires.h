@@ -36,6 +36,11 @@ enum requirement {
 	REQ_EXACT_EVENT_BIT, /* instructions or branches retired available */
 	REQ_GP_COUNTER_BIT,  /* at least one GP counter exists */
 	REQ_FIXED0_BIT,	     /* fixed counter 0 (instructions) exists */
+	/* LBR, Arch LBR, PEBS (tests/lbr.c, arch_lbr.c, pebs.c) */
+	REQ_LBR_FMT_BIT,       /* IA32_PERF_CAPABILITIES[5:0] != 0 */
+	REQ_ARCH_LBR_BIT,      /* CPUID.(07H,0):EDX[19] and leaf 1CH */
+	REQ_PEBS_BIT,	       /* CPUID.01H:EDX[21] DS and PDCM */
+	REQ_PEBS_BASELINE_BIT, /* IA32_PERF_CAPABILITIES[14] */
 	REQ_COUNT
 };
 
@@ -63,6 +68,10 @@ enum requirement {
 #define REQ_EXACT_EVENT	     BIT_ULL(REQ_EXACT_EVENT_BIT)
 #define REQ_GP_COUNTER	     BIT_ULL(REQ_GP_COUNTER_BIT)
 #define REQ_FIXED0	     BIT_ULL(REQ_FIXED0_BIT)
+#define REQ_LBR_FMT	     BIT_ULL(REQ_LBR_FMT_BIT)
+#define REQ_ARCH_LBR	     BIT_ULL(REQ_ARCH_LBR_BIT)
+#define REQ_PEBS	     BIT_ULL(REQ_PEBS_BIT)
+#define REQ_PEBS_BASELINE    BIT_ULL(REQ_PEBS_BASELINE_BIT)
 
 struct caps;
 

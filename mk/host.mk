@@ -10,7 +10,8 @@ UNIT_TESTS :=
 -include mk/sim.mk
 
 # Unit tests of the kernel's own machine-independent code.
-UNIT_TESTS += $(HOST_BUILD)/unit/test_ktap $(HOST_BUILD)/unit/test_options
+UNIT_TESTS += $(HOST_BUILD)/unit/test_ktap $(HOST_BUILD)/unit/test_options \
+	$(HOST_BUILD)/unit/test_report
 
 $(HOST_BUILD)/unit/test_ktap: unit/test_ktap.c kernel/ktap.c kernel/fmt.c kernel/kstring.c
 	@mkdir -p $(@D)
@@ -19,6 +20,11 @@ $(HOST_BUILD)/unit/test_ktap: unit/test_ktap.c kernel/ktap.c kernel/fmt.c kernel
 $(HOST_BUILD)/unit/test_options: unit/test_options.c kernel/options.c kernel/fmt.c kernel/kstring.c
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iunit -o $@ $(filter %.c,$^)
+
+$(HOST_BUILD)/unit/test_report: unit/test_report.c kernel/console.c kernel/ktap.c kernel/fmt.c \
+		kernel/kstring.c
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -D_GNU_SOURCE -Iunit -o $@ $(filter %.c,$^)
 
 host: $(HOST_TOOLS) $(UNIT_TESTS)
 

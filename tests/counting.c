@@ -70,11 +70,11 @@ static void count_and_check(struct t *t, struct counter c, enum arch_event ev, u
 	c2 = counter_count(c, cfg, 2 * n);
 	b = event_bounds(ev, n, tsc_delta);
 	expect_range(t, c1, b.lo, b.hi, b.rule, COUNTER_FMT " counting %s over %llu iterations",
-		     COUNTER_ARG(c), pmu_arch_events[ev].name, (unsigned long long)n);
+		     COUNTER_ARG(c), caps_arch_events[ev].name, (unsigned long long)n);
 	if (b.exact_per_iter)
 		expect_eq(t, c2 - c1, n * b.exact_per_iter, b.rule,
 			  COUNTER_FMT ": %s(2N) - %s(N), N = %llu", COUNTER_ARG(c),
-			  pmu_arch_events[ev].name, pmu_arch_events[ev].name,
+			  caps_arch_events[ev].name, caps_arch_events[ev].name,
 			  (unsigned long long)n);
 }
 
@@ -142,7 +142,7 @@ TEST(counting, llc_events_lower_bound, REQ_ARCH_PMU | REQ_CLFLUSH | REQ_GP_COUNT
 				     evs[k].rule,
 				     COUNTER_FMT " counting %s over %llu loads, each after CLFLUSH "
 						 "and MFENCE of its line",
-				     COUNTER_ARG(c), pmu_arch_events[evs[k].ev].name,
+				     COUNTER_ARG(c), caps_arch_events[evs[k].ev].name,
 				     (unsigned long long)loads);
 			done++;
 		}
@@ -230,7 +230,7 @@ static void check_all_at_once(struct t *t, struct counter c, enum arch_event ev,
 		}
 		expect_eq(t, v2 - v1, PMU_ITERS * per_iter, RULE_ALL_COUNTERS,
 			  COUNTER_FMT " (%s) with all counters enabled: count(2N) - count(N)",
-			  COUNTER_ARG(c), pmu_arch_events[ev].name);
+			  COUNTER_ARG(c), caps_arch_events[ev].name);
 	} else if (!pmu_fixed_event(c.idx, &fev)) {
 		/* Table 20-2 ties no event to it: it may not occur */
 		t_diag(t, COUNTER_FMT " with all counters enabled: %llu then %llu", COUNTER_ARG(c),
@@ -285,11 +285,78 @@ TEST(counting, unavailable_event_programmable, REQ_ARCH_PMU | REQ_GP_COUNTER)
 				    RULE_EVTSEL_ANY_EVENT,
 				    "WRMSR IA32_PERFEVTSEL%d <- %#llx (%s, CPUID.0AH:EBX[%u] "
 				    "unavailable)",
-				    i, (unsigned long long)sel, pmu_arch_events[ev].name, ev))
+				    i, (unsigned long long)sel, caps_arch_events[ev].name, ev))
 			expect_eq(t, rdmsr(MSR_IA32_PERFEVTSEL(i)), sel, RULE_EVTSEL_ANY_EVENT,
-				  "IA32_PERFEVTSEL%d read back (%s)", i, pmu_arch_events[ev].name);
+				  "IA32_PERFEVTSEL%d read back (%s)", i, caps_arch_events[ev].name);
 	}
 	wrmsr(MSR_IA32_PERFEVTSEL(i), 0);
 	if (!done)
 		t_skip(t, "CPUID.0AH:EBX / EAX[31:24]: every architectural event available");
+}
+
+/* ---- parity (issue 12): a different available event on each counter ---- */
+
+/* The k-th available architectural event (cycling through them): counters
+ * that count different events at once must each count their own. */
+static bool nth_available_event(unsigned k, enum arch_event *ev)
+{
+	unsigned n = 0;
+
+	for (unsigned e = 0; e < ARCH_EVENT_COUNT; e++)
+		n += pmu_event_available((enum arch_event)e);
+	if (!n)
+		return false;
+	k %= n;
+	for (unsigned e = 0; e < ARCH_EVENT_COUNT; e++) {
+		if (!pmu_event_available((enum arch_event)e))
+			continue;
+		if (!k--) {
+			*ev = (enum arch_event)e;
+			return true;
+		}
+	}
+	return false;
+}
+
+TEST(counting, all_counters_different_events, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER)
+{
+	const uint64_t bits = pmu_global_counter_bits();
+	enum arch_event evs[PMU_COUNTER_MAX];
+	uint64_t v1[PMU_COUNTER_MAX], tsc0, tsc_delta;
+	unsigned k = 0;
+
+	for_each_gp_counter (c) {
+		if (!nth_available_event(k++, &evs[c.idx])) {
+			t_skip(t, "CPUID.0AH:EBX: no architectural event available");
+			return;
+		}
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		uint64_t n = pass ? 2 * PMU_ITERS : PMU_ITERS;
+
+		for_each_gp_counter (c)
+			counter_program(c, counter_cfg_all_rings(c, evs[c.idx]) | PERFEVTSEL_EN, 0);
+		tsc0 = arch_rdtsc();
+		pmu_run_gated(pmu_gate_global(bits), n);
+		tsc_delta = arch_rdtsc() - tsc0;
+		for_each_gp_counter (c) {
+			uint64_t v = counter_read(c);
+			struct bounds b = event_bounds(evs[c.idx], PMU_ITERS, tsc_delta);
+
+			if (!pass) {
+				v1[c.idx] = v;
+				expect_range(t, v, b.lo, b.hi, b.rule,
+					     COUNTER_FMT " counting %s with every GP counter on a "
+							 "different event, N iterations",
+					     COUNTER_ARG(c), caps_arch_events[evs[c.idx]].name);
+			} else if (b.exact_per_iter) {
+				expect_eq(t, v - v1[c.idx], PMU_ITERS * b.exact_per_iter, b.rule,
+					  COUNTER_FMT " counting %s with every GP counter on a "
+						      "different event: count(2N) - count(N)",
+					  COUNTER_ARG(c), caps_arch_events[evs[c.idx]].name);
+			}
+		}
+	}
+	for_each_gp_counter (c)
+		counter_program(c, 0, 0);
 }

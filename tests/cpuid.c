@@ -43,7 +43,7 @@ TEST(cpuid, leaf_0ah_fields, REQ_NONE)
 	t_diag(t, "version %u, %u GP counters x %u bits, EBX length %u", pm->version,
 	       pm->gp_counters, pm->gp_width, pm->ebx_length);
 	for (unsigned e = 0; e < ARCH_EVENT_COUNT; e++)
-		t_diag(t, "  event %2u %-26s %s", e, pmu_arch_events[e].name,
+		t_diag(t, "  event %2u %-26s %s", e, caps_arch_events[e].name,
 		       pm->event_available[e] ? "available" : "not available");
 	if (pm->version >= 2)
 		t_diag(t,
@@ -118,4 +118,29 @@ TEST(cpuid, perf_capabilities_read_only, REQ_PDCM)
 	}
 	expect_vector(t, wrmsr_safe(MSR_IA32_PERF_CAPABILITIES, v), X86_VEC_GP, RULE_PERF_CAP_RO,
 		      "WRMSR IA32_PERF_CAPABILITIES <- its own value");
+	/* Read-only whatever is written (vmx_pmu_caps_test asks the same of a
+	 * guest): 0, and the value with each single bit flipped. */
+	expect_vector(t, wrmsr_safe(MSR_IA32_PERF_CAPABILITIES, 0), X86_VEC_GP, RULE_PERF_CAP_RO,
+		      "WRMSR IA32_PERF_CAPABILITIES <- 0");
+	for (unsigned b = 0; b < 64; b++)
+		expect_vector(t, wrmsr_safe(MSR_IA32_PERF_CAPABILITIES, v ^ BIT_ULL(b)), X86_VEC_GP,
+			      RULE_PERF_CAP_RO,
+			      "WRMSR IA32_PERF_CAPABILITIES <- %#llx (bit %u flipped)",
+			      (unsigned long long)(v ^ BIT_ULL(b)), b);
+	expect_eq(t, rdmsr(MSR_IA32_PERF_CAPABILITIES), v, RULE_PERF_CAP_RO,
+		  "IA32_PERF_CAPABILITIES after the refused writes");
+}
+
+/* Vol. 4 Table 2-2 (345H): IA32_PERF_CAPABILITIES exists "if CPUID.01H:ECX[15]
+ * = 1"; without PDCM it is not an MSR of the processor: RDMSR #GP(0). */
+TEST(cpuid, perf_capabilities_absent_without_pdcm, REQ_INTEL)
+{
+	uint64_t v;
+
+	if (caps()->pdcm) {
+		t_skip(t, "CPUID.01H:ECX[15] PDCM = 1: IA32_PERF_CAPABILITIES exists");
+		return;
+	}
+	expect_vector(t, rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &v), X86_VEC_GP,
+		      RULE_PERF_CAP_ABSENT, "RDMSR IA32_PERF_CAPABILITIES with PDCM = 0");
 }

@@ -51,7 +51,7 @@ TEST(counting, usr_os_filter_gp, REQ_ARCH_PMU | REQ_EXACT_EVENT | REQ_GP_COUNTER
 				  rc->usr ? RULE_EVTSEL_USR : RULE_EVTSEL_OS,
 				  COUNTER_FMT " %s with%s%s, workload at CPL %d: count(2N) - "
 					      "count(N)",
-				  COUNTER_ARG(c), pmu_arch_events[ev].name, rc->usr ? " USR" : "",
+				  COUNTER_ARG(c), caps_arch_events[ev].name, rc->usr ? " USR" : "",
 				  rc->os ? " OS" : "", rc->cpl);
 		}
 	}

@@ -48,7 +48,7 @@ static unsigned targets(struct target *tg)
 						  MSR_IA32_FIXED_CTR0, "IA32_FIXED_CTR0"};
 	} else if (caps()->netburst) {
 		tg[n++] = (struct target){0, MSR_P4_COUNTER(0), "MSR_BPU_COUNTER0"};
-	} else if (caps()->vendor == VENDOR_AMD || caps()->vendor == VENDOR_HYGON) {
+	} else if (caps_amd_like(caps())) {
 		tg[n++] = (struct target){0, MSR_K7_PERFCTR0, "PerfCtr0"};
 	}
 	return n;
@@ -198,4 +198,66 @@ TEST(privilege, rdmsr_wrmsr_fault_at_cpl_1_2_3, REQ_NONE)
 	check_cr4(t, cr4);
 	expect_eq(t, rdmsr(tg[0].msr), before, RULE_MSR_CPL,
 		  "%s after the refused WRMSR at CPL > 0", tg[0].name);
+}
+
+/* ---- parity (issue 12): RDPMC of a running counter at CPL 3 ------------- */
+
+/* RDPMC, the workload, RDPMC, all at CPL 3: the difference, or FAULTED. */
+static __user_code uint64_t user_rdpmc_around_workload(uint64_t ecx)
+{
+	uint64_t a0, d0, a1, d1;
+
+	if (rdpmc_safe(ecx, &a0, &d0) || (arch_workload(PMU_ITERS), rdpmc_safe(ecx, &a1, &d1)))
+		return FAULTED;
+	return ((((d1 & 0xFFFFFFFFULL) << 32) | (a1 & 0xFFFFFFFFULL)) -
+		(((d0 & 0xFFFFFFFFULL) << 32) | (a0 & 0xFFFFFFFFULL)));
+}
+
+/*
+ * perf's x86 RDPMC self-test reads a counting event from user space (Linux
+ * sets CR4.PCE for it) around loops of growing length; here: a GP counter
+ * counting retired instructions in every ring, running, read by RDPMC at
+ * CPL 3 between two RDMSRs at CPL 0 (monotonic, consistent), and around N
+ * iterations of the workload at CPL 3 (exactly 10N more, plus the RDPMC).
+ */
+TEST(privilege, rdpmc_cpl3_running_counter, REQ_ARCH_PMU | REQ_GP_COUNTER)
+{
+	const uint64_t cr4 = arch_read_cr4();
+	const uint64_t n_insns = PMU_ITERS * WORKLOAD_INSNS_PER_ITER;
+	struct counter c = GP_COUNTER((unsigned)pmu_gp_nth(0));
+	uint64_t ecx = RDPMC_ECX(RDPMC_TYPE_GP, c.idx), v0, v1, r, d;
+
+	if (!pmu_event_available(ARCH_EVENT_INSTRUCTIONS)) {
+		t_skip(t, "CPUID.0AH:EBX[1]: instructions retired unavailable");
+		return;
+	}
+	counter_program(c, counter_cfg_all_rings(c, ARCH_EVENT_INSTRUCTIONS) | PERFEVTSEL_EN, 0);
+	if (pmu_has_global())
+		pmu_global_enable(counter_global_bit(c));
+	arch_write_cr4(cr4 | CR4_PCE);
+	v0 = rdmsr(MSR_IA32_PMC(c.idx));
+	r = read_at(3, ecx);
+	v1 = rdmsr(MSR_IA32_PMC(c.idx));
+	d = 0;
+	if (expect_eq(t, r & FAULTED, 0, RULE_RDPMC_PCE_SET,
+		      "RDPMC " COUNTER_FMT " at CPL 3 with CR4.PCE = 1 (running)", COUNTER_ARG(c)))
+		expect_true(t, v0 <= r && r <= v1, "RDMSR before <= RDPMC <= RDMSR after",
+			    "out of order", RULE_RDPMC_CPL3_RUNNING,
+			    "RDMSR %llu, RDPMC at CPL 3 %llu, RDMSR %llu (" COUNTER_FMT ")",
+			    (unsigned long long)v0, (unsigned long long)r, (unsigned long long)v1,
+			    COUNTER_ARG(c));
+	if (!expect_eq(t, arch_call_at_cpl(3, user_rdpmc_around_workload, ecx, &d), 0,
+		       RULE_RDPMC_CPL3_RUNNING, "the CPL 3 reader ran") ||
+	    !expect_eq(t, d & FAULTED, 0, RULE_RDPMC_PCE_SET,
+		       "RDPMC " COUNTER_FMT " around the workload at CPL 3", COUNTER_ARG(c)))
+		d = 0;
+	else
+		expect_range(t, d, n_insns, n_insns + PMU_OVERHEAD_EVENTS, RULE_RDPMC_CPL3_RUNNING,
+			     "RDPMC delta at CPL 3 around %llu iterations (" COUNTER_FMT ")",
+			     (unsigned long long)PMU_ITERS, COUNTER_ARG(c));
+	if (pmu_has_global())
+		pmu_global_disable();
+	counter_program(c, 0, 0);
+	arch_write_cr4(cr4);
+	check_cr4(t, cr4);
 }

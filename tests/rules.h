@@ -336,6 +336,20 @@
 #define RULE_RDT_QM_CTR_RO                                                                         \
 	"SDM Vol.4 Table 2-2 / Vol.3B 17.18.6: IA32_QM_CTR is read-only; WRMSR "                   \
 	"raises #GP"
+/* parity (issue 12): Intel checks where the peers are stricter */
+#define RULE_PERF_CAP_ABSENT                                                                       \
+	"SDM Vol.4 Table 2-2 (345H): IA32_PERF_CAPABILITIES exists if CPUID.01H:ECX[15] (PDCM) "   \
+	"= 1; RDMSR of an MSR the processor does not implement raises #GP(0)"
+#define RULE_A_PMC_AFTER_LEGACY                                                                    \
+	"SDM Vol.3B 20.2.6: IA32_A_PMCx is an alias of IA32_PMCx (the same counter): it reads "    \
+	"what a legacy write (EAX sign-extended) or counting left there"
+#define RULE_A_PMC_PRESET                                                                          \
+	"SDM Vol.3B 20.2.6 / 20.2.2: a preset written through IA32_A_PMCx reads back through "     \
+	"both aliases and overflows after exactly 2^width - preset events"
+#define RULE_RDPMC_CPL3_RUNNING                                                                    \
+	"SDM Vol.2B RDPMC / Vol.3A 2.5 (CR4.PCE): with CR4.PCE = 1 RDPMC at CPL 3 reads the "      \
+	"running counter: monotonic, the workload between two reads counted, and never "           \
+	"ahead of RDMSR at CPL 0 afterwards"
 /* parity (issue 12): RDT values */
 #define RULE_RDT_OCCUPANCY                                                                         \
 	"SDM Vol.3B 17.18.2 / 17.18.5: L3 occupancy of an RMID counts the lines filled while it "  \
@@ -492,5 +506,146 @@
 	"SDM Vol.3B 20.3.1.2: an uncore counter's PMI goes to the cores whose EN_PMI_COREx is "    \
 	"set in MSR_UNCORE_PERF_GLOBAL_CTRL (core x: the core of the package, APIC ID above "      \
 	"the SMT bits), and to no other"
+
+/* ---- Intercepted instructions and absolute bounds (simkvm, issue 10) ---- */
+#define RULE_INTERCEPT_INSNS                                                                       \
+	"SDM Vol.3B Table 20-1: Instructions Retired (C0H/00H) counts each retired "               \
+	"instruction, CPUID / WRMSR / IN included (a hypervisor that intercepts them must "        \
+	"count them too): 6 per iteration, 6N+3 to 6N+5 in the window"
+#define RULE_INTERCEPT_BRANCHES                                                                    \
+	"SDM Vol.3B Table 20-1: Branch Instructions Retired (C4H/00H): the window's only "         \
+	"branch is the loop's JNZ, N in N iterations"
+#define RULE_INTERCEPT_USR_OS                                                                      \
+	"SDM Vol.3B 20.2.1.1: USR counts at CPL 1-3 only, OS at CPL 0 only, for every "            \
+	"instruction, intercepted ones included"
+#define RULE_INTERCEPT_CMASK                                                                       \
+	"SDM Vol.3B 20.2.1.1: with CMASK != 0 the counter adds 1 per cycle whose event count "     \
+	"is >= CMASK; no processor retires 255 instructions in a cycle, so CMASK = 255 counts "    \
+	"0 (EDGE: no rising edge either)"
+#define RULE_INTERCEPT_INV_EDGE                                                                    \
+	"SDM Vol.3B 20.2.1.1: INV makes the condition 'count < CMASK', true in every cycle "       \
+	"for CMASK = 255, so EDGE sees at most one deasserted-to-asserted transition"
+#define RULE_INTERCEPT_OVERFLOW                                                                    \
+	"SDM Vol.3B 20.2.2 / 20.6.3.5.8: a counter overflow sets its IA32_PERF_GLOBAL_STATUS "     \
+	"bit and, with INT, signals one PMI, whichever instruction caused it"
+#define RULE_WINDOW_BRANCHES                                                                       \
+	"SDM Vol.3B Table 20-1: Branch Instructions Retired, absolute: between the enabling "      \
+	"and the disabling WRMSR (neither a branch) the loop retires exactly N branches"
+#define RULE_WINDOW_INSTRUCTIONS                                                                   \
+	"SDM Vol.3B Table 20-1: Instructions Retired, absolute: the window holds the loop's 10N "  \
+	"instructions and at most the two WRMSRs that bracket it: [10N, 10N+2]"
+#define RULE_WINDOW_CYCLES                                                                         \
+	"SDM Vol.2A CPUID leaf 16H (base EAX / maximum EBX frequency) and Vol.3B Time-Stamp "      \
+	"Counter (an invariant TSC ticks at a constant rate, the base frequency): core cycles "    \
+	"<= ceil(max/base) x TSC ticks of the window (inference: leaf 16H is nominal; the "        \
+	"ceiling absorbs its rounding)"
+#define RULE_WINDOW_REF_TSC                                                                        \
+	"SDM Vol.3B Table 20-2: IA32_FIXED_CTR2 (CPU_CLK_UNHALTED.REF_TSC) counts at the TSC "     \
+	"rate while not halted: over the extra N iterations of a 2N-N pair it counts at least "    \
+	"half the TSC ticks (the floor halves for jitter)"
+/* ---- LBR, Arch LBR, PEBS, PERF_METRICS (tests/lbr.c, arch_lbr.c, pebs.c,
+ * metrics.c). Chapter 19 of the 2023+ SDM Vol. 3B is "Last Branch Records"
+ * (Architectural LBRs in 19.1, the model-specific stacks from 19.4). ----- */
+#define RULE_LBR_MSRS                                                                              \
+	"SDM Vol.3B 19.4.8 and the DisplayModel's \"LBR Stack Size and TOS Pointer Range\" "       \
+	"table: MSR_LASTBRANCH_x_FROM_IP/_TO_IP exist for x < the stack size (MSR_LBR_INFO_x "     \
+	"too with LBR_FMT 5/7)"
+#define RULE_LBR_TOS_SELECT                                                                        \
+	"SDM Vol.4 model MSR tables: MSR_LASTBRANCH_TOS (1C9H) and MSR_LBR_SELECT (1C8H) are "     \
+	"read/write"
+#define RULE_LBR_RECORD                                                                            \
+	"SDM Vol.3B 19.4.8: with IA32_DEBUGCTL.LBR each taken branch is recorded, FROM = the "     \
+	"branch instruction, TO = its target; TOS advances by one per record (modulo the stack "   \
+	"size) and points at the most recent"
+#define RULE_LBR_SELECT_CPL                                                                        \
+	"SDM Vol.3B \"Filtering of Last Branch Records\": MSR_LBR_SELECT.CPL_EQ_0 suppresses "     \
+	"branches ending in ring 0, CPL_NEQ_0 those ending in ring > 0"
+#define RULE_LBR_SELECT_TYPE                                                                       \
+	"SDM Vol.3B \"Filtering of Last Branch Records\": MSR_LBR_SELECT.JCC suppresses "          \
+	"conditional branches, NEAR_REL_JMP near relative jumps"
+#define RULE_LBR_FORMAT                                                                            \
+	"SDM Vol.3B 19.4.8.1 (LBR_FMT): formats 3/4/6 keep flags in FROM[63] (4: [63:61]), "       \
+	"format 6 a cycle count in TO[63:48]; the rest of the entry is the address, "              \
+	"sign-extended"
+#define RULE_LBR_TSX                                                                               \
+	"SDM Vol.3B 19.4.8.1 / MSR_LBR_INFO_x: IN_TX and TSX_ABORT are set only for branches "     \
+	"in a transactional region"
+#define RULE_LBR_FREEZE_LEGACY                                                                     \
+	"SDM Vol.3B 18.4.7 (IA32_DEBUGCTL.FREEZE_LBRS_ON_PMI): before version 4 a PMI clears "     \
+	"IA32_DEBUGCTL.LBR"
+#define RULE_LBR_FREEZE_V4                                                                         \
+	"SDM Vol.3B 20.2.4.1: with FREEZE_LBRS_ON_PMI, version 4 sets "                            \
+	"IA32_PERF_GLOBAL_STATUS.LBR_Frz (58) on a PMI; the LBRs record nothing until it is "      \
+	"cleared"
+#define RULE_ALBR_DEPTH                                                                            \
+	"SDM Vol.3B 19.1 (IA32_LBR_DEPTH): only a depth CPUID.1CH:EAX[7:0] enumerates "            \
+	"(8 * (n + 1) for bit n) is accepted; any other value raises #GP(0)"
+#define RULE_ALBR_DEPTH_RESET                                                                      \
+	"SDM Vol.3B 19.1: a write to IA32_LBR_DEPTH resets every LBR entry to 0"
+#define RULE_ALBR_CTL_RESERVED                                                                     \
+	"SDM Vol.3B 19.1 (IA32_LBR_CTL): bits other than LBREn, OS/USR (CPUID.1CH:EBX[0]), "       \
+	"CALL_STACK (EBX[2]) and the branch types 22:16 (EBX[1]) are reserved: #GP(0)"
+#define RULE_ALBR_MSRS                                                                             \
+	"SDM Vol.3B 19.1 / Vol.4 Table 2-2: IA32_LBR_x_FROM_IP (1500H + x), _TO_IP (1600H + x) "   \
+	"and _INFO (1200H + x) exist for x below the largest depth CPUID.1CH enumerates"
+#define RULE_ALBR_RECORD                                                                           \
+	"SDM Vol.3B 19.1: with IA32_LBR_CTL.LBREn each taken branch is recorded; IA32_LBR_0 "      \
+	"holds the most recent, IA32_LBR_1 the one before, and so on"
+#define RULE_ALBR_CPL                                                                              \
+	"SDM Vol.3B 19.1 (IA32_LBR_CTL, CPUID.1CH:EBX[0]): OS records branches ending in ring "    \
+	"0, USR those ending in ring > 0"
+#define RULE_ALBR_TYPE                                                                             \
+	"SDM Vol.3B 19.1 (IA32_LBR_CTL, CPUID.1CH:EBX[1]): only the branch types selected by "     \
+	"bits 22:16 are recorded"
+#define RULE_ALBR_CALL_STACK                                                                       \
+	"SDM Vol.3B 19.1 call-stack mode (CPUID.1CH:EBX[2]): a near RET pops the entry of its "    \
+	"CALL instead of being recorded"
+#define RULE_ALBR_BR_TYPE                                                                          \
+	"SDM Vol.3B 19.1 (IA32_LBR_x_INFO.BR_TYPE, CPUID.1CH:ECX[2]): JCC 0, near relative "       \
+	"JMP 2, near relative CALL 4, near RET 5"
+#define RULE_PEBS_MSRS                                                                             \
+	"SDM Vol.4 Table 2-2: IA32_DS_AREA (600H) and IA32_PEBS_ENABLE (3F1H) with "               \
+	"CPUID.01H:EDX.DS[21] are read/write; MSR_PEBS_DATA_CFG (3F2H) with PEBS_BASELINE"
+#define RULE_PEBS_ENABLE_BITS                                                                      \
+	"SDM Vol.3B 20.9 (PEBS_BASELINE, extended PEBS): IA32_PEBS_ENABLE has a bit per GP "       \
+	"counter and per fixed counter (32 + i); the bits of counters that do not exist are "      \
+	"reserved"
+#define RULE_PEBS_RECORD                                                                           \
+	"SDM Vol.3B 18.4.9 (DS save area): a PEBS counter's overflow writes one record at the "    \
+	"DS PEBS index, advances the index by its size and reloads the counter from its DS "       \
+	"reset field"
+#define RULE_PEBS_OVFBUF                                                                           \
+	"SDM Vol.3B 18.4.9 (DS save area) / IA32_PERF_GLOBAL_STATUS: OvfBuf (62) is set and a "    \
+	"PMI raised when the PEBS index reaches the interrupt threshold, not before"
+#define RULE_PEBS_BASIC                                                                            \
+	"SDM Vol.3B 20.9 (basic info group): record format [47:0] = the MSR_PEBS_DATA_CFG "        \
+	"groups (0 for a basic record) and [63:48] the record size; applicable counters = the "    \
+	"counter that overflowed; IP = an instruction of the code that ran"
+#define RULE_PEBS_ADAPTIVE                                                                         \
+	"SDM Vol.3B 20.9: an adaptive record is the basic group (20H) plus each group "            \
+	"MSR_PEBS_DATA_CFG selects: memory info 20H, GPRs 90H, XMM 100H, 18H per LBR entry"
+#define RULE_PEBS_ADAPTIVE_OFF                                                                     \
+	"SDM Vol.3B 20.9: with Adaptive_Record (IA32_PERFEVTSELx[34], IA32_FIXED_CTR_CTRL"         \
+	"[32 + 4i]) clear the record is the basic group only"
+#define RULE_PEBS_FIXED                                                                            \
+	"SDM Vol.3B 20.9 (PEBS_BASELINE): fixed counters are PEBS-capable through "                \
+	"IA32_PEBS_ENABLE[32 + i]"
+#define RULE_METRICS_SLOTS                                                                         \
+	"SDM Vol.3B Table 20-2 / 20.3.9.3: FIXED_CTR3 counts TOPDOWN.SLOTS, the issue slots "      \
+	"(machine width x cycles); our inference: at least one slot per two retired "              \
+	"instructions (a macro-fused pair takes one)"
+#define RULE_METRICS_SUM                                                                           \
+	"SDM Vol.3B 20.3.9.3: the level-1 IA32_PERF_METRICS fields (retiring, bad speculation, "   \
+	"frontend bound, backend bound) are 8-bit fractions of the slots summing to FFH; our "     \
+	"reading of the rounding: each field rounds down, so the sum is FCH..FFH"
+#define RULE_METRICS_CLEAR                                                                         \
+	"SDM Vol.3B 20.3.9.3: writing 0 to FIXED_CTR3 and to IA32_PERF_METRICS clears them"
+#define RULE_METRICS_GLOBAL                                                                        \
+	"SDM Vol.4 Table 2-2 (38FH, 38EH, 390H, 391H): bit 48 (EN_PERF_METRICS / "                 \
+	"PERF_METRICS_OVF) exists with PERF_METRICS_AVAILABLE"
+#define RULE_METRICS_RDPMC "SDM Vol.2B RDPMC: type 2000H reads IA32_PERF_METRICS"
+#define RULE_METRICS_L1_EVENTS                                                                     \
+	"SDM Vol.3B Table 20-1 (topdown events, CPUID.0AH:EBX[11:8]): backend bound, bad "         \
+	"speculation, frontend bound and retiring partition TOPDOWN.SLOTS; our tolerance: 1% + 64"
 
 #endif

@@ -140,6 +140,48 @@ TEST_FULL(selftest, self_nmi, REQ_APIC, TEST_SELFTEST, 0)
 	expect_eq(t, self_nmis, 1, RULE_HARNESS_NMI, "NMIs the handler saw in all");
 }
 
+static volatile unsigned nmi_depth, nmi_max_depth, nmi_calls, nmi_probe_vector;
+
+/* RDPMC of counter index FFFFH, which no CPU has: #GP (SDM Vol. 2B RDPMC;
+ * #UD where there is no PMU, as under TCG), fixed up. The first call then
+ * sends itself a second NMI while still inside. */
+static void nmi_handler_with_probe(void)
+{
+	uint64_t lo, hi;
+
+	nmi_depth = nmi_depth + 1;
+	if (nmi_depth > nmi_max_depth)
+		nmi_max_depth = nmi_depth;
+	nmi_calls = nmi_calls + 1;
+	if (nmi_calls == 1) {
+		nmi_probe_vector = (unsigned)rdpmc_safe(0xffff, &lo, &hi);
+		arch_apic_self_nmi();
+		for (uint32_t i = 0; i < 10000000 && nmi_calls == 1; i++)
+			continue; /* a nested NMI would land here */
+	}
+	nmi_depth = nmi_depth - 1;
+}
+
+/*
+ * NMI nesting: a probe fixed up inside an NMI handler returns without
+ * unblocking NMIs, so the second NMI waits for the handler's own IRET and
+ * runs after it, never on top of it (the NMI stack would be overwritten).
+ */
+TEST_FULL(selftest, nmi_probe_keeps_nmis_blocked, REQ_APIC, TEST_SELFTEST, 0)
+{
+	nmi_depth = nmi_max_depth = nmi_calls = 0;
+	arch_set_nmi_handler(nmi_handler_with_probe);
+	arch_apic_self_nmi();
+	for (uint32_t i = 0; i < 100000000 && nmi_calls < 2; i++)
+		continue;
+	arch_set_nmi_handler(NULL);
+	expect_eq(t, nmi_calls, 2, RULE_HARNESS_NMI, "NMI handler calls (one sent from inside)");
+	expect_eq(t, nmi_max_depth, 1, RULE_HARNESS_NMI,
+		  "NMI handlers running at once after a probe faulted inside one");
+	expect_ne(t, nmi_probe_vector, 0, RULE_HARNESS_NMI,
+		  "the probe inside the handler faulted (fixed up)");
+}
+
 /*
  * A hang that the CPU's own watchdog cannot end (interrupts off): only another
  * CPU can notice it and stop the hung one (arch_run_on_cpu: a bounded wait,

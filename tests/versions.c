@@ -158,8 +158,10 @@ TEST(versions, fixed_counters_exist_as_enumerated, REQ_ARCH_PMU_V2)
 			      RULE_FIXED_ABSENT, "RDMSR IA32_FIXED_CTR%u (not enumerated)", x);
 		expect_vector(t, wrmsr_safe(MSR_IA32_FIXED_CTR(x), 0), X86_VEC_GP,
 			      RULE_FIXED_ABSENT, "WRMSR IA32_FIXED_CTR%u (not enumerated)", x);
+		/* The USR bit: with PEBS_BASELINE bit 32 + 4i is fixed counter i's
+		 * Adaptive_Record (Vol. 3B 20.9), the OS bit of field 8 + i. */
 		expect_vector(
-		    t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_FIELD(x, FIXED_CTRL_OS)),
+		    t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_FIELD(x, FIXED_CTRL_USR)),
 		    X86_VEC_GP, RULE_FIXED_CTRL_RSVD,
 		    "WRMSR IA32_FIXED_CTR_CTRL enabling fixed counter %u (not enumerated)", x);
 	}
@@ -257,6 +259,9 @@ TEST(versions, evtsel_reserved_bits, REQ_ARCH_PMU)
 		rsvd &= ~PERFEVTSEL_EQ;
 	if (l->present && l->umask2)
 		rsvd &= ~PERFEVTSEL_UMASK2;
+	/* Adaptive_Record (34) with PEBS_BASELINE (Vol. 3B 20.9). */
+	if (caps()->perf_cap.valid && caps()->perf_cap.pebs_baseline)
+		rsvd &= ~PERFEVTSEL_ADAPTIVE;
 	for (unsigned b = 34; b < 64; b++) {
 		int vec;
 

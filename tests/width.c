@@ -251,3 +251,70 @@ TEST(counting, running_counter_rewritten, REQ_ARCH_PMU | REQ_EXACT_EVENT | REQ_G
 	expect_eq(t, c[1] - c[0], PMU_ITERS * WORKLOAD_INSNS_PER_ITER, RULE_COUNTER_WRITE,
 		  "IA32_FIXED_CTR0 rewritten while counting: count(2N) - count(N)");
 }
+
+/* ---- parity (issue 12): presets through IA32_A_PMCx, both aliases ------- */
+
+/*
+ * With FW_WRITE, kvm-unit-tests runs its overflow checks with presets written
+ * through IA32_A_PMCx. Here, on every GP counter: a legacy write read back
+ * through IA32_A_PMCx (sign-extended to the width); a preset of 2^width - C
+ * (C the exact count of a gated run) written through IA32_A_PMCx, read back
+ * through both aliases, wrapping to exactly 0 with its GLOBAL_STATUS bit
+ * after C events, the wrapped value read through both aliases.
+ */
+TEST(width, full_width_presets_and_aliases, REQ_ARCH_PMU | REQ_FW_WRITE | REQ_EXACT_EVENT)
+{
+	const uint64_t mask = width_mask(caps()->pm.gp_width);
+	const uint64_t legacy = 0x80000010ULL; /* bit 31 set: sign-extends */
+	enum arch_event ev;
+	uint64_t per_iter;
+
+	pmu_exact_event(&ev, &per_iter);
+	for_each_gp_counter (c) {
+		uint64_t cfg = counter_cfg_all_rings(c, ev), cnt, preset;
+		unsigned i = c.idx;
+
+		wrmsr(MSR_IA32_PERFEVTSEL(i), 0);
+		wrmsr(MSR_IA32_PMC(i), legacy);
+		expect_eq(t, rdmsr(MSR_IA32_A_PMC(i)), (legacy | ~0xFFFFFFFFULL) & mask,
+			  RULE_A_PMC_AFTER_LEGACY,
+			  "RDMSR IA32_A_PMC%u after IA32_PMC%u <- %#llx (sign-extended)", i, i,
+			  (unsigned long long)legacy);
+		cnt = counter_count(c, cfg, PMU_ITERS);
+		expect_eq(t, rdmsr(MSR_IA32_A_PMC(i)), cnt, RULE_A_PMC_AFTER_LEGACY,
+			  "RDMSR IA32_A_PMC%u vs IA32_PMC%u after counting", i, i);
+		preset = (mask + 1 - cnt) & mask;
+		if (pmu_has_global())
+			wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, counter_global_bit(c));
+		wrmsr(MSR_IA32_A_PMC(i), preset);
+		expect_eq(t, rdmsr(MSR_IA32_PMC(i)), preset, RULE_A_PMC_PRESET,
+			  "RDMSR IA32_PMC%u after IA32_A_PMC%u <- %#llx", i, i,
+			  (unsigned long long)preset);
+		expect_eq(t, rdmsr(MSR_IA32_A_PMC(i)), preset, RULE_A_PMC_PRESET,
+			  "RDMSR IA32_A_PMC%u after IA32_A_PMC%u <- %#llx", i, i,
+			  (unsigned long long)preset);
+		if (pmu_has_global()) {
+			counter_program(c, cfg | PERFEVTSEL_EN, 0);
+			wrmsr(MSR_IA32_A_PMC(i), preset);
+			pmu_run_gated(pmu_gate_global(counter_global_bit(c)), PMU_ITERS);
+		} else {
+			counter_program(c, cfg, 0);
+			wrmsr(MSR_IA32_A_PMC(i), preset);
+			pmu_run_gated(pmu_gate_evtsel(i, cfg), PMU_ITERS);
+		}
+		wrmsr(MSR_IA32_PERFEVTSEL(i), cfg);
+		expect_eq(t, rdmsr(MSR_IA32_A_PMC(i)), 0, RULE_A_PMC_PRESET,
+			  "IA32_A_PMC%u preset to 2^%u - %llu, then %llu events", i,
+			  caps()->pm.gp_width, (unsigned long long)cnt, (unsigned long long)cnt);
+		expect_eq(t, rdmsr(MSR_IA32_PMC(i)), 0, RULE_A_PMC_PRESET,
+			  "IA32_PMC%u after the wrap of the IA32_A_PMC%u preset", i, i);
+		if (pmu_has_global())
+			expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & counter_global_bit(c),
+				  counter_global_bit(c), RULE_A_PMC_PRESET,
+				  "GLOBAL_STATUS bit %u after the IA32_A_PMC%u preset wrapped", i,
+				  i);
+		if (pmu_has_global())
+			wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, counter_global_bit(c));
+		counter_program(c, 0, 0);
+	}
+}

@@ -470,6 +470,45 @@ static void test_hybrid(void)
 	UNIT_TRUE(!fake_asked(&f, 0x1A, 0), "not hybrid: leaf 1AH not asked");
 }
 
+/* Leaf 1CH as Sapphire Rapids reports it (../shared/cpuid: EAX 4000000BH,
+ * EBX 7, ECX 7): depths 8, 16, 32; every filter; every INFO field. */
+static void test_arch_lbr(void)
+{
+	struct fake f;
+	struct caps c;
+
+	fake_intel(&f, 0x20, 0x000806F8);
+	fake_set(&f, 7, 0, 0, 0, 0, 1u << 19);
+	fake_set(&f, 0x1C, 0, 0x4000000B, 7, 7, 0);
+	c = decode(&f);
+	UNIT_TRUE(c.arch_lbr.enumerated && c.arch_lbr.present, "arch LBR: 07H EDX[19], leaf 1CH");
+	UNIT_EQ(c.arch_lbr.depth_mask, 0x0B, "arch LBR: depth bitmap EAX[7:0]");
+	UNIT_EQ(c.arch_lbr.max_depth, 32, "arch LBR: largest depth 8 * (3 + 1)");
+	UNIT_TRUE(c.arch_lbr.deep_c_reset && !c.arch_lbr.lip,
+		  "arch LBR: EAX[30] set, EAX[31] clear");
+	UNIT_TRUE(c.arch_lbr.cpl_filter && c.arch_lbr.branch_filter && c.arch_lbr.call_stack,
+		  "arch LBR: EBX[2:0]");
+	UNIT_TRUE(c.arch_lbr.mispredict && c.arch_lbr.timed && c.arch_lbr.branch_type,
+		  "arch LBR: ECX[2:0]");
+	UNIT_TRUE(requires_missing(&c, REQ_ARCH_LBR) == NULL, "arch LBR: REQ_ARCH_LBR holds");
+
+	/* Leaf 1CH above the maximum: enumerated, not present, never read. */
+	fake_intel(&f, 0x1B, 0x000806F8);
+	fake_set(&f, 7, 0, 0, 0, 0, 1u << 19);
+	fake_set(&f, 0x1C, 0, 0x4000000B, 7, 7, 0);
+	c = decode(&f);
+	UNIT_TRUE(c.arch_lbr.enumerated && !c.arch_lbr.present && c.arch_lbr.max_depth == 0,
+		  "arch LBR: 1CH above CPUID.0H:EAX is not read");
+	UNIT_TRUE(requires_missing(&c, REQ_ARCH_LBR) != NULL, "arch LBR: REQ_ARCH_LBR missing");
+	NO_READ_ABOVE_MAX(&f, "arch LBR");
+
+	/* Without the 07H bit leaf 1CH is not asked. */
+	fake_intel(&f, 0x20, 0x000806F8);
+	fake_set(&f, 0x1C, 0, 0x4000000B, 7, 7, 0);
+	c = decode(&f);
+	UNIT_TRUE(!c.arch_lbr.present && !fake_asked(&f, 0x1C, 0), "no arch LBR: 1CH not asked");
+}
+
 static void test_rdt(void)
 {
 	struct fake f;
@@ -671,6 +710,11 @@ static void test_requires(void)
 	UNIT_TRUE(requires_missing(&c, REQ_NONE) == NULL, "requires: REQ_NONE always holds");
 	UNIT_TRUE(requires_missing(&c, BIT_ULL(REQ_COUNT)) != NULL,
 		  "requires: an undefined bit is never satisfied");
+	/* Table 20-1: the _Static_assert checks the length, this the rows. */
+	for (unsigned i = 0; i < ARCH_EVENT_COUNT; i++)
+		UNIT_TRUE(caps_arch_events[i].name && caps_arch_events[i].key &&
+			      caps_arch_events[i].event,
+			  "caps_arch_events: a row per event, none left empty");
 	for (unsigned i = 0; i < REQ_COUNT; i++) {
 		char name[80];
 
@@ -880,6 +924,7 @@ int main(void)
 	test_zeroed_leaf_0a_under_hypervisor();
 	test_leaf23();
 	test_hybrid();
+	test_arch_lbr();
 	test_rdt();
 	test_amd_counters();
 	test_model_specific();

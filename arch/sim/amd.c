@@ -14,7 +14,7 @@
 
 static bool is_amd(void)
 {
-	return g_sim.caps.vendor == VENDOR_AMD || g_sim.caps.vendor == VENDOR_HYGON;
+	return caps_amd_like(&g_sim.caps);
 }
 
 static unsigned n_ctrs(void)

@@ -142,13 +142,18 @@ static void derive(void)
 		res &= ~PERFEVTSEL_UMASK2;
 	if (!any)
 		res |= PERFEVTSEL_ANY;
+	/* Adaptive_Record (bit 34) with PEBS_BASELINE (Vol. 3B 20.9). */
+	bool adaptive = s->perf_cap & PERF_CAP_PEBS_BASELINE;
+	if (adaptive)
+		res &= ~PERFEVTSEL_ADAPTIVE;
 	s->evtsel_reserved = res;
 
 	uint64_t fcv = 0;
 	for (unsigned i = 0; i < SIM_MAX_FIXED && i < GLOBAL_FIXED_BITS; i++)
 		if ((s->fixed_exists >> i) & 1)
 			fcv |= FIXED_CTRL_FIELD(i, FIXED_CTRL_OS | FIXED_CTRL_USR | FIXED_CTRL_PMI |
-						       (any ? FIXED_CTRL_ANY : 0));
+						       (any ? FIXED_CTRL_ANY : 0)) |
+			       (adaptive ? FIXED_CTRL_ADAPTIVE(i) : 0);
 	s->fixed_ctrl_valid = fcv;
 
 	/* GP counters at bits 31:0, fixed counters 0-15 at 47:32: a counter
@@ -158,7 +163,8 @@ static void derive(void)
 			     << GLOBAL_FIXED_SHIFT);
 	/* IA32_PERF_GLOBAL_CTRL: EN_PMCn, EN_FIXED_CTRi; bit 48 enables
 	 * PERF_METRICS when available. */
-	s->global_ctrl_valid = counters | (s->perf_metrics ? BIT_ULL(48) : 0);
+	s->global_ctrl_valid =
+	    counters | (s->perf_metrics && !quirk(Q_METRICS_CTRL_BIT_GP) ? BIT_ULL(48) : 0);
 	/* OVF_CTRL / STATUS_RESET (Vol. 4 Table 2-2, 390H): the counters,
 	 * OvfBuf (62) and CondChgd (63) from v1, Ovf_Uncore (61) from v3,
 	 * TraceToPAPMI (55), LBR_FRZ (58), CTR_FRZ (59) from v4. */

@@ -109,7 +109,9 @@ static void overflow(const struct sim_counter *c, struct sim_cpu *cpu)
 void sim_run_segments(unsigned seg, uint64_t n)
 {
 	const struct sim_segment *s = &sim_segments[seg];
+	unsigned outer = g_sim.segment;
 
+	g_sim.segment = seg;
 	while (n > 0) {
 		collect();
 		struct sim_counter *ctrs = counting.c;
@@ -156,7 +158,19 @@ void sim_run_segments(unsigned seg, uint64_t n)
 		 * handler may reprogram anything, so the next step re-collects. */
 		if (n_over)
 			sim_pmi_deliver_pending();
+		g_sim.segment = seg; /* a PMI handler may have run other segments */
 	}
+	g_sim.segment = outer;
+}
+
+/* Q_GATE_COUNTS_HOST: the hypervisor's code that a counter enabled by the
+ * gate's WRMSR also sees (SEG_INSN: 1 instruction each; 4 of them branches). */
+static void host_code_around_gate(void)
+{
+	if (!quirk(Q_GATE_COUNTS_HOST))
+		return;
+	sim_run_segments(SEG_INSN, 16);
+	sim_run_segments(SEG_BRMISS_ITER, 1);
 }
 
 /* ---- The workload (include/arch.h) ---- */
@@ -173,8 +187,27 @@ void arch_workload_gated(uint64_t iters, uint32_t msr, uint64_t on, uint64_t off
 	/* WRMSR(on); loop; WRMSR(off): nothing else in between. An unchecked
 	 * WRMSR: a fault is an unexpected exception. */
 	wrmsr(msr, on);
+	host_code_around_gate();
 	sim_run_segments(SEG_GATED_EDGE, 1);
 	sim_run_segments(SEG_LOOP, iters);
+	wrmsr(msr, off);
+}
+
+/* The intercepted instruction of each iteration has its architectural
+ * effect once (a WRMSR to the target; an unchecked one: a fault is an
+ * unexpected exception); the counts are the model's (pmu_model.c). */
+void arch_workload_intercepted(enum arch_intercept kind, uint64_t iters, uint32_t msr, uint64_t on,
+			       uint64_t off, uint32_t target)
+{
+	if (!iters || kind >= ARCH_INTERCEPT_COUNT)
+		return;
+	if (kind == ARCH_INTERCEPT_WRMSR)
+		wrmsr(target, 0);
+	wrmsr(msr, on);
+	host_code_around_gate();
+	sim_run_segments(SEG_GATED_EDGE, 1);
+	sim_run_segments(SEG_INTERCEPT_ITER, iters);
+	sim_run_segments(SEG_INTERCEPT_CLOSE, 1);
 	wrmsr(msr, off);
 }
 
@@ -198,4 +231,13 @@ __user_code void arch_workload_branch_miss(uint64_t iters, uint64_t seed)
 	sim_run_segments(SEG_BRMISS_PAIR, iters / 2);
 	sim_run_segments(SEG_BRMISS_ITER, iters % 2);
 	sim_run_segments(SEG_EXIT, 1);
+}
+
+/* The gated workload's code, for the IP of a PEBS record (pebs.c): a
+ * function at a fixed address of the simulated kernel. */
+#define SIM_WORKLOAD_GATED_BASE 0xFFFFFFFF81001000ULL
+void arch_workload_gated_range(uint64_t *start, uint64_t *end)
+{
+	*start = SIM_WORKLOAD_GATED_BASE;
+	*end = SIM_WORKLOAD_GATED_BASE + 0x40;
 }

@@ -20,8 +20,12 @@ static enum sim_msr_result cpu_rdmsr(uint32_t msr, uint64_t *val)
 		return SIM_MSR_OK;
 	case MSR_IA32_PERF_CAPABILITIES:
 		/* Exists when CPUID.01H:ECX[15] PDCM (Vol. 4 Table 2-2, 345H). */
-		if (!c->pdcm)
-			return SIM_MSR_NOT_MINE;
+		if (!c->pdcm) {
+			if (!quirk(Q_PERF_CAP_WITHOUT_PDCM))
+				return SIM_MSR_NOT_MINE;
+			*val = 0;
+			return SIM_MSR_OK;
+		}
 		*val = g_sim.perf_cap;
 		return SIM_MSR_OK;
 	case MSR_IA32_MISC_ENABLE:
@@ -64,6 +68,9 @@ static enum sim_msr_result cpu_wrmsr(uint32_t msr, uint64_t val)
 		if (!c->pdcm)
 			return SIM_MSR_NOT_MINE;
 		/* Read-only (Vol. 4 Table 2-2, 345H "RO"). */
+		if (quirk(Q_PERF_CAP_CLEAR_ACCEPTED) && !(val & ~g_sim.perf_cap) &&
+		    val != g_sim.perf_cap)
+			return SIM_MSR_OK;
 		return quirk(Q_PERF_CAP_WRITABLE) ? SIM_MSR_OK : SIM_MSR_GP;
 	case MSR_IA32_MISC_ENABLE:
 		return c->vendor == VENDOR_INTEL ? SIM_MSR_OK : SIM_MSR_NOT_MINE;

@@ -165,10 +165,8 @@ static void kvm_amd_guest_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_re
 
 /* What KVM does differently at run time, per vendor (quirks.h cites each). */
 static const enum quirk kvm_intel_quirks[] = {
-    Q_GLOBAL_CTRL_RESET_ZERO,
-    Q_RDPMC_FAST_ON_ARCH,
-    Q_FIXED_NO_WIDTH_GP,
-    Q_DEBUGCTL_FREEZE_GP,
+    Q_GLOBAL_CTRL_RESET_ZERO, Q_RDPMC_FAST_ON_ARCH,  Q_FIXED_NO_WIDTH_GP,
+    Q_DEBUGCTL_FREEZE_GP,     Q_KVM_EMULATED_RETIRE,
 };
 
 static const enum quirk kvm_pmu_off_quirks[] = {

@@ -47,11 +47,14 @@ static uint64_t store(uint64_t v, uint64_t mask)
 /* ---- Events ------------------------------------------------------------ */
 
 /* Vol. 3B Table 20-1: event select / umask of the architectural events, in
- * CPUID.0AH:EBX bit order. */
+ * CPUID.0AH:EBX bit order. An independent copy of the kernel's table
+ * (caps_arch_events) on purpose: the simulator is the oracle the suite is
+ * run against, so it does not take the encodings from the suite;
+ * unit/test_sim.c checks that the two agree. */
 static const struct {
 	uint8_t event, umask;
 	enum sim_event ev;
-} arch_events[ARCH_EVENT_COUNT] = {
+} arch_events[] = {
     [ARCH_EVENT_CORE_CYCLES] = {0x3C, 0x00, EV_CYCLES},
     [ARCH_EVENT_INSTRUCTIONS] = {0xC0, 0x00, EV_INSNS},
     [ARCH_EVENT_REF_CYCLES] = {0x3C, 0x01, EV_REF},
@@ -69,6 +72,17 @@ static const struct {
 
 /* An event that CPUID does not enumerate as available counts nothing here
  * (the SDM leaves it model-specific; the model picks the quiet choice). */
+_Static_assert(ARRAY_SIZE(arch_events) == ARCH_EVENT_COUNT, "one row per event of Table 20-1");
+
+bool sim_arch_event_encoding(unsigned i, uint8_t *event, uint8_t *umask)
+{
+	if (i >= ARCH_EVENT_COUNT)
+		return false;
+	*event = arch_events[i].event;
+	*umask = arch_events[i].umask;
+	return true;
+}
+
 static enum sim_event decode_event(uint64_t sel)
 {
 	uint8_t e = FIELD_GET_ULL(PERFEVTSEL_EVENT, sel);
@@ -81,6 +95,10 @@ static enum sim_event decode_event(uint64_t sel)
 		if (quirk(Q_LLC_NEVER_COUNT) && (ev == EV_LLC_REF || ev == EV_LLC_MISS))
 			return EV_NONE;
 		if (quirk(Q_BR_MISS_NEVER_COUNTS) && ev == EV_BR_MISS)
+			return EV_NONE;
+		if (quirk(Q_CYCLES_AT_SLOT_RATE) && ev == EV_CYCLES)
+			ev = EV_TD_SLOTS;
+		if (quirk(Q_TD_BACKEND_NEVER) && ev == EV_TD_BACKEND)
 			return EV_NONE;
 		return g_sim.caps.pm.event_available[i] ? ev : EV_NONE;
 	}
@@ -95,11 +113,12 @@ static enum sim_event fixed_event(unsigned i)
 	case FIXED_INSTRUCTIONS:
 		return EV_INSNS;
 	case FIXED_CORE_CYCLES:
-		return EV_CYCLES;
+		return quirk(Q_CYCLES_AT_SLOT_RATE) ? EV_TD_SLOTS : EV_CYCLES;
 	case FIXED_REF_CYCLES:
-		return EV_REF;
+		/* The quirk's slow clock: one tick per loop iteration. */
+		return quirk(Q_REF_TSC_SLOW) ? EV_BRANCHES : EV_REF;
 	case FIXED_TOPDOWN_SLOTS:
-		return EV_TD_SLOTS;
+		return quirk(Q_TD_SLOTS_NEVER) ? EV_NONE : EV_TD_SLOTS;
 	default:
 		return EV_CYCLES;
 	}
@@ -167,16 +186,21 @@ static void arch_collect(struct sim_counter_set *set)
 {
 	if (!g_sim.arch_pmu)
 		return;
+	int first = -1;
+	for (unsigned i = 0; i < SIM_MAX_GP && first < 0; i++)
+		if (gp_counting(i))
+			first = (int)i;
 	for (unsigned i = 0; i < SIM_MAX_GP; i++) {
 		if (!gp_counting(i))
 			continue;
 		uint64_t sel = P->evtsel[i];
 		struct sim_filter f = {
-		    .ev = decode_event(sel),
+		    .ev = decode_event(quirk(Q_EVTSEL_SHARED) ? P->evtsel[first] : sel),
 		    .cmask = quirk(Q_CMASK_IGNORED) ? 0 : FIELD_GET_ULL(PERFEVTSEL_CMASK, sel),
 		    .inv = !quirk(Q_INV_IGNORED) && (sel & PERFEVTSEL_INV),
 		    .edge = !quirk(Q_EDGE_IGNORED) && (sel & PERFEVTSEL_EDGE),
 		    .any_thread = g_sim.anythread_ok && (sel & PERFEVTSEL_ANY),
+		    .emulated_retire = quirk(Q_KVM_EMULATED_RETIRE) || quirk(Q_EMULATED_OVF_NO_PMI),
 		};
 		sim_counter_add(set,
 				&(struct sim_counter){&P->pmc[i], &P->gp_last[i], g_sim.gp_width, f,
@@ -189,6 +213,7 @@ static void arch_collect(struct sim_counter_set *set)
 		    .ev = fixed_event(i),
 		    .any_thread =
 			g_sim.anythread_ok && (P->fixed_ctrl & FIXED_CTRL_FIELD(i, FIXED_CTRL_ANY)),
+		    .emulated_retire = quirk(Q_KVM_EMULATED_RETIRE) || quirk(Q_EMULATED_OVF_NO_PMI),
 		};
 		sim_counter_add(set, &(struct sim_counter){&P->fixed[i], &P->fixed_last[i],
 							   g_sim.fixed_width, f, &sim_family_arch,
@@ -212,6 +237,9 @@ static void arch_overflow(const struct sim_counter *c)
 	unsigned idx = c->idx;
 	bool pmi;
 
+	/* A PEBS-enabled counter's overflow is the PEBS assist's (pebs.c). */
+	if (sim_pebs_overflow(fixed, idx))
+		return;
 	if (g_sim.version >= 2 && !quirk(Q_OVF_NO_STATUS))
 		P->global_status |= fixed ? GLOBAL_FIXED_BIT(idx) : GLOBAL_PMC_BIT(idx);
 	if (fixed)
@@ -219,8 +247,10 @@ static void arch_overflow(const struct sim_counter *c)
 		    !quirk(Q_FIXED_PMI_IGNORED) && ((P->fixed_ctrl >> (4 * idx)) & FIXED_CTRL_PMI);
 	else
 		pmi = P->evtsel[idx] & PERFEVTSEL_INT;
-	if (quirk(Q_PMI_INT_CLEAR))
+	if (quirk(Q_PMI_INT_CLEAR) || (quirk(Q_PMI_NO_INT_ABOVE_0) && idx > 0))
 		pmi = true;
+	if (quirk(Q_EMULATED_OVF_NO_PMI) && g_sim.segment == SEG_INTERCEPT_ITER)
+		pmi = false;
 	if (!pmi)
 		return;
 	if ((P->debugctl & DEBUGCTL_FREEZE_PERFMON_ON_PMI) && !quirk(Q_FREEZE_IGNORED)) {
@@ -230,10 +260,12 @@ static void arch_overflow(const struct sim_counter *c)
 			P->global_ctrl = 0;
 	}
 	if (P->debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI) {
-		if (g_sim.version >= 4)
-			P->global_status |= GLOBAL_STATUS_LBR_FRZ;
-		else
-			P->debugctl &= ~BIT_ULL(0); /* DEBUGCTL.LBR */
+		if (g_sim.version >= 4) {
+			if (!quirk(Q_LBR_FRZ_NOT_SET))
+				P->global_status |= GLOBAL_STATUS_LBR_FRZ;
+		} else if (!quirk(Q_LBR_FREEZE_IGNORED)) {
+			P->debugctl &= ~DEBUGCTL_LBR;
+		}
 	}
 	sim_pmi_request();
 }
@@ -251,7 +283,7 @@ uint64_t sim_perf_metrics(void)
 	if (!sum)
 		return 0;
 	for (unsigned i = 0; i < 4; i++)
-		v |= (P->td_acc[i] * 0xFF / sum) << (8 * i);
+		v |= (P->td_acc[i] * (quirk(Q_METRICS_NOT_FF) ? 0xF0 : 0xFF) / sum) << (8 * i);
 	return v;
 }
 
@@ -380,8 +412,10 @@ static enum sim_msr_result arch_rdmsr(uint32_t msr, uint64_t *val)
 	if (c == CTR_MSR_PRESENT) {
 		switch (k) {
 		case K_PMC:
-		case K_APMC:
 			*val = P->pmc[i];
+			return SIM_MSR_OK;
+		case K_APMC:
+			*val = quirk(Q_A_PMC_SHADOW) ? P->apmc_shadow[i] : P->pmc[i];
 			return SIM_MSR_OK;
 		case K_EVTSEL:
 			*val = P->evtsel[i];
@@ -458,13 +492,14 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 		if ((v & ~gp_mask()) && !quirk(Q_FW_NO_WIDTH_GP))
 			return SIM_MSR_GP;
 		P->pmc[i] = v & gp_mask();
+		P->apmc_shadow[i] = P->pmc[i];
 		return SIM_MSR_OK;
 	case K_FIXED:
 		/* Vol. 3B 20.2.2: bits beyond the fixed width are reserved. */
 		if ((v & ~fixed_mask()) && !quirk(Q_FIXED_NO_WIDTH_GP))
 			return SIM_MSR_GP;
 		P->fixed[i] = v & fixed_mask();
-		if (i == FIXED_TOPDOWN_SLOTS)
+		if (i == FIXED_TOPDOWN_SLOTS && !quirk(Q_METRICS_NO_CLEAR))
 			reset_metrics();
 		return SIM_MSR_OK;
 	case K_EVTSEL:
@@ -535,7 +570,8 @@ static enum sim_msr_result arch_wrmsr(uint32_t msr, uint64_t v)
 	}
 	if (msr == MSR_IA32_PERF_METRICS && g_sim.perf_metrics) {
 		/* The model: any write resets the accumulated fractions. */
-		reset_metrics();
+		if (!quirk(Q_METRICS_NO_CLEAR))
+			reset_metrics();
 		return SIM_MSR_OK;
 	}
 	return SIM_MSR_NOT_MINE;

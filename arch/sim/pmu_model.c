@@ -143,6 +143,38 @@ const struct sim_segment sim_segments[SEG_COUNT] = {
 		    [EV_TD_BACKEND] = {2, 2, 2, 2, 2, 2, 2, 2, 3, 4, 2, 2, 2, 2, 2, 2, 2, 2, 3, 4},
 		},
 	},
+    /* One iteration of arch_workload_intercepted(): two instructions at
+     * cycle 0, the intercepted one (CPUID / WRMSR / IN) alone at cycle 10,
+     * NOP-or-DEC and JNZ at cycle 19: 6 instructions, 1 branch. */
+    [SEG_INTERCEPT_ITER] =
+	{
+	    .cycles = 20,
+	    .ev =
+		{
+		    [EV_CYCLES] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+		    [EV_INSNS] = {2, [10] = 1, [19] = 3},
+		    [EV_INTERCEPTED] = {[10] = 1},
+		    [EV_REF] = {1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0},
+		    [EV_BRANCHES] = {[19] = 1},
+		    [EV_TD_SLOTS] = {4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4},
+		    [EV_TD_RETIRING] = {2, [10] = 1, [19] = 3},
+		    [EV_TD_BACKEND] = {2, 4, 4, 4, 4, 4, 4, 4, 4, 4, 3, 4, 4, 4, 4, 4, 4, 4, 4, 1},
+		},
+	},
+    /* The three MOVs that load the closing WRMSR. */
+    [SEG_INTERCEPT_CLOSE] =
+	{
+	    .cycles = 2,
+	    .ev =
+		{
+		    [EV_CYCLES] = {1, 1},
+		    [EV_INSNS] = {2, 1},
+		    [EV_REF] = {1, 1},
+		    [EV_TD_SLOTS] = {4, 4},
+		    [EV_TD_RETIRING] = {2, 1},
+		    [EV_TD_BACKEND] = {2, 3},
+		},
+	},
     /* The odd iteration of an odd count: predicted. */
     [SEG_BRMISS_ITER] =
 	{
@@ -170,13 +202,16 @@ uint64_t sim_segment_count(const struct sim_segment *s, const struct sim_filter 
 {
 	uint64_t n = 0;
 	bool prev = *last;
+	bool soft = f->emulated_retire && f->ev == EV_INSNS;
 
 	if (f->ev == EV_NONE) {
 		*last = false;
 		return 0;
 	}
+	if (soft)
+		n += sim_segment_total(s, EV_INTERCEPTED);
 	for (unsigned c = 0; c < s->cycles; c++) {
-		unsigned v = s->ev[f->ev][c];
+		unsigned v = s->ev[f->ev][c] - (soft ? s->ev[EV_INTERCEPTED][c] : 0);
 		bool cond;
 		if (f->cmask == 0 && !f->edge) {
 			n += v;

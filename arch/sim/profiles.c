@@ -89,6 +89,20 @@ static const struct sim_cpuid_entry synth_v1[] = {
     {0xA, 0, {0x07280201, 0, 0, 0}},
 };
 
+/* v5 with everything issue 11's suites need on one CPU: 8 GP, 4 fixed,
+ * the level-1 topdown events enumerated (EAX[31:24] = 12, EBX = 0), DS,
+ * PEBS_BASELINE and PERF_METRICS (perf capabilities F4C5H, as Ice Lake), and
+ * Arch LBR (CPUID.(07H,0):EDX[19]) with leaf 1CH enumerating depths 8, 16,
+ * 24, 32 (EAX 0FH, a mask Sapphire Rapids' 0BH does not cover) and every
+ * filter and INFO field. */
+static const struct sim_cpuid_entry synth_v5_topdown[] = {
+    GENUINE_INTEL(0x1C),
+    {1, 0, {0x000806F8, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
+    {7, 0, {0, 0, 0, 1U << 19}},
+    {0xA, 0, {0x0C300805, 0, 0xF, 0x8604}},
+    {0x1C, 0, {0x0000000F, 0x7, 0x7, 0}},
+};
+
 /* An emulator without a PMU (as QEMU TCG): leaf 0AH all zero. */
 static const struct sim_cpuid_entry synth_no_pmu[] = {
     GENUINE_INTEL(0xD),
@@ -155,6 +169,9 @@ static const struct sim_profile builtins[] = {
 	    synth_leaf23_no_pmc0, 0x34C5),
     BUILTIN("synth-v5-metrics", "v5, 6 GP, 4 fixed, FW_WRITE + PERF_METRICS, AnyThread allowed",
 	    synth_v5_metrics, 0xF4C5),
+    BUILTIN("synth-v5-topdown",
+	    "v5, 8 GP, 4 fixed, level-1 topdown events, PEBS baseline, metrics, Arch LBR 8-32",
+	    synth_v5_topdown, 0xF4C5),
     BUILTIN("synth-v1", "architectural perfmon v1: 2 GP x 40 bit, no fixed", synth_v1, 0),
     BUILTIN("synth-no-pmu", "emulator without a PMU (CPUID.0AH = 0), like QEMU TCG", synth_no_pmu,
 	    0),
@@ -174,11 +191,19 @@ static const struct {
 } dump_perf_caps[] = {
     {"intel_core2_penryn", 0x0000}, /* no FW_WRITE */
     {"intel_atom_diamondville", 0x0000},
-    {"intel_nehalem", 0x01C3},	   /* LBR fmt 3, PEBS trap, arch regs, fmt 1 */
-    {"intel_sandybridge", 0x31C4}, /* + FREEZE_WHILE_SMM, FW_WRITE */
-    {"intel_broadwell", 0x32C4},   /* PEBS fmt 2 */
+    {"intel_nehalem", 0x01C3}, /* LBR fmt 3, PEBS trap, arch regs, fmt 1 */
+    /* LBR formats (Vol. 3B 19.4.8.1), the lbr suite's input: 3 (flags in
+     * FROM[63]) through Sandy Bridge, 4 (TSX flags) on Haswell/Broadwell, 5
+     * (MSR_LBR_INFO_x) from Skylake, 6 (cycle count in TO[63:48]) on
+     * Goldmont; Linux perf's lbr.c reads the same formats on these parts. */
+    {"intel_sandybridge", 0x31C3}, /* + FREEZE_WHILE_SMM, FW_WRITE */
+    {"intel_broadwell", 0x32C4},   /* PEBS fmt 2, LBR fmt 4 */
     {"intel_skylake", 0x33C5},	   /* PEBS fmt 3, LBR fmt 5 */
-    {"intel_goldmont", 0x33C5},
+    {"intel_goldmont", 0x33C6},	   /* LBR fmt 6 */
+    /* Ice Lake on: PEBS fmt 4 with PEBS_BASELINE (adaptive PEBS, the pebs
+     * suite's records). Sapphire Rapids and Alder Lake enumerate Arch LBR
+     * (CPUID.(07H,0):EDX[19], leaf 1CH): the lbr suite skips on that bit,
+     * so their LBR_FMT (5 here, not verified on those parts) is not used. */
     {"intel_icelake", 0xF4C5}, /* PEBS fmt 4, baseline, PERF_METRICS */
     {"intel_sapphirerapids", 0xF4C5},
     {"intel_alderlake", 0x74C5}, /* CPUID has no FIXED_CTR3: no metrics */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "caps.h"
+#include "lbr.h"
 #include "sim.h"
 
 /* ---- Predicates: the machines where a deviation can be observed -------- */
@@ -15,11 +16,6 @@
 static bool arch_version_at_least(const struct caps *c, unsigned v)
 {
 	return c->pm.present && c->pm.version >= v;
-}
-
-static bool is_amd_or_hygon(const struct caps *c)
-{
-	return c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON;
 }
 
 static bool perf_cap(const struct sim_profile *p, uint64_t bit)
@@ -72,6 +68,11 @@ static bool on_fixed_beyond_edx(const struct caps *c, const struct sim_profile *
 {
 	return arch_version_at_least(c, 2) &&
 	       (c->pm.fixed_supported >> c->pm.fixed_counters_edx) != 0;
+}
+
+static bool on_fixed_ctr2(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && (c->pm.fixed_supported & BIT_ULL(2));
 }
 
 static bool on_fewer_than_32_gp(const struct caps *c, const struct sim_profile *p)
@@ -154,27 +155,27 @@ static bool on_arch_or_netburst(const struct caps *c, const struct sim_profile *
 /* Every PMU the simulator models that raises a PMI through the LVT. */
 static bool on_any_pmi_source(const struct caps *c, const struct sim_profile *p)
 {
-	return arch_version_at_least(c, 1) || c->netburst || is_amd_or_hygon(c);
+	return arch_version_at_least(c, 1) || c->netburst || caps_amd_like(c);
 }
 
 static bool on_amd(const struct caps *c, const struct sim_profile *p)
 {
-	return is_amd_or_hygon(c);
+	return caps_amd_like(c);
 }
 
 static bool on_amd_perfctr_core(const struct caps *c, const struct sim_profile *p)
 {
-	return is_amd_or_hygon(c) && c->amd.perfctr_core;
+	return caps_amd_like(c) && c->amd.perfctr_core;
 }
 
 static bool on_amd_legacy_only(const struct caps *c, const struct sim_profile *p)
 {
-	return is_amd_or_hygon(c) && !c->amd.perfctr_core;
+	return caps_amd_like(c) && !c->amd.perfctr_core;
 }
 
 static bool on_amd_perfmon_v2(const struct caps *c, const struct sim_profile *p)
 {
-	return is_amd_or_hygon(c) && c->amd.perfmon_v2;
+	return caps_amd_like(c) && c->amd.perfmon_v2;
 }
 
 static bool on_nehalem_uncore(const struct caps *c, const struct sim_profile *p)
@@ -185,6 +186,21 @@ static bool on_nehalem_uncore(const struct caps *c, const struct sim_profile *p)
 static bool on_rdt_l3(const struct caps *c, const struct sim_profile *p)
 {
 	return c->rdt.l3.present;
+}
+
+static bool on_fw_write(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && perf_cap(p, PERF_CAP_FW_WRITE);
+}
+
+static bool on_two_gp(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && c->pm.gp_counters >= 2;
+}
+
+static bool on_intel_without_pdcm(const struct caps *c, const struct sim_profile *p)
+{
+	return c->vendor == VENDOR_INTEL && !c->pdcm;
 }
 
 static bool on_rdt_occupancy(const struct caps *c, const struct sim_profile *p)
@@ -233,6 +249,107 @@ static bool on_smp_rdt(const struct caps *c, const struct sim_profile *p)
 static bool on_smp_uncore(const struct caps *c, const struct sim_profile *p)
 {
 	return machine_cpus(p) >= 4 && c->nehalem_uncore;
+}
+
+/* LBR, Arch LBR, PEBS, PERF_METRICS (issue 11). */
+static bool on_legacy_lbr(const struct caps *c, const struct sim_profile *p)
+{
+	return lbr_legacy_present(c);
+}
+
+static bool on_lbr_select(const struct caps *c, const struct sim_profile *p)
+{
+	return lbr_legacy_has_select(c);
+}
+
+/* LBR formats with TSX flags (4: in FROM, 5: in MSR_LBR_INFO_x). */
+static bool on_lbr_tsx_flags(const struct caps *c, const struct sim_profile *p)
+{
+	return lbr_legacy_present(c) &&
+	       (c->perf_cap.lbr_format == 4 || c->perf_cap.lbr_format == 5);
+}
+
+static bool on_arch_lbr(const struct caps *c, const struct sim_profile *p);
+
+/* FREEZE_LBRS_ON_PMI sets LBR_Frz: v4, either kind of LBR. */
+static bool on_lbr_v4(const struct caps *c, const struct sim_profile *p)
+{
+	return (lbr_legacy_present(c) || on_arch_lbr(c, p)) && arch_version_at_least(c, 4);
+}
+
+static bool on_legacy_lbr_v2_v3(const struct caps *c, const struct sim_profile *p)
+{
+	return lbr_legacy_present(c) && arch_version_at_least(c, 2) && c->pm.version < 4;
+}
+
+static bool on_arch_lbr(const struct caps *c, const struct sim_profile *p)
+{
+	return c->arch_lbr.present && c->arch_lbr.max_depth != 0;
+}
+
+static bool on_lbr_any(const struct caps *c, const struct sim_profile *p)
+{
+	return on_legacy_lbr(c, p) || on_arch_lbr(c, p);
+}
+
+static bool on_arch_lbr_depth_gaps(const struct caps *c, const struct sim_profile *p)
+{
+	return on_arch_lbr(c, p) && c->arch_lbr.depth_mask != 0xFF;
+}
+
+static bool on_arch_lbr_cpl(const struct caps *c, const struct sim_profile *p)
+{
+	return on_arch_lbr(c, p) && c->arch_lbr.cpl_filter;
+}
+
+static bool on_arch_lbr_filter(const struct caps *c, const struct sim_profile *p)
+{
+	return on_arch_lbr(c, p) && c->arch_lbr.branch_filter;
+}
+
+static bool on_arch_lbr_call_stack(const struct caps *c, const struct sim_profile *p)
+{
+	return on_arch_lbr_filter(c, p) && c->arch_lbr.call_stack;
+}
+
+static bool on_arch_lbr_br_type(const struct caps *c, const struct sim_profile *p)
+{
+	return on_arch_lbr(c, p) && c->arch_lbr.branch_type;
+}
+
+static bool on_pebs_baseline(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && c->ds && c->perf_cap.valid &&
+	       c->perf_cap.pebs_baseline;
+}
+
+static bool on_pebs_baseline_two_gp(const struct caps *c, const struct sim_profile *p)
+{
+	return on_pebs_baseline(c, p) && c->pm.gp_counters >= 2;
+}
+
+static bool on_pebs_baseline_fixed(const struct caps *c, const struct sim_profile *p)
+{
+	return on_pebs_baseline(c, p) && c->pm.fixed_supported != 0;
+}
+
+static bool on_pebs_baseline_below_32_gp(const struct caps *c, const struct sim_profile *p)
+{
+	return on_pebs_baseline(c, p) && c->pm.gp_counters < 32;
+}
+
+/* PERF_METRICS with fixed counter 3 (TOPDOWN.SLOTS). */
+static bool on_perf_metrics(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && perf_cap(p, PERF_CAP_PERF_METRICS_AVAILABLE) &&
+	       ((c->pm.fixed_supported >> FIXED_TOPDOWN_SLOTS) & 1);
+}
+
+static bool on_topdown_events(const struct caps *c, const struct sim_profile *p)
+{
+	return on_perf_metrics(c, p) && c->pm.gp_counters >= 4 &&
+	       c->pm.event_available[ARCH_EVENT_TOPDOWN_BACKEND] &&
+	       c->pm.event_available[ARCH_EVENT_TOPDOWN_RETIRING];
 }
 
 /* ---- The table ------------------------------------------------------------ */

@@ -199,6 +199,24 @@
 	QUIRK(Q_AMD_BRANCHES_AS_INSNS, "amd-branches-count-instructions", on_amd,                  \
 	      "hypothetical (an event-table mistake in a vPMU)",                                   \
 	      "PMCx0C2 (retired branch instructions) counts retired instructions")                 \
+	/* parity (issue 12): Intel checks where the peers are stricter */                         \
+	QUIRK(Q_PMI_NO_INT_ABOVE_0, "pmi-without-int-above-counter-0", on_arch_pmu,                \
+	      "hypothetical (an INT check wired to counter 0 only)",                               \
+	      "an overflow of a GP or fixed counter other than 0 raises a PMI whatever its INT / " \
+	      "PMI bit")                                                                           \
+	QUIRK(Q_A_PMC_SHADOW, "a-pmc-separate-register", on_fw_write, "hypothetical",              \
+	      "IA32_A_PMCx reads a register of its own (the last IA32_A_PMCx write), not the "     \
+	      "counter that IA32_PMCx and counting change")                                        \
+	QUIRK(Q_EVTSEL_SHARED, "counters-share-event-select", on_two_gp, "hypothetical",           \
+	      "with several GP counters enabled, each counts the event of the lowest enabled one") \
+	QUIRK(Q_PERF_CAP_CLEAR_ACCEPTED, "perf-capabilities-clearing-accepted", on_pdcm,           \
+	      "hypothetical (a vPMU letting a guest disable features)",                            \
+	      "WRMSR IA32_PERF_CAPABILITIES with bits cleared is ignored instead of #GP(0)")       \
+	QUIRK(Q_PERF_CAP_WITHOUT_PDCM, "perf-capabilities-without-pdcm", on_intel_without_pdcm,    \
+	      "hypothetical", "IA32_PERF_CAPABILITIES reads 0 without CPUID.01H:ECX[15] PDCM")     \
+	QUIRK(Q_RDPMC_USER_FROZEN, "rdpmc-user-value-frozen", on_arch_pmu,                         \
+	      "hypothetical (a vPMU refreshing the guest-visible counter only on exits)",          \
+	      "RDPMC at CPL > 0 returns, for the whole stay there, the value of its first read")   \
 	/* parity (issue 12): AMD checks matching the Intel side */                                \
 	QUIRK(Q_AMD_BR_MISS_NEVER_COUNTS, "amd-branch-miss-never-counts", on_amd,                  \
 	      "hypothetical (a vPMU that drops events it does not emulate)",                       \
@@ -306,6 +324,102 @@
 	      "hypothetical (an implementation ignoring CPUID.(0FH,1):EAX[7:0])",                  \
 	      "MBM counters do not wrap at 24 + CPUID.(0FH,1):EAX[7:0] bits: data above the "      \
 	      "width is reported")                                                                 \
+	/* lbr (issue 11): LBR, Arch LBR, PEBS, PERF_METRICS */                                    \
+	QUIRK(Q_LBR_STACK_SHORT, "lbr-stack-half-depth", on_legacy_lbr, "hypothetical",            \
+	      "the LBR stack has half the entries the SDM gives for the DisplayModel: the "        \
+	      "upper FROM/TO MSRs raise #GP")                                                      \
+	QUIRK(Q_LBR_TOS_READONLY, "lbr-tos-readonly", on_legacy_lbr, "hypothetical",               \
+	      "WRMSR MSR_LASTBRANCH_TOS is ignored")                                               \
+	QUIRK(Q_LBR_SELECT_READONLY, "lbr-select-readonly", on_lbr_select, "hypothetical",         \
+	      "WRMSR MSR_LBR_SELECT is ignored")                                                   \
+	QUIRK(Q_LBR_ONE_SHORT, "lbr-records-one-branch-short", on_lbr_any, "hypothetical",         \
+	      "the first branch after the LBRs are enabled is not recorded")                       \
+	QUIRK(Q_LBR_FROM_TO_SWAPPED, "lbr-from-to-swapped", on_legacy_lbr, "hypothetical",         \
+	      "MSR_LASTBRANCH_x_FROM_IP holds the target and _TO_IP the source")                   \
+	QUIRK(Q_LBR_CPL_FILTER_IGNORED, "lbr-select-cpl-ignored", on_lbr_select, "hypothetical",   \
+	      "MSR_LBR_SELECT CPL_EQ_0 / CPL_NEQ_0 do not suppress branches")                      \
+	QUIRK(Q_LBR_JMP_FILTER_IGNORED, "lbr-select-near-rel-jmp-ignored", on_lbr_select,          \
+	      "hypothetical", "MSR_LBR_SELECT NEAR_REL_JMP does not suppress near relative JMPs")  \
+	QUIRK(Q_LBR_IN_TX_SET, "lbr-in-tx-flag-set", on_lbr_tsx_flags, "hypothetical",             \
+	      "LBR entries carry IN_TX although no transaction ran")                               \
+	QUIRK(Q_LBR_FRZ_NOT_SET, "lbr-frz-not-set", on_lbr_v4, "hypothetical",                     \
+	      "FREEZE_LBRS_ON_PMI on v4: a PMI neither sets IA32_PERF_GLOBAL_STATUS.LBR_Frz nor "  \
+	      "stops the LBRs")                                                                    \
+	QUIRK(Q_LBR_FREEZE_IGNORED, "lbr-freeze-on-pmi-ignored", on_legacy_lbr_v2_v3,              \
+	      "hypothetical",                                                                      \
+	      "FREEZE_LBRS_ON_PMI before v4: a PMI does not clear "                                \
+	      "IA32_DEBUGCTL.LBR")                                                                 \
+	QUIRK(Q_ALBR_DEPTH_ANY, "arch-lbr-any-depth-accepted", on_arch_lbr_depth_gaps,             \
+	      "hypothetical",                                                                      \
+	      "IA32_LBR_DEPTH accepts any depth up to 64, not only those CPUID.1CH:EAX[7:0] "      \
+	      "lists")                                                                             \
+	QUIRK(Q_ALBR_DEPTH_KEEPS_ENTRIES, "arch-lbr-depth-write-keeps-entries", on_arch_lbr,       \
+	      "hypothetical", "a write to IA32_LBR_DEPTH leaves the LBR entries as they were")     \
+	QUIRK(Q_ALBR_CTL_RESERVED, "arch-lbr-ctl-reserved-accepted", on_arch_lbr, "hypothetical",  \
+	      "IA32_LBR_CTL writes with reserved bits set are accepted")                           \
+	QUIRK(Q_ALBR_OLDEST_FIRST, "arch-lbr-oldest-first", on_arch_lbr, "hypothetical",           \
+	      "Arch LBR entries fill from IA32_LBR_0 upward: entry 0 is the oldest, not the "      \
+	      "youngest")                                                                          \
+	QUIRK(Q_ALBR_INFO_MISSING, "arch-lbr-info-msrs-missing", on_arch_lbr, "hypothetical",      \
+	      "IA32_LBR_x_INFO raise #GP")                                                         \
+	QUIRK(Q_ALBR_CPL_IGNORED, "arch-lbr-cpl-filter-ignored", on_arch_lbr_cpl, "hypothetical",  \
+	      "IA32_LBR_CTL.OS / USR do not filter by CPL")                                        \
+	QUIRK(Q_ALBR_TYPE_FILTER_IGNORED, "arch-lbr-branch-filter-ignored", on_arch_lbr_filter,    \
+	      "hypothetical",                                                                      \
+	      "IA32_LBR_CTL branch-type bits do not filter: every branch is "                      \
+	      "recorded")                                                                          \
+	QUIRK(Q_ALBR_CALLSTACK_NO_POP, "arch-lbr-call-stack-no-pop", on_arch_lbr_call_stack,       \
+	      "hypothetical", "in call-stack mode a RET is recorded instead of popping its CALL")  \
+	QUIRK(Q_ALBR_BR_TYPE_ZERO, "arch-lbr-br-type-zero", on_arch_lbr_br_type, "hypothetical",   \
+	      "IA32_LBR_x_INFO.BR_TYPE is always 0 (JCC)")                                         \
+	QUIRK(Q_PEBS_ENABLE_RESERVED, "pebs-enable-reserved-accepted",                             \
+	      on_pebs_baseline_below_32_gp, "hypothetical",                                        \
+	      "IA32_PEBS_ENABLE accepts the bit of a GP counter that does not exist")              \
+	QUIRK(Q_PEBS_FIXED_IGNORED, "pebs-fixed-counters-unsupported", on_pebs_baseline_fixed,     \
+	      "hypothetical",                                                                      \
+	      "with PEBS_BASELINE, IA32_PEBS_ENABLE rejects the fixed-counter bits (32 + i)")      \
+	QUIRK(Q_PEBS_OVFBUF_NEVER, "pebs-ovfbuf-never-set", on_pebs_baseline, "hypothetical",      \
+	      "reaching the PEBS interrupt threshold neither sets OvfBuf (bit 62) nor raises a "   \
+	      "PMI")                                                                               \
+	QUIRK(Q_PEBS_OVFBUF_EARLY, "pebs-ovfbuf-before-threshold", on_pebs_baseline,               \
+	      "hypothetical",                                                                      \
+	      "every PEBS record sets OvfBuf and raises a PMI, below the "                         \
+	      "threshold too")                                                                     \
+	QUIRK(Q_PEBS_DUPLICATE_RECORD, "pebs-duplicate-record", on_pebs_baseline, "hypothetical",  \
+	      "one counter overflow writes its PEBS record twice")                                 \
+	QUIRK(Q_PEBS_SIZE_IGNORES_XMM, "pebs-record-size-ignores-xmm", on_pebs_baseline,           \
+	      "hypothetical",                                                                      \
+	      "the record-size field of an adaptive record leaves out the XMM "                    \
+	      "group")                                                                             \
+	QUIRK(Q_PEBS_FORMAT_FIELD_ZERO, "pebs-format-field-zero", on_pebs_baseline,                \
+	      "hypothetical",                                                                      \
+	      "the format field of an adaptive record does not echo "                              \
+	      "MSR_PEBS_DATA_CFG")                                                                 \
+	QUIRK(Q_PEBS_IP_ZERO, "pebs-ip-zero", on_pebs_baseline, "hypothetical",                    \
+	      "the IP of a PEBS record is 0")                                                      \
+	QUIRK(Q_PEBS_APPLICABLE_ZERO, "pebs-applicable-counters-zero", on_pebs_baseline,           \
+	      "hypothetical", "the applicable-counters field of a PEBS record is 0")               \
+	QUIRK(Q_PEBS_FIRST_COUNTER_ONLY, "pebs-first-counter-only", on_pebs_baseline_two_gp,       \
+	      "hypothetical",                                                                      \
+	      "only the lowest counter enabled in IA32_PEBS_ENABLE writes records; the others "    \
+	      "overflow the ordinary way")                                                         \
+	QUIRK(Q_PEBS_ADAPTIVE_ALWAYS, "pebs-adaptive-bit-ignored", on_pebs_baseline,               \
+	      "hypothetical",                                                                      \
+	      "records take the MSR_PEBS_DATA_CFG groups even with Adaptive_Record clear")         \
+	QUIRK(Q_METRICS_NOT_FF, "perf-metrics-sum-not-ff", on_perf_metrics, "hypothetical",        \
+	      "the IA32_PERF_METRICS level-1 fractions sum to F0H instead of FFH")                 \
+	QUIRK(Q_METRICS_NO_CLEAR, "perf-metrics-write-no-clear", on_perf_metrics, "hypothetical",  \
+	      "writing 0 to FIXED_CTR3 and IA32_PERF_METRICS does not clear the metrics")          \
+	QUIRK(Q_TD_SLOTS_NEVER, "topdown-slots-never-count", on_perf_metrics, "hypothetical",      \
+	      "fixed counter 3 (TOPDOWN.SLOTS) never counts")                                      \
+	QUIRK(Q_RDPMC_METRICS_ZERO, "rdpmc-metrics-reads-zero", on_perf_metrics, "hypothetical",   \
+	      "RDPMC type 2000H returns 0 instead of IA32_PERF_METRICS")                           \
+	QUIRK(Q_METRICS_CTRL_BIT_GP, "global-ctrl-metrics-bit-rejected", on_perf_metrics,          \
+	      "hypothetical", "IA32_PERF_GLOBAL_CTRL bit 48 (EN_PERF_METRICS) raises #GP")         \
+	QUIRK(Q_TD_BACKEND_NEVER, "topdown-backend-never-counts", on_topdown_events,               \
+	      "hypothetical",                                                                      \
+	      "the architectural Topdown Backend Bound event (A4H/02H) never "                     \
+	      "counts, although CPUID.0AH:EBX marks it available")                                 \
 	/* ---- Hypervisors (the platform models of platforms.c) ---- */                           \
 	QUIRK(Q_DEBUGCTL_FREEZE_GP, "debugctl-freeze-perfmon-rejected", on_v2,                     \
 	      "KVM vmx_is_valid_debugctl(): FREEZE_PERFMON_ON_PMI is not in "                      \
@@ -319,7 +433,29 @@
 	      "KVM kvm_get_msr_common() / kvm_set_msr_common() (x86.c): without a vPMU, "          \
 	      "MSR_P6_PERFCTR0/1 and MSR_P6_EVNTSEL0/1 read 0 and writes are dropped",             \
 	      "without a PMU, IA32_PMC0/1 and IA32_PERFEVTSEL0/1 read 0 and ignore writes "        \
-	      "instead of #GP(0)")
+	      "instead of #GP(0)")                                                                 \
+	QUIRK(Q_KVM_EMULATED_RETIRE, "intercepted-insns-counted-unfiltered", on_arch_pmu,          \
+	      "KVM kvm_pmu_trigger_event() (pmu.c): an instruction KVM emulates or skips is "      \
+	      "added to every counter whose event and CPL match, 'Ignore checks for edge "         \
+	      "detect, pin control, invert and CMASK bits' (torvalds/linux 004a0aa5)",             \
+	      "intercepted instructions (CPUID, WRMSR, IN) count as retired whatever "             \
+	      "CMASK/INV/EDGE say")                                                                \
+	QUIRK(Q_EMULATED_OVF_NO_PMI, "intercepted-overflow-no-pmi", on_arch_pmu,                   \
+	      "hypothetical (a vPMU that counts intercepted instructions in software but "         \
+	      "synthesizes no PMI for the overflow they cause)",                                   \
+	      "an overflow caused by an intercepted instruction sets its status bit but raises "   \
+	      "no PMI")                                                                            \
+	QUIRK(Q_GATE_COUNTS_HOST, "gate-counts-host-instructions", on_arch_pmu,                    \
+	      "hypothetical (a vPMU enabling the host counter before VM entry: a constant "        \
+	      "per window, which 2N-N checks cancel)",                                             \
+	      "a counter enabled by a WRMSR also counts 33 instructions and 3 branches of the "    \
+	      "hypervisor around the guest's window")                                              \
+	QUIRK(Q_CYCLES_AT_SLOT_RATE, "core-cycles-at-slot-rate", on_arch_pmu,                      \
+	      "hypothetical (an event-table mistake: 3CH/00H mapped to TOPDOWN.SLOTS)",            \
+	      "core cycles (3CH/00H, IA32_FIXED_CTR1) count 4 per cycle")                          \
+	QUIRK(Q_REF_TSC_SLOW, "fixed-ref-cycles-below-tsc-rate", on_fixed_ctr2,                    \
+	      "hypothetical (a vPMU counting IA32_FIXED_CTR2 on the core crystal clock)",          \
+	      "IA32_FIXED_CTR2 (REF_TSC) counts at a fraction of the TSC rate")
 
 enum quirk {
 #define QUIRK(id, name, applies, where, desc) id,

@@ -46,6 +46,17 @@ __user_code int rdpmc_safe(uint64_t rcx, uint64_t *rax, uint64_t *rdx)
 			g_sim.fault_error_code = (uint32_t)(rcx & 0xFFF8) | 0x8;
 		return fault;
 	}
+	/* A reader at CPL > 0 that sees the value of its first read for the
+	 * whole stay there. */
+	if (g_sim.cpl != 0 && quirk(Q_RDPMC_USER_FROZEN)) {
+		static uint64_t snap, snap_entry, snap_rcx;
+		if (snap_entry != g_sim.user_entries || snap_rcx != rcx) {
+			snap = v;
+			snap_entry = g_sim.user_entries;
+			snap_rcx = rcx;
+		}
+		v = snap;
+	}
 	/* The instruction retires after its read. */
 	sim_run_segments(SEG_INSN, 1);
 	uint64_t keep = quirk(Q_RDPMC_KEEP_HIGH) ? ARCH_RDPMC_POISON & ~0xFFFFFFFFULL : 0;

@@ -69,7 +69,7 @@ enum sim_rdpmc_result sim_arch_rdpmc(uint32_t ecx, uint64_t *v)
 		 * index 0, the IA32_PERF_METRICS value. */
 		if (idx != 0)
 			return SIM_RDPMC_INVALID;
-		*v = sim_perf_metrics();
+		*v = quirk(Q_RDPMC_METRICS_ZERO) ? 0 : sim_perf_metrics();
 		return SIM_RDPMC_READ;
 	default:
 		return SIM_RDPMC_INVALID;

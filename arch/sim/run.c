@@ -142,6 +142,7 @@ int arch_call_at_cpl(int cpl, cpl_fn fn, uint64_t arg, uint64_t *result)
 	f.prev = top;
 	if (sigsetjmp(f.env, 1) == 0) {
 		top = &f;
+		g_sim.user_entries++;
 		g_sim.cpl = cpl;
 		r = fn(arg);
 		top = f.prev;

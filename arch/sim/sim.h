@@ -96,6 +96,10 @@ enum sim_event {
 	EV_TD_BADSPEC,
 	EV_TD_FRONTEND,
 	EV_TD_RETIRING,
+	/* Of EV_INSNS, the instructions a hypervisor intercepts (CPUID, WRMSR,
+	 * IN): a vPMU that counts them in software (Q_KVM_EMULATED_RETIRE)
+	 * adds them outside the counter's CMASK/INV/EDGE logic. */
+	EV_INTERCEPTED,
 	EV_COUNT
 };
 
@@ -117,6 +121,8 @@ enum {
 	SEG_LLC_LINE,
 	SEG_BRMISS_PAIR,
 	SEG_BRMISS_ITER,
+	SEG_INTERCEPT_ITER,
+	SEG_INTERCEPT_CLOSE,
 	SEG_COUNT
 };
 extern const struct sim_segment sim_segments[SEG_COUNT];
@@ -131,6 +137,10 @@ struct sim_filter {
 	/* AnyThread (Vol. 3B 20.2.3): also counts the sibling thread's events
 	 * (engine.c). */
 	bool any_thread;
+	/* A vPMU counting intercepted instructions in software
+	 * (Q_KVM_EMULATED_RETIRE): EV_INTERCEPTED is taken out of `ev` before
+	 * CMASK/INV/EDGE and added back unfiltered. */
+	bool emulated_retire;
 };
 /* Increment over one segment given the condition of the cycle before;
  * *last gets the condition of its last cycle (for EDGE). */
@@ -145,6 +155,7 @@ uint64_t sim_segment_total(const struct sim_segment *s, enum sim_event ev);
 struct sim_pmu {
 	/* architectural (Intel) */
 	uint64_t pmc[SIM_MAX_GP], evtsel[SIM_MAX_GP];
+	uint64_t apmc_shadow[SIM_MAX_GP]; /* quirk a-pmc-separate-register */
 	bool gp_last[SIM_MAX_GP];
 	uint64_t fixed[SIM_MAX_FIXED];
 	bool fixed_last[SIM_MAX_FIXED];
@@ -211,12 +222,14 @@ struct sim_cpu {
 
 	/* architectural state */
 	int cpl;
+	uint64_t user_entries; /* calls to CPL > 0 so far (arch_call_at_cpl) */
 	bool irq_enabled;
 	uint64_t cr4;
 	uint64_t tsc;
 	struct sim_pmu pmu;
 	struct sim_apic apic;
 	uint32_t fault_error_code;
+	unsigned segment; /* the segment the engine is running (SEG_*) */
 	unsigned pmi_count, stray_interrupts, nmi_count;
 };
 
@@ -252,7 +265,14 @@ void sim_run_segments(unsigned seg, uint64_t n);
 uint64_t sim_perf_metrics(void);
 bool sim_arch_gp_value(unsigned i, uint64_t *v);
 bool sim_arch_fixed_value(unsigned i, bool edx_rule_only, uint64_t *v);
+/* The simulator's own encoding of architectural event i (Table 20-1). */
+bool sim_arch_event_encoding(unsigned i, uint8_t *event, uint8_t *umask);
 enum sim_rdpmc_result sim_arch_rdpmc(uint32_t ecx, uint64_t *v);
+
+/* pebs.c: a PEBS-enabled counter overflowed (pmu_arch.c asks first): true
+ * when the PEBS assist took it (record, reload, OvfBuf), false for an
+ * ordinary overflow. */
+bool sim_pebs_overflow(bool fixed, unsigned idx);
 
 /* A dump profile's CPUID. */
 enum sim_config_result sim_load_dump(const char *path, unsigned cpu, char *err, unsigned errlen);

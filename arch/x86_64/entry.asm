@@ -36,6 +36,24 @@ VECTOR_STUB i
 %assign i i + 1
 %endrep
 
+%macro POP_GPRS 0
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rbp
+	pop rdi
+	pop rsi
+	pop rdx
+	pop rcx
+	pop rbx
+	pop rax
+%endmacro
+
 align 16
 trap_common:
 	push rax
@@ -56,23 +74,21 @@ trap_common:
 	cld
 	mov rdi, rsp		; struct x86_frame *; the CPU aligned RSP to 16
 	call x86_trap		; and 22 quadwords keep it aligned
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rbp
-	pop rdi
-	pop rsi
-	pop rdx
-	pop rcx
-	pop rbx
-	pop rax
+	test eax, eax
+	jnz .no_iret
+	POP_GPRS
 	add rsp, 16		; vector, error code
 	iretq
+; Back into an NMI handler that took a fault (a probe's fixup): IRET would
+; unblock NMIs while the handler still runs on the NMI stack, and a second
+; NMI would overwrite its frame (SDM Vol. 3A 6.7.1). x86_trap has stored
+; [RFLAGS][RIP] below the interrupted RSP and pointed frame.rsp at them.
+.no_iret:
+	POP_GPRS
+	add rsp, 16		; vector, error code -> RIP, CS, RFLAGS, RSP, SS
+	mov rsp, [rsp + 24]	; the interrupted stack, RFLAGS and RIP on top
+	popfq
+	ret
 
 ; int x86_ctx_save(struct x86_ctx *c): setjmp. 0 now, val from restore.
 global x86_ctx_save

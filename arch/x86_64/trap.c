@@ -10,6 +10,13 @@
  * and IRETs to wherever the NMI struck, before any of the steps below, so it
  * can never be taken for a probe's fault or end a guarded run.
  *
+ * NMI nesting: NMIs stay blocked from the NMI's delivery to the next IRET
+ * (SDM Vol. 3A 6.7.1). A probe that faults inside an NMI handler must not
+ * return with IRET, or a second NMI would be delivered on the same IST
+ * stack and overwrite the first one's frame; x86_trap returns to it without
+ * IRET instead (entry.asm), and a recovery that leaves the handler through
+ * x86_ctx_restore ends NMI blocking itself (x86_iret_to_self).
+ *
  * Order of decisions for a fault (x86_trap):
  *   1. a registered probe instruction -> its fixup, vector in RAX (any CPL);
  *   2. #DF -> the environment is broken: KTAP bail out, RUN_ERROR;
@@ -43,6 +50,7 @@ struct cpl_call {
 static pmi_handler_fn volatile g_pmi_handler;
 static nmi_handler_fn volatile g_nmi_handler;
 static uint64_t g_user_stack_top;
+static volatile unsigned g_nmi_depth; /* NMI handlers running (0 or 1) */
 
 /* Values x86_ctx_restore passes to arch_call_at_cpl. */
 #define CPL_RETURNED 0x1000
@@ -67,12 +75,6 @@ const char *x86_vector_name(int vector)
 	if (vector == SPURIOUS_VECTOR)
 		return "spurious";
 	return "#??";
-}
-
-static bool has_error_code(unsigned vec)
-{
-	return vec == 8 || (vec >= 10 && vec <= 14) || vec == 17 || vec == 21 || vec == 29 ||
-	       vec == 30;
 }
 
 uint32_t arch_fault_error_code(void)
@@ -103,7 +105,7 @@ static void call_nmi_handler(nmi_handler_fn fn)
 static void fill_exception(struct arch_exception *ex, const struct x86_frame *f)
 {
 	ex->vector = (int)f->vector;
-	ex->has_error_code = f->vector < 32 && has_error_code((unsigned)f->vector);
+	ex->has_error_code = f->vector < 32 && x86_vector_has_error_code((int)f->vector);
 	ex->error_code = ex->has_error_code ? (uint32_t)f->error_code : 0;
 	ex->rip = f->rip;
 	ex->cr2 = f->vector == X86_VEC_PF ? read_cr2() : 0;
@@ -117,7 +119,7 @@ static bool apply_fixup(struct x86_frame *f)
 			f->rip = e->fixup;
 			f->rax = f->vector;
 			g_fault_error_code =
-			    has_error_code((unsigned)f->vector) ? (uint32_t)f->error_code : 0;
+			    x86_vector_has_error_code((int)f->vector) ? (uint32_t)f->error_code : 0;
 			return true;
 		}
 	}
@@ -148,7 +150,18 @@ static void bail(const char *what, const struct x86_frame *f)
 	arch_exit(RUN_ERROR);
 }
 
-void x86_trap(struct x86_frame *f)
+/* Return to the interrupted CPL-0 code without IRET: RFLAGS and RIP go
+ * below its RSP (no red zone in the kernel), for entry.asm's .no_iret. */
+static int return_without_iret(struct x86_frame *f)
+{
+	uint64_t *sp = (uint64_t *)f->rsp - 2;
+	sp[0] = f->rflags;
+	sp[1] = f->rip;
+	f->rsp = (uint64_t)sp;
+	return 1;
+}
+
+int x86_trap(struct x86_frame *f)
 {
 	unsigned vec = (unsigned)f->vector;
 	int cpl = (int)(f->cs & 3);
@@ -158,8 +171,10 @@ void x86_trap(struct x86_frame *f)
 		nmi_handler_fn fn = g_nmi_handler;
 
 		if (fn) {
+			g_nmi_depth++;
 			call_nmi_handler(fn);
-			return; /* IRET: unblocks NMIs, resumes the interrupted code */
+			g_nmi_depth--;
+			return 0; /* IRET: unblocks NMIs, resumes the interrupted code */
 		}
 		break; /* no handler: an unexpected exception (no fixup, below) */
 	}
@@ -168,12 +183,12 @@ void x86_trap(struct x86_frame *f)
 			g_pmi_handler(); /* it sends EOI itself */
 		else
 			arch_apic_eoi();
-		return;
+		return 0;
 	case SPURIOUS_VECTOR:
-		return; /* no EOI for a spurious interrupt (SDM Vol. 3A 10.9) */
+		return 0; /* no EOI for a spurious interrupt (SDM Vol. 3A 10.9) */
 	case WAKE_VECTOR:
 		arch_apic_eoi(); /* a parked CPU has work (smp.c) */
-		return;
+		return 0;
 	case TIMER_VECTOR:
 		arch_apic_eoi();
 		if (g_guard && g_guard->watchdog && apic_watchdog_expired()) {
@@ -182,7 +197,7 @@ void x86_trap(struct x86_frame *f)
 			ex->vector = ARCH_TIMEOUT;
 			x86_ctx_restore(&g_guard->ctx, 2);
 		}
-		return; /* a late tick of a disarmed watchdog */
+		return 0; /* a late tick of a disarmed watchdog */
 	case RETURN_VECTOR:
 		if (cpl != 0 && g_cpl) {
 			g_cpl->result = f->rdi;
@@ -195,14 +210,15 @@ void x86_trap(struct x86_frame *f)
 
 	/* An NMI is not raised by the instruction at RIP: never a probe's. */
 	if (vec < 32 && vec != X86_VEC_NMI && apply_fixup(f))
-		return;
+		return g_nmi_depth && cpl == 0 ? return_without_iret(f) : 0;
 	if (vec == X86_VEC_DF)
 		bail("double fault", f);
 	if (vec >= 32)
 		arch_apic_eoi(); /* an unexpected interrupt: do not block lower ones */
 
 	if (cpl != 0 && g_cpl) {
-		g_fault_error_code = has_error_code(vec) ? (uint32_t)f->error_code : 0;
+		g_fault_error_code =
+		    x86_vector_has_error_code((int)vec) ? (uint32_t)f->error_code : 0;
 		x86_ctx_restore(&g_cpl->ctx, (int)(CPL_FAULTED + vec));
 	}
 	if (g_guard) {
@@ -210,6 +226,7 @@ void x86_trap(struct x86_frame *f)
 		x86_ctx_restore(&g_guard->ctx, 1);
 	}
 	bail("unexpected exception outside any guarded run:", f);
+	return 0;
 }
 
 int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct arch_exception *ex)
@@ -247,8 +264,10 @@ int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct 
 	g_cpl = gp->cpl_at_entry;
 	arch_write_cr4(cr4);
 	gp->ex->state_restored = changed;
-	if (r != 0)
+	if (r != 0) {
+		g_nmi_depth = 0;
 		x86_iret_to_self(); /* unblock NMIs if we left an NMI handler */
+	}
 	return r;
 }
 

@@ -128,6 +128,16 @@ arch_workload_gated:
 	wrmsr
 .done:
 	ret
+arch_workload_gated.end:
+
+; void arch_workload_gated_range(uint64_t *start, uint64_t *end)
+global arch_workload_gated_range
+arch_workload_gated_range:
+	lea rax, [arch_workload_gated]
+	mov [rdi], rax
+	lea rax, [arch_workload_gated.end]
+	mov [rsi], rax
+	ret
 
 ; void arch_workload_llc_miss(const void *buf, uint64_t lines)
 ; Per line: CLFLUSH it, MFENCE (CLFLUSH is ordered by fences, SDM Vol. 2A

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Last branch records on the simulated CPU: the model-specific LBR stack of
+ * the profile's DisplayModel (kernel/lbr.c, the suite's own table) and the
+ * Architectural LBRs of CPUID leaf 1CH (SDM Vol. 3B chapter 19).
+ *
+ * Branches reach the model only through arch_branch_chain() (below): the
+ * workload model has no branch addresses, so its branches are not recorded
+ * (no check depends on them).
+ */
+#include <string.h>
+
+#include "lbr.h"
+#include "sim.h"
+
+static struct {
+	uint64_t from[ARCH_LBR_MAX_DEPTH], to[ARCH_LBR_MAX_DEPTH], info[ARCH_LBR_MAX_DEPTH];
+	unsigned tos;	 /* legacy: MSR_LASTBRANCH_TOS */
+	uint64_t select; /* legacy: MSR_LBR_SELECT */
+	uint64_t ctl;	 /* Arch LBR: IA32_LBR_CTL */
+	unsigned depth;	 /* Arch LBR: IA32_LBR_DEPTH */
+	bool legacy;
+	struct lbr_layout l;
+} L;
+
+static bool arch_lbr(void)
+{
+	return g_sim.caps.arch_lbr.present && g_sim.caps.arch_lbr.max_depth != 0;
+}
+
+static void lbr_reset(void)
+{
+	memset(&L, 0, sizeof(L));
+	L.legacy = lbr_legacy_layout(&g_sim.caps, &L.l) == LBR_LAYOUT_OK;
+	if (L.legacy && quirk(Q_LBR_STACK_SHORT))
+		L.l.depth /= 2;
+	/* Vol. 3B 19.1: IA32_LBR_DEPTH resets to the largest depth enumerated. */
+	L.depth = g_sim.caps.arch_lbr.max_depth;
+}
+
+/* ---- The model-specific stack ------------------------------------------- */
+
+static uint64_t legacy_select_valid(void)
+{
+	return GENMASK_ULL(8, 0) | (L.l.callstack ? LBR_SELECT_EN_CALLSTACK : 0);
+}
+
+/* An entry MSR of the stack: 0 FROM, 1 TO, 2 INFO; -1 when not one. */
+static int legacy_entry(uint32_t msr, unsigned *x)
+{
+	const uint32_t base[3] = {L.l.from, L.l.to, L.l.info};
+	for (int k = 0; k < 3; k++) {
+		if (base[k] && msr >= base[k] && msr < base[k] + L.l.depth) {
+			*x = msr - base[k];
+			return k;
+		}
+	}
+	return -1;
+}
+
+static enum sim_msr_result legacy_rdmsr(uint32_t msr, uint64_t *val)
+{
+	unsigned x;
+	int k = legacy_entry(msr, &x);
+
+	if (k >= 0) {
+		*val = k == 0 ? L.from[x] : k == 1 ? L.to[x] : L.info[x];
+		return SIM_MSR_OK;
+	}
+	if (msr == MSR_LBR_TOS) {
+		*val = L.tos;
+		return SIM_MSR_OK;
+	}
+	if (msr == MSR_LBR_SELECT && L.l.select) {
+		*val = L.select;
+		return SIM_MSR_OK;
+	}
+	return SIM_MSR_NOT_MINE;
+}
+
+static enum sim_msr_result legacy_wrmsr(uint32_t msr, uint64_t val)
+{
+	unsigned x;
+	int k = legacy_entry(msr, &x);
+
+	if (k >= 0) {
+		uint64_t *e = k == 0 ? L.from : k == 1 ? L.to : L.info;
+		e[x] = val;
+		return SIM_MSR_OK;
+	}
+	if (msr == MSR_LBR_TOS) {
+		/* The TOS field covers the stack (Vol. 3B "LBR Stack Size and TOS
+		 * Pointer Range"); the model keeps it in range. */
+		if (!quirk(Q_LBR_TOS_READONLY))
+			L.tos = (unsigned)(val % L.l.depth);
+		return SIM_MSR_OK;
+	}
+	if (msr == MSR_LBR_SELECT && L.l.select) {
+		if (val & ~legacy_select_valid())
+			return SIM_MSR_GP;
+		if (!quirk(Q_LBR_SELECT_READONLY))
+			L.select = val;
+		return SIM_MSR_OK;
+	}
+	return SIM_MSR_NOT_MINE;
+}
+
+/* MSR_LBR_SELECT bits SUPPRESS (Vol. 3B "Filtering of Last Branch
+ * Records"): CPL_EQ_0 / CPL_NEQ_0 by the ring the branch ends in. */
+static bool legacy_suppressed(enum arch_branch_kind kind)
+{
+	uint64_t s = L.select;
+	if (!L.l.select)
+		return false;
+	if (quirk(Q_LBR_CPL_FILTER_IGNORED))
+		s &= ~(LBR_SELECT_CPL_EQ_0 | LBR_SELECT_CPL_NEQ_0);
+	if (quirk(Q_LBR_JMP_FILTER_IGNORED))
+		s &= ~LBR_SELECT_NEAR_REL_JMP;
+	if (g_sim.cpl == 0 ? (s & LBR_SELECT_CPL_EQ_0) : (s & LBR_SELECT_CPL_NEQ_0))
+		return true;
+	switch (kind) {
+	case ARCH_BRANCH_JMP:
+		return s & LBR_SELECT_NEAR_REL_JMP;
+	case ARCH_BRANCH_JCC:
+		return s & LBR_SELECT_JCC;
+	case ARCH_BRANCH_CALL:
+		return s & LBR_SELECT_NEAR_REL_CALL;
+	case ARCH_BRANCH_RET:
+		return s & LBR_SELECT_NEAR_RET;
+	}
+	return false;
+}
+
+/* v4: LBR_Frz in IA32_PERF_GLOBAL_STATUS stops recording (Vol. 3B
+ * 20.2.4.1 / 18.4.7). */
+static bool lbr_frozen(void)
+{
+	return g_sim.version >= 4 && (g_sim.pmu.global_status & GLOBAL_STATUS_LBR_FRZ);
+}
+
+/* The model: every branch predicted, 2 cycles since the last one. */
+#define SIM_LBR_CYCLES 2
+
+static void legacy_record(uint64_t from, uint64_t to, enum arch_branch_kind kind)
+{
+	unsigned fmt = g_sim.caps.perf_cap.lbr_format;
+
+	if (!(g_sim.pmu.debugctl & DEBUGCTL_LBR) || lbr_frozen() || legacy_suppressed(kind))
+		return;
+	L.tos = (L.tos + 1) % L.l.depth;
+	L.from[L.tos] = quirk(Q_LBR_FROM_TO_SWAPPED) ? to : from;
+	L.to[L.tos] = quirk(Q_LBR_FROM_TO_SWAPPED) ? from : to;
+	/* Flag formats: the flags replace the top address bits (all clear:
+	 * predicted, no transaction). */
+	if (lbr_fmt_tsx_flags(fmt))
+		L.from[L.tos] &= ~(LBR_FROM_MISPRED | LBR_FROM_IN_TX | LBR_FROM_ABORT);
+	else if (lbr_fmt_from_flags(fmt))
+		L.from[L.tos] &= ~LBR_FROM_MISPRED;
+	/* Format 6: the cycle count in TO[63:48] (Vol. 3B 19.4.8.1). */
+	if (lbr_fmt_to_cycles(fmt))
+		L.to[L.tos] = (L.to[L.tos] & GENMASK_ULL(47, 0)) | ((uint64_t)SIM_LBR_CYCLES << 48);
+	if (lbr_fmt_has_info(fmt))
+		L.info[L.tos] = SIM_LBR_CYCLES | (quirk(Q_LBR_IN_TX_SET) ? LBR_INFO_IN_TX : 0);
+	else if (lbr_fmt_tsx_flags(fmt) && quirk(Q_LBR_IN_TX_SET))
+		L.from[L.tos] |= LBR_FROM_IN_TX;
+}
+
+/* ---- Architectural LBRs ------------------------------------------------- */
+
+/* IA32_LBR_CTL bits defined by CPUID.1CH (Vol. 3B 19.1, the IA32_LBR_CTL
+ * table: OS/USR with EBX[0], CALL_STACK with EBX[2], the branch-type bits
+ * with EBX[1]; the rest reserved). */
+static uint64_t ctl_valid(void)
+{
+	const struct caps_arch_lbr *a = &g_sim.caps.arch_lbr;
+	return LBR_CTL_LBREN | (a->cpl_filter ? LBR_CTL_OS | LBR_CTL_USR : 0) |
+	       (a->call_stack ? LBR_CTL_CALL_STACK : 0) |
+	       (a->branch_filter ? LBR_CTL_ALL_BRANCHES : 0);
+}
+
+static bool depth_valid(uint64_t d)
+{
+	if (quirk(Q_ALBR_DEPTH_ANY) && d >= 1 && d <= ARCH_LBR_MAX_DEPTH)
+		return true;
+	return d % 8 == 0 && d >= 8 && d <= ARCH_LBR_MAX_DEPTH &&
+	       (g_sim.caps.arch_lbr.depth_mask >> (d / 8 - 1) & 1);
+}
+
+/* IA32_LBR_x_*: 0 FROM, 1 TO, 2 INFO; -1 not one. x < the largest depth
+ * enumerated exists; entries at or beyond IA32_LBR_DEPTH read 0. */
+static int arch_entry(uint32_t msr, unsigned *x)
+{
+	const uint32_t base[3] = {MSR_IA32_LBR_0_FROM_IP, MSR_IA32_LBR_0_TO_IP,
+				  MSR_IA32_LBR_0_INFO};
+	unsigned max = g_sim.caps.arch_lbr.max_depth;
+	for (int k = 0; k < 3; k++) {
+		if (msr >= base[k] && msr < base[k] + max) {
+			*x = msr - base[k];
+			if (k == 2 && quirk(Q_ALBR_INFO_MISSING))
+				return -1;
+			return k;
+		}
+	}
+	return -1;
+}
+
+static enum sim_msr_result arch_rdmsr(uint32_t msr, uint64_t *val)
+{
+	unsigned x;
+	int k = arch_entry(msr, &x);
+
+	if (k >= 0) {
+		*val = x >= L.depth ? 0 : k == 0 ? L.from[x] : k == 1 ? L.to[x] : L.info[x];
+		return SIM_MSR_OK;
+	}
+	switch (msr) {
+	case MSR_IA32_LBR_CTL:
+		*val = L.ctl;
+		return SIM_MSR_OK;
+	case MSR_IA32_LBR_DEPTH:
+		*val = L.depth;
+		return SIM_MSR_OK;
+	}
+	return SIM_MSR_NOT_MINE;
+}
+
+static void arch_clear(void)
+{
+	memset(L.from, 0, sizeof(L.from));
+	memset(L.to, 0, sizeof(L.to));
+	memset(L.info, 0, sizeof(L.info));
+}
+
+static enum sim_msr_result arch_wrmsr(uint32_t msr, uint64_t val)
+{
+	unsigned x;
+	int k = arch_entry(msr, &x);
+
+	if (k >= 0) {
+		if (x < L.depth)
+			(k == 0 ? L.from : k == 1 ? L.to : L.info)[x] = val;
+		return SIM_MSR_OK;
+	}
+	switch (msr) {
+	case MSR_IA32_LBR_CTL:
+		if ((val & ~ctl_valid()) && !quirk(Q_ALBR_CTL_RESERVED))
+			return SIM_MSR_GP;
+		L.ctl = val;
+		return SIM_MSR_OK;
+	case MSR_IA32_LBR_DEPTH:
+		/* Only the depths CPUID.1CH:EAX[7:0] enumerates; a write resets
+		 * every LBR entry to 0 (Vol. 3B 19.1 "LBR Depth"). */
+		if (!depth_valid(val))
+			return SIM_MSR_GP;
+		L.depth = (unsigned)val;
+		if (!quirk(Q_ALBR_DEPTH_KEEPS_ENTRIES))
+			arch_clear();
+		return SIM_MSR_OK;
+	}
+	return SIM_MSR_NOT_MINE;
+}
+
+static uint64_t ctl_type_bit(enum arch_branch_kind kind)
+{
+	switch (kind) {
+	case ARCH_BRANCH_JMP:
+		return LBR_CTL_NEAR_REL_JMP;
+	case ARCH_BRANCH_JCC:
+		return LBR_CTL_COND;
+	case ARCH_BRANCH_CALL:
+		return LBR_CTL_NEAR_REL_CALL;
+	case ARCH_BRANCH_RET:
+		return LBR_CTL_NEAR_RET;
+	}
+	return 0;
+}
+
+static enum arch_lbr_br_type br_type(enum arch_branch_kind kind)
+{
+	static const enum arch_lbr_br_type t[] = {
+	    [ARCH_BRANCH_JMP] = ARCH_LBR_BR_NEAR_REL_JMP,
+	    [ARCH_BRANCH_JCC] = ARCH_LBR_BR_JCC,
+	    [ARCH_BRANCH_CALL] = ARCH_LBR_BR_NEAR_REL_CALL,
+	    [ARCH_BRANCH_RET] = ARCH_LBR_BR_NEAR_RET,
+	};
+	return quirk(Q_ALBR_BR_TYPE_ZERO) ? ARCH_LBR_BR_JCC : t[kind];
+}
+
+/* Remove entry 0 (call-stack mode: a RET pops its CALL), or push a new one:
+ * entry 0 is always the most recent (Vol. 3B 19.1). */
+static void arch_shift(bool push)
+{
+	unsigned d = L.depth;
+	if (push) {
+		for (unsigned i = d - 1; i > 0; i--) {
+			L.from[i] = L.from[i - 1];
+			L.to[i] = L.to[i - 1];
+			L.info[i] = L.info[i - 1];
+		}
+		return;
+	}
+	for (unsigned i = 0; i + 1 < d; i++) {
+		L.from[i] = L.from[i + 1];
+		L.to[i] = L.to[i + 1];
+		L.info[i] = L.info[i + 1];
+	}
+	L.from[d - 1] = L.to[d - 1] = L.info[d - 1] = 0;
+}
+
+static void arch_record(uint64_t from, uint64_t to, enum arch_branch_kind kind)
+{
+	const struct caps_arch_lbr *a = &g_sim.caps.arch_lbr;
+	uint64_t ctl = L.ctl;
+
+	if (!(ctl & LBR_CTL_LBREN) || lbr_frozen() || L.depth == 0)
+		return;
+	/* OS: branches ending at CPL 0; USR: at CPL > 0. */
+	if (a->cpl_filter && !quirk(Q_ALBR_CPL_IGNORED) &&
+	    !(ctl & (g_sim.cpl == 0 ? LBR_CTL_OS : LBR_CTL_USR)))
+		return;
+	if (a->branch_filter && !quirk(Q_ALBR_TYPE_FILTER_IGNORED) && !(ctl & ctl_type_bit(kind)))
+		return;
+	/* Call-stack mode: a RET pops the most recent CALL entry instead of
+	 * being recorded (Vol. 3B 19.1 "Call-Stack Mode"). */
+	if (a->call_stack && (ctl & LBR_CTL_CALL_STACK) && kind == ARCH_BRANCH_RET &&
+	    !quirk(Q_ALBR_CALLSTACK_NO_POP)) {
+		if (FIELD_GET_ULL(LBR_INFO_BR_TYPE, L.info[0]) == ARCH_LBR_BR_NEAR_REL_CALL)
+			arch_shift(false);
+		return;
+	}
+	unsigned slot = 0;
+	if (quirk(Q_ALBR_OLDEST_FIRST)) {
+		/* entries fill from the top of the array down: oldest at 0 */
+		while (slot < L.depth && L.from[slot])
+			slot++;
+		if (slot == L.depth)
+			return;
+	} else {
+		arch_shift(true);
+	}
+	L.from[slot] = from;
+	L.to[slot] = to;
+	L.info[slot] = ((uint64_t)br_type(kind) << 56) |
+		       (a->timed ? SIM_LBR_CYCLES | LBR_INFO_CYC_CNT_VALID : 0);
+	if (!a->branch_type)
+		L.info[slot] &= ~LBR_INFO_BR_TYPE;
+}
+
+/* ---- Dispatch ----------------------------------------------------------- */
+
+static enum sim_msr_result lbr_rdmsr(uint32_t msr, uint64_t *val)
+{
+	if (arch_lbr())
+		return arch_rdmsr(msr, val);
+	return L.legacy ? legacy_rdmsr(msr, val) : SIM_MSR_NOT_MINE;
+}
+
+static enum sim_msr_result lbr_wrmsr(uint32_t msr, uint64_t val)
+{
+	if (arch_lbr())
+		return arch_wrmsr(msr, val);
+	return L.legacy ? legacy_wrmsr(msr, val) : SIM_MSR_NOT_MINE;
+}
+
+/* The model-specific LBR stack or Arch LBR, whichever the CPU has. Branches
+ * reach it from arch_branch_chain() below, not from the engine. */
+const struct sim_family sim_family_lbr = {
+    .name = "lbr",
+    .rdmsr = lbr_rdmsr,
+    .wrmsr = lbr_wrmsr,
+    .reset = lbr_reset,
+};
+
+static void sim_lbr_branch(uint64_t from, uint64_t to, enum arch_branch_kind kind)
+{
+	if (arch_lbr())
+		arch_record(from, to, kind);
+	else if (L.legacy)
+		legacy_record(from, to, kind);
+}
+
+/* ---- include/arch.h: the branch chain ------------------------------------ */
+
+/* Addresses of the simulated chain: a function at SIM_CHAIN_BASE whose
+ * branches sit 8 bytes apart, the CALL's target after its RET site. */
+#define SIM_CHAIN_BASE 0xFFFFFFFF81002000ULL
+
+void arch_branch_chain_sites(uint64_t from[ARCH_BRANCH_CHAIN_LEN],
+			     uint64_t to[ARCH_BRANCH_CHAIN_LEN])
+{
+	for (unsigned i = 0; i < 6; i++) {
+		from[i] = SIM_CHAIN_BASE + 0x20 + 8 * i;
+		to[i] = from[i] + 8;
+	}
+	from[6] = SIM_CHAIN_BASE + 0x60; /* CALL */
+	to[6] = SIM_CHAIN_BASE + 0x80;	 /* its target: the RET */
+	from[7] = to[6];
+	to[7] = from[6] + 5; /* the instruction after the CALL */
+}
+
+void arch_branch_chain(uint32_t msr, uint64_t on, uint64_t off)
+{
+	static const enum arch_branch_kind kinds[] = ARCH_BRANCH_CHAIN_KINDS;
+	uint64_t from[ARCH_BRANCH_CHAIN_LEN], to[ARCH_BRANCH_CHAIN_LEN];
+
+	arch_branch_chain_sites(from, to);
+	wrmsr(msr, on);
+	for (unsigned i = 0; i < ARCH_BRANCH_CHAIN_LEN; i++) {
+		if (i == 0 && quirk(Q_LBR_ONE_SHORT))
+			continue;
+		sim_lbr_branch(from[i], to[i], kinds[i]);
+	}
+	wrmsr(msr, off);
+}

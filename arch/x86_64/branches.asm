@@ -1,0 +1,70 @@
+; SPDX-License-Identifier: MIT
+;
+; The branch chain of include/arch.h: a run of taken near branches at
+; addresses the kernel can name, between the two WRMSRs that switch an LBR
+; on and off. The LBR suites compare the recorded FROM/TO with these labels.
+
+bits 64
+default rel
+
+section .text progbits alloc exec nowrite align=64
+
+; void arch_branch_chain(uint32_t msr, uint64_t on, uint64_t off)
+; ZF is set before the first WRMSR (WRMSR and JMP leave flags alone), so
+; every JZ is taken; each not-taken path would be a UD2, never reached.
+align 64
+global arch_branch_chain
+arch_branch_chain:
+	mov r8, rdx		; off
+	mov r9d, r8d		; off[31:0]
+	shr r8, 32		; off[63:32]
+	mov ecx, edi		; msr
+	mov eax, esi		; on[31:0]
+	mov rdx, rsi
+	shr rdx, 32		; on[63:32]
+	cmp ecx, ecx		; ZF = 1
+	wrmsr
+.b0:	jmp .t0
+	ud2
+.t0:
+.b1:	jz .t1
+	ud2
+.t1:
+.b2:	jmp .t2
+	ud2
+.t2:
+.b3:	jz .t3
+	ud2
+.t3:
+.b4:	jmp .t4
+	ud2
+.t4:
+.b5:	jz .t5
+	ud2
+.t5:
+	mov eax, r9d
+	mov edx, r8d
+.b6:	call .t6
+.r6:	wrmsr
+	ret
+.t6:
+.b7:	ret
+
+; void arch_branch_chain_sites(uint64_t from[8], uint64_t to[8])
+%macro SITE 3 ; index, from label, to label
+	lea rax, [%2]
+	mov [rdi + 8 * %1], rax
+	lea rax, [%3]
+	mov [rsi + 8 * %1], rax
+%endmacro
+global arch_branch_chain_sites
+arch_branch_chain_sites:
+	SITE 0, arch_branch_chain.b0, arch_branch_chain.t0
+	SITE 1, arch_branch_chain.b1, arch_branch_chain.t1
+	SITE 2, arch_branch_chain.b2, arch_branch_chain.t2
+	SITE 3, arch_branch_chain.b3, arch_branch_chain.t3
+	SITE 4, arch_branch_chain.b4, arch_branch_chain.t4
+	SITE 5, arch_branch_chain.b5, arch_branch_chain.t5
+	SITE 6, arch_branch_chain.b6, arch_branch_chain.t6
+	SITE 7, arch_branch_chain.b7, arch_branch_chain.r6
+	ret

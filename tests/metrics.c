@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/*
+ * PERF_METRICS (IA32_PERF_CAPABILITIES[15]; SDM Vol. 3B 20.3.9.3): fixed
+ * counter 3 counts TOPDOWN.SLOTS, IA32_PERF_METRICS holds the level-1
+ * topdown fractions of those slots as bytes summing to FFH, writing 0 to
+ * both clears them, bit 48 of the global MSRs belongs to it, RDPMC type
+ * 2000H reads it, and where CPUID.0AH:EBX enumerates the level-1 topdown
+ * events their counts over one window partition the slots.
+ */
+#include "pmu.h"
+#include "rules.h"
+#include "test.h"
+
+#define EN_PERF_METRICS BIT_ULL(48)
+
+static bool slots_present(struct t *t)
+{
+	if (pmu_fixed_present(FIXED_TOPDOWN_SLOTS) && pmu_fixed_present(FIXED_INSTRUCTIONS))
+		return true;
+	t_skip(t, "fixed counters 0 and 3 (CPUID.0AH:EDX[4:0] / ECX) needed");
+	return false;
+}
+
+/* Fixed counters 0 (instructions) and 3 (slots) from 0 over one gated run,
+ * with EN_PERF_METRICS. */
+static void run_slots(uint64_t *insns, uint64_t *slots)
+{
+	wrmsr(MSR_IA32_PERF_METRICS, 0);
+	pmu_fixed_program(FIXED_INSTRUCTIONS, FIXED_CTRL_OS | FIXED_CTRL_USR, 0);
+	pmu_fixed_program(FIXED_TOPDOWN_SLOTS, FIXED_CTRL_OS | FIXED_CTRL_USR, 0);
+	pmu_run_gated(pmu_gate_global(GLOBAL_FIXED_BIT(FIXED_INSTRUCTIONS) |
+				      GLOBAL_FIXED_BIT(FIXED_TOPDOWN_SLOTS) | EN_PERF_METRICS),
+		      PMU_ITERS);
+	*insns = pmu_fixed_read(FIXED_INSTRUCTIONS);
+	*slots = pmu_fixed_read(FIXED_TOPDOWN_SLOTS);
+}
+
+TEST(metrics, slots_count, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
+{
+	uint64_t insns, slots;
+
+	if (!slots_present(t))
+		return;
+	run_slots(&insns, &slots);
+	t_measure(t, "slots", slots, "slots");
+	expect_true(t, slots >= insns / 2, ">= instructions / 2", "fewer", RULE_METRICS_SLOTS,
+		    "TOPDOWN.SLOTS %llu over %llu instructions", (unsigned long long)slots,
+		    (unsigned long long)insns);
+}
+
+TEST(metrics, level1_fields_sum_to_ff, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
+{
+	uint64_t insns, slots;
+	static const char *const field[4] = {"retiring", "bad speculation", "frontend bound",
+					     "backend bound"};
+
+	if (!slots_present(t))
+		return;
+	run_slots(&insns, &slots);
+	uint64_t m = rdmsr(MSR_IA32_PERF_METRICS), sum = 0;
+	for (unsigned i = 0; i < 4; i++) {
+		uint64_t f = (m >> (8 * i)) & 0xFF;
+		t_measure(t, field[i], f, "/255");
+		sum += f;
+	}
+	expect_range(t, sum, 0xFC, 0xFF, RULE_METRICS_SUM,
+		     "sum of the level-1 fields of IA32_PERF_METRICS %#llx", (unsigned long long)m);
+}
+
+TEST(metrics, writing_zero_clears, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
+{
+	uint64_t insns, slots;
+
+	if (!slots_present(t))
+		return;
+	run_slots(&insns, &slots);
+	if (!expect_ne(t, rdmsr(MSR_IA32_PERF_METRICS), 0, RULE_METRICS_SUM,
+		       "IA32_PERF_METRICS after a run"))
+		return;
+	wrmsr(MSR_IA32_FIXED_CTR(FIXED_TOPDOWN_SLOTS), 0);
+	wrmsr(MSR_IA32_PERF_METRICS, 0);
+	expect_eq(t, rdmsr(MSR_IA32_FIXED_CTR(FIXED_TOPDOWN_SLOTS)), 0, RULE_METRICS_CLEAR,
+		  "FIXED_CTR3 after writing 0");
+	expect_eq(t, rdmsr(MSR_IA32_PERF_METRICS), 0, RULE_METRICS_CLEAR,
+		  "IA32_PERF_METRICS after writing 0 to it and to FIXED_CTR3");
+}
+
+TEST(metrics, global_bit_48, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
+{
+	if (expect_no_fault(t, wrmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, EN_PERF_METRICS),
+			    RULE_METRICS_GLOBAL, "WRMSR IA32_PERF_GLOBAL_CTRL <- bit 48"))
+		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_CTRL), EN_PERF_METRICS, RULE_METRICS_GLOBAL,
+			  "IA32_PERF_GLOBAL_CTRL read back");
+	pmu_global_disable();
+	if (caps()->pm.version < 4)
+		return;
+	wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_SET, GLOBAL_STATUS_PERF_METRICS);
+	expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_STATUS_PERF_METRICS,
+		  GLOBAL_STATUS_PERF_METRICS, RULE_METRICS_GLOBAL,
+		  "GLOBAL_STATUS bit 48 after STATUS_SET bit 48");
+	wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, GLOBAL_STATUS_PERF_METRICS);
+	expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_STATUS_PERF_METRICS, 0,
+		  RULE_METRICS_GLOBAL, "GLOBAL_STATUS bit 48 after STATUS_RESET bit 48");
+}
+
+TEST(metrics, rdpmc_type_2000h_reads_metrics, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
+{
+	uint64_t insns, slots, rax, rdx;
+
+	if (!slots_present(t))
+		return;
+	run_slots(&insns, &slots);
+	uint64_t m = rdmsr(MSR_IA32_PERF_METRICS);
+	if (!expect_no_fault(t, rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_METRICS, 0), &rax, &rdx),
+			     RULE_METRICS_RDPMC, "RDPMC ECX=20000000H"))
+		return;
+	expect_eq(t, (rdx << 32) | (rax & 0xFFFFFFFFULL), m, RULE_METRICS_RDPMC,
+		  "RDPMC type 2000H vs RDMSR IA32_PERF_METRICS (counters stopped)");
+}
+
+TEST(metrics, level1_events_partition_slots, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
+{
+	static const enum arch_event ev[4] = {
+	    ARCH_EVENT_TOPDOWN_BACKEND, ARCH_EVENT_TOPDOWN_BAD_SPEC, ARCH_EVENT_TOPDOWN_FRONTEND,
+	    ARCH_EVENT_TOPDOWN_RETIRING};
+	uint64_t bits = GLOBAL_FIXED_BIT(FIXED_TOPDOWN_SLOTS), sum = 0;
+	int c[4];
+
+	if (!slots_present(t))
+		return;
+	for (unsigned i = 0; i < 4; i++) {
+		c[i] = pmu_gp_nth(i);
+		if (!pmu_event_available(ev[i]) || c[i] < 0) {
+			t_skip(t, "needs the level-1 topdown events (CPUID.0AH:EBX[11:8] with "
+				  "EAX[31:24] >= 12) and 4 GP counters");
+			return;
+		}
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		pmu_gp_program((unsigned)c[i],
+			       pmu_evtsel(ev[i], PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN),
+			       0);
+		bits |= GLOBAL_PMC_BIT(c[i]);
+	}
+	pmu_fixed_program(FIXED_TOPDOWN_SLOTS, FIXED_CTRL_OS | FIXED_CTRL_USR, 0);
+	pmu_run_gated(pmu_gate_global(bits), PMU_ITERS);
+	for (unsigned i = 0; i < 4; i++)
+		sum += pmu_gp_read((unsigned)c[i]);
+	uint64_t slots = pmu_fixed_read(FIXED_TOPDOWN_SLOTS), tol = slots / 100 + 64;
+	expect_range(t, sum, slots > tol ? slots - tol : 0, slots + tol, RULE_METRICS_L1_EVENTS,
+		     "backend + bad spec + frontend + retiring vs TOPDOWN.SLOTS %llu",
+		     (unsigned long long)slots);
+}

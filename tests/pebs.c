@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: MIT
+/*
+ * PEBS (SDM Vol. 3B 18.4.9 "BTS and DS Save Area"; 20.9 "PEBS Facility",
+ * adaptive PEBS): the DS save area and the PEBS buffer are this kernel's own memory;
+ * a counter preset to overflow after a known count writes exactly one
+ * record there, checked field by field.
+ *
+ * Records are checked where PEBS_BASELINE (IA32_PERF_CAPABILITIES[14])
+ * makes every counter and every event PEBS-capable (extended PEBS). Before
+ * it, which events are PEBS-capable on which counter is model-specific, so
+ * only the MSRs are checked there.
+ */
+#include "ktap.h"
+#include "pmu.h"
+#include "rules.h"
+#include "test.h"
+
+/* DS save area, 64-bit layout (18.4.9, the 64-bit DS save area figure). */
+struct ds_area {
+	uint64_t bts_base, bts_index, bts_abs_max, bts_threshold;
+	uint64_t pebs_base, pebs_index, pebs_abs_max, pebs_threshold;
+	uint64_t pebs_reset[8 + 8]; /* GP counter n at n, fixed i at 8 + i */
+};
+
+/* Group sizes of an adaptive record (20.9). */
+#define BASIC_BYTES   0x20
+#define MEMINFO_BYTES 0x20
+#define GPR_BYTES     0x90
+#define XMM_BYTES     0x100
+#define LBR_BYTES     0x18
+
+#define PEBS_BUF_BYTES 8192
+static struct ds_area ds __attribute__((aligned(64)));
+static uint8_t pebs_buf[PEBS_BUF_BYTES] __attribute__((aligned(4096)));
+
+/* Instructions until the PEBS counter overflows: well inside the loop. */
+#define PEBS_K 1000
+
+static bool pebs_available(struct t *t)
+{
+	uint64_t misc;
+
+	if (rdmsr_safe(MSR_IA32_MISC_ENABLE, &misc) == 0 && (misc & MISC_ENABLE_PEBS_UNAVAILABLE)) {
+		t_skip(t, "IA32_MISC_ENABLE.PEBS_UNAVAILABLE[12] = 1");
+		return false;
+	}
+	return true;
+}
+
+static unsigned record_bytes(uint64_t cfg)
+{
+	unsigned n = BASIC_BYTES;
+	n += (cfg & PEBS_DATA_CFG_MEMINFO) ? MEMINFO_BYTES : 0;
+	n += (cfg & PEBS_DATA_CFG_GPRS) ? GPR_BYTES : 0;
+	n += (cfg & PEBS_DATA_CFG_XMMS) ? XMM_BYTES : 0;
+	if (cfg & PEBS_DATA_CFG_LBRS)
+		n += LBR_BYTES * (unsigned)(FIELD_GET_ULL(PEBS_DATA_CFG_LBR_ENTRIES, cfg) + 1);
+	return n;
+}
+
+/* Fresh DS area: empty buffer, threshold after `threshold_bytes`, every
+ * reset value 0 (a counter reloaded with 0 does not overflow again). */
+static void ds_setup(unsigned threshold_bytes)
+{
+	for (unsigned i = 0; i < sizeof(pebs_buf); i++)
+		pebs_buf[i] = 0;
+	ds = (struct ds_area){0};
+	ds.pebs_base = ds.pebs_index = (uint64_t)(uintptr_t)pebs_buf;
+	ds.pebs_abs_max = ds.pebs_base + sizeof(pebs_buf);
+	ds.pebs_threshold = ds.pebs_base + threshold_bytes;
+	wrmsr(MSR_IA32_DS_AREA, (uint64_t)(uintptr_t)&ds);
+}
+
+struct pebs_run {
+	bool fixed;
+	unsigned idx;	 /* GP counter or fixed counter */
+	bool adaptive;	 /* Adaptive_Record */
+	uint64_t cfg;	 /* MSR_PEBS_DATA_CFG */
+	unsigned thresh; /* interrupt threshold, bytes after the base */
+	uint64_t k;	 /* events to the overflow; 0: from 0, no overflow */
+	unsigned pmis;	 /* out */
+	uint64_t status; /* out: IA32_PERF_GLOBAL_STATUS after the run */
+	uint64_t bit;	 /* out: the counter's PEBS_ENABLE / status bit */
+};
+
+/* One counter, preset to overflow after r->k events, PEBS on. */
+static bool pebs_run(struct t *t, struct pebs_run *r)
+{
+	r->bit = r->fixed ? GLOBAL_FIXED_BIT(r->idx) : GLOBAL_PMC_BIT(r->idx);
+	ds_setup(r->thresh);
+	wrmsr(MSR_PEBS_DATA_CFG, r->cfg);
+	if (r->fixed) {
+		uint64_t ctl = rdmsr(MSR_IA32_FIXED_CTR_CTRL) & ~(0xFULL << (4 * r->idx)) &
+			       ~FIXED_CTRL_ADAPTIVE(r->idx);
+		wrmsr(MSR_IA32_FIXED_CTR_CTRL,
+		      ctl | FIXED_CTRL_FIELD(r->idx, FIXED_CTRL_OS | FIXED_CTRL_USR) |
+			  (r->adaptive ? FIXED_CTRL_ADAPTIVE(r->idx) : 0));
+		if (r->k)
+			pmu_fixed_preload(r->idx, r->k);
+	} else {
+		pmu_gp_program(r->idx,
+			       pmu_evtsel(ARCH_EVENT_INSTRUCTIONS,
+					  PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN |
+					      (r->adaptive ? PERFEVTSEL_ADAPTIVE : 0)),
+			       0);
+		if (r->k)
+			pmu_gp_preload(r->idx, r->k);
+	}
+	if (!expect_no_fault(t, wrmsr_safe(MSR_IA32_PEBS_ENABLE, r->bit),
+			     r->fixed ? RULE_PEBS_FIXED : RULE_PEBS_ENABLE_BITS,
+			     "WRMSR IA32_PEBS_ENABLE <- %#llx", (unsigned long long)r->bit))
+		return false;
+	pmu_pmi_install(true, 0, false);
+	pmu_run_gated_irq(pmu_gate_global(r->bit), PMU_ITERS);
+	r->pmis = g_pmi.count;
+	pmu_pmi_uninstall();
+	wrmsr(MSR_IA32_PEBS_ENABLE, 0);
+	r->status = rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+	wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, r->status);
+	wrmsr(MSR_IA32_DS_AREA, 0);
+	return true;
+}
+
+/* Exactly one record of `bytes` at the base: the index moved by its size. */
+static bool expect_one_record(struct t *t, unsigned bytes, const char *what)
+{
+	return expect_eq(t, ds.pebs_index - ds.pebs_base, bytes, RULE_PEBS_RECORD,
+			 "%s: PEBS index - base after one overflow (one record of %#x bytes)", what,
+			 bytes);
+}
+
+/* The basic group of the record at the base. */
+static void expect_basic(struct t *t, const struct pebs_run *r, unsigned bytes, const char *what)
+{
+	const uint64_t *rec = (const uint64_t *)pebs_buf;
+	uint64_t lo, hi, cfg = r->adaptive ? r->cfg : 0;
+
+	arch_workload_gated_range(&lo, &hi);
+	expect_eq(t, rec[0] & GENMASK_ULL(47, 0), cfg & GENMASK_ULL(47, 0), RULE_PEBS_BASIC,
+		  "%s: record format [47:0] (the groups)", what);
+	expect_eq(t, rec[0] >> 48, bytes, r->adaptive ? RULE_PEBS_ADAPTIVE : RULE_PEBS_ADAPTIVE_OFF,
+		  "%s: record size [63:48]", what);
+	expect_eq(t, rec[2], r->bit, RULE_PEBS_BASIC, "%s: applicable counters", what);
+	expect_true(t, rec[1] >= lo && rec[1] < hi, "an IP inside arch_workload_gated()",
+		    "elsewhere", RULE_PEBS_BASIC, "%s: IP %#llx, workload at [%#llx, %#llx)", what,
+		    (unsigned long long)rec[1], (unsigned long long)lo, (unsigned long long)hi);
+}
+
+static bool first_gp(struct t *t, unsigned *idx)
+{
+	int c = pmu_gp_nth(0);
+	if (c < 0 || !pmu_event_available(ARCH_EVENT_INSTRUCTIONS)) {
+		t_skip(t, "needs a GP counter and instructions retired (CPUID.0AH:EBX[1] = 0)");
+		return false;
+	}
+	*idx = (unsigned)c;
+	return true;
+}
+
+TEST(pebs, msrs_read_write, REQ_INTEL | REQ_PEBS | REQ_ARCH_PMU_V2)
+{
+	uint64_t v;
+	int c = pmu_gp_nth(0);
+
+	if (!pebs_available(t))
+		return;
+	uint64_t a = (uint64_t)(uintptr_t)&ds;
+	if (expect_no_fault(t, wrmsr_safe(MSR_IA32_DS_AREA, a), RULE_PEBS_MSRS,
+			    "WRMSR IA32_DS_AREA <- the kernel's DS area"))
+		expect_eq(t, rdmsr(MSR_IA32_DS_AREA), a, RULE_PEBS_MSRS, "IA32_DS_AREA read back");
+	wrmsr(MSR_IA32_DS_AREA, 0);
+	if (c >= 0 && c < 4 &&
+	    expect_no_fault(t, wrmsr_safe(MSR_IA32_PEBS_ENABLE, GLOBAL_PMC_BIT(c)), RULE_PEBS_MSRS,
+			    "WRMSR IA32_PEBS_ENABLE <- PMC%d", c))
+		expect_eq(t, rdmsr(MSR_IA32_PEBS_ENABLE), GLOBAL_PMC_BIT(c), RULE_PEBS_MSRS,
+			  "IA32_PEBS_ENABLE read back");
+	wrmsr(MSR_IA32_PEBS_ENABLE, 0);
+	if (!caps()->perf_cap.pebs_baseline)
+		return;
+	uint64_t cfg = PEBS_DATA_CFG_GPRS | PEBS_DATA_CFG_LBRS | (7ULL << 24);
+	if (expect_no_fault(t, wrmsr_safe(MSR_PEBS_DATA_CFG, cfg), RULE_PEBS_MSRS,
+			    "WRMSR MSR_PEBS_DATA_CFG <- %#llx", (unsigned long long)cfg))
+		expect_eq(t, rdmsr(MSR_PEBS_DATA_CFG), cfg, RULE_PEBS_MSRS,
+			  "MSR_PEBS_DATA_CFG read back");
+	wrmsr(MSR_PEBS_DATA_CFG, 0);
+	unsigned n = caps()->pm.gp_counters;
+	if (n < 32)
+		expect_vector(
+		    t, wrmsr_safe(MSR_IA32_PEBS_ENABLE, BIT_ULL(n)), X86_VEC_GP,
+		    RULE_PEBS_ENABLE_BITS,
+		    "WRMSR IA32_PEBS_ENABLE <- bit %u (no IA32_PMC%u: CPUID.0AH:EAX[15:8] "
+		    "= %u)",
+		    n, n, n);
+	(void)rdmsr_safe(MSR_IA32_PEBS_ENABLE, &v);
+	wrmsr(MSR_IA32_PEBS_ENABLE, 0);
+}
+
+/* Every GP counter (extended PEBS: any counter) writes its record. */
+TEST(pebs, one_record_and_ovfbuf_at_threshold, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
+{
+	unsigned first;
+
+	if (!pebs_available(t) || !first_gp(t, &first))
+		return;
+	for (int n = 0, c; (c = pmu_gp_nth((unsigned)n)) >= 0; n++) {
+		struct pebs_run r = {.idx = (unsigned)c, .thresh = BASIC_BYTES, .k = PEBS_K};
+		char what[32];
+
+		ksnprintf(what, sizeof(what), "IA32_PMC%d basic record", c);
+		if (!pebs_run(t, &r) || !expect_one_record(t, BASIC_BYTES, what))
+			return;
+		expect_basic(t, &r, BASIC_BYTES, what);
+		expect_eq(t, r.status & GLOBAL_STATUS_OVF_BUFFER, GLOBAL_STATUS_OVF_BUFFER,
+			  RULE_PEBS_OVFBUF, "%s: GLOBAL_STATUS.OvfBuf, index reached the threshold",
+			  what);
+		expect_eq(t, r.pmis, 1, RULE_PEBS_OVFBUF, "%s: PMIs, index reached the threshold",
+			  what);
+	}
+}
+
+TEST(pebs, no_record_without_overflow, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
+{
+	struct pebs_run r = {.thresh = BASIC_BYTES, .k = 0};
+
+	if (!pebs_available(t) || !first_gp(t, &r.idx) || !pebs_run(t, &r))
+		return;
+	expect_eq(t, ds.pebs_index, ds.pebs_base, RULE_PEBS_RECORD,
+		  "PEBS index after a run that does not overflow the counter (from 0)");
+	expect_eq(t, r.status & GLOBAL_STATUS_OVF_BUFFER, 0, RULE_PEBS_OVFBUF,
+		  "GLOBAL_STATUS.OvfBuf without a record");
+}
+
+/* Two GP counters, overflowing after PEBS_K and 2 * PEBS_K instructions:
+ * two records, in that order, each naming its own counter. */
+TEST(pebs, two_counters_two_records, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
+{
+	int a = pmu_gp_nth(0), b = pmu_gp_nth(1);
+	const uint64_t *rec = (const uint64_t *)pebs_buf;
+
+	if (!pebs_available(t))
+		return;
+	if (b < 0 || !pmu_event_available(ARCH_EVENT_INSTRUCTIONS)) {
+		t_skip(t, "needs two GP counters and instructions retired");
+		return;
+	}
+	uint64_t bits = GLOBAL_PMC_BIT(a) | GLOBAL_PMC_BIT(b);
+	ds_setup(2 * BASIC_BYTES);
+	wrmsr(MSR_PEBS_DATA_CFG, 0);
+	for (int i = 0; i < 2; i++) {
+		unsigned c = (unsigned)(i ? b : a);
+		pmu_gp_program(c,
+			       pmu_evtsel(ARCH_EVENT_INSTRUCTIONS,
+					  PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN),
+			       0);
+		pmu_gp_preload(c, (i + 1) * PEBS_K);
+	}
+	if (!expect_no_fault(t, wrmsr_safe(MSR_IA32_PEBS_ENABLE, bits), RULE_PEBS_ENABLE_BITS,
+			     "WRMSR IA32_PEBS_ENABLE <- %#llx", (unsigned long long)bits))
+		return;
+	pmu_pmi_install(true, 0, false);
+	pmu_run_gated_irq(pmu_gate_global(bits), PMU_ITERS);
+	unsigned pmis = g_pmi.count;
+	pmu_pmi_uninstall();
+	wrmsr(MSR_IA32_PEBS_ENABLE, 0);
+	uint64_t status = rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+	wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, status);
+	wrmsr(MSR_IA32_DS_AREA, 0);
+	if (!expect_eq(t, ds.pebs_index - ds.pebs_base, 2 * BASIC_BYTES, RULE_PEBS_RECORD,
+		       "PEBS index - base after IA32_PMC%d and IA32_PMC%d overflowed once each", a,
+		       b))
+		return;
+	expect_eq(t, rec[2], GLOBAL_PMC_BIT(a), RULE_PEBS_BASIC,
+		  "first record: applicable counters (IA32_PMC%d overflowed first)", a);
+	expect_eq(t, rec[BASIC_BYTES / 8 + 2], GLOBAL_PMC_BIT(b), RULE_PEBS_BASIC,
+		  "second record: applicable counters (IA32_PMC%d)", b);
+	expect_eq(t, status & GLOBAL_STATUS_OVF_BUFFER, GLOBAL_STATUS_OVF_BUFFER, RULE_PEBS_OVFBUF,
+		  "GLOBAL_STATUS.OvfBuf, threshold at the second record");
+	expect_eq(t, pmis, 1, RULE_PEBS_OVFBUF, "PMIs, threshold at the second record");
+}
+
+TEST(pebs, no_ovfbuf_below_threshold, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
+{
+	struct pebs_run r = {.thresh = 2 * BASIC_BYTES, .k = PEBS_K};
+
+	if (!pebs_available(t) || !first_gp(t, &r.idx) || !pebs_run(t, &r))
+		return;
+	if (!expect_one_record(t, BASIC_BYTES, "threshold two records away"))
+		return;
+	expect_eq(t, r.status & GLOBAL_STATUS_OVF_BUFFER, 0, RULE_PEBS_OVFBUF,
+		  "IA32_PERF_GLOBAL_STATUS.OvfBuf, one record below the threshold");
+	expect_eq(t, r.pmis, 0, RULE_PEBS_OVFBUF, "PMIs, one record below the threshold");
+}
+
+/* MSR_PEBS_DATA_CFG values: each group alone, then all of them. */
+static const struct {
+	uint64_t cfg;
+	const char *what;
+} groups[] = {
+    {PEBS_DATA_CFG_MEMINFO, "memory info"},
+    {PEBS_DATA_CFG_GPRS, "GPRs"},
+    {PEBS_DATA_CFG_XMMS, "XMM"},
+    {PEBS_DATA_CFG_LBRS | (7ULL << 24), "8 LBR entries"},
+    {PEBS_DATA_CFG_MEMINFO | PEBS_DATA_CFG_GPRS | PEBS_DATA_CFG_XMMS | PEBS_DATA_CFG_LBRS |
+	 (31ULL << 24),
+     "every group, 32 LBR entries"},
+};
+
+TEST(pebs, adaptive_record_groups, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
+{
+	for (unsigned i = 0; i < ARRAY_SIZE(groups); i++) {
+		struct pebs_run r = {.adaptive = true, .cfg = groups[i].cfg, .k = PEBS_K};
+		unsigned bytes = record_bytes(groups[i].cfg);
+
+		r.thresh = bytes;
+		if (!pebs_available(t) || !first_gp(t, &r.idx) || !pebs_run(t, &r))
+			return;
+		if (expect_one_record(t, bytes, groups[i].what))
+			expect_basic(t, &r, bytes, groups[i].what);
+	}
+}
+
+TEST(pebs, adaptive_bit_clear_basic_record, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
+{
+	struct pebs_run r = {
+	    .adaptive = false, .cfg = groups[ARRAY_SIZE(groups) - 1].cfg, .k = PEBS_K};
+
+	r.thresh = BASIC_BYTES;
+	if (!pebs_available(t) || !first_gp(t, &r.idx) || !pebs_run(t, &r))
+		return;
+	if (expect_one_record(t, BASIC_BYTES, "every group configured, Adaptive_Record clear"))
+		expect_basic(t, &r, BASIC_BYTES, "every group configured, Adaptive_Record clear");
+}
+
+TEST(pebs, fixed_counter_record, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC | REQ_FIXED)
+{
+	struct pebs_run r = {.fixed = true,
+			     .idx = FIXED_INSTRUCTIONS,
+			     .adaptive = true,
+			     .cfg = PEBS_DATA_CFG_GPRS,
+			     .k = PEBS_K};
+
+	if (!pmu_fixed_present(FIXED_INSTRUCTIONS)) {
+		t_skip(t, "fixed counter 0 (instructions) not supported");
+		return;
+	}
+	r.thresh = record_bytes(r.cfg);
+	if (!pebs_available(t) || !pebs_run(t, &r))
+		return;
+	if (expect_one_record(t, r.thresh, "IA32_FIXED_CTR0"))
+		expect_basic(t, &r, r.thresh, "IA32_FIXED_CTR0");
+}
