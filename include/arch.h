@@ -350,16 +350,26 @@ struct arch_exception {
 };
 #define ARCH_TIMEOUT (-1)
 
+/* How a guarded run ended. The values are the ones each implementation's
+ * unwinding carries (x86_ctx_restore / siglongjmp): 0 is "returned". */
+enum arch_guard_result {
+	ARCH_GUARD_RETURNED = 0,
+	ARCH_GUARD_EXCEPTION = 1,
+	ARCH_GUARD_TIMEOUT = 2,
+};
+
 /*
  * Run fn(arg) so that whatever happens the caller gets control back:
- * returns 0 when fn returned; 1 with *ex filled when an exception outside any
- * probe hit fn (or code it called); 2 with ex->vector = ARCH_TIMEOUT when the
- * watchdog fired after `timeout_ms`. In every case CPL is 0, interrupts are off,
+ * ARCH_GUARD_RETURNED when fn returned; ARCH_GUARD_EXCEPTION with *ex filled
+ * when an exception outside any probe hit fn (or code it called);
+ * ARCH_GUARD_TIMEOUT with ex->vector = ARCH_TIMEOUT when the watchdog fired
+ * after `timeout_ms`. In every case CPL is 0, interrupts are off,
  * CR4 is as it was on entry and the stack is the caller's; on the machine the
  * descriptor tables, CR0, CR8, EFER and the local APIC are too (anything the
  * test changed among those is named in ex->state_restored, whatever rc is).
  */
-int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct arch_exception *ex);
+enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms,
+					struct arch_exception *ex);
 
 /* ---- Every CPU of the machine ------------------------------------------ */
 
@@ -400,7 +410,7 @@ unsigned arch_cpus_start(unsigned silent_cpu);
 
 /*
  * arch_run_guarded() on CPU `cpu` (the caller's own CPU runs it directly):
- * the same results, plus ARCH_RUN_CPU_LOST when the CPU did not come back
+ * the same results (an enum arch_guard_result), plus ARCH_RUN_CPU_LOST when the CPU did not come back
  * within timeout_ms and a grace period (a hang with interrupts off, a
  * triple fault...). That CPU is then stopped with an INIT, marked CPU_LOST
  * and never used again; ex->vector is ARCH_TIMEOUT. A CPU that is not online

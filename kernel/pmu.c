@@ -59,14 +59,14 @@ unsigned pmu_gp_count(void)
 {
 	unsigned n = 0;
 
-	for_each_gp_counter (c)
+	for_each_gp_counter(c)
 		n++;
 	return n;
 }
 
 int pmu_gp_nth(unsigned n)
 {
-	for_each_gp_counter (c)
+	for_each_gp_counter(c)
 		if (n-- == 0)
 			return (int)c.idx;
 	return -1;
@@ -86,9 +86,9 @@ uint64_t pmu_global_counter_bits(void)
 {
 	uint64_t bits = 0;
 
-	for_each_gp_counter (c)
+	for_each_gp_counter(c)
 		bits |= counter_global_bit(c);
-	for_each_fixed_counter (c)
+	for_each_fixed_counter(c)
 		bits |= counter_global_bit(c);
 	return bits;
 }
@@ -203,7 +203,7 @@ static void reset_arch_pmu(void)
 
 	if (pmu_has_global())
 		wrmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, 0);
-	for_each_gp_counter (c) {
+	for_each_gp_counter(c) {
 		wrmsr_safe(MSR_IA32_PERFEVTSEL(c.idx), 0);
 		wrmsr_safe(MSR_IA32_PMC(c.idx), 0);
 	}

@@ -123,8 +123,8 @@ unsigned counter_next(enum counter_kind kind, unsigned from);
 #define for_each_counter_of(kind_, c)                                                              \
 	for (struct counter c = {(kind_), counter_next((kind_), 0)}; c.idx < PMU_COUNTER_MAX;      \
 	     c.idx = counter_next((kind_), c.idx + 1))
-#define for_each_gp_counter(c)	  for_each_counter_of (COUNTER_GP, c)
-#define for_each_fixed_counter(c) for_each_counter_of (COUNTER_FIXED, c)
+#define for_each_gp_counter(c)	  for_each_counter_of(COUNTER_GP, c)
+#define for_each_fixed_counter(c) for_each_counter_of(COUNTER_FIXED, c)
 
 /* printf: "IA32_PMC3", "IA32_FIXED_CTR1". */
 #define COUNTER_FMT    "%s%u"

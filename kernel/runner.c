@@ -79,7 +79,7 @@ static unsigned list_suites(const struct options *o, const char **suites)
 	unsigned n = 0;
 
 	const struct test_desc *d;
-	for_each_test (d) {
+	for_each_test(d) {
 		if (!selected(o, d))
 			continue;
 		bool seen = false;
@@ -125,7 +125,7 @@ static void add_name(char *buf, size_t size, const char *name)
 static bool first_of_suite(const struct test_desc *d)
 {
 	const struct test_desc *e;
-	for_each_test (e) {
+	for_each_test(e) {
 		if (e == d)
 			return true;
 		if (!kstrcmp(e->suite, d->suite))
@@ -137,7 +137,7 @@ static bool first_of_suite(const struct test_desc *d)
 static bool suite_exists(const char *name)
 {
 	const struct test_desc *d;
-	for_each_test (d)
+	for_each_test(d)
 		if (!kstrcmp(d->suite, name))
 			return true;
 	return false;
@@ -155,7 +155,7 @@ static void unknown_name(const char *list, const char *name, options_error_fn er
 		sn++;
 	kstrlcpy(suite, name, sn + 1 < sizeof(suite) ? sn + 1 : sizeof(suite));
 	bool in_suite = name[sn] == '.' && suite_exists(suite);
-	for_each_test (d) {
+	for_each_test(d) {
 		if (in_suite && !kstrcmp(d->suite, suite))
 			add_name(known, sizeof(known), d->name);
 		else if (!in_suite && first_of_suite(d))
@@ -186,7 +186,7 @@ unsigned runner_check_names(const struct options *o, options_error_fn err, void 
 			const char *name = nl->names[i];
 			bool found = false;
 			const struct test_desc *d;
-			for_each_test (d) {
+			for_each_test(d) {
 				char full[2 * OPT_NAME_LEN];
 				ksnprintf(full, sizeof(full), "%s.%s", d->suite, d->name);
 				found |= !kstrcmp(d->suite, name) ||
@@ -286,7 +286,7 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	int rc = arch_run_on_cpu(run_cpu, run_fn, &t, timeout, &ex);
 	live_test = NULL;
 
-	if (rc == 0 || rc == 1 || rc == 2) {
+	if (rc != ARCH_RUN_CPU_LOST && rc != ARCH_RUN_CPU_OFFLINE) {
 		struct arch_exception rex;
 		if (arch_run_on_cpu(run_cpu, reset_fn, NULL, timeout, &rex) != 0)
 			ktap_diag(w, "cpu %u: resetting the PMU after the test failed (%s)",
@@ -313,10 +313,10 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 		ktap_diag(w, "not run: cpu %u is %s", run_cpu,
 			  arch_cpu_state_name(arch_cpu_state(run_cpu)));
 		r = KTAP_FAIL;
-	} else if (rc == 2) {
+	} else if (rc == ARCH_GUARD_TIMEOUT) {
 		ktap_diag(w, "watchdog: no result after %u ms; the test was abandoned", timeout);
 		r = KTAP_TIMEOUT;
-	} else if (rc == 1) {
+	} else if (rc == ARCH_GUARD_EXCEPTION) {
 		report_exception(w, &ex);
 		r = KTAP_ERROR;
 	} else if (t.failures || ex.state_restored) {
@@ -368,14 +368,14 @@ static void run_suite(const struct options *o, const char *suite, const char *la
 	struct run_totals st = {0};
 
 	const struct test_desc *d;
-	for_each_test (d)
+	for_each_test(d)
 		planned += !kstrcmp(d->suite, suite) && selected(o, d);
 
 	ktap_begin_subtest(w, label, planned);
 	live_suite = &st;
 	uint64_t t0 = arch_rdtsc();
 	unsigned n = 0;
-	for_each_test (d) {
+	for_each_test(d) {
 		if (kstrcmp(d->suite, suite) || !selected(o, d))
 			continue;
 		tally(&st, run_one(o, d, ++n, &st));

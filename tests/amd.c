@@ -215,10 +215,8 @@ TEST(amd, extended_msrs_absent_without_perfctr_core, REQ_AMD)
 {
 	uint64_t v;
 
-	if (ext()) {
-		t_skip(t, "CPUID.80000001H:ECX[23] (PerfCtrExtCore) = 1");
-		return;
-	}
+	if (ext())
+		t_skip_return(t, "CPUID.80000001H:ECX[23] (PerfCtrExtCore) = 1");
 	expect_vector(t, rdmsr_safe(MSR_F15H_PERF_CTL0, &v), X86_VEC_GP, RULE_AMD_LEGACY_ALIAS,
 		      "RDMSR C001_0200H without PerfCtrExtCore");
 	expect_vector(t, wrmsr_safe(MSR_F15H_PERF_CTR0, 0), X86_VEC_GP, RULE_AMD_LEGACY_ALIAS,

@@ -85,7 +85,7 @@ TEST(counting, arch_events_every_gp_counter, REQ_ARCH_PMU | REQ_GP_COUNTER)
 	for (unsigned ev = 0; ev < ARCH_EVENT_COUNT; ev++) {
 		if (!pmu_event_available(ev))
 			continue;
-		for_each_gp_counter (c) {
+		for_each_gp_counter(c) {
 			count_and_check(t, c, ev, counter_cfg_all_rings(c, ev));
 			done++;
 		}
@@ -134,7 +134,7 @@ TEST(counting, llc_events_lower_bound, REQ_ARCH_PMU | REQ_CLFLUSH | REQ_GP_COUNT
 	for (unsigned k = 0; k < ARRAY_SIZE(evs); k++) {
 		if (!pmu_event_available(evs[k].ev))
 			continue;
-		for_each_gp_counter (c) {
+		for_each_gp_counter(c) {
 			uint64_t sel = counter_cfg_all_rings(c, evs[k].ev);
 
 			expect_range(t, pmu_count_gp_call(c.idx, sel, llc_walks, NULL), loads / 2,
@@ -175,7 +175,7 @@ TEST(counting, branch_misses_lower_bound, REQ_ARCH_PMU | REQ_GP_COUNTER)
 {
 	if (!pmu_event_available(ARCH_EVENT_BRANCH_MISSES))
 		t_skip_return(t, "CPUID.0AH:EBX[6]: branch misses retired unavailable");
-	for_each_gp_counter (c) {
+	for_each_gp_counter(c) {
 		uint64_t sel = counter_cfg_all_rings(c, ARCH_EVENT_BRANCH_MISSES);
 		struct brmiss_run r = {PMU_ITERS, fresh_seed()};
 
@@ -192,7 +192,7 @@ TEST(counting, branch_misses_lower_bound, REQ_ARCH_PMU | REQ_GP_COUNTER)
 
 TEST(counting, fixed_counter_events, REQ_FIXED)
 {
-	for_each_fixed_counter (c) {
+	for_each_fixed_counter(c) {
 		uint64_t cfg = counter_cfg_all_rings(c, 0);
 		enum arch_event ev;
 
@@ -212,9 +212,9 @@ TEST(counting, fixed_counter_events, REQ_FIXED)
  * counters their own), all enabled by one GLOBAL_CTRL write. */
 static void program_all_counting(enum arch_event ev)
 {
-	for_each_gp_counter (c)
+	for_each_gp_counter(c)
 		counter_program(c, counter_cfg_all_rings(c, ev) | PERFEVTSEL_EN, 0);
-	for_each_fixed_counter (c)
+	for_each_fixed_counter(c)
 		counter_program(c, counter_cfg_all_rings(c, ev), 0);
 }
 
@@ -252,15 +252,15 @@ TEST(counting, all_counters_at_once, REQ_ARCH_PMU_V2 | REQ_EXACT_EVENT)
 	pmu_exact_event(&ev, &per_iter);
 	program_all_counting(ev);
 	pmu_run_gated(pmu_gate_global(bits), PMU_ITERS);
-	for_each_gp_counter (c)
+	for_each_gp_counter(c)
 		gp1[c.idx] = counter_read(c);
-	for_each_fixed_counter (c)
+	for_each_fixed_counter(c)
 		f1[c.idx] = counter_read(c);
 	program_all_counting(ev);
 	pmu_run_gated(pmu_gate_global(bits), 2 * PMU_ITERS);
-	for_each_gp_counter (c)
+	for_each_gp_counter(c)
 		check_all_at_once(t, c, ev, per_iter, gp1[c.idx], counter_read(c));
-	for_each_fixed_counter (c)
+	for_each_fixed_counter(c)
 		check_all_at_once(t, c, ev, per_iter, f1[c.idx], counter_read(c));
 }
 
@@ -325,21 +325,19 @@ TEST(counting, all_counters_different_events, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER)
 	uint64_t v1[PMU_COUNTER_MAX], tsc0, tsc_delta;
 	unsigned k = 0;
 
-	for_each_gp_counter (c) {
-		if (!nth_available_event(k++, &evs[c.idx])) {
-			t_skip(t, "CPUID.0AH:EBX: no architectural event available");
-			return;
-		}
+	for_each_gp_counter(c) {
+		if (!nth_available_event(k++, &evs[c.idx]))
+			t_skip_return(t, "CPUID.0AH:EBX: no architectural event available");
 	}
 	for (int pass = 0; pass < 2; pass++) {
 		uint64_t n = pass ? 2 * PMU_ITERS : PMU_ITERS;
 
-		for_each_gp_counter (c)
+		for_each_gp_counter(c)
 			counter_program(c, counter_cfg_all_rings(c, evs[c.idx]) | PERFEVTSEL_EN, 0);
 		tsc0 = arch_rdtsc();
 		pmu_run_gated(pmu_gate_global(bits), n);
 		tsc_delta = arch_rdtsc() - tsc0;
-		for_each_gp_counter (c) {
+		for_each_gp_counter(c) {
 			uint64_t v = counter_read(c);
 			struct bounds b = event_bounds(evs[c.idx], PMU_ITERS, tsc_delta);
 
@@ -357,6 +355,6 @@ TEST(counting, all_counters_different_events, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER)
 			}
 		}
 	}
-	for_each_gp_counter (c)
+	for_each_gp_counter(c)
 		counter_program(c, 0, 0);
 }

@@ -13,7 +13,7 @@ TEST(cpuid, global_ctrl_reset_value, REQ_ARCH_PMU_V2)
 {
 	uint64_t gp = 0, v = 0;
 
-	for_each_gp_counter (c)
+	for_each_gp_counter(c)
 		gp |= counter_global_bit(c);
 	/* The value before the kernel first wrote it (see pmu.h). */
 	if (!expect_true(t, pmu_global_ctrl_at_boot(&v), "readable", "RDMSR faulted",
@@ -92,7 +92,7 @@ TEST(cpuid, enumerated_msrs_exist, REQ_NONE)
 			    "CPUID.01H:ECX[15] = 0 and no architectural PMU: nothing enumerated");
 		return;
 	}
-	for_each_gp_counter (ctr) {
+	for_each_gp_counter(ctr) {
 		expect_no_fault(t, rdmsr_safe(MSR_IA32_PMC(ctr.idx), &v), RULE_CPUID_ARCH_MSRS,
 				"RDMSR IA32_PMC%u", ctr.idx);
 		expect_no_fault(t, rdmsr_safe(MSR_IA32_PERFEVTSEL(ctr.idx), &v),
@@ -112,10 +112,8 @@ TEST(cpuid, perf_capabilities_read_only, REQ_PDCM)
 {
 	uint64_t v;
 
-	if (rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &v)) {
-		t_skip(t, "IA32_PERF_CAPABILITIES unreadable (see enumerated_msrs_exist)");
-		return;
-	}
+	if (rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &v))
+		t_skip_return(t, "IA32_PERF_CAPABILITIES unreadable (see enumerated_msrs_exist)");
 	expect_vector(t, wrmsr_safe(MSR_IA32_PERF_CAPABILITIES, v), X86_VEC_GP, RULE_PERF_CAP_RO,
 		      "WRMSR IA32_PERF_CAPABILITIES <- its own value");
 	/* Read-only whatever is written (vmx_pmu_caps_test asks the same of a
@@ -137,10 +135,8 @@ TEST(cpuid, perf_capabilities_absent_without_pdcm, REQ_INTEL)
 {
 	uint64_t v;
 
-	if (caps()->pdcm) {
-		t_skip(t, "CPUID.01H:ECX[15] PDCM = 1: IA32_PERF_CAPABILITIES exists");
-		return;
-	}
+	if (caps()->pdcm)
+		t_skip_return(t, "CPUID.01H:ECX[15] PDCM = 1: IA32_PERF_CAPABILITIES exists");
 	expect_vector(t, rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &v), X86_VEC_GP,
 		      RULE_PERF_CAP_ABSENT, "RDMSR IA32_PERF_CAPABILITIES with PDCM = 0");
 }

@@ -35,7 +35,7 @@ TEST(counting, usr_os_filter_gp, REQ_ARCH_PMU | REQ_EXACT_EVENT | REQ_GP_COUNTER
 	uint64_t per_iter;
 
 	pmu_exact_event(&ev, &per_iter);
-	for_each_gp_counter (c) {
+	for_each_gp_counter(c) {
 		for (unsigned k = 0; k < ARRAY_SIZE(ring_cases); k++) {
 			const struct ring_case *rc = &ring_cases[k];
 			uint64_t sel = pmu_evtsel(ev, (rc->usr ? PERFEVTSEL_USR : 0) |

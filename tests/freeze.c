@@ -107,10 +107,8 @@ TEST(freeze, legacy_freeze_clears_global_ctrl, REQ_ARCH_PMU_V2 | REQ_APIC)
 {
 	struct freeze_run r;
 
-	if (caps()->pm.version >= 4) {
-		t_skip(t, "CPUID.0AH:EAX[7:0] >= 4: streamlined freeze applies instead");
-		return;
-	}
+	if (caps()->pm.version >= 4)
+		t_skip_return(t, "CPUID.0AH:EAX[7:0] >= 4: streamlined freeze applies instead");
 	if (!needs_instructions(t) || !run(t, true, &r))
 		return;
 	expect_eq(t, r.ctrl_at_pmi, 0, RULE_FREEZE_LEGACY,

@@ -16,9 +16,9 @@ static unsigned existing_counters(struct counter *out)
 {
 	unsigned n = 0;
 
-	for_each_gp_counter (c)
+	for_each_gp_counter(c)
 		out[n++] = c;
-	for_each_fixed_counter (c)
+	for_each_fixed_counter(c)
 		out[n++] = c;
 	return n;
 }
@@ -37,12 +37,12 @@ static bool surely_counts(struct counter c)
  * from 0, each with its PMI bit (EVTSEL.INT / fixed PMI) when asked. */
 static void program_all(enum arch_event ev, bool int_bit)
 {
-	for_each_gp_counter (c)
+	for_each_gp_counter(c)
 		counter_program(c,
 				counter_cfg_all_rings(c, ev) | PERFEVTSEL_EN |
 				    (int_bit ? PERFEVTSEL_INT : 0),
 				0);
-	for_each_fixed_counter (c)
+	for_each_fixed_counter(c)
 		counter_program(c, counter_cfg_all_rings(c, ev) | (int_bit ? FIXED_CTRL_PMI : 0),
 				0);
 }
@@ -251,7 +251,7 @@ TEST(global, status_set_and_reset, REQ_ARCH_PMU_V4)
 
 TEST(global, inuse_tracks_programming, REQ_ARCH_PMU_V4)
 {
-	for_each_gp_counter (c) {
+	for_each_gp_counter(c) {
 		unsigned i = c.idx;
 
 		/* event select 3CH, not enabled: in use all the same */
@@ -262,7 +262,7 @@ TEST(global, inuse_tracks_programming, REQ_ARCH_PMU_V4)
 		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_INUSE) & BIT_ULL(i), 0, RULE_INUSE_GP,
 			  "INUSE bit %u with IA32_PERFEVTSEL%u = 0", i, i);
 	}
-	for_each_fixed_counter (c) {
+	for_each_fixed_counter(c) {
 		unsigned i = c.idx;
 
 		wrmsr(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_FIELD(i, FIXED_CTRL_OS));
@@ -307,7 +307,7 @@ TEST(global, overflow_exactly_at_wrap, REQ_ARCH_PMU | REQ_EXACT_EVENT)
 
 	pmu_exact_event(&ev, &per_iter);
 	sel = pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR);
-	for_each_gp_counter (c)
+	for_each_gp_counter(c)
 		ctrs[n++] = c;
 	if (pmu_fixed_present(FIXED_INSTRUCTIONS))
 		ctrs[n++] = FIXED_COUNTER(FIXED_INSTRUCTIONS);
@@ -345,7 +345,7 @@ TEST(counting, disabled_counter_does_not_count, REQ_ARCH_PMU | REQ_EXACT_EVENT)
 	uint64_t per_iter, all = pmu_global_counter_bits();
 
 	pmu_exact_event(&ev, &per_iter);
-	for_each_gp_counter (c) {
+	for_each_gp_counter(c) {
 		unsigned i = c.idx;
 		uint64_t sel = counter_cfg_all_rings(c, ev);
 
@@ -365,7 +365,7 @@ TEST(counting, disabled_counter_does_not_count, REQ_ARCH_PMU | REQ_EXACT_EVENT)
 			  "IA32_PMC%u with EN = 1 and GLOBAL_CTRL bit %u clear", i, i);
 		pmu_gp_program(i, 0, 0);
 	}
-	for_each_fixed_counter (c) {
+	for_each_fixed_counter(c) {
 		unsigned i = c.idx;
 
 		pmu_fixed_program(i, 0, 0);

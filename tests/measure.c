@@ -21,17 +21,13 @@ static uint64_t time_rdpmc(uint64_t ecx, unsigned *faults)
 	return (arch_rdtsc() - t0) / MEASURE_N;
 }
 
-TEST(measure, rdpmc_rdmsr_wrmsr_cost, REQ_ARCH_PMU)
+TEST(measure, rdpmc_rdmsr_wrmsr_cost, REQ_ARCH_PMU | REQ_GP_COUNTER)
 {
 	unsigned faults = 0;
 	uint64_t t0, v = 0;
 	int c = pmu_gp_nth(0);
 	uint32_t pmc;
 
-	if (c < 0) {
-		t_skip(t, "CPUID.(23H,1):EAX: no general-purpose counter present");
-		return;
-	}
 	pmc = MSR_IA32_PMC(c);
 	t_measure(t, "rdpmc.gp", time_rdpmc(RDPMC_ECX(RDPMC_TYPE_GP, c), &faults), "tsc_cycles");
 	expect_eq(t, faults, 0, RULE_RDPMC_GP, "faults timing RDPMC of IA32_PMC%d", c);
@@ -82,10 +78,9 @@ TEST(measure, pmi_latency_and_skid, REQ_ARCH_PMU | REQ_APIC)
 	uint64_t t0, calib;
 	int c = pmu_gp_nth(0);
 
-	if (!pmu_event_available(ARCH_EVENT_INSTRUCTIONS) || c < 0) {
-		t_skip(t, "CPUID.0AH:EBX[1]: instructions retired unavailable, or no GP counter");
-		return;
-	}
+	if (!pmu_event_available(ARCH_EVENT_INSTRUCTIONS) || c < 0)
+		t_skip_return(
+		    t, "CPUID.0AH:EBX[1]: instructions retired unavailable, or no GP counter");
 	g = pmu_has_global() ? pmu_gate_global(GLOBAL_PMC_BIT(c))
 			     : pmu_gate_evtsel((unsigned)c, sel);
 	/* calibration: K instructions' worth of workload, no overflow */

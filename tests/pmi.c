@@ -16,29 +16,21 @@
 /* Events before overflow, and the run that crosses it. */
 #define PMI_K 64
 
-static bool pick_event(struct t *t, enum arch_event *ev)
+/* The exact-count event the GP counters count here (REQ_EXACT_EVENT). */
+static enum arch_event exact_event(void)
 {
+	enum arch_event ev = ARCH_EVENT_INSTRUCTIONS;
 	uint64_t per_iter;
 
-	if (pmu_exact_event(ev, &per_iter))
-		return true;
-	t_skip(t, "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches available");
-	return false;
+	pmu_exact_event(&ev, &per_iter);
+	return ev;
 }
 
-/* The event and the first GP counter present (leaf 23H may leave out PMC0). */
-static bool pick_event_counter(struct t *t, enum arch_event *ev, unsigned *c)
+/* The first GP counter present (REQ_GP_COUNTER; leaf 23H may leave out
+ * PMC0). */
+static unsigned first_gp(void)
 {
-	int i = pmu_gp_nth(0);
-
-	if (!pick_event(t, ev))
-		return false;
-	if (i < 0) {
-		t_skip(t, "CPUID.(23H,1):EAX: no general-purpose counter present");
-		return false;
-	}
-	*c = (unsigned)i;
-	return true;
+	return (unsigned)pmu_gp_nth(0);
 }
 
 /* Program GP counter i to overflow after PMI_K events of `ev`; returns the
@@ -125,14 +117,12 @@ TEST(pmi, lvt_programmed_to_kernel_vector, REQ_ARCH_PMU | REQ_APIC)
 	pmu_pmi_uninstall();
 }
 
-TEST(pmi, gp_overflow_delivers_one_pmi, REQ_ARCH_PMU | REQ_APIC)
+TEST(pmi, gp_overflow_delivers_one_pmi, REQ_ARCH_PMU | REQ_APIC | REQ_EXACT_EVENT)
 {
-	enum arch_event ev;
+	enum arch_event ev = exact_event();
 	char name[24];
 
-	if (!pick_event(t, &ev))
-		return;
-	for_each_gp_counter (c) {
+	for_each_gp_counter(c) {
 		unsigned i = c.idx;
 		struct pmu_gate g;
 
@@ -153,7 +143,7 @@ TEST(pmi, fixed_overflow_delivers_one_pmi, REQ_FIXED | REQ_APIC)
 {
 	char name[24];
 
-	for_each_fixed_counter (c) {
+	for_each_fixed_counter(c) {
 		struct pmu_gate g;
 
 		pmu_pmi_install(true, 0, false);
@@ -171,13 +161,11 @@ TEST(pmi, fixed_overflow_delivers_one_pmi, REQ_FIXED | REQ_APIC)
 /* Every GP and fixed counter (kvm-unit-tests alternates INT over all of
  * them): an overflow without INT / PMI raises nothing, and on v2+ is still
  * in GLOBAL_STATUS. */
-TEST(pmi, no_int_bit_no_pmi, REQ_ARCH_PMU | REQ_APIC)
+TEST(pmi, no_int_bit_no_pmi, REQ_ARCH_PMU | REQ_APIC | REQ_EXACT_EVENT)
 {
-	enum arch_event ev;
+	enum arch_event ev = exact_event();
 
-	if (!pick_event(t, &ev))
-		return;
-	for_each_gp_counter (c) {
+	for_each_gp_counter(c) {
 		pmu_pmi_install(true, 0, false);
 		pmu_run_gated_irq(arm_gp(c.idx, ev, false), PMU_ITERS);
 		expect_eq(t, g_pmi.count, 0, RULE_PMI_NO_INT,
@@ -189,28 +177,27 @@ TEST(pmi, no_int_bit_no_pmi, REQ_ARCH_PMU | REQ_APIC)
 		pmu_gp_program(c.idx, 0, 0);
 		clear_status();
 	}
-	for_each_fixed_counter (c) {
+	for_each_fixed_counter(c) {
 		pmu_pmi_install(true, 0, false);
 		pmu_run_gated_irq(arm_fixed(c.idx, false), PMU_ITERS);
 		expect_eq(t, g_pmi.count, 0, RULE_PMI_NO_INT,
 			  "PMIs for IA32_FIXED_CTR%u overflow with its PMI bit = 0", c.idx);
-		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & counter_global_bit(c),
-			  counter_global_bit(c), RULE_PMI_NO_INT,
-			  "GLOBAL_STATUS bit %u after the fixed overflow without PMI",
-			  counter_global_pos(c));
+		if (overflow_expected(t, c))
+			expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & counter_global_bit(c),
+				  counter_global_bit(c), RULE_PMI_NO_INT,
+				  "GLOBAL_STATUS bit %u after the fixed overflow without PMI",
+				  counter_global_pos(c));
 		pmu_fixed_program(c.idx, 0, 0);
 		clear_status();
 	}
 	pmu_pmi_uninstall();
 }
 
-TEST(pmi, masked_lvt_delivers_nothing, REQ_ARCH_PMU | REQ_APIC)
+TEST(pmi, masked_lvt_delivers_nothing, REQ_ARCH_PMU | REQ_APIC | REQ_EXACT_EVENT | REQ_GP_COUNTER)
 {
-	enum arch_event ev;
-	unsigned c;
+	enum arch_event ev = exact_event();
+	unsigned c = first_gp();
 
-	if (!pick_event_counter(t, &ev, &c))
-		return;
 	pmu_pmi_install(true, 0, true);
 	pmu_run_gated_irq(arm_gp(c, ev, true), PMU_ITERS);
 	expect_eq(t, g_pmi.count, 0, RULE_PMI_MASKED,
@@ -222,13 +209,11 @@ TEST(pmi, masked_lvt_delivers_nothing, REQ_ARCH_PMU | REQ_APIC)
 	pmu_pmi_uninstall();
 }
 
-TEST(pmi, held_pending_while_if_clear, REQ_ARCH_PMU | REQ_APIC)
+TEST(pmi, held_pending_while_if_clear, REQ_ARCH_PMU | REQ_APIC | REQ_EXACT_EVENT | REQ_GP_COUNTER)
 {
-	enum arch_event ev;
-	unsigned c;
+	enum arch_event ev = exact_event();
+	unsigned c = first_gp();
 
-	if (!pick_event_counter(t, &ev, &c))
-		return;
 	pmu_pmi_install(true, 0, false);
 	pmu_run_gated(arm_gp(c, ev, true), PMU_ITERS); /* RFLAGS.IF = 0 */
 	expect_eq(t, g_pmi.count, 0, RULE_PMI_DELIVER,
@@ -241,13 +226,11 @@ TEST(pmi, held_pending_while_if_clear, REQ_ARCH_PMU | REQ_APIC)
 	pmu_pmi_uninstall();
 }
 
-TEST(pmi, second_pmi_waits_for_eoi, REQ_ARCH_PMU | REQ_APIC)
+TEST(pmi, second_pmi_waits_for_eoi, REQ_ARCH_PMU | REQ_APIC | REQ_EXACT_EVENT | REQ_GP_COUNTER)
 {
-	enum arch_event ev;
-	unsigned c;
+	enum arch_event ev = exact_event();
+	unsigned c = first_gp();
 
-	if (!pick_event_counter(t, &ev, &c))
-		return;
 	pmu_pmi_install(false, 0, false); /* the handler sends no EOI */
 	pmu_run_gated_irq(arm_gp(c, ev, true), PMU_ITERS);
 	expect_eq(t, g_pmi.count, 1, RULE_PMI_DELIVER, "first PMI (handler sends no EOI)");
@@ -271,13 +254,11 @@ TEST(pmi, second_pmi_waits_for_eoi, REQ_ARCH_PMU | REQ_APIC)
  * handler survives a real interrupt) nothing may arrive at PMI_VECTOR. The
  * extra EOI retires the interrupt if it was delivered in service.
  */
-TEST(pmi, delivered_at_lvt_vector, REQ_ARCH_PMU | REQ_APIC)
+TEST(pmi, delivered_at_lvt_vector, REQ_ARCH_PMU | REQ_APIC | REQ_EXACT_EVENT | REQ_GP_COUNTER)
 {
-	enum arch_event ev;
-	unsigned c;
+	enum arch_event ev = exact_event();
+	unsigned c = first_gp();
 
-	if (!pick_event_counter(t, &ev, &c))
-		return;
 	pmu_pmi_install(true, 0, false);
 	arch_apic_write_lvt_pmi(SPURIOUS_VECTOR);
 	pmu_run_gated_irq(arm_gp(c, ev, true), PMU_ITERS);
@@ -360,13 +341,11 @@ static void nmi_overflow(struct t *t, struct counter s, enum arch_event ev,
 	pmu_pmi_uninstall();
 }
 
-TEST(pmi, nmi_mode_gp_overflow, REQ_ARCH_PMU | REQ_APIC)
+TEST(pmi, nmi_mode_gp_overflow, REQ_ARCH_PMU | REQ_APIC | REQ_EXACT_EVENT)
 {
-	enum arch_event ev;
+	enum arch_event ev = exact_event();
 
-	if (!pick_event(t, &ev))
-		return;
-	for_each_gp_counter (c)
+	for_each_gp_counter(c)
 		for (unsigned k = 0; k < ARRAY_SIZE(nmi_if_cases); k++)
 			nmi_overflow(t, c, ev, &nmi_if_cases[k], RULE_PMI_NMI_DELIVER);
 }
@@ -376,7 +355,7 @@ TEST(pmi, nmi_mode_gp_overflow, REQ_ARCH_PMU | REQ_APIC)
  * counters only. */
 TEST(pmi, nmi_mode_fixed_overflow, REQ_FIXED | REQ_APIC)
 {
-	for_each_fixed_counter (c)
+	for_each_fixed_counter(c)
 		for (unsigned k = 0; k < ARRAY_SIZE(nmi_if_cases); k++)
 			nmi_overflow(t, c, ARCH_EVENT_INSTRUCTIONS, &nmi_if_cases[k],
 				     RULE_FIXED_PMI_NMI);

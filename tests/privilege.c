@@ -227,10 +227,8 @@ TEST(privilege, rdpmc_cpl3_running_counter, REQ_ARCH_PMU | REQ_GP_COUNTER)
 	struct counter c = GP_COUNTER((unsigned)pmu_gp_nth(0));
 	uint64_t ecx = RDPMC_ECX(RDPMC_TYPE_GP, c.idx), v0, v1, r, d;
 
-	if (!pmu_event_available(ARCH_EVENT_INSTRUCTIONS)) {
-		t_skip(t, "CPUID.0AH:EBX[1]: instructions retired unavailable");
-		return;
-	}
+	if (!pmu_event_available(ARCH_EVENT_INSTRUCTIONS))
+		t_skip_return(t, "CPUID.0AH:EBX[1]: instructions retired unavailable");
 	counter_program(c, counter_cfg_all_rings(c, ARCH_EVENT_INSTRUCTIONS) | PERFEVTSEL_EN, 0);
 	if (pmu_has_global())
 		pmu_global_enable(counter_global_bit(c));

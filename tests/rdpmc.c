@@ -50,7 +50,7 @@ TEST(rdpmc, gp_counters_read, REQ_ARCH_PMU)
 {
 	unsigned w = caps()->pm.gp_width;
 
-	for_each_gp_counter (c) {
+	for_each_gp_counter(c) {
 		unsigned i = c.idx;
 		/* bit 31 set: sign-extension fills EDX, so both halves matter */
 		uint64_t want = (0xFFFFFFFF80000000ULL | (0x1234 + 0x111 * i)) & width_mask(w);
@@ -233,10 +233,8 @@ TEST(rdpmc, rcx_high_ignored, REQ_ARCH_PMU)
 	const uint64_t high[] = {BIT_ULL(32), 0xFFFFFFFF00000000ULL, 0x4000000000000000ULL};
 	int c = pmu_gp_nth(0);
 
-	if (c < 0) {
-		t_skip(t, "CPUID.(23H,1):EAX: no general-purpose counter present");
-		return;
-	}
+	if (c < 0)
+		t_skip_return(t, "CPUID.(23H,1):EAX: no general-purpose counter present");
 	pmu_gp_program((unsigned)c, 0, 0);
 	wrmsr(MSR_IA32_PMC(c), 0x5A5A5A);
 	for (unsigned k = 0; k < ARRAY_SIZE(high); k++) {
@@ -281,11 +279,9 @@ TEST(rdpmc, monotonic_with_serialization, REQ_ARCH_PMU)
 	unsigned back = 0, faults = 0;
 	int c = pmu_gp_nth(0);
 
-	if (!pmu_exact_event(&ev, &per_iter) || c < 0) {
-		t_skip(t, "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches "
-			  "available, or no GP counter present");
-		return;
-	}
+	if (!pmu_exact_event(&ev, &per_iter) || c < 0)
+		t_skip_return(t, "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches "
+				 "available, or no GP counter present");
 	pmu_gp_program((unsigned)c, pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN),
 		       0);
 	if (pmu_has_global())

@@ -99,10 +99,9 @@ TEST(rdt, rmid_above_max_sets_error, REQ_RDT_L3_MON)
 		      : caps()->rdt.l3.total_bw ? QM_EVENT_L3_TOTAL_BW
 						: QM_EVENT_L3_LOCAL_BW;
 
-	if (max >= field_max) {
-		t_skip(t, "CPUID.(0FH,1):ECX = %u: no RMID above it fits IA32_QM_EVTSEL", max);
-		return;
-	}
+	if (max >= field_max)
+		t_skip_return(t, "CPUID.(0FH,1):ECX = %u: no RMID above it fits IA32_QM_EVTSEL",
+			      max);
 	expect_eq(t, qm_read(max + 1, id) & QM_CTR_ERROR, QM_CTR_ERROR, RULE_RDT_RMID_RANGE,
 		  "IA32_QM_CTR.Error for RMID %u (max %u), event %u", max + 1, max, id);
 	expect_eq(t, qm_read(field_max, id) & QM_CTR_ERROR, QM_CTR_ERROR, RULE_RDT_RMID_RANGE,
@@ -195,27 +194,23 @@ TEST(rdt, occupancy_of_touched_bytes, REQ_RDT_L3_MON | REQ_CLFLUSH)
 	uint64_t saved, s, v, occ;
 	uint32_t r, u;
 
-	if (!l3->occupancy) {
-		t_skip(t, "CPUID.(0FH,1):EDX[0] = 0: L3 occupancy not enumerated");
-		return;
-	}
-	if (!buf || !cs.llc_level || cs.llc_level < 3) {
-		t_skip(t, "no scratch memory, or no L3 in the deterministic cache parameters "
-			  "(CPUID.04H / 8000001DH)");
-		return;
-	}
+	if (!l3->occupancy)
+		t_skip_return(t, "CPUID.(0FH,1):EDX[0] = 0: L3 occupancy not enumerated");
+	if (!buf || !cs.llc_level || cs.llc_level < 3)
+		t_skip_return(t,
+			      "no scratch memory, or no L3 in the deterministic cache parameters "
+			      "(CPUID.04H / 8000001DH)");
 	s = cs.llc / 4;
 	if (s > ARCH_SCRATCH_BYTES)
 		s = ARCH_SCRATCH_BYTES;
 	s &= ~63ULL;
-	if (s < 4 * cs.l2 || s / 2 < 4ULL * l3->upscale) {
-		t_skip(t,
-		       "L3 %llu KiB, L2 %llu KiB, upscale %u: no size S <= L3/4 that is >= 4x L2 "
-		       "and >= 8 units",
-		       (unsigned long long)(cs.llc >> 10), (unsigned long long)(cs.l2 >> 10),
-		       l3->upscale);
-		return;
-	}
+	if (s < 4 * cs.l2 || s / 2 < 4ULL * l3->upscale)
+		t_skip_return(
+		    t,
+		    "L3 %llu KiB, L2 %llu KiB, upscale %u: no size S <= L3/4 that is >= 4x L2 "
+		    "and >= 8 units",
+		    (unsigned long long)(cs.llc >> 10), (unsigned long long)(cs.l2 >> 10),
+		    l3->upscale);
 	if (!pick_rmids(t, &r, &u))
 		return;
 	saved = rdmsr(MSR_IA32_PQR_ASSOC);
@@ -266,14 +261,10 @@ TEST(rdt, mbm_total_bytes_of_streamed_buffer, REQ_RDT_L3_MON | REQ_CLFLUSH)
 	uint64_t saved, v0, v1;
 	uint32_t r, u;
 
-	if (!l3->total_bw) {
-		t_skip(t, "CPUID.(0FH,1):EDX[1] = 0: L3 total bandwidth not enumerated");
-		return;
-	}
-	if (!buf) {
-		t_skip(t, "no scratch memory to stream");
-		return;
-	}
+	if (!l3->total_bw)
+		t_skip_return(t, "CPUID.(0FH,1):EDX[1] = 0: L3 total bandwidth not enumerated");
+	if (!buf)
+		t_skip_return(t, "no scratch memory to stream");
 	if (!pick_rmids(t, &r, &u))
 		return;
 	saved = rdmsr(MSR_IA32_PQR_ASSOC);

@@ -110,7 +110,7 @@ static int common_gp(unsigned other)
 {
 	const struct caps *o = record_of(other);
 
-	for_each_gp_counter (c) {
+	for_each_gp_counter(c) {
 		if (c.idx < o->pm.gp_counters && (o->pm.gp_mask & BIT_ULL(c.idx)))
 			return (int)c.idx;
 	}

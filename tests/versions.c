@@ -41,10 +41,9 @@ TEST(versions, v1_has_no_fixed_or_global_msrs, REQ_ARCH_PMU)
 	    {MSR_IA32_PERF_GLOBAL_OVF_CTRL, "IA32_PERF_GLOBAL_OVF_CTRL"},
 	};
 
-	if (caps()->pm.version != 1) {
-		t_skip(t, "CPUID.0AH:EAX[7:0] = %u: test needs version 1", caps()->pm.version);
-		return;
-	}
+	if (caps()->pm.version != 1)
+		t_skip_return(t, "CPUID.0AH:EAX[7:0] = %u: test needs version 1",
+			      caps()->pm.version);
 	for (unsigned k = 0; k < ARRAY_SIZE(absent); k++) {
 		uint64_t v;
 
@@ -62,11 +61,10 @@ TEST(versions, no_pmu_no_counter_msrs, REQ_NO_ARCH_PMU | REQ_INTEL)
 	uint64_t v, rax, rdx;
 
 	/* P6 (no leaf 0AH) and NetBurst have model-specific counters. */
-	if (caps()->netburst || caps()->max_basic_leaf < 0x0A) {
-		t_skip(t, "leaf 0AH absent (CPUID.0H:EAX = %#x): model-specific PMU may exist",
-		       caps()->max_basic_leaf);
-		return;
-	}
+	if (caps()->netburst || caps()->max_basic_leaf < 0x0A)
+		t_skip_return(t,
+			      "leaf 0AH absent (CPUID.0H:EAX = %#x): model-specific PMU may exist",
+			      caps()->max_basic_leaf);
 	for (unsigned k = 0; k < ARRAY_SIZE(msrs); k++) {
 		expect_vector(t, rdmsr_safe(msrs[k], &v), X86_VEC_GP, RULE_NO_PMU_MSRS,
 			      "RDMSR %#x with CPUID.0AH:EAX = 0", msrs[k]);
@@ -251,10 +249,8 @@ TEST(versions, evtsel_reserved_bits, REQ_ARCH_PMU)
 	size_t len = 0;
 	int c = pmu_gp_nth(0);
 
-	if (c < 0) {
-		t_skip(t, "CPUID.(23H,1):EAX: no general-purpose counter present");
-		return;
-	}
+	if (c < 0)
+		t_skip_return(t, "CPUID.(23H,1):EAX: no general-purpose counter present");
 	if (l->present && l->eq)
 		rsvd &= ~PERFEVTSEL_EQ;
 	if (l->present && l->umask2)

@@ -33,7 +33,7 @@ TEST(width, gp_legacy_writes_and_width, REQ_ARCH_PMU)
 {
 	unsigned w = caps()->pm.gp_width;
 
-	for_each_gp_counter (ctr) {
+	for_each_gp_counter(ctr) {
 		unsigned i = ctr.idx;
 
 		for (unsigned k = 0; k < ARRAY_SIZE(legacy_cases); k++) {
@@ -59,7 +59,7 @@ TEST(width, full_width_writes, REQ_ARCH_PMU | REQ_FW_WRITE)
 	unsigned w = caps()->pm.gp_width;
 	uint64_t mask = width_mask(w);
 
-	for_each_gp_counter (ctr) {
+	for_each_gp_counter(ctr) {
 		unsigned i = ctr.idx;
 		/* bit w-1 set, bit 31 clear: a legacy write could not make it */
 		uint64_t pattern = (BIT_ULL(w - 1) | 0x12345ULL) & mask;
@@ -94,13 +94,11 @@ TEST(width, full_width_absent_without_cap, REQ_ARCH_PMU)
 {
 	uint64_t v;
 
-	if (caps()->perf_cap.valid && caps()->perf_cap.full_width_write) {
-		t_skip(t, "IA32_PERF_CAPABILITIES[13] (FW_WRITE) = 1: IA32_A_PMCx exist");
-		return;
-	}
+	if (caps()->perf_cap.valid && caps()->perf_cap.full_width_write)
+		t_skip_return(t, "IA32_PERF_CAPABILITIES[13] (FW_WRITE) = 1: IA32_A_PMCx exist");
 	/* Every counter that exists, PMC8 and up included: IA32_A_PMCx =
 	 * 4C1H + x is the alias of a counter that exists (Vol. 3B 20.2.6). */
-	for_each_gp_counter (ctr) {
+	for_each_gp_counter(ctr) {
 		unsigned i = ctr.idx;
 
 		expect_vector(t, wrmsr_safe(MSR_IA32_A_PMC(i), 1), X86_VEC_GP,
@@ -115,7 +113,7 @@ TEST(width, fixed_width, REQ_FIXED)
 	unsigned w = caps()->pm.fixed_width;
 	uint64_t mask = width_mask(w);
 
-	for_each_fixed_counter (ctr) {
+	for_each_fixed_counter(ctr) {
 		unsigned i = ctr.idx;
 		uint64_t got;
 		int vec;
@@ -165,10 +163,9 @@ TEST(width, nonarch_40_bit_counters, REQ_NO_ARCH_PMU | REQ_INTEL)
 	/* P6 family (Pentium Pro .. Pentium M) predates leaf 0AH; a family-6
 	 * CPU that has leaf 0AH with version 0 has no PMU at all (an
 	 * emulator), and its absence of counters is checked elsewhere. */
-	if (caps()->family != 6 || caps()->max_basic_leaf >= 0x0A) {
-		t_skip(t, "no NetBurst or P6-family counters (DisplayFamily 06H without leaf 0AH)");
-		return;
-	}
+	if (caps()->family != 6 || caps()->max_basic_leaf >= 0x0A)
+		t_skip_return(
+		    t, "no NetBurst or P6-family counters (DisplayFamily 06H without leaf 0AH)");
 	for (unsigned i = 0; i < 2; i++) {
 		uint64_t got;
 		int vec;
@@ -270,7 +267,7 @@ TEST(width, full_width_presets_and_aliases, REQ_ARCH_PMU | REQ_FW_WRITE | REQ_EX
 	uint64_t per_iter;
 
 	pmu_exact_event(&ev, &per_iter);
-	for_each_gp_counter (c) {
+	for_each_gp_counter(c) {
 		uint64_t cfg = counter_cfg_all_rings(c, ev), cnt, preset;
 		unsigned i = c.idx;
 

@@ -181,7 +181,8 @@ int main(void)
 	UNIT_EQ(nmis, 2, "ICR self-NMI taken at once");
 	arch_set_nmi_handler(NULL);
 	struct arch_exception nex;
-	UNIT_EQ(arch_run_guarded(self_nmi, NULL, 0, &nex), 1, "NMI without a handler: exception");
+	UNIT_EQ(arch_run_guarded(self_nmi, NULL, 0, &nex), ARCH_GUARD_EXCEPTION,
+		"NMI without a handler: exception");
 	UNIT_EQ(nex.vector, X86_VEC_NMI, "its vector");
 
 	/* STATUS_SET / INUSE (v4+). */
@@ -192,7 +193,7 @@ int main(void)
 
 	/* The watchdog interrupts an endless C loop. */
 	struct arch_exception ex;
-	UNIT_EQ(arch_run_guarded(spin, NULL, 50, &ex), 2, "watchdog");
+	UNIT_EQ(arch_run_guarded(spin, NULL, 50, &ex), ARCH_GUARD_TIMEOUT, "watchdog");
 	UNIT_EQ(ex.vector, ARCH_TIMEOUT, "watchdog vector");
 
 	/* v1: no global MSRs; each EVTSEL's EN gates its counter. */

@@ -46,7 +46,7 @@ void sim_raise(int vector, uint32_t error_code, bool has_ec, uint64_t rip, uint6
 		arch_console_write(msg, (size_t)n);
 		arch_exit(RUN_ERROR);
 	}
-	siglongjmp(((struct frame *)top)->env, 1);
+	siglongjmp(((struct frame *)top)->env, ARCH_GUARD_EXCEPTION);
 }
 
 static void on_alarm(int sig)
@@ -56,7 +56,7 @@ static void on_alarm(int sig)
 	while (f && !f->guarded)
 		f = f->prev;
 	if (f)
-		siglongjmp(f->env, 2);
+		siglongjmp(f->env, ARCH_GUARD_TIMEOUT);
 }
 
 static void arm(uint32_t ms)
@@ -68,7 +68,8 @@ static void arm(uint32_t ms)
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
-int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct arch_exception *ex)
+enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms,
+					struct arch_exception *ex)
 {
 	static bool installed;
 	struct frame f;
@@ -100,9 +101,9 @@ int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct 
 	}
 	setitimer(ITIMER_REAL, &outer, NULL);
 	top = f.prev;
-	if (rc == 1 && ex)
+	if (rc == ARCH_GUARD_EXCEPTION && ex)
 		*ex = last_ex;
-	if (rc == 2 && ex) {
+	if (rc == ARCH_GUARD_TIMEOUT && ex) {
 		memset(ex, 0, sizeof(*ex));
 		ex->vector = ARCH_TIMEOUT;
 		ex->cpl = g_sim.cpl;
@@ -121,7 +122,7 @@ int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct 
 	if (ex)
 		ex->state_restored = g_sim_state_changed;
 	g_sim_state_changed = NULL;
-	return rc;
+	return (enum arch_guard_result)rc;
 }
 
 int arch_call_at_cpl(int cpl, cpl_fn fn, uint64_t arg, uint64_t *result)

@@ -195,7 +195,7 @@ int x86_trap(struct x86_frame *f)
 			struct arch_exception *ex = g_guard->ex;
 			fill_exception(ex, f);
 			ex->vector = ARCH_TIMEOUT;
-			x86_ctx_restore(&g_guard->ctx, 2);
+			x86_ctx_restore(&g_guard->ctx, ARCH_GUARD_TIMEOUT);
 		}
 		return 0; /* a late tick of a disarmed watchdog */
 	case RETURN_VECTOR:
@@ -223,13 +223,14 @@ int x86_trap(struct x86_frame *f)
 	}
 	if (g_guard) {
 		fill_exception(g_guard->ex, f);
-		x86_ctx_restore(&g_guard->ctx, 1);
+		x86_ctx_restore(&g_guard->ctx, ARCH_GUARD_EXCEPTION);
 	}
 	bail("unexpected exception outside any guarded run:", f);
 	return 0;
 }
 
-int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct arch_exception *ex)
+enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms,
+					struct arch_exception *ex)
 {
 	struct guard g;
 	uint64_t cr4 = arch_read_cr4();
@@ -264,11 +265,11 @@ int arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms, struct 
 	g_cpl = gp->cpl_at_entry;
 	arch_write_cr4(cr4);
 	gp->ex->state_restored = changed;
-	if (r != 0) {
+	if (r != ARCH_GUARD_RETURNED) {
 		g_nmi_depth = 0;
 		x86_iret_to_self(); /* unblock NMIs if we left an NMI handler */
 	}
-	return r;
+	return (enum arch_guard_result)r;
 }
 
 void x86_set_user_stack(uint64_t top)
