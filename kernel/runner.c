@@ -207,6 +207,11 @@ unsigned runner_check_names(const struct options *o, options_error_fn err, void 
 static const struct test_desc *live_test;
 static struct run_totals live_done, *live_suite;
 
+const char *runner_current_suite(void)
+{
+	return live_test ? live_test->suite : NULL;
+}
+
 void kernel_emergency_summary(const char *why)
 {
 	struct run_totals t = live_done;

@@ -23,6 +23,10 @@ unsigned runner_count_suites(const struct options *o);
  * registered suite or test is an error, passed to err() with the names that
  * exist; returns the number of such names. (A typo must not select nothing
  * and pass.) */
+/* The suite of the test under way, NULL between tests (the simulator's MSR
+ * trace names the suite that wrote). */
+const char *runner_current_suite(void);
+
 unsigned runner_check_names(const struct options *o, options_error_fn err, void *ctx);
 
 #endif

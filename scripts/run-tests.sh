@@ -12,7 +12,9 @@
 #   6. the suite booted in QEMU under TCG, compared with its expectations
 #   7. the robustness set (scripts/robustness.sh): bad options, broken runs,
 #      hostile inputs; seconds, not minutes
-#   8. several CPUs: QEMU -smp 4 (every CPU up, reported and running the
+#   8. every MSR the suite writes on the simulator (profiles and corpus) is
+#      listed in docs/msrs.md with its gate (scripts/check-msrs.py)
+#   9. several CPUs: QEMU -smp 4 (every CPU up, reported and running the
 #      suite), and the self-tests on 4 CPUs (QEMU and the simulator) with one
 #      CPU that never answers its start-up IPI
 #
@@ -144,6 +146,7 @@ if [[ -x scripts/check-dumps.py ]]; then
 	run_step cpuid-dumps python3 scripts/check-dumps.py
 fi
 run_step robustness scripts/robustness.sh
+run_step msr-writes python3 scripts/check-msrs.py
 run_step sim-mutation scripts/mutation.sh
 run_step sim-selftest sim_selftest
 run_step sim-kvm-intel sim_platform kvm-intel-sapphirerapids tests/expectations/qemu-kvm-intel.txt

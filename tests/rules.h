@@ -636,8 +636,8 @@
 	"instructions (a macro-fused pair takes one)"
 #define RULE_METRICS_SUM                                                                           \
 	"SDM Vol.3B 20.3.9.3: the level-1 IA32_PERF_METRICS fields (retiring, bad speculation, "   \
-	"frontend bound, backend bound) are 8-bit fractions of the slots summing to FFH; our "     \
-	"reading of the rounding: each field rounds down, so the sum is FCH..FFH"
+	"frontend bound, backend bound) are 8-bit fractions of the slots summing to FFH; the "     \
+	"rounding is not stated: our tolerance is one unit per field (FCH..102H)"
 #define RULE_METRICS_CLEAR                                                                         \
 	"SDM Vol.3B 20.3.9.3: writing 0 to FIXED_CTR3 and to IA32_PERF_METRICS clears them"
 #define RULE_METRICS_GLOBAL                                                                        \

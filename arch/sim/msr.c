@@ -150,9 +150,11 @@ int sim_wrmsr(uint32_t msr, uint64_t val)
 {
 	if (g_sim.cpl != 0 && !quirk(Q_MSR_CPL_UNCHECKED))
 		return X86_VEC_GP;
+	sim_msr_trace_before_write(msr);
 	enum sim_msr_result r = family_wrmsr(msr, val);
 	if (r == SIM_MSR_NOT_MINE && no_pmu_raz(msr))
 		r = SIM_MSR_OK;
+	sim_msr_trace_write(msr, r == SIM_MSR_OK ? 0 : X86_VEC_GP);
 	return r == SIM_MSR_OK ? 0 : X86_VEC_GP;
 }
 

@@ -79,6 +79,7 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 	if (ex)
 		memset(ex, 0, sizeof(*ex));
 	g_sim_state_changed = NULL;
+	sim_msr_trace_test_start();
 	if (!installed) {
 		struct sigaction sa;
 		memset(&sa, 0, sizeof(sa));

@@ -22,6 +22,10 @@
 
 /* Machine state a self-test "changed" (run.c), reported like the machine's. */
 extern const char *g_sim_state_changed;
+/* MSR write trace (msr_trace.c, PMUSIM_MSR_TRACE). */
+void sim_msr_trace_before_write(uint32_t msr);
+void sim_msr_trace_write(uint32_t msr, int vector);
+void sim_msr_trace_test_start(void);
 
 #define SIM_MAX_GP    32
 #define SIM_MAX_FIXED 32

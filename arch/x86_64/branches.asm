@@ -12,9 +12,13 @@ section .text progbits alloc exec nowrite align=64
 ; void arch_branch_chain(uint32_t msr, uint64_t on, uint64_t off)
 ; ZF is set before the first WRMSR (WRMSR and JMP leave flags alone), so
 ; every JZ is taken; each not-taken path would be a UD2, never reached.
+; Interrupts are held off across it (the LBRs would record an interrupt
+; and its IRET); RFLAGS comes back as it was.
 align 64
 global arch_branch_chain
 arch_branch_chain:
+	pushfq
+	cli
 	mov r8, rdx		; off
 	mov r9d, r8d		; off[31:0]
 	shr r8, 32		; off[63:32]
@@ -46,6 +50,7 @@ arch_branch_chain:
 	mov edx, r8d
 .b6:	call .t6
 .r6:	wrmsr
+	popfq
 	ret
 .t6:
 .b7:	ret
