@@ -142,18 +142,18 @@ unsigned cpus_selected(const struct options *o, unsigned *list)
 	return n;
 }
 
-/* "0-3, 6" into buf: the CPUs with configuration k. */
-static void cpu_ranges(unsigned k, char *buf, size_t len)
+/* "0-3, 6" into buf: the CPUs whose mark is `k`. */
+static void cpu_ranges(const uint8_t *mark, uint8_t k, char *buf, size_t len)
 {
 	size_t at = 0;
 	unsigned n = arch_cpu_count();
 
 	buf[0] = 0;
 	for (unsigned c = 0; c < n; c++) {
-		if (config_of[c] != k)
+		if (mark[c] != k)
 			continue;
 		unsigned e = c;
-		while (e + 1 < n && config_of[e + 1] == k)
+		while (e + 1 < n && mark[e + 1] == k)
 			e++;
 		at +=
 		    (size_t)ksnprintf(buf + at, at < len ? len - at : 0, "%s%u", at ? ", " : "", c);
@@ -203,15 +203,21 @@ void cpus_report(const struct options *o)
 				  c, x86_vector_name(perf_cap_vector[c]));
 	}
 	for (unsigned k = 0; k < n_configs; k++) {
-		cpu_ranges(k, ranges, sizeof(ranges));
+		cpu_ranges(config_of, (uint8_t)k, ranges, sizeof(ranges));
 		if (n_configs > 1)
 			ktap_diag(&g_ktap, "PMU configuration %u of %u: cpus %s", k + 1, n_configs,
 				  ranges);
 		caps_report(&configs[k]);
 	}
 	static unsigned list[ARCH_MAX_CPUS];
+	static uint8_t chosen[ARCH_MAX_CPUS];
 	unsigned sel = cpus_selected(o, list);
-	ktap_diag(&g_ktap, "the suite runs on %u cpu%s (cpus = %s)", sel, sel == 1 ? "" : "s",
+	kmemset(chosen, 0, sizeof(chosen));
+	for (unsigned i = 0; i < sel; i++)
+		chosen[list[i]] = 1;
+	cpu_ranges(chosen, 1, ranges, sizeof(ranges));
+	ktap_diag(&g_ktap, "the suite runs on %u cpu%s: %s (cpus = %s)", sel, sel == 1 ? "" : "s",
+		  ranges,
 		  o->cpus_mode == CPUS_ALL	    ? "all"
 		  : o->cpus_mode == CPUS_PER_CONFIG ? "per-config"
 						    : "a list");
