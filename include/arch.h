@@ -230,7 +230,7 @@ void arch_workload_llc_miss(const void *buf, uint64_t lines);
  * seen the same seed's sequence may have memorized part of it (modern
  * predictors memorize repeated sequences of a few thousand branches), so
  * callers pass a fresh seed each run and bound the count far below half
- * (see tests/counting.c).
+ * (see counting.branch_misses_lower_bound, tests/counting.c).
  */
 #define WORKLOAD_BRMISS_INSNS_PER_ITER	  17
 #define WORKLOAD_BRMISS_BRANCHES_PER_ITER 3

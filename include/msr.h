@@ -289,9 +289,11 @@ enum fixed_counter {
 #define UNCORE_STATUS_OVF_PMI BIT_ULL(61)
 #define UNCORE_STATUS_CHG     BIT_ULL(63)
 
-/* ---- Pentium 4 / Xeon (NetBurst) counters, Vol. 3B 20.6.3 (Tables 20-xx
- * "Performance Counter MSRs and Associated CCCR and ESCR MSRs")
- * (../shared/spec/netburst-escr-cccr-counting.txt). 18 counters at 300H,
+/* ---- Pentium 4 / Xeon (NetBurst) counters, Vol. 3B "Performance Monitoring
+ * (Processors Based on Intel NetBurst Microarchitecture)", the table
+ * "Performance Counter MSRs and Associated CCCR and ESCR MSRs" (section
+ * 18.18.6 and Table 18-26 in the edition of
+ * ../shared/spec/netburst-escr-cccr-counting.txt). 18 counters at 300H,
  * their CCCRs at 360H, 40-bit wide. ------------------------------------- */
 #define MSR_BPU_COUNTER0  0x300
 #define MSR_P4_COUNTER(i) (0x300 + (i)) /* i < 18 */

@@ -179,8 +179,3 @@ unsigned long long t_checks(const struct t *t)
 {
 	return t->checks;
 }
-
-unsigned t_failures(const struct t *t)
-{
-	return t->failures;
-}

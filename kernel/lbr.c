@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Model-specific LBR stacks by DisplayFamily_DisplayModel (family 06H), from
  * the SDM's per-microarchitecture LBR sections (Vol. 3B chapter 19: Core 2

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The PMI both LBR suites freeze on (tests/lbr.c, tests/arch_lbr.c): the
  * first GP counter counts instructions with INT, preset to overflow 64

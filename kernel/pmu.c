@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * PMU programming helpers (see pmu.h). Only include/arch.h is used to reach
  * the machine, so the same code runs on hardware and on the simulator.
@@ -130,11 +130,6 @@ unsigned counter_next(enum counter_kind kind, unsigned from)
 const char *counter_prefix(struct counter c)
 {
 	return c.kind == COUNTER_GP ? "IA32_PMC" : "IA32_FIXED_CTR";
-}
-
-uint32_t counter_value_msr(struct counter c)
-{
-	return c.kind == COUNTER_GP ? MSR_IA32_PMC(c.idx) : MSR_IA32_FIXED_CTR(c.idx);
 }
 
 uint64_t counter_global_bit(struct counter c)
@@ -415,11 +410,6 @@ static uint64_t count_gated(struct counter c, uint64_t cfg, uint64_t k, uint64_t
 uint64_t pmu_count_gp(unsigned i, uint64_t evtsel, uint64_t iters)
 {
 	return count_gated(GP_COUNTER(i), evtsel, 0, iters);
-}
-
-uint64_t pmu_count_fixed(unsigned i, uint64_t field, uint64_t iters)
-{
-	return count_gated(FIXED_COUNTER(i), field, 0, iters);
 }
 
 uint64_t counter_count(struct counter c, uint64_t cfg, uint64_t iters)

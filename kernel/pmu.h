@@ -131,7 +131,6 @@ unsigned counter_next(enum counter_kind kind, unsigned from);
 #define COUNTER_ARG(c) counter_prefix(c), (c).idx
 const char *counter_prefix(struct counter c);
 
-uint32_t counter_value_msr(struct counter c); /* IA32_PMCx / IA32_FIXED_CTRx */
 /* Its bit in IA32_PERF_GLOBAL_CTRL/STATUS/OVF_CTRL/INUSE (GP i at i, fixed
  * i at 32 + i); 0 for a fixed counter 16 or up, which has none. */
 uint64_t counter_global_bit(struct counter c);
@@ -148,7 +147,7 @@ bool counter_wrapped_from_preload(struct counter c, uint64_t k);
 /* The configuration that counts in every ring: GP, `ev` with USR | OS (no
  * EN); fixed, USR | OS. */
 uint64_t counter_cfg_all_rings(struct counter c, enum arch_event ev);
-/* pmu_count_gp() or pmu_count_fixed(); the second preloaded so that it
+/* pmu_count_gp() for either kind of counter; the second preloaded so that it
  * overflows after k events (counter_preload()) before the run starts. */
 uint64_t counter_count(struct counter c, uint64_t cfg, uint64_t iters);
 uint64_t counter_count_preloaded(struct counter c, uint64_t cfg, uint64_t k, uint64_t iters);
@@ -224,7 +223,6 @@ void pmu_run_gated_irq(struct pmu_gate g, uint64_t iters);
  * must not contain EN (it is added). The counter is left disabled.
  */
 uint64_t pmu_count_gp(unsigned i, uint64_t evtsel, uint64_t iters);
-uint64_t pmu_count_fixed(unsigned i, uint64_t field, uint64_t iters);
 
 /*
  * The same with the workload run at `cpl` (0..3) through arch_call_at_cpl:

@@ -92,8 +92,6 @@ void t_skip(struct t *t, const char *fmt, ...) __attribute__((format(printf, 2, 
 void t_diag(struct t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A named measurement: printed as a diagnostic and kept for the report. */
 void t_measure(struct t *t, const char *name, uint64_t value, const char *unit);
-/* Number of failed checks so far in this test. */
-unsigned t_failures(const struct t *t);
 /* Number of checks evaluated so far in this test. A test that ends having
  * evaluated none is a SKIP (the runner's rule): it may say why with
  * t_skip(). */

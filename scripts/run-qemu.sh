@@ -33,7 +33,6 @@ usage: scripts/run-qemu.sh [options]
   --log FILE        serial log (default build/qemu-<tcg|kvm>.log); the raw
                     log, firmware output included, is FILE.raw
   --efi PATH        the image to boot (default build/BOOTX64.EFI)
-  --expect FILE     accepted and ignored (scripts/run-tests.sh compares)
   --image IMG       boot this FAT image (scripts/make-usb-image.sh) instead
                     of a directory made from --efi/--config; it is written
                     to (the report of a previous run lands in \pmutest\)
@@ -85,7 +84,6 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout_s=${2:?--timeout needs seconds}; shift ;;
 	--log) log=${2:?--log needs a file}; shift ;;
 	--efi) efi=${2:?--efi needs a path}; shift ;;
-	--expect) shift ;;
 	--image) image=${2:?--image needs a file}; shift ;;
 	--keep-vars) keep_vars=1 ;;
 	--display) display=() ;;

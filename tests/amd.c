@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * AMD core counters (AMD64 APM Vol. 2 13.2): legacy PerfEvtSel0-3 /
  * PerfCtr0-3 at C001_0000H / C001_0004H; with PerfCtrExtCore
@@ -32,7 +32,7 @@
 #define AMD_SEL_EV(ev, flags) ((ev) | PERFEVTSEL_USR | PERFEVTSEL_OS | (flags))
 #define AMD_SEL(flags)	      AMD_SEL_EV(AMD_EVT_RETIRED_INSNS, flags)
 
-/* Cycle bounds, argued as in tests/counting.c: no AMD core retires more
+/* Cycle bounds, argued as in kernel/pmu.h (PMU_MAX_IPC): no AMD core retires more
  * than 16 instructions per cycle (Zen 4/5 retire at most 8 macro-ops); a
  * 10-instruction register-only iteration takes far less than 1000 cycles
  * and the gate far less than 10^6. */

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Architectural LBRs (SDM Vol. 3B 19.1; CPUID.(07H,0):EDX[19], leaf 1CH):
  * IA32_LBR_DEPTH takes exactly the depths CPUID enumerates and a write

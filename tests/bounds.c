@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Absolute bounds in the gated window. The exact checks of counting.c
  * subtract two windows (2N - N), which cancels any constant a platform adds

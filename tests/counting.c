@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Counting: the architectural events count the calibrated workload, exactly
  * where the SDM makes the count exact (instructions, branches) and within

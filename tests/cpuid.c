@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * CPUID leaf 0AH: the fields as diagnostics, and the consistency the SDM
  * demands of them and of the MSRs they promise. Runs first (the runner puts

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Event filtering by IA32_PERFEVTSELx and IA32_FIXED_CTR_CTRL: the USR and OS
  * ring filters at every CPL, and the EDGE, INV and CMASK qualifiers.

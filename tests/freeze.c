@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Freeze on PMI: with IA32_DEBUGCTL.Freeze_PerfMon_On_PMI a PMI stops the
  * counters. Before version 4 the processor clears IA32_PERF_GLOBAL_CTRL

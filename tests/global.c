@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Global control and status (version 2+): IA32_PERF_GLOBAL_CTRL gates each
  * counter; overflow sets IA32_PERF_GLOBAL_STATUS; IA32_PERF_GLOBAL_OVF_CTRL
@@ -257,7 +257,7 @@ TEST(global, inuse_tracks_programming, REQ_ARCH_PMU_V4)
 		/* event select 3CH, not enabled: in use all the same */
 		wrmsr(MSR_IA32_PERFEVTSEL(i), pmu_evtsel(ARCH_EVENT_CORE_CYCLES, PERFEVTSEL_OS));
 		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_INUSE) & BIT_ULL(i), BIT_ULL(i),
-			  RULE_INUSE_GP, "INUSE bit %u with IA32_PERFEVTSEL%u[7:0] = 3CH", i, i);
+			  RULE_INUSE_GP, "INUSE bit %u with IA32_PERFEVTSEL%u[7:0] = 0x3c", i, i);
 		wrmsr(MSR_IA32_PERFEVTSEL(i), 0);
 		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_INUSE) & BIT_ULL(i), 0, RULE_INUSE_GP,
 			  "INUSE bit %u with IA32_PERFEVTSEL%u = 0", i, i);

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Instructions a hypervisor always intercepts (CPUID, WRMSR to an unused
  * counter control, IN from an unused port) are instructions like any other

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The model-specific LBR stack (SDM Vol. 3B 19.4.8 and the per-DisplayModel
  * LBR sections): its MSRs where the SDM puts them for the microarchitecture,

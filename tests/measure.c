@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Measurements, reported as diagnostics and in the report (t_measure): the
  * cost of RDPMC (GP, fixed, fast where valid), of RDMSR and WRMSR of a

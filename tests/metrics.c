@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * PERF_METRICS (IA32_PERF_CAPABILITIES[15]; SDM Vol. 3B 20.3.9.3): fixed
  * counter 3 counts TOPDOWN.SLOTS, IA32_PERF_METRICS holds the level-1

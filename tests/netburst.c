@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Pentium 4 / Xeon (NetBurst) counters: ESCR + CCCR set-up as the SDM's
  * procedure gives it (../shared/spec/netburst-escr-cccr-counting.txt,

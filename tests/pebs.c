@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * PEBS (SDM Vol. 3B 18.4.9 "BTS and DS Save Area"; 20.9 "PEBS Facility",
  * adaptive PEBS): the DS save area and the PEBS buffer are this kernel's own memory;

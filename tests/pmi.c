@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Performance-monitoring interrupts: overflow with INT (or the fixed PMI bit)
  * delivers exactly one interrupt through the LVT performance-counter entry,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * RDPMC and privilege: CR4.PCE decides whether CPL 1, 2 and 3 may read the
  * counters; CPL 0 always may (SDM Vol. 2B RDPMC; Vol. 3A 2.5 CR4.PCE).

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * RDPMC, against the instruction page (SDM Vol. 2B RDPMC,
  * ../shared/spec/rdpmc.txt): every PMC type and index, the #GP(0) cases, the
@@ -151,7 +151,7 @@ TEST(rdpmc, metrics_type, REQ_ARCH_PMU)
 		/* The index is implementation specific; 0 reads the metrics. */
 		expect_vector(t, rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_METRICS, 0), &rax, &rdx), 0,
 			      RULE_RDPMC_METRICS,
-			      "RDPMC ECX=20000000H with PERF_METRICS_AVAILABLE");
+			      "RDPMC ECX=0x20000000 with PERF_METRICS_AVAILABLE");
 		return;
 	}
 	for (unsigned k = 0; k < ARRAY_SIZE(idx); k++) {
@@ -256,7 +256,7 @@ TEST(rdpmc, rcx_high_ignored, REQ_ARCH_PMU)
 					     &rax, &rdx),
 				  0, RULE_RDPMC_RCX_HIGH, "RDPMC RCX=FFFFFFFF40000000H"))
 			expect_eq(t, (rdx << 32) | rax, 0xA5A5A5, RULE_RDPMC_RCX_HIGH,
-				  "RDPMC RCX=FFFFFFFF40000000H reads IA32_FIXED_CTR0");
+				  "RDPMC RCX=0xffffffff40000000 reads IA32_FIXED_CTR0");
 		wrmsr(MSR_IA32_FIXED_CTR0, 0);
 	}
 }

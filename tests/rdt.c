@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * RDT L3 cache monitoring (../shared/spec/rdt-cache-monitoring-cpuid-0fh.txt,
  * SDM Vol. 3B 17.18): IA32_PQR_ASSOC holds an RMID; IA32_QM_EVTSEL selects

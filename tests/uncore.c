@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The Nehalem uncore PMU (../shared/spec/nehalem-uncore-pmu.txt, SDM Vol. 3B
  * 20.3.1.2, Vol. 4 Table 2-15): 48-bit counters, a counter counts only with

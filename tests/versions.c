@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * What each architectural PMU version adds, and what does not exist before
  * it: v1 has no fixed counters and no global MSRs; counters beyond the

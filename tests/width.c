@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Counter widths: GP and fixed counters are as wide as CPUID says and no
  * wider; legacy IA32_PMCx writes sign-extend EAX[31:0]; IA32_A_PMCx take
@@ -16,9 +16,9 @@ struct legacy_case {
 	const char *what;
 };
 static const struct legacy_case legacy_cases[] = {
-    {0x00000000FFFFFFFFULL, "EAX = FFFFFFFFH: sign-extends to all ones"},
-    {0xDEADBEEF7FFFFFFFULL, "EAX = 7FFFFFFFH, EDX garbage: EDX ignored"},
-    {0x0000000080000000ULL, "EAX = 80000000H: bit 31 fills the bits above"},
+    {0x00000000FFFFFFFFULL, "EAX = 0xffffffff: sign-extends to all ones"},
+    {0xDEADBEEF7FFFFFFFULL, "EAX = 0x7fffffff, EDX garbage: EDX ignored"},
+    {0x0000000080000000ULL, "EAX = 0x80000000: bit 31 fills the bits above"},
     {0x0000000100001234ULL, "EDX = 1: ignored"},
 };
 
@@ -171,7 +171,7 @@ TEST(width, nonarch_40_bit_counters, REQ_NO_ARCH_PMU | REQ_INTEL)
 		int vec;
 
 		expect_no_fault(t, wrmsr_safe(MSR_IA32_PMC(i), 0xFFFFFFFFULL), RULE_NONARCH_WIDTH,
-				"WRMSR PerfCtr%u <- FFFFFFFFH", i);
+				"WRMSR PerfCtr%u <- 0xffffffff", i);
 		expect_eq(t, rdmsr(MSR_IA32_PMC(i)), mask40, RULE_NONARCH_WIDTH,
 			  "PerfCtr%u after a sign-extended write", i);
 		got = rdpmc_value(i, &vec);

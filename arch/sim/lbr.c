@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Last branch records on the simulated CPU: the model-specific LBR stack of
  * the profile's DisplayModel (kernel/lbr.c, the suite's own table) and the

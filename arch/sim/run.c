@@ -80,6 +80,7 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 		memset(ex, 0, sizeof(*ex));
 	g_sim_state_changed = NULL;
 	sim_msr_trace_test_start();
+	sim_msr_undo_begin();
 	if (!installed) {
 		struct sigaction sa;
 		memset(&sa, 0, sizeof(sa));
@@ -95,7 +96,7 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 	f.guarded = true;
 	f.prev = top;
 	rc = sigsetjmp(f.env, 1);
-	if (rc == 0) {
+	if (rc == ARCH_GUARD_RETURNED) {
 		top = &f;
 		arm(timeout_ms ? timeout_ms : 10000);
 		fn(arg);
@@ -117,6 +118,7 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 	g_sim.cr4 = cr4;
 	g_sim.apic.isr = false;
 	g_sim.apic.nmi_blocked = false;
+	sim_msr_undo_end();
 	/* What the machine's arch_run_guarded puts back and reports (x86_64/
 	 * state.c): the simulated CPU has no tables, only the record of the
 	 * self-test that changed them. */

@@ -26,6 +26,8 @@ extern const char *g_sim_state_changed;
 void sim_msr_trace_before_write(uint32_t msr);
 void sim_msr_trace_write(uint32_t msr, int vector);
 void sim_msr_trace_test_start(void);
+void sim_msr_undo_begin(void);
+void sim_msr_undo_end(void);
 
 #define SIM_MAX_GP    32
 #define SIM_MAX_FIXED 32

@@ -149,6 +149,7 @@ uint64_t rdmsr(uint32_t msr)
 
 void wrmsr(uint32_t msr, uint64_t val)
 {
+	x86_msr_note_write(msr); /* the test's writes are undone after it (state.c) */
 	__asm__ volatile("wrmsr"
 			 :
 			 : "c"(msr), "a"((uint32_t)val), "d"((uint32_t)(val >> 32))

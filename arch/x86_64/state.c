@@ -14,7 +14,17 @@
  *                      PMI in service, and the watchdog's vector, in the
  *                      same priority class, would never be delivered again)
  *
- * A difference in any of these is a failure of the test (reported by the
+ *   MSRs               every MSR the test wrote (WRMSR at CPL 0, through
+ *                      wrmsr() or wrmsr_safe()) gets back the value it had
+ *                      before the test's first write to it, in the reverse
+ *                      order of those first writes (global enables last);
+ *                      an MSR that cannot be read cannot be put back (the
+ *                      write-only status-set/reset MSRs, whose effect is on
+ *                      other MSRs). x2APIC registers (800H-8FFH) are left
+ *                      out: writing the ICR back would send an IPI again;
+ *                      the APIC is restored as a device, below.
+ *
+ * A difference in any of these but the MSRs is a failure of the test (reported by the
  * runner from arch_exception.state_restored). CR4, the LVT performance-
  * monitoring entry and the timer are restored silently: tests change them on
  * purpose (CR4.PCE, PMI delivery) and the watchdog owns the timer.
@@ -53,6 +63,52 @@ void *x86_state_alloc(void)
 #define saved (*(struct machine_state *)this_cpu()->saved_state)
 
 static char changed[160];
+static void note(const char *what);
+
+#define MSR_UNDO_MAX 512
+static struct {
+	uint32_t msr;
+	uint64_t value;
+} undo[MSR_UNDO_MAX];
+static unsigned n_undo;
+static bool undo_active, undo_overflow;
+
+/* Called before every WRMSR at CPL 0 (cpu.c wrmsr, user.asm wrmsr_safe). */
+void x86_msr_note_write(uint32_t msr)
+{
+	uint64_t v;
+
+	if (!undo_active || (msr >= 0x800 && msr <= 0x8ff) || msr == MSR_IA32_APIC_BASE)
+		return;
+	for (unsigned i = 0; i < n_undo; i++)
+		if (undo[i].msr == msr)
+			return;
+	if (n_undo == MSR_UNDO_MAX) {
+		undo_overflow = true;
+		return;
+	}
+	undo_active = false; /* the read below is not a write to note */
+	if (rdmsr_safe(msr, &v) == 0) {
+		undo[n_undo].msr = msr;
+		undo[n_undo].value = v;
+		n_undo++;
+	}
+	undo_active = true;
+}
+
+static void msr_undo(void)
+{
+	uint64_t v;
+
+	undo_active = false;
+	for (unsigned i = n_undo; i-- > 0;)
+		if (rdmsr_safe(undo[i].msr, &v) != 0 || v != undo[i].value)
+			wrmsr_safe(undo[i].msr, undo[i].value);
+	n_undo = 0;
+	if (undo_overflow)
+		note("more than 512 MSRs written: the rest not put back");
+	undo_overflow = false;
+}
 
 static bool differs(const void *a, const void *b, size_t n)
 {
@@ -101,6 +157,8 @@ void x86_state_save(void)
 	saved.gdt_len = table_len(&saved.gdtr);
 	kmemcpy(saved.idt, (const void *)saved.idtr.base, saved.idt_len);
 	kmemcpy(saved.gdt, (const void *)saved.gdtr.base, saved.gdt_len);
+	n_undo = 0;
+	undo_active = true;
 }
 
 /* Puts everything back; returns the names of what differed, or NULL. */
@@ -143,6 +201,7 @@ const char *x86_state_restore(void)
 		__asm__ volatile("mov %0, %%cr8" : : "r"(saved.cr8) : "memory");
 		note("CR8");
 	}
+	msr_undo();
 	unsigned eois = apic_state_restore(saved.tpr, saved.svr, saved.lint0, saved.lint1,
 					   saved.lvt_err, changed, sizeof(changed));
 	(void)eois; /* in service after a fault is recovery, not the test's doing */

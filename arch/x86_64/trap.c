@@ -21,7 +21,7 @@
  *   1. a registered probe instruction -> its fixup, vector in RAX (any CPL);
  *   2. #DF -> the environment is broken: KTAP bail out, RUN_ERROR;
  *   3. at CPL > 0 inside arch_call_at_cpl -> that call returns the vector;
- *   4. inside arch_run_guarded -> it returns 1 with the exception record;
+ *   4. inside arch_run_guarded -> it returns ARCH_GUARD_EXCEPTION, the record filled;
  *   5. anywhere else -> bail out (nothing is left to report it to).
  */
 #include "x86.h"

@@ -43,7 +43,21 @@ FIXUP rdmsr_safe.insn, rdmsr_safe.fix
 
 ; int wrmsr_safe(uint32_t msr, uint64_t val)
 global wrmsr_safe
+extern x86_msr_note_write
 wrmsr_safe:
+	; At CPL 0 the write is noted for its undo after the test (state.c);
+	; at CPL 1-3 it faults anyway, and kernel text is not reachable there.
+	mov ax, cs
+	test al, 3
+	jnz .write
+	push rdi
+	push rsi
+	sub rsp, 8		; the call needs RSP 16-byte aligned
+	call x86_msr_note_write
+	add rsp, 8
+	pop rsi
+	pop rdi
+.write:
 	mov ecx, edi
 	mov eax, esi
 	mov rdx, rsi

@@ -153,6 +153,7 @@ unsigned apic_state_restore(uint32_t tpr, uint32_t svr, uint32_t lint0, uint32_t
 void *x86_state_alloc(void); /* a CPU's saved state (x86_percpu.saved_state) */
 void x86_state_save(void);
 const char *x86_state_restore(void);
+void x86_msr_note_write(uint32_t msr);
 uint32_t apic_timer_hz(void);
 const char *apic_calibration_source(void);
 
