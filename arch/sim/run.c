@@ -79,8 +79,15 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 	if (ex)
 		memset(ex, 0, sizeof(*ex));
 	g_sim_state_changed = NULL;
-	sim_msr_trace_test_start();
-	sim_msr_undo_begin();
+	/* A run inside another (a step a test hands to another CPU, smp.c) is
+	 * part of that test: the undo and the trace belong to the outer run. */
+	volatile bool outermost = true;
+	for (struct frame *x = top; x; x = x->prev)
+		outermost = outermost && !x->guarded;
+	if (outermost) {
+		sim_msr_trace_test_start();
+		sim_msr_undo_begin();
+	}
 	if (!installed) {
 		struct sigaction sa;
 		memset(&sa, 0, sizeof(sa));
@@ -118,7 +125,8 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 	g_sim.cr4 = cr4;
 	g_sim.apic.isr = false;
 	g_sim.apic.nmi_blocked = false;
-	sim_msr_undo_end();
+	if (outermost)
+		sim_msr_undo_end();
 	/* What the machine's arch_run_guarded puts back and reports (x86_64/
 	 * state.c): the simulated CPU has no tables, only the record of the
 	 * self-test that changed them. */

@@ -78,10 +78,18 @@ static uint32_t own_apic_id(void)
 	return r.ebx >> 24;
 }
 
+/* First thing on each CPU: everything else (wrmsr's undo log, trap.c's
+ * chains) finds its state through the GS base. A raw WRMSR: wrmsr() itself
+ * needs this_cpu(). */
 static void set_this_cpu(struct x86_percpu *c)
 {
+	uint64_t v = (uint64_t)c;
+
 	c->self = c;
-	wrmsr(MSR_IA32_GS_BASE, (uint64_t)c);
+	__asm__ volatile("wrmsr"
+			 :
+			 : "c"(MSR_IA32_GS_BASE), "a"((uint32_t)v), "d"((uint32_t)(v >> 32))
+			 : "memory");
 }
 
 void smp_init_boot_cpu(const struct x86_handoff *h, struct cpu_tables *t)
@@ -143,8 +151,10 @@ __attribute__((noreturn)) static void park(struct x86_percpu *c)
 		arch_irq_disable();
 		uint32_t seq = __atomic_load_n(&c->job_seq, __ATOMIC_ACQUIRE);
 		if (seq != c->done_seq) {
+			c->in_step = c->job_is_step;
 			c->job_rc =
 			    arch_run_guarded(c->job_fn, c->job_arg, c->job_timeout_ms, &c->job_ex);
+			c->in_step = false;
 			__atomic_store_n(&c->done_seq, seq, __ATOMIC_RELEASE);
 			continue;
 		}
@@ -159,11 +169,11 @@ static void ap_main(void *arg)
 {
 	struct x86_percpu *c = arg;
 
+	set_this_cpu(c);
 	__asm__ volatile("mov %0, %%cr0" : : "r"(boot_cr0) : "memory");
 	arch_write_cr4(boot_cr4);
 	wrmsr(MSR_IA32_PAT, boot_pat);
 	cpu_init_descriptors(c->tables, c->trap_stack, c->ist);
-	set_this_cpu(c);
 	apic_cpu_init();
 	__atomic_store_n(&c->alive, 1, __ATOMIC_RELEASE);
 	park(c);
@@ -291,6 +301,7 @@ int arch_run_on_cpu(unsigned cpu, void (*fn)(void *), void *arg, uint32_t timeou
 	c->job_fn = fn;
 	c->job_arg = arg;
 	c->job_timeout_ms = timeout_ms;
+	c->job_is_step = this_cpu()->guard != NULL;
 	uint32_t seq = c->job_seq + 1;
 	__atomic_store_n(&c->job_seq, seq, __ATOMIC_RELEASE);
 	apic_send_ipi(c->apic_id, icr_low(APIC_DM_FIXED, WAKE_VECTOR));

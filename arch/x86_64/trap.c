@@ -237,7 +237,10 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 
 	arch_irq_disable();
 	*ex = (struct arch_exception){0};
-	bool outermost = g_guard == NULL; /* the state is saved once, by the runner's run */
+	/* The state is saved once, by the runner's run; a step another CPU's test
+	 * hands to this one (smp.c) is part of that test, which puts back what
+	 * it changes here. */
+	bool outermost = g_guard == NULL && !this_cpu()->in_step;
 	if (outermost)
 		x86_state_save();
 	g.prev = g_guard;

@@ -91,6 +91,8 @@ struct x86_percpu {
 	int job_rc;
 	struct arch_exception job_ex;
 	volatile uint32_t job_seq, done_seq;
+	bool job_is_step; /* posted from inside a guarded run (a test's step) */
+	bool in_step;	  /* running such a step: no state save / restore */
 	uint64_t stack_top, trap_stack, ist[CPU_IST_STACKS];
 };
 static inline struct x86_percpu *this_cpu(void)
