@@ -79,6 +79,10 @@ const char *arch_platform(void);
 /* ---- CPUID, MSRs, RDPMC ------------------------------------------------ */
 
 void arch_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+/* Whether arch_cpuid() has real data for (leaf, sub-leaf): always on a
+ * machine; false on a simulated CPU whose CPUID dump lacks that sub-leaf
+ * (the capability decoder then takes it as unknown, never as zeros). */
+bool arch_cpuid_known(uint32_t leaf, uint32_t subleaf);
 
 /* Probes, callable at any CPL (a fault at CPL > 0 is returned the same way).
  * Each returns the vector raised (0 when none). */
@@ -278,6 +282,21 @@ void arch_branch_chain(uint32_t msr, uint64_t on, uint64_t off);
  */
 void arch_branch_chain_sites(uint64_t from[ARCH_BRANCH_CHAIN_LEN],
 			     uint64_t to[ARCH_BRANCH_CHAIN_LEN]);
+
+/*
+ * The chain's first ARCH_BRANCH_USER_CHAIN_LEN branches (JMP, Jcc
+ * alternating, all taken) as a __user_code cpl_fn for arch_call_at_cpl():
+ * no WRMSR, the caller switches the LBRs on before the call and off after
+ * it, and filters out what else runs. Besides fn, arch_call_at_cpl() takes
+ * at CPL > 0 only a near indirect CALL (into fn), fn's near RET and the far
+ * transfers into and out of the ring, never a near relative JMP or a Jcc:
+ * with only those two kinds selected, an LBR records exactly this chain.
+ * Returns 0.
+ */
+#define ARCH_BRANCH_USER_CHAIN_LEN 6
+uint64_t arch_branch_chain_user(uint64_t arg);
+void arch_branch_chain_user_sites(uint64_t from[ARCH_BRANCH_USER_CHAIN_LEN],
+				  uint64_t to[ARCH_BRANCH_USER_CHAIN_LEN]);
 
 /*
  * Memory workloads for RDT monitoring (SDM Vol. 3B 17.18), CPL 0 only.

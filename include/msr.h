@@ -37,19 +37,21 @@
 #define MSR_IA32_FIXED_CTR(i)  (MSR_IA32_FIXED_CTR0 + (i))
 
 /* IA32_PERFEVTSELx, Vol. 3B Figure 20-1 (and 20-6 for AnyThread, v3). */
-#define PERFEVTSEL_EVENT  GENMASK_ULL(7, 0)
-#define PERFEVTSEL_UMASK  GENMASK_ULL(15, 8)
-#define PERFEVTSEL_USR	  BIT_ULL(16)
-#define PERFEVTSEL_OS	  BIT_ULL(17)
-#define PERFEVTSEL_EDGE	  BIT_ULL(18)
-#define PERFEVTSEL_PC	  BIT_ULL(19)
-#define PERFEVTSEL_INT	  BIT_ULL(20)
-#define PERFEVTSEL_ANY	  BIT_ULL(21) /* AnyThread, v3; deprecated by CPUID.0AH:EDX[15] */
-#define PERFEVTSEL_EN	  BIT_ULL(22)
-#define PERFEVTSEL_INV	  BIT_ULL(23)
-#define PERFEVTSEL_CMASK  GENMASK_ULL(31, 24)
-#define PERFEVTSEL_EQ	  BIT_ULL(36)	      /* CPUID.(23H,0):EBX[1] */
-#define PERFEVTSEL_UMASK2 GENMASK_ULL(47, 40) /* CPUID.(23H,0):EBX[0] */
+#define PERFEVTSEL_EVENT   GENMASK_ULL(7, 0)
+#define PERFEVTSEL_UMASK   GENMASK_ULL(15, 8)
+#define PERFEVTSEL_USR	   BIT_ULL(16)
+#define PERFEVTSEL_OS	   BIT_ULL(17)
+#define PERFEVTSEL_EDGE	   BIT_ULL(18)
+#define PERFEVTSEL_PC	   BIT_ULL(19)
+#define PERFEVTSEL_INT	   BIT_ULL(20)
+#define PERFEVTSEL_ANY	   BIT_ULL(21) /* AnyThread, v3; deprecated by CPUID.0AH:EDX[15] */
+#define PERFEVTSEL_EN	   BIT_ULL(22)
+#define PERFEVTSEL_INV	   BIT_ULL(23)
+#define PERFEVTSEL_CMASK   GENMASK_ULL(31, 24)
+#define PERFEVTSEL_IN_TX   BIT_ULL(32)	       /* CPUID.(07H,0):EBX HLE[4] or RTM[11] */
+#define PERFEVTSEL_IN_TXCP BIT_ULL(33)	       /* the same, IA32_PERFEVTSEL2 only */
+#define PERFEVTSEL_EQ	   BIT_ULL(36)	       /* CPUID.(23H,0):EBX[1] */
+#define PERFEVTSEL_UMASK2  GENMASK_ULL(47, 40) /* CPUID.(23H,0):EBX[0] */
 
 /* IA32_FIXED_CTR_CTRL, Vol. 3B Figure 20-2: 4 bits per fixed counter i at
  * bits 4i+3:4i. */
@@ -288,6 +290,23 @@ enum fixed_counter {
 #define UNCORE_STATUS_FC0     BIT_ULL(32)
 #define UNCORE_STATUS_OVF_PMI BIT_ULL(61)
 #define UNCORE_STATUS_CHG     BIT_ULL(63)
+
+/* ---- P6 family (Pentium Pro, II, III, M), SDM Vol. 3B "Performance
+ * Monitoring (P6 Family Processor)": PerfEvtSel0/1 at 186H/187H and
+ * PerfCtr0/1 at C1H/C2H (the addresses IA32_PERFEVTSELx / IA32_PMCx later
+ * took over), 40-bit counters; a WRMSR writes bits 31:0 and sign-extends
+ * bit 31 into 39:32. The EN flag (bit 22) exists in PerfEvtSel0 only and
+ * enables both counters. Events: the SDM's "Events That Can Be Counted"
+ * table for the P6 family. --------------------------------------------- */
+#define MSR_P6_PERFCTR(i)	(0xC1 + (i))
+#define MSR_P6_EVNTSEL(i)	(0x186 + (i))
+#define P6_NUM_COUNTERS		2
+#define P6_COUNTER_WIDTH	40
+#define P6_EVT_INST_RETIRED	0xC0
+#define P6_EVT_CPU_CLK_UNHALTED 0x79
+#define P6_EVT_BR_INST_RETIRED	0xC4
+/* PerfEvtSel0/1 are 32-bit registers: bits 63:32 do not exist. */
+#define P6_EVTSEL_RESERVED GENMASK_ULL(63, 32)
 
 /* ---- Pentium 4 / Xeon (NetBurst) counters, Vol. 3B "Performance Monitoring
  * (Processors Based on Intel NetBurst Microarchitecture)", the table

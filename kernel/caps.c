@@ -17,6 +17,7 @@
  */
 #include "caps.h"
 #include "kstring.h"
+#include "ktap.h" /* ksnprintf */
 
 #define LEAF_VENDOR	      0x00000000U
 #define LEAF_FEATURES	      0x00000001U
@@ -49,6 +50,8 @@
 #define F1_EDX_CLFSH	  BIT_ULL(19)
 
 /* CPUID.(07H,0), SDM Vol. 2A Table 3-8. */
+#define F7_EBX_HLE		  BIT_ULL(4)
+#define F7_EBX_RTM		  BIT_ULL(11)
 #define F7_EBX_PQM		  BIT_ULL(12) /* RDT monitoring */
 #define F7_EBX_PQE		  BIT_ULL(15) /* RDT allocation */
 #define F7_EDX_HYBRID		  BIT_ULL(15)
@@ -145,15 +148,31 @@ static bool leaf_exists(const struct decoder *d, uint32_t leaf)
 	return false;
 }
 
-/* The one way to read CPUID: zeros, and false, for a leaf above the max. */
+/* A (leaf, sub-leaf) within the maximum that the source does not have (a
+ * dump without it): named in c->missing for the report. */
+static void note_missing(const struct decoder *d, uint32_t leaf, uint32_t subleaf)
+{
+	struct caps *c = d->c;
+	size_t n = kstrlen(c->missing);
+
+	if (n + 16 < sizeof(c->missing))
+		ksnprintf(c->missing + n, sizeof(c->missing) - n, "%s(%02XH,%u)", n ? " " : "",
+			  leaf, subleaf);
+}
+
+/* The one way to read CPUID: zeros, and false, for a leaf above the max or
+ * one the source does not have (unknown, never taken as zeros). */
 static bool read_leaf(const struct decoder *d, uint32_t leaf, uint32_t subleaf,
 		      struct cpuid_regs *r)
 {
 	r->eax = r->ebx = r->ecx = r->edx = 0;
 	if (!leaf_exists(d, leaf))
 		return false;
-	d->fn(d->ctx, leaf, subleaf, r);
-	return true;
+	if (d->fn(d->ctx, leaf, subleaf, r))
+		return true;
+	r->eax = r->ebx = r->ecx = r->edx = 0;
+	note_missing(d, leaf, subleaf);
+	return false;
 }
 
 static bool regs_zero(const struct cpuid_regs *r)
@@ -184,6 +203,12 @@ static enum cpu_vendor vendor_of(const char *s)
 		return VENDOR_AMD;
 	if (!kstrcmp(s, "HygonGenuine"))
 		return VENDOR_HYGON;
+	/* VIA / Centaur, and Zhaoxin (Linux arch/x86/kernel/cpu/centaur.c and
+	 * zhaoxin.c match these two strings). */
+	if (!kstrcmp(s, "CentaurHauls"))
+		return VENDOR_CENTAUR;
+	if (!kstrcmp(s, "  Shanghai  "))
+		return VENDOR_ZHAOXIN;
 	return VENDOR_UNKNOWN;
 }
 
@@ -196,9 +221,12 @@ bool caps_amd_like(const struct caps *c)
  * Display family and model. Intel, SDM Vol. 2A CPUID "Figure 3-6 Version
  * Information Returned by CPUID in EAX": DisplayFamily = Family, plus
  * Extended_Family when Family = 0FH; DisplayModel = Model, plus
- * (Extended_Model << 4) when Family is 06H or 0FH. AMD and Hygon, APM Vol. 3
- * E.3.2 (Fn0000_0001_EAX): both extended fields count only when the base
- * family is 0FH (so never for an AMD family 06H part).
+ * (Extended_Model << 4) when Family is 06H or 0FH. Other vendors with
+ * families between (Zhaoxin's family 07H: KX-6000 3BH, KX-7000 6BH) follow
+ * the rule from family 06H up, as Linux's x86_model() and the `cpuid` tool
+ * decode them. AMD and Hygon, APM Vol. 3 E.3.2 (Fn0000_0001_EAX): both
+ * extended fields count only when the base family is 0FH (so never for an
+ * AMD family 06H part).
  */
 static void decode_signature(struct caps *c, uint32_t sig)
 {
@@ -215,7 +243,7 @@ static void decode_signature(struct caps *c, uint32_t sig)
 	if (caps_amd_like(c))
 		use_ext_model = fam == 0xF;
 	else
-		use_ext_model = fam == 0x6 || fam == 0xF;
+		use_ext_model = fam >= 0x6;
 	c->model = model + (use_ext_model ? ext_model << 4 : 0);
 }
 
@@ -264,7 +292,9 @@ static void decode_arch_perfmon(struct decoder *d)
 	struct cpuid_regs r;
 	unsigned fixed_contig = 0;
 
-	if (!read_leaf(d, LEAF_ARCH_PERFMON, 0, &r))
+	/* AMD and Hygon reserve leaf 0AH (APM Vol. 3 E.3: Fn0000_000A is
+	 * reserved); every other vendor's is the SDM's, whatever the string. */
+	if (caps_amd_like(d->c) || !read_leaf(d, LEAF_ARCH_PERFMON, 0, &r))
 		return;
 	pm->raw_eax = r.eax;
 	pm->raw_edx = r.edx;
@@ -314,7 +344,8 @@ static void decode_arch_perfmon_ext(struct decoder *d)
 	x->eq = r.ebx & PMX_EBX_EQ;
 	if (!(r.eax & BIT_ULL(PMX_SUBLEAF_COUNTERS)))
 		return;
-	read_leaf(d, LEAF_ARCH_PERFMON_EXT, PMX_SUBLEAF_COUNTERS, &r);
+	if (!read_leaf(d, LEAF_ARCH_PERFMON_EXT, PMX_SUBLEAF_COUNTERS, &r))
+		return; /* unknown: leaf 0AH's counts stand */
 	x->counters_valid = true;
 	x->gp_bitmap = r.eax;
 	x->fixed_bitmap = r.ebx;
@@ -331,15 +362,15 @@ static void decode_leaf7(struct decoder *d)
 
 	if (!read_leaf(d, LEAF_EXT_FEATURES, 0, &r))
 		return;
+	c->hle = r.ebx & F7_EBX_HLE;
+	c->rtm = r.ebx & F7_EBX_RTM;
 	c->rdt.pqm = r.ebx & F7_EBX_PQM;
 	c->rdt.pqe = r.ebx & F7_EBX_PQE;
 	c->hybrid = r.edx & F7_EDX_HYBRID;
 	c->arch_lbr.enumerated = r.edx & F7_EDX_ARCH_LBR;
 	/* Sub-leaf 1 exists when (07H,0):EAX, the highest sub-leaf, is >= 1. */
-	if (FIELD_GET_ULL(F7_EAX_MAX_SUBLEAF, r.eax) >= 1) {
-		read_leaf(d, LEAF_EXT_FEATURES, 1, &r);
+	if (FIELD_GET_ULL(F7_EAX_MAX_SUBLEAF, r.eax) >= 1 && read_leaf(d, LEAF_EXT_FEATURES, 1, &r))
 		c->l23.enumerated = r.eax & F7_1_EAX_ARCH_PERFMON_EXT;
-	}
 }
 
 /* Leaf 1CH, Arch LBR capabilities: defined when CPUID.(07H,0):EDX[19] = 1
@@ -403,7 +434,13 @@ static void decode_rdt_monitoring(struct decoder *d)
 	rdt->l3.present = r.edx & RDTM0_EDX_L3;
 	if (!rdt->l3.present)
 		return;
-	read_leaf(d, LEAF_RDT_MON, RDTM_RES_L3, &r);
+	if (!read_leaf(d, LEAF_RDT_MON, RDTM_RES_L3, &r)) {
+		/* CPUID.(0FH,1) absent from the source: its width, RMID range
+		 * and events are unknown, so nothing rests on them. */
+		rdt->l3.present = false;
+		rdt->l3.unknown = true;
+		return;
+	}
 	rdt->l3.counter_width =
 	    RDTM_WIDTH_BASE + (unsigned)FIELD_GET_ULL(RDTM1_EAX_WIDTH_OFFSET, r.eax);
 	rdt->l3.overflow_bit = r.eax & RDTM1_EAX_OVERFLOW_BIT;
@@ -522,6 +559,52 @@ static void decode_model_specific(struct caps *c)
 		return;
 	c->nehalem_uncore = c->family == 0x6 && is_nehalem_uncore_model(c->model);
 	c->netburst = c->family == 0xF;
+	/* P6: family 06H before leaf 0AH. A family-06H CPU with the leaf but
+	 * version 0 is an emulator without a PMU, not a P6. */
+	c->p6 = c->family == 0x6 && c->max_basic_leaf < LEAF_ARCH_PERFMON;
+}
+
+/* CPUID.0H spells the vendor in printable ASCII: a register with another
+ * byte (NUL included, within the 12) is no vendor string at all. */
+static bool has_control_byte(uint32_t w)
+{
+	for (unsigned i = 0; i < 4; i++) {
+		unsigned char ch = (unsigned char)(w >> (8 * i));
+		if (ch < 0x20 || ch > 0x7E)
+			return true;
+	}
+	return false;
+}
+
+const char *caps_absurd(const struct caps *c, char *buf, unsigned size)
+{
+	const struct caps_arch_perfmon *pm = &c->pm;
+
+	if (c->vendor_control) {
+		ksnprintf(buf, size, "CPUID.0H:EBX/EDX/ECX vendor string has control bytes");
+		return buf;
+	}
+	if (pm->present && pm->gp_counters > 32) {
+		ksnprintf(buf, size,
+			  "CPUID.0AH:EAX[15:8] = %u GP counters: IA32_PERF_GLOBAL_CTRL has enable "
+			  "bits for 32 (31:0)",
+			  pm->gp_counters);
+		return buf;
+	}
+	if (pm->present && pm->gp_mask && (pm->gp_width == 0 || pm->gp_width > 64)) {
+		ksnprintf(buf, size,
+			  "CPUID.0AH:EAX[23:16] GP counter width %u: a counter is 1 to 64 bits",
+			  pm->gp_width);
+		return buf;
+	}
+	if (pm->present && pm->version >= 2 && pm->fixed_supported &&
+	    (pm->fixed_width == 0 || pm->fixed_width > 64)) {
+		ksnprintf(buf, size,
+			  "CPUID.0AH:EDX[12:5] fixed counter width %u: a counter is 1 to 64 bits",
+			  pm->fixed_width);
+		return buf;
+	}
+	return NULL;
 }
 
 void caps_decode(struct caps *c, caps_cpuid_fn cpuid, void *ctx)
@@ -534,6 +617,9 @@ void caps_decode(struct caps *c, caps_cpuid_fn cpuid, void *ctx)
 	read_leaf(&d, LEAF_VENDOR, 0, &r);
 	c->max_basic_leaf = r.eax;
 	copy_vendor(c->vendor_string, r.ebx, r.edx, r.ecx);
+	c->vendor_control =
+	    c->max_basic_leaf != 0 &&
+	    (has_control_byte(r.ebx) || has_control_byte(r.edx) || has_control_byte(r.ecx));
 	c->vendor = vendor_of(c->vendor_string);
 
 	/* The extended range exists when CPUID.80000000H:EAX is itself an
@@ -556,6 +642,24 @@ void caps_decode(struct caps *c, caps_cpuid_fn cpuid, void *ctx)
 	decode_rdt_allocation(&d);
 	decode_amd(&d);
 	decode_model_specific(c);
+}
+
+uint64_t caps_evtsel_high_reserved(const struct caps *c, unsigned counter)
+{
+	uint64_t res = GENMASK_ULL(63, 32);
+
+	if (c->hle || c->rtm) {
+		res &= ~PERFEVTSEL_IN_TX;
+		if (counter == 2)
+			res &= ~PERFEVTSEL_IN_TXCP;
+	}
+	if (c->perf_cap.valid && c->perf_cap.pebs_baseline)
+		res &= ~PERFEVTSEL_ADAPTIVE;
+	if (c->l23.present && c->l23.eq)
+		res &= ~PERFEVTSEL_EQ;
+	if (c->l23.present && c->l23.umask2)
+		res &= ~PERFEVTSEL_UMASK2;
+	return res;
 }
 
 /* IA32_PERF_CAPABILITIES (345H), SDM Vol. 3B 20.9 / Figure 20-68 and Vol. 4
@@ -586,6 +690,10 @@ const char *caps_vendor_name(enum cpu_vendor v)
 		return "AMD";
 	case VENDOR_HYGON:
 		return "Hygon";
+	case VENDOR_CENTAUR:
+		return "Centaur";
+	case VENDOR_ZHAOXIN:
+		return "Zhaoxin";
 	default:
 		return "unknown";
 	}

@@ -17,7 +17,18 @@
 #include "arch.h" /* struct cpuid_regs */
 #include "msr.h"  /* ARCH_EVENT_COUNT */
 
-enum cpu_vendor { VENDOR_UNKNOWN, VENDOR_INTEL, VENDOR_AMD, VENDOR_HYGON };
+/* The vendors the suite knows by name (CPUID.0H). The architectural PMU does
+ * not depend on the name: it is whatever leaf 0AH enumerates, on any vendor
+ * that defines the leaf (Intel, Centaur/VIA, Zhaoxin, and unknown strings
+ * such as a corrupted "GenuineIotel"); AMD and Hygon reserve it. */
+enum cpu_vendor {
+	VENDOR_UNKNOWN,
+	VENDOR_INTEL,
+	VENDOR_AMD,
+	VENDOR_HYGON,
+	VENDOR_CENTAUR, /* "CentaurHauls": VIA, and Zhaoxin's earlier parts */
+	VENDOR_ZHAOXIN, /* "  Shanghai  " */
+};
 
 /* CPUID.1AH:EAX[31:24] core type on hybrid parts. */
 enum core_type { CORE_TYPE_NONE = 0, CORE_TYPE_ATOM = 0x20, CORE_TYPE_CORE = 0x40 };
@@ -56,7 +67,11 @@ struct caps_leaf23 {
 };
 
 struct caps_rdt_l3_mon {
-	bool present;		/* CPUID.(0FH,0):EDX[1] */
+	/* CPUID.(0FH,0):EDX[1], and sub-leaf 1 known: a dump that lacks the
+	 * sub-leaf leaves its parameters unknown (not zero), so nothing that
+	 * needs them is checked (`unknown` says why). */
+	bool present;
+	bool unknown;
 	uint32_t max_rmid;	/* CPUID.(0FH,1):ECX */
 	uint32_t upscale;	/* CPUID.(0FH,1):EBX */
 	unsigned counter_width; /* 24 + CPUID.(0FH,1):EAX[7:0] */
@@ -135,6 +150,7 @@ struct caps_amd {
 struct caps {
 	enum cpu_vendor vendor;
 	char vendor_string[13];
+	bool vendor_control;		  /* CPUID.0H spelt bytes outside printable ASCII */
 	unsigned family, model, stepping; /* display family / model rules */
 	uint32_t signature;		  /* CPUID.01H:EAX */
 	uint32_t max_basic_leaf, max_ext_leaf;
@@ -150,6 +166,7 @@ struct caps {
 	bool ds;		  /* CPUID.01H:EDX[21] Debug Store */
 	bool clflush;		  /* CPUID.01H:EDX[19] CLFSH (CLFLUSH) */
 	bool hybrid;		  /* CPUID.(07H,0):EDX[15] */
+	bool hle, rtm;		  /* CPUID.(07H,0):EBX[4], EBX[11] (TSX) */
 	enum core_type core_type; /* CPUID.1AH:EAX[31:24] when hybrid */
 	uint32_t native_model_id; /* CPUID.1AH:EAX[23:0] when hybrid */
 	char hypervisor_vendor[13];
@@ -166,13 +183,39 @@ struct caps {
 	 * 25H/2CH (Westmere): see caps.c for why not 2EH/2FH (EX parts). */
 	bool nehalem_uncore;
 	bool netburst; /* family 0FH Intel: ESCR/CCCR counters */
+	/* P6 family (Pentium Pro, II, III, M): Intel DisplayFamily 06H without
+	 * leaf 0AH; PerfCtr0/1 (C1H/C2H), PerfEvtSel0/1 (186H/187H), SDM Vol. 3B
+	 * "Performance Monitoring (P6 Family Processor)". */
+	bool p6;
+	/* Sub-leaves a source did not have (a dump), named for the report:
+	 * decoded as unknown, never as zeros. */
+	char missing[96];
 };
 
-/* Source of CPUID values: the machine, or a dump. Must return zeros for a
- * leaf it does not know (the decoder itself never asks beyond the maxima). */
-typedef void (*caps_cpuid_fn)(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+/* Source of CPUID values: the machine, or a dump. Returns false (and zeros)
+ * for a (leaf, sub-leaf) it does not have: a dump may lack a sub-leaf whose
+ * leaf it has, and missing is unknown, not zero. The machine always has
+ * them (the decoder itself never asks beyond the maxima). */
+typedef bool (*caps_cpuid_fn)(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 
 void caps_decode(struct caps *c, caps_cpuid_fn cpuid, void *ctx);
+
+/* Values no processor can have and the suite cannot run against (a GP or
+ * fixed counter width of 0 or above 64, control bytes in the vendor
+ * string): NULL when there is none, else one line naming the first such
+ * field. The kernel bails out with it before any test; pmusim refuses the
+ * profile (exit 2). */
+const char *caps_absurd(const struct caps *c, char *buf, unsigned size);
+
+/* Bits 63:32 of IA32_PERFEVTSEL<counter> that are reserved on this machine
+ * (SDM Vol.3B Figure 20-1 and the fields defined since, each by exactly the
+ * enumeration the SDM names): IN_TX (32) with HLE or RTM, IN_TXCP (33) with
+ * HLE or RTM on IA32_PERFEVTSEL2 only (Vol.3B "Performance Monitoring and
+ * Intel TSX"), Adaptive_Record (34) with IA32_PERF_CAPABILITIES.
+ * PEBS_BASELINE[14] (Vol.3B "Adaptive PEBS"), EQ (36) and UMASK2 (47:40)
+ * with CPUID.(23H,0):EBX[1] / EBX[0]. The rest is reserved. The suite's
+ * sweeps and the simulator both use this one reading. */
+uint64_t caps_evtsel_high_reserved(const struct caps *c, unsigned counter);
 
 /* Fold IA32_PERF_CAPABILITIES into the record (call only when c->pdcm). */
 void caps_decode_perf_capabilities(struct caps *c, uint64_t value);

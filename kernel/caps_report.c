@@ -202,7 +202,18 @@ void caps_report(const struct caps *c)
 	report_perf_capabilities(c);
 	report_arch_lbr(c);
 	report_amd(c);
-	if (c->nehalem_uncore || c->netburst)
+	if (c->nehalem_uncore || c->netburst || c->p6)
 		ktap_diag(&g_ktap, "caps: model-specific PMU: %s",
-			  c->nehalem_uncore ? "Nehalem/Westmere uncore" : "NetBurst ESCR/CCCR");
+			  c->nehalem_uncore ? "Nehalem/Westmere uncore"
+			  : c->netburst	    ? "NetBurst ESCR/CCCR"
+					    : "P6 family PerfCtr0/1 (40 bits)");
+	if (c->rdt.l3.unknown)
+		ktap_diag(&g_ktap,
+			  "caps: RDT L3 monitoring enumerated by CPUID.(0FH,0):EDX[1], but "
+			  "CPUID.(0FH,1) is missing: its parameters are unknown, not checked");
+	if (c->missing[0])
+		ktap_diag(&g_ktap,
+			  "caps: CPUID sub-leaves missing from the source (unknown, not "
+			  "zero): %s",
+			  c->missing);
 }

@@ -24,6 +24,14 @@ static void count_check(struct t *t, const void *site)
 		t->sites_overflow = true;
 }
 
+/* A rule that rests on pmutest's own inference, not on SDM text. */
+static bool rule_is_inferred(const char *rule)
+{
+	size_t n = kstrlen(RULE_INFERRED);
+
+	return rule && !kstrncmp(rule, RULE_INFERRED, n);
+}
+
 static void report(struct t *t, bool ok, const char *expected, const char *actual, const char *rule,
 		   const char *what, va_list ap)
 {
@@ -35,13 +43,35 @@ static void report(struct t *t, bool ok, const char *expected, const char *actua
 			ktap_diag(t->w, "ok: %s: %s", desc, actual);
 		return;
 	}
+	if (rule_is_inferred(rule)) {
+		t->inferred_deviations++;
+		if (!t->strict) {
+			/* Not SDM text: what the machine did, as evidence. */
+			if (t->inferred_deviations <= T_MAX_FAIL_DIAGS) {
+				ktap_diag(t->w, "inferred (not a failure; strict=1 checks it): %s",
+					  desc);
+				ktap_diag(t->w, "  inferred: %s", expected);
+				ktap_diag(t->w, "  machine:  %s", actual);
+				ktap_diag(t->w, "  rule:     %s", rule);
+			}
+			return;
+		}
+	}
 	t->failures++;
+	const struct known_deviation *k =
+	    t->known ? known_match(&g_caps, t->desc->suite, t->desc->name, rule) : NULL;
+	if (k) {
+		t->known_failures++;
+		t->known_last = k;
+	}
 	if (t->failures > T_MAX_FAIL_DIAGS)
 		return;
 	ktap_diag(t->w, "FAIL: %s", desc);
 	ktap_diag(t->w, "  expected: %s", expected);
 	ktap_diag(t->w, "  actual:   %s", actual);
 	ktap_diag(t->w, "  rule:     %s", rule ? rule : "(none given)");
+	if (k)
+		ktap_diag(t->w, "  known:    %s (%s): %s", k->id, k->what, k->source);
 	if (t->failures == T_MAX_FAIL_DIAGS)
 		ktap_diag(t->w, "(further failures of this test are counted, not shown)");
 }

@@ -37,10 +37,11 @@ struct reading {
 	int perf_cap_vector;
 };
 
-static void machine_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+static bool machine_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	(void)ctx;
 	arch_cpuid(leaf, subleaf, r);
+	return arch_cpuid_known(leaf, subleaf);
 }
 
 /* On the CPU whose record it is. */

@@ -80,6 +80,9 @@ void ktap_result(struct ktap_writer *w, unsigned number, const char *name, enum 
 	case KTAP_TIMEOUT:
 		line(w, "not ok %u %s # TIMEOUT%s%s", number, n, text ? " " : "", text ? text : "");
 		break;
+	case KTAP_XFAIL:
+		line(w, "ok %u %s # XFAIL %s", number, n, text ? text : "");
+		break;
 	case KTAP_FAIL:
 	case KTAP_ERROR:
 		line(w, "not ok %u %s", number, n);

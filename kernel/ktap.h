@@ -27,7 +27,11 @@ void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- KTAP v1 (Documentation/dev-tools/ktap.rst) ----------------------- */
 
-enum ktap_result { KTAP_PASS, KTAP_FAIL, KTAP_SKIP, KTAP_TIMEOUT, KTAP_ERROR };
+/* KTAP_XFAIL: a failure the known-deviations table explains (kernel/known.h),
+ * written "ok N name # XFAIL text", KTAP v1's directive for a test that is
+ * expected to fail (Documentation/dev-tools/ktap.rst; kselftest writes it
+ * after "ok" too, and kunit's parser reads the line as a pass). */
+enum ktap_result { KTAP_PASS, KTAP_FAIL, KTAP_SKIP, KTAP_TIMEOUT, KTAP_ERROR, KTAP_XFAIL };
 
 struct ktap_writer {
 	void (*sink)(void *ctx, const char *s, size_t n);
@@ -41,7 +45,7 @@ void ktap_begin_subtest(struct ktap_writer *w, const char *name, unsigned planne
 /* Closes a subtest level: depth - 1 (the caller then writes its result). */
 void ktap_end_subtest(struct ktap_writer *w);
 /* "ok N name", "not ok N name", "ok N name # SKIP reason",
- * "not ok N name # TIMEOUT", at the current depth. */
+ * "not ok N name # TIMEOUT", "ok N name # XFAIL text", at the current depth. */
 void ktap_result(struct ktap_writer *w, unsigned number, const char *name, enum ktap_result r,
 		 const char *directive_text);
 /* "# text" at the current depth; newlines in text start new "# " lines. */

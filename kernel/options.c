@@ -10,6 +10,7 @@ void options_defaults(struct options *o)
 	o->verbose = 1;
 	o->timeout_ms = 10000;
 	o->save_report = true;
+	o->known = true;
 	o->smp_silent_cpu = OPT_NO_CPU;
 }
 
@@ -179,6 +180,12 @@ static void parse_line(struct options *o, struct parser *ps, struct span ln)
 	} else if (span_is(key, "save_report")) {
 		if (parse_uint(ps, key, val, 0, 1, &x))
 			o->save_report = x;
+	} else if (span_is(key, "strict")) {
+		if (parse_uint(ps, key, val, 0, 1, &x))
+			o->strict = x;
+	} else if (span_is(key, "known")) {
+		if (parse_uint(ps, key, val, 0, 1, &x))
+			o->known = x;
 	} else if (span_is(key, "verbose")) {
 		if (parse_uint(ps, key, val, 0, 2, &x))
 			o->verbose = (unsigned)x;
@@ -193,7 +200,7 @@ static void parse_line(struct options *o, struct parser *ps, struct span ln)
 	} else {
 		fail(ps,
 		     "unknown option '%.*s' (known: suites, tests, exclude, selftest, "
-		     "verbose, timeout_ms, save_report, cpus, smp_silent_cpu)",
+		     "verbose, timeout_ms, save_report, strict, known, cpus, smp_silent_cpu)",
 		     (int)key.n, key.p);
 	}
 }

@@ -11,6 +11,12 @@
  *                               2 + every passing check
  *   timeout_ms = 10000          per-test watchdog (100..600000)
  *   save_report = 1             save the report on the boot medium (hardware)
+ *   strict = 1                  checks resting on pmutest's own inference from
+ *                               the manual (rules marked RULE_INFERRED) fail
+ *                               like the others (default 0: a diagnostic)
+ *   known = 0                   failures matching the known-deviations table
+ *                               (kernel/known.c) are plain failures (default 1:
+ *                               reported "# XFAIL" with their source)
  *   cpus = all                  the CPUs the suite runs on: all (default),
  *                               per-config (the first CPU of each distinct
  *                               PMU configuration), or a list: 0, 2-5
@@ -49,6 +55,8 @@ struct options {
 	unsigned verbose;
 	uint32_t timeout_ms;
 	bool save_report;
+	bool strict; /* inferred rules are checks */
+	bool known;  /* known deviations are expected failures */
 	/* Which CPUs the suite runs on (kernel/cpus.c applies it). */
 	enum cpus_mode { CPUS_ALL, CPUS_PER_CONFIG, CPUS_LIST } cpus_mode;
 	uint64_t cpus_list[OPT_MAX_CPUS / 64]; /* CPUS_LIST: bit n = CPU n */

@@ -64,6 +64,15 @@ unsigned pmu_gp_count(void)
 	return n;
 }
 
+unsigned pmu_gp_end(void)
+{
+	unsigned end = 0;
+
+	for_each_gp_counter(c)
+		end = c.idx + 1;
+	return end;
+}
+
 int pmu_gp_nth(unsigned n)
 {
 	for_each_gp_counter(c)

@@ -72,6 +72,9 @@ bool pmu_gp_present(unsigned i);
 bool pmu_fixed_present(unsigned i);
 /* Number of GP counters that exist (holes not counted). */
 unsigned pmu_gp_count(void);
+/* 1 + the index of the highest GP counter that exists (0 when none): the
+ * first index past every counter, leaf 23H's included. */
+unsigned pmu_gp_end(void);
 /* Index of the n-th present GP counter (0-based n), -1 when there is none:
  * leaf 23H may leave holes, so counter 0 or 1 is not always there. */
 int pmu_gp_nth(unsigned n);

@@ -8,6 +8,8 @@
 
 struct run_totals {
 	unsigned pass, fail, skip, timeout, error;
+	unsigned xfail;	   /* tests whose failures are all known deviations */
+	unsigned inferred; /* inferred rules not followed (diagnostics unless strict) */
 	unsigned long long checks, distinct_checks;
 };
 

@@ -3,6 +3,7 @@
 #ifndef PMUTEST_RUNNER_INTERNAL_H
 #define PMUTEST_RUNNER_INTERNAL_H
 
+#include "known.h"
 #include "ktap.h"
 #include "test.h"
 
@@ -13,8 +14,13 @@ struct t {
 	const struct test_desc *desc;
 	struct ktap_writer *w;
 	unsigned verbose;
+	bool strict; /* options: inferred rules are checks */
+	bool known;  /* options: consult the known-deviations table */
 	unsigned long long checks;
 	unsigned failures;
+	unsigned known_failures; /* failures the known-deviations table explains */
+	const struct known_deviation *known_last;
+	unsigned inferred_deviations; /* inferred rules the machine did not follow */
 	bool skipped;
 	char skip_reason[192];
 	unsigned n_sites;

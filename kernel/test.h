@@ -55,6 +55,12 @@ struct test_desc {
 
 /* ---- Checks ------------------------------------------------------------ */
 
+/* The prefix of a rule that the manual does not state, resting on pmutest's
+ * own inference from a more general rule: a failed check under such a rule
+ * is a diagnostic ("inferred"), and a failure only with strict=1. The README
+ * lists them ("Inferred rules"). */
+#define RULE_INFERRED "inferred, not SDM text: "
+
 /* actual == expected */
 bool expect_eq(struct t *t, uint64_t actual, uint64_t expected, const char *rule, const char *what,
 	       ...) __attribute__((format(printf, 5, 6)));

@@ -9,9 +9,9 @@
 CAPS_OBJDIR := $(HOST_BUILD)/caps
 CAPS_CFLAGS := -O2 -g $(WARN) $(INCLUDES) -Itools -MMD -MP
 
-# The decoder and what it needs from kernel/ (kstrcmp, kmemset).
+# The decoder and what it needs from kernel/ (kstrcmp, kmemset, ksnprintf).
 CAPS_CORE_OBJS := $(CAPS_OBJDIR)/kernel/caps.o $(CAPS_OBJDIR)/kernel/kstring.o \
-	$(CAPS_OBJDIR)/kernel/requires.o
+	$(CAPS_OBJDIR)/kernel/requires.o $(CAPS_OBJDIR)/kernel/fmt.o
 CAPS_DUMP_OBJS := $(CAPS_OBJDIR)/tools/cpuid_dump.o
 
 $(CAPS_OBJDIR)/%.o: %.c
@@ -25,7 +25,7 @@ $(HOST_BUILD)/pmucaps: $(CAPS_OBJDIR)/tools/pmucaps.o $(CAPS_DUMP_OBJS) $(CAPS_C
 # The report goes through the KTAP writer, so the test links it too.
 $(HOST_BUILD)/unit/test_caps: $(CAPS_OBJDIR)/unit/test_caps.o $(CAPS_DUMP_OBJS) \
 		$(CAPS_CORE_OBJS) $(CAPS_OBJDIR)/kernel/caps_report.o \
-		$(CAPS_OBJDIR)/kernel/ktap.o $(CAPS_OBJDIR)/kernel/fmt.o
+		$(CAPS_OBJDIR)/kernel/ktap.o
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) -o $@ $^
 

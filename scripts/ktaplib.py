@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 # the same characters (a result line is split by hand, not by one regex).
 PLAN_RE = re.compile(r"^1\.\.(\d{1,9})$")
 MEASURE_RE = re.compile(r"^measure: (\S+) = (\d{1,20}) (\S+)$")
-TOTALS_RE = re.compile(r"^Totals: pass:(\d{1,9}) fail:(\d{1,9}) skip:(\d{1,9}) total:(\d{1,9})$")
+TOTALS_RE = re.compile(r"^Totals: pass:(\d{1,9}) fail:(\d{1,9}) skip:(\d{1,9})"
+                       r"(?: xfail:(\d{1,9}))? total:(\d{1,9})$")
 # A run on several CPUs names each suite "suite@cpuN" (kernel/runner.c).
 CPU_SUITE_RE = re.compile(r"^(.{1,200})@cpu(\d{1,4})$")
 
@@ -27,10 +28,14 @@ def split_cpu(suite):
     """("rdpmc", 2) for "rdpmc@cpu2"; (suite, None) for a one-CPU run."""
     m = CPU_SUITE_RE.match(suite)
     return (m.group(1), int(m.group(2))) if m else (suite, None)
-RESULTS = ("pass", "fail", "skip", "timeout", "error")
-# Directives a result line may carry (KTAP v1: SKIP; pmutest adds TIMEOUT).
-# Any other directive is an error of the log, never a pass.
-DIRECTIVES = {"SKIP": "skip", "TIMEOUT": "timeout"}
+
+
+# xfail: "ok N name # XFAIL ...", a known deviation (kernel/known.c): KTAP v1's
+# directive for an expected failure; it does not fail the run.
+RESULTS = ("pass", "fail", "skip", "timeout", "error", "xfail")
+# Directives a result line may carry (KTAP v1: SKIP, XFAIL; pmutest adds
+# TIMEOUT). Any other directive is an error of the log, never a pass.
+DIRECTIVES = {"SKIP": "skip", "TIMEOUT": "timeout", "XFAIL": "xfail"}
 # Verdicts the kernel prints ("# verdict: X").
 VERDICTS = ("PASS", "FAIL", "ERROR")
 # A log larger than this is not a pmutest report (a full run is well under
@@ -161,7 +166,7 @@ def recompute_verdict(run):
         counts[t.result] += 1
     if counts["fail"] or counts["timeout"] or counts["error"]:
         return "FAIL"
-    if counts["pass"] == 0:
+    if counts["pass"] + counts["xfail"] == 0:
         return "ERROR"
     return "PASS"
 
@@ -173,14 +178,18 @@ def _check_closing(run):
         counts[t.result] += 1
     failed = counts["fail"] + counts["timeout"] + counts["error"]
     totals = [m for m in (TOTALS_RE.match(d) for d in run.diagnostics) if m]
+    if len(totals) > 1:
+        run.errors.append("more than one '# Totals:' line (two runs in one log?)")
     if not totals:
         run.errors.append("no closing '# Totals:' line (log truncated?)")
     else:
-        got = tuple(int(x) for x in totals[-1].groups())
-        want = (counts["pass"], failed, counts["skip"], counts["pass"] + failed + counts["skip"])
+        got = tuple(int(x or 0) for x in totals[-1].groups())
+        want = (counts["pass"], failed, counts["skip"], counts["xfail"],
+                counts["pass"] + failed + counts["skip"] + counts["xfail"])
         if got != want:
-            run.errors.append("the Totals line says pass:%d fail:%d skip:%d total:%d, "
-                              "the results say pass:%d fail:%d skip:%d total:%d" % (got + want))
+            run.errors.append("the Totals line says pass:%d fail:%d skip:%d xfail:%d total:%d, "
+                              "the results say pass:%d fail:%d skip:%d xfail:%d total:%d"
+                              % (got + want))
     expected = recompute_verdict(run)
     if not run.verdict:
         run.errors.append("no closing '# verdict:' line (log truncated?)")
@@ -237,6 +246,8 @@ def parse(text):
                 if m:
                     run.measurements[m.group(1)] = {"value": int(m.group(2)), "unit": m.group(3)}
                 if d.startswith("verdict:"):
+                    if run.verdict:
+                        run.errors.append(f"line {lineno}: a second verdict line (two runs in one log?)")
                     run.verdict = d.split(":", 1)[1].strip()
                 continue
             res = parse_result(body)

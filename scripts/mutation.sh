@@ -1,11 +1,18 @@
 #!/bin/sh
-# The mutation matrix: the suite on every simulator profile (each must pass
-# with no unexplained skip), then once per quirk on the profiles where the
-# quirk is observable (pmusim --mutation-plan, from the quirk table): each
-# quirk must make at least one named check fail that passes on the
-# conforming run of the same profile. Prints the matrix, the time, and
-# "caught N of M quirks". Exit 0 only when every profile conforms and every
-# quirk is caught.
+# The mutation matrix, both ways: the suite on every simulator profile (each
+# must pass with no unexplained skip; known deviations, "# XFAIL", pass),
+# then once per quirk on the profiles where the quirk is observable
+# (pmusim --mutation-plan, from the quirk table):
+#  - every quirk must make at least one named test fail that passes on the
+#    conforming run of the same profile. A quirk caught only by a check of
+#    an inferred rule (RULE_INFERRED: by default a "# inferred" diagnostic,
+#    with strict=1 a failure, the run otherwise identical) is shown as
+#    caught "(strict=1)";
+#  - every test that runs (does not skip) on some profile must be failed by
+#    at least one quirk: a test no deviation can fail proves nothing.
+# Prints the matrix, the time, "caught N of M quirks" and "failed N of M
+# tests that run". Exit 0 only when every profile conforms, every quirk is
+# caught and every test that runs is failed by some quirk.
 #
 #   scripts/mutation.sh [-j JOBS] [-k] [PMUSIM]
 #     -j JOBS  parallel runs (default 2)    -k  keep the run directory
@@ -46,12 +53,36 @@ xargs -P "$JOBS" -L 1 sh -c '
 ' sh <"$DIR/jobs"
 
 # Failed tests of a run, as suite.test, one a line (sorted).
+# Failed tests of a run, as suite.test, one a line (sorted).
 failed() {
 	awk '
 		/^# Subtest: / { suite = $3 }
 		/^    KTAP version/ { next }
 		/^    # Subtest: / { suite = $3 }
 		/^    not ok [0-9]+ / { print suite "." $4 }
+	' "$1" | sort -u
+}
+# Tests that strict=1 would fail: failed, or with an "inferred" diagnostic
+# (a check of an inferred rule that did not hold; strict=1 changes nothing
+# else in the run).
+strict_failed() {
+	awk '
+		/^# Subtest: / { suite = $3 }
+		/^    # Subtest: / { suite = $3 }
+		/^    # inferred \(not a failure/ { inferred = 1 }
+		/^    (not )?ok [0-9]+ / {
+			n = ($2 == "not") ? $4 : $3
+			if ($2 == "not" || inferred) print suite "." n
+			inferred = 0
+		}
+	' "$1" | sort -u
+}
+# Tests that ran (neither skipped nor a self-test), as suite.test.
+ran() {
+	awk '
+		/^# Subtest: / { suite = $3 }
+		/^    # Subtest: / { suite = $3 }
+		/^    (not )?ok [0-9]+ / && !/# SKIP/ { n = ($2 == "not") ? $4 : $3; print suite "." n }
 	' "$1" | sort -u
 }
 # Skipped tests with no reason given (an explained skip names what is missing).
@@ -67,7 +98,7 @@ for p in $(awk '$1 == "profile" { print $2 }' "$DIR/plan"); do
 	nprof=$((nprof + 1))
 	out=$DIR/base.$p.out
 	rc=$(cat "$DIR/base.$p.rc")
-	f=$(failed "$out" | tr '\n' ' ')
+	f=$(strict_failed "$out" | tr '\n' ' ') # a conforming CPU follows the inferred rules too
 	u=$(unexplained_skips "$out" | wc -l)
 	tot=$(grep -m1 '^# Totals:' "$out" | sed 's/^# Totals: //')
 	if [ "$rc" != 0 ] || [ -n "$f" ] || [ "$u" != 0 ]; then
@@ -90,10 +121,19 @@ for q in $(awk '$1 == "quirk" { print $2 }' "$DIR/plan" | uniq); do
 		id=q.$q.$p
 		failed "$DIR/base.$p.out" >"$DIR/base.$p.failed"
 		new=$(failed "$DIR/$id.out" | comm -23 - "$DIR/base.$p.failed" | tr '\n' ' ')
+		strict=""
+		if [ -z "$new" ]; then
+			new=$(strict_failed "$DIR/$id.out" | comm -23 - "$DIR/base.$p.failed" | tr '\n' ' ')
+			strict="(strict=1) "
+		else
+			# the inferred-rule checks it broke too, for the tests direction
+			strict_failed "$DIR/$id.out" | comm -23 - "$DIR/base.$p.failed" >>"$DIR/caught-tests"
+		fi
 		rc=$(cat "$DIR/$id.rc")
 		if [ -n "$new" ]; then
 			hit=1
-			printf '  %-34s %-32s %s\n' "$q" "$p" "$new"
+			printf '  %-34s %-32s %s%s\n' "$q" "$p" "$strict" "$new"
+			echo "$new" | tr ' ' '\n' >>"$DIR/caught-tests"
 		else
 			printf '  %-34s %-32s NOT CAUGHT (rc=%s)\n' "$q" "$p" "$rc"
 		fi
@@ -107,12 +147,27 @@ for q in $(awk '$1 == "quirk" { print $2 }' "$DIR/plan" | uniq); do
 		status=1
 	fi
 done
+# The other way: every test that runs on some profile is failed by a quirk.
+echo "== tests that run on some profile and no quirk fails"
+for p in $(awk '$1 == "profile" { print $2 }' "$DIR/plan"); do
+	ran "$DIR/base.$p.out"
+done | sort -u >"$DIR/ran-tests"
+touch "$DIR/caught-tests"
+sort -u "$DIR/caught-tests" | grep -v '^$' >"$DIR/caught-tests.sorted"
+never=$(comm -23 "$DIR/ran-tests" "$DIR/caught-tests.sorted")
+nran=$(wc -l <"$DIR/ran-tests")
+nnever=$(printf '%s' "$never" | grep -c . || true)
+for tname in $never; do
+	printf '  NEVER FAILED %s\n' "$tname"
+done
+[ "$nnever" = 0 ] || status=1
 T1=$(date +%s.%N)
 runs=$(wc -l <"$DIR/jobs")
 printf 'mutation: %d profiles, %d runs on %s cores in %.2f s\n' "$nprof" "$runs" "$JOBS" \
 	"$(awk -v a="$T0" -v b="$T1" 'BEGIN { print b - a }')"
 [ "$KEEP" = 1 ] && echo "mutation: runs kept in $DIR"
 # One line for test runners: every conforming profile and every quirk is a check.
-echo "mutation: $((nprof_ok + caught)) passed, $((nprof - nprof_ok + total - caught)) failed"
+echo "mutation: $((nprof_ok + caught + nran - nnever)) passed, $((nprof - nprof_ok + total - caught + nnever)) failed"
 echo "caught $caught of $total quirks"
+echo "failed $((nran - nnever)) of $nran tests that run (each by at least one quirk)"
 exit $status

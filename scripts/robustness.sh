@@ -72,7 +72,20 @@ check "  ... and its log says verdict ERROR" $?
 python3 scripts/ktap-report.py validate "$tmp/out" >/dev/null 2>&1
 check "  ... which validate refuses" $([[ $? -eq 2 ]] && echo 0 || echo 1)
 
-# 2. QEMU scripts (no boot is needed but for the SIGTERM case)
+# pmucaps and pmusim read numbers alike (kparse_u64: decimal or 0x hex).
+src0=../shared/cpuid/intel_skylake_client_506e3.txt
+if [[ -r $src0 ]]; then
+	for v in 010 0x10 -1 +1 ' 1' 99999999999999999999 0x; do
+		build/host/pmucaps --cpuid-dump "$src0" --perf-capabilities "$v" >/dev/null 2>&1
+		a=$?
+		$PMUSIM --cpuid-dump "$src0" --perf-capabilities "$v" --set suites=cpuid >/dev/null 2>&1
+		b=$?
+		check "--perf-capabilities '$v': pmucaps exit $a, pmusim exit $b (the same verdict)" \
+			$([[ $((a == 0)) -eq $((b == 0)) ]] && echo 0 || echo 1)
+	done
+fi
+
+# 2. QEMU scripts (no boot is needed but for the SIGTERM and bad-options cases)
 stale=$tmp/stale.log
 echo "KTAP version 1" >"$stale"
 echo "old" >"$stale.raw"
@@ -91,6 +104,18 @@ grep -q "qemu-system-x86_64 missing" "$tmp/err"
 check "  ... says what is missing" $?
 
 if [[ -z ${ROBUSTNESS_NO_QEMU:-} && -f build/BOOTX64.EFI ]] && command -v qemu-system-x86_64 >/dev/null; then
+	# The kernel's own reading of bad options: each reported, verdict ERROR.
+	printf 'suites = rdmpc\ntests = rdpmc.fast_bti\nverbose = 2\0\n' >"$tmp/bad.cfg"
+	expect_status 2 "QEMU boot with bad options ends with verdict ERROR" \
+		scripts/run-qemu.sh --config "$tmp/bad.cfg" --log "$tmp/bad.ktap" --timeout 120
+	for want in "option error: 'suites': no suite named 'rdmpc'" \
+		"option error: 'tests': no test named 'rdpmc.fast_bti'" \
+		"line has a NUL byte" "^# verdict: ERROR"; do
+		grep -q -- "$want" "$tmp/bad.ktap"
+		check "  ... the log says: $want" $?
+	done
+	python3 scripts/ktap-report.py validate "$tmp/bad.ktap" >/dev/null 2>&1
+	check "  ... which validate refuses (exit 2)" $([[ $? -eq 2 ]] && echo 0 || echo 1)
 	scripts/run.sh >"$tmp/run.out" 2>&1 &
 	runpid=$!
 	# Wait for QEMU to be up (its scratch directory exists), at most 60 s.

@@ -61,8 +61,9 @@ if [[ -z $expect ]]; then
 	[[ -r $expect ]] || { echo "run: no expectations file $expect for this platform: give one with --expect (start one from any log with 'python3 scripts/ktap-report.py baseline LOG')" >&2; exit 2; }
 fi
 mkdir -p build/runs || { echo "run: cannot create build/runs" >&2; exit 2; }
-# Keep the 40 newest runs' logs.
-ls -1t build/runs/*.log 2>/dev/null | tail -n +41 | while read -r old; do rm -f "$old" "$old.raw"; done
+# Keep the newest 40 runs (a log and its .raw each; a stopped run has only
+# its .raw).
+ls -1t build/runs/ 2>/dev/null | tail -n +81 | while read -r old; do rm -f "build/runs/$old"; done
 log=build/runs/$platform-$(date -u +%Y%m%dT%H%M%S)-$$.log
 ln -sfn "runs/${log##*/}" "build/$platform.log" 2>/dev/null
 # run-qemu.sh in the background, so that a SIGTERM (CI cancelling the job)

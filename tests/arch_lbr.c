@@ -43,15 +43,14 @@ static void run_chain(uint64_t ctl)
 	arch_branch_chain(MSR_IA32_LBR_CTL, ctl, 0);
 }
 
-/* Entries 0.. hold the chain branches whose bit is set in `want`, youngest
- * first, then a cleared entry. */
-static void expect_entries(struct t *t, unsigned want, const char *rule, const char *what)
+/* Entries 0.. hold the branches from[i] -> to[i] (i < n) whose bit is set in
+ * `want`, youngest first, then a cleared entry. */
+static void expect_sites(struct t *t, const uint64_t *from, const uint64_t *to, unsigned n,
+			 unsigned want, const char *rule, const char *what)
 {
-	uint64_t from[CHAIN], to[CHAIN];
 	unsigned x = 0;
 
-	arch_branch_chain_sites(from, to);
-	for (int i = CHAIN - 1; i >= 0 && x < al()->max_depth; i--) {
+	for (int i = (int)n - 1; i >= 0 && x < al()->max_depth; i--) {
 		if (!((want >> i) & 1))
 			continue;
 		if (!expect_eq(t, rdmsr(MSR_IA32_LBR_0_FROM_IP + x), from[i], rule,
@@ -66,6 +65,15 @@ static void expect_entries(struct t *t, unsigned want, const char *rule, const c
 			  "%s: IA32_LBR_%u_FROM_IP after the oldest expected branch (no extra "
 			  "record)",
 			  what, x);
+}
+
+/* The same for arch_branch_chain(). */
+static void expect_entries(struct t *t, unsigned want, const char *rule, const char *what)
+{
+	uint64_t from[CHAIN], to[CHAIN];
+
+	arch_branch_chain_sites(from, to);
+	expect_sites(t, from, to, CHAIN, want, rule, what);
 }
 
 TEST(arch_lbr, depth_takes_enumerated_values_only, REQ_INTEL | REQ_ARCH_LBR)
@@ -174,6 +182,23 @@ TEST(arch_lbr, cpl_filter, REQ_INTEL | REQ_ARCH_LBR)
 	expect_entries(t, 0, RULE_ALBR_CPL, "USR only, chain at CPL 0: nothing");
 	run_chain(LBR_CTL_LBREN | LBR_CTL_OS | types);
 	expect_entries(t, (1U << CHAIN) - 1, RULE_ALBR_CPL, "OS only, chain at CPL 0: all");
+	if (!al()->branch_filter) {
+		t_diag(t, "CPUID.1CH:EBX[1] = 0: CPL 3 recording not checked (the ring "
+			  "transitions could not be filtered out)");
+		return;
+	}
+	/* USR with only JMP and Jcc: exactly the user chain at CPL 3
+	 * (include/arch.h: nothing else at CPL > 0 is a JMP or Jcc). */
+	uint64_t from[ARCH_BRANCH_USER_CHAIN_LEN], to[ARCH_BRANCH_USER_CHAIN_LEN], res;
+	arch_branch_chain_user_sites(from, to);
+	reset_entries();
+	wrmsr(MSR_IA32_LBR_CTL, LBR_CTL_LBREN | LBR_CTL_USR | LBR_CTL_COND | LBR_CTL_NEAR_REL_JMP);
+	int vec = arch_call_at_cpl(3, arch_branch_chain_user, 0, &res);
+	wrmsr(MSR_IA32_LBR_CTL, 0);
+	if (expect_no_fault(t, vec, RULE_ALBR_CPL, "the user chain at CPL 3"))
+		expect_sites(t, from, to, ARCH_BRANCH_USER_CHAIN_LEN,
+			     (1U << ARCH_BRANCH_USER_CHAIN_LEN) - 1, RULE_ALBR_CPL,
+			     "USR with JMP and Jcc, user chain at CPL 3");
 }
 
 static unsigned kinds_in(uint64_t ctl)

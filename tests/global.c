@@ -170,6 +170,20 @@ TEST(global, status_is_read_only, REQ_ARCH_PMU_V2)
 		  RULE_GLOBAL_STATUS_RO, "GLOBAL_STATUS counter bits after the refused writes");
 }
 
+/* Write counter c's bit to `msr` (OVF_CTRL / STATUS_RESET clear it,
+ * STATUS_SET sets it): the write must not fault and GLOBAL_STATUS must then
+ * have the bit set or clear as `sets` says. */
+static void write_status_bit(struct t *t, struct counter c, uint32_t msr, const char *msr_name,
+			     bool sets, const char *rule)
+{
+	uint64_t bit = counter_global_bit(c);
+
+	expect_no_fault(t, wrmsr_safe(msr, bit), rule, "WRMSR %s <- %#llx (" COUNTER_FMT ")",
+			msr_name, (unsigned long long)bit, COUNTER_ARG(c));
+	expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & bit, sets ? bit : 0, rule,
+		  "GLOBAL_STATUS bit %u after the write to %s", counter_global_pos(c), msr_name);
+}
+
 /* Overflow after OVF_K events of a counter counting the workload. */
 #define OVF_K 16
 
@@ -202,11 +216,8 @@ TEST(global, overflow_sets_status_and_ovf_ctrl_clears, REQ_ARCH_PMU_V2)
 		expect_eq(t, status & all & ~bit, 0, RULE_GLOBAL_STATUS_ONLY,
 			  "other counters' GLOBAL_STATUS bits after " COUNTER_FMT " overflowed",
 			  COUNTER_ARG(ctrs[k]));
-		expect_no_fault(t, wrmsr_safe(MSR_IA32_PERF_GLOBAL_OVF_CTRL, bit),
-				RULE_GLOBAL_OVF_CTRL, "WRMSR IA32_PERF_GLOBAL_OVF_CTRL <- %#llx",
-				(unsigned long long)bit);
-		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & bit, 0, RULE_GLOBAL_OVF_CTRL,
-			  "GLOBAL_STATUS bit %u after OVF_CTRL cleared it", pos);
+		write_status_bit(t, ctrs[k], MSR_IA32_PERF_GLOBAL_OVF_CTRL,
+				 "IA32_PERF_GLOBAL_OVF_CTRL", false, RULE_GLOBAL_OVF_CTRL);
 	}
 }
 
@@ -232,20 +243,10 @@ TEST(global, status_set_and_reset, REQ_ARCH_PMU_V4)
 	unsigned n = existing_counters(ctrs);
 
 	for (unsigned k = 0; k < n; k++) {
-		uint64_t bit = counter_global_bit(ctrs[k]);
-		unsigned pos = counter_global_pos(ctrs[k]);
-
-		expect_no_fault(t, wrmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS_SET, bit),
-				RULE_STATUS_SET,
-				"WRMSR IA32_PERF_GLOBAL_STATUS_SET <- %#llx (" COUNTER_FMT ")",
-				(unsigned long long)bit, COUNTER_ARG(ctrs[k]));
-		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & bit, bit, RULE_STATUS_SET,
-			  "GLOBAL_STATUS bit %u after STATUS_SET", pos);
-		expect_no_fault(t, wrmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS_RESET, bit),
-				RULE_STATUS_RESET, "WRMSR IA32_PERF_GLOBAL_STATUS_RESET <- %#llx",
-				(unsigned long long)bit);
-		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & bit, 0, RULE_STATUS_RESET,
-			  "GLOBAL_STATUS bit %u after STATUS_RESET", pos);
+		write_status_bit(t, ctrs[k], MSR_IA32_PERF_GLOBAL_STATUS_SET,
+				 "IA32_PERF_GLOBAL_STATUS_SET", true, RULE_STATUS_SET);
+		write_status_bit(t, ctrs[k], MSR_IA32_PERF_GLOBAL_STATUS_RESET,
+				 "IA32_PERF_GLOBAL_STATUS_RESET", false, RULE_STATUS_RESET);
 	}
 }
 

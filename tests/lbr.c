@@ -65,35 +65,46 @@ static unsigned run_chain(const struct lbr_layout *l)
 	return tos;
 }
 
-/*
- * Compare the stack with the branches of the chain whose bit is set in
- * `want` (bit i: branch i was to be recorded), youngest at TOS; the entry
- * below the oldest expected one (when the stack is deeper) must still be
- * the cleared 0.
- */
-static void expect_stack(struct t *t, const struct lbr_layout *l, unsigned tos0, unsigned want,
-			 const char *rule, const char *what)
-{
+/* The addresses of a chain: arch_branch_chain()'s (CPL 0) or the user
+ * chain's (CPL 3). */
+struct sites {
 	uint64_t from[CHAIN], to[CHAIN];
+	unsigned n;
+};
+
+static struct sites kernel_sites(void)
+{
+	struct sites s = {.n = CHAIN};
+	arch_branch_chain_sites(s.from, s.to);
+	return s;
+}
+
+/*
+ * Compare the stack with the branches of a chain whose bit is set in `want`
+ * (bit i: branch i was to be recorded), youngest at TOS; the entry below the
+ * oldest expected one (when the stack is deeper) must still be the cleared 0.
+ */
+static void expect_sites(struct t *t, const struct lbr_layout *l, unsigned tos0,
+			 const struct sites *s, unsigned want, const char *rule, const char *what)
+{
 	unsigned fmt = caps()->perf_cap.lbr_format, n = 0, tos = (unsigned)rdmsr(MSR_LBR_TOS);
 
-	arch_branch_chain_sites(from, to);
-	for (unsigned i = 0; i < CHAIN; i++)
+	for (unsigned i = 0; i < s->n; i++)
 		n += (want >> i) & 1;
 	if (!expect_eq(t, tos, (tos0 + n) % l->depth, rule,
 		       "%s: MSR_LASTBRANCH_TOS after %u recorded branches (before: %u)", what, n,
 		       tos0))
 		return;
 	unsigned k = 0; /* entries checked, youngest first */
-	for (int i = CHAIN - 1; i >= 0 && k < l->depth; i--) {
+	for (int i = (int)s->n - 1; i >= 0 && k < l->depth; i--) {
 		if (!((want >> i) & 1))
 			continue;
 		unsigned e = (tos + l->depth - k) % l->depth;
 		uint64_t f = lbr_from_address(fmt, rdmsr(l->from + e));
 		uint64_t d = lbr_to_address(fmt, rdmsr(l->to + e));
-		if (!expect_eq(t, f, from[i], rule, "%s: entry %u (TOS - %u) FROM = branch %d",
+		if (!expect_eq(t, f, s->from[i], rule, "%s: entry %u (TOS - %u) FROM = branch %d",
 			       what, e, k, i) ||
-		    !expect_eq(t, d, to[i], rule,
+		    !expect_eq(t, d, s->to[i], rule,
 			       "%s: entry %u (TOS - %u) TO = target of branch %d", what, e, k, i))
 			return;
 		k++;
@@ -105,6 +116,13 @@ static void expect_stack(struct t *t, const struct lbr_layout *l, unsigned tos0,
 			  "before (no extra record)",
 			  what, e);
 	}
+}
+
+static void expect_stack(struct t *t, const struct lbr_layout *l, unsigned tos0, unsigned want,
+			 const char *rule, const char *what)
+{
+	struct sites s = kernel_sites();
+	expect_sites(t, l, tos0, &s, want, rule, what);
 }
 
 TEST(lbr, stack_msrs_exist, REQ_INTEL | REQ_LBR_FMT)
@@ -211,6 +229,34 @@ TEST(lbr, select_filters_by_cpl, REQ_INTEL | REQ_LBR_FMT)
 		 "CPL_EQ_0 set, chain at CPL 0: nothing");
 	filtered(t, &l, LBR_SELECT_CPL_NEQ_0, (1U << CHAIN) - 1, RULE_LBR_SELECT_CPL,
 		 "CPL_NEQ_0 set, chain at CPL 0: every branch");
+}
+
+/* The user chain at CPL 3 with CPL_EQ_0 and every kind but near relative
+ * JMP and Jcc suppressed: exactly its six branches (include/arch.h: nothing
+ * else at CPL > 0 is a JMP or Jcc). */
+TEST(lbr, select_records_cpl3_only, REQ_INTEL | REQ_LBR_FMT)
+{
+	struct lbr_layout l;
+	struct sites s = {.n = ARCH_BRANCH_USER_CHAIN_LEN};
+	uint64_t sel = LBR_SELECT_CPL_EQ_0 | LBR_SELECT_NEAR_REL_CALL | LBR_SELECT_NEAR_IND_CALL |
+		       LBR_SELECT_NEAR_RET | LBR_SELECT_NEAR_IND_JMP | LBR_SELECT_FAR_BRANCH;
+	uint64_t res;
+
+	if (!select_layout(t, &l))
+		return;
+	arch_branch_chain_user_sites(s.from, s.to);
+	clear_stack(&l);
+	wrmsr(MSR_LBR_SELECT, sel);
+	unsigned tos0 = (unsigned)rdmsr(MSR_LBR_TOS);
+	uint64_t dbg = rdmsr(MSR_IA32_DEBUGCTL) & ~DEBUGCTL_LBR;
+	wrmsr(MSR_IA32_DEBUGCTL, dbg | DEBUGCTL_LBR);
+	int vec = arch_call_at_cpl(3, arch_branch_chain_user, 0, &res);
+	wrmsr(MSR_IA32_DEBUGCTL, dbg);
+	wrmsr(MSR_LBR_SELECT, 0);
+	if (!expect_no_fault(t, vec, RULE_LBR_SELECT_CPL, "the user chain at CPL 3"))
+		return;
+	expect_sites(t, &l, tos0, &s, (1U << s.n) - 1, RULE_LBR_SELECT_CPL,
+		     "CPL_EQ_0 and all but JMP/Jcc suppressed, chain at CPL 3");
 }
 
 TEST(lbr, select_filters_by_type, REQ_INTEL | REQ_LBR_FMT)

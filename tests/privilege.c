@@ -82,11 +82,36 @@ static unsigned setup(struct t *t, struct target *tg)
 	return n;
 }
 
+/* RDPMC of every target at CPL 1, 2 and 3 with CR4.PCE = pce: #GP(0)
+ * without PCE; with it, the value RDMSR reads at CPL 0. CR4 is put back. */
+static void rdpmc_at_cpls(struct t *t, const struct target *tg, unsigned n, bool pce)
+{
+	uint64_t cr4 = arch_read_cr4();
+	const char *rule = pce ? RULE_RDPMC_PCE_SET : RULE_RDPMC_PCE_CLEAR;
+
+	arch_write_cr4(pce ? cr4 | CR4_PCE : cr4 & ~CR4_PCE);
+	for (unsigned k = 0; k < n; k++) {
+		for (unsigned c = 0; c < ARRAY_SIZE(cpls); c++) {
+			uint64_t r = read_at(cpls[c], tg[k].ecx);
+			int vec = (r & FAULTED) ? (int)(r & 0xFF) : 0;
+
+			if (expect_vector(t, vec, pce ? 0 : X86_VEC_GP, rule,
+					  "RDPMC %s at CPL %d with CR4.PCE = %d", tg[k].name,
+					  cpls[c], pce) &&
+			    pce)
+				expect_eq(t, r, rdmsr(tg[k].msr), rule,
+					  "RDPMC %s at CPL %d vs RDMSR at CPL 0", tg[k].name,
+					  cpls[c]);
+		}
+	}
+	arch_write_cr4(cr4);
+	check_cr4(t, cr4);
+}
+
 TEST(privilege, pce_clear_faults_at_cpl_1_2_3, REQ_NONE)
 {
 	struct target tg[2];
 	unsigned n = targets(tg);
-	uint64_t cr4 = arch_read_cr4();
 
 	/* #GP(0) for CPL > 0 with PCE = 0 holds whatever ECX names, so the
 	 * rule is checked on a machine without counters too (ECX = 0). */
@@ -95,44 +120,16 @@ TEST(privilege, pce_clear_faults_at_cpl_1_2_3, REQ_NONE)
 	for (unsigned k = 0; k < n; k++)
 		if (tg[k].msr)
 			wrmsr(tg[k].msr, 0x123456 + k);
-	arch_write_cr4(cr4 & ~CR4_PCE);
-	for (unsigned k = 0; k < n; k++) {
-		for (unsigned c = 0; c < ARRAY_SIZE(cpls); c++) {
-			uint64_t r = read_at(cpls[c], tg[k].ecx);
-			int vec = (r & FAULTED) ? (int)(r & 0xFF) : 0;
-
-			expect_vector(t, vec, X86_VEC_GP, RULE_RDPMC_PCE_CLEAR,
-				      "RDPMC %s at CPL %d with CR4.PCE = 0", tg[k].name, cpls[c]);
-		}
-	}
-	arch_write_cr4(cr4);
-	check_cr4(t, cr4);
+	rdpmc_at_cpls(t, tg, n, false);
 }
 
 TEST(privilege, pce_set_reads_at_cpl_1_2_3, REQ_NONE)
 {
 	struct target tg[2];
 	unsigned n = setup(t, tg);
-	uint64_t cr4 = arch_read_cr4();
 
-	if (!n)
-		return;
-	arch_write_cr4(cr4 | CR4_PCE);
-	for (unsigned k = 0; k < n; k++) {
-		for (unsigned c = 0; c < ARRAY_SIZE(cpls); c++) {
-			uint64_t r = read_at(cpls[c], tg[k].ecx);
-			int vec = (r & FAULTED) ? (int)(r & 0xFF) : 0;
-
-			if (!expect_vector(t, vec, 0, RULE_RDPMC_PCE_SET,
-					   "RDPMC %s at CPL %d with CR4.PCE = 1", tg[k].name,
-					   cpls[c]))
-				continue;
-			expect_eq(t, r, rdmsr(tg[k].msr), RULE_RDPMC_PCE_SET,
-				  "RDPMC %s at CPL %d vs RDMSR at CPL 0", tg[k].name, cpls[c]);
-		}
-	}
-	arch_write_cr4(cr4);
-	check_cr4(t, cr4);
+	if (n)
+		rdpmc_at_cpls(t, tg, n, true);
 }
 
 TEST(privilege, cpl0_reads_whatever_pce, REQ_NONE)

@@ -9,6 +9,8 @@
 #ifndef PMUTEST_RULES_H
 #define PMUTEST_RULES_H
 
+#include "test.h" /* RULE_INFERRED */
+
 /* ---- CPUID leaf 0AH (Vol. 2A CPUID, Table 3-8 leaf 0AH; Vol. 3B 20.2) ---- */
 /* The leaf-23H extension of every counter-existence rule (tests/enumeration.h). */
 #define LEAF23_COUNTERS                                                                            \
@@ -143,10 +145,11 @@
 #define RULE_COUNTER_WRITE_OVF                                                                     \
 	"SDM Vol.3B 20.2.2: a counter written to all ones while counting "                         \
 	"overflows on its next event and sets its IA32_PERF_GLOBAL_STATUS bit"
+/* Inferred: the SDM lists no reserved encodings; it does not say either way. */
 #define RULE_EVTSEL_ANY_EVENT                                                                      \
-	"SDM Vol.3B Figure 20-1 / 20.2.1.2: event select and UMask are not "                       \
-	"reserved fields; a CPUID.0AH:EBX bit marks an event unavailable, it "                     \
-	"does not make its encoding a reserved value (WRMSR must not #GP)"
+	RULE_INFERRED "SDM Vol.3B Figure 20-1 / 20.2.1.2: event select and UMask are not "         \
+		      "reserved fields; a CPUID.0AH:EBX bit marks an event unavailable, it "       \
+		      "does not make its encoding a reserved value (WRMSR must not #GP)"
 #define RULE_ALL_COUNTERS "SDM Vol.3B 20.2.2: every enabled counter counts concurrently"
 
 /* ---- Widths (Vol. 3B 20.2.1, 20.2.6) -------------------------------------- */
@@ -162,9 +165,13 @@
 #define RULE_FULL_WIDTH_GP                                                                         \
 	"SDM Vol.3B 20.2.6: writing IA32_A_PMCx bits beyond the counter width "                    \
 	"raises #GP"
+/* Inferred: the SDM states the #GP for IA32_A_PMCx (20.2.6), not for the
+ * fixed counters; KVM truncates such writes (pmu_intel.c). */
 #define RULE_FIXED_WIDTH_GP                                                                        \
+	RULE_INFERRED                                                                              \
 	"SDM Vol.2B WRMSR: #GP(0) when EDX:EAX sets reserved bits; bits of "                       \
-	"IA32_FIXED_CTRx at and above CPUID.0AH:EDX[12:5] are not counter bits"
+	"IA32_FIXED_CTRx at and above CPUID.0AH:EDX[12:5] are taken as reserved, by analogy "      \
+	"with IA32_A_PMCx (Vol.3B 20.2.6)"
 #define RULE_A_PMC_ALIAS                                                                           \
 	"SDM Vol.3B 20.2.6: IA32_A_PMCx is an alias of IA32_PMCx: RDMSR and "                      \
 	"RDPMC return what a full-width write stored"
@@ -303,18 +310,24 @@
 #define RULE_ANYTHREAD_V3                                                                          \
 	"SDM Vol.3B 20.2.3: version 3 supports AnyThread: IA32_PERFEVTSELx bit "                   \
 	"21 and IA32_FIXED_CTR_CTRL bit 4x+2 are writable"
+/* Inferred: the SDM says the control is deprecated, not that its bits #GP. */
 #define RULE_ANYTHREAD_DEPRECATED                                                                  \
+	RULE_INFERRED                                                                              \
 	"SDM Vol.3B 20.2.5.1: with AnyThread deprecation (CPUID.0AH:EDX[15]) "                     \
-	"the AnyThread control no longer exists; pmutest holds its bits "                          \
-	"reserved (#GP), as before version 3 (to be confirmed on hardware)"
+	"the AnyThread control no longer exists; its bits are taken as reserved (#GP), as "        \
+	"before version 3"
 #define RULE_ANYTHREAD_RSVD                                                                        \
 	"SDM Vol.3B 20.2.1/20.2.2: before version 3 the AnyThread bits are "                       \
 	"reserved (#GP)"
 #define RULE_EVTSEL_RSVD                                                                           \
-	"SDM Vol.3B Figure 20-1 / Vol.2B WRMSR: IA32_PERFEVTSELx bits 63:34 are "                  \
-	"reserved (#GP(0)) unless enumerated (EQ bit 36, UMASK2 47:40 by "                         \
-	"CPUID.(23H,0):EBX); 33:32 are the model-specific TSX qualifiers "                         \
-	"(Vol.3B 20.3.6.5) and are not swept"
+	"SDM Vol.3B Figure 20-1 / Vol.2B WRMSR: IA32_PERFEVTSELx bits 63:32 are reserved "         \
+	"(#GP(0)) except those enumerated: IN_TX 32 and IN_TXCP 33 (PERFEVTSEL2 only) with "       \
+	"CPUID.(07H,0):EBX HLE[4]/RTM[11] (Vol.3B 20.3.6.5), Adaptive_Record 34 with "             \
+	"IA32_PERF_CAPABILITIES.PEBS_BASELINE[14] (Vol.3B 20.9.2), EQ 36 and UMASK2 47:40 by "     \
+	"CPUID.(23H,0):EBX"
+#define RULE_EVTSEL_HIGH_DEFINED                                                                   \
+	"SDM Vol.3B 20.3.6.5 (IN_TX, IN_TXCP), 20.9.2 (Adaptive_Record), CPUID leaf 23H (EQ, "     \
+	"UMASK2): an IA32_PERFEVTSELx field the CPU enumerates is writable and reads back"
 #define RULE_FIXED_CTRL_RSVD                                                                       \
 	"SDM Vol.3B Figure 20-2: IA32_FIXED_CTR_CTRL fields of unsupported "                       \
 	"fixed counters are reserved (#GP)" LEAF23_COUNTERS
@@ -400,6 +413,13 @@
 	"MSR_UNCORE_PERF_GLOBAL_CTRL: EN_PC7:0, EN_FC0 32, EN_PMI_CORE 51:48, PMI_FRZ 63) / "      \
 	"Vol.2B WRMSR: setting a reserved bit raises #GP(0); defined bits read back"
 
+/* ---- P6 family (Vol. 3B "Performance Monitoring (P6 Family Processor)") --- */
+#define RULE_P6_EN                                                                                 \
+	"SDM Vol.3B P6 family PerfEvtSel0/1: the EN flag (bit 22) is only present in "             \
+	"PerfEvtSel0 and enables counting in both PerfCtr0 and PerfCtr1; clear, neither counts"
+#define RULE_P6_INST_RETIRED                                                                       \
+	"SDM Vol.3B P6 family event table: INST_RETIRED (C0H) counts instructions retired"
+
 /* ---- NetBurst (Vol. 3B 20.6.3) ---------------------------------------------- */
 #define RULE_P4_WIDTH "SDM Vol.3B 20.6.3.2: NetBurst counters are 40 bits wide"
 #define RULE_P4_ENABLE                                                                             \
@@ -448,6 +468,11 @@
 	"AMD APM Vol.2 13.2.1: with PerfCtrExtCore, C001_0000H-C001_0007H alias "                  \
 	"PerfEvtSel0-3/PerfCtr0-3 at C001_0200H+"
 #define RULE_AMD_RDPMC "AMD APM Vol.3 RDPMC: ECX selects PerfCtr0..n-1; a larger ECX raises #GP"
+#define RULE_AMD_PMI_LVT_UNMASKED                                                                  \
+	"AMD APM Vol.2 16.4 (local APIC LVT): the mask bit is software's; unlike the Intel SDM "   \
+	"(Vol.3A 11.5.1) the APM does not have the APIC set it when it delivers a counter "        \
+	"overflow interrupt (KVM: kvm_apic_local_deliver() masks LVTPC on PMI only for "           \
+	"Intel-compatible guests, Linux 6.9)"
 #define RULE_AMD_GLOBAL                                                                            \
 	"AMD APM Vol.2 13.2.2 (PerfMonV2): PerfCntrGlobalCtl gates counters, "                     \
 	"GlobalStatus/StatusClr/StatusSet report overflow"
@@ -534,7 +559,11 @@
 #define RULE_WINDOW_INSTRUCTIONS                                                                   \
 	"SDM Vol.3B Table 20-1: Instructions Retired, absolute: the window holds the loop's 10N "  \
 	"instructions and at most the two WRMSRs that bracket it: [10N, 10N+2]"
+/* Inferred (issue 9 class 7): leaf 16H is nominal, and real parts report a
+ * maximum below their turbo (a Kaby Lake dump: base = max = 3600 MHz), so
+ * a diagnostic unless strict=1. */
 #define RULE_WINDOW_CYCLES                                                                         \
+	RULE_INFERRED                                                                              \
 	"SDM Vol.2A CPUID leaf 16H (base EAX / maximum EBX frequency) and Vol.3B Time-Stamp "      \
 	"Counter (an invariant TSC ticks at a constant rate, the base frequency): core cycles "    \
 	"<= ceil(max/base) x TSC ticks of the window (inference: leaf 16H is nominal; the "        \
@@ -630,7 +659,10 @@
 #define RULE_PEBS_FIXED                                                                            \
 	"SDM Vol.3B 20.9 (PEBS_BASELINE): fixed counters are PEBS-capable through "                \
 	"IA32_PEBS_ENABLE[32 + i]"
+/* Inferred: "our inference" (the SDM gives no lower bound of slots per
+ * instruction). */
 #define RULE_METRICS_SLOTS                                                                         \
+	RULE_INFERRED                                                                              \
 	"SDM Vol.3B Table 20-2 / 20.3.9.3: FIXED_CTR3 counts TOPDOWN.SLOTS, the issue slots "      \
 	"(machine width x cycles); our inference: at least one slot per two retired "              \
 	"instructions (a macro-fused pair takes one)"

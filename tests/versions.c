@@ -237,42 +237,69 @@ TEST(versions, anythread, REQ_ARCH_PMU)
 	wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
 }
 
+/* Bits 63:32 of each present IA32_PERFEVTSELx: reserved unless the SDM's
+ * enumeration defines them (caps_evtsel_high_reserved(): IN_TX / IN_TXCP
+ * with HLE or RTM, the latter on IA32_PERFEVTSEL2 only; Adaptive_Record
+ * with PEBS_BASELINE; EQ and UMASK2 by leaf 23H). */
 TEST(versions, evtsel_reserved_bits, REQ_ARCH_PMU)
 {
-	/* Bits 63:34 are reserved unless leaf 23H enumerates EQ (36) or
-	 * UMASK2 (47:40); 33:32 are the TSX qualifiers of the models with
-	 * RTM (model-specific, not swept). */
-	const struct caps_leaf23 *l = &caps()->l23;
-	uint64_t rsvd = GENMASK_ULL(63, 34);
-	unsigned bad = 0, swept = 0;
-	char first[96] = "";
-	size_t len = 0;
-	int c = pmu_gp_nth(0);
+	unsigned counters = 0;
 
-	if (c < 0)
-		t_skip_return(t, "CPUID.(23H,1):EAX: no general-purpose counter present");
-	if (l->present && l->eq)
-		rsvd &= ~PERFEVTSEL_EQ;
-	if (l->present && l->umask2)
-		rsvd &= ~PERFEVTSEL_UMASK2;
-	/* Adaptive_Record (34) with PEBS_BASELINE (Vol. 3B 20.9). */
-	if (caps()->perf_cap.valid && caps()->perf_cap.pebs_baseline)
-		rsvd &= ~PERFEVTSEL_ADAPTIVE;
-	for (unsigned b = 34; b < 64; b++) {
-		int vec;
+	for (unsigned c = 0; c < 64; c++) {
+		uint64_t rsvd = caps_evtsel_high_reserved(caps(), c);
+		unsigned bad = 0, swept = 0;
+		char first[96] = "";
+		size_t len = 0;
 
-		if (!(rsvd & BIT_ULL(b)))
+		if (!pmu_gp_present(c))
 			continue;
-		swept++;
-		vec = wrmsr_safe(MSR_IA32_PERFEVTSEL(c), BIT_ULL(b));
-		if (vec == X86_VEC_GP && arch_fault_error_code() == 0)
-			continue;
-		if (bad++ < 6 && len < sizeof(first) - 12)
-			len += ksnprintf(first + len, sizeof(first) - len, "%sbit %u",
-					 len ? ", " : "", b);
+		counters++;
+		for (unsigned b = 32; b < 64; b++) {
+			int vec;
+
+			if (!(rsvd & BIT_ULL(b)))
+				continue;
+			swept++;
+			vec = wrmsr_safe(MSR_IA32_PERFEVTSEL(c), BIT_ULL(b));
+			if (vec == X86_VEC_GP && arch_fault_error_code() == 0)
+				continue;
+			if (bad++ < 6 && len < sizeof(first) - 12)
+				len += ksnprintf(first + len, sizeof(first) - len, "%sbit %u",
+						 len ? ", " : "", b);
+		}
+		wrmsr(MSR_IA32_PERFEVTSEL(c), 0);
+		expect_true(t, bad == 0, "#GP(0) for each reserved bit", bad ? first : "all #GP(0)",
+			    RULE_EVTSEL_RSVD, "IA32_PERFEVTSEL%u: %u of %u reserved bits accepted",
+			    c, bad, swept);
 	}
-	wrmsr(MSR_IA32_PERFEVTSEL(c), 0);
-	expect_true(t, bad == 0, "#GP(0) for each reserved bit", bad ? first : "all #GP(0)",
-		    RULE_EVTSEL_RSVD, "IA32_PERFEVTSEL%d: %u of %u reserved bits accepted", c, bad,
-		    swept);
+	if (!counters)
+		t_skip(t, "CPUID.(23H,1):EAX: no general-purpose counter present");
+}
+
+/* The defined high bits are writable (EN clear: nothing counts). */
+TEST(versions, evtsel_defined_high_bits, REQ_ARCH_PMU)
+{
+	unsigned written = 0;
+
+	for (unsigned c = 0; c < 64; c++) {
+		uint64_t defined = ~caps_evtsel_high_reserved(caps(), c) & GENMASK_ULL(63, 32);
+
+		if (!pmu_gp_present(c))
+			continue;
+		for (unsigned b = 32; b < 64; b++) {
+			if (!(defined & BIT_ULL(b)))
+				continue;
+			written++;
+			if (expect_no_fault(t, wrmsr_safe(MSR_IA32_PERFEVTSEL(c), BIT_ULL(b)),
+					    RULE_EVTSEL_HIGH_DEFINED,
+					    "WRMSR IA32_PERFEVTSEL%u <- bit %u (enumerated)", c, b))
+				expect_eq(t, rdmsr(MSR_IA32_PERFEVTSEL(c)), BIT_ULL(b),
+					  RULE_EVTSEL_HIGH_DEFINED,
+					  "IA32_PERFEVTSEL%u bit %u read back", c, b);
+		}
+		wrmsr(MSR_IA32_PERFEVTSEL(c), 0);
+	}
+	if (!written)
+		t_skip(t, "no IA32_PERFEVTSELx bit above 31 enumerated (HLE/RTM, PEBS_BASELINE, "
+			  "CPUID.(23H,0):EBX)");
 }

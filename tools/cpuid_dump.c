@@ -496,11 +496,11 @@ bool cpuid_dump_lookup(const struct cpuid_dump *d, unsigned cpu, uint32_t leaf, 
 	return true;
 }
 
-void cpuid_dump_source_fn(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+bool cpuid_dump_source_fn(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	const struct cpuid_dump_source *src = ctx;
 
-	cpuid_dump_lookup(src->dump, src->cpu, leaf, subleaf, r);
+	return cpuid_dump_lookup(src->dump, src->cpu, leaf, subleaf, r);
 }
 
 void cpuid_dump_free(struct cpuid_dump *d)

@@ -76,7 +76,7 @@ struct cpuid_dump_source {
 	const struct cpuid_dump *dump;
 	unsigned cpu;
 };
-void cpuid_dump_source_fn(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+bool cpuid_dump_source_fn(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 
 void cpuid_dump_free(struct cpuid_dump *d);
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "caps.h"
+#include "kstring.h"
 #include "cpuid_dump.h"
 
 #define EXIT_USAGE 2
@@ -46,15 +47,11 @@ static void usage(FILE *f)
 		prog);
 }
 
+/* Numbers as everywhere else in pmutest (the options file, pmusim):
+ * decimal or 0x hex, no sign, no octal, no overflow (kernel/kstring.c). */
 static bool parse_u64(const char *s, uint64_t *out)
 {
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+')
-		return false;
-	errno = 0;
-	*out = strtoull(s, &end, 0);
-	return !errno && !*end;
+	return kparse_u64(s, strlen(s), out);
 }
 
 /* ---- A small pretty JSON writer ------------------------------------- */

@@ -75,7 +75,7 @@ static bool fake_asked(const struct fake *f, uint32_t leaf, uint32_t sub)
 	return false;
 }
 
-static void fake_cpuid(void *ctx, uint32_t leaf, uint32_t sub, struct cpuid_regs *r)
+static bool fake_cpuid(void *ctx, uint32_t leaf, uint32_t sub, struct cpuid_regs *r)
 {
 	struct fake *f = ctx;
 	struct fake_leaf *e, *l0 = fake_find(f, 0, 0), *x0 = fake_find(f, 0x80000000, 0);
@@ -103,6 +103,7 @@ static void fake_cpuid(void *ctx, uint32_t leaf, uint32_t sub, struct cpuid_regs
 		e = fake_find(f, leaf, sub);
 	}
 	*r = e ? e->r : (struct cpuid_regs){0, 0, 0, 0};
+	return true; /* a machine has every leaf up to its maximum */
 }
 
 /* "GenuineIntel", "AuthenticAMD", "HygonGenuine" as EBX, EDX, ECX. */
@@ -200,8 +201,36 @@ static void test_signature(void)
 	memset(&f, 0, sizeof(f));
 	fake_vendor(&f, 1, "CentaurHauls");
 	c = decode(&f);
-	UNIT_EQ(c.vendor, VENDOR_UNKNOWN, "centaur: vendor unknown");
-	UNIT_STREQ(caps_vendor_name(c.vendor), "unknown", "centaur: vendor name");
+	UNIT_EQ(c.vendor, VENDOR_CENTAUR, "centaur: vendor CentaurHauls");
+	UNIT_STREQ(caps_vendor_name(c.vendor), "Centaur", "centaur: vendor name");
+
+	/* Zhaoxin KX-7000, 00607B1H: family 7, the extended model counts from
+	 * family 06H up (Linux x86_model(), the cpuid tool): model 6BH. */
+	memset(&f, 0, sizeof(f));
+	fake_vendor(&f, 0xA, "  Shanghai  ");
+	fake_set(&f, 1, 0, 0x000607B1, 0, 0, 0);
+	fake_set(&f, 0xA, 0, 0x07300402, 0, 0, 0x00000603);
+	c = decode(&f);
+	UNIT_EQ(c.vendor, VENDOR_ZHAOXIN, "zhaoxin: vendor '  Shanghai  '");
+	UNIT_EQ(c.model, 0x6B, "zhaoxin 607B1: DisplayModel 6BH");
+	UNIT_EQ(c.pm.present, 1, "zhaoxin: architectural PMU from leaf 0AH");
+	UNIT_EQ(c.pm.gp_counters, 4, "zhaoxin: 4 GP counters");
+
+	/* A corrupted vendor string with a valid leaf 0AH: the PMU is the
+	 * leaf's, the name does not matter. */
+	memset(&f, 0, sizeof(f));
+	fake_vendor(&f, 0xD, "GenuineIotel");
+	fake_set(&f, 1, 0, 0x000306C3, 0, 0, 0);
+	fake_set(&f, 0xA, 0, 0x07300403, 0, 0, 0x00000603);
+	c = decode(&f);
+	UNIT_EQ(c.vendor, VENDOR_UNKNOWN, "GenuineIotel: vendor unknown");
+	UNIT_EQ(c.pm.present, 1, "GenuineIotel: architectural PMU from leaf 0AH");
+
+	/* AMD reserves leaf 0AH: whatever it reads, no architectural PMU. */
+	fake_amd(&f, 0xD, 0x00A00F11, 0x80000022);
+	fake_set(&f, 0xA, 0, 0x07300403, 0, 0, 0x00000603);
+	c = decode(&f);
+	UNIT_EQ(c.pm.present, 0, "amd: leaf 0AH reserved, no architectural PMU");
 }
 
 static void test_leaf1_bits(void)

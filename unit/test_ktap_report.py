@@ -59,6 +59,21 @@ def write(tmp, name, text):
 
 
 class Parse(unittest.TestCase):
+    def test_known_deviation_is_xfail(self):
+        # kernel/known.c: "ok N name # XFAIL <id>: <source>"; meets an expected pass.
+        log = GOOD.replace("ok 1 gp_type", "ok 1 gp_type # XFAIL known deviation x: Linux f()")
+        log = log.replace("# Totals: pass:1 fail:3 skip:1 total:5",
+                          "# Totals: pass:0 fail:3 skip:1 xfail:1 total:5")
+        run = ktaplib.parse(log)
+        t = [t for t in run.tests() if t.name == "gp_type"][0]
+        self.assertEqual((t.result, t.reason), ("xfail", "known deviation x: Linux f()"))
+        with tempfile.TemporaryDirectory() as tmp:
+            lg = write(tmp, "x.ktap", log)
+            exp = write(tmp, "x.txt", "rdpmc.type_space fail r\nrdpmc.metrics skip r\n"
+                        "selftest.page_fault error r\nselftest.endless_loop timeout r\n")
+            rc, out, _ = run_cli("compare", lg, exp)
+            self.assertEqual(rc, 0, out)
+
     def test_results_and_structure(self):
         run = ktaplib.parse(GOOD)
         self.assertEqual(run.errors, [])
@@ -186,7 +201,8 @@ class Cli(unittest.TestCase):
         rc, out, err = run_cli("json", self.log)
         self.assertEqual(rc, 0, err)
         doc = json.loads(out)
-        self.assertEqual(doc["totals"], {"pass": 1, "fail": 1, "skip": 1, "timeout": 1, "error": 1})
+        self.assertEqual(doc["totals"], {"pass": 1, "fail": 1, "skip": 1, "timeout": 1, "error": 1,
+                                         "xfail": 0})
         self.assertEqual(doc["verdict"], "FAIL")
         self.assertEqual(doc["capabilities"], ["architectural PMU version 5"])
 
@@ -270,6 +286,9 @@ class FalsePasses(unittest.TestCase):
         self.assert_broken(GOOD.replace("# SKIP missing", "# SKPI missing"), "unknown directive")
         run = ktaplib.parse(GOOD.replace("# SKIP missing", "# SKPI missing"))
         self.assertEqual([t.result for t in run.tests() if t.name == "metrics"], ["error"])
+
+    def test_two_verdicts(self):
+        self.assert_broken(GOOD + "# verdict: PASS\n", "a second verdict line")
 
     def test_double_fault_bail_out(self):
         cut = GOOD[:GOOD.index("    ok 3 metrics")] + "Bail out! double fault\n"

@@ -38,9 +38,17 @@ static bool nmi_mode(void)
 	       !quirk(Q_PMI_NMI_AS_FIXED);
 }
 
+/* Intel SDM Vol.3A 11.5.1: the APIC sets the LVT performance-counter mask
+ * when it delivers a PMI. AMD's APIC does not (the APM has no such rule:
+ * the mask bit is software's; KVM masks LVTPC on PMI only for
+ * Intel-compatible guests since Linux 6.9, kvm_apic_local_deliver()). */
 static void mask_on_delivery(void)
 {
-	if (!quirk(Q_LVT_NO_MASK))
+	const struct caps *c = &g_sim.caps;
+	bool amd = caps_amd_like(c);
+	bool masks = amd ? quirk(Q_AMD_LVT_MASKED_ON_PMI) : !quirk(Q_LVT_NO_MASK);
+
+	if (masks)
 		g_sim.apic.lvt_pmi |= APIC_LVT_MASKED;
 }
 
@@ -143,8 +151,11 @@ void arch_apic_write_lvt_pmi(uint32_t val)
 {
 	/* Vector 7:0, delivery mode 10:8, mask 16 are writable; delivery
 	 * status (12) is read-only. */
-	g_sim.apic.lvt_pmi =
-	    val & (uint32_t)(APIC_LVT_VECTOR | APIC_LVT_DELIVERY_MODE | APIC_LVT_MASKED);
+	uint32_t w = (uint32_t)(APIC_LVT_VECTOR | APIC_LVT_DELIVERY_MODE | APIC_LVT_MASKED);
+
+	if (quirk(Q_LVT_VECTOR_IGNORED))
+		w &= ~(uint32_t)APIC_LVT_VECTOR;
+	g_sim.apic.lvt_pmi = (g_sim.apic.lvt_pmi & ~w) | (val & w);
 }
 
 void arch_apic_eoi(void)

@@ -23,26 +23,38 @@ static void patch_apic_id(uint32_t leaf, struct cpuid_regs *r)
 		r->edx = g_sim.apic_id;
 }
 
-void sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+/* Q_CPUID_FIXED_HIDDEN: leaf 0AH of version 2+ without its fixed counters
+ * (EDX[12:0] and ECX zero), as Core 2 Merom/Conroe report it. */
+static void hide_fixed_counters(uint32_t leaf, struct cpuid_regs *r)
+{
+	if (leaf == 0xA && quirk(Q_CPUID_FIXED_HIDDEN) && (r->eax & 0xFF) >= 2) {
+		r->edx &= ~0x1FFFU;
+		r->ecx = 0;
+	}
+}
+
+bool sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	const struct sim_profile *p = g_sim.profile;
 
 	memset(r, 0, sizeof(*r));
 	if (!p)
-		return;
+		return false;
 	if (p->dump_path) {
-		if (g_sim.dump)
-			cpuid_dump_lookup(g_sim.dump, g_sim.dump_cpu, leaf, subleaf, r);
+		bool known = g_sim.dump &&
+			     cpuid_dump_lookup(g_sim.dump, g_sim.dump_cpu, leaf, subleaf, r);
 		if (p->guest_cpuid)
 			p->guest_cpuid(leaf, subleaf, r);
+		hide_fixed_counters(leaf, r);
 		patch_apic_id(leaf, r);
-		return;
+		return known;
 	}
 	for (unsigned i = 0; i < p->n_entries; i++) {
 		if (p->entries[i].leaf == leaf && p->entries[i].subleaf == subleaf) {
 			*r = p->entries[i].r;
+			hide_fixed_counters(leaf, r);
 			patch_apic_id(leaf, r);
-			return;
+			return true;
 		}
 	}
 	/* Leaves whose sub-leaf is ignored: fall back to sub-leaf 0. */
@@ -52,15 +64,16 @@ void sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 		     leaf < 0x4)) {
 			*r = p->entries[i].r;
 			patch_apic_id(leaf, r);
-			return;
+			return true;
 		}
 	}
+	return false;
 }
 
-static void caps_source(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+static bool caps_source(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	(void)ctx;
-	sim_cpuid_raw(leaf, subleaf, r);
+	return sim_cpuid_raw(leaf, subleaf, r);
 }
 
 /* Dumps stay loaded for the life of the process: each CPU of a machine
@@ -106,7 +119,9 @@ static void derive(void)
 	const struct caps *c = &g_sim.caps;
 	struct sim_cpu *s = &g_sim;
 
-	s->arch_pmu = c->vendor == VENDOR_INTEL && c->pm.present && c->pm.version >= 1;
+	/* Leaf 0AH defines the PMU on every vendor that defines the leaf (the
+	 * decoder leaves it absent on AMD and Hygon, which reserve it). */
+	s->arch_pmu = c->pm.present && c->pm.version >= 1;
 	s->version = s->arch_pmu ? c->pm.version : 0;
 	s->n_gp = c->pm.gp_counters > SIM_MAX_GP ? SIM_MAX_GP : c->pm.gp_counters;
 	s->gp_width = c->pm.gp_width;
@@ -114,6 +129,8 @@ static void derive(void)
 	s->gp_exists = c->pm.gp_mask;
 	if (quirk(Q_GP_BITMAP_IGNORED))
 		s->gp_exists = width_mask(s->n_gp);
+	if (quirk(Q_GP_LAST_MISSING) && s->gp_exists)
+		s->gp_exists &= ~BIT_ULL(63 - __builtin_clzll(s->gp_exists));
 	s->fixed_exists = s->version >= 2 ? c->pm.fixed_supported : 0;
 	if (quirk(Q_FIXED_BITMASK_IGNORED))
 		s->fixed_exists &= (uint32_t)width_mask(c->pm.fixed_counters_edx);
@@ -133,20 +150,9 @@ static void derive(void)
 		any = true;
 	s->anythread_ok = any;
 
-	/* IA32_PERFEVTSELx: bits 63:32 reserved (Figure 20-1) except EQ and
-	 * UMASK2 when CPUID.(23H,0):EBX enumerates them. */
-	uint64_t res = GENMASK_ULL(63, 32);
-	if (c->l23.present && c->l23.eq)
-		res &= ~PERFEVTSEL_EQ;
-	if (c->l23.present && c->l23.umask2)
-		res &= ~PERFEVTSEL_UMASK2;
-	if (!any)
-		res |= PERFEVTSEL_ANY;
-	/* Adaptive_Record (bit 34) with PEBS_BASELINE (Vol. 3B 20.9). */
+	/* Adaptive_Record in IA32_FIXED_CTR_CTRL (bit 4i+32) with PEBS_BASELINE
+	 * (Vol. 3B 20.9); IA32_PERFEVTSELx's bit 34 is caps_evtsel_high_reserved()'s. */
 	bool adaptive = s->perf_cap & PERF_CAP_PEBS_BASELINE;
-	if (adaptive)
-		res &= ~PERFEVTSEL_ADAPTIVE;
-	s->evtsel_reserved = res;
 
 	uint64_t fcv = 0;
 	for (unsigned i = 0; i < SIM_MAX_FIXED && i < GLOBAL_FIXED_BITS; i++)
@@ -243,6 +249,13 @@ const char *arch_name(void)
 const char *arch_platform(void)
 {
 	return g_sim.platform;
+}
+
+bool arch_cpuid_known(uint32_t leaf, uint32_t subleaf)
+{
+	struct cpuid_regs r;
+
+	return sim_cpuid_raw(leaf, subleaf, &r);
 }
 
 void arch_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)

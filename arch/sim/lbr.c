@@ -373,6 +373,8 @@ const struct sim_family sim_family_lbr = {
 
 static void sim_lbr_branch(uint64_t from, uint64_t to, enum arch_branch_kind kind)
 {
+	if (g_sim.cpl != 0 && quirk(Q_LBR_RING3_NOT_RECORDED))
+		return;
 	if (arch_lbr())
 		arch_record(from, to, kind);
 	else if (L.legacy)
@@ -396,6 +398,30 @@ void arch_branch_chain_sites(uint64_t from[ARCH_BRANCH_CHAIN_LEN],
 	to[6] = SIM_CHAIN_BASE + 0x80;	 /* its target: the RET */
 	from[7] = to[6];
 	to[7] = from[6] + 5; /* the instruction after the CALL */
+}
+
+/* The user chain: a __user_code function in the simulated user pages. */
+#define SIM_USER_CHAIN_BASE 0x0000000000402000ULL
+
+void arch_branch_chain_user_sites(uint64_t from[ARCH_BRANCH_USER_CHAIN_LEN],
+				  uint64_t to[ARCH_BRANCH_USER_CHAIN_LEN])
+{
+	for (unsigned i = 0; i < ARCH_BRANCH_USER_CHAIN_LEN; i++) {
+		from[i] = SIM_USER_CHAIN_BASE + 2 + 4 * i;
+		to[i] = from[i] + 4;
+	}
+}
+
+__user_code uint64_t arch_branch_chain_user(uint64_t arg)
+{
+	static const enum arch_branch_kind kinds[] = ARCH_BRANCH_CHAIN_KINDS;
+	uint64_t from[ARCH_BRANCH_USER_CHAIN_LEN], to[ARCH_BRANCH_USER_CHAIN_LEN];
+
+	(void)arg;
+	arch_branch_chain_user_sites(from, to);
+	for (unsigned i = 0; i < ARCH_BRANCH_USER_CHAIN_LEN; i++)
+		sim_lbr_branch(from[i], to[i], kinds[i]);
+	return 0;
 }
 
 void arch_branch_chain(uint32_t msr, uint64_t on, uint64_t off)

@@ -124,6 +124,23 @@ static const char *const preferred[] = {
     "intel_p4_prescott_f41",
 };
 
+/* A profile's kind of PMU, for the mutation plan: the architectural
+ * version (0-5 and above), or the model-specific PMUs. */
+static unsigned pmu_kind(const struct caps *c)
+{
+	if (caps_amd_like(c))
+		return 10 + (c->amd.perfmon_v2 ? 1 : c->amd.perfctr_core ? 2 : 0);
+	if (c->netburst)
+		return 13;
+	if (c->p6)
+		return 14;
+	if (c->nehalem_uncore)
+		return 15;
+	if (c->l23.counters_valid)
+		return 16;
+	return c->pm.present ? (c->pm.version > 8 ? 8 : c->pm.version) : 0;
+}
+
 static void mutation_plan(void)
 {
 	unsigned np = sim_profile_count();
@@ -151,11 +168,18 @@ static void mutation_plan(void)
 	}
 	for (unsigned q = 0; q < QUIRK_COUNT; q++) {
 		unsigned picked = 0;
-		for (unsigned i = 0; i < no && picked < 2; i++) {
-			if (quirk_applicable(q, &caps_of[i], order[i])) {
-				printf("quirk\t%s\t%s\n", g_quirks[q].name, order[i]->name);
-				picked++;
-			}
+		uint32_t kinds = 0; /* PMU kinds already picked (pmu_kind()) */
+		/* The first two profiles that show the deviation, then one of each
+		 * further kind of PMU (so that tests of one version only, e.g. the
+		 * legacy freeze of v2/v3, meet the quirks that concern them). */
+		for (unsigned i = 0; i < no; i++) {
+			uint32_t k = BIT_ULL(pmu_kind(&caps_of[i]));
+			if (!quirk_applicable(q, &caps_of[i], order[i]) ||
+			    (picked >= 2 && (kinds & k)))
+				continue;
+			printf("quirk\t%s\t%s\n", g_quirks[q].name, order[i]->name);
+			picked++;
+			kinds |= k;
 		}
 		if (!picked)
 			printf("quirk\t%s\t-\n", g_quirks[q].name);
@@ -277,6 +301,10 @@ int main(int argc, char **argv)
 	char err[512];
 	if (sim_configure(p, quirks, err, sizeof(err)) != SIM_CONFIG_OK)
 		bad_usage("%s", err);
+	/* A CPUID no processor can have: refused before the run, one line
+	 * naming the field (the kernel bails out with the same line). */
+	if (caps_absurd(&g_sim.caps, err, sizeof(err)))
+		bad_usage("%s: refused: %s", p->name, err);
 
 	static struct boot_info bi;
 	size_t tl = 0;

@@ -102,7 +102,8 @@ static void p4_collect(struct sim_counter_set *set)
 		return;
 	for (unsigned i = 0; i < P4_NUM_COUNTERS; i++) {
 		uint64_t cccr = P->p4_cccr[i];
-		if (!(cccr & P4_CCCR_ENABLE) && !P->p4_cascaded[i])
+		if (!(cccr & P4_CCCR_ENABLE) && !P->p4_cascaded[i] &&
+		    !quirk(Q_P4_CCCR_ENABLE_IGNORED))
 			continue;
 		unsigned sel = FIELD_GET_ULL(P4_CCCR_ESCR_SELECT, cccr);
 		bool left = i == 12 || i == 13 || i == 16, right = i == 14 || i == 15 || i == 17;
@@ -184,7 +185,7 @@ static enum sim_rdpmc_result p4_rdpmc(uint32_t ecx, uint64_t *v)
 
 	if (!g_sim.caps.netburst)
 		return SIM_RDPMC_NOT_MINE;
-	if (idx >= P4_NUM_COUNTERS)
+	if (idx >= P4_NUM_COUNTERS || ((ecx & BIT_ULL(31)) && quirk(Q_P4_FAST_RDPMC_GP)))
 		return SIM_RDPMC_INVALID;
 	*v = P->p4_ctr[idx] & width_mask(P4_COUNTER_WIDTH);
 	if ((ecx & BIT_ULL(31)) && !quirk(Q_P4_FAST_FULL))

@@ -95,7 +95,13 @@ static enum sim_msr_result pebs_wrmsr(uint32_t msr, uint64_t val)
 	case MSR_IA32_PEBS_ENABLE:
 		if (val & ~enable_valid())
 			return SIM_MSR_GP;
+		uint64_t newly = val & ~S.enable;
 		S.enable = val;
+		/* Q_PEBS_RECORD_ON_ENABLE: a record for each GP counter PEBS
+		 * is switched on for, before any overflow. */
+		for (unsigned i = 0; quirk(Q_PEBS_RECORD_ON_ENABLE) && i < GLOBAL_FIXED_SHIFT; i++)
+			if ((newly >> i) & 1)
+				sim_pebs_overflow(false, i);
 		return SIM_MSR_OK;
 	case MSR_PEBS_DATA_CFG:
 		if (!baseline())

@@ -259,7 +259,7 @@ static void arch_overflow(const struct sim_counter *c)
 		else
 			P->global_ctrl = 0;
 	}
-	if (P->debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI) {
+	if ((P->debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI) || quirk(Q_LBR_FREEZE_ALWAYS)) {
 		if (g_sim.version >= 4) {
 			if (!quirk(Q_LBR_FRZ_NOT_SET))
 				P->global_status |= GLOBAL_STATUS_LBR_FRZ;
@@ -427,7 +427,7 @@ static enum sim_msr_result arch_rdmsr(uint32_t msr, uint64_t *val)
 			break;
 		}
 	}
-	if (g_sim.version >= 2) {
+	if (g_sim.version >= 2 || quirk(Q_V1_GLOBAL_MSRS)) {
 		switch (msr) {
 		case MSR_IA32_FIXED_CTR_CTRL:
 			*val = P->fixed_ctrl;
@@ -474,10 +474,30 @@ static bool unavailable_arch_event(uint64_t sel)
 	return false;
 }
 
+/* IA32_PERFEVTSELi's reserved bits: the high half as caps.c reads the SDM
+ * (caps_evtsel_high_reserved), AnyThread (21) unless version 3 allows it. */
+static uint64_t evtsel_reserved(unsigned i)
+{
+	const struct caps *c = &g_sim.caps;
+	uint64_t res = caps_evtsel_high_reserved(c, i);
+
+	if (quirk(Q_ADAPTIVE_RECORD_REJECTED))
+		res |= PERFEVTSEL_ADAPTIVE;
+	if (quirk(Q_IN_TX_REJECTED))
+		res |= PERFEVTSEL_IN_TX | PERFEVTSEL_IN_TXCP;
+	if (quirk(Q_IN_TXCP_EVERY_COUNTER) && (c->hle || c->rtm))
+		res &= ~PERFEVTSEL_IN_TXCP;
+	if (!g_sim.anythread_ok)
+		res |= PERFEVTSEL_ANY;
+	return res;
+}
+
 static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 {
 	switch (k) {
 	case K_PMC:
+		if (quirk(Q_PMC_LEGACY_WRITE_IGNORED) && g_sim.fw_write)
+			return SIM_MSR_OK;
 		/* Vol. 3B 20.2.6: a WRMSR to IA32_PMCx writes EAX[31:0]
 		 * sign-extended to the counter width. */
 		if (quirk(Q_LEGACY_FULL))
@@ -503,7 +523,7 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 			reset_metrics();
 		return SIM_MSR_OK;
 	case K_EVTSEL:
-		if ((v & g_sim.evtsel_reserved) && !quirk(Q_EVTSEL_RESERVED))
+		if ((v & evtsel_reserved(i)) && !quirk(Q_EVTSEL_RESERVED))
 			return SIM_MSR_GP;
 		if (quirk(Q_EVTSEL_UNAVAIL_GP) && unavailable_arch_event(v))
 			return SIM_MSR_GP;
@@ -527,7 +547,7 @@ static enum sim_msr_result arch_wrmsr(uint32_t msr, uint64_t v)
 		return absent_reads_zero(k, i) ? SIM_MSR_OK : SIM_MSR_GP;
 	if (c == CTR_MSR_PRESENT)
 		return write_counter(k, i, v);
-	if (g_sim.version >= 2) {
+	if (g_sim.version >= 2 || quirk(Q_V1_GLOBAL_MSRS)) {
 		switch (msr) {
 		case MSR_IA32_FIXED_CTR_CTRL:
 			if ((v & ~g_sim.fixed_ctrl_valid) && !quirk(Q_FIXED_CTRL_RESERVED))

@@ -229,6 +229,9 @@ uint64_t sim_segment_count(const struct sim_segment *s, const struct sim_filter 
 		prev = cond;
 	}
 	*last = prev;
+	if (quirk(Q_INSNS_EXTRA_PER_ITER) && f->ev == EV_INSNS && f->cmask == 0 && !f->edge &&
+	    s == &sim_segments[SEG_LOOP])
+		n++;
 	return n;
 }
 

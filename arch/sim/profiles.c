@@ -49,12 +49,19 @@ static const struct sim_cpuid_entry synth_v5_fixed_hole[] = {
     {0xA, 0, {0x08300805, 0, 0x27, 0x8603}},
 };
 
+/* The leaves before 0AH of a part with leaf 23H: maximum leaf 23H, a
+ * family 6 model BDH signature, CPUID.(07H,1):EAX[8] ArchPerfmonExt. */
+/* clang-format off */
+#define LEAF23_PART_HEAD                                                                           \
+	GENUINE_INTEL(0x23),                                                                       \
+	{1, 0, {0x000B06D0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},                            \
+	{7, 0, {1, 0, 0, 0}},                                                                      \
+	{7, 1, {1U << 8, 0, 0, 0}}
+/* clang-format on */
+
 /* Leaf 23H with a GP bitmap 0xB5 (PMC1, 3, 6 absent) and fixed bitmap 7. */
 static const struct sim_cpuid_entry synth_leaf23_holes[] = {
-    GENUINE_INTEL(0x23),
-    {1, 0, {0x000B06D0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
-    {7, 0, {1, 0, 0, 0}},
-    {7, 1, {1U << 8, 0, 0, 0}}, /* ArchPerfmonExt */
+    LEAF23_PART_HEAD,
     {0xA, 0, {0x08300805, 0, 0x7, 0x8603}},
     {0x23, 0, {0x3, 0x3, 0, 0}},
     {0x23, 1, {0xB5, 0x7, 0, 0}},
@@ -64,10 +71,7 @@ static const struct sim_cpuid_entry synth_leaf23_holes[] = {
  * (bitmap 0xD, as CPUID.0AH:ECX with EDX[4:0] = 1), with EBX marking LLC
  * misses and branch misses unavailable: no test may assume counter 0. */
 static const struct sim_cpuid_entry synth_leaf23_no_pmc0[] = {
-    GENUINE_INTEL(0x23),
-    {1, 0, {0x000B06D0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
-    {7, 0, {1, 0, 0, 0}},
-    {7, 1, {1U << 8, 0, 0, 0}},		       /* ArchPerfmonExt */
+    LEAF23_PART_HEAD,
     {0xA, 0, {0x08300805, 0x50, 0xD, 0x8601}}, /* fixed 0, 2, 3 by ECX */
     {0x23, 0, {0x3, 0x3, 0, 0}},
     {0x23, 1, {0xFE, 0xD, 0, 0}},
@@ -111,6 +115,77 @@ static const struct sim_cpuid_entry synth_no_pmu[] = {
     {0x40000000, 0, {0x40000001, 0x54474354, 0x43544743, 0x47435447}}, /* "TCGTCGTCGTCG" */
 };
 
+/* ---- Issue 9 (verdicts): one profile per class of false verdict ---------- */
+
+/* CPUID.0H vendor strings as EBX, EDX, ECX ("CentaurHauls", "  Shanghai  ",
+ * and a real Haswell's corrupted "GenuineIotel"). */
+#define VENDOR_REGS(max, b, d, c)                                                                  \
+	{                                                                                          \
+		0, 0,                                                                              \
+		{                                                                                  \
+			(max), (b), (c), (d)                                                       \
+		}                                                                                  \
+	}
+#define CENTAUR_HAULS(max) VENDOR_REGS(max, 0x746e6543, 0x48727561, 0x736c7561)
+#define SHANGHAI(max)	   VENDOR_REGS(max, 0x68532020, 0x68676e61, 0x20206961)
+#define GENUINE_IOTEL(max) VENDOR_REGS(max, 0x756e6547, 0x49656e69, 0x6c65746f)
+
+/* Class 3: Zhaoxin KX-7000 (family 7, DisplayModel 6BH), perfmon v2 with 4
+ * GP and 3 fixed counters of 48 bits, as its CPUID reports. */
+static const struct sim_cpuid_entry synth_zhaoxin_kx7000[] = {
+    SHANGHAI(0xA),
+    {1, 0, {0x000607B1, 0x00400800, 0x7FFA73EB, 0xBFCBFBFF}},
+    {0xA, 0, {0x07300402, 0, 0, 0x00000603}},
+};
+
+/* Class 3: VIA Nano (CentaurHauls, family 6 model 0FH), perfmon v2 with 3
+ * GP counters of 40 bits and 3 fixed counters of 40 bits. */
+static const struct sim_cpuid_entry synth_via_nano[] = {
+    CENTAUR_HAULS(0xA),
+    {1, 0, {0x000006F2, 0x00010800, 0x000063A9, 0xAFC9FBFF}},
+    {0xA, 0, {0x06280302, 0, 0, 0x00000503}},
+};
+
+/* Class 3: a real Haswell whose vendor string reads "GenuineIotel": its
+ * leaf 0AH (v3, 4 GP x 48, 3 fixed x 48) is the PMU, whatever the name. */
+static const struct sim_cpuid_entry synth_iotel_haswell[] = {
+    GENUINE_IOTEL(0xD),
+    {1, 0, {0x000306C3, 0x00100800, 0x7FFAFBFF, 0xBFEBFBFF}},
+    {0xA, 0, {0x07300403, 0, 0, 0x00000603}},
+};
+
+/* Class 8: Pentium III (Katmai, 673H): no leaf 0AH, the P6 PMU. */
+static const struct sim_cpuid_entry synth_p6_katmai[] = {
+    GENUINE_INTEL(0x3),
+    {1, 0, {0x00000673, 0, 0, 0x0387F9FF}},
+};
+
+/* Known deviation: Core 2 (Conroe, 6F6H) reports version 2 with EDX = 0. */
+static const struct sim_cpuid_entry synth_core2_conroe[] = {
+    GENUINE_INTEL(0xA),
+    {1, 0, {0x000006F6, 0x00000800, 0x0000E3BD, EDX1}},
+    {0xA, 0, {0x07280202, 0, 0, 0}},
+};
+
+/* Class 6: TSX (HLE, RTM) and PEBS_BASELINE: IN_TX, IN_TXCP (PERFEVTSEL2
+ * only) and Adaptive_Record are defined bits, not reserved ones. */
+static const struct sim_cpuid_entry synth_tsx_baseline[] = {
+    GENUINE_INTEL(0xA),
+    {1, 0, {0x000706E0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
+    {7, 0, {0, (1U << 4) | (1U << 11), 0, 0}}, /* HLE, RTM */
+    {0xA, 0, {0x08300805, 0, 0, 0x8603}},
+};
+
+/* Class 9: RDT monitoring enumerated (PQM, CPUID.(0FH,0):EDX[1]) but the
+ * sub-leaf (0FH,1) missing: its width and RMID range are unknown, not 0. */
+static const struct sim_cpuid_entry synth_rdt_subleaf_missing[] = {
+    GENUINE_INTEL(0x10),
+    {1, 0, {0x000506E3, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
+    {7, 0, {0, 1U << 12, 0, 0}}, /* PQM */
+    {0xA, 0, {0x08300404, 0, 0, 0x8603}},
+    {0xF, 0, {0, 0xFF, 0, 0x2}},
+};
+
 /* ---- Architectural limits (issue 9, class 1 and 4): one profile at each
  * bound the suite derives from the architecture. ------------------------- */
 
@@ -118,10 +193,7 @@ static const struct sim_cpuid_entry synth_no_pmu[] = {
  * leaf 23H says 10 GP counters (PMC8, PMC9) and fixed 0-2 and 4-6 (a hole
  * at 3); FW_WRITE, so IA32_A_PMC8/9 exist too. */
 static const struct sim_cpuid_entry synth_leaf23_10gp[] = {
-    GENUINE_INTEL(0x23),
-    {1, 0, {0x000B06D0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
-    {7, 0, {1, 0, 0, 0}},
-    {7, 1, {1U << 8, 0, 0, 0}}, /* ArchPerfmonExt */
+    LEAF23_PART_HEAD,
     {0xA, 0, {0x08300805, 0, 0x7, 0x8603}},
     {0x23, 0, {0x3, 0x3, 0, 0}},
     {0x23, 1, {0x3FF, 0x77, 0, 0}},
@@ -182,6 +254,20 @@ static const struct sim_profile builtins[] = {
     BUILTIN("synth-fixed16", "v5, fixed counters 0-2 and 16 by CPUID.0AH:ECX", synth_fixed16,
 	    0x34C5),
     BUILTIN("synth-amd-15ctr", "AMD PerfMonV2 with 15 core counters", synth_amd_15ctr, 0),
+    /* issue 9 (verdicts) */
+    BUILTIN("synth-zhaoxin-kx7000", "\"  Shanghai  \" family 7 model 6BH, v2: 4 GP, 3 fixed",
+	    synth_zhaoxin_kx7000, 0),
+    BUILTIN("synth-via-nano", "CentaurHauls family 6 model 0FH, v2: 3 GP x 40, 3 fixed",
+	    synth_via_nano, 0),
+    BUILTIN("synth-iotel-haswell", "\"GenuineIotel\" Haswell, v3: leaf 0AH, not the name",
+	    synth_iotel_haswell, 0),
+    BUILTIN("synth-p6-katmai", "Pentium III: P6 PerfCtr0/1, no leaf 0AH", synth_p6_katmai, 0),
+    BUILTIN("synth-core2-conroe", "Core 2 v2 with CPUID.0AH:EDX = 0 (a known deviation)",
+	    synth_core2_conroe, 0),
+    BUILTIN("synth-tsx-baseline", "v5, HLE + RTM, PEBS_BASELINE: IN_TX/IN_TXCP/Adaptive_Record",
+	    synth_tsx_baseline, 0xF4C5),
+    BUILTIN("synth-rdt-subleaf-missing", "RDT L3 monitoring enumerated, CPUID.(0FH,1) missing",
+	    synth_rdt_subleaf_missing, 0x33C5),
 };
 
 /* IA32_PERF_CAPABILITIES for the dumps of ../shared/cpuid, by file name. */

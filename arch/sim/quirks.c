@@ -139,7 +139,7 @@ static bool on_branch_miss_event(const struct caps *c, const struct sim_profile 
 /* Intel without an architectural or NetBurst PMU: no PMU MSRs at all. */
 static bool on_intel_without_pmu(const struct caps *c, const struct sim_profile *p)
 {
-	return c->vendor == VENDOR_INTEL && !arch_version_at_least(c, 1) && !c->netburst;
+	return c->vendor == VENDOR_INTEL && !arch_version_at_least(c, 1) && !c->netburst && !c->p6;
 }
 
 static bool on_netburst(const struct caps *c, const struct sim_profile *p)
@@ -152,10 +152,43 @@ static bool on_arch_or_netburst(const struct caps *c, const struct sim_profile *
 	return arch_version_at_least(c, 1) || c->netburst;
 }
 
-/* Every PMU the simulator models that raises a PMI through the LVT. */
-static bool on_any_pmi_source(const struct caps *c, const struct sim_profile *p)
+static bool on_tsx(const struct caps *c, const struct sim_profile *p)
 {
-	return arch_version_at_least(c, 1) || c->netburst || caps_amd_like(c);
+	return arch_version_at_least(c, 1) && (c->hle || c->rtm) && c->pm.gp_counters > 2;
+}
+
+/* Every PMU that counts retired instructions in the model. */
+static bool on_counting_pmu(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) || c->netburst || c->p6 || caps_amd_like(c);
+}
+
+/* Fixed counters enumerated by leaf 0AH alone (leaf 23H would still name
+ * them, with no width: an absurd CPUID). */
+static bool on_fixed_by_leaf_0ah(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && c->pm.fixed_supported && !c->l23.counters_valid;
+}
+
+static bool on_v1(const struct caps *c, const struct sim_profile *p)
+{
+	return c->pm.present && c->pm.version == 1;
+}
+
+static bool on_rdt_l3_rmid_8(const struct caps *c, const struct sim_profile *p)
+{
+	return c->rdt.l3.present && c->rdt.l3.max_rmid >= 8;
+}
+
+static bool on_p6(const struct caps *c, const struct sim_profile *p)
+{
+	return c->p6;
+}
+
+/* The Intel PMUs whose PMI masks the LVT entry (SDM Vol.3A 11.5.1). */
+static bool on_intel_pmi_source(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) || c->netburst;
 }
 
 static bool on_amd(const struct caps *c, const struct sim_profile *p)
@@ -275,6 +308,12 @@ static bool on_arch_lbr(const struct caps *c, const struct sim_profile *p);
 static bool on_lbr_v4(const struct caps *c, const struct sim_profile *p)
 {
 	return (lbr_legacy_present(c) || on_arch_lbr(c, p)) && arch_version_at_least(c, 4);
+}
+
+/* A PMI with the model-specific LBRs on (the lbr suite's freeze checks). */
+static bool on_lbr_pmi(const struct caps *c, const struct sim_profile *p)
+{
+	return lbr_legacy_present(c) && arch_version_at_least(c, 2);
 }
 
 static bool on_legacy_lbr_v2_v3(const struct caps *c, const struct sim_profile *p)

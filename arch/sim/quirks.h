@@ -160,7 +160,7 @@
 	      "Branch Misses Retired (C5H/00H) never counts, although CPUID.0AH:EBX marks it "     \
 	      "available")                                                                         \
 	/* ---- PMI and the local APIC (Vol. 3A 10.5.1, Vol. 3B 20.2) ---- */                      \
-	QUIRK(Q_LVT_NO_MASK, "lvt-mask-not-set-on-pmi", on_any_pmi_source,                         \
+	QUIRK(Q_LVT_NO_MASK, "lvt-mask-not-set-on-pmi", on_intel_pmi_source,                       \
 	      "KVM kvm_apic_local_deliver() before its Sept. 2023 fix (v6.6); since Apr. 2024 "    \
 	      "again for AMD/Hygon guests only (guest_cpuid_is_intel_compatible())",               \
 	      "PMI delivery does not set the LVT performance-counter mask bit")                    \
@@ -334,6 +334,8 @@
 	      "WRMSR MSR_LBR_SELECT is ignored")                                                   \
 	QUIRK(Q_LBR_ONE_SHORT, "lbr-records-one-branch-short", on_lbr_any, "hypothetical",         \
 	      "the first branch after the LBRs are enabled is not recorded")                       \
+	QUIRK(Q_LBR_RING3_NOT_RECORDED, "lbr-outer-rings-not-recorded", on_lbr_any,                \
+	      "hypothetical", "branches taken at CPL > 0 are never recorded")                      \
 	QUIRK(Q_LBR_FROM_TO_SWAPPED, "lbr-from-to-swapped", on_legacy_lbr, "hypothetical",         \
 	      "MSR_LASTBRANCH_x_FROM_IP holds the target and _TO_IP the source")                   \
 	QUIRK(Q_LBR_CPL_FILTER_IGNORED, "lbr-select-cpl-ignored", on_lbr_select, "hypothetical",   \
@@ -345,6 +347,9 @@
 	QUIRK(Q_LBR_FRZ_NOT_SET, "lbr-frz-not-set", on_lbr_v4, "hypothetical",                     \
 	      "FREEZE_LBRS_ON_PMI on v4: a PMI neither sets IA32_PERF_GLOBAL_STATUS.LBR_Frz nor "  \
 	      "stops the LBRs")                                                                    \
+	QUIRK(Q_LBR_FREEZE_ALWAYS, "lbr-frozen-without-freeze-bit", on_lbr_pmi, "hypothetical",    \
+	      "every PMI freezes the LBRs (clears DEBUGCTL.LBR / sets LBR_Frz), "                  \
+	      "FREEZE_LBRS_ON_PMI or not")                                                         \
 	QUIRK(Q_LBR_FREEZE_IGNORED, "lbr-freeze-on-pmi-ignored", on_legacy_lbr_v2_v3,              \
 	      "hypothetical",                                                                      \
 	      "FREEZE_LBRS_ON_PMI before v4: a PMI does not clear "                                \
@@ -455,7 +460,61 @@
 	      "core cycles (3CH/00H, IA32_FIXED_CTR1) count 4 per cycle")                          \
 	QUIRK(Q_REF_TSC_SLOW, "fixed-ref-cycles-below-tsc-rate", on_fixed_ctr2,                    \
 	      "hypothetical (a vPMU counting IA32_FIXED_CTR2 on the core crystal clock)",          \
-	      "IA32_FIXED_CTR2 (REF_TSC) counts at a fraction of the TSC rate")
+	      "IA32_FIXED_CTR2 (REF_TSC) counts at a fraction of the TSC rate")                    \
+	/* ---- issue 9 (verdicts): vendor rules, P6, reserved bits, proof both ways ---- */       \
+	QUIRK(Q_AMD_LVT_MASKED_ON_PMI, "amd-lvt-masked-on-pmi", on_amd,                            \
+	      "KVM AMD guests from its 2023 LVTPC masking until Linux 6.9 (Intel's rule applied "  \
+	      "to every vendor)",                                                                  \
+	      "the AMD local APIC sets the LVT performance-counter mask bit on PMI delivery")      \
+	QUIRK(Q_P6_NO_SIGN_EXTEND, "p6-write-not-sign-extended", on_p6, "hypothetical",            \
+	      "a WRMSR to PerfCtr0/1 stores EAX zero-extended instead of sign-extending bit 31 "   \
+	      "into bits 39:32")                                                                   \
+	QUIRK(Q_P6_EN_PER_COUNTER, "p6-en-per-counter", on_p6,                                     \
+	      "hypothetical (the architectural PMU's rule applied to a P6)",                       \
+	      "PerfEvtSel1's own bit 22 enables PerfCtr1 instead of PerfEvtSel0.EN enabling both") \
+	QUIRK(Q_P6_EN_IGNORED, "p6-en-ignored", on_p6, "hypothetical",                             \
+	      "the P6 counters count with PerfEvtSel0.EN clear")                                   \
+	QUIRK(Q_ADAPTIVE_RECORD_REJECTED, "evtsel-adaptive-record-rejected", on_pebs_baseline,     \
+	      "hypothetical (a vPMU predating Ice Lake's adaptive PEBS)",                          \
+	      "IA32_PERFEVTSELx bit 34 (Adaptive_Record) raises #GP although "                     \
+	      "IA32_PERF_CAPABILITIES.PEBS_BASELINE = 1")                                          \
+	QUIRK(Q_IN_TX_REJECTED, "evtsel-in-tx-rejected", on_tsx, "hypothetical",                   \
+	      "IA32_PERFEVTSELx bits 32/33 (IN_TX, IN_TXCP) raise #GP although CPUID enumerates "  \
+	      "HLE or RTM")                                                                        \
+	QUIRK(Q_IN_TXCP_EVERY_COUNTER, "evtsel-in-txcp-every-counter", on_tsx, "hypothetical",     \
+	      "IN_TXCP (bit 33) is accepted on every IA32_PERFEVTSELx, not only on "               \
+	      "IA32_PERFEVTSEL2")                                                                  \
+	/* the deviations the core conformance tests exist for (mutation both ways) */             \
+	QUIRK(Q_INSNS_EXTRA_PER_ITER, "insns-one-extra-per-iteration", on_counting_pmu,            \
+	      "hypothetical (an emulator counting the loop branch twice)",                         \
+	      "instructions retired counts one more than retired per workload loop iteration")     \
+	QUIRK(Q_CPUID_FIXED_HIDDEN, "cpuid-v2-fixed-counters-hidden", on_fixed_by_leaf_0ah,        \
+	      "Core 2 Merom/Conroe (CPUID.0AH:EDX = 0 on version 2; see kernel/known.c)",          \
+	      "CPUID.0AH reports version 2+ with EDX[12:0] = 0 and ECX = 0: no fixed counter")     \
+	QUIRK(Q_GP_LAST_MISSING, "enumerated-gp-counter-missing", on_arch_pmu,                     \
+	      "hypothetical (a vPMU exposing fewer counters than its CPUID)",                      \
+	      "the highest enumerated IA32_PMCx / IA32_PERFEVTSELx do not exist (#GP)")            \
+	QUIRK(Q_LVT_VECTOR_IGNORED, "lvt-vector-not-written", on_arch_pmu, "hypothetical",         \
+	      "a write of the LVT performance-counter entry keeps the old vector")                 \
+	QUIRK(Q_PMC_LEGACY_WRITE_IGNORED, "pmc-legacy-write-ignored", on_fw_write, "hypothetical", \
+	      "with FW_WRITE, WRMSR to IA32_PMCx (the legacy address) is ignored: only "           \
+	      "IA32_A_PMCx writes the counter")                                                    \
+	QUIRK(Q_V1_GLOBAL_MSRS, "v1-global-msrs-exist", on_v1, "hypothetical",                     \
+	      "IA32_PERF_GLOBAL_CTRL / STATUS / OVF_CTRL and IA32_FIXED_CTR_CTRL exist on "        \
+	      "version 1")                                                                         \
+	QUIRK(Q_P4_CCCR_ENABLE_IGNORED, "p4-cccr-enable-ignored", on_netburst, "hypothetical",     \
+	      "a NetBurst counter counts its ESCR's event with CCCR.Enable clear")                 \
+	QUIRK(Q_P4_FAST_RDPMC_GP, "p4-fast-rdpmc-gp", on_netburst,                                 \
+	      "hypothetical (ECX[31] decoded as an architectural type)",                           \
+	      "RDPMC with ECX[31] (fast read) raises #GP(0) on NetBurst")                          \
+	QUIRK(Q_RDT_RMID_TRUNCATED, "rdt-pqr-rmid-truncated", on_rdt_l3_rmid_8, "hypothetical",    \
+	      "IA32_PQR_ASSOC.RMID keeps bits 2:0 only")                                           \
+	QUIRK(Q_RDT_MAX_RMID_ERROR, "rdt-max-rmid-error", on_rdt_l3,                               \
+	      "hypothetical (an off-by-one range check)",                                          \
+	      "IA32_QM_CTR sets Error (bit 63) for the highest valid RMID, CPUID.(0FH,1):ECX")     \
+	QUIRK(Q_PEBS_RECORD_ON_ENABLE, "pebs-record-on-enable", on_pebs_baseline, "hypothetical",  \
+	      "a PEBS record is written when IA32_PEBS_ENABLE switches a GP counter on, before "   \
+	      "any overflow")
 
 enum quirk {
 #define QUIRK(id, name, applies, where, desc) id,

@@ -72,7 +72,8 @@ static enum sim_msr_result rdt_rdmsr(uint32_t msr, uint64_t *val)
 			     (ev == QM_EVENT_L3_TOTAL_BW && r->l3.total_bw) ||
 			     (ev == QM_EVENT_L3_LOCAL_BW && r->l3.local_bw);
 		if ((!ev_ok && !quirk(Q_RDT_EVENT_NO_ERROR)) ||
-		    (rmid > r->l3.max_rmid && !quirk(Q_RDT_RMID_NO_ERROR))) {
+		    (rmid > r->l3.max_rmid && !quirk(Q_RDT_RMID_NO_ERROR)) ||
+		    (rmid == r->l3.max_rmid && quirk(Q_RDT_MAX_RMID_ERROR))) {
 			*val = QM_CTR_ERROR;
 			return SIM_MSR_OK;
 		}
@@ -105,6 +106,8 @@ static enum sim_msr_result rdt_wrmsr(uint32_t msr, uint64_t val)
 			valid |= PQR_ASSOC_COS;
 		if (val & ~valid)
 			return SIM_MSR_GP;
+		if (quirk(Q_RDT_RMID_TRUNCATED))
+			val &= ~PQR_ASSOC_RMID | 0x7;
 		P->pqr_assoc = val;
 		uint64_t rmid = FIELD_GET_ULL(PQR_ASSOC_RMID, val);
 		use_rmid(rmid);

@@ -168,6 +168,9 @@ struct sim_pmu {
 	uint64_t fixed_ctrl, global_ctrl, global_status;
 	uint64_t debugctl;
 	uint64_t td_acc[4]; /* retiring, bad spec, frontend, backend slots */
+	/* P6 family (p6.c) */
+	uint64_t p6_ctr[P6_NUM_COUNTERS], p6_sel[P6_NUM_COUNTERS];
+	bool p6_last[P6_NUM_COUNTERS];
 	/* AMD */
 	uint64_t amd_ctr[SIM_MAX_AMD_CORE], amd_sel[SIM_MAX_AMD_CORE];
 	bool amd_last[SIM_MAX_AMD_CORE];
@@ -222,7 +225,7 @@ struct sim_cpu {
 	uint64_t gp_exists;    /* bit i: IA32_PMCi / PERFEVTSELi exist */
 	uint32_t fixed_exists; /* bit i: IA32_FIXED_CTRi exists */
 	bool fw_write, perf_metrics, anythread_ok;
-	uint64_t evtsel_reserved, fixed_ctrl_valid, global_ctrl_valid;
+	uint64_t fixed_ctrl_valid, global_ctrl_valid;
 	uint64_t status_reset_valid, status_set_valid;
 	uint64_t perf_cap;
 
@@ -256,7 +259,7 @@ enum sim_config_result {
 /* quirks: QUIRK_COUNT flags, or NULL for none */
 enum sim_config_result sim_configure(const struct sim_profile *p, const bool *quirks, char *err,
 				     unsigned errlen);
-void sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+bool sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 void sim_pmu_reset(void);
 
 /* msr.c: the dispatcher over the families; returns the vector (0 or

@@ -9,6 +9,30 @@ default rel
 
 section .text progbits alloc exec nowrite align=64
 
+; Six taken branches, JMP and JZ alternating (ZF must be set), labelled
+; .b0-.b5 (the branch) and .t0-.t5 (its target) under the enclosing
+; function's name; a not-taken path would be a UD2, never reached.
+%macro JMP_JZ_CHAIN 0
+.b0:	jmp .t0
+	ud2
+.t0:
+.b1:	jz .t1
+	ud2
+.t1:
+.b2:	jmp .t2
+	ud2
+.t2:
+.b3:	jz .t3
+	ud2
+.t3:
+.b4:	jmp .t4
+	ud2
+.t4:
+.b5:	jz .t5
+	ud2
+.t5:
+%endmacro
+
 ; void arch_branch_chain(uint32_t msr, uint64_t on, uint64_t off)
 ; ZF is set before the first WRMSR (WRMSR and JMP leave flags alone), so
 ; every JZ is taken; each not-taken path would be a UD2, never reached.
@@ -28,24 +52,7 @@ arch_branch_chain:
 	shr rdx, 32		; on[63:32]
 	cmp ecx, ecx		; ZF = 1
 	wrmsr
-.b0:	jmp .t0
-	ud2
-.t0:
-.b1:	jz .t1
-	ud2
-.t1:
-.b2:	jmp .t2
-	ud2
-.t2:
-.b3:	jz .t3
-	ud2
-.t3:
-.b4:	jmp .t4
-	ud2
-.t4:
-.b5:	jz .t5
-	ud2
-.t5:
+	JMP_JZ_CHAIN
 	mov eax, r9d
 	mov edx, r8d
 .b6:	call .t6
@@ -72,4 +79,26 @@ arch_branch_chain_sites:
 	SITE 5, arch_branch_chain.b5, arch_branch_chain.t5
 	SITE 6, arch_branch_chain.b6, arch_branch_chain.t6
 	SITE 7, arch_branch_chain.b7, arch_branch_chain.r6
+	ret
+
+; uint64_t arch_branch_chain_user(uint64_t arg): JMP, JZ, JMP, JZ, JMP, JZ,
+; all taken (XOR sets ZF), then RET with RAX = 0. In the user pages.
+section .text.user progbits alloc exec nowrite align=64
+align 64
+global arch_branch_chain_user
+arch_branch_chain_user:
+	xor eax, eax		; ZF = 1, the result 0
+	JMP_JZ_CHAIN
+	ret
+
+section .text
+; void arch_branch_chain_user_sites(uint64_t from[6], uint64_t to[6])
+global arch_branch_chain_user_sites
+arch_branch_chain_user_sites:
+	SITE 0, arch_branch_chain_user.b0, arch_branch_chain_user.t0
+	SITE 1, arch_branch_chain_user.b1, arch_branch_chain_user.t1
+	SITE 2, arch_branch_chain_user.b2, arch_branch_chain_user.t2
+	SITE 3, arch_branch_chain_user.b3, arch_branch_chain_user.t3
+	SITE 4, arch_branch_chain_user.b4, arch_branch_chain_user.t4
+	SITE 5, arch_branch_chain_user.b5, arch_branch_chain_user.t5
 	ret

@@ -133,6 +133,13 @@ void cpu_init_descriptors(struct cpu_tables *t, uint64_t trap_stack,
 	__asm__ volatile("lidt %0" : : "m"(ip) : "memory");
 }
 
+bool arch_cpuid_known(uint32_t leaf, uint32_t subleaf)
+{
+	(void)leaf;
+	(void)subleaf;
+	return true; /* the processor answers every leaf */
+}
+
 void arch_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	__asm__ volatile("cpuid"
