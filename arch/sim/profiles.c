@@ -371,7 +371,7 @@ void sim_load_profiles(const char *dir)
 		.name = n, .desc = d, .parts = (const struct sim_machine_part[]){__VA_ARGS__},     \
 		.n_parts = ARRAY_SIZE(((const struct sim_machine_part[]){__VA_ARGS__}))            \
 	}
-static const struct sim_profile machines[] = {
+static struct sim_profile machines[] = {
     MACHINE("smp-synth-v5-x4", "4 CPUs of synth-v5-metrics (no leaf 0BH: no SMT siblings)",
 	    {"synth-v5-metrics", 4}),
     MACHINE("smp-broadwell-ep-2c4t",
@@ -414,8 +414,12 @@ static const struct sim_profile *machine_at(unsigned i)
 		bool ok = true;
 		for (unsigned k = 0; k < machines[m].n_parts; k++)
 			ok = ok && cpu_profile(machines[m].parts[k].profile);
-		if (ok && i-- == 0)
+		if (ok && i-- == 0) {
+			/* What the quirk predicates read of a profile: the first CPU's. */
+			machines[m].perf_capabilities =
+			    cpu_profile(machines[m].parts[0].profile)->perf_capabilities;
 			return &machines[m];
+		}
 	}
 	return NULL;
 }
