@@ -26,7 +26,7 @@ else
 quiet = @printf '  %-3s %s\n' '$(1)' '$(2)';
 endif
 
-.PHONY: all host run test mutation clean deps format bench image
+.PHONY: all host run test mutation clean deps format bench image screenshot
 # deps first, alone: with -j a missing package would otherwise fail mid-build.
 all: deps
 	@$(MAKE) -s --no-print-directory efi host
@@ -34,6 +34,7 @@ all: deps
 include mk/deps.mk
 include mk/efi.mk
 include mk/host.mk
+include mk/bench.mk
 
 run: all
 	scripts/run.sh $(if $(KVM),--kvm) $(if $(KVMCPU),--kvm-cpu $(KVMCPU)) $(if $(CPU),--cpu $(CPU)) $(if $(SMP),--smp $(SMP)) $(if $(CONFIG),--config $(CONFIG)) $(if $(EXPECT),--expect $(EXPECT))
@@ -44,8 +45,11 @@ test: deps
 mutation: host
 	scripts/mutation.sh
 
-bench: all
+bench: all $(HELLO_EFI)
 	scripts/bench.sh
+
+screenshot: all
+	scripts/screenshot.py
 
 image: all
 	scripts/make-usb-image.sh

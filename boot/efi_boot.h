@@ -22,9 +22,10 @@ EFI_FILE_HANDLE efi_boot_volume(EFI_HANDLE image);
 char *efi_read_file(EFI_FILE_HANDLE root, const CHAR16 *path, UINTN max_size, UINTN *size,
 		    const char **err);
 
-/* Create (or replace) \dir\name and write data to it. */
-EFI_STATUS efi_write_file(EFI_FILE_HANDLE root, const CHAR16 *dir, const CHAR16 *name,
-			  const void *data, UINTN len);
+/* Create \dir\name (and \dir) and write data to it. An existing file is
+ * never replaced: EFI_ACCESS_DENIED, nothing written. */
+EFI_STATUS efi_create_file(EFI_FILE_HANDLE root, const CHAR16 *dir, const CHAR16 *name,
+			   const void *data, UINTN len);
 
 /* From the ACPI 2.0 XSDT's MADT: the local APIC's physical address
  * (h->bi.lapic_phys, 0 if none) and the enabled processors' APIC IDs

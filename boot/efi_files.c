@@ -71,8 +71,8 @@ char *efi_read_file(EFI_FILE_HANDLE root, const CHAR16 *path, UINTN max_size, UI
 	return buf;
 }
 
-EFI_STATUS efi_write_file(EFI_FILE_HANDLE root, const CHAR16 *dir, const CHAR16 *name,
-			  const void *data, UINTN len)
+EFI_STATUS efi_create_file(EFI_FILE_HANDLE root, const CHAR16 *dir, const CHAR16 *name,
+			   const void *data, UINTN len)
 {
 	EFI_FILE_HANDLE d = NULL, f = NULL;
 	EFI_STATUS s;
@@ -82,9 +82,13 @@ EFI_STATUS efi_write_file(EFI_FILE_HANDLE root, const CHAR16 *dir, const CHAR16 
 		       EFI_FILE_DIRECTORY);
 	if (EFI_ERROR(s))
 		return s;
-	/* Replace, never append to, an older report. */
-	if (!EFI_ERROR(d->Open(d, &f, (CHAR16 *)name, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0)))
-		f->Delete(f); /* also closes it */
+	/* Never replace an earlier report: a name in use is the caller's to
+	 * change. */
+	if (!EFI_ERROR(d->Open(d, &f, (CHAR16 *)name, EFI_FILE_MODE_READ, 0))) {
+		f->Close(f);
+		d->Close(d);
+		return EFI_ACCESS_DENIED;
+	}
 	f = NULL;
 	s = d->Open(d, &f, (CHAR16 *)name,
 		    EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE | EFI_FILE_MODE_CREATE, 0);

@@ -7,6 +7,7 @@
 #include "efi_boot.h"
 
 #include "arch.h"
+#include "efi_relocate.h"
 #include "options.h"
 
 /* Options file, relative to the boot volume's root. */
@@ -201,6 +202,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st);
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
+	efi_apply_relr(); /* before anything reads a pointer from the data */
 	uint64_t tsc = arch_rdtsc();
 	EFI_STATUS s;
 

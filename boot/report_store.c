@@ -6,7 +6,10 @@
  * file system protocols are gone. What remains is runtime services, so the
  * report is stored in non-volatile UEFI variables (our own vendor GUID),
  * in chunks; on the next boot the loader, with boot services again, writes
- * it to \pmutest\<name> on the boot volume and deletes the variables.
+ * it to \pmutest\<machine>-<date>.ktap on the boot volume (the machine
+ * named by the kernel, the date from the firmware clock when the report was
+ * stored; "-2", "-3"... when that name is taken: an earlier report is never
+ * replaced) and deletes the variables.
  *
  * NV variable storage is small and some firmware misbehaves when it is
  * full, so at most REPORT_CAP bytes are stored: the head and the tail of a
@@ -33,7 +36,8 @@ struct report_meta {
 	uint64_t stored;   /* bytes in the chunks */
 	uint64_t original; /* bytes of the report the kernel produced */
 	uint32_t complete; /* every chunk was written */
-	char name[52];
+	char name[52];	   /* the machine, from the kernel */
+	char date[16];	   /* YYYYMMDD-HHMMSS when stored, "" if no clock */
 };
 
 static EFI_RUNTIME_SERVICES *rt;
@@ -100,6 +104,26 @@ static size_t append_str(char *s, size_t at, const char *t)
 	return at;
 }
 
+/* The firmware clock (a runtime service) as YYYYMMDD-HHMMSS; "" without. */
+static void format_date(char *out)
+{
+	EFI_TIME tm;
+	out[0] = 0;
+	if (EFI_ERROR(rt->GetTime(&tm, NULL)) || tm.Year < 1998 || tm.Month < 1 || tm.Month > 12)
+		return;
+	unsigned v[6] = {tm.Year, tm.Month, tm.Day, tm.Hour, tm.Minute, tm.Second};
+	unsigned width[6] = {4, 2, 2, 2, 2, 2};
+	size_t n = 0;
+	for (int i = 0; i < 6; i++) {
+		if (i == 3)
+			out[n++] = '-';
+		for (unsigned d = width[i], x = v[i]; d-- > 0; x /= 10)
+			out[n + d] = (char)('0' + x % 10);
+		n += width[i];
+	}
+	out[n] = 0;
+}
+
 static void view_init(struct report_view *v, const char *data, size_t len)
 {
 	v->data = data;
@@ -150,6 +174,7 @@ bool efi_store_report(const char *name, const char *data, size_t len)
 	meta.complete = ok && done == total;
 	for (unsigned i = 0; name[i] && i < sizeof(meta.name) - 1; i++)
 		meta.name[i] = name[i];
+	format_date(meta.date);
 	if (EFI_ERROR(rt->SetVariable(meta_name, &report_guid, REPORT_ATTRS, sizeof(meta), &meta)))
 		return false;
 	return meta.complete; /* a capped report says so in its text */
@@ -167,22 +192,37 @@ static void delete_chunks(void)
 	}
 }
 
-/* Only [A-Za-z0-9._-], never a path; "report.ktap" when unusable. */
-static CHAR16 *file_name(const struct report_meta *m)
+/* Only [A-Za-z0-9._-] is copied, never a path; anything else becomes '_'. */
+static UINTN append_safe(CHAR16 *out, UINTN n, const char *s, UINTN max)
 {
-	static CHAR16 out[sizeof(m->name) + 1];
-	unsigned n = 0;
-	for (; n < sizeof(m->name) && m->name[n]; n++) {
-		char c = m->name[n];
+	for (UINTN i = 0; i < max && s[i]; i++) {
+		char c = s[i];
 		bool okc = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			   (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
-		if (!okc || (n == 0 && c == '.'))
-			return L"report.ktap";
-		out[n] = (CHAR16)c;
+			   (c >= '0' && c <= '9') || c == '_' || c == '-' || (c == '.' && n > 0);
+		out[n++] = okc ? (CHAR16)c : L'_';
+	}
+	return n;
+}
+
+/* "<machine>-<date>[-N].ktap"; N from 2 on when the plain name is taken. */
+static void file_name(CHAR16 *out, const struct report_meta *m, unsigned attempt)
+{
+	UINTN n = append_safe(out, 0, m->name[0] ? m->name : "report", sizeof(m->name));
+	if (m->date[0]) {
+		out[n++] = L'-';
+		n = append_safe(out, n, m->date, sizeof(m->date));
+	}
+	if (attempt > 1) {
+		char num[24];
+		num[append_dec(num, 0, attempt)] = 0;
+		out[n++] = L'-';
+		n = append_safe(out, n, num, sizeof(num));
 	}
 	out[n] = 0;
-	return n ? out : L"report.ktap";
+	StrCat(out, L".ktap");
 }
+
+#define MAX_NAME_ATTEMPTS 999
 
 const char *efi_report_flush(EFI_FILE_HANDLE root)
 {
@@ -220,8 +260,12 @@ const char *efi_report_flush(EFI_FILE_HANDLE root)
 			break;
 		got += n;
 	}
-	CHAR16 *fname = file_name(&meta);
-	s = efi_write_file(root, L"\\pmutest", fname, text, got);
+	static CHAR16 fname[sizeof(meta.name) + sizeof(meta.date) + 16];
+	unsigned attempt = 1;
+	do {
+		file_name(fname, &meta, attempt);
+		s = efi_create_file(root, L"\\pmutest", fname, text, got);
+	} while (s == EFI_ACCESS_DENIED && ++attempt <= MAX_NAME_ATTEMPTS);
 	FreePool(text);
 	CHAR16 *msg;
 	if (EFI_ERROR(s)) {

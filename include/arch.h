@@ -478,7 +478,47 @@ void arch_selftest_fault_in_pmi_handler(void);
  * report the test as failed. */
 void arch_selftest_corrupt_machine_state(void);
 
-/* Save a file on the boot medium (real hardware); false when it cannot. */
+/* ---- The screen ------------------------------------------------------------
+ * A text grid on the machine's display, on which kernel/screen.c draws the
+ * progress view and the summary (the serial port keeps the full KTAP).
+ * Until the kernel first calls arch_screen_clear() the screen shows the
+ * console log; after arch_exit(RUN_ERROR) from the arch it shows it again.
+ * Cells are (col, row) from the top left; text is clipped at the right
+ * edge. Without a display arch_screen_size() is false and the rest does
+ * nothing. */
+enum screen_color {
+	SCREEN_GREY,
+	SCREEN_WHITE,
+	SCREEN_GREEN,
+	SCREEN_RED,
+	SCREEN_YELLOW,
+	SCREEN_CYAN,
+	SCREEN_COLOR_COUNT
+};
+bool arch_screen_size(unsigned *cols, unsigned *rows);
+void arch_screen_clear(void);
+void arch_screen_text(unsigned col, unsigned row, enum screen_color color, const char *s);
+/* Text at scale x scale cells a character (the verdict): the grid keeps
+ * the characters in the top row of the area, the rest of it blank. */
+void arch_screen_big(unsigned col, unsigned row, unsigned scale, enum screen_color color,
+		     const char *s);
+/* The grid as text, one line a row, to a second output where there is one
+ * (x86_64: COM2, which `make test` reads). */
+void arch_screen_publish(void);
+
+/* A key pressed since the last call (true once a key), and whether there is
+ * a keyboard to ask at all. */
+enum arch_key { ARCH_KEY_NONE, ARCH_KEY_PRESSED, ARCH_KEY_NO_KEYBOARD };
+enum arch_key arch_key_poll(void);
+
+/* Called by arch_exit() when the machine stays up after the verdict (no
+ * exit device: real hardware): the kernel's last screen, paged by key or
+ * cycled. Interrupts are off; it never returns. */
+__attribute__((noreturn)) void kernel_halted(enum run_status status);
+
+/* Keep the report for the boot medium (real hardware); false when it
+ * cannot. name: the machine, without extension (the stored file's name adds
+ * the date and ".ktap", see boot/report_store.c). */
 bool arch_save_report(const char *name, const char *data, size_t len);
 
 #endif

@@ -11,11 +11,15 @@
 
 /* ---- Architectural performance monitoring (Vol. 4 Table 2-2; Vol. 3B
  * 20.2 "Architectural Performance Monitoring") ---------------------------- */
-#define MSR_IA32_PMC0			  0x0C1 /* IA32_PMCx = 0C1H + x */
-#define MSR_IA32_PERFEVTSEL0		  0x186 /* IA32_PERFEVTSELx = 186H + x */
-#define MSR_IA32_A_PMC0			  0x4C1 /* full-width alias, IA32_A_PMCx = 4C1H + x */
-#define MSR_IA32_FIXED_CTR0		  0x309 /* IA32_FIXED_CTRx = 309H + x */
-#define MSR_IA32_PERF_CAPABILITIES	  0x345
+#define MSR_IA32_PMC0		   0x0C1 /* IA32_PMCx = 0C1H + x */
+#define MSR_IA32_PERFEVTSEL0	   0x186 /* IA32_PERFEVTSELx = 186H + x */
+#define MSR_IA32_A_PMC0		   0x4C1 /* full-width alias, IA32_A_PMCx = 4C1H + x */
+#define MSR_IA32_FIXED_CTR0	   0x309 /* IA32_FIXED_CTRx = 309H + x */
+#define MSR_IA32_PERF_CAPABILITIES 0x345
+/* Microcode revision: Intel IA32_BIOS_SIGN_ID (EDX half, after WRMSR 0 and
+ * CPUID.01H; SDM Vol. 3A "Microcode Update Facilities"), AMD PATCH_LEVEL
+ * (EAX half) at the same address. */
+#define MSR_IA32_BIOS_SIGN_ID		  0x08B
 #define MSR_IA32_FIXED_CTR_CTRL		  0x38D
 #define MSR_IA32_PERF_GLOBAL_STATUS	  0x38E
 #define MSR_IA32_PERF_GLOBAL_CTRL	  0x38F

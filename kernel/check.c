@@ -7,6 +7,7 @@
 #include "kstring.h"
 #include "ktap.h"
 #include "runner_internal.h"
+#include "screen.h"
 #include "test.h"
 
 /* A check site is identified by its format string: the same expect_*() in a
@@ -72,6 +73,7 @@ static void report(struct t *t, bool ok, const char *expected, const char *actua
 	ktap_diag(t->w, "  rule:     %s", rule ? rule : "(none given)");
 	if (k)
 		ktap_diag(t->w, "  known:    %s (%s): %s", k->id, k->what, k->source);
+	screen_failure(desc, expected, actual, rule);
 	if (t->failures == T_MAX_FAIL_DIAGS)
 		ktap_diag(t->w, "(further failures of this test are counted, not shown)");
 }

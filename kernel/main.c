@@ -13,6 +13,7 @@
 #include "options.h"
 #include "report.h"
 #include "runner.h"
+#include "screen.h"
 #include "version.h"
 
 struct caps g_caps;
@@ -70,6 +71,14 @@ static void report_duration(const char *name, uint64_t cycles)
 	if (hz)
 		ktap_diag(&g_ktap, "measure: %s_ms = %llu ms", name,
 			  (unsigned long long)(cycles / (hz / 1000)));
+}
+
+/* The machine in a report's file name: vendor, family, model, stepping
+ * (e.g. "Intel-fam06-model8c-step1"); the store adds the date. */
+static void report_machine_name(char *buf, size_t size)
+{
+	ksnprintf(buf, size, "%s-fam%02x-model%02x-step%x", caps_vendor_name(g_caps.vendor),
+		  g_caps.family, g_caps.model, g_caps.stepping);
 }
 
 void kernel_main(const struct boot_info *bi)
@@ -142,12 +151,29 @@ void kernel_main(const struct boot_info *bi)
 		  : status == RUN_FAIL ? "FAIL"
 				       : "ERROR");
 
+	struct screen_summary sum = {
+	    .status = status,
+	    .firmware = bi->firmware_vendor,
+	    .boot_message = bi->boot_message,
+	    .report = SCREEN_REPORT_NOT_KEPT,
+	};
+	char machine[48];
+	report_machine_name(machine, sizeof(machine));
+	sum.report_name = machine;
+	if (option_errors)
+		sum.why = "the options file has errors (the serial log names them)";
+	else if (tot.pass + failed == 0)
+		sum.why = "no test was executed";
 	if (opts.save_report) {
 		size_t len;
 		bool truncated;
 		const char *text = report_text(&len, &truncated);
-		if (arch_save_report("report.ktap", text, len))
+		sum.report = SCREEN_REPORT_FAILED;
+		if (arch_save_report(machine, text, len)) {
 			ktap_diag(&g_ktap, "report saved%s", truncated ? " (truncated)" : "");
+			sum.report = SCREEN_REPORT_KEPT;
+		}
 	}
+	screen_summary(&sum);
 	arch_exit(status);
 }

@@ -24,6 +24,7 @@
 #include "pmu.h"
 #include "requires.h"
 #include "runner_internal.h"
+#include "screen.h"
 
 extern const struct test_desc __start_pmutest_tests[];
 extern const struct test_desc __stop_pmutest_tests[];
@@ -253,9 +254,14 @@ static void report_exception(struct ktap_writer *w, const struct arch_exception 
 {
 	if (ex->vector == ARCH_TIMEOUT)
 		return;
-	char err[32] = "";
+	char err[32] = "", actual[96];
 	if (ex->has_error_code)
 		ksnprintf(err, sizeof(err), ", error code %#x", ex->error_code);
+	ksnprintf(actual, sizeof(actual), "%s at RIP %#llx%s", x86_vector_name(ex->vector),
+		  (unsigned long long)ex->rip, err);
+	screen_failure("unexpected exception; the test was abandoned",
+		       "no exception outside a probe", actual,
+		       "the harness: the serial log has the details");
 	ktap_diag(w, "unexpected exception %s (vector %d) at RIP %#llx, CPL %d%s",
 		  x86_vector_name(ex->vector), ex->vector, (unsigned long long)ex->rip, ex->cpl,
 		  err);
@@ -272,10 +278,12 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	struct ktap_writer *w = &g_ktap;
 	const char *missing = requires_missing(&g_caps, d->requires);
 
+	screen_test_begin(d->name);
 	if (missing) {
 		char why[192];
 		ksnprintf(why, sizeof(why), "missing %s", missing);
 		ktap_result(w, number, d->name, KTAP_SKIP, why);
+		screen_test_end(KTAP_SKIP);
 		return KTAP_SKIP;
 	}
 
@@ -324,6 +332,8 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 		r = KTAP_FAIL;
 	} else if (rc == ARCH_GUARD_TIMEOUT) {
 		ktap_diag(w, "watchdog: no result after %u ms; the test was abandoned", timeout);
+		screen_failure("watchdog: the test was abandoned", "a result within the timeout",
+			       "no result", "the harness (timeout_ms)");
 		r = KTAP_TIMEOUT;
 	} else if (rc == ARCH_GUARD_EXCEPTION) {
 		report_exception(w, &ex);
@@ -351,6 +361,7 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	if (o->verbose >= 1 && t.checks && r != KTAP_SKIP)
 		ktap_diag(w, "%llu checks (%u distinct)", t.checks, t.n_sites);
 	ktap_result(w, number, d->name, r, text);
+	screen_test_end(r);
 	return r;
 }
 
@@ -390,6 +401,7 @@ static void run_suite(const struct options *o, const char *suite, const char *la
 		planned += !kstrcmp(d->suite, suite) && selected(o, d);
 
 	ktap_begin_subtest(w, label, planned);
+	screen_suite_begin(label, number);
 	live_suite = &st;
 	uint64_t t0 = arch_rdtsc();
 	unsigned n = 0;
@@ -436,6 +448,11 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 	char label[OPT_NAME_LEN + 16];
 
 	kmemset(tot, 0, sizeof(*tot));
+	unsigned tests = 0;
+	const struct test_desc *d;
+	for_each_test (d)
+		tests += selected(o, d);
+	screen_run_begin(n * n_cpus, tests * n_cpus);
 	for (unsigned c = 0; c < n_cpus; c++) {
 		struct run_totals before = *tot;
 

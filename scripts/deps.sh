@@ -13,6 +13,7 @@ needs=(
 	"mcopy mtools"
 	"mformat mtools"
 	"mkfs.vfat dosfstools"
+	"/usr/sbin/sfdisk fdisk"
 	"cpuid cpuid"
 	"python3 python3"
 	"/usr/lib/crt0-efi-x86_64.o gnu-efi"

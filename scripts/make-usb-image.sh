@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
-# Build a bootable USB image for real hardware: build/pmutest-usb.img, a
-# plain FAT32 file system without a partition table (a "superfloppy"; UEFI
-# firmware reads FAT on whole removable media) holding
+# Build the USB stick image: build/pmutest-usb.img, a GPT disk with one EFI
+# System Partition (FAT32) that every UEFI firmware boots from removable
+# media (UEFI 2.x, 13.3.1.3 "Directory Structure": \EFI\BOOT\BOOTX64.EFI):
 #   \EFI\BOOT\BOOTX64.EFI   the test kernel
-#   \EFI\BOOT\pmutest.cfg   the options (a sample unless --config is given)
+#   \EFI\BOOT\pmutest.cfg   the options (a commented default unless --config)
 #   \pmutest\               where the report of a run is written on the
 #                           next boot (see boot/report_store.c)
-# Needs mtools only (no root, no loop devices).
+# No root, no loop device: sfdisk writes the partition table into the file,
+# mtools formats and fills the partition (a separate file, copied in).
+#
+# Exit status: 0 written, 2 bad arguments or a missing tool/file.
 set -euo pipefail
 
 usage() {
 	cat <<'USAGE'
 usage: scripts/make-usb-image.sh [--config FILE] [--efi PATH] [--out IMG] [--size MIB]
 
-  --config FILE   options file to install (default: a commented sample)
+  --config FILE   options file to install (default: a commented default)
   --efi PATH      image to install (default build/BOOTX64.EFI)
   --out IMG       output (default build/pmutest-usb.img)
-  --size MIB      image size in MiB, 40..4096 (default 64)
+  --size MIB      disk size in MiB, 48..4096 (default 64)
 USAGE
 }
 
@@ -26,6 +29,8 @@ die() {
 }
 
 here=$(cd "$(dirname "$0")/.." && pwd)
+# sfdisk lives in /usr/sbin, which a user's PATH may lack.
+PATH=$PATH:/usr/sbin:/sbin
 config=
 efi=$here/build/BOOTX64.EFI
 out=$here/build/pmutest-usb.img
@@ -44,46 +49,66 @@ while [ $# -gt 0 ]; do
 done
 
 case $size in '' | *[!0-9]*) die "--size wants MiB, got '$size'" ;; esac
-# FAT32 needs at least 65525 clusters: 40 MiB of 512-byte clusters.
-if [ "$size" -lt 40 ] || [ "$size" -gt 4096 ]; then
-	die "--size must be 40..4096 MiB"
+# FAT32 needs at least 65525 clusters: the partition (size - 2 MiB) of
+# 512-byte clusters is large enough from 48 MiB on.
+if [ "$size" -lt 48 ] || [ "$size" -gt 4096 ]; then
+	die "--size must be 48..4096 MiB"
 fi
 [ -f "$efi" ] || die "no image at $efi (run 'make efi')"
 [ -z "$config" ] || [ -f "$config" ] || die "options file not found: $config"
-for t in mformat mmd mcopy; do
-	command -v $t >/dev/null || die "$t missing: apt-get install mtools"
+for t in mformat mmd mcopy sfdisk; do
+	command -v $t >/dev/null || die "$t missing: apt-get install mtools fdisk"
 done
+
+# The partition: from 1 MiB (aligned for every flash controller) to 1 MiB
+# before the end (the backup GPT lives in the last 33 sectors).
+part_start=2048
+part_sectors=$(((size - 2) * 2048))
+clusters=1
+[ "$size" -gt 256 ] && clusters=8
 
 mkdir -p "$(dirname "$out")"
 tmp=$out.tmp
-rm -f "$tmp"
+part=$out.part
+rm -f "$tmp" "$part"
+trap 'rm -f "$tmp" "$part" "${sample-}"' EXIT
+
 truncate -s "${size}M" "$tmp"
-sectors=$((size * 2048))
-clusters=1
-[ "$size" -gt 256 ] && clusters=8
-mformat -i "$tmp" -F -T "$sectors" -h 64 -s 32 -c "$clusters" -v PMUTEST ::
-mmd -i "$tmp" ::/EFI ::/EFI/BOOT ::/pmutest
-mcopy -i "$tmp" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+# C12A7328-...: the EFI System Partition type GUID (UEFI 2.x, table 5.8).
+sfdisk --quiet --no-reread --no-tell-kernel "$tmp" >/dev/null <<PARTS
+label: gpt
+start=$part_start, size=$part_sectors, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B, name="PMUTEST"
+PARTS
+
+truncate -s "$((part_sectors * 512))" "$part"
+mformat -i "$part" -F -T "$part_sectors" -h 64 -s 32 -H "$part_start" -c "$clusters" -v PMUTEST ::
+mmd -i "$part" ::/EFI ::/EFI/BOOT ::/pmutest
+mcopy -i "$part" "$efi" ::/EFI/BOOT/BOOTX64.EFI
 if [ -n "$config" ]; then
-	mcopy -i "$tmp" "$config" ::/EFI/BOOT/pmutest.cfg
+	mcopy -i "$part" "$config" ::/EFI/BOOT/pmutest.cfg
 else
 	sample=$(mktemp)
-	trap 'rm -f "$sample"' EXIT
 	cat >"$sample" <<'CFG'
-# pmutest options (key = value, one per line; '#' starts a comment).
-# selftest = 0        harness self-tests (they fail on purpose)
-# suites = rdpmc, global
-# exclude = counting.edge_inv_cmask
-# timeout_ms = 2000   watchdog per test
-# verbose = 0
-# The report is stored in UEFI variables at the end of the run and written
-# to \pmutest\report.ktap on this stick at the next boot.
+# pmutest options: key = value, one per line; '#' starts a comment.
+# Every option is listed with its default; remove the '#' to change one.
+#
+# suites = rdpmc, global        only these suites (default: all)
+# tests = rdpmc.type_space      only these tests, as suite.test
+# exclude = pmi                 never these suites or tests
+# selftest = 0                  1: also the harness self-tests (they fail on purpose)
+# verbose = 1                   0: failures only, 2: also every passing check
+# timeout_ms = 10000            watchdog per test (100..600000)
+#
+# The report is kept in UEFI variables at the end of the run; the next boot
+# of this stick writes it to \pmutest\ (a new file each time, named after
+# the machine and the date). 0: do not keep it.
 save_report = 1
 CFG
-	mcopy -i "$tmp" "$sample" ::/EFI/BOOT/pmutest.cfg
+	mcopy -i "$part" "$sample" ::/EFI/BOOT/pmutest.cfg
 fi
+dd if="$part" of="$tmp" bs=1M seek=1 conv=notrunc,sparse status=none
 mv "$tmp" "$out"
 
-echo "wrote $out (${size} MiB FAT32, no partition table)"
+echo "wrote $out (${size} MiB, GPT, one FAT32 EFI System Partition)"
 echo "write it to a USB stick (this destroys the stick's contents; check the device name with lsblk):"
 echo "  sudo dd if=$out of=/dev/sdX bs=4M conv=fsync status=progress"

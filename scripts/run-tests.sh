@@ -157,6 +157,7 @@ run_step sim-kvm-intel-pmu-off sim_platform kvm-intel-sapphirerapids-pmu-off \
 run_step sim-kvm-amd sim_platform kvm-amd-zen4 tests/expectations/qemu-kvm-amd.txt
 run_step qemu-tcg qemu_run qemu-tcg "" tests/expectations/qemu-tcg.txt
 run_step qemu-tcg-skylake qemu_run qemu-tcg-skylake "" tests/expectations/qemu-tcg-skylake-client.txt --cpu Skylake-Client
+run_step qemu-usb-stick scripts/test-stick.sh
 run_step qemu-selftest qemu_run qemu-selftest tests/configs/selftest.cfg tests/expectations/selftest.txt
 run_step sim-smp-silent smp_run sim-smp-silent tests/expectations/selftest-smp.txt 3 4 3 \
 	sh -c "build/host/pmusim --profile smp-synth-v5-x4 --config tests/configs/smp-silent-selftest.cfg >$LOGS/sim-smp-silent.ktap"

@@ -173,10 +173,8 @@ TEST(arch_lbr, records_chain_youngest_first, REQ_INTEL | REQ_ARCH_LBR)
 
 TEST(arch_lbr, cpl_filter, REQ_INTEL | REQ_ARCH_LBR)
 {
-	if (!al()->cpl_filter) {
-		t_skip(t, "CPUID.1CH:EBX[0] = 0: no CPL filtering");
-		return;
-	}
+	if (!al()->cpl_filter)
+		t_skip_return(t, "CPUID.1CH:EBX[0] = 0: no CPL filtering");
 	uint64_t types = al()->branch_filter ? LBR_CTL_ALL_BRANCHES : 0;
 	run_chain(LBR_CTL_LBREN | LBR_CTL_USR | types);
 	expect_entries(t, 0, RULE_ALBR_CPL, "USR only, chain at CPL 0: nothing");
@@ -220,10 +218,8 @@ TEST(arch_lbr, branch_type_filter, REQ_INTEL | REQ_ARCH_LBR)
 	static const uint64_t sel[] = {LBR_CTL_COND, LBR_CTL_NEAR_REL_JMP,
 				       LBR_CTL_NEAR_REL_CALL | LBR_CTL_NEAR_RET};
 
-	if (!al()->branch_filter) {
-		t_skip(t, "CPUID.1CH:EBX[1] = 0: no branch filtering");
-		return;
-	}
+	if (!al()->branch_filter)
+		t_skip_return(t, "CPUID.1CH:EBX[1] = 0: no branch filtering");
 	uint64_t cpl = al()->cpl_filter ? LBR_CTL_OS | LBR_CTL_USR : 0;
 	for (unsigned i = 0; i < ARRAY_SIZE(sel); i++) {
 		run_chain(LBR_CTL_LBREN | cpl | sel[i]);
@@ -236,10 +232,9 @@ TEST(arch_lbr, branch_type_filter, REQ_INTEL | REQ_ARCH_LBR)
 
 TEST(arch_lbr, call_stack_mode_pops, REQ_INTEL | REQ_ARCH_LBR)
 {
-	if (!al()->call_stack || !al()->branch_filter) {
-		t_skip(t, "CPUID.1CH:EBX[2] call-stack mode with EBX[1] branch filtering needed");
-		return;
-	}
+	if (!al()->call_stack || !al()->branch_filter)
+		t_skip_return(
+		    t, "CPUID.1CH:EBX[2] call-stack mode with EBX[1] branch filtering needed");
 	uint64_t cpl = al()->cpl_filter ? LBR_CTL_OS | LBR_CTL_USR : 0;
 	run_chain(LBR_CTL_LBREN | cpl | LBR_CTL_NEAR_REL_CALL | LBR_CTL_NEAR_RET |
 		  LBR_CTL_CALL_STACK);
@@ -256,10 +251,9 @@ TEST(arch_lbr, freeze_on_pmi, REQ_INTEL | REQ_ARCH_LBR | REQ_ARCH_PMU_V4 | REQ_A
 	wrmsr(MSR_IA32_LBR_CTL, ctl_all());
 	bool ran = lbr_pmi_run(DEBUGCTL_FREEZE_LBRS_ON_PMI, &r);
 	wrmsr(MSR_IA32_LBR_CTL, 0);
-	if (!ran) {
-		t_skip(t, "needs a GP counter and instructions retired (CPUID.0AH:EBX[1] = 0)");
-		return;
-	}
+	if (!ran)
+		t_skip_return(t,
+			      "needs a GP counter and instructions retired (CPUID.0AH:EBX[1] = 0)");
 	if (!expect_eq(t, r.pmis, 1, RULE_PMI_DELIVER, "PMIs for the IA32_PMC%u overflow", r.ovf))
 		return;
 	expect_eq(t, r.status & GLOBAL_STATUS_LBR_FRZ, GLOBAL_STATUS_LBR_FRZ, RULE_LBR_FREEZE_V4,

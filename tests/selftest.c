@@ -88,10 +88,8 @@ static __user_code uint64_t add_one_at_cpl3(uint64_t x)
 
 TEST_FULL(selftest, environment_restored, REQ_NONE, TEST_SELFTEST, 0)
 {
-	if (!faults_ran) {
-		t_skip(t, "the fault self-tests did not run before this one");
-		return;
-	}
+	if (!faults_ran)
+		t_skip_return(t, "the fault self-tests did not run before this one");
 	expect_eq(t, arch_read_cr4(), cr4_before_faults, RULE_HARNESS,
 		  "CR4 after three tests that flipped CR4.PCE and then faulted or hung");
 	/* Ring transitions still work after the faults. */

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * COM1, a 16550-compatible UART at I/O port 3F8H: 115200 baud, 8N1, FIFO
- * on, no interrupts (polled). The KTAP stream's main path.
+ * 16550-compatible UARTs, 115200 baud, 8N1, FIFO on, no interrupts
+ * (polled): COM1 (3F8H) carries the KTAP stream, COM2 (2F8H) the screen's
+ * text when the summary is up (arch_screen_publish; `make test` reads it).
  */
 #include "x86.h"
 
 #define COM1	 0x3F8
+#define COM2	 0x2F8
 #define UART_THR 0 /* transmit holding (DLAB=0) */
 #define UART_DLL 0 /* divisor low (DLAB=1) */
 #define UART_IER 1
@@ -17,40 +19,62 @@
 #define UART_SCR 7
 #define LSR_THRE 0x20
 
-static bool present;
+struct uart {
+	uint16_t base;
+	bool present;
+};
+
+static struct uart com1 = {COM1, false}, com2 = {COM2, false};
+
+static void uart_init(struct uart *u)
+{
+	uint16_t b = u->base;
+	/* No UART answers scratch-register writes with the value written back
+	 * when none is there (reads float to FFH). */
+	outb(b + UART_SCR, 0x5A);
+	if (inb(b + UART_SCR) != 0x5A)
+		return;
+	outb(b + UART_IER, 0x00);
+	outb(b + UART_LCR, 0x80); /* DLAB */
+	outb(b + UART_DLL, 1);	  /* 115200 = 1.8432 MHz / 16 / 1 */
+	outb(b + UART_DLM, 0);
+	outb(b + UART_LCR, 0x03); /* 8N1 */
+	outb(b + UART_FCR, 0xC7); /* FIFO on, cleared, 14-byte trigger */
+	outb(b + UART_MCR, 0x03); /* DTR, RTS; OUT2 off: no IRQ */
+	u->present = true;
+}
+
+static void put(const struct uart *u, char c)
+{
+	/* Bounded: a wedged UART must not hang the run. */
+	for (int i = 0; i < 1000000 && !(inb(u->base + UART_LSR) & LSR_THRE); i++)
+		cpu_relax();
+	outb(u->base + UART_THR, (uint8_t)c);
+}
+
+static void uart_write(const struct uart *u, const char *s, size_t n)
+{
+	if (!u->present)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\n')
+			put(u, '\r');
+		put(u, s[i]);
+	}
+}
 
 void serial_init(void)
 {
-	/* No UART answers scratch-register writes with the value written back
-	 * when none is there (reads float to FFH). */
-	outb(COM1 + UART_SCR, 0x5A);
-	if (inb(COM1 + UART_SCR) != 0x5A)
-		return;
-	outb(COM1 + UART_IER, 0x00);
-	outb(COM1 + UART_LCR, 0x80); /* DLAB */
-	outb(COM1 + UART_DLL, 1);    /* 115200 = 1.8432 MHz / 16 / 1 */
-	outb(COM1 + UART_DLM, 0);
-	outb(COM1 + UART_LCR, 0x03); /* 8N1 */
-	outb(COM1 + UART_FCR, 0xC7); /* FIFO on, cleared, 14-byte trigger */
-	outb(COM1 + UART_MCR, 0x03); /* DTR, RTS; OUT2 off: no IRQ */
-	present = true;
-}
-
-static void put(char c)
-{
-	/* Bounded: a wedged UART must not hang the run. */
-	for (int i = 0; i < 1000000 && !(inb(COM1 + UART_LSR) & LSR_THRE); i++)
-		cpu_relax();
-	outb(COM1 + UART_THR, (uint8_t)c);
+	uart_init(&com1);
+	uart_init(&com2);
 }
 
 void serial_write(const char *s, size_t n)
 {
-	if (!present)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '\n')
-			put('\r');
-		put(s[i]);
-	}
+	uart_write(&com1, s, n);
+}
+
+void serial2_write(const char *s, size_t n)
+{
+	uart_write(&com2, s, n);
 }

@@ -40,6 +40,7 @@ void x86_put_hex(uint64_t v)
 
 void x86_panic(const char *msg, uint64_t a, uint64_t b)
 {
+	fbcon_log_mode(); /* the message on the screen too */
 	x86_puts("\nBail out! pmutest arch: ");
 	x86_puts(msg);
 	x86_puts(" ");
@@ -155,8 +156,9 @@ void arch_exit(enum run_status status)
 		 : status == RUN_FAIL
 		     ? "\n# pmutest: FAIL. The machine is halted; power it off.\n"
 		     : "\n# pmutest: ERROR. The machine is halted; power it off.\n");
-	for (;;)
-		__asm__ volatile("cli; hlt");
+	/* Still here (real hardware, or QEMU without the exit device): the
+	 * kernel's summary stays on the screen, paged. */
+	kernel_halted(status);
 }
 
 static void enter_kernel(void *arg)

@@ -128,6 +128,7 @@ static bool apply_fixup(struct x86_frame *f)
 
 static void bail(const char *what, const struct x86_frame *f)
 {
+	fbcon_log_mode(); /* the bail-out on the screen too */
 	x86_puts("\n");
 	kernel_emergency_summary(what);
 	x86_puts("Bail out! ");

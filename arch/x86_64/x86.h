@@ -162,8 +162,11 @@ const char *apic_calibration_source(void);
 /* serial.c, fbcon.c */
 void serial_init(void);
 void serial_write(const char *s, size_t n);
+void serial2_write(const char *s, size_t n); /* COM2: the screen's text */
 void fbcon_init(const struct boot_framebuffer *fb);
 void fbcon_write(const char *s, size_t n);
+void fbcon_log_mode(void);
+void fbcon_dump(void (*out)(const char *s, size_t n));
 extern const uint8_t font8x8[96][8];
 
 /* start.c */

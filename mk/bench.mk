@@ -1,0 +1,17 @@
+# The baseline of `make bench`: build/bench/hello.efi, a minimal UEFI
+# application (tools/hello/hello.c) built like BOOTX64.EFI (same crt0, linker
+# script and PE conversion), so that the ratio of the two boot times is the
+# cost of pmutest itself.
+
+HELLO_EFI := $(BUILD)/bench/hello.efi
+HELLO_ELF := $(BUILD)/bench/hello.so
+
+$(BUILD)/bench/hello.o: tools/hello/hello.c mk/bench.mk
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(CC) $(EFI_CFLAGS) $(EFI_BOOT_CFLAGS) -c $< -o $@
+
+$(HELLO_ELF): $(BUILD)/bench/hello.o linker.ld
+	$(call quiet,LD,$@)ld $(EFI_LDFLAGS) $(EFI_CRT0) $< -lefi -lgnuefi -o $@
+
+$(HELLO_EFI): $(HELLO_ELF)
+	$(call quiet,PE,$@)$(EFI_OBJCOPY) $< $@
