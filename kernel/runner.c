@@ -445,7 +445,9 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 {
 	const char *suites[MAX_SUITES];
 	unsigned n = list_suites(o, suites), number = 0;
-	char label[OPT_NAME_LEN + 16];
+	/* The screen keeps the names it is given: one buffer per suite (on
+	 * several CPUs a suite's row names the CPU that ran it last). */
+	static char labels[MAX_SUITES][OPT_NAME_LEN + 16];
 
 	kmemset(tot, 0, sizeof(*tot));
 	unsigned tests = 0;
@@ -459,10 +461,11 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 		run_cpu = cpus[c];
 		cpus_use(run_cpu);
 		for (unsigned i = 0; i < n; i++) {
+			char *label = labels[i];
 			if (n_cpus > 1)
-				ksnprintf(label, sizeof(label), "%s@cpu%u", suites[i], run_cpu);
+				ksnprintf(label, sizeof(labels[i]), "%s@cpu%u", suites[i], run_cpu);
 			else
-				kstrlcpy(label, suites[i], sizeof(label));
+				kstrlcpy(label, suites[i], sizeof(labels[i]));
 			run_suite(o, suites[i], label, ++number, tot);
 		}
 		if (n_cpus > 1)
