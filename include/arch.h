@@ -477,6 +477,10 @@ void arch_selftest_fault_in_pmi_handler(void);
  * return with interrupts off: the harness must put everything back and
  * report the test as failed. */
 void arch_selftest_corrupt_machine_state(void);
+/* True when the watchdog also ends a hang with interrupts off (an NMI
+ * source; arch/x86_64/nmi_watchdog.c), false where only the maskable timer
+ * exists. */
+bool arch_watchdog_stops_any_hang(void);
 
 /* ---- The screen ------------------------------------------------------------
  * A text grid on the machine's display, on which kernel/screen.c draws the

@@ -45,11 +45,16 @@ struct caps_arch_perfmon {
 	unsigned fixed_counters_edx; /* CPUID.0AH:EDX[4:0] (v2+) */
 	unsigned fixed_width;	     /* CPUID.0AH:EDX[12:5] (v2+) */
 	uint32_t fixed_bitmask;	     /* CPUID.0AH:ECX (v5+); 0 otherwise */
-	/* fixed counter i supported iff ECX[i] == 1 or i < EDX[4:0] (v5 rule;
-	 * before v5 ECX is 0 and the rule reduces to i < EDX[4:0]) */
-	uint32_t fixed_supported;  /* bit i set = fixed counter i supported */
+	/*
+	 * The one rule for "counter i exists" (used through kernel/pmu.h's
+	 * pmu_gp_present / pmu_fixed_present and for_each_*_counter): where
+	 * CPUID.(23H,1) is valid its bitmaps, holes included; elsewhere GP
+	 * counter i iff i < EAX[15:8], fixed counter i iff ECX[i] == 1 or
+	 * i < EDX[4:0] (v5 rule; before v5 ECX is 0).
+	 */
+	uint32_t fixed_supported;  /* bit i set = fixed counter i exists */
 	bool anythread_deprecated; /* CPUID.0AH:EDX[15] */
-	uint64_t gp_mask;	   /* bits of usable GP counters (leaf 23H aware) */
+	uint64_t gp_mask;	   /* bit i set = GP counter i exists */
 	uint32_t raw_eax, raw_edx; /* CPUID.0AH:EAX / EDX as read, for reports */
 };
 

@@ -25,7 +25,7 @@ $(HOST_BUILD)/pmucaps: $(CAPS_OBJDIR)/tools/pmucaps.o $(CAPS_DUMP_OBJS) $(CAPS_C
 # The report goes through the KTAP writer, so the test links it too.
 $(HOST_BUILD)/unit/test_caps: $(CAPS_OBJDIR)/unit/test_caps.o $(CAPS_DUMP_OBJS) \
 		$(CAPS_CORE_OBJS) $(CAPS_OBJDIR)/kernel/caps_report.o \
-		$(CAPS_OBJDIR)/kernel/ktap.o
+		$(CAPS_OBJDIR)/kernel/ktap.o $(CAPS_OBJDIR)/kernel/known.o
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) -o $@ $^
 

@@ -564,10 +564,10 @@
  * a diagnostic unless strict=1. */
 #define RULE_WINDOW_CYCLES                                                                         \
 	RULE_INFERRED                                                                              \
-	"SDM Vol.2A CPUID leaf 16H (base EAX / maximum EBX frequency) and Vol.3B Time-Stamp "      \
-	"Counter (an invariant TSC ticks at a constant rate, the base frequency): core cycles "    \
-	"<= ceil(max/base) x TSC ticks of the window (inference: leaf 16H is nominal; the "        \
-	"ceiling absorbs its rounding)"
+	"the SDM gives no ratio of the core clock to the TSC: Vol.3B Time-Stamp Counter ticks "   \
+	"at a constant rate, Vol.2A CPUID leaf 16H gives nominal base (EAX) and maximum (EBX) "    \
+	"frequencies, which some parts report equal; so core cycles <= k x TSC ticks of the "      \
+	"window, k = max(8, ceil(max/base)): no x86 core runs at 8 times its TSC"
 #define RULE_WINDOW_REF_TSC                                                                        \
 	"SDM Vol.3B Table 20-2: IA32_FIXED_CTR2 (CPU_CLK_UNHALTED.REF_TSC) counts at the TSC "     \
 	"rate while not halted: over the extra N iterations of a 2N-N pair it counts at least "    \

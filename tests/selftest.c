@@ -75,6 +75,19 @@ TEST_FULL(selftest, endless_loop, REQ_NONE, TEST_SELFTEST, 500)
 		spin_counter++;
 }
 
+/* The same hang with interrupts off: only an NMI can end it. */
+TEST_FULL(selftest, endless_loop_interrupts_off, REQ_NONE, TEST_SELFTEST, 500)
+{
+	if (!arch_watchdog_stops_any_hang()) {
+		t_skip(t, "no NMI source for the watchdog here: a hang with interrupts off "
+			  "would not end (docs/robustness.md)");
+		return;
+	}
+	arch_irq_disable();
+	for (;;)
+		spin_counter++;
+}
+
 TEST_FULL(selftest, failing_check, REQ_NONE, TEST_SELFTEST, 0)
 {
 	/* Shows the failure format: expected, actual, rule. */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "caps.h"
+#include "known.h"
 #include "cpuid_dump.h"
 #include "ktap.h"
 #include "requires.h"
@@ -943,6 +944,59 @@ static void test_dump_reader(void)
 	UNIT_TRUE(rc != 0 && strstr(err, "/nonexistent/dump.txt"), "dump: missing file");
 }
 
+/* ---- Issue 9: the readings that keep real CPUs from false verdicts -------- */
+
+static void test_verdict_rules(void)
+{
+	struct fake f;
+	struct caps c;
+	char why[160];
+
+	/* PERFEVTSEL bits 63:32: IN_TX with HLE/RTM, IN_TXCP on counter 2 only,
+	 * Adaptive_Record with PEBS_BASELINE, nothing else. */
+	fake_intel(&f, 0xA, 0x000506E3);
+	fake_set(&f, 1, 0, 0x000506E3, 0, 1u << 15, 0);
+	fake_set(&f, 7, 0, 0, (1u << 4) | (1u << 11), 0, 0);
+	fake_set(&f, 0xA, 0, 0x08300404, 0, 0, 0x8603);
+	c = decode(&f);
+	UNIT_EQ(caps_evtsel_high_reserved(&c, 0), GENMASK_ULL(63, 33),
+		"RTM/HLE: IN_TX defined on PERFEVTSEL0, IN_TXCP reserved there");
+	UNIT_EQ(caps_evtsel_high_reserved(&c, 2), GENMASK_ULL(63, 34),
+		"RTM/HLE: IN_TX and IN_TXCP defined on PERFEVTSEL2");
+	caps_decode_perf_capabilities(&c, PERF_CAP_PEBS_BASELINE);
+	UNIT_EQ(caps_evtsel_high_reserved(&c, 0), GENMASK_ULL(63, 35) | BIT_ULL(33),
+		"PEBS_BASELINE: Adaptive_Record (34) defined");
+	UNIT_EQ(caps_absurd(&c, why, sizeof(why)) == NULL, 1, "a Skylake CPUID is not absurd");
+
+	/* Absurd: GP width 0, more than 32 GP counters. */
+	fake_set(&f, 0xA, 0, 0x07000405, 0, 0, 0x8603);
+	c = decode(&f);
+	UNIT_EQ(caps_absurd(&c, why, sizeof(why)) != NULL, 1, "GP width 0 is refused");
+	fake_set(&f, 0xA, 0, 0x0730FF05, 0, 0, 0x8603);
+	c = decode(&f);
+	UNIT_EQ(caps_absurd(&c, why, sizeof(why)) != NULL, 1, "255 GP counters are refused");
+
+	/* The known-deviations table: Core 2 Conroe's v2 without fixed counters
+	 * on bare metal, not under a hypervisor, not another rule or model. */
+	const struct known_deviation *k = known_at(0);
+	UNIT_EQ(k != NULL && known_count() >= 1, 1, "the table has its Core 2 entry");
+	fake_intel(&f, 0xA, 0x000006F6);
+	fake_set(&f, 0xA, 0, 0x07280202, 0, 0, 0);
+	c = decode(&f);
+	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->rule) == k, 1,
+		"Core 2 6F6H bare metal: the entry matches");
+	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", "another rule") == NULL, 1,
+		"another rule of the same test: no match");
+	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah", k->rule) == NULL, 1, "another test: no match");
+	c.hypervisor = true;
+	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->rule) == NULL, 1,
+		"the same CPUID under a hypervisor: no match");
+	fake_intel(&f, 0xA, 0x00010676);
+	c = decode(&f);
+	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->rule) == NULL, 1,
+		"Penryn (model 17H): no match");
+}
+
 int main(void)
 {
 	test_signature();
@@ -961,5 +1015,6 @@ int main(void)
 	test_requires();
 	test_report();
 	test_dump_reader();
+	test_verdict_rules();
 	return unit_done();
 }

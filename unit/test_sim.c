@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "boot_info.h"
+#include "lbr.h"
 #include "runner.h"
 #include "sim.h"
 #include "unit.h"
@@ -221,5 +222,31 @@ int main(void)
 	UNIT_EQ(rdmsr_safe(MSR_IA32_FIXED_CTR(5), &v), 0, "ECX[5]: FIXED_CTR5 exists");
 	UNIT_EQ(rdmsr_safe(MSR_IA32_FIXED_CTR(3), &v), X86_VEC_GP, "FIXED_CTR3 hole");
 	UNIT_EQ(rdpmc_at(0x40000005), 0, "RDPMC fixed 5 by bitmask");
+
+	/* LBR entries (Vol. 3B 19.4.8.1): flags stripped, address sign-extended. */
+	UNIT_EQ(lbr_from_address(3, 0xFFFFFFFF81002020ULL & ~LBR_FROM_MISPRED),
+		0xFFFFFFFF81002020ULL, "LBR_FMT 3: FROM[62:0] sign-extended");
+	UNIT_EQ(lbr_from_address(3, 0x8000000000401000ULL), 0x401000,
+		"LBR_FMT 3: MISPRED (63) is not address");
+	UNIT_EQ(lbr_from_address(4, 0xE000000000401000ULL), 0x401000,
+		"LBR_FMT 4: FROM[63:61] are flags");
+	UNIT_EQ(lbr_from_address(5, 0xFFFFFFFF81002020ULL), 0xFFFFFFFF81002020ULL,
+		"LBR_FMT 5: FROM is the address (flags in MSR_LBR_INFO_x)");
+	UNIT_EQ(lbr_to_address(6, 0x0002FFFF81002028ULL), 0xFFFFFFFF81002028ULL,
+		"LBR_FMT 6: TO[63:48] is the cycle count");
+	/* The Skylake stack (Vol. 3B: 32 entries, MSR_LBR_INFO_x from DC0H). */
+	configure("synth-v5-metrics"); /* DisplayModel 7EH, LBR_FMT 5 */
+	struct lbr_layout l;
+	UNIT_EQ(lbr_legacy_layout(&g_sim.caps, &l), LBR_LAYOUT_OK, "06_7EH: LBR stack known");
+	UNIT_TRUE(l.depth == 32 && l.from == 0x680 && l.to == 0x6C0 && l.info == 0xDC0,
+		  "06_7EH: 32 entries at 680H / 6C0H / DC0H");
+	/* Arch LBR (Vol. 3B 19.1): depths as CPUID.1CH:EAX lists; a write clears. */
+	configure("synth-v5-topdown"); /* 1CH EAX 0FH: 8, 16, 24, 32 */
+	UNIT_EQ(rdmsr(MSR_IA32_LBR_DEPTH), 32, "IA32_LBR_DEPTH resets to the largest depth");
+	UNIT_EQ(wrmsr_safe(MSR_IA32_LBR_DEPTH, 24), 0, "depth 24 enumerated");
+	UNIT_EQ(wrmsr_safe(MSR_IA32_LBR_DEPTH, 40), X86_VEC_GP, "depth 40 not enumerated");
+	wrmsr(MSR_IA32_LBR_0_FROM_IP, 0x1234);
+	wrmsr(MSR_IA32_LBR_DEPTH, 32);
+	UNIT_EQ(rdmsr(MSR_IA32_LBR_0_FROM_IP), 0, "a depth write clears the entries");
 	return unit_done();
 }

@@ -96,8 +96,6 @@ static enum sim_event decode_event(uint64_t sel)
 			return EV_NONE;
 		if (quirk(Q_BR_MISS_NEVER_COUNTS) && ev == EV_BR_MISS)
 			return EV_NONE;
-		if (quirk(Q_CYCLES_AT_SLOT_RATE) && ev == EV_CYCLES)
-			ev = EV_TD_SLOTS;
 		if (quirk(Q_TD_BACKEND_NEVER) && ev == EV_TD_BACKEND)
 			return EV_NONE;
 		return g_sim.caps.pm.event_available[i] ? ev : EV_NONE;
@@ -113,7 +111,7 @@ static enum sim_event fixed_event(unsigned i)
 	case FIXED_INSTRUCTIONS:
 		return EV_INSNS;
 	case FIXED_CORE_CYCLES:
-		return quirk(Q_CYCLES_AT_SLOT_RATE) ? EV_TD_SLOTS : EV_CYCLES;
+		return EV_CYCLES;
 	case FIXED_REF_CYCLES:
 		/* The quirk's slow clock: one tick per loop iteration. */
 		return quirk(Q_REF_TSC_SLOW) ? EV_BRANCHES : EV_REF;
@@ -179,6 +177,16 @@ static bool fixed_counting(unsigned i)
 	return global_enabled(GLOBAL_FIXED_SHIFT + i) && cpl_selected(usr, os);
 }
 
+/* Counting deviations of a vPMU, the same for GP and fixed counters:
+ * intercepted instructions counted in software, a scaled cycle count. */
+#define CYCLES_SCALE 16 /* Q_CYCLES_SCALED */
+static void platform_counting(struct sim_filter *f)
+{
+	f->emulated_retire = quirk(Q_KVM_EMULATED_RETIRE) || quirk(Q_EMULATED_OVF_NO_PMI);
+	if (quirk(Q_CYCLES_SCALED) && f->ev == EV_CYCLES)
+		f->scale = CYCLES_SCALE;
+}
+
 /* The family's counter kinds (struct sim_counter.kind). */
 enum arch_counter_kind { ARCH_GP, ARCH_FIXED };
 
@@ -200,8 +208,8 @@ static void arch_collect(struct sim_counter_set *set)
 		    .inv = !quirk(Q_INV_IGNORED) && (sel & PERFEVTSEL_INV),
 		    .edge = !quirk(Q_EDGE_IGNORED) && (sel & PERFEVTSEL_EDGE),
 		    .any_thread = g_sim.anythread_ok && (sel & PERFEVTSEL_ANY),
-		    .emulated_retire = quirk(Q_KVM_EMULATED_RETIRE) || quirk(Q_EMULATED_OVF_NO_PMI),
 		};
+		platform_counting(&f);
 		sim_counter_add(set,
 				&(struct sim_counter){&P->pmc[i], &P->gp_last[i], g_sim.gp_width, f,
 						      &sim_family_arch, ARCH_GP, i});
@@ -213,8 +221,8 @@ static void arch_collect(struct sim_counter_set *set)
 		    .ev = fixed_event(i),
 		    .any_thread =
 			g_sim.anythread_ok && (P->fixed_ctrl & FIXED_CTRL_FIELD(i, FIXED_CTRL_ANY)),
-		    .emulated_retire = quirk(Q_KVM_EMULATED_RETIRE) || quirk(Q_EMULATED_OVF_NO_PMI),
 		};
+		platform_counting(&f);
 		sim_counter_add(set, &(struct sim_counter){&P->fixed[i], &P->fixed_last[i],
 							   g_sim.fixed_width, f, &sim_family_arch,
 							   ARCH_FIXED, i});

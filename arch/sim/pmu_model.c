@@ -232,7 +232,7 @@ uint64_t sim_segment_count(const struct sim_segment *s, const struct sim_filter 
 	if (quirk(Q_INSNS_EXTRA_PER_ITER) && f->ev == EV_INSNS && f->cmask == 0 && !f->edge &&
 	    s == &sim_segments[SEG_LOOP])
 		n++;
-	return n;
+	return f->scale ? n * f->scale : n;
 }
 
 uint64_t sim_segment_total(const struct sim_segment *s, enum sim_event ev)

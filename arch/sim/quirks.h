@@ -455,9 +455,9 @@
 	      "per window, which 2N-N checks cancel)",                                             \
 	      "a counter enabled by a WRMSR also counts 33 instructions and 3 branches of the "    \
 	      "hypervisor around the guest's window")                                              \
-	QUIRK(Q_CYCLES_AT_SLOT_RATE, "core-cycles-at-slot-rate", on_arch_pmu,                      \
-	      "hypothetical (an event-table mistake: 3CH/00H mapped to TOPDOWN.SLOTS)",            \
-	      "core cycles (3CH/00H, IA32_FIXED_CTR1) count 4 per cycle")                          \
+	QUIRK(Q_CYCLES_SCALED, "core-cycles-scaled-by-16", on_arch_pmu,                            \
+	      "hypothetical (a vPMU scaling a host count by a wrong clock ratio)",                 \
+	      "core cycles (3CH/00H, IA32_FIXED_CTR1) count 16 per cycle")                         \
 	QUIRK(Q_REF_TSC_SLOW, "fixed-ref-cycles-below-tsc-rate", on_fixed_ctr2,                    \
 	      "hypothetical (a vPMU counting IA32_FIXED_CTR2 on the core crystal clock)",          \
 	      "IA32_FIXED_CTR2 (REF_TSC) counts at a fraction of the TSC rate")                    \

@@ -178,6 +178,12 @@ void arch_selftest_page_fault(void)
 
 const char *g_sim_state_changed;
 
+/* SIGALRM ends any hang of the process, simulated RFLAGS.IF or not. */
+bool arch_watchdog_stops_any_hang(void)
+{
+	return true;
+}
+
 void arch_selftest_overflow_stack(void)
 {
 	/* The machine's #PF in the stack's guard page: a write, not present. */

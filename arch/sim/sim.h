@@ -147,6 +147,8 @@ struct sim_filter {
 	 * (Q_KVM_EMULATED_RETIRE): EV_INTERCEPTED is taken out of `ev` before
 	 * CMASK/INV/EDGE and added back unfiltered. */
 	bool emulated_retire;
+	/* Q_CYCLES_SCALED: each increment counts this many times (0: once). */
+	unsigned scale;
 };
 /* Increment over one segment given the condition of the cycle before;
  * *last gets the condition of its last cycle (for EDGE). */

@@ -73,6 +73,14 @@ void arch_apic_eoi(void)
  * hang the caller. x2APIC: one WRMSR of all 64 bits, no Delivery Status
  * (10.12.9).
  */
+/* This CPU's APIC ID: x2APIC's 32 bits, or xAPIC's ID[31:24]. */
+uint32_t apic_self_id(void)
+{
+	if (x2apic)
+		return (uint32_t)rdmsr(X2APIC_MSR(APIC_REG_ID));
+	return (uint32_t)FIELD_GET_ULL(APIC_ID_XAPIC, apic_read(APIC_REG_ID));
+}
+
 bool apic_send_ipi(uint32_t apic_id, uint32_t low)
 {
 	if (x2apic) {
@@ -98,10 +106,8 @@ bool apic_send_ipi(uint32_t apic_id, uint32_t low)
 void arch_apic_self_nmi(void)
 {
 	uint32_t low = FIELD_PREP_ULL(APIC_ICR_DELIVERY_MODE, APIC_DM_NMI) | APIC_ICR_LEVEL_ASSERT;
-	uint32_t id = x2apic ? (uint32_t)rdmsr(X2APIC_MSR(APIC_REG_ID))
-			     : (uint32_t)FIELD_GET_ULL(APIC_ID_XAPIC, apic_read(APIC_REG_ID));
 
-	apic_send_ipi(id, low);
+	apic_send_ipi(apic_self_id(), low);
 }
 
 /* A fixed interrupt at `vector` to this CPU: the self shorthand (ICR bits

@@ -13,7 +13,7 @@
 
 static struct x86_handoff *g_handoff;
 static bool g_hypervisor;
-static char g_platform[160];
+static char g_platform[256];
 
 void arch_console_write(const char *s, size_t n)
 {
@@ -131,7 +131,9 @@ static void describe_timer(void)
 	n = append(g_platform, n, "; APIC timer ", 32);
 	n = append(g_platform, n, num + i, sizeof(num));
 	n = append(g_platform, n, " MHz by ", 32);
-	append(g_platform, n, apic_calibration_source(), 64);
+	n = append(g_platform, n, apic_calibration_source(), 64);
+	n = append(g_platform, n, "; NMI watchdog: ", 32);
+	append(g_platform, n, nmi_watchdog_status(), 112);
 }
 
 const char *arch_platform(void)
@@ -193,6 +195,7 @@ void x86_start(struct x86_handoff *h)
 	x86_set_user_stack(ustack + USER_STACK_SIZE);
 	fbcon_init(&h->bi.fb);
 	apic_init(h->bi.lapic_phys);
+	nmi_watchdog_init(apic_self_id());
 	describe_timer();
 
 	x86_switch_stack(kstack + 4096 + KSTACK_SIZE, enter_kernel, h);

@@ -170,6 +170,17 @@ int x86_trap(struct x86_frame *f)
 	switch (vec) {
 	case X86_VEC_NMI: {
 		nmi_handler_fn fn = g_nmi_handler;
+		bool late;
+
+		/* The NMI watchdog first: a test that hangs with interrupts
+		 * off ends here (nmi_watchdog.c). */
+		if (nmi_watchdog_claims(&late) && g_guard && g_guard->watchdog) {
+			fill_exception(g_guard->ex, f);
+			g_guard->ex->vector = ARCH_TIMEOUT;
+			x86_ctx_restore(&g_guard->ctx, ARCH_GUARD_TIMEOUT);
+		}
+		if (late)
+			return 0; /* a disarmed watchdog's NMI, already on its way */
 
 		if (fn) {
 			g_nmi_depth++;
@@ -251,8 +262,10 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 	g_guard = &g;
 	int r = x86_ctx_save(&g.ctx);
 	if (r == 0) {
-		if (timeout_ms)
+		if (timeout_ms) {
 			apic_watchdog_arm(timeout_ms);
+			nmi_watchdog_arm(timeout_ms);
+		}
 		/* Interrupts on while fn runs: the watchdog is an interrupt. */
 		arch_irq_enable();
 		fn(arg);
@@ -265,6 +278,8 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 	 * or a raised TPR would block the next test's watchdog. */
 	const char *changed = outermost ? x86_state_restore() : NULL;
 	apic_watchdog_disarm();
+	if (outermost)
+		nmi_watchdog_disarm();
 	g_guard = gp->prev;
 	g_cpl = gp->cpl_at_entry;
 	arch_write_cr4(cr4);
@@ -373,4 +388,9 @@ void arch_selftest_corrupt_machine_state(void)
 	__asm__ volatile("mov %0, %%cr8" : : "r"(15ULL) : "memory");
 	__asm__ volatile("lidt %0" : : "m"(empty) : "memory");
 	__asm__ volatile("lgdt %0" : : "m"(empty) : "memory");
+}
+
+bool arch_watchdog_stops_any_hang(void)
+{
+	return nmi_watchdog_available();
 }

@@ -147,6 +147,14 @@ void apic_watchdog_arm(uint32_t ms);
 void apic_watchdog_disarm(void);
 bool apic_watchdog_expired(void);
 void apic_self_ipi(uint8_t vector);
+uint32_t apic_self_id(void);
+/* nmi_watchdog.c: the backstop a test cannot block. */
+void nmi_watchdog_init(uint32_t bsp_apic_id);
+const char *nmi_watchdog_status(void);
+bool nmi_watchdog_available(void);
+void nmi_watchdog_arm(uint32_t ms);
+void nmi_watchdog_disarm(void);
+bool nmi_watchdog_claims(bool *ignore);
 void apic_state_save(uint32_t *tpr, uint32_t *svr, uint32_t *lint0, uint32_t *lint1,
 		     uint32_t *lvt_err);
 unsigned apic_state_restore(uint32_t tpr, uint32_t svr, uint32_t lint0, uint32_t lint1,
