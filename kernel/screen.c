@@ -409,7 +409,8 @@ static void add_failures(void)
 	if (!s.failures_total)
 		return;
 	add(SCREEN_GREY, 0, "");
-	addf(SCREEN_WHITE, 0, "Failures: %u%s", s.failures_total,
+	addf(SCREEN_WHITE, 0, "Failed checks: %u in %u tests%s", s.failures_total,
+	     s.total.n[COUNT_FAIL] + s.total.n[COUNT_KNOWN],
 	     s.failures_total > s.n_failures ? " (the first ones shown; all are on the serial port)"
 					     : "");
 	for (unsigned i = 0; i < s.n_failures; i++) {

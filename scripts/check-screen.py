@@ -147,7 +147,7 @@ def main():
         check(not missing, "the first failure is shown with expected, actual and rule",
               "missing " + "; ".join(missing))
     else:
-        check("Failures:" not in alltext, "no failure list when nothing failed")
+        check("Failed checks:" not in alltext, "no failure list when nothing failed")
     print(f"{check.passed} passed, {check.failed} failed")
     sys.exit(1 if check.failed else 0)
 

@@ -334,6 +334,9 @@ TEST(counting, all_counters_different_events, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER)
 
 		for_each_gp_counter(c)
 			counter_program(c, counter_cfg_all_rings(c, evs[c.idx]) | PERFEVTSEL_EN, 0);
+		/* the fixed counters run alongside, as in kvm-unit-tests */
+		for_each_fixed_counter(c)
+			counter_program(c, counter_cfg_all_rings(c, 0), 0);
 		tsc0 = arch_rdtsc();
 		pmu_run_gated(pmu_gate_global(bits), n);
 		tsc_delta = arch_rdtsc() - tsc0;
@@ -354,7 +357,20 @@ TEST(counting, all_counters_different_events, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER)
 					  COUNTER_ARG(c), caps_arch_events[evs[c.idx]].name);
 			}
 		}
+		for_each_fixed_counter(c) {
+			enum arch_event fev;
+			struct bounds b;
+
+			if (pass || !pmu_fixed_event(c.idx, &fev))
+				continue;
+			b = event_bounds(fev, PMU_ITERS, tsc_delta);
+			expect_range(t, counter_read(c), b.lo, b.hi, b.rule,
+				     COUNTER_FMT " (%s) alongside GP counters on different events",
+				     COUNTER_ARG(c), caps_arch_events[fev].name);
+		}
 	}
 	for_each_gp_counter(c)
+		counter_program(c, 0, 0);
+	for_each_fixed_counter(c)
 		counter_program(c, 0, 0);
 }
