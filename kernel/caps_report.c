@@ -183,7 +183,7 @@ static void report_amd(const struct caps *c)
 {
 	const struct caps_amd *a = &c->amd;
 
-	if (c->vendor != VENDOR_AMD && c->vendor != VENDOR_HYGON)
+	if (!caps_amd_like(c))
 		return;
 	ktap_diag(&g_ktap,
 		  "caps: AMD: PerfCtrExtCore %s, PerfCtrExtNB %s, PerfCtrExtLLC %s, PerfMonV2 %s "

@@ -86,7 +86,27 @@ static bool kind_applies(struct t *t, enum arch_intercept k, const struct setup 
 				      "CPUID.0AH:EBX[1] = 1: Instructions Retired unavailable");   \
 	} while (0)
 
-#define for_each_kind(k) for (enum arch_intercept k = 0; k < ARCH_INTERCEPT_COUNT; k++)
+/* The first loop kind after `after` that this setup can run (each one
+ * passed over is said in a diagnostic), or ARCH_INTERCEPT_COUNT. */
+static int next_kind(struct t *t, const struct setup *s, int after)
+{
+	int k = after + 1;
+	while (k < ARCH_INTERCEPT_COUNT && !kind_applies(t, k, s))
+		k++;
+	return k;
+}
+
+/* Every loop kind this setup can run. */
+#define for_each_kind(t, k, s)                                                                     \
+	for (int k = next_kind(t, s, -1); k < ARCH_INTERCEPT_COUNT; k = next_kind(t, s, k))
+
+/* Instructions counted with the event select bits `bits` over one window of
+ * N_INTERCEPT iterations of the k loop (the filter checks). */
+static uint64_t insns_with(const struct setup *s, enum arch_intercept k, uint64_t bits)
+{
+	return count_intercepted(s, k, pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, bits), 0, N_INTERCEPT,
+				 false);
+}
 
 TEST(intercepted, instructions_and_branches_exact, REQ_ARCH_PMU | REQ_GP_COUNTER)
 {
@@ -99,10 +119,8 @@ TEST(intercepted, instructions_and_branches_exact, REQ_ARCH_PMU | REQ_GP_COUNTER
 	if (!insns && !branches)
 		t_skip_return(t,
 			      "CPUID.0AH:EBX marks Instructions and Branches Retired unavailable");
-	for_each_kind(k)
+	for_each_kind(t, k, &s)
 	{
-		if (!kind_applies(t, k, &s))
-			continue;
 		if (insns) {
 			uint64_t sel =
 			    pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_USR | PERFEVTSEL_OS);
@@ -128,62 +146,37 @@ TEST(intercepted, instructions_and_branches_exact, REQ_ARCH_PMU | REQ_GP_COUNTER
 
 TEST(intercepted, usr_os_filter, REQ_ARCH_PMU | REQ_GP_COUNTER)
 {
-	const uint64_t n = N_INTERCEPT;
-	const uint64_t base = n * INTERCEPT_INSNS_PER_ITER + INTERCEPT_CLOSE_INSNS;
+	const uint64_t base = N_INTERCEPT * INTERCEPT_INSNS_PER_ITER + INTERCEPT_CLOSE_INSNS;
 	struct setup s = pick();
 
 	SKIP_WITHOUT_INSTRUCTIONS(t);
-	for_each_kind(k)
+	for_each_kind(t, k, &s)
 	{
-		if (!kind_applies(t, k, &s))
-			continue;
-		expect_eq(t,
-			  count_intercepted(&s, k,
-					    pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_USR), 0,
-					    n, false),
-			  0, RULE_INTERCEPT_USR_OS, "USR-only instructions at CPL 0, %s loop",
-			  kind_name[k]);
-		expect_range(t,
-			     count_intercepted(&s, k,
-					       pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_OS),
-					       0, n, false),
-			     base, base + 2, RULE_INTERCEPT_USR_OS,
-			     "OS-only instructions at CPL 0, %s loop", kind_name[k]);
+		expect_eq(t, insns_with(&s, k, PERFEVTSEL_USR), 0, RULE_INTERCEPT_USR_OS,
+			  "USR-only instructions at CPL 0, %s loop", kind_name[k]);
+		expect_range(t, insns_with(&s, k, PERFEVTSEL_OS), base, base + 2,
+			     RULE_INTERCEPT_USR_OS, "OS-only instructions at CPL 0, %s loop",
+			     kind_name[k]);
 	}
 }
 
 TEST(intercepted, cmask_inv_edge_filter, REQ_ARCH_PMU | REQ_GP_COUNTER)
 {
-	const uint64_t rings = PERFEVTSEL_USR | PERFEVTSEL_OS;
-	const uint64_t never = FIELD_PREP_ULL(PERFEVTSEL_CMASK, CMASK_NEVER);
+	/* Both rings, CMASK = 255: no cycle retires 255 instructions. */
+	const uint64_t never =
+	    PERFEVTSEL_USR | PERFEVTSEL_OS | FIELD_PREP_ULL(PERFEVTSEL_CMASK, CMASK_NEVER);
 	struct setup s = pick();
 
 	SKIP_WITHOUT_INSTRUCTIONS(t);
-	for_each_kind(k)
+	for_each_kind(t, k, &s)
 	{
-		if (!kind_applies(t, k, &s))
-			continue;
-		expect_eq(t,
-			  count_intercepted(&s, k,
-					    pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, rings | never), 0,
-					    N_INTERCEPT, false),
-			  0, RULE_INTERCEPT_CMASK, "instructions with CMASK = 255, %s loop",
-			  kind_name[k]);
-		expect_eq(t,
-			  count_intercepted(
-			      &s, k,
-			      pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, rings | never | PERFEVTSEL_EDGE),
-			      0, N_INTERCEPT, false),
-			  0, RULE_INTERCEPT_CMASK,
+		expect_eq(t, insns_with(&s, k, never), 0, RULE_INTERCEPT_CMASK,
+			  "instructions with CMASK = 255, %s loop", kind_name[k]);
+		expect_eq(t, insns_with(&s, k, never | PERFEVTSEL_EDGE), 0, RULE_INTERCEPT_CMASK,
 			  "instructions with CMASK = 255 and EDGE, %s loop", kind_name[k]);
-		expect_range(
-		    t,
-		    count_intercepted(&s, k,
-				      pmu_evtsel(ARCH_EVENT_INSTRUCTIONS,
-						 rings | never | PERFEVTSEL_INV | PERFEVTSEL_EDGE),
-				      0, N_INTERCEPT, false),
-		    0, 1, RULE_INTERCEPT_INV_EDGE,
-		    "instructions with CMASK = 255, INV and EDGE, %s loop", kind_name[k]);
+		expect_range(t, insns_with(&s, k, never | PERFEVTSEL_INV | PERFEVTSEL_EDGE), 0, 1,
+			     RULE_INTERCEPT_INV_EDGE,
+			     "instructions with CMASK = 255, INV and EDGE, %s loop", kind_name[k]);
 	}
 }
 
@@ -202,10 +195,8 @@ TEST(intercepted, overflow_inside_one_pmi, REQ_ARCH_PMU | REQ_GP_COUNTER | REQ_A
 	    pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_USR | PERFEVTSEL_OS | PERFEVTSEL_INT);
 
 	SKIP_WITHOUT_INSTRUCTIONS(t);
-	for_each_kind(k)
+	for_each_kind(t, k, &s)
 	{
-		if (!kind_applies(t, k, &s))
-			continue;
 		for (uint64_t at = 0; at < INTERCEPT_INSNS_PER_ITER; at++) {
 			uint64_t k_left = wrap_iter * INTERCEPT_INSNS_PER_ITER + at;
 

@@ -132,6 +132,18 @@ static void j_null(struct json *j, const char *key)
 	fputs("null", j->f);
 }
 
+/* An object under `key` when `present` (opened: the caller fills and closes
+ * it), else null: whether it was opened. */
+static bool j_object(struct json *j, const char *key, bool present)
+{
+	if (!present) {
+		j_null(j, key);
+		return false;
+	}
+	j_open(j, key, '{');
+	return true;
+}
+
 static void j_hex(struct json *j, const char *key, uint64_t v, int digits)
 {
 	char buf[24];
@@ -176,11 +188,8 @@ static void emit_arch_perfmon(struct json *j, const struct caps *c)
 {
 	const struct caps_arch_perfmon *pm = &c->pm;
 
-	if (!pm->present) {
-		j_null(j, "arch_perfmon");
+	if (!j_object(j, "arch_perfmon", pm->present))
 		return;
-	}
-	j_open(j, "arch_perfmon", '{');
 	j_u64(j, "version", pm->version);
 	j_u64(j, "gp_counters", pm->gp_counters);
 	j_u64(j, "gp_width", pm->gp_width);
@@ -211,11 +220,8 @@ static void emit_leaf23(struct json *j, const struct caps *c)
 {
 	const struct caps_leaf23 *x = &c->l23;
 
-	if (!x->present) {
-		j_null(j, "arch_perfmon_ext");
+	if (!j_object(j, "arch_perfmon_ext", x->present))
 		return;
-	}
-	j_open(j, "arch_perfmon_ext", '{');
 	j_hex(j, "valid_subleaves", x->subleaf_valid, 8);
 	j_bool(j, "umask2", x->umask2);
 	j_bool(j, "eq", x->eq);
@@ -233,14 +239,10 @@ static void emit_rdt_monitoring(struct json *j, const struct caps *c)
 {
 	const struct caps_rdt *rdt = &c->rdt;
 
-	if (!rdt->mon_present) {
-		j_null(j, "rdt_monitoring");
+	if (!j_object(j, "rdt_monitoring", rdt->mon_present))
 		return;
-	}
-	j_open(j, "rdt_monitoring", '{');
 	j_u64(j, "max_rmid", rdt->max_rmid);
-	if (rdt->l3.present) {
-		j_open(j, "l3", '{');
+	if (j_object(j, "l3", rdt->l3.present)) {
 		j_u64(j, "max_rmid", rdt->l3.max_rmid);
 		j_u64(j, "upscale", rdt->l3.upscale);
 		j_u64(j, "counter_width", rdt->l3.counter_width);
@@ -249,8 +251,6 @@ static void emit_rdt_monitoring(struct json *j, const struct caps *c)
 		j_bool(j, "total_bw", rdt->l3.total_bw);
 		j_bool(j, "local_bw", rdt->l3.local_bw);
 		j_close(j, '}');
-	} else {
-		j_null(j, "l3");
 	}
 	j_close(j, '}');
 }
@@ -258,11 +258,8 @@ static void emit_rdt_monitoring(struct json *j, const struct caps *c)
 static void emit_cat(struct json *j, const char *key, bool valid, unsigned cbm_len,
 		     unsigned max_cos, bool cdp, uint32_t isolation)
 {
-	if (!valid) {
-		j_null(j, key);
+	if (!j_object(j, key, valid))
 		return;
-	}
-	j_open(j, key, '{');
 	j_u64(j, "cbm_length", cbm_len);
 	j_u64(j, "highest_cos", max_cos);
 	j_bool(j, "cdp", cdp);
@@ -274,11 +271,8 @@ static void emit_rdt_allocation(struct json *j, const struct caps *c)
 {
 	const struct caps_rdt *rdt = &c->rdt;
 
-	if (!rdt->alloc_present) {
-		j_null(j, "rdt_allocation");
+	if (!j_object(j, "rdt_allocation", rdt->alloc_present))
 		return;
-	}
-	j_open(j, "rdt_allocation", '{');
 	j_bool(j, "l3_cat", rdt->l3_cat);
 	j_bool(j, "l2_cat", rdt->l2_cat);
 	j_bool(j, "mba", rdt->mba);
@@ -286,14 +280,11 @@ static void emit_rdt_allocation(struct json *j, const struct caps *c)
 		 rdt->l3_isolation);
 	emit_cat(j, "l2", rdt->l2_params_valid, rdt->l2_cbm_len, rdt->l2_max_cos, rdt->l2_cdp,
 		 rdt->l2_isolation);
-	if (rdt->mba_params_valid) {
-		j_open(j, "mba_params", '{');
+	if (j_object(j, "mba_params", rdt->mba_params_valid)) {
 		j_u64(j, "max_throttle", rdt->mba_max_delay);
 		j_u64(j, "highest_cos", rdt->mba_max_cos);
 		j_bool(j, "linear", rdt->mba_linear);
 		j_close(j, '}');
-	} else {
-		j_null(j, "mba_params");
 	}
 	j_close(j, '}');
 }
@@ -302,11 +293,8 @@ static void emit_perf_capabilities(struct json *j, const struct caps *c)
 {
 	const struct caps_perf_capabilities *p = &c->perf_cap;
 
-	if (!p->valid) {
-		j_null(j, "perf_capabilities");
+	if (!j_object(j, "perf_capabilities", p->valid))
 		return;
-	}
-	j_open(j, "perf_capabilities", '{');
 	j_hex(j, "raw", p->raw, 16);
 	j_u64(j, "lbr_format", p->lbr_format);
 	j_bool(j, "pebs_trap", p->pebs_trap);
@@ -324,11 +312,8 @@ static void emit_amd(struct json *j, const struct caps *c)
 {
 	const struct caps_amd *a = &c->amd;
 
-	if (c->vendor != VENDOR_AMD && c->vendor != VENDOR_HYGON) {
-		j_null(j, "amd");
+	if (!j_object(j, "amd", caps_amd_like(c)))
 		return;
-	}
-	j_open(j, "amd", '{');
 	if (a->ext1_present) {
 		j_bool(j, "perfctr_core", a->perfctr_core);
 		j_bool(j, "perfctr_nb", a->perfctr_nb);

@@ -84,20 +84,31 @@ static bool exists(enum amd_reg k, unsigned i)
 	return true;
 }
 
-static enum sim_msr_result amd_rdmsr(uint32_t msr, uint64_t *val)
+/* Whether an MSR is this family's, for RDMSR and WRMSR alike: a counter or
+ * select (*k, index *i) or, with PerfMonV2, possibly a global register
+ * (*k = AMD_NONE; the caller's switch decides). SIM_MSR_GP for an extended
+ * MSR of a counter that does not exist. */
+static enum sim_msr_result locate(uint32_t msr, enum amd_reg *k, unsigned *i)
 {
-	unsigned i;
 	if (!is_amd())
 		return SIM_MSR_NOT_MINE;
-	enum amd_reg k = classify(msr, &i);
+	*k = classify(msr, i);
+	if (*k != AMD_NONE)
+		return exists(*k, *i) ? SIM_MSR_OK : SIM_MSR_GP;
+	return g_sim.caps.amd.perfmon_v2 ? SIM_MSR_OK : SIM_MSR_NOT_MINE;
+}
+
+static enum sim_msr_result amd_rdmsr(uint32_t msr, uint64_t *val)
+{
+	enum amd_reg k;
+	unsigned i;
+	enum sim_msr_result r = locate(msr, &k, &i);
+	if (r != SIM_MSR_OK)
+		return r;
 	if (k != AMD_NONE) {
-		if (!exists(k, i))
-			return SIM_MSR_GP;
 		*val = *reg(k, i);
 		return SIM_MSR_OK;
 	}
-	if (!g_sim.caps.amd.perfmon_v2)
-		return SIM_MSR_NOT_MINE;
 	switch (msr) {
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:
 		*val = P->amd_global_status;
@@ -119,14 +130,13 @@ static enum sim_msr_result amd_rdmsr(uint32_t msr, uint64_t *val)
 
 static enum sim_msr_result amd_wrmsr(uint32_t msr, uint64_t val)
 {
+	enum amd_reg k;
 	unsigned i;
 	uint64_t cmask = width_mask(n_ctrs());
-	if (!is_amd())
-		return SIM_MSR_NOT_MINE;
-	enum amd_reg k = classify(msr, &i);
+	enum sim_msr_result r = locate(msr, &k, &i);
+	if (r != SIM_MSR_OK)
+		return r;
 	if (k != AMD_NONE) {
-		if (!exists(k, i))
-			return SIM_MSR_GP;
 		if (is_select(k)) {
 			if (val & AMD_SEL_RESERVED)
 				return SIM_MSR_GP;
@@ -145,8 +155,6 @@ static enum sim_msr_result amd_wrmsr(uint32_t msr, uint64_t val)
 		}
 		return SIM_MSR_OK;
 	}
-	if (!g_sim.caps.amd.perfmon_v2)
-		return SIM_MSR_NOT_MINE;
 	switch (msr) {
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:
 		return SIM_MSR_GP; /* read-only */

@@ -45,26 +45,35 @@ static uint64_t legacy_select_valid(void)
 	return GENMASK_ULL(8, 0) | (L.l.callstack ? LBR_SELECT_EN_CALLSTACK : 0);
 }
 
-/* An entry MSR of the stack: 0 FROM, 1 TO, 2 INFO; -1 when not one. */
-static int legacy_entry(uint32_t msr, unsigned *x)
+/* An entry MSR among the FROM, TO and INFO stacks whose first MSRs are
+ * base[0..2] (0: that stack is absent), n entries each: the model's array
+ * for that stack, *x the entry; NULL when `msr` is not one. */
+static uint64_t *entry_of(const uint32_t base[3], unsigned n, uint32_t msr, unsigned *x)
 {
-	const uint32_t base[3] = {L.l.from, L.l.to, L.l.info};
+	uint64_t *const stack[3] = {L.from, L.to, L.info};
 	for (int k = 0; k < 3; k++) {
-		if (base[k] && msr >= base[k] && msr < base[k] + L.l.depth) {
+		if (base[k] && msr >= base[k] && msr < base[k] + n) {
 			*x = msr - base[k];
-			return k;
+			return stack[k];
 		}
 	}
-	return -1;
+	return NULL;
+}
+
+/* An entry MSR of the legacy stack (the model's layout). */
+static uint64_t *legacy_entry(uint32_t msr, unsigned *x)
+{
+	const uint32_t base[3] = {L.l.from, L.l.to, L.l.info};
+	return entry_of(base, L.l.depth, msr, x);
 }
 
 static enum sim_msr_result legacy_rdmsr(uint32_t msr, uint64_t *val)
 {
 	unsigned x;
-	int k = legacy_entry(msr, &x);
+	uint64_t *e = legacy_entry(msr, &x);
 
-	if (k >= 0) {
-		*val = k == 0 ? L.from[x] : k == 1 ? L.to[x] : L.info[x];
+	if (e) {
+		*val = e[x];
 		return SIM_MSR_OK;
 	}
 	if (msr == MSR_LBR_TOS) {
@@ -81,10 +90,9 @@ static enum sim_msr_result legacy_rdmsr(uint32_t msr, uint64_t *val)
 static enum sim_msr_result legacy_wrmsr(uint32_t msr, uint64_t val)
 {
 	unsigned x;
-	int k = legacy_entry(msr, &x);
+	uint64_t *e = legacy_entry(msr, &x);
 
-	if (k >= 0) {
-		uint64_t *e = k == 0 ? L.from : k == 1 ? L.to : L.info;
+	if (e) {
 		e[x] = val;
 		return SIM_MSR_OK;
 	}
@@ -186,31 +194,23 @@ static bool depth_valid(uint64_t d)
 	       (g_sim.caps.arch_lbr.depth_mask >> (d / 8 - 1) & 1);
 }
 
-/* IA32_LBR_x_*: 0 FROM, 1 TO, 2 INFO; -1 not one. x < the largest depth
- * enumerated exists; entries at or beyond IA32_LBR_DEPTH read 0. */
-static int arch_entry(uint32_t msr, unsigned *x)
+/* IA32_LBR_x_FROM_IP/TO_IP/INFO: x < the largest depth enumerated exists;
+ * entries at or beyond IA32_LBR_DEPTH read 0 (the callers). */
+static uint64_t *arch_entry(uint32_t msr, unsigned *x)
 {
 	const uint32_t base[3] = {MSR_IA32_LBR_0_FROM_IP, MSR_IA32_LBR_0_TO_IP,
 				  MSR_IA32_LBR_0_INFO};
-	unsigned max = g_sim.caps.arch_lbr.max_depth;
-	for (int k = 0; k < 3; k++) {
-		if (msr >= base[k] && msr < base[k] + max) {
-			*x = msr - base[k];
-			if (k == 2 && quirk(Q_ALBR_INFO_MISSING))
-				return -1;
-			return k;
-		}
-	}
-	return -1;
+	uint64_t *e = entry_of(base, g_sim.caps.arch_lbr.max_depth, msr, x);
+	return e == L.info && quirk(Q_ALBR_INFO_MISSING) ? NULL : e;
 }
 
 static enum sim_msr_result arch_rdmsr(uint32_t msr, uint64_t *val)
 {
 	unsigned x;
-	int k = arch_entry(msr, &x);
+	uint64_t *e = arch_entry(msr, &x);
 
-	if (k >= 0) {
-		*val = x >= L.depth ? 0 : k == 0 ? L.from[x] : k == 1 ? L.to[x] : L.info[x];
+	if (e) {
+		*val = x >= L.depth ? 0 : e[x];
 		return SIM_MSR_OK;
 	}
 	switch (msr) {
@@ -234,11 +234,11 @@ static void arch_clear(void)
 static enum sim_msr_result arch_wrmsr(uint32_t msr, uint64_t val)
 {
 	unsigned x;
-	int k = arch_entry(msr, &x);
+	uint64_t *e = arch_entry(msr, &x);
 
-	if (k >= 0) {
+	if (e) {
 		if (x < L.depth)
-			(k == 0 ? L.from : k == 1 ? L.to : L.info)[x] = val;
+			e[x] = val;
 		return SIM_MSR_OK;
 	}
 	switch (msr) {

@@ -194,6 +194,26 @@ int main(int argc, char **argv)
 	static bool quirks[QUIRK_COUNT];
 	char *sets = calloc(1, 1);
 	size_t sets_len = 0;
+	/* The options that only set a flag, and those that take one value. */
+	const struct {
+		const char *name;
+		bool *to;
+	} flag_opts[] = {
+	    {"--list-profiles", &list_profiles},
+	    {"--list-quirks", &list_quirks},
+	    {"--mutation-plan", &plan},
+	};
+	const struct {
+		const char *name;
+		const char **to;
+	} value_opts[] = {
+	    {"--profile", &profile},
+	    {"--cpuid-dump", &dump},
+	    {"--cpu", &cpu},
+	    {"--dumps-dir", &dumps_dir},
+	    {"--perf-capabilities", &perf_cap},
+	    {"--config", &config},
+	};
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -204,33 +224,22 @@ int main(int argc, char **argv)
 			bad_usage("%s needs an argument (see --help)", a);                         \
 		i++;                                                                               \
 	} while (0)
+		bool *flag_to = NULL;
+		const char **value_to = NULL;
+		for (unsigned k = 0; k < ARRAY_SIZE(flag_opts); k++)
+			if (!strcmp(a, flag_opts[k].name))
+				flag_to = flag_opts[k].to;
+		for (unsigned k = 0; k < ARRAY_SIZE(value_opts); k++)
+			if (!strcmp(a, value_opts[k].name))
+				value_to = value_opts[k].to;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "--list-profiles")) {
-			list_profiles = true;
-		} else if (!strcmp(a, "--list-quirks")) {
-			list_quirks = true;
-		} else if (!strcmp(a, "--mutation-plan")) {
-			plan = true;
-		} else if (!strcmp(a, "--profile")) {
+		} else if (flag_to) {
+			*flag_to = true;
+		} else if (value_to) {
 			NEED_ARG;
-			profile = v;
-		} else if (!strcmp(a, "--cpuid-dump")) {
-			NEED_ARG;
-			dump = v;
-		} else if (!strcmp(a, "--cpu")) {
-			NEED_ARG;
-			cpu = v;
-		} else if (!strcmp(a, "--dumps-dir")) {
-			NEED_ARG;
-			dumps_dir = v;
-		} else if (!strcmp(a, "--perf-capabilities")) {
-			NEED_ARG;
-			perf_cap = v;
-		} else if (!strcmp(a, "--config")) {
-			NEED_ARG;
-			config = v;
+			*value_to = v;
 		} else if (!strcmp(a, "--quirk")) {
 			NEED_ARG;
 			enum quirk q;

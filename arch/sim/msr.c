@@ -86,23 +86,17 @@ const struct sim_family sim_family_cpu = {
     .wrmsr = cpu_wrmsr,
 };
 
-/* The first family that claims the address decides. */
-static enum sim_msr_result family_rdmsr(uint32_t msr, uint64_t *val)
+/* The first family that claims the address decides: RDMSR into *val, or
+ * WRMSR of *val. */
+static enum sim_msr_result family_access(uint32_t msr, uint64_t *val, bool write)
 {
 	for (unsigned i = 0; i < sim_family_count; i++) {
 		const struct sim_family *f = sim_families[i];
-		enum sim_msr_result r = f->rdmsr ? f->rdmsr(msr, val) : SIM_MSR_NOT_MINE;
-		if (r != SIM_MSR_NOT_MINE)
-			return r;
-	}
-	return SIM_MSR_NOT_MINE;
-}
-
-static enum sim_msr_result family_wrmsr(uint32_t msr, uint64_t val)
-{
-	for (unsigned i = 0; i < sim_family_count; i++) {
-		const struct sim_family *f = sim_families[i];
-		enum sim_msr_result r = f->wrmsr ? f->wrmsr(msr, val) : SIM_MSR_NOT_MINE;
+		enum sim_msr_result r = SIM_MSR_NOT_MINE;
+		if (write && f->wrmsr)
+			r = f->wrmsr(msr, *val);
+		else if (!write && f->rdmsr)
+			r = f->rdmsr(msr, val);
 		if (r != SIM_MSR_NOT_MINE)
 			return r;
 	}
@@ -137,7 +131,7 @@ int sim_rdmsr(uint32_t msr, uint64_t *val)
 	/* Vol. 2B RDMSR: #GP(0) if the current privilege level is not 0. */
 	if (g_sim.cpl != 0 && !quirk(Q_MSR_CPL_UNCHECKED))
 		return X86_VEC_GP;
-	enum sim_msr_result r = family_rdmsr(msr, val);
+	enum sim_msr_result r = family_access(msr, val, false);
 	if (r == SIM_MSR_NOT_MINE && no_pmu_raz(msr)) {
 		*val = 0;
 		r = SIM_MSR_OK;
@@ -151,7 +145,7 @@ int sim_wrmsr(uint32_t msr, uint64_t val)
 	if (g_sim.cpl != 0 && !quirk(Q_MSR_CPL_UNCHECKED))
 		return X86_VEC_GP;
 	sim_msr_trace_before_write(msr);
-	enum sim_msr_result r = family_wrmsr(msr, val);
+	enum sim_msr_result r = family_access(msr, &val, true);
 	if (r == SIM_MSR_NOT_MINE && no_pmu_raz(msr))
 		r = SIM_MSR_OK;
 	sim_msr_trace_write(msr, r == SIM_MSR_OK ? 0 : X86_VEC_GP);
