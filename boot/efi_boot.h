@@ -27,8 +27,10 @@ char *efi_read_file(EFI_FILE_HANDLE root, const CHAR16 *path, UINTN max_size, UI
 EFI_STATUS efi_create_file(EFI_FILE_HANDLE root, const CHAR16 *dir, const CHAR16 *name,
 			   const void *data, UINTN len);
 
-/* Local APIC physical address from the ACPI 2.0 XSDT's MADT, 0 if none. */
-uint64_t acpi_find_lapic(EFI_SYSTEM_TABLE *st);
+/* From the ACPI 2.0 XSDT's MADT: the local APIC's physical address
+ * (h->bi.lapic_phys, 0 if none) and the enabled processors' APIC IDs
+ * (h->apic_ids, in MADT order; none when there is no MADT). */
+void acpi_read_madt(EFI_SYSTEM_TABLE *st, struct x86_handoff *h);
 
 /* Report store (report_store.c). */
 void efi_report_store_init(EFI_RUNTIME_SERVICES *rt);

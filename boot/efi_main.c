@@ -16,8 +16,10 @@
 #define CONFIG_MAX_SIZE OPT_MAX_TEXT
 
 /* Room for page tables (one 4 KiB directory per GiB of physical address
- * space, plus splits), stacks and the console's text grid. */
-#define POOL_FIXED_BYTES ((2u << 20) + ARCH_SCRATCH_BYTES) /* + arch_scratch_buffer() */
+ * space, plus splits), stacks and the console's text grid; and each
+ * application processor's stacks (arch/x86_64/smp.c). */
+#define POOL_FIXED_BYTES   ((2u << 20) + ARCH_SCRATCH_BYTES) /* + arch_scratch_buffer() */
+#define POOL_PER_CPU_BYTES (160u << 10)
 
 static void fatal(EFI_SYSTEM_TABLE *st, const CHAR16 *what, EFI_STATUS s)
 {
@@ -106,7 +108,8 @@ static EFI_STATUS allocate_pool_pages(EFI_SYSTEM_TABLE *st, struct x86_handoff *
 	if (h->bi.fb.base && h->bi.fb.base + (64ULL << 20) > end)
 		end = h->bi.fb.base + (64ULL << 20);
 
-	uint64_t bytes = POOL_FIXED_BYTES + ((end + (1ULL << 30) - 1) >> 30) * 4096;
+	uint64_t bytes = POOL_FIXED_BYTES + ((end + (1ULL << 30) - 1) >> 30) * 4096 +
+			 (uint64_t)h->cpu_count * POOL_PER_CPU_BYTES;
 	EFI_PHYSICAL_ADDRESS base = 0;
 	EFI_STATUS s = st->BootServices->AllocatePages(AllocateAnyPages, EfiLoaderData,
 						       EFI_SIZE_TO_PAGES(bytes), &base);
@@ -115,6 +118,30 @@ static EFI_STATUS allocate_pool_pages(EFI_SYSTEM_TABLE *st, struct x86_handoff *
 	h->pool_base = base;
 	h->pool_size = EFI_SIZE_TO_PAGES(bytes) * EFI_PAGE_SIZE;
 	return EFI_SUCCESS;
+}
+
+/*
+ * The application processors' start-up page, taken from the firmware's map
+ * now so that nothing else owns it after ExitBootServices: the highest free
+ * pages below the EBDA (9FFFFH), never page 0 (the real-mode interrupt
+ * table). EfiLoaderData is ours after ExitBootServices.
+ */
+static void reserve_trampoline(EFI_SYSTEM_TABLE *st, struct x86_handoff *h)
+{
+	EFI_PHYSICAL_ADDRESS a = 0x9FFFF;
+
+	if (EFI_ERROR(st->BootServices->AllocatePages(AllocateMaxAddress, EfiLoaderData,
+						      TRAMPOLINE_PAGES, &a)))
+		return;
+	if (a == 0) {
+		/* Page 0 is no place for code: keep it taken, try once more. */
+		EFI_PHYSICAL_ADDRESS b = 0x9FFFF;
+		if (EFI_ERROR(st->BootServices->AllocatePages(AllocateMaxAddress, EfiLoaderData,
+							      TRAMPOLINE_PAGES, &b)))
+			return;
+		a = b;
+	}
+	h->trampoline_phys = a;
 }
 
 static void read_config(EFI_FILE_HANDLE root, struct boot_info *bi)
@@ -206,7 +233,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	if (root)
 		root->Close(root);
 
-	h->bi.lapic_phys = acpi_find_lapic(st);
+	acpi_read_madt(st, h);
+	reserve_trampoline(st, h);
 	find_framebuffer(&h->bi.fb);
 	if (st->FirmwareVendor)
 		h->bi.firmware_vendor = efi_strdup_ascii(st->FirmwareVendor);

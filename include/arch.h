@@ -390,6 +390,58 @@ enum arch_guard_result {
 enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms,
 					struct arch_exception *ex);
 
+/* ---- Every CPU of the machine ------------------------------------------ */
+
+/*
+ * The logical CPUs the firmware lists (ACPI MADT on the machine, the profile
+ * on the simulator), numbered 0..arch_cpu_count()-1 in that order; the boot
+ * CPU is whichever number it has there (arch_cpu_boot()). Each has its own
+ * local APIC ID, descriptor tables, stacks and local APIC.
+ */
+#define ARCH_MAX_CPUS 256
+#define ARCH_NO_CPU   0xFFFFFFFFu
+
+enum cpu_state {
+	CPU_ONLINE,	     /* answered the start-up, parked, takes work */
+	CPU_NOT_STARTED,     /* not started yet (before arch_cpus_start) */
+	CPU_NO_ANSWER,	     /* INIT-SIPI-SIPI sent, never reported in */
+	CPU_NOT_ADDRESSABLE, /* APIC ID > 255 with the local APIC in xAPIC mode */
+	CPU_NO_TRAMPOLINE,   /* no start-up page below 1 MiB could be reserved */
+	CPU_LOST,	     /* stopped answering a run; stopped with INIT */
+};
+const char *arch_cpu_state_name(enum cpu_state s);
+
+unsigned arch_cpu_count(void);
+unsigned arch_cpu_boot(void);
+unsigned arch_cpu_current(void);
+uint32_t arch_cpu_apic_id(unsigned cpu);
+enum cpu_state arch_cpu_state(unsigned cpu);
+
+/*
+ * Start every application processor and park it (INIT-SIPI-SIPI, SDM Vol. 3A
+ * 9.4.4.1 / 8.4.4.1), each with a bounded wait: a CPU that does not report in
+ * is CPU_NO_ANSWER and left alone, never waited for again. `silent_cpu` is a
+ * test hook: that CPU gets the INIT but no SIPI, so it never answers
+ * (ARCH_NO_CPU: none). Returns the number of CPUs online, the boot CPU
+ * included. Call once.
+ */
+unsigned arch_cpus_start(unsigned silent_cpu);
+
+/*
+ * arch_run_guarded() on CPU `cpu` (the caller's own CPU runs it directly):
+ * the same results (an enum arch_guard_result), plus ARCH_RUN_CPU_LOST when the CPU did not come back
+ * within timeout_ms and a grace period (a hang with interrupts off, a
+ * triple fault...). That CPU is then stopped with an INIT, marked CPU_LOST
+ * and never used again; ex->vector is ARCH_TIMEOUT. A CPU that is not online
+ * is not touched: ARCH_RUN_CPU_OFFLINE. The caller waits with interrupts
+ * off; only one CPU runs kernel code at a time, except what the callee's
+ * interrupt handlers do.
+ */
+#define ARCH_RUN_CPU_LOST    3
+#define ARCH_RUN_CPU_OFFLINE 4
+int arch_run_on_cpu(unsigned cpu, void (*fn)(void *), void *arg, uint32_t timeout_ms,
+		    struct arch_exception *ex);
+
 /* ---- Output, exit ------------------------------------------------------ */
 
 /* Serial port (COM1) and screen on the machine; stdout on the simulator. */

@@ -31,7 +31,9 @@
 #define MSR_IA32_DEBUGCTL		  0x1D9
 #define MSR_IA32_MISC_ENABLE		  0x1A0
 #define MSR_IA32_APIC_BASE		  0x01B
+#define MSR_IA32_PAT			  0x277
 #define MSR_IA32_EFER			  0xC0000080 /* SDM Vol. 3A 2.2.1 (IA32_EFER) */
+#define MSR_IA32_GS_BASE		  0xC0000101
 
 #define MSR_IA32_PMC(i)	       (MSR_IA32_PMC0 + (i))
 #define MSR_IA32_PERFEVTSEL(i) (MSR_IA32_PERFEVTSEL0 + (i))
@@ -382,6 +384,8 @@ enum fixed_counter {
  * (11.5.1 / 11.6.1 in 2023+ editions): NMI ignores the vector field. */
 #define APIC_DM_FIXED 0
 #define APIC_DM_NMI   4
+#define APIC_DM_INIT  5 /* ICR only: INIT, vector 00H */
+#define APIC_DM_SIPI  6 /* ICR only: Start-Up, vector = page number below 1 MiB */
 /* Interrupt command register, Vol. 3A 10.6.1 Figure 10-12 (xAPIC: low half
  * at 300H, high half at 310H; x2APIC: one 64-bit MSR 830H, 10.12.9). */
 #define APIC_ICR_DELIVERY_MODE	 GENMASK_ULL(10, 8)

@@ -48,6 +48,16 @@ void kstrlcpy(char *d, const char *s, size_t size)
 	d[i] = '\0';
 }
 
+int kmemcmp(const void *a, const void *b, size_t n)
+{
+	const unsigned char *x = a, *y = b;
+
+	for (size_t i = 0; i < n; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return 0;
+}
+
 bool kisspace(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';

@@ -15,6 +15,7 @@ int kstrcmp(const char *a, const char *b);
 int kstrncmp(const char *a, const char *b, size_t n);
 void kmemset(void *d, int c, size_t n);
 void kmemcpy(void *d, const void *s, size_t n);
+int kmemcmp(const void *a, const void *b, size_t n);
 /* Copies at most size-1 chars and always terminates (size > 0). */
 void kstrlcpy(char *d, const char *s, size_t size);
 bool kisspace(char c);

@@ -7,6 +7,7 @@
 #include "arch.h"
 #include "boot_info.h"
 #include "caps.h"
+#include "cpus.h"
 #include "ktap.h"
 #include "msr.h"
 #include "options.h"
@@ -16,29 +17,6 @@
 #include "version.h"
 
 struct caps g_caps;
-
-static bool machine_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
-{
-	(void)ctx;
-	arch_cpuid(leaf, subleaf, r);
-	return arch_cpuid_known(leaf, subleaf);
-}
-
-static void read_capabilities(void)
-{
-	caps_decode(&g_caps, machine_cpuid, NULL);
-	if (g_caps.pdcm) {
-		uint64_t v;
-		int vec = rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &v);
-		if (vec == 0)
-			caps_decode_perf_capabilities(&g_caps, v);
-		else
-			ktap_diag(&g_ktap,
-				  "CPUID.01H:ECX[15] PDCM is set but RDMSR IA32_PERF_CAPABILITIES "
-				  "raised %s: capabilities taken as 0",
-				  x86_vector_name(vec));
-	}
-}
 
 /* Option errors are printed in full up to this many; the rest are counted
  * (a binary file as options must not flood the report, item 9). */
@@ -106,16 +84,20 @@ static void report_machine_name(char *buf, size_t size)
 void kernel_main(const struct boot_info *bi)
 {
 	static struct options opts;
+	static unsigned cpus[ARCH_MAX_CPUS];
 	struct run_totals tot;
 
-	/* Capabilities first: test selection needs the record, and the plan line
-	 * needs the selection. Nothing is printed by the decoder itself. */
-	read_capabilities();
-
-	/* Read quietly once to know the plan; errors are printed below. */
+	/* Read quietly once: the CPUs to start and the selection decide the
+	 * plan line; errors are printed below. */
 	read_options(&opts, bi, NULL);
 
-	ktap_header(&g_ktap, runner_count_suites(&opts));
+	/* Every CPU, then every CPU's record: test selection needs the records,
+	 * and the plan line needs the selection. Neither prints anything. */
+	arch_cpus_start(opts.smp_silent_cpu);
+	cpus_read_records();
+	unsigned n_cpus = cpus_selected(&opts, cpus);
+
+	ktap_header(&g_ktap, runner_count_suites(&opts) * n_cpus);
 	describe_run(bi);
 	static struct options again;
 	unsigned printed = 0;
@@ -128,17 +110,19 @@ void kernel_main(const struct boot_info *bi)
 			  "option error: %u in all; malformed lines were ignored, and the run "
 			  "ends with verdict ERROR: it is not the run the options asked for",
 			  option_errors);
-	caps_report(&g_caps);
-	/* A CPUID no processor can have (caps_absurd): no test could say
-	 * anything true about it. Refuse the run, naming the field. */
+	cpus_report(&opts);
+	/* A CPUID no processor can have (caps_absurd), on any CPU: no test could
+	 * say anything true about it. Refuse the run, naming the field. */
 	char absurd[160];
-	if (caps_absurd(&g_caps, absurd, sizeof(absurd))) {
-		kprintf("Bail out! CPUID refused: %s\n", absurd);
-		arch_exit(RUN_ERROR);
+	for (unsigned k = 0; k < cpus_config_count(); k++) {
+		if (caps_absurd(cpus_config(k), absurd, sizeof(absurd))) {
+			kprintf("Bail out! CPUID refused: %s\n", absurd);
+			arch_exit(RUN_ERROR);
+		}
 	}
 
 	uint64_t t0 = arch_rdtsc();
-	runner_run(&opts, &tot);
+	runner_run(&opts, cpus, n_cpus, &tot);
 	uint64_t t1 = arch_rdtsc();
 
 	unsigned failed = tot.fail + tot.timeout + tot.error;

@@ -11,6 +11,7 @@ void options_defaults(struct options *o)
 	o->timeout_ms = 10000;
 	o->save_report = true;
 	o->known = true;
+	o->smp_silent_cpu = OPT_NO_CPU;
 }
 
 struct span {
@@ -111,6 +112,49 @@ static bool parse_uint(struct parser *ps, struct span key, struct span v, uint64
 	return true;
 }
 
+/* "all", "per-config", or CPU numbers and ranges: "0, 2-5". */
+static bool parse_cpus(struct parser *ps, struct span key, struct span v, struct options *o)
+{
+	uint64_t set[OPT_MAX_CPUS / 64] = {0};
+	const char *p = v.p, *end = v.p + v.n;
+
+	if (span_is(v, "all") || span_is(v, "per-config")) {
+		o->cpus_mode = span_is(v, "all") ? CPUS_ALL : CPUS_PER_CONFIG;
+		return true;
+	}
+	while (p <= end) {
+		const char *comma = p;
+		while (comma < end && *comma != ',')
+			comma++;
+		struct span item = trim(p, (size_t)(comma - p));
+		const char *dash = item.p;
+		while (dash < item.p + item.n && *dash != '-')
+			dash++;
+		uint64_t lo, hi;
+		bool ok = kparse_u64(item.p, (size_t)(dash - item.p), &lo);
+		if (dash < item.p + item.n) {
+			struct span h = trim(dash + 1, (size_t)(item.p + item.n - dash - 1));
+			struct span l = trim(item.p, (size_t)(dash - item.p));
+			ok = kparse_u64(l.p, l.n, &lo) && kparse_u64(h.p, h.n, &hi);
+		} else {
+			hi = lo;
+		}
+		if (!ok || lo > hi || hi >= OPT_MAX_CPUS) {
+			fail(ps,
+			     "'%.*s' wants all, per-config, or CPU numbers and ranges below %d "
+			     "(0, 2-5), got '%.*s'",
+			     (int)key.n, key.p, OPT_MAX_CPUS, (int)item.n, item.p);
+			return false;
+		}
+		for (uint64_t c = lo; c <= hi; c++)
+			set[c / 64] |= 1ULL << (c % 64);
+		p = comma + 1;
+	}
+	o->cpus_mode = CPUS_LIST;
+	kmemcpy(o->cpus_list, set, sizeof(set));
+	return true;
+}
+
 static void parse_line(struct options *o, struct parser *ps, struct span ln)
 {
 	const char *eq = ln.p;
@@ -148,10 +192,15 @@ static void parse_line(struct options *o, struct parser *ps, struct span ln)
 	} else if (span_is(key, "timeout_ms")) {
 		if (parse_uint(ps, key, val, 100, 600000, &x))
 			o->timeout_ms = (uint32_t)x;
+	} else if (span_is(key, "cpus")) {
+		parse_cpus(ps, key, val, o);
+	} else if (span_is(key, "smp_silent_cpu")) {
+		if (parse_uint(ps, key, val, 0, OPT_MAX_CPUS - 1, &x))
+			o->smp_silent_cpu = (uint32_t)x;
 	} else {
 		fail(ps,
 		     "unknown option '%.*s' (known: suites, tests, exclude, selftest, "
-		     "verbose, timeout_ms, save_report, strict, known)",
+		     "verbose, timeout_ms, save_report, strict, known, cpus, smp_silent_cpu)",
 		     (int)key.n, key.p);
 	}
 }

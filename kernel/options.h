@@ -17,6 +17,11 @@
  *   known = 0                   failures matching the known-deviations table
  *                               (kernel/known.c) are plain failures (default 1:
  *                               reported "# XFAIL" with their source)
+ *   cpus = all                  the CPUs the suite runs on: all (default),
+ *                               per-config (the first CPU of each distinct
+ *                               PMU configuration), or a list: 0, 2-5
+ *   smp_silent_cpu = 3          test hook: CPU 3 gets INIT but no Start-Up
+ *                               IPI, so it never answers (default: none)
  *
  * A malformed line is reported with its line number and ignored, so that
  * option keeps its default; the rest of the file still applies, and the run
@@ -35,6 +40,8 @@
 
 #define OPT_MAX_NAMES 32
 #define OPT_NAME_LEN  64
+#define OPT_MAX_CPUS  256 /* = ARCH_MAX_CPUS */
+#define OPT_NO_CPU    0xFFFFFFFFu
 #define OPT_MAX_TEXT  (64 * 1024) /* larger is not an options file */
 
 struct name_list {
@@ -50,6 +57,10 @@ struct options {
 	bool save_report;
 	bool strict; /* inferred rules are checks */
 	bool known;  /* known deviations are expected failures */
+	/* Which CPUs the suite runs on (kernel/cpus.c applies it). */
+	enum cpus_mode { CPUS_ALL, CPUS_PER_CONFIG, CPUS_LIST } cpus_mode;
+	uint64_t cpus_list[OPT_MAX_CPUS / 64]; /* CPUS_LIST: bit n = CPU n */
+	uint32_t smp_silent_cpu;	       /* OPT_NO_CPU: none */
 };
 
 void options_defaults(struct options *o);

@@ -5,10 +5,20 @@
  * order the linker laid them out, runs each under arch_run_guarded() so that
  * an exception or a hang fails that test only, resets the PMU between tests,
  * and writes one nested KTAP block per suite.
+ *
+ * Several CPUs: the whole selection runs on each selected CPU in turn, on
+ * that CPU (arch_run_on_cpu) and with its own capability record (cpus.h).
+ * Each suite is then one top-level KTAP test per CPU, named "suite@cpuN"
+ * (one CPU: plain "suite", as before), so that Linux's KTAP parser reads an
+ * ordinary two-level log and tools find the CPU in the suite's name. A CPU
+ * that stops answering is reported on the test it was running (TIMEOUT); the
+ * rest of its tests are not run and fail with the reason; the other CPUs go
+ * on.
  */
 #include "runner.h"
 
 #include "arch.h"
+#include "cpus.h"
 #include "kstring.h"
 #include "ktap.h"
 #include "pmu.h"
@@ -227,6 +237,19 @@ static void run_fn(void *arg)
 	t->desc->fn(t);
 }
 
+/* The CPU the suites run on now. */
+static unsigned run_cpu;
+
+/* Whatever the test did, the next one starts from a clean PMU (on the CPU
+ * the test ran on: the PMU is per logical processor). */
+static void reset_fn(void *arg)
+{
+	(void)arg;
+	arch_set_pmi_handler(NULL);
+	arch_set_nmi_handler(NULL);
+	pmu_reset_all();
+}
+
 static void report_exception(struct ktap_writer *w, const struct arch_exception *ex)
 {
 	if (ex->vector == ARCH_TIMEOUT)
@@ -275,13 +298,15 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	struct arch_exception ex;
 	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;
 	live_test = d;
-	enum arch_guard_result rc = arch_run_guarded(run_fn, &t, timeout, &ex);
+	int rc = arch_run_on_cpu(run_cpu, run_fn, &t, timeout, &ex);
 	live_test = NULL;
 
-	/* Whatever the test did, the next one starts from a clean PMU. */
-	arch_set_pmi_handler(NULL);
-	arch_set_nmi_handler(NULL);
-	pmu_reset_all();
+	if (rc != ARCH_RUN_CPU_LOST && rc != ARCH_RUN_CPU_OFFLINE) {
+		struct arch_exception rex;
+		if (arch_run_on_cpu(run_cpu, reset_fn, NULL, timeout, &rex) != 0)
+			ktap_diag(w, "cpu %u: resetting the PMU after the test failed (%s)",
+				  run_cpu, x86_vector_name(rex.vector));
+	}
 
 	suite->checks += t.checks;
 	suite->distinct_checks += t.n_sites;
@@ -295,7 +320,17 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	if (ex.state_restored)
 		ktap_diag(w, "the test left machine state changed: %s (put back by the harness)",
 			  ex.state_restored);
-	if (rc == ARCH_GUARD_TIMEOUT) {
+	if (rc == ARCH_RUN_CPU_LOST) {
+		ktap_diag(w,
+			  "cpu %u did not come back within %u ms and a grace period: it was "
+			  "stopped with INIT and runs nothing more",
+			  run_cpu, timeout);
+		r = KTAP_TIMEOUT;
+	} else if (rc == ARCH_RUN_CPU_OFFLINE) {
+		ktap_diag(w, "not run: cpu %u is %s", run_cpu,
+			  arch_cpu_state_name(arch_cpu_state(run_cpu)));
+		r = KTAP_FAIL;
+	} else if (rc == ARCH_GUARD_TIMEOUT) {
 		ktap_diag(w, "watchdog: no result after %u ms; the test was abandoned", timeout);
 		screen_failure("watchdog: the test was abandoned", "a result within the timeout",
 			       "no result", "the harness (timeout_ms)");
@@ -354,8 +389,8 @@ static void tally(struct run_totals *tot, enum ktap_result r)
 	}
 }
 
-static void run_suite(const struct options *o, const char *suite, unsigned number,
-		      struct run_totals *tot)
+static void run_suite(const struct options *o, const char *suite, const char *label,
+		      unsigned number, struct run_totals *tot)
 {
 	struct ktap_writer *w = &g_ktap;
 	unsigned planned = 0;
@@ -365,8 +400,8 @@ static void run_suite(const struct options *o, const char *suite, unsigned numbe
 	for_each_test(d)
 		planned += !kstrcmp(d->suite, suite) && selected(o, d);
 
-	ktap_begin_subtest(w, suite, planned);
-	screen_suite_begin(suite, number);
+	ktap_begin_subtest(w, label, planned);
+	screen_suite_begin(label, number);
 	live_suite = &st;
 	uint64_t t0 = arch_rdtsc();
 	unsigned n = 0;
@@ -376,12 +411,12 @@ static void run_suite(const struct options *o, const char *suite, unsigned numbe
 		tally(&st, run_one(o, d, ++n, &st));
 	}
 	uint64_t cycles = arch_rdtsc() - t0;
-	ktap_diag(w, "%s: pass:%u fail:%u skip:%u total:%u", suite, st.pass,
+	ktap_diag(w, "%s: pass:%u fail:%u skip:%u total:%u", label, st.pass,
 		  st.fail + st.timeout + st.error, st.skip, planned);
 	if (st.xfail)
-		ktap_diag(w, "%s: %u known deviation(s) (# XFAIL): not counted as failures", suite,
+		ktap_diag(w, "%s: %u known deviation(s) (# XFAIL): not counted as failures", label,
 			  st.xfail);
-	ktap_diag(w, "%s: %llu distinct checks, %llu evaluated, %llu TSC cycles", suite,
+	ktap_diag(w, "%s: %llu distinct checks, %llu evaluated, %llu TSC cycles", label,
 		  st.distinct_checks, st.checks, (unsigned long long)cycles);
 	ktap_end_subtest(w);
 
@@ -390,7 +425,7 @@ static void run_suite(const struct options *o, const char *suite, unsigned numbe
 		r = KTAP_FAIL;
 	else if (st.pass + st.xfail == 0)
 		r = KTAP_SKIP;
-	ktap_result(w, number, suite, r, r == KTAP_SKIP ? "no test of this suite applies" : NULL);
+	ktap_result(w, number, label, r, r == KTAP_SKIP ? "no test of this suite applies" : NULL);
 
 	live_suite = NULL;
 	tot->pass += st.pass;
@@ -405,17 +440,41 @@ static void run_suite(const struct options *o, const char *suite, unsigned numbe
 	live_done = *tot;
 }
 
-void runner_run(const struct options *o, struct run_totals *tot)
+void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
+		struct run_totals *tot)
 {
 	const char *suites[MAX_SUITES];
-	unsigned n = list_suites(o, suites);
+	unsigned n = list_suites(o, suites), number = 0;
+	/* The screen keeps the names it is given: one buffer per suite (on
+	 * several CPUs a suite's row names the CPU that ran it last). */
+	static char labels[MAX_SUITES][OPT_NAME_LEN + 16];
 
 	kmemset(tot, 0, sizeof(*tot));
 	unsigned tests = 0;
 	const struct test_desc *d;
 	for_each_test (d)
 		tests += selected(o, d);
-	screen_run_begin(n, tests);
-	for (unsigned i = 0; i < n; i++)
-		run_suite(o, suites[i], i + 1, tot);
+	screen_run_begin(n * n_cpus, tests * n_cpus);
+	for (unsigned c = 0; c < n_cpus; c++) {
+		struct run_totals before = *tot;
+
+		run_cpu = cpus[c];
+		cpus_use(run_cpu);
+		for (unsigned i = 0; i < n; i++) {
+			char *label = labels[i];
+			if (n_cpus > 1)
+				ksnprintf(label, sizeof(labels[i]), "%s@cpu%u", suites[i], run_cpu);
+			else
+				kstrlcpy(label, suites[i], sizeof(labels[i]));
+			run_suite(o, suites[i], label, ++number, tot);
+		}
+		if (n_cpus > 1)
+			ktap_diag(&g_ktap, "cpu %u: pass:%u fail:%u skip:%u", run_cpu,
+				  tot->pass - before.pass,
+				  (tot->fail + tot->timeout + tot->error) -
+				      (before.fail + before.timeout + before.error),
+				  tot->skip - before.skip);
+	}
+	run_cpu = arch_cpu_boot();
+	cpus_use(run_cpu);
 }

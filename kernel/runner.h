@@ -13,8 +13,10 @@ struct run_totals {
 	unsigned long long checks, distinct_checks;
 };
 
-/* Runs every selected test; returns the totals (the KTAP is on the console). */
-void runner_run(const struct options *o, struct run_totals *tot);
+/* Runs every selected test on each of the n_cpus CPUs in cpus (with that
+ * CPU's record); returns the totals (the KTAP is on the console). */
+void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
+		struct run_totals *tot);
 
 /* Number of suites the options select (the top-level KTAP plan). */
 unsigned runner_count_suites(const struct options *o);

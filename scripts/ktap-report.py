@@ -16,7 +16,9 @@ error testcase in JUnit and verdict ERROR in JSON.
 
 Expectations file: one entry a line, '#' comments:
     PATTERN  RESULT  [REASON...]
-PATTERN is suite.test, with shell wildcards (rdpmc.*); RESULT is one of
+PATTERN is suite.test, with shell wildcards (rdpmc.*); in a run on several
+CPUs (suites named suite@cpuN) it applies to every CPU, and suite@cpuN.test
+to that CPU only (an exact name with the CPU beats one without); RESULT is one of
 pass, fail, skip, timeout, error, xfail; every RESULT other than pass needs
 a REASON. A known deviation ("# XFAIL", the kernel's table) meets an
 expected pass: the kernel names it and its source, and its verdict is PASS. An exact name beats a wildcard; among wildcards the first wins;
@@ -126,8 +128,10 @@ def cmd_compare(run, args):
         verdict(False, f"log: {e}")
     unlisted_skips = 0
     for t in run.tests():
-        seen.add(t.full_name)
+        seen.update((t.full_name, t.name_without_cpu))
         pattern, want, reason, line = expected_for(t.full_name, exact, wild)
+        if pattern is None or (t.full_name not in exact and t.name_without_cpu in exact):
+            pattern, want, reason, line = expected_for(t.name_without_cpu, exact, wild)
         why = f" ({reason})" if reason else ""
         if pattern is None and t.result == "skip":
             # Not a deviation: the platform lacks what the test needs.
@@ -266,6 +270,7 @@ def cmd_json(run, args):
         "suites": [
             {
                 "name": s.name,
+                "cpu": s.cpu,
                 "result": s.result or None,
                 "summary": s.diagnostics,
                 "tests": [

@@ -20,6 +20,16 @@ PLAN_RE = re.compile(r"^1\.\.(\d{1,9})$")
 MEASURE_RE = re.compile(r"^measure: (\S+) = (\d{1,20}) (\S+)$")
 TOTALS_RE = re.compile(r"^Totals: pass:(\d{1,9}) fail:(\d{1,9}) skip:(\d{1,9})"
                        r"(?: xfail:(\d{1,9}))? total:(\d{1,9})$")
+# A run on several CPUs names each suite "suite@cpuN" (kernel/runner.c).
+CPU_SUITE_RE = re.compile(r"^(.{1,200})@cpu(\d{1,4})$")
+
+
+def split_cpu(suite):
+    """("rdpmc", 2) for "rdpmc@cpu2"; (suite, None) for a one-CPU run."""
+    m = CPU_SUITE_RE.match(suite)
+    return (m.group(1), int(m.group(2))) if m else (suite, None)
+
+
 # xfail: "ok N name # XFAIL ...", a known deviation (kernel/known.c): KTAP v1's
 # directive for an expected failure; it does not fail the run.
 RESULTS = ("pass", "fail", "skip", "timeout", "error", "xfail")
@@ -59,6 +69,15 @@ class Test:
     def full_name(self):
         return f"{self.suite}.{self.name}"
 
+    @property
+    def cpu(self):
+        return split_cpu(self.suite)[1]
+
+    @property
+    def name_without_cpu(self):
+        """suite.test whatever CPU it ran on: what expectations name."""
+        return f"{split_cpu(self.suite)[0]}.{self.name}"
+
 
 @dataclass
 class Suite:
@@ -68,6 +87,10 @@ class Suite:
     result: str = ""
     tests: list = field(default_factory=list)
     diagnostics: list = field(default_factory=list)
+
+    @property
+    def cpu(self):
+        return split_cpu(self.name)[1]
 
 
 @dataclass

@@ -53,12 +53,13 @@ xargs -P "$JOBS" -L 1 sh -c '
 ' sh <"$DIR/jobs"
 
 # Failed tests of a run, as suite.test, one a line (sorted).
-# Failed tests of a run, as suite.test, one a line (sorted).
+# Failed tests of a run, as suite.test, one a line (sorted). A run on several
+# CPUs (suite@cpuN) counts a test as failed when it failed on any CPU.
 failed() {
 	awk '
-		/^# Subtest: / { suite = $3 }
+		/^# Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
 		/^    KTAP version/ { next }
-		/^    # Subtest: / { suite = $3 }
+		/^    # Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
 		/^    not ok [0-9]+ / { print suite "." $4 }
 	' "$1" | sort -u
 }
@@ -67,8 +68,8 @@ failed() {
 # else in the run).
 strict_failed() {
 	awk '
-		/^# Subtest: / { suite = $3 }
-		/^    # Subtest: / { suite = $3 }
+		/^# Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
+		/^    # Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
 		/^    # inferred \(not a failure/ { inferred = 1 }
 		/^    (not )?ok [0-9]+ / {
 			n = ($2 == "not") ? $4 : $3
@@ -80,8 +81,8 @@ strict_failed() {
 # Tests that ran (neither skipped nor a self-test), as suite.test.
 ran() {
 	awk '
-		/^# Subtest: / { suite = $3 }
-		/^    # Subtest: / { suite = $3 }
+		/^# Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
+		/^    # Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
 		/^    (not )?ok [0-9]+ / && !/# SKIP/ { n = ($2 == "not") ? $4 : $3; print suite "." n }
 	' "$1" | sort -u
 }

@@ -19,6 +19,7 @@ usage: scripts/run-qemu.sh [options]
                     pmu=on,migratable=no (LBR/PEBS formats visible) or
                     pmu=off (the no-PMU path)
   --cpu MODEL       CPU model for TCG (default: max; see below)
+  --smp N           N logical CPUs (default 1); the kernel starts them all
   --config FILE     options file, installed as \EFI\BOOT\pmutest.cfg
   --timeout SECS    kill QEMU after SECS seconds, 1 or more (default 120)
                     -> status 3
@@ -65,6 +66,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 kvm=0
 kvm_cpu=pmu=on
 cpu=max
+smp=1
 config=
 timeout_s=120
 log=
@@ -83,6 +85,7 @@ while [ $# -gt 0 ]; do
 	--kvm) kvm=1 ;;
 	--kvm-cpu) kvm_cpu=${2:?--kvm-cpu needs options}; shift ;;
 	--cpu) cpu=${2:?--cpu needs a model}; shift ;;
+	--smp) smp=${2:?--smp needs a CPU count}; shift ;;
 	--config) config=${2:?--config needs a file}; shift ;;
 	--timeout) timeout_s=${2:?--timeout needs seconds}; shift ;;
 	--log) log=${2:?--log needs a file}; shift ;;
@@ -102,6 +105,9 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
+case $smp in
+'' | *[!0-9]* | 0*) die "--smp wants a CPU count from 1, got '$smp'" ;;
+esac
 case $kvm_cpu in
 '' | *[!A-Za-z0-9=,_.+-]*) die "--kvm-cpu wants QEMU CPU options like pmu=on,migratable=no, got '$kvm_cpu'" ;;
 esac
@@ -184,7 +190,7 @@ set +e
 trap - ERR
 (
 	timeout -k 5 "$timeout_s" qemu-system-x86_64 \
-		-machine pc -nodefaults -vga std -m 256M -smp 1 "${cpu_args[@]}" "${firmware[@]}" "${disk[@]}" \
+		-machine pc -nodefaults -vga std -m 256M -smp "$smp" "${cpu_args[@]}" "${firmware[@]}" "${disk[@]}" \
 		-net none "${display[@]}" "${serials[@]}" "${monitor_args[@]}" \
 		${exit_device[@]+"${exit_device[@]}"} -no-reboot ${extra[@]+"${extra[@]}"} </dev/null &
 	echo $! >"$work/qemu.pid"

@@ -15,6 +15,9 @@
 #      hostile inputs; seconds, not minutes
 #   8. every MSR the suite writes on the simulator (profiles and corpus) is
 #      listed in docs/msrs.md with its gate (scripts/check-msrs.py)
+#   9. several CPUs: QEMU -smp 4 (every CPU up, reported and running the
+#      suite), and the self-tests on 4 CPUs (QEMU and the simulator) with one
+#      CPU that never answers its start-up IPI
 #
 # Each step's full output is in build/test-logs/; the terminal gets one line a
 # step plus what failed. Every step ends with "N passed, N failed" (a step
@@ -96,6 +99,47 @@ qemu_run() { # qemu_run NAME CONFIG EXPECTATIONS [run-qemu.sh args...]
 	compare_run "$LOGS/$name.ktap" "$expect"
 }
 
+# smp_report LOG ONLINE TOTAL [SILENT]: the CPU lines of a run on several CPUs
+# (kernel/cpus.c, kernel/runner.c): each CPU reported, each online one ran
+# the suites as suite@cpuN, the silent one none, and a verdict.
+smp_report() {
+	local log=$1 online=$2 total=$3 silent=${4:-} p=0 f=0 c
+	check() {
+		local what=$1
+		shift
+		if "$@" >/dev/null; then p=$((p + 1)); else f=$((f + 1)); echo "not ok - $what"; fi
+	}
+	check "$online of $total CPUs online" grep -q "^# cpus: $online of $total online" "$log"
+	for ((c = 0; c < total; c++)); do
+		if [[ $c == "$silent" ]]; then
+			check "cpu $c reported as not answering" \
+				grep -q "^# cpu $c: APIC ID .*: did not answer the start-up IPIs: not tested" "$log"
+			check "cpu $c ran nothing" test -z "$(grep -E "^(not )?ok [0-9]+ [a-z0-9_]+@cpu$c( |\$)" "$log")"
+		else
+			check "cpu $c reported online" grep -q "^# cpu $c: APIC ID .*: online" "$log"
+			check "cpu $c ran the suites" grep -qE "^(not )?ok [0-9]+ [a-z0-9_]+@cpu$c( |\$)" "$log"
+		fi
+	done
+	check "the run reached its verdict" grep -q "^# verdict: " "$log"
+	echo "cpus: $p passed, $f failed"
+}
+
+# smp_run NAME EXPECTATIONS ONLINE TOTAL SILENT COMMAND...: the command writes
+# LOGS/NAME.ktap; compared with its expectations, then smp_report.
+smp_run() {
+	local name=$1 expect=$2 online=$3 total=$4 silent=$5 out p=0 f=0
+	shift 5
+	"$@"
+	echo "exit status $? (the comparison below decides)"
+	out=$( (compare_run "$LOGS/$name.ktap" "$expect"; smp_report "$LOGS/$name.ktap" "$online" "$total" "$silent") 2>&1)
+	echo "$out"
+	while read -r a b; do
+		p=$((p + a))
+		f=$((f + b))
+	done < <(echo "$out" | sed -nE 's/^([a-z]+: )?([0-9]+) passed, ([0-9]+) failed$/\2 \3/p')
+	echo "$p passed, $f failed"
+}
+
 run_step build make -j2 all
 run_step unit-c make -s unit
 run_step unit-python python3 unit/test_ktap_report.py
@@ -115,6 +159,13 @@ run_step qemu-tcg qemu_run qemu-tcg "" tests/expectations/qemu-tcg.txt
 run_step qemu-tcg-skylake qemu_run qemu-tcg-skylake "" tests/expectations/qemu-tcg-skylake-client.txt --cpu Skylake-Client
 run_step qemu-usb-stick scripts/test-stick.sh
 run_step qemu-selftest qemu_run qemu-selftest tests/configs/selftest.cfg tests/expectations/selftest.txt
+run_step sim-smp-silent smp_run sim-smp-silent tests/expectations/selftest-smp.txt 3 4 3 \
+	sh -c "build/host/pmusim --profile smp-synth-v5-x4 --config tests/configs/smp-silent-selftest.cfg >$LOGS/sim-smp-silent.ktap"
+run_step qemu-tcg-smp4 smp_run qemu-tcg-smp4 tests/expectations/qemu-tcg.txt 4 4 "" \
+	scripts/run-qemu.sh --smp 4 --log "$LOGS/qemu-tcg-smp4.ktap" --timeout "${QEMU_TIMEOUT:-300}"
+run_step qemu-smp4-silent smp_run qemu-smp4-silent tests/expectations/selftest-smp.txt 3 4 3 \
+	scripts/run-qemu.sh --smp 4 --config tests/configs/smp-silent-selftest.cfg \
+	--log "$LOGS/qemu-smp4-silent.ktap" --timeout "${QEMU_TIMEOUT:-300}"
 
 echo
 if [[ ${#steps_failed[@]} -gt 0 ]]; then

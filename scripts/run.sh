@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make run`: boot the suite in QEMU, stream the report, then compare it with
 # the platform's expectations. Exit 0 only when they match.
-#   scripts/run.sh [--kvm [--kvm-cpu OPTS]] [--cpu MODEL] [--config FILE] [--expect FILE]
+#   scripts/run.sh [--kvm [--kvm-cpu OPTS]] [--cpu MODEL] [--smp N] [--config FILE] [--expect FILE]
 # The expectations file defaults to tests/expectations/qemu-tcg.txt, or
 # qemu-tcg-<model, lower case>.txt for a TCG CPU model other than the default;
 # with --kvm to qemu-kvm-<host vendor: intel|amd>.txt, -pmu-off appended for
@@ -33,6 +33,9 @@ while [[ $# -gt 0 ]]; do
 		[[ $# -ge 2 ]] || { echo "run: --config needs a file" >&2; exit 2; }
 		[[ -r $2 ]] || { echo "run: cannot read config file '$2'" >&2; exit 2; }
 		args+=(--config "$2"); shift ;;
+	--smp)
+		[[ $# -ge 2 && -n $2 ]] || { echo "run: --smp needs a CPU count" >&2; exit 2; }
+		args+=(--smp "$2"); shift ;;
 	--cpu)
 		[[ $# -ge 2 && -n $2 ]] || { echo "run: --cpu needs a model" >&2; exit 2; }
 		cpu=$2; args+=(--cpu "$2"); shift ;;
@@ -40,7 +43,7 @@ while [[ $# -gt 0 ]]; do
 		[[ $# -ge 2 ]] || { echo "run: --expect needs a file" >&2; exit 2; }
 		[[ -r $2 ]] || { echo "run: cannot read expectations file '$2'" >&2; exit 2; }
 		expect=$2; shift ;;
-	*) echo "run: unknown argument '$1' (use --kvm, --kvm-cpu OPTS, --cpu MODEL, --config FILE, --expect FILE)" >&2; exit 2 ;;
+	*) echo "run: unknown argument '$1' (use --kvm, --kvm-cpu OPTS, --cpu MODEL, --smp N, --config FILE, --expect FILE)" >&2; exit 2 ;;
 	esac
 	shift
 done

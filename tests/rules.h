@@ -512,6 +512,26 @@
 	"AMD APM Vol.2 13.2.1 (HG_ONLY, Table 13-3): HostOnly = GuestOnly = 1 counts like "        \
 	"both 0 (events in host and guest)"
 
+/* ---- Checks that need two CPUs (tests/smp.c) ---- */
+#define RULE_SMP_COUNTERS_PER_CPU                                                                  \
+	"SDM Vol.2A CPUID.0AH:EAX[15:8] (general-purpose counters per logical processor), "        \
+	"Vol.3B 20.2.3 (without AnyThread a counter increments for events of the logical "         \
+	"processor which programmed it): another CPU's work and MSR writes do not reach it"
+#define RULE_SMP_PMI_LOCAL                                                                         \
+	"SDM Vol.3B 20.2.1.1 (IA32_PERFEVTSELx INT: the logical processor generates an "           \
+	"exception through its local APIC on counter overflow), Vol.3A 10.4 (one local APIC "      \
+	"per logical processor): the PMI reaches the overflowing CPU only"
+#define RULE_SMP_ANYTHREAD                                                                         \
+	"SDM Vol.3B 20.2.3: AnyThread (IA32_PERFEVTSELx bit 21) set counts the event on all "      \
+	"logical processors sharing the core; clear, only on the one which programmed the MSR"
+#define RULE_SMP_PQR_ASSOC                                                                         \
+	"SDM Vol.3B 17.18.6: each logical processor is given its RMID independently through "      \
+	"its own IA32_PQR_ASSOC"
+#define RULE_SMP_UNCORE_PMI                                                                        \
+	"SDM Vol.3B 20.3.1.2: an uncore counter's PMI goes to the cores whose EN_PMI_COREx is "    \
+	"set in MSR_UNCORE_PERF_GLOBAL_CTRL (core x: the core of the package, APIC ID above "      \
+	"the SMT bits), and to no other"
+
 /* ---- Intercepted instructions and absolute bounds (simkvm, issue 10) ---- */
 #define RULE_INTERCEPT_INSNS                                                                       \
 	"SDM Vol.3B Table 20-1: Instructions Retired (C0H/00H) counts each retired "               \

@@ -192,3 +192,21 @@ TEST_FULL(selftest, nmi_probe_keeps_nmis_blocked, REQ_APIC, TEST_SELFTEST, 0)
 	expect_ne(t, nmi_probe_vector, 0, RULE_HARNESS_NMI,
 		  "the probe inside the handler faulted (fixed up)");
 }
+
+/*
+ * A hang that the CPU's own watchdog cannot end (interrupts off): only another
+ * CPU can notice it and stop the hung one (arch_run_on_cpu: a bounded wait,
+ * then INIT). Nothing could on the CPU that runs the runner, so it is skipped
+ * there. Must be reported as a TIMEOUT and the run must go on with the next
+ * CPU. Last in this file: the CPU runs nothing after it.
+ */
+TEST_FULL(selftest, hang_interrupts_off, REQ_NONE, TEST_SELFTEST, 500)
+{
+	if (arch_cpu_current() == arch_cpu_boot()) {
+		t_skip(t, "a hang with interrupts off is recoverable on another CPU only");
+		return;
+	}
+	arch_irq_disable();
+	for (;;)
+		spin_counter++;
+}

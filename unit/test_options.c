@@ -138,6 +138,23 @@ int main(void)
 	}
 	UNIT_EQ(sane, 2000, "random texts leave every option within its range");
 
+	/* cpus = all | per-config | numbers and ranges; smp_silent_cpu. */
+	UNIT_EQ(o.cpus_mode, CPUS_ALL, "default: every CPU");
+	UNIT_EQ(parse(&o, "cpus = per-config\n"), 0, "cpus = per-config");
+	UNIT_EQ(o.cpus_mode, CPUS_PER_CONFIG, "one CPU per PMU configuration");
+	UNIT_EQ(parse(&o, "cpus = 0, 2-4 ,255\n"), 0, "cpus = list and ranges");
+	UNIT_EQ(o.cpus_mode, CPUS_LIST, "a list");
+	UNIT_EQ(o.cpus_list[0], 0x1D, "CPUs 0, 2, 3, 4");
+	UNIT_EQ(o.cpus_list[3], 1ULL << 63, "CPU 255");
+	UNIT_EQ(parse(&o, "cpus = 4-2\n"), 1, "a backwards range is an error");
+	UNIT_EQ(o.cpus_mode, CPUS_ALL, "and keeps the default");
+	UNIT_EQ(parse(&o, "cpus = 256\n"), 1, "a CPU beyond the limit is an error");
+	UNIT_EQ(parse(&o, "cpus = 1,,2\n"), 1, "an empty element is an error");
+	UNIT_EQ(parse(&o, "cpus = some\n"), 1, "a word other than all / per-config is an error");
+	UNIT_EQ(o.smp_silent_cpu, OPT_NO_CPU, "default: every CPU is started");
+	UNIT_EQ(parse(&o, "smp_silent_cpu = 3\n"), 0, "smp_silent_cpu");
+	UNIT_EQ(o.smp_silent_cpu, 3, "CPU 3 gets no SIPI");
+
 	char big[64 * 70] = "suites = ";
 	for (int i = 0; i < 40; i++)
 		strcat(big, i ? ",s" : "s");

@@ -27,6 +27,10 @@
  */
 #include "sim.h"
 
+/* The kernel's handlers: one IDT for every CPU, as on the machine. */
+static pmi_handler_fn pmi_handler;
+static nmi_handler_fn nmi_handler;
+
 /* The LVT entry asks for an NMI (Q_PMI_NMI_AS_FIXED: the APIC ignores that). */
 static bool nmi_mode(void)
 {
@@ -58,6 +62,10 @@ static void pmi_send_nmi(void)
 
 void sim_pmi_request(void)
 {
+	if (quirk(Q_SMP_PMI_TO_CPU0) && g_sim.index != 0) {
+		sim_pmi_request_on(sim_cpu_at(0));
+		return;
+	}
 	if ((g_sim.apic.lvt_pmi & APIC_LVT_MASKED) && !quirk(Q_PMI_WHILE_MASKED))
 		return;
 	if (nmi_mode()) {
@@ -87,12 +95,12 @@ static void deliver_nmi(void)
 
 		g_sim.apic.nmi_latched = false;
 		g_sim.nmi_count++;
-		if (!g_sim.nmi_handler)
+		if (!nmi_handler)
 			sim_raise(X86_VEC_NMI, 0, false, (uint64_t)__builtin_return_address(0), 0);
 		g_sim.apic.nmi_blocked = true;
 		g_sim.cpl = 0;
 		g_sim.irq_enabled = false;
-		g_sim.nmi_handler();
+		nmi_handler();
 		/* IRET: RFLAGS, CPL back; NMIs unblocked; a probe's error code
 		 * the NMI struck between is the interrupted code's. */
 		g_sim.apic.nmi_blocked = false;
@@ -127,8 +135,8 @@ void sim_pmi_deliver_pending(void)
 		bool irq = g_sim.irq_enabled;
 		g_sim.cpl = 0;
 		g_sim.irq_enabled = false;
-		if (g_sim.pmi_handler)
-			g_sim.pmi_handler();
+		if (pmi_handler)
+			pmi_handler();
 		g_sim.cpl = cpl;
 		g_sim.irq_enabled = irq; /* IRET restores RFLAGS */
 	}
@@ -163,12 +171,12 @@ bool arch_apic_is_x2apic(void)
 
 void arch_set_pmi_handler(pmi_handler_fn fn)
 {
-	g_sim.pmi_handler = fn;
+	pmi_handler = fn;
 }
 
 void arch_set_nmi_handler(nmi_handler_fn fn)
 {
-	g_sim.nmi_handler = fn;
+	nmi_handler = fn;
 }
 
 /* The ICR's NMI reaches this core at the end of the write. */

@@ -9,12 +9,19 @@
 #include "cpuid_dump.h"
 #include "sim.h"
 
-struct sim_cpu g_sim;
 unsigned g_sim_cpu_select = SIM_FIRST_CPU;
 
-static struct cpuid_dump g_dump;
-static bool g_dump_loaded;
-static unsigned g_dump_cpu;
+/* On a machine of several CPUs each reports its own APIC ID (the dump was
+ * taken on one CPU): 01H:EBX[31:24] and the x2APIC ID of 0BH / 1FH. */
+static void patch_apic_id(uint32_t leaf, struct cpuid_regs *r)
+{
+	if (sim_cpu_count() < 2)
+		return;
+	if (leaf == 1)
+		r->ebx = (r->ebx & 0x00FFFFFFu) | ((g_sim.apic_id & 0xFF) << 24);
+	if (leaf == 0xB || leaf == 0x1F)
+		r->edx = g_sim.apic_id;
+}
 
 /* Q_CPUID_FIXED_HIDDEN: leaf 0AH of version 2+ without its fixed counters
  * (EDX[12:0] and ECX zero), as Core 2 Merom/Conroe report it. */
@@ -34,17 +41,19 @@ bool sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 	if (!p)
 		return false;
 	if (p->dump_path) {
-		bool known =
-		    g_dump_loaded && cpuid_dump_lookup(&g_dump, g_dump_cpu, leaf, subleaf, r);
+		bool known = g_sim.dump &&
+			     cpuid_dump_lookup(g_sim.dump, g_sim.dump_cpu, leaf, subleaf, r);
 		if (p->guest_cpuid)
 			p->guest_cpuid(leaf, subleaf, r);
 		hide_fixed_counters(leaf, r);
+		patch_apic_id(leaf, r);
 		return known;
 	}
 	for (unsigned i = 0; i < p->n_entries; i++) {
 		if (p->entries[i].leaf == leaf && p->entries[i].subleaf == subleaf) {
 			*r = p->entries[i].r;
 			hide_fixed_counters(leaf, r);
+			patch_apic_id(leaf, r);
 			return true;
 		}
 	}
@@ -54,6 +63,7 @@ bool sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 		    (leaf == 0x1 || leaf == 0xA || leaf == 0x80000001 || leaf == 0x80000022 ||
 		     leaf < 0x4)) {
 			*r = p->entries[i].r;
+			patch_apic_id(leaf, r);
 			return true;
 		}
 	}
@@ -66,22 +76,40 @@ static bool caps_source(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid
 	return sim_cpuid_raw(leaf, subleaf, r);
 }
 
+/* Dumps stay loaded for the life of the process: each CPU of a machine
+ * keeps a pointer to its own, and a file is read once (the mutation plan
+ * configures every profile in turn). */
+#define DUMPS_LOADED_MAX 256
 enum sim_config_result sim_load_dump(const char *path, unsigned cpu, char *err, unsigned errlen)
 {
-	if (g_dump_loaded)
-		cpuid_dump_free(&g_dump);
-	g_dump_loaded = false;
-	if (cpuid_dump_load(&g_dump, path, err, errlen) != 0)
-		return SIM_CONFIG_BAD_DUMP;
+	static struct {
+		const char *path;
+		struct cpuid_dump d;
+	} loaded[DUMPS_LOADED_MAX];
+	static unsigned n_loaded;
+	unsigned i = 0;
+
+	while (i < n_loaded && strcmp(loaded[i].path, path) != 0)
+		i++;
+	if (i == n_loaded) {
+		if (n_loaded == DUMPS_LOADED_MAX) {
+			snprintf(err, errlen, "%s: more than %d dumps in one run", path,
+				 DUMPS_LOADED_MAX);
+			return SIM_CONFIG_BAD_DUMP;
+		}
+		if (cpuid_dump_load(&loaded[i].d, path, err, errlen) != 0)
+			return SIM_CONFIG_BAD_DUMP;
+		loaded[i].path = path;
+		n_loaded++;
+	}
 	if (cpu == SIM_FIRST_CPU) {
-		cpu = cpuid_dump_cpu_number(&g_dump, 0);
-	} else if (!cpuid_dump_has_cpu(&g_dump, cpu)) {
+		cpu = cpuid_dump_cpu_number(&loaded[i].d, 0);
+	} else if (!cpuid_dump_has_cpu(&loaded[i].d, cpu)) {
 		snprintf(err, errlen, "%s: no CPU %u in the dump", path, cpu);
-		cpuid_dump_free(&g_dump);
 		return SIM_CONFIG_BAD_DUMP;
 	}
-	g_dump_cpu = cpu;
-	g_dump_loaded = true;
+	g_sim.dump = &loaded[i].d;
+	g_sim.dump_cpu = cpu;
 	return SIM_CONFIG_OK;
 }
 
@@ -170,10 +198,18 @@ void sim_pmu_reset(void)
 	g_sim.apic.irr = g_sim.apic.isr = false;
 }
 
-enum sim_config_result sim_configure(const struct sim_profile *p, const bool *quirks, char *err,
-				     unsigned errlen)
+/* One CPU of the machine, made current: its profile's CPUID and PMU. */
+enum sim_config_result sim_configure_cpu(struct sim_cpu *cpu, const struct sim_profile *p,
+					 const bool *quirks, char *err, unsigned errlen)
 {
+	unsigned index = cpu->index;
+	uint32_t apic_id = cpu->apic_id;
+
+	g_sim_cur = cpu;
 	memset(&g_sim, 0, sizeof(g_sim));
+	g_sim.index = index;
+	g_sim.apic_id = apic_id;
+	g_sim.state = CPU_NOT_STARTED;
 	g_sim.profile = p;
 	for (unsigned q = 0; quirks && q < QUIRK_COUNT; q++)
 		g_sim.quirks[q] = quirks[q];

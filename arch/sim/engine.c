@@ -9,6 +9,7 @@
 #include "sim.h"
 
 static struct sim_counter_set counting;
+static struct sim_cpu *owner[SIM_MAX_ACTIVE]; /* whose counter counting.c[i] is */
 
 /* Iterations until the counter overflows (UINT64_MAX: never within n). */
 static uint64_t iters_to_overflow(const struct sim_counter *c, uint64_t inc1, uint64_t incn)
@@ -43,12 +44,66 @@ static void advance(const struct sim_segment *s, uint64_t k)
 			sim_families[i]->advance(s, k);
 }
 
-static void collect(void)
+static void collect_families(struct sim_cpu *cpu)
 {
-	counting.n = 0;
+	unsigned from = counting.n;
+
 	for (unsigned i = 0; i < sim_family_count; i++)
 		if (sim_families[i]->collect)
 			sim_families[i]->collect(&counting);
+	for (unsigned i = from; i < counting.n; i++)
+		owner[i] = cpu;
+}
+
+/*
+ * This CPU's counters, and its sibling thread's counters with AnyThread
+ * set: "counting the associated event conditions occurring across all
+ * logical processors sharing a processor core" (Vol. 3B 20.2.3). The
+ * sibling's USR/OS selection is applied at this thread's CPL, where the
+ * events occur.
+ */
+static void collect(void)
+{
+	struct sim_cpu *me = g_sim_cur, *sib = g_sim.sibling;
+
+	counting.n = 0;
+	collect_families(me);
+	if (!sib || quirk(Q_SMP_ANYTHREAD_IGNORED))
+		return;
+	unsigned from = counting.n;
+	int cpl = sib->cpl;
+	sib->cpl = me->cpl;
+	g_sim_cur = sib;
+	collect_families(sib);
+	g_sim_cur = me;
+	sib->cpl = cpl;
+	unsigned keep = from;
+	for (unsigned i = from; i < counting.n; i++) {
+		if (counting.c[i].f.any_thread) {
+			owner[keep] = owner[i];
+			counting.c[keep++] = counting.c[i];
+		}
+	}
+	counting.n = keep;
+}
+
+/* A counter wrapped: its own CPU sets the status and asks for the PMI; a
+ * sibling's (AnyThread) is parked with interrupts on and takes it at once. */
+static void overflow(const struct sim_counter *c, struct sim_cpu *cpu)
+{
+	struct sim_cpu *me = g_sim_cur;
+
+	if (cpu == me) {
+		c->family->overflow(c);
+		return;
+	}
+	g_sim_cur = cpu;
+	bool irq = g_sim.irq_enabled;
+	g_sim.irq_enabled = true;
+	c->family->overflow(c);
+	sim_pmi_deliver_pending();
+	g_sim.irq_enabled = irq;
+	g_sim_cur = me;
 }
 
 void sim_run_segments(unsigned seg, uint64_t n)
@@ -90,11 +145,15 @@ void sim_run_segments(unsigned seg, uint64_t n)
 		n -= k;
 		unsigned n_over = 0;
 		struct sim_counter over[SIM_MAX_ACTIVE];
-		for (unsigned i = 0; i < n_ctrs; i++)
-			if (need[i] == k)
+		struct sim_cpu *over_cpu[SIM_MAX_ACTIVE];
+		for (unsigned i = 0; i < n_ctrs; i++) {
+			if (need[i] == k) {
+				over_cpu[n_over] = owner[i];
 				over[n_over++] = ctrs[i];
+			}
+		}
 		for (unsigned i = 0; i < n_over; i++)
-			over[i].family->overflow(&over[i]);
+			overflow(&over[i], over_cpu[i]);
 		/* A PMI is taken at the end of the iteration that overflowed; the
 		 * handler may reprogram anything, so the next step re-collects. */
 		if (n_over)

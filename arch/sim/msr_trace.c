@@ -38,15 +38,22 @@ static bool tracing(void);
 static const char *suite_now(void);
 
 #define UNDO_MAX 512
-static struct {
-	uint32_t msr;
-	uint64_t value;
-	bool wrote; /* a write of the test's was accepted (not only #GP probes) */
-} undo[UNDO_MAX];
+/* One log per CPU (smp.c): a test's writes are undone on the CPU that made
+ * them; a step it hands to another CPU logs nothing there. */
+static struct undo_log {
+	struct {
+		uint32_t msr;
+		uint64_t value;
+		bool wrote; /* a write of the test's was accepted (not only #GP probes) */
+	} e[UNDO_MAX];
+	unsigned n;
+	bool active;
+} undo_logs[SIM_MAX_CPUS];
+#define undo	    (undo_logs[g_sim.index].e)
+#define n_undo	    (undo_logs[g_sim.index].n)
+#define undo_active (undo_logs[g_sim.index].active)
 static uint64_t at_start[TRACE_MAX_MSRS];
 static unsigned n_at_start; /* seen[] entries snapshot at the test's start */
-static unsigned n_undo;
-static bool undo_active;
 
 static void undo_note(uint32_t msr)
 {

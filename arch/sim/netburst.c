@@ -35,7 +35,8 @@
  */
 #include "sim.h"
 
-static struct sim_pmu *const P = &g_sim.pmu;
+/* This CPU's PMU state (g_sim is the running CPU, smp.c). */
+#define P (&g_sim.pmu)
 
 /* ESCR addresses of the Prescott family (Vol. 3B Table 18-26 of the edition
  * in ../shared/spec/netburst-escr-cccr-counting.txt). */

@@ -22,7 +22,8 @@
  */
 #include "sim.h"
 
-static struct sim_pmu *const P = &g_sim.pmu;
+/* This CPU's PMU state (g_sim is the running CPU, smp.c). */
+#define P (&g_sim.pmu)
 
 static bool is_p6(void)
 {

@@ -6,7 +6,8 @@
  */
 #include "sim.h"
 
-static struct sim_pmu *const P = &g_sim.pmu;
+/* This CPU's PMU state (g_sim is the running CPU, smp.c). */
+#define P (&g_sim.pmu)
 
 static inline bool gp_exists(unsigned i)
 {
@@ -206,6 +207,7 @@ static void arch_collect(struct sim_counter_set *set)
 		    .cmask = quirk(Q_CMASK_IGNORED) ? 0 : FIELD_GET_ULL(PERFEVTSEL_CMASK, sel),
 		    .inv = !quirk(Q_INV_IGNORED) && (sel & PERFEVTSEL_INV),
 		    .edge = !quirk(Q_EDGE_IGNORED) && (sel & PERFEVTSEL_EDGE),
+		    .any_thread = g_sim.anythread_ok && (sel & PERFEVTSEL_ANY),
 		};
 		platform_counting(&f);
 		sim_counter_add(set,
@@ -217,6 +219,8 @@ static void arch_collect(struct sim_counter_set *set)
 			continue;
 		struct sim_filter f = {
 		    .ev = fixed_event(i),
+		    .any_thread =
+			g_sim.anythread_ok && (P->fixed_ctrl & FIXED_CTRL_FIELD(i, FIXED_CTRL_ANY)),
 		};
 		platform_counting(&f);
 		sim_counter_add(set, &(struct sim_counter){&P->fixed[i], &P->fixed_last[i],

@@ -361,9 +361,67 @@ void sim_load_profiles(const char *dir)
 	}
 }
 
+/*
+ * Machines of several CPUs (smp.c): each part is `cpus` CPUs of one CPU
+ * profile, threads of a core filled first (CPUID leaf 0BH of the part).
+ * A machine whose parts are not all there (no dumps directory) is left out.
+ */
+#define MACHINE(n, d, ...)                                                                         \
+	{                                                                                          \
+		.name = n, .desc = d, .parts = (const struct sim_machine_part[]){__VA_ARGS__},     \
+		.n_parts = ARRAY_SIZE(((const struct sim_machine_part[]){__VA_ARGS__}))            \
+	}
+static struct sim_profile machines[] = {
+    MACHINE("smp-synth-v5-x4", "4 CPUs of synth-v5-metrics (no leaf 0BH: no SMT siblings)",
+	    {"synth-v5-metrics", 4}),
+    MACHINE("smp-broadwell-ep-2c4t",
+	    "4 CPUs of intel_broadwell_ep_406f1: 2 cores x 2 threads (v3 AnyThread, RDT)",
+	    {"intel_broadwell_ep_406f1", 4}),
+    MACHINE("smp-nehalem-2c4t",
+	    "4 CPUs of intel_nehalem_bloomfield_106a4: 2 cores x 2 threads, one uncore",
+	    {"intel_nehalem_bloomfield_106a4", 4}),
+    MACHINE("alderlake-hybrid",
+	    "Alder Lake 90672: 1 P-core x 2 threads (_pcore dump) + 2 E-cores (_ecore dump)",
+	    {"intel_alderlake_hybrid_90672_pcore", 2}, {"intel_alderlake_hybrid_90672_ecore", 2}),
+};
+
+static const struct sim_profile *machine_at(unsigned i);
+
 unsigned sim_profile_count(void)
 {
-	return ARRAY_SIZE(builtins) + n_dumps + n_platforms;
+	unsigned n = ARRAY_SIZE(builtins) + n_dumps + n_platforms;
+
+	while (machine_at(n - ARRAY_SIZE(builtins) - n_dumps - n_platforms))
+		n++;
+	return n;
+}
+
+static const struct sim_profile *cpu_profile(const char *name)
+{
+	for (unsigned i = 0; i < ARRAY_SIZE(builtins); i++)
+		if (!strcmp(builtins[i].name, name))
+			return &builtins[i];
+	for (unsigned i = 0; i < n_dumps; i++)
+		if (!strcmp(dumps[i].name, name))
+			return &dumps[i];
+	return NULL;
+}
+
+/* The i-th machine whose parts all exist. */
+static const struct sim_profile *machine_at(unsigned i)
+{
+	for (unsigned m = 0; m < ARRAY_SIZE(machines); m++) {
+		bool ok = true;
+		for (unsigned k = 0; k < machines[m].n_parts; k++)
+			ok = ok && cpu_profile(machines[m].parts[k].profile);
+		if (ok && i-- == 0) {
+			/* What the quirk predicates read of a profile: the first CPU's. */
+			machines[m].perf_capabilities =
+			    cpu_profile(machines[m].parts[0].profile)->perf_capabilities;
+			return &machines[m];
+		}
+	}
+	return NULL;
 }
 
 const struct sim_profile *sim_profile_at(unsigned i)
@@ -374,7 +432,9 @@ const struct sim_profile *sim_profile_at(unsigned i)
 	if (i < n_dumps)
 		return &dumps[i];
 	i -= n_dumps;
-	return i < n_platforms ? &platforms[i] : NULL;
+	if (i < n_platforms)
+		return &platforms[i];
+	return machine_at(i - n_platforms);
 }
 
 const struct sim_profile *sim_find_profile(const char *name)

@@ -246,6 +246,44 @@ static bool on_rdt_total_bw(const struct caps *c, const struct sim_profile *p)
 	return c->rdt.l3.present && c->rdt.l3.total_bw;
 }
 
+/* ---- Machines of several CPUs (smp.c; caps: the first CPU's) ------------ */
+
+static unsigned machine_cpus(const struct sim_profile *p)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; p->parts && i < p->n_parts; i++)
+		n += p->parts[i].cpus;
+	return n;
+}
+
+static bool on_smp_arch(const struct caps *c, const struct sim_profile *p)
+{
+	return machine_cpus(p) >= 2 && arch_version_at_least(c, 1);
+}
+
+static bool on_smp_arch_apic(const struct caps *c, const struct sim_profile *p)
+{
+	return on_smp_arch(c, p) && c->apic;
+}
+
+/* SMT siblings need the topology leaf (0BH) to be found. */
+static bool on_smp_anythread(const struct caps *c, const struct sim_profile *p)
+{
+	return on_smp_arch(c, p) && on_v3_anythread(c, p) && c->max_basic_leaf >= 0xB;
+}
+
+static bool on_smp_rdt(const struct caps *c, const struct sim_profile *p)
+{
+	return machine_cpus(p) >= 2 && c->rdt.mon_present && c->rdt.max_rmid >= 2;
+}
+
+/* Two cores: four CPUs of a two-thread part. */
+static bool on_smp_uncore(const struct caps *c, const struct sim_profile *p)
+{
+	return machine_cpus(p) >= 4 && c->nehalem_uncore;
+}
+
 /* LBR, Arch LBR, PEBS, PERF_METRICS (issue 11). */
 static bool on_legacy_lbr(const struct caps *c, const struct sim_profile *p)
 {

@@ -291,6 +291,19 @@
 	    "IQ counters take CRU_ESCR0 whatever CCCR.ESCR_SELECT and the counter's ESCR wiring")  \
 	QUIRK(Q_P4_COMPARE_IGNORED, "p4-compare-ignored", on_netburst, "hypothetical",             \
 	      "CCCR Compare / Threshold / Complement are ignored: every input is added")           \
+	/* ---- Two CPUs (tests/smp.c): machine profiles of several CPUs ---- */                   \
+	QUIRK(Q_SMP_SHARED_COUNTERS, "smp-counters-shared", on_smp_arch, "hypothetical",           \
+	      "the GP and fixed counters and their controls are one set shared by every CPU")      \
+	QUIRK(Q_SMP_PMI_TO_CPU0, "smp-pmi-to-cpu0", on_smp_arch_apic,                              \
+	      "hypothetical (a VMM injecting every vPMI into vCPU 0)",                             \
+	      "a counter overflow's PMI goes to CPU 0's local APIC whatever CPU overflowed")       \
+	QUIRK(Q_SMP_ANYTHREAD_IGNORED, "smp-anythread-ignored", on_smp_anythread,                  \
+	      "KVM (AnyThread accepted but counts this vCPU only; version not verified)",          \
+	      "AnyThread set counts this logical processor's events only, not its sibling's")      \
+	QUIRK(Q_SMP_SHARED_PQR_ASSOC, "smp-pqr-assoc-shared", on_smp_rdt, "hypothetical",          \
+	      "IA32_PQR_ASSOC is one register shared by every CPU")                                \
+	QUIRK(Q_SMP_UNC_PMI_CORE0, "smp-uncore-pmi-to-core0", on_smp_uncore, "hypothetical",       \
+	      "the uncore PMI goes to core 0 whenever an EN_PMI_COREx is set, whichever it is")    \
 	/* ---- RDT monitoring (Vol. 3B 17.18) ---- */                                             \
 	QUIRK(Q_RDT_RMID_NO_ERROR, "rdt-rmid-range-no-error", on_rdt_l3, "hypothetical",           \
 	      "IA32_QM_CTR does not set Error (bit 63) for an RMID above the maximum")             \

@@ -21,7 +21,8 @@
  */
 #include "sim.h"
 
-static struct sim_pmu *const P = &g_sim.pmu;
+/* This CPU's PMU state (g_sim is the running CPU, smp.c). */
+#define P (&g_sim.pmu)
 
 static unsigned mbm_width(void)
 {

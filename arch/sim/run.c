@@ -79,8 +79,15 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 	if (ex)
 		memset(ex, 0, sizeof(*ex));
 	g_sim_state_changed = NULL;
-	sim_msr_trace_test_start();
-	sim_msr_undo_begin();
+	/* A run inside another (a step a test hands to another CPU, smp.c) is
+	 * part of that test: the undo and the trace belong to the outer run. */
+	volatile bool outermost = true;
+	for (struct frame *x = top; x; x = x->prev)
+		outermost = outermost && !x->guarded;
+	if (outermost) {
+		sim_msr_trace_test_start();
+		sim_msr_undo_begin();
+	}
 	if (!installed) {
 		struct sigaction sa;
 		memset(&sa, 0, sizeof(sa));
@@ -89,6 +96,10 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 		sigaction(SIGALRM, &sa, NULL);
 		installed = true;
 	}
+	/* The enclosing run's watchdog (a guarded run on another CPU inside a
+	 * test, smp.c) is put back afterwards, with the time it had left. */
+	struct itimerval outer;
+	getitimer(ITIMER_REAL, &outer);
 	f.guarded = true;
 	f.prev = top;
 	rc = sigsetjmp(f.env, 1);
@@ -97,7 +108,7 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 		arm(timeout_ms ? timeout_ms : 10000);
 		fn(arg);
 	}
-	arm(0);
+	setitimer(ITIMER_REAL, &outer, NULL);
 	top = f.prev;
 	if (rc == ARCH_GUARD_EXCEPTION && ex)
 		*ex = last_ex;
@@ -114,7 +125,8 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 	g_sim.cr4 = cr4;
 	g_sim.apic.isr = false;
 	g_sim.apic.nmi_blocked = false;
-	sim_msr_undo_end();
+	if (outermost)
+		sim_msr_undo_end();
 	/* What the machine's arch_run_guarded puts back and reports (x86_64/
 	 * state.c): the simulated CPU has no tables, only the record of the
 	 * self-test that changed them. */

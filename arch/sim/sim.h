@@ -56,6 +56,15 @@ struct sim_profile {
 	void (*guest_cpuid)(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 	const enum quirk *quirks;
 	unsigned n_quirks;
+	/* A machine of several CPUs (smp.c): its parts in CPU order, each
+	 * `cpus` CPUs of the named profile; NULL for a one-CPU profile. */
+	const struct sim_machine_part *parts;
+	unsigned n_parts;
+};
+
+struct sim_machine_part {
+	const char *profile;
+	unsigned cpus;
 };
 
 /* A platform: a host dump seen through a hypervisor (platforms.c). It is a
@@ -131,6 +140,9 @@ struct sim_filter {
 	bool inv, edge;
 	/* NetBurst CCCR.FORCE_OVF: every increment is an overflow. */
 	bool force_ovf;
+	/* AnyThread (Vol. 3B 20.2.3): also counts the sibling thread's events
+	 * (engine.c). */
+	bool any_thread;
 	/* A vPMU counting intercepted instructions in software
 	 * (Q_KVM_EMULATED_RETIRE): EV_INTERCEPTED is taken out of `ev` before
 	 * CMASK/INV/EDGE and added back unfiltered. */
@@ -193,8 +205,18 @@ struct sim_apic {
 	bool nmi_latched, nmi_blocked, nmi_held_by_if;
 };
 
+struct cpuid_dump;
+
 struct sim_cpu {
 	const struct sim_profile *profile;
+	/* Which CPU of the machine (smp.c): arch number, APIC ID (CPUID
+	 * reports it: 01H:EBX[31:24], 0BH/1FH:EDX), state. */
+	unsigned index;
+	uint32_t apic_id;
+	enum cpu_state state;
+	const struct cpuid_dump *dump; /* a dump profile's CPUID */
+	unsigned dump_cpu;
+	struct sim_cpu *sibling;  /* the other thread of its core, if any */
 	struct caps caps;	  /* what the CPUID enumerates (caps_decode) */
 	bool quirks[QUIRK_COUNT]; /* the deviations switched on */
 	char platform[256];
@@ -217,14 +239,14 @@ struct sim_cpu {
 	uint64_t tsc;
 	struct sim_pmu pmu;
 	struct sim_apic apic;
-	pmi_handler_fn pmi_handler;
-	nmi_handler_fn nmi_handler;
 	uint32_t fault_error_code;
 	unsigned segment; /* the segment the engine is running (SEG_*) */
 	unsigned pmi_count, stray_interrupts, nmi_count;
 };
 
-extern struct sim_cpu g_sim;
+/* The CPU that runs now (smp.c): only one runs at a time. */
+extern struct sim_cpu *g_sim_cur;
+#define g_sim (*g_sim_cur)
 
 static inline bool quirk(enum quirk q)
 {
@@ -278,6 +300,21 @@ void sim_nmi_raise(void);
 /* run.c: raise an exception out of an unchecked operation. */
 __attribute__((noreturn)) void sim_raise(int vector, uint32_t error_code, bool has_ec, uint64_t rip,
 					 uint64_t cr2);
+
+/* smp.c: the machine's CPUs. sim_configure() sets up a machine profile's
+ * CPUs (or the one CPU of a plain profile) and leaves CPU 0 current. */
+#define SIM_MAX_CPUS 16
+unsigned sim_cpu_count(void);
+struct sim_cpu *sim_cpu_at(unsigned i);
+enum sim_config_result sim_configure_cpu(struct sim_cpu *c, const struct sim_profile *p,
+					 const bool *quirks, char *err, unsigned errlen);
+/* Make c the running CPU (state the CPUs share moves with it). */
+void sim_switch_cpu(struct sim_cpu *c);
+/* An interrupt request raised on CPU `to` while another runs: `to` is
+ * parked (HLT, interrupts on) and takes it at once. */
+void sim_pmi_request_on(struct sim_cpu *to);
+/* Core number of a CPU within the package (APIC ID above the SMT bits). */
+unsigned sim_core_of(const struct sim_cpu *c);
 
 /* profiles.c */
 extern const char *g_sim_dumps_dir;

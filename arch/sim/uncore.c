@@ -12,7 +12,8 @@
  */
 #include "sim.h"
 
-static struct sim_pmu *const P = &g_sim.pmu;
+/* This CPU's PMU state (g_sim is the running CPU, smp.c). */
+#define P (&g_sim.pmu)
 
 static unsigned width(void)
 {
@@ -162,7 +163,7 @@ static void uncore_collect(struct sim_counter_set *set)
  * the uncore makes an interrupt request: OVF_PMI is set, with PMI_FRZ every
  * uncore counter is disabled (the global enables are cleared: software
  * "must explicitly re-enable" them), and the request reaches the cores whose
- * EN_PMI_COREx is set (this logical processor is core 0) that have
+ * EN_PMI_COREx is set (each CPU's core: smp.c) that have
  * IA32_DEBUGCTL.ENABLE_UNCORE_PMI set ("PMI delivery due to an uncore
  * counter overflow is enabled by setting IA32_DEBUGCTL.Offcore_PMI_EN"). */
 static void uncore_overflow(const struct sim_counter *c)
@@ -171,10 +172,6 @@ static void uncore_overflow(const struct sim_counter *c)
 	unsigned idx = c->idx;
 	bool pmi = fixed ? (P->unc_fixed_ctrl & UNCORE_FIXED_CTRL_PMI)
 			 : (P->unc_sel[idx] & UNCORE_EVTSEL_PMI);
-	bool routed =
-	    (P->unc_global_ctrl & UNCORE_GLOBAL_EN_PMI_CORE(0)) || quirk(Q_UNC_PMI_IGNORES_EN_CORE);
-	bool accepted =
-	    (P->debugctl & DEBUGCTL_ENABLE_UNCORE_PMI) || quirk(Q_UNC_PMI_IGNORES_DEBUGCTL);
 
 	P->unc_status |= fixed ? UNCORE_STATUS_FC0 : BIT_ULL(idx);
 	if (!quirk(Q_UNC_CHG_NOT_SET))
@@ -185,8 +182,23 @@ static void uncore_overflow(const struct sim_counter *c)
 		P->unc_status |= UNCORE_STATUS_OVF_PMI;
 	if ((P->unc_global_ctrl & UNCORE_GLOBAL_PMI_FRZ) && !quirk(Q_UNC_PMI_FRZ_IGNORED))
 		P->unc_global_ctrl &= ~(GENMASK_ULL(7, 0) | UNCORE_GLOBAL_EN_FC0);
-	if (routed && accepted && !quirk(Q_UNC_PMI_NOT_DELIVERED))
-		sim_pmi_request();
+	if (quirk(Q_UNC_PMI_NOT_DELIVERED))
+		return;
+	/* Every CPU of the package whose core is selected (smp.c: one package;
+	 * a one-CPU machine is core 0). */
+	uint64_t en = P->unc_global_ctrl & GENMASK_ULL(51, 48);
+	for (unsigned i = 0; i < sim_cpu_count(); i++) {
+		struct sim_cpu *cpu = sim_cpu_at(i);
+		unsigned core = sim_core_of(cpu);
+		bool routed = (core < 4 && (en & UNCORE_GLOBAL_EN_PMI_CORE(core))) ||
+			      quirk(Q_UNC_PMI_IGNORES_EN_CORE);
+		if (quirk(Q_SMP_UNC_PMI_CORE0))
+			routed = en && core == 0;
+		bool accepted = (cpu->pmu.debugctl & DEBUGCTL_ENABLE_UNCORE_PMI) ||
+				quirk(Q_UNC_PMI_IGNORES_DEBUGCTL);
+		if (routed && accepted)
+			sim_pmi_request_on(cpu);
+	}
 }
 
 const struct sim_family sim_family_uncore = {

@@ -67,11 +67,11 @@ void arch_apic_eoi(void)
 }
 
 /*
- * An NMI to this CPU by its physical APIC ID: the "self" shorthand is valid
- * with fixed delivery only (SDM Vol. 3A 10.6.1 Table 10-3), so no shorthand,
- * edge, level assert (Figure 10-12). xAPIC: the high half first, the write
- * of the low half sends; then wait for Delivery Status idle. x2APIC: one
- * WRMSR of all 64 bits, no Delivery Status (10.12.9).
+ * An IPI by physical destination, no shorthand, edge (Figure 10-12). xAPIC:
+ * the high half first, the write of the low half sends; then wait for
+ * Delivery Status idle, bounded so that a send that never completes does not
+ * hang the caller. x2APIC: one WRMSR of all 64 bits, no Delivery Status
+ * (10.12.9).
  */
 /* This CPU's APIC ID: x2APIC's 32 bits, or xAPIC's ID[31:24]. */
 uint32_t apic_self_id(void)
@@ -81,25 +81,33 @@ uint32_t apic_self_id(void)
 	return (uint32_t)FIELD_GET_ULL(APIC_ID_XAPIC, apic_read(APIC_REG_ID));
 }
 
+bool apic_send_ipi(uint32_t apic_id, uint32_t low)
+{
+	if (x2apic) {
+		wrmsr(X2APIC_MSR(APIC_REG_ICR),
+		      low | FIELD_PREP_ULL(APIC_ICR_X2APIC_DEST, (uint64_t)apic_id));
+		return true;
+	}
+	if (apic_id > 0xFF)
+		return false;
+	uint64_t icr = FIELD_PREP_ULL(APIC_ICR_XAPIC_DEST, (uint64_t)apic_id);
+	apic_write(APIC_REG_ICR_HI, (uint32_t)(icr >> 32));
+	apic_write(APIC_REG_ICR, low);
+	for (unsigned i = 0; i < 1000000; i++) {
+		if (!(apic_read(APIC_REG_ICR) & APIC_ICR_DELIVERY_STATUS))
+			return true;
+		cpu_relax();
+	}
+	return false;
+}
+
+/* An NMI to this CPU by its physical APIC ID: the "self" shorthand is valid
+ * with fixed delivery only (SDM Vol. 3A 10.6.1 Table 10-3). */
 void arch_apic_self_nmi(void)
 {
-	uint64_t icr = FIELD_PREP_ULL(APIC_ICR_DELIVERY_MODE, APIC_DM_NMI) | APIC_ICR_LEVEL_ASSERT;
+	uint32_t low = FIELD_PREP_ULL(APIC_ICR_DELIVERY_MODE, APIC_DM_NMI) | APIC_ICR_LEVEL_ASSERT;
 
-	if (x2apic) {
-		uint64_t id = rdmsr(X2APIC_MSR(APIC_REG_ID));
-
-		wrmsr(X2APIC_MSR(APIC_REG_ICR), icr | FIELD_PREP_ULL(APIC_ICR_X2APIC_DEST, id));
-		return;
-	}
-	uint64_t id = FIELD_GET_ULL(APIC_ID_XAPIC, apic_read(APIC_REG_ID));
-
-	icr |= FIELD_PREP_ULL(APIC_ICR_XAPIC_DEST, id);
-	apic_write(APIC_REG_ICR_HI, (uint32_t)(icr >> 32));
-	apic_write(APIC_REG_ICR, (uint32_t)icr);
-	/* Bounded: a send that never completes must not hang the caller. */
-	for (unsigned i = 0; i < 1000000 && (apic_read(APIC_REG_ICR) & APIC_ICR_DELIVERY_STATUS);
-	     i++)
-		cpu_relax();
+	apic_send_ipi(apic_self_id(), low);
 }
 
 /* A fixed interrupt at `vector` to this CPU: the self shorthand (ICR bits
@@ -185,28 +193,21 @@ static void calibrate(void)
 	calibration = "assumed 100 MHz (no PIT, no CPUID.15H crystal)";
 }
 
-void apic_init(uint64_t lapic_phys)
+/* This CPU's local APIC in the mode the boot CPU chose (apic_init): x2APIC
+ * where CPUID.01H:ECX[21] has it, enabled, every interrupt priority
+ * accepted, the timer and PMI entries masked. */
+void apic_cpu_init(void)
 {
-	struct cpuid_regs r;
 	uint64_t base = rdmsr(MSR_IA32_APIC_BASE);
 
-	/* The legacy PICs stay silent: every interrupt we take is the APIC's. */
-	outb(0x21, 0xFF);
-	outb(0xA1, 0xFF);
-
-	if (!lapic_phys)
-		lapic_phys = base & APIC_BASE_ADDR;
-	arch_cpuid(1, 0, &r);
-	if (r.ecx & BIT_ULL(21)) {
-		/* xAPIC -> x2APIC: EN must already be set (SDM Vol. 3A 10.12.5). */
+	if (x2apic) {
+		/* xAPIC -> x2APIC: EN must already be set (SDM Vol. 3A 10.12.5);
+		 * a CPU already in x2APIC mode keeps EXTD in `base`. */
 		base |= APIC_BASE_EN;
 		wrmsr(MSR_IA32_APIC_BASE, base);
 		wrmsr(MSR_IA32_APIC_BASE, base | APIC_BASE_EXTD);
-		x2apic = true;
-	} else {
-		if (!(base & APIC_BASE_EN))
-			wrmsr(MSR_IA32_APIC_BASE, base | APIC_BASE_EN);
-		xapic = (volatile uint32_t *)lapic_phys;
+	} else if (!(base & APIC_BASE_EN)) {
+		wrmsr(MSR_IA32_APIC_BASE, base | APIC_BASE_EN);
 	}
 	apic_write(0x80, 0); /* TPR: accept every priority class */
 	apic_write(APIC_REG_SVR, SPURIOUS_VECTOR | APIC_SVR_ENABLE);
@@ -214,6 +215,23 @@ void apic_init(uint64_t lapic_phys)
 	/* A PMI before the kernel asks for one would be a surprise: masked,
 	 * fixed delivery at PMI_VECTOR. */
 	apic_write(APIC_REG_LVT_PMI, APIC_LVT_MASKED | PMI_VECTOR);
+}
+
+void apic_init(uint64_t lapic_phys)
+{
+	struct cpuid_regs r;
+
+	/* The legacy PICs stay silent: every interrupt we take is the APIC's. */
+	outb(0x21, 0xFF);
+	outb(0xA1, 0xFF);
+
+	if (!lapic_phys)
+		lapic_phys = rdmsr(MSR_IA32_APIC_BASE) & APIC_BASE_ADDR;
+	arch_cpuid(1, 0, &r);
+	x2apic = r.ecx & BIT_ULL(21);
+	if (!x2apic)
+		xapic = (volatile uint32_t *)lapic_phys;
+	apic_cpu_init();
 	calibrate();
 }
 
@@ -256,8 +274,11 @@ bool apic_watchdog_expired(void)
 #define APIC_REG_LINT1	 0x360
 #define APIC_REG_LVT_ERR 0x370
 
-static uint64_t saved_base;
-static uint32_t saved_lvt_pmi;
+/* Per CPU: a CPU's run may happen inside another CPU's (smp.c). */
+static uint64_t saved_base_of[ARCH_MAX_CPUS];
+static uint32_t saved_lvt_pmi_of[ARCH_MAX_CPUS];
+#define saved_base    (saved_base_of[this_cpu()->index])
+#define saved_lvt_pmi (saved_lvt_pmi_of[this_cpu()->index])
 
 void apic_state_save(uint32_t *tpr, uint32_t *svr, uint32_t *lint0, uint32_t *lint1,
 		     uint32_t *lvt_err)

@@ -47,9 +47,20 @@ struct __attribute__((packed)) table_ptr {
  * of that test: arch_run_guarded's context is above the overflow. */
 #define IST_PF 4
 
-static uint64_t gdt[11] __attribute__((aligned(16)));
-static struct tss64 tss __attribute__((aligned(16)));
+/* Per CPU: the TSS holds the CPU's own stacks, and its descriptor's busy
+ * bit is set by LTR, so each CPU has its own GDT too. */
+struct cpu_tables {
+	uint64_t gdt[11];
+	struct tss64 tss;
+};
+
 static struct idt_gate idt[256] __attribute__((aligned(16)));
+static bool idt_built;
+
+struct cpu_tables *cpu_tables_alloc(void)
+{
+	return pool_alloc(sizeof(struct cpu_tables), 16);
+}
 
 static void set_gate(int vec, uint64_t handler, int ist, int dpl)
 {
@@ -65,38 +76,11 @@ static void set_gate(int vec, uint64_t handler, int ist, int dpl)
 
 void cpu_set_rsp0(uint64_t rsp)
 {
-	tss.rsp[0] = rsp;
+	this_cpu()->tables->tss.rsp[0] = rsp;
 }
 
-void cpu_init_descriptors(uint64_t trap_stack, const uint64_t ist[3])
+static void build_idt(void)
 {
-	gdt[0] = 0;
-	for (int cpl = 0; cpl < 4; cpl++) {
-		gdt[SEL_CODE(cpl) / 8] = DESC_CODE64(cpl);
-		gdt[SEL_DATA(cpl) / 8] = DESC_DATA(cpl);
-	}
-	/* Interrupts and exceptions from CPL 1..3 arrive on RSP0: the trap
-	 * stack, never the stack the kernel was running on. RSP1/RSP2 would
-	 * serve gates into rings 1/2, which this kernel has none of; they are
-	 * set anyway so that no transfer can ever use a zero stack. */
-	tss.rsp[0] = tss.rsp[1] = tss.rsp[2] = trap_stack;
-	tss.ist[IST_DF - 1] = ist[0];
-	tss.ist[IST_NMI - 1] = ist[1];
-	tss.ist[IST_MC - 1] = ist[2];
-	static uint8_t pf_stack[16384] __attribute__((aligned(16)));
-	tss.ist[IST_PF - 1] = (uint64_t)pf_stack + sizeof(pf_stack);
-	tss.iomap_base = sizeof(tss); /* no I/O bitmap: IN/OUT fault at CPL > IOPL */
-
-	uint64_t base = (uint64_t)&tss, limit = sizeof(tss) - 1;
-	gdt[SEL_TSS / 8] = (limit & 0xFFFF) | ((base & 0xFFFFFF) << 16) | (0x89ULL << 40) |
-			   (((limit >> 16) & 0xF) << 48) | (((base >> 24) & 0xFF) << 56);
-	gdt[SEL_TSS / 8 + 1] = base >> 32;
-
-	struct table_ptr gp = {sizeof(gdt) - 1, (uint64_t)gdt};
-	__asm__ volatile("lgdt %0" : : "m"(gp) : "memory");
-	x86_load_segments();
-	__asm__ volatile("ltr %w0" : : "r"(SEL_TSS));
-
 	for (int v = 0; v < 256; v++)
 		set_gate(v, x86_vector_stubs[v], 0, 0);
 	set_gate(X86_VEC_DF, x86_vector_stubs[X86_VEC_DF], IST_DF, 0);
@@ -108,7 +92,43 @@ void cpu_init_descriptors(uint64_t trap_stack, const uint64_t ist[3])
 	 * exception (RSP0 stack switch, one frame layout, IF cleared) from all
 	 * three outer rings, and needs no far-call descriptor of its own. */
 	set_gate(RETURN_VECTOR, x86_vector_stubs[RETURN_VECTOR], 0, 3);
+	idt_built = true;
+}
 
+void cpu_init_descriptors(struct cpu_tables *t, uint64_t trap_stack,
+			  const uint64_t ist[CPU_IST_STACKS])
+{
+	uint64_t *gdt = t->gdt;
+	struct tss64 *tss = &t->tss;
+
+	gdt[0] = 0;
+	for (int cpl = 0; cpl < 4; cpl++) {
+		gdt[SEL_CODE(cpl) / 8] = DESC_CODE64(cpl);
+		gdt[SEL_DATA(cpl) / 8] = DESC_DATA(cpl);
+	}
+	/* Interrupts and exceptions from CPL 1..3 arrive on RSP0: the trap
+	 * stack, never the stack the kernel was running on. RSP1/RSP2 would
+	 * serve gates into rings 1/2, which this kernel has none of; they are
+	 * set anyway so that no transfer can ever use a zero stack. */
+	tss->rsp[0] = tss->rsp[1] = tss->rsp[2] = trap_stack;
+	tss->ist[IST_DF - 1] = ist[0];
+	tss->ist[IST_NMI - 1] = ist[1];
+	tss->ist[IST_MC - 1] = ist[2];
+	tss->ist[IST_PF - 1] = ist[3];
+	tss->iomap_base = sizeof(*tss); /* no I/O bitmap: IN/OUT fault at CPL > IOPL */
+
+	uint64_t base = (uint64_t)tss, limit = sizeof(*tss) - 1;
+	gdt[SEL_TSS / 8] = (limit & 0xFFFF) | ((base & 0xFFFFFF) << 16) | (0x89ULL << 40) |
+			   (((limit >> 16) & 0xF) << 48) | (((base >> 24) & 0xFF) << 56);
+	gdt[SEL_TSS / 8 + 1] = base >> 32;
+
+	struct table_ptr gp = {sizeof(t->gdt) - 1, (uint64_t)gdt};
+	__asm__ volatile("lgdt %0" : : "m"(gp) : "memory");
+	x86_load_segments();
+	__asm__ volatile("ltr %w0" : : "r"(SEL_TSS));
+
+	if (!idt_built)
+		build_idt();
 	struct table_ptr ip = {sizeof(idt) - 1, (uint64_t)idt};
 	__asm__ volatile("lidt %0" : : "m"(ip) : "memory");
 }

@@ -160,15 +160,24 @@ x86_enter_ring:
 ; the data segments with the ring-0 data selector.
 global x86_load_segments
 x86_load_segments:
-	pop rax			; our return address
-	push SEL_KCODE
-	push rax
+	; Loading GS clears its base, which holds this CPU's per-CPU pointer
+	; (smp.c): kept across the reload.
+	mov ecx, 0xC0000101	; IA32_GS_BASE
+	rdmsr
+	mov r8d, eax
+	mov r9d, edx
 	mov ax, SEL_KDATA
 	mov ds, ax
 	mov es, ax
 	mov ss, ax
 	mov fs, ax
 	mov gs, ax
+	mov eax, r8d
+	mov edx, r9d
+	wrmsr
+	pop rax			; our return address
+	push SEL_KCODE
+	push rax
 	retfq
 
 ; void x86_iret_to_self(void): an IRETQ to the next instruction. Leaving an

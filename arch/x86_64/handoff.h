@@ -27,6 +27,12 @@ struct phys_range {
 };
 
 #define HANDOFF_MAX_RANGES 512
+#define HANDOFF_MAX_CPUS   256 /* = ARCH_MAX_CPUS */
+
+/* The application processors' start-up page: real-mode code, its parameters
+ * and a copy of the top-level page table, all below 1 MiB (the SIPI vector
+ * names a 4 KiB page below 1 MiB, SDM Vol. 3A 10.6.1 "Start-Up IPI"). */
+#define TRAMPOLINE_PAGES 2
 
 struct x86_handoff {
 	struct boot_info bi;
@@ -37,6 +43,14 @@ struct x86_handoff {
 	uint64_t phys_end;
 	uint32_t range_count;
 	struct phys_range ranges[HANDOFF_MAX_RANGES];
+	/* Processors from the ACPI MADT: the APIC IDs of the enabled ones in
+	 * MADT order (the boot CPU among them), how many the MADT lists as not
+	 * enabled, and how many did not fit. */
+	uint32_t cpu_count, cpus_disabled, cpus_beyond_max;
+	uint32_t apic_ids[HANDOFF_MAX_CPUS];
+	/* TRAMPOLINE_PAGES pages below 1 MiB reserved from the firmware's map
+	 * before ExitBootServices; 0 when none could be had (no AP starts). */
+	uint64_t trampoline_phys;
 };
 
 /* The arch entry: builds the environment and calls kernel_main(&h->bi). */

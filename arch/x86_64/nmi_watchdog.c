@@ -155,6 +155,12 @@ void nmi_watchdog_arm(uint32_t ms)
 	if (!hpet)
 		return;
 	uint64_t ticks = ((uint64_t)ms + MARGIN_MS) * (1000000000000ULL / fs_per_tick);
+	/* To the CPU that runs the guarded code (smp.c: any CPU may): the pin's
+	 * physical destination is an 8-bit APIC ID. */
+	uint32_t id = apic_self_id();
+	if (id > 0xFF)
+		return;
+	ioapic_write(0x11 + 2 * pin, id << 24);
 	fired = false;
 	deadline = hpet_read(HPET_COUNTER) + ticks;
 	hpet_write(HPET_TCMP(timer), deadline);

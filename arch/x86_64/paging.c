@@ -150,6 +150,12 @@ static void unmap_page(uint64_t addr)
 	*entry_at(addr, 1) = 0;
 }
 
+void paging_unmap_guard(uint64_t addr)
+{
+	unmap_page(addr);
+	flush_if_live();
+}
+
 static bool has_1g_pages(void)
 {
 	struct cpuid_regs r;

@@ -182,12 +182,14 @@ void x86_start(struct x86_handoff *h)
 	 * and the one user stack the outer rings run on. */
 	uint64_t kstack = (uint64_t)pool_alloc(KSTACK_SIZE + 4096, 4096);
 	uint64_t trap = (uint64_t)pool_alloc(TRAP_STACK_SIZE, 4096) + TRAP_STACK_SIZE;
-	uint64_t ist[3];
-	for (int i = 0; i < 3; i++)
+	uint64_t ist[CPU_IST_STACKS];
+	for (int i = 0; i < CPU_IST_STACKS; i++)
 		ist[i] = (uint64_t)pool_alloc(IST_STACK_SIZE, 4096) + IST_STACK_SIZE;
 	uint64_t ustack = (uint64_t)pool_alloc(USER_STACK_SIZE, 4096);
 
-	cpu_init_descriptors(trap, ist);
+	struct cpu_tables *tables = cpu_tables_alloc();
+	cpu_init_descriptors(tables, trap, ist);
+	smp_init_boot_cpu(h, tables);
 	paging_init(h, kstack);
 	paging_map_user(ustack, USER_STACK_SIZE, true);
 	x86_set_user_stack(ustack + USER_STACK_SIZE);

@@ -46,24 +46,38 @@ struct __attribute__((packed)) table_reg {
 
 #define TABLE_COPY_MAX 4096 /* the IDT (256 x 16 bytes); the GDT is smaller */
 
-static struct machine_state {
+#define MSR_UNDO_MAX 512
+
+struct machine_state {
 	struct table_reg idtr, gdtr;
 	uint64_t cr0, cr8, efer;
 	uint32_t tpr, svr, lint0, lint1, lvt_err;
 	uint8_t idt[TABLE_COPY_MAX], gdt[TABLE_COPY_MAX];
 	size_t idt_len, gdt_len;
-} saved;
+	struct {
+		uint32_t msr;
+		uint64_t value;
+	} undo[MSR_UNDO_MAX];
+	unsigned n_undo;
+	bool undo_active, undo_overflow;
+};
+
+/* One per CPU (smp.c): each has its own GDT, control registers and local
+ * APIC, and a CPU's run may happen inside another CPU's (arch_run_on_cpu). */
+void *x86_state_alloc(void)
+{
+	return pool_alloc(sizeof(struct machine_state), 16);
+}
+#define saved (*(struct machine_state *)this_cpu()->saved_state)
 
 static char changed[160];
 static void note(const char *what);
 
-#define MSR_UNDO_MAX 512
-static struct {
-	uint32_t msr;
-	uint64_t value;
-} undo[MSR_UNDO_MAX];
-static unsigned n_undo;
-static bool undo_active, undo_overflow;
+/* The undo log is per CPU too (struct machine_state). */
+#define undo	      (saved.undo)
+#define n_undo	      (saved.n_undo)
+#define undo_active   (saved.undo_active)
+#define undo_overflow (saved.undo_overflow)
 
 /* Called before every WRMSR at CPL 0 (cpu.c wrmsr, user.asm wrmsr_safe). */
 void x86_msr_note_write(uint32_t msr)

@@ -42,10 +42,11 @@ struct cpl_call {
 	uint64_t result;
 };
 
-/* Innermost active guard / ring call. Written before the context is saved
- * and read by the trap handler, hence volatile. */
-static struct guard *volatile g_guard;
-static struct cpl_call *volatile g_cpl;
+/* Innermost active guard / ring call of this CPU (each CPU has its own
+ * chain, smp.c). Written before the context is saved and read by the trap
+ * handler, hence volatile. */
+#define g_guard (*(struct guard *volatile *)&this_cpu()->guard)
+#define g_cpl	(*(struct cpl_call *volatile *)&this_cpu()->cpl_call)
 static pmi_handler_fn volatile g_pmi_handler;
 static nmi_handler_fn volatile g_nmi_handler;
 static uint64_t g_user_stack_top;
@@ -197,6 +198,9 @@ int x86_trap(struct x86_frame *f)
 		return 0;
 	case SPURIOUS_VECTOR:
 		return 0; /* no EOI for a spurious interrupt (SDM Vol. 3A 10.9) */
+	case WAKE_VECTOR:
+		arch_apic_eoi(); /* a parked CPU has work (smp.c) */
+		return 0;
 	case TIMER_VECTOR:
 		arch_apic_eoi();
 		if (g_guard && g_guard->watchdog && apic_watchdog_expired()) {
@@ -245,7 +249,10 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 
 	arch_irq_disable();
 	*ex = (struct arch_exception){0};
-	bool outermost = g_guard == NULL; /* the state is saved once, by the runner's run */
+	/* The state is saved once, by the runner's run; a step another CPU's test
+	 * hands to this one (smp.c) is part of that test, which puts back what
+	 * it changes here. */
+	bool outermost = g_guard == NULL && !this_cpu()->in_step;
 	if (outermost)
 		x86_state_save();
 	g.prev = g_guard;

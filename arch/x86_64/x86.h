@@ -24,6 +24,8 @@
 
 /* The return from CPL > 0 (arch_call_at_cpl): an interrupt gate with DPL 3. */
 #define RETURN_VECTOR 0xF2
+/* The IPI that wakes a parked application processor (smp.c). */
+#define WAKE_VECTOR 0xF3
 
 /* What the entry stubs push (entry.asm): general registers, then the vector
  * and error code, then the CPU's own frame. */
@@ -60,9 +62,62 @@ extern char __user_text_start[], __user_text_end[];
 extern char __user_data_start[], __user_data_end[];
 extern char ImageBase[], _edata[];
 
-/* cpu.c */
-void cpu_init_descriptors(uint64_t trap_stack, const uint64_t ist[3]);
+/* cpu.c: each CPU has its own GDT and TSS (cpu_tables_alloc() for the
+ * application processors); the IDT is one for all. */
+struct cpu_tables;
+struct cpu_tables *cpu_tables_alloc(void);
+/* IST stacks: #DF, NMI, #MC, #PF (cpu.c). */
+#define CPU_IST_STACKS 4
+void cpu_init_descriptors(struct cpu_tables *t, uint64_t trap_stack,
+			  const uint64_t ist[CPU_IST_STACKS]);
 void cpu_set_rsp0(uint64_t rsp);
+
+/* smp.c: per-CPU state, reached through the GS base (gs:[0] holds its own
+ * address; nothing in the kernel reloads GS after cpu_init_descriptors). */
+struct x86_percpu {
+	struct x86_percpu *self;
+	unsigned index;	  /* arch CPU number */
+	uint32_t apic_id; /* from the MADT */
+	struct cpu_tables *tables;
+	void *guard;	   /* trap.c: innermost arch_run_guarded on this CPU */
+	void *cpl_call;	   /* trap.c: innermost arch_call_at_cpl on this CPU */
+	void *saved_state; /* state.c: what its outermost guarded run saved */
+	volatile enum cpu_state state;
+	volatile uint32_t alive; /* set by the AP once it is parked */
+	/* The work the AP is asked to do (arch_run_on_cpu). */
+	void (*job_fn)(void *);
+	void *job_arg;
+	uint32_t job_timeout_ms;
+	int job_rc;
+	struct arch_exception job_ex;
+	volatile uint32_t job_seq, done_seq;
+	bool job_is_step; /* posted from inside a guarded run (a test's step) */
+	bool in_step;	  /* running such a step: no state save / restore */
+	uint64_t stack_top, trap_stack, ist[CPU_IST_STACKS];
+};
+static inline struct x86_percpu *this_cpu(void)
+{
+	struct x86_percpu *p;
+	__asm__("mov %%gs:0, %0" : "=r"(p));
+	return p;
+}
+void smp_init_boot_cpu(const struct x86_handoff *h, struct cpu_tables *t);
+/* The AP start-up page: trampoline.asm, and its parameter block at
+ * AP_BOOT_OFFSET (keep in sync with the APB_* offsets there). */
+extern char x86_trampoline_start[], x86_trampoline_pm32[], x86_trampoline_end[];
+#define AP_BOOT_OFFSET 0xF00
+struct __attribute__((packed)) ap_boot {
+	uint16_t gdtr_limit;
+	uint32_t gdtr_base;
+	uint16_t pad0;
+	uint32_t pm_entry;
+	uint16_t pm_selector;
+	uint16_t pad1;
+	uint32_t cr3_low, cr4;
+	uint64_t efer, cr3, stack, entry, arg;
+	uint64_t gdt[4]; /* null, 32-bit code, 32-bit data, 64-bit code */
+};
+_Static_assert(sizeof(struct ap_boot) == 96, "struct ap_boot: trampoline.asm's APB_* offsets");
 
 /* trap.c */
 /* Returns 0 to leave through IRETQ, 1 to leave without it (a fault fixed up
@@ -78,10 +133,16 @@ void paging_init(struct x86_handoff *h, uint64_t stack_guard);
 void *pool_alloc(uint64_t bytes, uint64_t align);
 void paging_map_user(uint64_t base, uint64_t size, bool writable);
 void paging_map_uncached(uint64_t base, uint64_t size);
+/* Unmap one 4 KiB page: the guard below an application processor's stack. */
+void paging_unmap_guard(uint64_t addr);
 #define PF_HOLE_ADDR 0x00007FFFFFFFF000ULL /* never mapped: #PF self-test */
 
 /* apic.c */
 void apic_init(uint64_t lapic_phys);
+void apic_cpu_init(void); /* this CPU's local APIC: mode, enable, LVTs masked */
+/* Send an IPI by physical destination; `low` is the ICR's low half (delivery
+ * mode, level, vector). Bounded wait for the send on xAPIC; true when sent. */
+bool apic_send_ipi(uint32_t apic_id, uint32_t low);
 void apic_watchdog_arm(uint32_t ms);
 void apic_watchdog_disarm(void);
 bool apic_watchdog_expired(void);
@@ -99,6 +160,7 @@ void apic_state_save(uint32_t *tpr, uint32_t *svr, uint32_t *lint0, uint32_t *li
 unsigned apic_state_restore(uint32_t tpr, uint32_t svr, uint32_t lint0, uint32_t lint1,
 			    uint32_t lvt_err, char *changed, size_t size);
 /* state.c: what a test must not change, saved and put back around it. */
+void *x86_state_alloc(void); /* a CPU's saved state (x86_percpu.saved_state) */
 void x86_state_save(void);
 const char *x86_state_restore(void);
 void x86_msr_note_write(uint32_t msr);

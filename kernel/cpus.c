@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/* Every CPU's capability record and the run's CPU selection (cpus.h). */
+#include "cpus.h"
+
+#include "arch.h"
+#include "kstring.h"
+#include "ktap.h"
+#include "msr.h"
+
+_Static_assert(OPT_MAX_CPUS == ARCH_MAX_CPUS, "the cpus option covers every CPU");
+
+static const char *const state_names[] = {
+    [CPU_ONLINE] = "online",
+    [CPU_NOT_STARTED] = "not started",
+    [CPU_NO_ANSWER] = "did not answer the start-up IPIs",
+    [CPU_NOT_ADDRESSABLE] = "APIC ID above 255 with the local APIC in xAPIC mode",
+    [CPU_NO_TRAMPOLINE] = "no start-up page below 1 MiB",
+    [CPU_LOST] = "stopped answering; stopped with INIT",
+};
+_Static_assert(ARRAY_SIZE(state_names) == CPU_LOST + 1, "a name per enum cpu_state");
+
+const char *arch_cpu_state_name(enum cpu_state s)
+{
+	return (unsigned)s < ARRAY_SIZE(state_names) ? state_names[s] : "?";
+}
+
+static struct caps configs[CPUS_MAX_CONFIGS];
+static unsigned n_configs;
+static uint8_t config_of[ARCH_MAX_CPUS];
+/* What reading a record ran into, reported later (cpus_report). */
+static int perf_cap_vector[ARCH_MAX_CPUS];
+static int read_rc[ARCH_MAX_CPUS];
+static unsigned too_many_configs;
+
+struct reading {
+	struct caps c;
+	int perf_cap_vector;
+};
+
+static bool machine_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	(void)ctx;
+	arch_cpuid(leaf, subleaf, r);
+	return arch_cpuid_known(leaf, subleaf);
+}
+
+/* On the CPU whose record it is. */
+static void read_record(void *arg)
+{
+	struct reading *rd = arg;
+
+	kmemset(&rd->c, 0, sizeof(rd->c));
+	caps_decode(&rd->c, machine_cpuid, NULL);
+	rd->perf_cap_vector = 0;
+	if (rd->c.pdcm) {
+		uint64_t v;
+		rd->perf_cap_vector = rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &v);
+		if (rd->perf_cap_vector == 0)
+			caps_decode_perf_capabilities(&rd->c, v);
+	}
+}
+
+void cpus_read_records(void)
+{
+	static struct reading rd;
+
+	n_configs = 0;
+	for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
+		struct arch_exception ex;
+
+		config_of[cpu] = CPUS_NO_CONFIG;
+		if (arch_cpu_state(cpu) != CPU_ONLINE)
+			continue;
+		read_rc[cpu] = arch_run_on_cpu(cpu, read_record, &rd, 2000, &ex);
+		if (read_rc[cpu] != 0)
+			continue;
+		perf_cap_vector[cpu] = rd.perf_cap_vector;
+		unsigned k = 0;
+		while (k < n_configs && kmemcmp(&configs[k], &rd.c, sizeof(rd.c)) != 0)
+			k++;
+		if (k == n_configs) {
+			if (n_configs == CPUS_MAX_CONFIGS) {
+				too_many_configs++;
+				continue;
+			}
+			kmemcpy(&configs[n_configs++], &rd.c, sizeof(rd.c));
+		}
+		config_of[cpu] = (uint8_t)k;
+	}
+	/* Until a run picks one: the boot CPU's record. */
+	cpus_use(arch_cpu_boot());
+}
+
+unsigned cpus_config_count(void)
+{
+	return n_configs;
+}
+
+unsigned cpus_config_of(unsigned cpu)
+{
+	return cpu < arch_cpu_count() ? config_of[cpu] : CPUS_NO_CONFIG;
+}
+
+const struct caps *cpus_config(unsigned config)
+{
+	return config < n_configs ? &configs[config] : NULL;
+}
+
+void cpus_use(unsigned cpu)
+{
+	unsigned k = cpus_config_of(cpu);
+
+	if (k != CPUS_NO_CONFIG)
+		kmemcpy(&g_caps, &configs[k], sizeof(g_caps));
+}
+
+static bool wanted(const struct options *o, unsigned cpu, bool *config_seen)
+{
+	unsigned k = cpus_config_of(cpu);
+
+	switch (o->cpus_mode) {
+	case CPUS_ALL:
+		return true;
+	case CPUS_PER_CONFIG:
+		if (config_seen[k])
+			return false;
+		config_seen[k] = true;
+		return true;
+	case CPUS_LIST:
+		return (o->cpus_list[cpu / 64] >> (cpu % 64)) & 1;
+	}
+	return false;
+}
+
+unsigned cpus_selected(const struct options *o, unsigned *list)
+{
+	bool config_seen[CPUS_MAX_CONFIGS] = {0};
+	unsigned n = 0;
+
+	for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++)
+		if (cpus_config_of(cpu) != CPUS_NO_CONFIG && wanted(o, cpu, config_seen))
+			list[n++] = cpu;
+	return n;
+}
+
+/* "0-3, 6" into buf: the CPUs whose mark is `k`. */
+static void cpu_ranges(const uint8_t *mark, uint8_t k, char *buf, size_t len)
+{
+	size_t at = 0;
+	unsigned n = arch_cpu_count();
+
+	buf[0] = 0;
+	for (unsigned c = 0; c < n; c++) {
+		if (mark[c] != k)
+			continue;
+		unsigned e = c;
+		while (e + 1 < n && mark[e + 1] == k)
+			e++;
+		at +=
+		    (size_t)ksnprintf(buf + at, at < len ? len - at : 0, "%s%u", at ? ", " : "", c);
+		if (e > c)
+			at += (size_t)ksnprintf(buf + at, at < len ? len - at : 0, "-%u", e);
+		c = e;
+		if (at >= len)
+			break;
+	}
+}
+
+void cpus_report(const struct options *o)
+{
+	unsigned n = arch_cpu_count(), online = 0;
+	char ranges[160];
+
+	for (unsigned c = 0; c < n; c++)
+		online += arch_cpu_state(c) == CPU_ONLINE;
+	ktap_diag(&g_ktap, "cpus: %u of %u online (boot CPU %u); %u distinct PMU configuration%s",
+		  online, n, arch_cpu_boot(), n_configs, n_configs == 1 ? "" : "s");
+	for (unsigned c = 0; c < n; c++) {
+		const struct caps *r = cpus_config(config_of[c]);
+		char what[64] = "";
+		if (r && r->hybrid)
+			ksnprintf(what, sizeof(what), ", hybrid core type %s (CPUID.1AH)",
+				  caps_core_type_name(r->core_type));
+		if (arch_cpu_state(c) != CPU_ONLINE)
+			ktap_diag(&g_ktap, "cpu %u: APIC ID %#x: %s: not tested", c,
+				  arch_cpu_apic_id(c), arch_cpu_state_name(arch_cpu_state(c)));
+		else if (read_rc[c] != 0)
+			ktap_diag(&g_ktap,
+				  "cpu %u: APIC ID %#x: reading its capability record failed "
+				  "(run status %d): not tested",
+				  c, arch_cpu_apic_id(c), read_rc[c]);
+		else if (!r)
+			ktap_diag(&g_ktap,
+				  "cpu %u: APIC ID %#x: more than %d distinct PMU configurations: "
+				  "not tested",
+				  c, arch_cpu_apic_id(c), CPUS_MAX_CONFIGS);
+		else
+			ktap_diag(&g_ktap, "cpu %u: APIC ID %#x: online, PMU configuration %u%s", c,
+				  arch_cpu_apic_id(c), config_of[c] + 1, what);
+		if (perf_cap_vector[c])
+			ktap_diag(&g_ktap,
+				  "cpu %u: CPUID.01H:ECX[15] PDCM is set but RDMSR "
+				  "IA32_PERF_CAPABILITIES raised %s: capabilities taken as 0",
+				  c, x86_vector_name(perf_cap_vector[c]));
+	}
+	for (unsigned k = 0; k < n_configs; k++) {
+		cpu_ranges(config_of, (uint8_t)k, ranges, sizeof(ranges));
+		if (n_configs > 1)
+			ktap_diag(&g_ktap, "PMU configuration %u of %u: cpus %s", k + 1, n_configs,
+				  ranges);
+		caps_report(&configs[k]);
+	}
+	static unsigned list[ARCH_MAX_CPUS];
+	static uint8_t chosen[ARCH_MAX_CPUS];
+	unsigned sel = cpus_selected(o, list);
+	kmemset(chosen, 0, sizeof(chosen));
+	for (unsigned i = 0; i < sel; i++)
+		chosen[list[i]] = 1;
+	cpu_ranges(chosen, 1, ranges, sizeof(ranges));
+	ktap_diag(&g_ktap, "the suite runs on %u cpu%s: %s (cpus = %s)", sel, sel == 1 ? "" : "s",
+		  ranges,
+		  o->cpus_mode == CPUS_ALL	    ? "all"
+		  : o->cpus_mode == CPUS_PER_CONFIG ? "per-config"
+						    : "a list");
+}
