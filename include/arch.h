@@ -429,13 +429,13 @@ unsigned arch_cpus_start(unsigned silent_cpu);
 
 /*
  * arch_run_guarded() on CPU `cpu` (the caller's own CPU runs it directly):
- * the same results (an enum arch_guard_result), plus ARCH_RUN_CPU_LOST when the CPU did not come back
- * within timeout_ms and a grace period (a hang with interrupts off, a
- * triple fault...). That CPU is then stopped with an INIT, marked CPU_LOST
- * and never used again; ex->vector is ARCH_TIMEOUT. A CPU that is not online
- * is not touched: ARCH_RUN_CPU_OFFLINE. The caller waits with interrupts
- * off; only one CPU runs kernel code at a time, except what the callee's
- * interrupt handlers do.
+ * the same results (an enum arch_guard_result), plus ARCH_RUN_CPU_LOST when
+ * the CPU did not come back within timeout_ms and a grace period (a hang with
+ * interrupts off, a triple fault...). That CPU is then stopped with an INIT,
+ * marked CPU_LOST and never used again; ex->vector is ARCH_TIMEOUT. A CPU
+ * that is not online is not touched: ARCH_RUN_CPU_OFFLINE. The caller waits
+ * with interrupts off; only one CPU runs kernel code at a time, except what
+ * the callee's interrupt handlers do.
  */
 #define ARCH_RUN_CPU_LOST    3
 #define ARCH_RUN_CPU_OFFLINE 4

@@ -452,7 +452,7 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 	kmemset(tot, 0, sizeof(*tot));
 	unsigned tests = 0;
 	const struct test_desc *d;
-	for_each_test (d)
+	for_each_test(d)
 		tests += selected(o, d);
 	screen_run_begin(n * n_cpus, tests * n_cpus);
 	for (unsigned c = 0; c < n_cpus; c++) {

@@ -564,7 +564,7 @@
  * a diagnostic unless strict=1. */
 #define RULE_WINDOW_CYCLES                                                                         \
 	RULE_INFERRED                                                                              \
-	"the SDM gives no ratio of the core clock to the TSC: Vol.3B Time-Stamp Counter ticks "   \
+	"the SDM gives no ratio of the core clock to the TSC: Vol.3B Time-Stamp Counter ticks "    \
 	"at a constant rate, Vol.2A CPUID leaf 16H gives nominal base (EAX) and maximum (EBX) "    \
 	"frequencies, which some parts report equal; so core cycles <= k x TSC ticks of the "      \
 	"window, k = max(8, ceil(max/base)): no x86 core runs at 8 times its TSC"

@@ -41,8 +41,8 @@ bool sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 	if (!p)
 		return false;
 	if (p->dump_path) {
-		bool known = g_sim.dump &&
-			     cpuid_dump_lookup(g_sim.dump, g_sim.dump_cpu, leaf, subleaf, r);
+		bool known =
+		    g_sim.dump && cpuid_dump_lookup(g_sim.dump, g_sim.dump_cpu, leaf, subleaf, r);
 		if (p->guest_cpuid)
 			p->guest_cpuid(leaf, subleaf, r);
 		hide_fixed_counters(leaf, r);
