@@ -241,6 +241,27 @@ void arch_workload_llc_miss(const void *buf, uint64_t lines);
 void arch_workload_branch_miss(uint64_t iters, uint64_t seed);
 
 /*
+ * The transactional workload (CPUID.(07H,0):EBX.RTM[11] only: XBEGIN, XEND
+ * and XABORT are #UD without it, SDM Vol. 2A): `outside` iterations of the
+ * arch_workload() loop (WORKLOAD_INSNS_PER_ITER instructions each; 0 runs
+ * none), then one RTM transaction (XBEGIN ... XEND) around `inside`
+ * iterations (inside >= 1) of the same kind of loop, ended by XEND, or by
+ * XABORT ARCH_TSX_XABORT_CODE when `abort` is true. Interrupts are held off
+ * across it (an interrupt aborts a transaction, Vol. 1 16.3.8.2); RFLAGS
+ * comes back as it was. Returns ARCH_TSX_COMMITTED when the transaction
+ * committed, else the abort status XBEGIN's fallback path found in EAX
+ * (Vol. 1 16.3.5, Table 16-1: ARCH_TSX_ABORT_EXPLICIT with the XABORT code
+ * in bits 31:24 for the requested abort; any other value is an abort for
+ * another reason, which software may not rule out, Vol. 1 16.3.8.2).
+ * CPL 0 only.
+ */
+#define ARCH_TSX_COMMITTED	0xFFFFFFFFu /* no abort status: its EAX[23:6] are 0 */
+#define ARCH_TSX_ABORT_EXPLICIT 0x1u	    /* EAX[0]: XABORT */
+#define ARCH_TSX_XABORT_CODE	0xA5u
+#define ARCH_TSX_STATUS_CODE(s) (((s) >> 24) & 0xFFu)
+uint32_t arch_workload_tsx(uint64_t outside, uint64_t inside, bool abort);
+
+/*
  * Where the gated workload's code lies: [*start, *end) covers
  * arch_workload_gated() from its first instruction to its last, so the
  * instruction pointer of any event it causes (a PEBS record's IP) is inside.

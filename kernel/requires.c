@@ -113,6 +113,11 @@ static bool clflush(const struct caps *c)
 	return c->clflush;
 }
 
+static bool rtm(const struct caps *c)
+{
+	return c->rtm;
+}
+
 static bool exact_event(const struct caps *c)
 {
 	return c->pm.present && (c->pm.event_available[ARCH_EVENT_INSTRUCTIONS] ||
@@ -199,6 +204,7 @@ static const struct requirement_desc table[] = {
 			    "(CPUID.01H:ECX.PDCM[15]) for the PEBS format"},
     [REQ_PEBS_BASELINE_BIT] = {pebs_baseline, "IA32_PERF_CAPABILITIES[14] PEBS_BASELINE "
 					      "(adaptive PEBS, any counter), with DS and PDCM"},
+    [REQ_RTM_BIT] = {rtm, "CPUID.(07H,0):EBX.RTM[11] (XBEGIN/XEND)"},
 };
 
 _Static_assert(ARRAY_SIZE(table) == REQ_COUNT, "one row per requirement, the last one included");

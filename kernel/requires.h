@@ -41,6 +41,7 @@ enum requirement {
 	REQ_ARCH_LBR_BIT,      /* CPUID.(07H,0):EDX[19] and leaf 1CH */
 	REQ_PEBS_BIT,	       /* CPUID.01H:EDX[21] DS and PDCM */
 	REQ_PEBS_BASELINE_BIT, /* IA32_PERF_CAPABILITIES[14] */
+	REQ_RTM_BIT,	       /* CPUID.(07H,0):EBX[11] (tests/tsx.c) */
 	REQ_COUNT
 };
 
@@ -72,6 +73,7 @@ enum requirement {
 #define REQ_ARCH_LBR	     BIT_ULL(REQ_ARCH_LBR_BIT)
 #define REQ_PEBS	     BIT_ULL(REQ_PEBS_BIT)
 #define REQ_PEBS_BASELINE    BIT_ULL(REQ_PEBS_BASELINE_BIT)
+#define REQ_RTM		     BIT_ULL(REQ_RTM_BIT)
 
 struct caps;
 

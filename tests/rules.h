@@ -680,4 +680,17 @@
 	"SDM Vol.3B Table 20-1 (topdown events, CPUID.0AH:EBX[11:8]): backend bound, bad "         \
 	"speculation, frontend bound and retiring partition TOPDOWN.SLOTS; our tolerance: 1% + 64"
 
+/* TSX qualifiers (tests/tsx.c) */
+#define RULE_IN_TX_INSIDE_ONLY                                                                     \
+	"SDM Vol.3B 20.3.6.5: with IN_TX (IA32_PERFEVTSELx bit 32) the counter only includes "     \
+	"counts that occurred inside a transactional region, committed or aborted; events "        \
+	"outside it are discarded"
+#define RULE_IN_TXCP_ABORTED                                                                       \
+	"SDM Vol.3B 20.3.6.5: with IN_TXCP (IA32_PERFEVTSEL2 bit 33) the counter does not "        \
+	"include counts inside an aborted transactional region: on the abort IA32_PMC2 is "        \
+	"restored to its value before the region"
+#define RULE_XABORT_STATUS                                                                         \
+	"SDM Vol.1 16.3.5 Table 16-1 / Vol.2A XABORT: after XABORT imm8 the fallback path finds "  \
+	"EAX[0] = 1 and the imm8 in EAX[31:24]"
+
 #endif

@@ -233,6 +233,27 @@ __user_code void arch_workload_branch_miss(uint64_t iters, uint64_t seed)
 	sim_run_segments(SEG_EXIT, 1);
 }
 
+/* The transaction always starts and runs to its end (nothing in the model
+ * aborts it); XEND commits, XABORT rolls the IN_TXCP counters back. */
+uint32_t arch_workload_tsx(uint64_t outside, uint64_t inside, bool abort)
+{
+	if (!g_sim.caps.rtm)
+		sim_raise(X86_VEC_UD, 0, false, (uint64_t)(uintptr_t)arch_workload_tsx, 0);
+	sim_run_segments(SEG_ENTRY, 1);
+	sim_run_segments(SEG_LOOP, outside);
+	sim_arch_tx_begin();
+	g_sim.in_tx = true;
+	sim_run_segments(SEG_LOOP, inside);
+	g_sim.in_tx = false;
+	if (abort) {
+		sim_arch_tx_abort();
+		sim_run_segments(SEG_EXIT, 1);
+		return ARCH_TSX_ABORT_EXPLICIT | (ARCH_TSX_XABORT_CODE << 24);
+	}
+	sim_run_segments(SEG_EXIT, 1);
+	return ARCH_TSX_COMMITTED;
+}
+
 /* The gated workload's code, for the IP of a PEBS record (pebs.c): a
  * function at a fixed address of the simulated kernel. */
 #define SIM_WORKLOAD_GATED_BASE 0xFFFFFFFF81001000ULL

@@ -160,7 +160,26 @@ static bool gp_counting(unsigned i)
 		return false;
 	if (!(sel & PERFEVTSEL_EN) && !quirk(Q_EN_IGNORED))
 		return false;
+	/* IN_TX: only what occurs inside a transactional region (Vol. 3B
+	 * 20.3.6.5). */
+	if ((sel & PERFEVTSEL_IN_TX) && !g_sim.in_tx && !quirk(Q_IN_TX_COUNTS_OUTSIDE))
+		return false;
 	return global_enabled(i) && cpl_selected(sel & PERFEVTSEL_USR, sel & PERFEVTSEL_OS);
+}
+
+void sim_arch_tx_begin(void)
+{
+	for (unsigned i = 0; i < SIM_MAX_GP; i++)
+		P->txcp_checkpoint[i] = P->pmc[i];
+}
+
+void sim_arch_tx_abort(void)
+{
+	if (quirk(Q_IN_TXCP_KEEPS_ABORTED))
+		return;
+	for (unsigned i = 0; i < SIM_MAX_GP; i++)
+		if (gp_exists(i) && (P->evtsel[i] & PERFEVTSEL_IN_TXCP))
+			P->pmc[i] = P->txcp_checkpoint[i];
 }
 
 static bool fixed_counting(unsigned i)

@@ -157,6 +157,12 @@ static bool on_tsx(const struct caps *c, const struct sim_profile *p)
 	return arch_version_at_least(c, 1) && (c->hle || c->rtm) && c->pm.gp_counters > 2;
 }
 
+/* Where the transactional workload runs: RTM and IA32_PMC2 (IN_TXCP). */
+static bool on_rtm(const struct caps *c, const struct sim_profile *p)
+{
+	return on_tsx(c, p) && c->rtm;
+}
+
 /* Every PMU that counts retired instructions in the model. */
 static bool on_counting_pmu(const struct caps *c, const struct sim_profile *p)
 {

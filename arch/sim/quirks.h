@@ -484,6 +484,10 @@
 	QUIRK(Q_IN_TXCP_EVERY_COUNTER, "evtsel-in-txcp-every-counter", on_tsx, "hypothetical",     \
 	      "IN_TXCP (bit 33) is accepted on every IA32_PERFEVTSELx, not only on "               \
 	      "IA32_PERFEVTSEL2")                                                                  \
+	QUIRK(Q_IN_TX_COUNTS_OUTSIDE, "in-tx-counts-outside", on_rtm, "hypothetical",              \
+	      "a counter with IN_TX (IA32_PERFEVTSELx bit 32) also counts outside transactions")   \
+	QUIRK(Q_IN_TXCP_KEEPS_ABORTED, "in-txcp-keeps-aborted", on_rtm, "hypothetical",            \
+	      "IA32_PMC2 with IN_TXCP (bit 33) keeps the counts of an aborted transaction")        \
 	/* the deviations the core conformance tests exist for (mutation both ways) */             \
 	QUIRK(Q_INSNS_EXTRA_PER_ITER, "insns-one-extra-per-iteration", on_counting_pmu,            \
 	      "hypothetical (an emulator counting the loop branch twice)",                         \

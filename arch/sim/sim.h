@@ -169,7 +169,8 @@ struct sim_pmu {
 	bool fixed_last[SIM_MAX_FIXED];
 	uint64_t fixed_ctrl, global_ctrl, global_status;
 	uint64_t debugctl;
-	uint64_t td_acc[4]; /* retiring, bad spec, frontend, backend slots */
+	uint64_t td_acc[4];		      /* retiring, bad spec, frontend, backend slots */
+	uint64_t txcp_checkpoint[SIM_MAX_GP]; /* IA32_PMCx at XBEGIN (IN_TXCP) */
 	/* P6 family (p6.c) */
 	uint64_t p6_ctr[P6_NUM_COUNTERS], p6_sel[P6_NUM_COUNTERS];
 	bool p6_last[P6_NUM_COUNTERS];
@@ -241,6 +242,7 @@ struct sim_cpu {
 	struct sim_apic apic;
 	uint32_t fault_error_code;
 	unsigned segment; /* the segment the engine is running (SEG_*) */
+	bool in_tx;	  /* inside an RTM transaction (arch_workload_tsx) */
 	unsigned pmi_count, stray_interrupts, nmi_count;
 };
 
@@ -278,6 +280,10 @@ bool sim_arch_gp_value(unsigned i, uint64_t *v);
 bool sim_arch_fixed_value(unsigned i, bool edx_rule_only, uint64_t *v);
 /* The simulator's own encoding of architectural event i (Table 20-1). */
 bool sim_arch_event_encoding(unsigned i, uint8_t *event, uint8_t *umask);
+/* An RTM transaction begins / aborts (engine.c arch_workload_tsx): a counter
+ * with IN_TXCP goes back to its value at the begin (Vol. 3B 20.3.6.5). */
+void sim_arch_tx_begin(void);
+void sim_arch_tx_abort(void);
 enum sim_rdpmc_result sim_arch_rdpmc(uint32_t ecx, uint64_t *v);
 
 /* pebs.c: a PEBS-enabled counter overflowed (pmu_arch.c asks first): true
