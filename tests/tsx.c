@@ -22,7 +22,7 @@
 /* The aborted region of the IN_TXCP check: its loop, kept by the counter,
  * would leave the bound of what runs outside plus PMU_OVERHEAD_EVENTS. */
 #define TSX_ABORTED_ITERS 1000ULL
-_Static_assert(TSX_ABORTED_ITERS * WORKLOAD_INSNS_PER_ITER > PMU_OVERHEAD_EVENTS,
+_Static_assert(TSX_ABORTED_ITERS *WORKLOAD_INSNS_PER_ITER > PMU_OVERHEAD_EVENTS,
 	       "the aborted loop must not hide in the overhead bound");
 /*
  * Inside the region, beside the loop, are the instructions between the
@@ -36,10 +36,10 @@ _Static_assert(TSX_ABORTED_ITERS * WORKLOAD_INSNS_PER_ITER > PMU_OVERHEAD_EVENTS
 #define TSX_ATTEMPTS 8
 
 /* One run of the workload counted on GP counter i with `sel` (no EN): the
- * count, and the workload's status in *status. */
+ * count, and the workload's status in *status. The runner reset the PMU
+ * before the test; only counter i (and the global enable) is written. */
 static uint64_t tsx_count(unsigned i, uint64_t sel, uint64_t inside, bool abort, uint32_t *status)
 {
-	pmu_reset_all();
 	pmu_gp_program(i, sel | PERFEVTSEL_EN, 0);
 	if (pmu_has_global())
 		pmu_global_enable(BIT_ULL(i));
@@ -84,7 +84,8 @@ TEST(tsx, in_tx_counts_inside_only, REQ_ARCH_PMU | REQ_RTM | REQ_GP_COUNTER)
 			uint32_t st;
 
 			if (!tsx_count_as_asked(ctr.idx, sel, TSX_INSIDE_ITERS, abort, &n, &st)) {
-				t_diag(t, COUNTER_FMT ": every transaction aborted (last status %#x)",
+				t_diag(t,
+				       COUNTER_FMT ": every transaction aborted (last status %#x)",
 				       COUNTER_ARG(ctr), st);
 				t_skip_return(t, "no transaction ran to its end; nothing to check");
 			}
@@ -93,12 +94,13 @@ TEST(tsx, in_tx_counts_inside_only, REQ_ARCH_PMU | REQ_RTM | REQ_GP_COUNTER)
 					  "arch_workload_tsx status after XABORT %#x",
 					  ARCH_TSX_XABORT_CODE);
 			expect_range(t, n, inside, inside + TSX_EDGE_INSNS, RULE_IN_TX_INSIDE_ONLY,
-				     COUNTER_FMT " instructions with IN_TX: %llu iterations outside "
+				     COUNTER_FMT
+				     " instructions with IN_TX: %llu iterations outside "
 				     "and %llu inside %s transaction (bound: the %llu inside "
 				     "plus %llu for the region's edges, inferred)",
 				     COUNTER_ARG(ctr), TSX_OUTSIDE_ITERS, TSX_INSIDE_ITERS,
-				     abort ? "an aborted" : "a committed", (unsigned long long)inside,
-				     TSX_EDGE_INSNS);
+				     abort ? "an aborted" : "a committed",
+				     (unsigned long long)inside, TSX_EDGE_INSNS);
 		}
 	}
 }
