@@ -33,12 +33,12 @@ static EFI_GUID report_guid = {
 
 #define REPORT_ATTRS                                                                               \
 	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
-#define CHUNK_SIZE   4000 /* below every firmware's per-variable limit seen */
-#define REPORT_CAP   (64 * 1024)
-#define TAIL_KEEP    (12 * 1024)
-#define MAX_CHUNKS   ((REPORT_CAP + CHUNK_SIZE - 1) / CHUNK_SIZE + 1)
-#define REPORT_MAGIC 0x50524d50u /* "PMRP" */
-#define REPORT_FORMAT_LZ1 1u	   /* the chunks hold an lz_compress stream */
+#define CHUNK_SIZE	  4000 /* below every firmware's per-variable limit seen */
+#define REPORT_CAP	  (64 * 1024)
+#define TAIL_KEEP	  (12 * 1024)
+#define MAX_CHUNKS	  ((REPORT_CAP + CHUNK_SIZE - 1) / CHUNK_SIZE + 1)
+#define REPORT_MAGIC	  0x50524d50u /* "PMRP" */
+#define REPORT_FORMAT_LZ1 1u	      /* the chunks hold an lz_compress stream */
 
 struct report_meta {
 	uint32_t magic;
@@ -175,7 +175,8 @@ bool efi_store_report(const char *name, const char *data, size_t len)
 	while (done < total && chunks < MAX_CHUNKS) {
 		size_t n = total - done < CHUNK_SIZE ? total - done : CHUNK_SIZE;
 		chunk_name(vname, chunks);
-		if (EFI_ERROR(rt->SetVariable(vname, &report_guid, REPORT_ATTRS, n, packed + done))) {
+		if (EFI_ERROR(
+			rt->SetVariable(vname, &report_guid, REPORT_ATTRS, n, packed + done))) {
 			ok = false;
 			break;
 		}

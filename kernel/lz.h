@@ -18,12 +18,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LZ_MIN_MATCH  4 /* a match (3 bytes) always saves a byte: LZ_BOUND holds */
-#define LZ_MAX_MATCH  (0x7f + LZ_MIN_MATCH)
-#define LZ_MAX_RUN    0x80
-#define LZ_WINDOW     32768
-#define LZ_HASH_BITS  12
-#define LZ_CHAIN_MAX  32
+#define LZ_MIN_MATCH 4 /* a match (3 bytes) always saves a byte: LZ_BOUND holds */
+#define LZ_MAX_MATCH (0x7f + LZ_MIN_MATCH)
+#define LZ_MAX_RUN   0x80
+#define LZ_WINDOW    32768
+#define LZ_HASH_BITS 12
+#define LZ_CHAIN_MAX 32
 
 /* The compressor's work area (about 144 KiB: callers keep it in .bss). */
 struct lz_work {
@@ -39,10 +39,10 @@ struct lz_work {
 size_t lz_compress(const uint8_t *in, size_t n, uint8_t *out, size_t cap, struct lz_work *w);
 
 enum lz_status {
-	LZ_OK,	      /* the whole stream was decoded */
-	LZ_TRUNCATED, /* the stream ends inside a token */
+	LZ_OK,	       /* the whole stream was decoded */
+	LZ_TRUNCATED,  /* the stream ends inside a token */
 	LZ_BAD_OFFSET, /* a match reaches before the start of the output */
-	LZ_OVERFLOW,  /* the output would exceed its capacity */
+	LZ_OVERFLOW,   /* the output would exceed its capacity */
 };
 
 /* Decodes in[0, n) into out[0, cap); never reads or writes outside them.

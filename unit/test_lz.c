@@ -40,8 +40,8 @@ static size_t round_trip(const uint8_t *in, size_t n, const char *what)
 	for (size_t cut = 0; cut < zn; cut += 1 + zn / 97) {
 		size_t p = 0;
 		enum lz_status s = lz_decompress(z, cut, back + GUARD, n, &p);
-		prefixes_ok &= (s == LZ_OK || s == LZ_TRUNCATED) && p <= n &&
-			       memcmp(back + GUARD, in, p) == 0;
+		prefixes_ok &=
+		    (s == LZ_OK || s == LZ_TRUNCATED) && p <= n && memcmp(back + GUARD, in, p) == 0;
 	}
 	snprintf(name, sizeof(name), "%s: truncated streams give a correct prefix", what);
 	UNIT_EQ(prefixes_ok, 1, name);
