@@ -12,11 +12,20 @@
  * replaced) and deletes the variables.
  *
  * NV variable storage is small and some firmware misbehaves when it is
- * full, so at most REPORT_CAP bytes are stored: the head and the tail of a
- * longer report (the tail holds the totals and the verdict), with a line
- * saying how much was left out.
+ * full, so at most REPORT_CAP bytes of text are kept: the head and the tail
+ * of a longer report (the tail holds the totals and the verdict), with a
+ * line saying how much was left out.
+ *
+ * The text is stored LZ77-compressed (kernel/lz.h): a flash write of a
+ * variable is slow (over a second for an uncompressed report under QEMU
+ * TCG) and KTAP text shrinks to about a fifth. The metadata variable holds
+ * the format, the text's length and its checksum; the next boot decodes
+ * into exactly that many bytes and checks them, so a corrupt store, or one
+ * written by an older pmutest, is reported and deleted, never written out
+ * as garbage.
  */
 #include "efi_boot.h"
+#include "lz.h"
 
 /* {706d7574-6573-7421-9a3c-5265706f7274}: "pmut" "es" "t!" .. "Report" */
 static EFI_GUID report_guid = {
@@ -24,17 +33,21 @@ static EFI_GUID report_guid = {
 
 #define REPORT_ATTRS                                                                               \
 	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
-#define CHUNK_SIZE   4000 /* below every firmware's per-variable limit seen */
-#define REPORT_CAP   (64 * 1024)
-#define TAIL_KEEP    (12 * 1024)
-#define MAX_CHUNKS   ((REPORT_CAP + CHUNK_SIZE - 1) / CHUNK_SIZE + 1)
-#define REPORT_MAGIC 0x50524d50u /* "PMRP" */
+#define CHUNK_SIZE	  4000 /* below every firmware's per-variable limit seen */
+#define REPORT_CAP	  (64 * 1024)
+#define TAIL_KEEP	  (12 * 1024)
+#define MAX_CHUNKS	  ((REPORT_CAP + CHUNK_SIZE - 1) / CHUNK_SIZE + 1)
+#define REPORT_MAGIC	  0x50524d50u /* "PMRP" */
+#define REPORT_FORMAT_LZ1 1u	      /* the chunks hold an lz_compress stream */
 
 struct report_meta {
 	uint32_t magic;
 	uint32_t chunks;
-	uint64_t stored;   /* bytes in the chunks */
+	uint64_t stored;   /* bytes in the chunks (the compressed stream) */
 	uint64_t original; /* bytes of the report the kernel produced */
+	uint32_t format;   /* REPORT_FORMAT_LZ1; older pmutests had no field */
+	uint32_t text_sum; /* lz_checksum of the stored text */
+	uint64_t text_len; /* bytes of the stored text (decompressed) */
 	uint32_t complete; /* every chunk was written */
 	char name[52];	   /* the machine, from the kernel */
 	char date[16];	   /* YYYYMMDD-HHMMSS when stored, "" if no clock */
@@ -143,7 +156,9 @@ static void view_init(struct report_view *v, const char *data, size_t len)
 
 bool efi_store_report(const char *name, const char *data, size_t len)
 {
-	static char buf[CHUNK_SIZE];
+	static uint8_t text[REPORT_CAP];
+	static uint8_t packed[LZ_BOUND(REPORT_CAP)];
+	static struct lz_work work;
 	static struct report_view v;
 	struct report_meta meta;
 	CHAR16 vname[24];
@@ -151,15 +166,17 @@ bool efi_store_report(const char *name, const char *data, size_t len)
 	if (!rt)
 		return false;
 	view_init(&v, data, len);
-	size_t total = view_len(&v), done = 0;
+	size_t text_len = view_len(&v);
+	for (size_t i = 0; i < text_len; i++)
+		text[i] = (uint8_t)view_at(&v, i);
+	size_t total = lz_compress(text, text_len, packed, sizeof(packed), &work), done = 0;
 	unsigned chunks = 0;
 	bool ok = true;
 	while (done < total && chunks < MAX_CHUNKS) {
 		size_t n = total - done < CHUNK_SIZE ? total - done : CHUNK_SIZE;
-		for (size_t i = 0; i < n; i++)
-			buf[i] = view_at(&v, done + i);
 		chunk_name(vname, chunks);
-		if (EFI_ERROR(rt->SetVariable(vname, &report_guid, REPORT_ATTRS, n, buf))) {
+		if (EFI_ERROR(
+			rt->SetVariable(vname, &report_guid, REPORT_ATTRS, n, packed + done))) {
 			ok = false;
 			break;
 		}
@@ -168,9 +185,12 @@ bool efi_store_report(const char *name, const char *data, size_t len)
 	}
 	SetMem(&meta, sizeof(meta), 0);
 	meta.magic = REPORT_MAGIC;
+	meta.format = REPORT_FORMAT_LZ1;
 	meta.chunks = chunks;
 	meta.stored = done;
 	meta.original = len;
+	meta.text_len = text_len;
+	meta.text_sum = lz_checksum(text, text_len);
 	meta.complete = ok && done == total;
 	for (unsigned i = 0; name[i] && i < sizeof(meta.name) - 1; i++)
 		meta.name[i] = name[i];
@@ -224,12 +244,61 @@ static void file_name(CHAR16 *out, const struct report_meta *m, unsigned attempt
 
 #define MAX_NAME_ATTEMPTS 999
 
+/* Deletes the stored report; returns why, for the boot message. */
+static const char *discard(const char *why)
+{
+	delete_chunks();
+	rt->SetVariable(meta_name, &report_guid, 0, 0, NULL);
+	return why;
+}
+
+/* Reads the chunks and decodes them into a new pool buffer of *len bytes;
+ * NULL with *why set when the store is corrupt (or memory ran out). A store
+ * that was cut short (meta.complete = 0) gives the text it holds. */
+static char *load_text(const struct report_meta *m, UINTN *len, const char **why)
+{
+	CHAR16 vname[24];
+	UINT32 attrs;
+	uint8_t *packed = AllocatePool(m->stored + 1);
+	char *text = AllocatePool(m->text_len + 1);
+	*why = "a saved report is in UEFI variables but memory ran out; kept";
+	if (!packed || !text)
+		goto fail;
+	UINTN got = 0;
+	for (unsigned i = 0; i < m->chunks; i++) {
+		UINTN n = m->stored - got;
+		chunk_name(vname, i);
+		if (EFI_ERROR(rt->GetVariable(vname, &report_guid, &attrs, &n, packed + got)))
+			break;
+		got += n;
+	}
+	size_t produced = 0;
+	enum lz_status st = lz_decompress(packed, got, (uint8_t *)text, m->text_len, &produced);
+	FreePool(packed);
+	packed = NULL;
+	bool whole = st == LZ_OK && produced == m->text_len &&
+		     lz_checksum((const uint8_t *)text, produced) == m->text_sum;
+	bool cut_short = !m->complete && (st == LZ_OK || st == LZ_TRUNCATED);
+	if (whole || cut_short) {
+		*len = produced;
+		return text;
+	}
+	*why = discard("a saved report was found in UEFI variables but its text is corrupt "
+		       "(it does not decode to the stored length and checksum); deleted, "
+		       "nothing written");
+fail:
+	if (packed)
+		FreePool(packed);
+	if (text)
+		FreePool(text);
+	return NULL;
+}
+
 const char *efi_report_flush(EFI_FILE_HANDLE root)
 {
 	struct report_meta meta;
 	UINTN size = sizeof(meta);
 	UINT32 attrs;
-	CHAR16 vname[24];
 
 	if (!rt)
 		return NULL;
@@ -238,28 +307,24 @@ const char *efi_report_flush(EFI_FILE_HANDLE root)
 		delete_chunks(); /* leftovers of a store that died midway */
 		return NULL;
 	}
+	if (!EFI_ERROR(s) && meta.magic == REPORT_MAGIC &&
+	    (size != sizeof(meta) || meta.format != REPORT_FORMAT_LZ1))
+		return discard("a saved report in UEFI variables has an older or unknown format "
+			       "(not this pmutest's); deleted, nothing written");
 	if (EFI_ERROR(s) || size != sizeof(meta) || meta.magic != REPORT_MAGIC ||
-	    meta.chunks > MAX_CHUNKS || meta.stored > (uint64_t)MAX_CHUNKS * CHUNK_SIZE) {
-		delete_chunks();
-		rt->SetVariable(meta_name, &report_guid, 0, 0, NULL);
-		return "a saved report was found in UEFI variables but is malformed; deleted";
-	}
+	    meta.chunks > MAX_CHUNKS || meta.stored > (uint64_t)MAX_CHUNKS * CHUNK_SIZE ||
+	    meta.text_len > REPORT_CAP)
+		return discard("a saved report was found in UEFI variables but is malformed; "
+			       "deleted");
 	if (!root)
 		return "a saved report is in UEFI variables but the boot volume cannot be "
 		       "opened; kept";
 
-	char *text = AllocatePool(meta.stored + 1);
-	if (!text)
-		return "a saved report is in UEFI variables but memory ran out; kept";
 	UINTN got = 0;
-	for (unsigned i = 0; i < meta.chunks; i++) {
-		UINTN n = meta.stored - got;
-		chunk_name(vname, i);
-		s = rt->GetVariable(vname, &report_guid, &attrs, &n, text + got);
-		if (EFI_ERROR(s))
-			break;
-		got += n;
-	}
+	const char *why;
+	char *text = load_text(&meta, &got, &why);
+	if (!text)
+		return why;
 	static CHAR16 fname[sizeof(meta.name) + sizeof(meta.date) + 16];
 	unsigned attempt = 1;
 	do {
@@ -273,8 +338,7 @@ const char *efi_report_flush(EFI_FILE_HANDLE root)
 				L"\\pmutest\\%s (%r); it stays in UEFI variables",
 				fname, s);
 	} else {
-		delete_chunks();
-		rt->SetVariable(meta_name, &report_guid, 0, 0, NULL);
+		discard(NULL);
 		msg = PoolPrint(L"the report of the previous run (%ld of %ld bytes%s) was written "
 				L"to \\pmutest\\%s",
 				(UINT64)got, meta.original, meta.complete ? L"" : L", incomplete",

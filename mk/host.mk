@@ -11,7 +11,7 @@ UNIT_TESTS :=
 
 # Unit tests of the kernel's own machine-independent code.
 UNIT_TESTS += $(HOST_BUILD)/unit/test_ktap $(HOST_BUILD)/unit/test_options \
-	$(HOST_BUILD)/unit/test_report
+	$(HOST_BUILD)/unit/test_report $(HOST_BUILD)/unit/test_lz
 
 $(HOST_BUILD)/unit/test_ktap: unit/test_ktap.c kernel/ktap.c kernel/fmt.c kernel/kstring.c
 	@mkdir -p $(@D)
@@ -25,6 +25,11 @@ $(HOST_BUILD)/unit/test_report: unit/test_report.c kernel/console.c kernel/ktap.
 		kernel/kstring.c
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -D_GNU_SOURCE -Iunit -o $@ $(filter %.c,$^)
+
+# The report store's compressor; reads real reports from unit/data/.
+$(HOST_BUILD)/unit/test_lz: unit/test_lz.c kernel/lz.c
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iunit -o $@ $(filter %.c,$^)
 
 host: $(HOST_TOOLS) $(UNIT_TESTS)
 
