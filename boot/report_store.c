@@ -26,6 +26,7 @@
  */
 #include "efi_boot.h"
 #include "lz.h"
+#include "report_format.h"
 
 /* {706d7574-6573-7421-9a3c-5265706f7274}: "pmut" "es" "t!" .. "Report" */
 static EFI_GUID report_guid = {
@@ -33,25 +34,7 @@ static EFI_GUID report_guid = {
 
 #define REPORT_ATTRS                                                                               \
 	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
-#define CHUNK_SIZE	  4000 /* below every firmware's per-variable limit seen */
-#define REPORT_CAP	  (64 * 1024)
-#define TAIL_KEEP	  (12 * 1024)
-#define MAX_CHUNKS	  ((REPORT_CAP + CHUNK_SIZE - 1) / CHUNK_SIZE + 1)
-#define REPORT_MAGIC	  0x50524d50u /* "PMRP" */
-#define REPORT_FORMAT_LZ1 1u	      /* the chunks hold an lz_compress stream */
-
-struct report_meta {
-	uint32_t magic;
-	uint32_t chunks;
-	uint64_t stored;   /* bytes in the chunks (the compressed stream) */
-	uint64_t original; /* bytes of the report the kernel produced */
-	uint32_t format;   /* REPORT_FORMAT_LZ1; older pmutests had no field */
-	uint32_t text_sum; /* lz_checksum of the stored text */
-	uint64_t text_len; /* bytes of the stored text (decompressed) */
-	uint32_t complete; /* every chunk was written */
-	char name[52];	   /* the machine, from the kernel */
-	char date[16];	   /* YYYYMMDD-HHMMSS when stored, "" if no clock */
-};
+#define TAIL_KEEP (12 * 1024)
 
 static EFI_RUNTIME_SERVICES *rt;
 static CHAR16 meta_name[] = L"PmutestReport";

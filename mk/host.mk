@@ -11,7 +11,8 @@ UNIT_TESTS :=
 
 # Unit tests of the kernel's own machine-independent code.
 UNIT_TESTS += $(HOST_BUILD)/unit/test_ktap $(HOST_BUILD)/unit/test_options \
-	$(HOST_BUILD)/unit/test_report $(HOST_BUILD)/unit/test_lz
+	$(HOST_BUILD)/unit/test_report $(HOST_BUILD)/unit/test_lz \
+	$(HOST_BUILD)/unit/test_efivars
 
 $(HOST_BUILD)/unit/test_ktap: unit/test_ktap.c kernel/ktap.c kernel/fmt.c kernel/kstring.c
 	@mkdir -p $(@D)
@@ -30,6 +31,17 @@ $(HOST_BUILD)/unit/test_report: unit/test_report.c kernel/console.c kernel/ktap.
 $(HOST_BUILD)/unit/test_lz: unit/test_lz.c kernel/lz.c
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iunit -o $@ $(filter %.c,$^)
+
+# Reading the stored report from Linux (efivarfs), and its test.
+HOST_TOOLS += $(HOST_BUILD)/pmutest-efivars
+$(HOST_BUILD)/pmutest-efivars: tools/report_efivars.c kernel/lz.c boot/report_format.h
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iboot -o $@ $(filter %.c,$^)
+
+$(HOST_BUILD)/unit/test_efivars: unit/test_efivars.c tools/report_efivars.c kernel/lz.c
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -DREPORT_EFIVARS_NO_MAIN -Iboot -Iunit -o $@ \
+		$(filter %.c,$^)
 
 host: $(HOST_TOOLS) $(UNIT_TESTS)
 
