@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+#include "lz.h"
+
 /* {706d7574-6573-7421-9a3c-5265706f7274}: "pmut" "es" "t!" .. "Report" */
 #define REPORT_GUID_TEXT  "706d7574-6573-7421-9a3c-5265706f7274"
 #define REPORT_VAR_NAME	  "PmutestReport"
@@ -34,5 +36,22 @@ struct report_meta {
 	uint32_t text_sum; /* lz_checksum of the stored text */
 	uint64_t text_len; /* bytes of the stored text (decompressed) */
 };
+
+enum report_text {
+	REPORT_TEXT_WHOLE,   /* decoded to the stored length and checksum */
+	REPORT_TEXT_PART,    /* the run could not store it all: a correct prefix */
+	REPORT_TEXT_CORRUPT, /* anything else: never written out */
+};
+
+/* What lz_decompress made of a store's chunks (st, text[0, produced)). */
+static inline enum report_text report_text_check(const struct report_meta *m, enum lz_status st,
+						 const uint8_t *text, size_t produced)
+{
+	if (st == LZ_OK && produced == m->text_len && lz_checksum(text, produced) == m->text_sum)
+		return REPORT_TEXT_WHOLE;
+	if (!m->complete && (st == LZ_OK || st == LZ_TRUNCATED))
+		return REPORT_TEXT_PART;
+	return REPORT_TEXT_CORRUPT;
+}
 
 #endif

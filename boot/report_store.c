@@ -25,7 +25,6 @@
  * as garbage.
  */
 #include "efi_boot.h"
-#include "lz.h"
 #include "report_format.h"
 
 /* {706d7574-6573-7421-9a3c-5265706f7274}: "pmut" "es" "t!" .. "Report" */
@@ -259,10 +258,7 @@ static char *load_text(const struct report_meta *m, UINTN *len, const char **why
 	enum lz_status st = lz_decompress(packed, got, (uint8_t *)text, m->text_len, &produced);
 	FreePool(packed);
 	packed = NULL;
-	bool whole = st == LZ_OK && produced == m->text_len &&
-		     lz_checksum((const uint8_t *)text, produced) == m->text_sum;
-	bool cut_short = !m->complete && (st == LZ_OK || st == LZ_TRUNCATED);
-	if (whole || cut_short) {
+	if (report_text_check(m, st, (const uint8_t *)text, produced) != REPORT_TEXT_CORRUPT) {
 		*len = produced;
 		return text;
 	}

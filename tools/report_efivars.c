@@ -12,7 +12,6 @@
  * line on stderr, exit 1, and nothing on stdout.
  */
 #include "report_efivars.h"
-#include "lz.h"
 #include "report_format.h"
 
 #include <stdio.h>
@@ -78,13 +77,11 @@ int report_efivars(const char *dir, FILE *out, FILE *err)
 	size_t produced = 0;
 	enum lz_status st =
 	    packed && text ? lz_decompress(packed, got, text, m.text_len, &produced) : LZ_OVERFLOW;
-	int whole =
-	    st == LZ_OK && produced == m.text_len && lz_checksum(text, produced) == m.text_sum;
-	int cut_short = !m.complete && (st == LZ_OK || st == LZ_TRUNCATED);
+	enum report_text verdict = report_text_check(&m, st, text, produced);
 	int rc = 0;
-	if (whole || cut_short) {
+	if (verdict != REPORT_TEXT_CORRUPT) {
 		fwrite(text, 1, produced, out);
-		if (!whole)
+		if (verdict == REPORT_TEXT_PART)
 			fprintf(err, "pmutest-efivars: the run could not store its whole report; "
 				     "this is the part it stored\n");
 	} else {
