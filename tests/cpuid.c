@@ -34,9 +34,8 @@ TEST(cpuid, leaf_0ah_fields, REQ_NONE)
 	if (!pm->present) {
 		/* nothing to hold consistent: the absence itself is checked by
 		 * versions.no_pmu_no_counter_msrs */
-		t_skip(t, "CPUID.0AH:EAX[7:0] = 0 or leaf 0AH above the maximum (%#x)",
-		       c->max_basic_leaf);
-		return;
+		t_skip_return(t, "CPUID.0AH:EAX[7:0] = 0 or leaf 0AH above the maximum (%#x)",
+			      c->max_basic_leaf);
 	}
 	arch_cpuid(0x0A, 0, &r);
 	t_diag(t, "CPUID.0AH: EAX=%08x EBX=%08x ECX=%08x EDX=%08x", r.eax, r.ebx, r.ecx, r.edx);

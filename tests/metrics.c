@@ -131,9 +131,9 @@ TEST(metrics, level1_events_partition_slots, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
 	for (unsigned i = 0; i < 4; i++) {
 		c[i] = pmu_gp_nth(i);
 		if (!pmu_event_available(ev[i]) || c[i] < 0) {
-			t_skip(t, "needs the level-1 topdown events (CPUID.0AH:EBX[11:8] with "
-				  "EAX[31:24] >= 12) and 4 GP counters");
-			return;
+			t_skip_return(t,
+				      "needs the level-1 topdown events (CPUID.0AH:EBX[11:8] with "
+				      "EAX[31:24] >= 12) and 4 GP counters");
 		}
 	}
 	for (unsigned i = 0; i < 4; i++) {

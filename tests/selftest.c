@@ -79,9 +79,8 @@ TEST_FULL(selftest, endless_loop, REQ_NONE, TEST_SELFTEST, 500)
 TEST_FULL(selftest, endless_loop_interrupts_off, REQ_NONE, TEST_SELFTEST, 500)
 {
 	if (!arch_watchdog_stops_any_hang()) {
-		t_skip(t, "no NMI source for the watchdog here: a hang with interrupts off "
-			  "would not end (docs/robustness.md)");
-		return;
+		t_skip_return(t, "no NMI source for the watchdog here: a hang with interrupts off "
+				 "would not end (docs/robustness.md)");
 	}
 	arch_irq_disable();
 	for (;;)
@@ -202,10 +201,8 @@ TEST_FULL(selftest, nmi_probe_keeps_nmis_blocked, REQ_APIC, TEST_SELFTEST, 0)
  */
 TEST_FULL(selftest, hang_interrupts_off, REQ_NONE, TEST_SELFTEST, 500)
 {
-	if (arch_cpu_current() == arch_cpu_boot()) {
-		t_skip(t, "a hang with interrupts off is recoverable on another CPU only");
-		return;
-	}
+	if (arch_cpu_current() == arch_cpu_boot())
+		t_skip_return(t, "a hang with interrupts off is recoverable on another CPU only");
 	arch_irq_disable();
 	for (;;)
 		spin_counter++;

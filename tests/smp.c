@@ -187,15 +187,11 @@ TEST(smp, counters_per_cpu, REQ_ARCH_PMU)
 {
 	unsigned other = partner(ANY_OTHER);
 
-	if (other == ARCH_NO_CPU) {
-		t_skip(t, "needs a second online CPU");
-		return;
-	}
+	if (other == ARCH_NO_CPU)
+		t_skip_return(t, "needs a second online CPU");
 	int gp = common_gp(other);
-	if (gp < 0 || !pmu_event_available(ARCH_EVENT_INSTRUCTIONS)) {
-		t_skip(t, "no GP counter on both CPUs, or instructions retired unavailable");
-		return;
-	}
+	if (gp < 0 || !pmu_event_available(ARCH_EVENT_INSTRUCTIONS))
+		t_skip_return(t, "no GP counter on both CPUs, or instructions retired unavailable");
 	uint64_t insns = PMU_ITERS * WORKLOAD_INSNS_PER_ITER;
 	uint64_t evtsel = pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_USR | PERFEVTSEL_EN);
 	struct step s = {.gp = (unsigned)gp,
@@ -277,13 +273,10 @@ TEST(smp, pmi_to_overflowing_cpu, REQ_ARCH_PMU | REQ_APIC)
 	uint64_t per_iter;
 	int gp = pmu_gp_nth(0);
 
-	if (partner(ANY_OTHER) == ARCH_NO_CPU) {
-		t_skip(t, "needs a second online CPU");
-		return;
-	}
+	if (partner(ANY_OTHER) == ARCH_NO_CPU)
+		t_skip_return(t, "needs a second online CPU");
 	if (gp < 0 || !pmu_exact_event(&ev, &per_iter)) {
-		t_skip(t, "no GP counter or no exactly counted event");
-		return;
+		t_skip_return(t, "no GP counter or no exactly counted event");
 	}
 	for (unsigned c = 0; c < ARCH_MAX_CPUS; c++)
 		pmis_on[c] = 0;
@@ -316,20 +309,16 @@ TEST(smp, pmi_to_overflowing_cpu, REQ_ARCH_PMU | REQ_APIC)
 
 TEST(smp, anythread_counts_sibling, REQ_ARCH_PMU_V3)
 {
-	if (caps()->pm.anythread_deprecated) {
-		t_skip(t, "AnyThread deprecated (CPUID.0AH:EDX[15])");
-		return;
-	}
+	if (caps()->pm.anythread_deprecated)
+		t_skip_return(t, "AnyThread deprecated (CPUID.0AH:EDX[15])");
 	unsigned sib = partner(SIBLING);
-	if (sib == ARCH_NO_CPU) {
-		t_skip(t, "needs the other thread of this core online (CPUID.0BH SMT level)");
-		return;
-	}
+	if (sib == ARCH_NO_CPU)
+		t_skip_return(t,
+			      "needs the other thread of this core online (CPUID.0BH SMT level)");
 	int gp = common_gp(sib);
-	if (gp < 0 || !pmu_event_available(ARCH_EVENT_INSTRUCTIONS)) {
-		t_skip(t, "no GP counter on both threads, or instructions retired unavailable");
-		return;
-	}
+	if (gp < 0 || !pmu_event_available(ARCH_EVENT_INSTRUCTIONS))
+		t_skip_return(t,
+			      "no GP counter on both threads, or instructions retired unavailable");
 	uint64_t insns = PMU_ITERS * WORKLOAD_INSNS_PER_ITER;
 	uint64_t usr = pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_USR | PERFEVTSEL_EN);
 	struct step work = {.iters = PMU_ITERS};
@@ -376,13 +365,10 @@ TEST(smp, pqr_assoc_per_cpu, REQ_RDT_MON)
 {
 	unsigned other = partner(ANY_OTHER);
 
-	if (other == ARCH_NO_CPU || !record_of(other)->rdt.mon_present) {
-		t_skip(t, "needs a second online CPU with RDT monitoring");
-		return;
-	}
+	if (other == ARCH_NO_CPU || !record_of(other)->rdt.mon_present)
+		t_skip_return(t, "needs a second online CPU with RDT monitoring");
 	if (caps()->rdt.max_rmid < 2 || record_of(other)->rdt.max_rmid < 2) {
-		t_skip(t, "needs RMIDs 1 and 2 (CPUID.(0FH,0):EBX)");
-		return;
+		t_skip_return(t, "needs RMIDs 1 and 2 (CPUID.(0FH,0):EBX)");
 	}
 	struct pqr_step here = {.value = 1}, there = {.value = 2};
 
@@ -453,13 +439,10 @@ TEST(smp, uncore_pmi_to_en_cores, REQ_NEHALEM_UNCORE | REQ_APIC)
 {
 	unsigned other = partner(OTHER_CORE), me = arch_cpu_current();
 
-	if (other == ARCH_NO_CPU) {
-		t_skip(t, "needs an online CPU on another core of this package");
-		return;
-	}
+	if (other == ARCH_NO_CPU)
+		t_skip_return(t, "needs an online CPU on another core of this package");
 	if (core_of(me) > 3 || core_of(other) > 3) {
-		t_skip(t, "EN_PMI_COREx names cores 0-3 only");
-		return;
+		t_skip_return(t, "EN_PMI_COREx names cores 0-3 only");
 	}
 	bool on = true, off = false;
 	arch_set_pmi_handler(count_pmi);
