@@ -391,11 +391,14 @@ struct arch_exception {
 #define ARCH_TIMEOUT (-1)
 
 /* How a guarded run ended. The values are the ones each implementation's
- * unwinding carries (x86_ctx_restore / siglongjmp): 0 is "returned". */
+ * unwinding carries (x86_ctx_restore / siglongjmp): 0 is "returned". The
+ * last two only arch_run_on_cpu() returns (below). */
 enum arch_guard_result {
 	ARCH_GUARD_RETURNED = 0,
 	ARCH_GUARD_EXCEPTION = 1,
 	ARCH_GUARD_TIMEOUT = 2,
+	ARCH_RUN_CPU_LOST = 3,
+	ARCH_RUN_CPU_OFFLINE = 4,
 };
 
 /*
@@ -458,10 +461,8 @@ unsigned arch_cpus_start(unsigned silent_cpu);
  * with interrupts off; only one CPU runs kernel code at a time, except what
  * the callee's interrupt handlers do.
  */
-#define ARCH_RUN_CPU_LOST    3
-#define ARCH_RUN_CPU_OFFLINE 4
-int arch_run_on_cpu(unsigned cpu, void (*fn)(void *), void *arg, uint32_t timeout_ms,
-		    struct arch_exception *ex);
+enum arch_guard_result arch_run_on_cpu(unsigned cpu, void (*fn)(void *), void *arg,
+				       uint32_t timeout_ms, struct arch_exception *ex);
 
 /* ---- Output, exit ------------------------------------------------------ */
 

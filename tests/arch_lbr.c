@@ -165,6 +165,8 @@ TEST(arch_lbr, records_chain_youngest_first, REQ_INTEL | REQ_ARCH_LBR)
 		    [ARCH_BRANCH_CALL] = ARCH_LBR_BR_NEAR_REL_CALL,
 		    [ARCH_BRANCH_RET] = ARCH_LBR_BR_NEAR_RET,
 		};
+		_Static_assert(ARRAY_SIZE(type) == ARCH_BRANCH_RET + 1,
+			       "a BR_TYPE per enum arch_branch_kind");
 		if (!expect_eq(t, FIELD_GET_ULL(LBR_INFO_BR_TYPE, rdmsr(MSR_IA32_LBR_0_INFO + x)),
 			       type[k], RULE_ALBR_BR_TYPE, "IA32_LBR_%u_INFO.BR_TYPE", x))
 			return;

@@ -114,7 +114,7 @@ TEST(metrics, rdpmc_type_2000h_reads_metrics, REQ_PERF_METRICS | REQ_ARCH_PMU_V2
 	if (!expect_no_fault(t, rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_METRICS, 0), &rax, &rdx),
 			     RULE_METRICS_RDPMC, "RDPMC ECX=20000000H"))
 		return;
-	expect_eq(t, (rdx << 32) | (rax & 0xFFFFFFFFULL), m, RULE_METRICS_RDPMC,
+	expect_eq(t, rdpmc_edx_eax(rax, rdx), m, RULE_METRICS_RDPMC,
 		  "RDPMC type 2000H vs RDMSR IA32_PERF_METRICS (counters stopped)");
 }
 

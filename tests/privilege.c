@@ -19,7 +19,7 @@ static __user_code uint64_t user_rdpmc(uint64_t ecx)
 
 	if (vec)
 		return FAULTED | (uint64_t)vec;
-	return ((rdx & 0xFFFFFFFFULL) << 32) | (rax & 0xFFFFFFFFULL);
+	return rdpmc_edx_eax(rax, rdx);
 }
 
 /* The counters the tests read: the first of each kind present. */
@@ -149,8 +149,7 @@ TEST(privilege, cpl0_reads_whatever_pce, REQ_NONE)
 			if (!expect_vector(t, vec, 0, RULE_RDPMC_CPL0,
 					   "RDPMC %s at CPL 0 with CR4.PCE = %d", tg[k].name, pce))
 				continue;
-			expect_eq(t, ((rdx & 0xFFFFFFFFULL) << 32) | (rax & 0xFFFFFFFFULL),
-				  rdmsr(tg[k].msr), RULE_RDPMC_CPL0,
+			expect_eq(t, rdpmc_edx_eax(rax, rdx), rdmsr(tg[k].msr), RULE_RDPMC_CPL0,
 				  "RDPMC %s at CPL 0 (PCE = %d) vs RDMSR", tg[k].name, pce);
 		}
 	}
@@ -206,8 +205,7 @@ static __user_code uint64_t user_rdpmc_around_workload(uint64_t ecx)
 
 	if (rdpmc_safe(ecx, &a0, &d0) || (arch_workload(PMU_ITERS), rdpmc_safe(ecx, &a1, &d1)))
 		return FAULTED;
-	return ((((d1 & 0xFFFFFFFFULL) << 32) | (a1 & 0xFFFFFFFFULL)) -
-		(((d0 & 0xFFFFFFFFULL) << 32) | (a0 & 0xFFFFFFFFULL)));
+	return (rdpmc_edx_eax(a1, d1) - rdpmc_edx_eax(a0, d0));
 }
 
 /*

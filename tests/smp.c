@@ -32,11 +32,12 @@ static bool on_cpu(struct t *t, unsigned cpu, void (*fn)(void *), void *arg, con
 		fn(arg);
 		return true;
 	}
-	int rc = arch_run_on_cpu(cpu, fn, arg, STEP_TIMEOUT_MS, &ex);
+	enum arch_guard_result rc = arch_run_on_cpu(cpu, fn, arg, STEP_TIMEOUT_MS, &ex);
 
-	ksnprintf(got, sizeof(got), "run status %d, %s", rc, rc ? x86_vector_name(ex.vector) : "-");
-	return expect_true(t, rc == 0, "the step returns", got, RULE_SMP_STEP, "cpu %u: %s", cpu,
-			   what);
+	ksnprintf(got, sizeof(got), "run status %d, %s", (int)rc,
+		  rc != ARCH_GUARD_RETURNED ? x86_vector_name(ex.vector) : "-");
+	return expect_true(t, rc == ARCH_GUARD_RETURNED, "the step returns", got, RULE_SMP_STEP,
+			   "cpu %u: %s", cpu, what);
 }
 
 /* ---- Topology: CPUID leaf 0BH of this CPU (SDM Vol. 3A 9.9) --------------- */

@@ -26,7 +26,7 @@
 #include "sim.h"
 
 /* Per cycle: 4 slots; retiring = instructions; the rest split as noted. */
-const struct sim_segment sim_segments[SEG_COUNT] = {
+const struct sim_segment sim_segments[] = {
     [SEG_LOOP] =
 	{
 	    .cycles = 20,
@@ -191,6 +191,7 @@ const struct sim_segment sim_segments[SEG_COUNT] = {
 		},
 	},
 };
+_Static_assert(ARRAY_SIZE(sim_segments) == SEG_COUNT, "a segment per SEG_*");
 
 /*
  * Vol. 3B 20.2.1.1: with CMASK = 0 the counter adds the event count of each

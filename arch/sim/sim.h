@@ -131,7 +131,7 @@ enum {
 	SEG_INTERCEPT_CLOSE,
 	SEG_COUNT
 };
-extern const struct sim_segment sim_segments[SEG_COUNT];
+extern const struct sim_segment sim_segments[]; /* SEG_COUNT rows */
 
 /* How one counter turns per-cycle events into increments. */
 struct sim_filter {

@@ -88,7 +88,7 @@ struct x86_percpu {
 	void (*job_fn)(void *);
 	void *job_arg;
 	uint32_t job_timeout_ms;
-	int job_rc;
+	enum arch_guard_result job_rc;
 	struct arch_exception job_ex;
 	volatile uint32_t job_seq, done_seq;
 	bool job_is_step; /* posted from inside a guarded run (a test's step) */
