@@ -271,7 +271,8 @@ void arch_workload_gated_range(uint64_t *start, uint64_t *end);
 /* ---- Branches at known addresses (LBR checks) -------------------------- */
 
 /* The kinds of near branch the chain takes, in the categories the LBR
- * filters name (SDM Vol. 3B 19.1 IA32_LBR_CTL, 19.x MSR_LBR_SELECT). */
+ * filters name (SDM Vol. 3B 19.1 IA32_LBR_CTL; MSR_LBR_SELECT, "Filtering of
+ * Last Branch Records"). */
 enum arch_branch_kind {
 	ARCH_BRANCH_JMP,  /* near relative JMP */
 	ARCH_BRANCH_JCC,  /* conditional, taken */

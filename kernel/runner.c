@@ -460,6 +460,7 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 
 		run_cpu = cpus[c];
 		cpus_use(run_cpu);
+		screen_set_cpu(run_cpu);
 		for (unsigned i = 0; i < n; i++) {
 			char *label = labels[i];
 			if (n_cpus > 1)

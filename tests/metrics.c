@@ -112,7 +112,7 @@ TEST(metrics, rdpmc_type_2000h_reads_metrics, REQ_PERF_METRICS | REQ_ARCH_PMU_V2
 	run_slots(&insns, &slots);
 	uint64_t m = rdmsr(MSR_IA32_PERF_METRICS);
 	if (!expect_no_fault(t, rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_METRICS, 0), &rax, &rdx),
-			     RULE_METRICS_RDPMC, "RDPMC ECX=20000000H"))
+			     RULE_METRICS_RDPMC, "RDPMC ECX=0x20000000"))
 		return;
 	expect_eq(t, rdpmc_edx_eax(rax, rdx), m, RULE_METRICS_RDPMC,
 		  "RDPMC type 2000H vs RDMSR IA32_PERF_METRICS (counters stopped)");

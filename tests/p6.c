@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * P6-family counters (Pentium Pro, II, III, M): SDM Vol. 3B "Performance
  * Monitoring (P6 Family Processor)". Two 40-bit counters, PerfCtr0/1 at

@@ -254,7 +254,7 @@ TEST(rdpmc, rcx_high_ignored, REQ_ARCH_PMU)
 		if (expect_vector(t,
 				  rdpmc_safe(0xFFFFFFFF00000000ULL | RDPMC_ECX(RDPMC_TYPE_FIXED, 0),
 					     &rax, &rdx),
-				  0, RULE_RDPMC_RCX_HIGH, "RDPMC RCX=FFFFFFFF40000000H"))
+				  0, RULE_RDPMC_RCX_HIGH, "RDPMC RCX=0xffffffff40000000"))
 			expect_eq(t, (rdx << 32) | rax, 0xA5A5A5, RULE_RDPMC_RCX_HIGH,
 				  "RDPMC RCX=0xffffffff40000000 reads IA32_FIXED_CTR0");
 		wrmsr(MSR_IA32_FIXED_CTR0, 0);
