@@ -232,17 +232,3 @@ bool arch_save_report(const char *name, const char *data, size_t len)
 	return false; /* the simulator's report is its stdout */
 }
 
-const char *x86_vector_name(int vector)
-{
-	static const char *const names[] = {
-	    [0] = "#DE",  [1] = "#DB",	[2] = "NMI",  [3] = "#BP",  [4] = "#OF",
-	    [5] = "#BR",  [6] = "#UD",	[7] = "#NM",  [8] = "#DF",  [10] = "#TS",
-	    [11] = "#NP", [12] = "#SS", [13] = "#GP", [14] = "#PF", [16] = "#MF",
-	    [17] = "#AC", [18] = "#MC", [19] = "#XM", [20] = "#VE", [21] = "#CP",
-	};
-	if (vector == ARCH_TIMEOUT)
-		return "timeout";
-	if (vector < 0 || vector >= (int)ARRAY_SIZE(names) || !names[vector])
-		return "#??";
-	return names[vector];
-}
