@@ -215,15 +215,13 @@ static __user_code uint64_t user_rdpmc_around_workload(uint64_t ecx)
  * CPL 3 between two RDMSRs at CPL 0 (monotonic, consistent), and around N
  * iterations of the workload at CPL 3 (exactly 10N more, plus the RDPMC).
  */
-TEST(privilege, rdpmc_cpl3_running_counter, REQ_ARCH_PMU | REQ_GP_COUNTER)
+TEST(privilege, rdpmc_cpl3_running_counter, REQ_ARCH_PMU | REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT)
 {
 	const uint64_t cr4 = arch_read_cr4();
 	const uint64_t n_insns = PMU_ITERS * WORKLOAD_INSNS_PER_ITER;
 	struct counter c = GP_COUNTER((unsigned)pmu_gp_nth(0));
 	uint64_t ecx = RDPMC_ECX(RDPMC_TYPE_GP, c.idx), v0, v1, r, d;
 
-	if (!pmu_event_available(ARCH_EVENT_INSTRUCTIONS))
-		t_skip_return(t, "CPUID.0AH:EBX[1]: instructions retired unavailable");
 	counter_program(c, counter_cfg_all_rings(c, ARCH_EVENT_INSTRUCTIONS) | PERFEVTSEL_EN, 0);
 	if (pmu_has_global())
 		pmu_global_enable(counter_global_bit(c));

@@ -228,13 +228,11 @@ TEST(rdpmc, gp_and_fixed_outcome_table, REQ_ARCH_PMU)
 	}
 }
 
-TEST(rdpmc, rcx_high_ignored, REQ_ARCH_PMU)
+TEST(rdpmc, rcx_high_ignored, REQ_ARCH_PMU | REQ_GP_COUNTER)
 {
 	const uint64_t high[] = {BIT_ULL(32), 0xFFFFFFFF00000000ULL, 0x4000000000000000ULL};
 	int c = pmu_gp_nth(0);
 
-	if (c < 0)
-		t_skip_return(t, "CPUID.(23H,1):EAX: no general-purpose counter present");
 	pmu_gp_program((unsigned)c, 0, 0);
 	wrmsr(MSR_IA32_PMC(c), 0x5A5A5A);
 	for (unsigned k = 0; k < ARRAY_SIZE(high); k++) {
@@ -272,16 +270,14 @@ TEST(rdpmc, fast_bit_on_arch_pmu, REQ_ARCH_PMU)
 	}
 }
 
-TEST(rdpmc, monotonic_with_serialization, REQ_ARCH_PMU)
+TEST(rdpmc, monotonic_with_serialization, REQ_ARCH_PMU | REQ_EXACT_EVENT | REQ_GP_COUNTER)
 {
 	enum arch_event ev;
 	uint64_t per_iter, prev = 0, rax, rdx;
 	unsigned back = 0, faults = 0;
 	int c = pmu_gp_nth(0);
 
-	if (!pmu_exact_event(&ev, &per_iter) || c < 0)
-		t_skip_return(t, "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches "
-				 "available, or no GP counter present");
+	pmu_exact_event(&ev, &per_iter);
 	pmu_gp_program((unsigned)c, pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN),
 		       0);
 	if (pmu_has_global())
