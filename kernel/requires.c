@@ -228,13 +228,13 @@ static const struct requirement_desc table[] = {
     [REQ_FIXED_SLOTS_BIT] = {fixed_slots, "fixed counter 3 (topdown slots): CPUID.0AH:EDX[4:0] "
 					  "> 3 or ECX[3] (v2+), or CPUID.(23H,1):EBX[3]"},
     [REQ_INSTRUCTIONS_EVENT_BIT] = {instructions_event,
-				    "instructions retired available: CPUID.0AH:EBX[1] = 0 "
-				    "with EAX[31:24] >= 2"},
-    [REQ_BRANCHES_EVENT_BIT] = {branches_event, "branch instructions retired available: "
+				    "Instructions Retired (Table 20-1): "
+				    "CPUID.0AH:EBX[1] = 0 with EAX[31:24] >= 2"},
+    [REQ_BRANCHES_EVENT_BIT] = {branches_event, "Branch Instructions Retired (Table 20-1): "
 						"CPUID.0AH:EBX[5] = 0 with EAX[31:24] >= 6"},
     [REQ_BRANCH_MISSES_EVENT_BIT] = {branch_misses_event,
-				     "branch misses retired available: CPUID.0AH:EBX[6] = 0 "
-				     "with EAX[31:24] >= 7"},
+				     "Branch Misses Retired (Table 20-1): "
+				     "CPUID.0AH:EBX[6] = 0 with EAX[31:24] >= 7"},
     [REQ_LBR_FMT_BIT] = {lbr_fmt, "IA32_PERF_CAPABILITIES[5:0] LBR_FMT != 0 (model-specific "
 				  "LBR stack; needs CPUID.01H:ECX.PDCM[15])"},
     [REQ_ARCH_LBR_BIT] = {arch_lbr, "CPUID.(07H,0):EDX[19] Arch LBR with leaf 1CH enumerating "
