@@ -265,12 +265,5 @@ static void amd_reset(void)
 		P->amd_global_ctl = width_mask(g_sim.caps.amd.core_counters);
 }
 
-const struct sim_family sim_family_amd = {
-    .name = "amd",
-    .rdmsr = amd_rdmsr,
-    .wrmsr = amd_wrmsr,
-    .collect = amd_collect,
-    .overflow = amd_overflow,
-    .rdpmc = amd_rdpmc,
-    .reset = amd_reset,
-};
+const struct sim_family sim_family_amd =
+    SIM_FAMILY("amd", amd_rdmsr, amd_wrmsr, amd_collect, amd_overflow, amd_rdpmc, amd_reset, NULL);

@@ -91,6 +91,23 @@ struct sim_family {
 	void (*advance)(const struct sim_segment *s, uint64_t k);
 };
 
+/*
+ * A family's descriptor, at the end of its file:
+ *
+ *   const struct sim_family sim_family_<id> =
+ *       SIM_FAMILY("<name>", rdmsr, wrmsr, collect, overflow, rdpmc, reset, advance);
+ *
+ * the operations in the order of struct sim_family, NULL for each one the
+ * family does not have (nothing to do). Each operation has a function type
+ * of its own, so an operation in the wrong place does not compile.
+ */
+#define SIM_FAMILY(name_, rdmsr_, wrmsr_, collect_, overflow_, rdpmc_, reset_, advance_)           \
+	{                                                                                          \
+		.name = (name_), .rdmsr = (rdmsr_), .wrmsr = (wrmsr_), .collect = (collect_),      \
+		.overflow = (overflow_), .rdpmc = (rdpmc_), .reset = (reset_),                     \
+		.advance = (advance_)                                                              \
+	}
+
 /* families.c: every family, in dispatch order. */
 extern const struct sim_family *const sim_families[];
 extern const unsigned sim_family_count;

@@ -364,12 +364,8 @@ static enum sim_msr_result lbr_wrmsr(uint32_t msr, uint64_t val)
 
 /* The model-specific LBR stack or Arch LBR, whichever the CPU has. Branches
  * reach it from arch_branch_chain() below, not from the engine. */
-const struct sim_family sim_family_lbr = {
-    .name = "lbr",
-    .rdmsr = lbr_rdmsr,
-    .wrmsr = lbr_wrmsr,
-    .reset = lbr_reset,
-};
+const struct sim_family sim_family_lbr =
+    SIM_FAMILY("lbr", lbr_rdmsr, lbr_wrmsr, NULL, NULL, NULL, lbr_reset, NULL);
 
 static void sim_lbr_branch(uint64_t from, uint64_t to, enum arch_branch_kind kind)
 {

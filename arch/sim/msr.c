@@ -80,11 +80,8 @@ static enum sim_msr_result cpu_wrmsr(uint32_t msr, uint64_t val)
 
 /* The processor's own MSRs that the suite touches: a family without
  * counters, last in the dispatch order. */
-const struct sim_family sim_family_cpu = {
-    .name = "cpu",
-    .rdmsr = cpu_rdmsr,
-    .wrmsr = cpu_wrmsr,
-};
+const struct sim_family sim_family_cpu =
+    SIM_FAMILY("cpu", cpu_rdmsr, cpu_wrmsr, NULL, NULL, NULL, NULL, NULL);
 
 /* The first family that claims the address decides: RDMSR into *val, or
  * WRMSR of *val. */

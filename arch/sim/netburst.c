@@ -195,11 +195,5 @@ static enum sim_rdpmc_result p4_rdpmc(uint32_t ecx, uint64_t *v)
 	return SIM_RDPMC_READ;
 }
 
-const struct sim_family sim_family_netburst = {
-    .name = "netburst",
-    .rdmsr = p4_rdmsr,
-    .wrmsr = p4_wrmsr,
-    .collect = p4_collect,
-    .overflow = p4_overflow,
-    .rdpmc = p4_rdpmc,
-};
+const struct sim_family sim_family_netburst =
+    SIM_FAMILY("netburst", p4_rdmsr, p4_wrmsr, p4_collect, p4_overflow, p4_rdpmc, NULL, NULL);

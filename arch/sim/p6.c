@@ -138,11 +138,5 @@ static enum sim_rdpmc_result p6_rdpmc(uint32_t ecx, uint64_t *v)
 	return SIM_RDPMC_READ;
 }
 
-const struct sim_family sim_family_p6 = {
-    .name = "p6",
-    .rdmsr = p6_rdmsr,
-    .wrmsr = p6_wrmsr,
-    .collect = p6_collect,
-    .overflow = p6_overflow,
-    .rdpmc = p6_rdpmc,
-};
+const struct sim_family sim_family_p6 =
+    SIM_FAMILY("p6", p6_rdmsr, p6_wrmsr, p6_collect, p6_overflow, p6_rdpmc, NULL, NULL);

@@ -175,12 +175,8 @@ static void write_record(uint64_t *r, unsigned qwords, bool adaptive, uint64_t a
 	r[3] = g_sim.tsc;
 }
 
-const struct sim_family sim_family_pebs = {
-    .name = "pebs",
-    .rdmsr = pebs_rdmsr,
-    .wrmsr = pebs_wrmsr,
-    .reset = pebs_reset,
-};
+const struct sim_family sim_family_pebs =
+    SIM_FAMILY("pebs", pebs_rdmsr, pebs_wrmsr, NULL, NULL, NULL, pebs_reset, NULL);
 
 bool sim_pebs_overflow(bool fixed, unsigned idx)
 {

@@ -642,13 +642,6 @@ static void arch_reset(void)
 		P->global_ctrl = g_sim.gp_exists;
 }
 
-const struct sim_family sim_family_arch = {
-    .name = "architectural",
-    .rdmsr = arch_rdmsr,
-    .wrmsr = arch_wrmsr,
-    .collect = arch_collect,
-    .overflow = arch_overflow,
-    .rdpmc = sim_arch_rdpmc,
-    .reset = arch_reset,
-    .advance = arch_advance,
-};
+const struct sim_family sim_family_arch =
+    SIM_FAMILY("architectural", arch_rdmsr, arch_wrmsr, arch_collect, arch_overflow, sim_arch_rdpmc,
+	       arch_reset, arch_advance);

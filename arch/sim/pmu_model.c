@@ -25,21 +25,17 @@
  */
 #include "sim.h"
 
-/* Per cycle: 4 slots; retiring = instructions; the rest split as noted. */
+/* The events of each cycle that the workload's code decides; the others
+ * follow from these (segment_event(), below). */
 const struct sim_segment sim_segments[SEG_COUNT] = {
     [SEG_LOOP] =
 	{
 	    .cycles = 20,
 	    .ev =
 		{
-		    [EV_CYCLES] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
 		    [EV_INSNS] = {4, 4, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
-		    [EV_REF] = {1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0},
 		    [EV_BRANCHES] = {[19] = 1},
-		    [EV_TD_SLOTS] = {4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4},
-		    [EV_TD_RETIRING] = {4, 4, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
 		    [EV_TD_FRONTEND] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
-		    [EV_TD_BACKEND] = {0, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 3},
 		},
 	},
     [SEG_ENTRY] =
@@ -47,14 +43,9 @@ const struct sim_segment sim_segments[SEG_COUNT] = {
 	    .cycles = 8,
 	    .ev =
 		{
-		    [EV_CYCLES] = {1, 1, 1, 1, 1, 1, 1, 1},
 		    [EV_INSNS] = {2, 2},
-		    [EV_REF] = {1, 1, 1, 0, 1, 1, 1, 0},
 		    [EV_BRANCHES] = {0, 1},
-		    [EV_TD_SLOTS] = {4, 4, 4, 4, 4, 4, 4, 4},
-		    [EV_TD_RETIRING] = {2, 2},
 		    [EV_TD_FRONTEND] = {0, 0, 1, 1, 1, 1, 1, 1},
-		    [EV_TD_BACKEND] = {2, 2, 3, 3, 3, 3, 3, 3},
 		},
 	},
     [SEG_EXIT] =
@@ -62,17 +53,12 @@ const struct sim_segment sim_segments[SEG_COUNT] = {
 	    .cycles = 8,
 	    .ev =
 		{
-		    [EV_CYCLES] = {1, 1, 1, 1, 1, 1, 1, 1},
 		    [EV_INSNS] = {1, 1, 1, 1},
-		    [EV_REF] = {1, 1, 1, 0, 1, 1, 1, 0},
 		    [EV_BRANCHES] = {0, 0, 0, 1},
 		    [EV_BR_MISS] = {1},
 		    [EV_LLC_REF] = {0, 0, 0, 0, 1, 1},
 		    [EV_LLC_MISS] = {0, 0, 0, 0, 0, 1},
-		    [EV_TD_SLOTS] = {4, 4, 4, 4, 4, 4, 4, 4},
-		    [EV_TD_RETIRING] = {1, 1, 1, 1},
 		    [EV_TD_BADSPEC] = {0, 0, 0, 0, 2, 2, 2, 2},
-		    [EV_TD_BACKEND] = {3, 3, 3, 3, 2, 2, 2, 2},
 		},
 	},
     [SEG_INSN] =
@@ -80,12 +66,7 @@ const struct sim_segment sim_segments[SEG_COUNT] = {
 	    .cycles = 4,
 	    .ev =
 		{
-		    [EV_CYCLES] = {1, 1, 1, 1},
 		    [EV_INSNS] = {1},
-		    [EV_REF] = {1, 1, 1, 0},
-		    [EV_TD_SLOTS] = {4, 4, 4, 4},
-		    [EV_TD_RETIRING] = {1},
-		    [EV_TD_BACKEND] = {3, 4, 4, 4},
 		},
 	},
     [SEG_GATED_EDGE] =
@@ -93,14 +74,9 @@ const struct sim_segment sim_segments[SEG_COUNT] = {
 	    .cycles = 4,
 	    .ev =
 		{
-		    [EV_CYCLES] = {1, 1, 1, 1},
 		    [EV_INSNS] = {1, 1},
-		    [EV_REF] = {1, 1, 1, 0},
 		    [EV_BR_MISS] = {0, 0, 0, 1},
-		    [EV_TD_SLOTS] = {4, 4, 4, 4},
-		    [EV_TD_RETIRING] = {1, 1},
 		    [EV_TD_BADSPEC] = {0, 0, 2, 2},
-		    [EV_TD_BACKEND] = {3, 3, 2, 2},
 		},
 	},
     /* One line of arch_workload_llc_miss(): CLFLUSH, MFENCE (cycles 0, 1),
@@ -112,15 +88,10 @@ const struct sim_segment sim_segments[SEG_COUNT] = {
 	    .cycles = 20,
 	    .ev =
 		{
-		    [EV_CYCLES] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
 		    [EV_INSNS] = {1, 1, [18] = 1, [19] = 3},
-		    [EV_REF] = {1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0},
 		    [EV_BRANCHES] = {[19] = 1},
 		    [EV_LLC_REF] = {[2] = 1},
 		    [EV_LLC_MISS] = {[2] = 1},
-		    [EV_TD_SLOTS] = {4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4},
-		    [EV_TD_RETIRING] = {1, 1, [18] = 1, [19] = 3},
-		    [EV_TD_BACKEND] = {3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 3, 1},
 		},
 	},
     /* Two iterations of arch_workload_branch_miss(), 10 cycles each: 17
@@ -133,14 +104,9 @@ const struct sim_segment sim_segments[SEG_COUNT] = {
 	    .cycles = 20,
 	    .ev =
 		{
-		    [EV_CYCLES] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
 		    [EV_INSNS] = {2, 2, 2, 2, 2, 2, 2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 1, 0},
-		    [EV_REF] = {1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0},
 		    [EV_BRANCHES] = {[6] = 1, [7] = 1, [8] = 1, [16] = 1, [17] = 1, [18] = 1},
 		    [EV_BR_MISS] = {[16] = 1},
-		    [EV_TD_SLOTS] = {4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4},
-		    [EV_TD_RETIRING] = {2, 2, 2, 2, 2, 2, 2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 1, 0},
-		    [EV_TD_BACKEND] = {2, 2, 2, 2, 2, 2, 2, 2, 3, 4, 2, 2, 2, 2, 2, 2, 2, 2, 3, 4},
 		},
 	},
     /* One iteration of arch_workload_intercepted(): two instructions at
@@ -151,14 +117,9 @@ const struct sim_segment sim_segments[SEG_COUNT] = {
 	    .cycles = 20,
 	    .ev =
 		{
-		    [EV_CYCLES] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
 		    [EV_INSNS] = {2, [10] = 1, [19] = 3},
 		    [EV_INTERCEPTED] = {[10] = 1},
-		    [EV_REF] = {1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0},
 		    [EV_BRANCHES] = {[19] = 1},
-		    [EV_TD_SLOTS] = {4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4},
-		    [EV_TD_RETIRING] = {2, [10] = 1, [19] = 3},
-		    [EV_TD_BACKEND] = {2, 4, 4, 4, 4, 4, 4, 4, 4, 4, 3, 4, 4, 4, 4, 4, 4, 4, 4, 1},
 		},
 	},
     /* The three MOVs that load the closing WRMSR. */
@@ -167,12 +128,7 @@ const struct sim_segment sim_segments[SEG_COUNT] = {
 	    .cycles = 2,
 	    .ev =
 		{
-		    [EV_CYCLES] = {1, 1},
 		    [EV_INSNS] = {2, 1},
-		    [EV_REF] = {1, 1},
-		    [EV_TD_SLOTS] = {4, 4},
-		    [EV_TD_RETIRING] = {2, 1},
-		    [EV_TD_BACKEND] = {2, 3},
 		},
 	},
     /* The odd iteration of an odd count: predicted. */
@@ -181,16 +137,42 @@ const struct sim_segment sim_segments[SEG_COUNT] = {
 	    .cycles = 10,
 	    .ev =
 		{
-		    [EV_CYCLES] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
 		    [EV_INSNS] = {2, 2, 2, 2, 2, 2, 2, 2, 1, 0},
-		    [EV_REF] = {1, 1, 1, 0, 1, 1, 1, 0, 1, 1},
 		    [EV_BRANCHES] = {[6] = 1, [7] = 1, [8] = 1},
-		    [EV_TD_SLOTS] = {4, 4, 4, 4, 4, 4, 4, 4, 4, 4},
-		    [EV_TD_RETIRING] = {2, 2, 2, 2, 2, 2, 2, 2, 1, 0},
-		    [EV_TD_BACKEND] = {2, 2, 2, 2, 2, 2, 2, 2, 3, 4},
 		},
 	},
 };
+
+/* Topdown slots per cycle: the model's issue width. */
+#define TD_SLOTS_PER_CYCLE 4
+
+/*
+ * The count of `ev` in cycle `c` of segment `s`. Events that are the same in
+ * every segment are not written in the table but follow here: one core cycle
+ * per cycle; a reference cycle in 3 of every 4 (cycle c % 4 == 3 has none:
+ * the ratio 3/4 of include/arch.h); TD_SLOTS_PER_CYCLE topdown slots, of
+ * which as many retire as instructions do, the table's bad-speculation and
+ * frontend-bound ones are lost, and the rest are backend bound (the four
+ * level-1 categories share the slots). The table leaves the rest >= 0.
+ */
+static unsigned segment_event(const struct sim_segment *s, enum sim_event ev, unsigned c)
+{
+	switch (ev) {
+	case EV_CYCLES:
+		return 1;
+	case EV_REF:
+		return c % 4 != 3;
+	case EV_TD_SLOTS:
+		return TD_SLOTS_PER_CYCLE;
+	case EV_TD_RETIRING:
+		return s->ev[EV_INSNS][c];
+	case EV_TD_BACKEND:
+		return TD_SLOTS_PER_CYCLE - s->ev[EV_INSNS][c] - s->ev[EV_TD_BADSPEC][c] -
+		       s->ev[EV_TD_FRONTEND][c];
+	default:
+		return s->ev[ev][c];
+	}
+}
 
 /*
  * Vol. 3B 20.2.1.1: with CMASK = 0 the counter adds the event count of each
@@ -211,7 +193,7 @@ uint64_t sim_segment_count(const struct sim_segment *s, const struct sim_filter 
 	if (soft)
 		n += sim_segment_total(s, EV_INTERCEPTED);
 	for (unsigned c = 0; c < s->cycles; c++) {
-		unsigned v = s->ev[f->ev][c] - (soft ? s->ev[EV_INTERCEPTED][c] : 0);
+		unsigned v = segment_event(s, f->ev, c) - (soft ? s->ev[EV_INTERCEPTED][c] : 0);
 		bool cond;
 		if (f->cmask == 0 && !f->edge) {
 			n += v;
@@ -239,6 +221,6 @@ uint64_t sim_segment_total(const struct sim_segment *s, enum sim_event ev)
 {
 	uint64_t n = 0;
 	for (unsigned c = 0; c < s->cycles; c++)
-		n += s->ev[ev][c];
+		n += segment_event(s, ev, c);
 	return n;
 }

@@ -22,48 +22,58 @@
 
 #include "sim.h"
 
-#define GENUINE_INTEL(max)                                                                         \
+/* CPUID.0H: the maximum leaf and the vendor string as EBX, EDX, ECX
+ * ("GenuineIntel", "AuthenticAMD", "CentaurHauls", "  Shanghai  ", and a
+ * real Haswell's corrupted "GenuineIotel"). */
+#define VENDOR_REGS(max, b, d, c)                                                                  \
 	{                                                                                          \
 		0, 0,                                                                              \
 		{                                                                                  \
-			(max), 0x756e6547, 0x6c65746e, 0x49656e69                                  \
+			(max), (b), (c), (d)                                                       \
 		}                                                                                  \
 	}
-#define AUTHENTIC_AMD(max)                                                                         \
-	{                                                                                          \
-		0, 0,                                                                              \
-		{                                                                                  \
-			(max), 0x68747541, 0x444d4163, 0x69746e65                                  \
-		}                                                                                  \
-	}
+#define GENUINE_INTEL(max) VENDOR_REGS(max, 0x756e6547, 0x49656e69, 0x6c65746e)
+#define AUTHENTIC_AMD(max) VENDOR_REGS(max, 0x68747541, 0x69746e65, 0x444d4163)
+#define CENTAUR_HAULS(max) VENDOR_REGS(max, 0x746e6543, 0x48727561, 0x736c7561)
+#define SHANGHAI(max)	   VENDOR_REGS(max, 0x68532020, 0x68676e61, 0x20206961)
+#define GENUINE_IOTEL(max) VENDOR_REGS(max, 0x756e6547, 0x49656e69, 0x6c65746f)
+
 /* CPUID.01H: EDX with FPU..PBE incl. TSC(4), MSR(5), APIC(9), DS(21). */
 #define EDX1		0xBFEBFBFFU
 #define ECX1_PDCM	(1U << 15)
 #define ECX1_HYPERVISOR (1U << 31)
 
+/* Leaves 0H and 01H of a synthetic Intel part of the architectural-PMU era:
+ * maximum leaf `max`, signature `sig` (CPUID.01H:EAX), the same features
+ * for all, PDCM (IA32_PERF_CAPABILITIES) among them. */
+/* clang-format off */
+#define INTEL_PART_HEAD(max, sig)                                                                  \
+	GENUINE_INTEL(max),                                                                        \
+	{1, 0, {(sig), 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}}
+/* clang-format on */
+
 /* v5, EDX[4:0] = 3 fixed counters and ECX bitmask 0x27: FIXED_CTR5 exists
  * only by the bitmask rule, FIXED_CTR3/4 are holes. */
 static const struct sim_cpuid_entry synth_v5_fixed_hole[] = {
-    GENUINE_INTEL(0xA),
-    {1, 0, {0x000A06A0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
+    INTEL_PART_HEAD(0xA, 0x000A06A0),
     {0xA, 0, {0x08300805, 0, 0x27, 0x8603}},
 };
 
-/* The leaves before 0AH of a part with leaf 23H: maximum leaf 23H, a
- * family 6 model BDH signature, CPUID.(07H,1):EAX[8] ArchPerfmonExt. */
+/* The leaves of a part with leaf 23H other than 0AH and (23H,1): maximum
+ * leaf 23H, a family 6 model BDH signature, CPUID.(07H,1):EAX[8]
+ * ArchPerfmonExt, (23H,0) with sub-leaves 0 and 1 and UMASK2, EQ. */
 /* clang-format off */
 #define LEAF23_PART_HEAD                                                                           \
-	GENUINE_INTEL(0x23),                                                                       \
-	{1, 0, {0x000B06D0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},                            \
+	INTEL_PART_HEAD(0x23, 0x000B06D0),                                                         \
 	{7, 0, {1, 0, 0, 0}},                                                                      \
-	{7, 1, {1U << 8, 0, 0, 0}}
+	{7, 1, {1U << 8, 0, 0, 0}},                                                                \
+	{0x23, 0, {0x3, 0x3, 0, 0}}
 /* clang-format on */
 
 /* Leaf 23H with a GP bitmap 0xB5 (PMC1, 3, 6 absent) and fixed bitmap 7. */
 static const struct sim_cpuid_entry synth_leaf23_holes[] = {
     LEAF23_PART_HEAD,
     {0xA, 0, {0x08300805, 0, 0x7, 0x8603}},
-    {0x23, 0, {0x3, 0x3, 0, 0}},
     {0x23, 1, {0xB5, 0x7, 0, 0}},
 };
 
@@ -73,15 +83,13 @@ static const struct sim_cpuid_entry synth_leaf23_holes[] = {
 static const struct sim_cpuid_entry synth_leaf23_no_pmc0[] = {
     LEAF23_PART_HEAD,
     {0xA, 0, {0x08300805, 0x50, 0xD, 0x8601}}, /* fixed 0, 2, 3 by ECX */
-    {0x23, 0, {0x3, 0x3, 0, 0}},
     {0x23, 1, {0xFE, 0xD, 0, 0}},
 };
 
 /* v5 with PERF_CAPABILITIES FW_WRITE and PERF_METRICS, 6 GP counters, four
  * fixed counters, AnyThread not deprecated. */
 static const struct sim_cpuid_entry synth_v5_metrics[] = {
-    GENUINE_INTEL(0xA),
-    {1, 0, {0x000706E0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
+    INTEL_PART_HEAD(0xA, 0x000706E0),
     {0xA, 0, {0x08300605, 0, 0xF, 0x0604}},
 };
 
@@ -100,8 +108,7 @@ static const struct sim_cpuid_entry synth_v1[] = {
  * 24, 32 (EAX 0FH, a mask Sapphire Rapids' 0BH does not cover) and every
  * filter and INFO field. */
 static const struct sim_cpuid_entry synth_v5_topdown[] = {
-    GENUINE_INTEL(0x1C),
-    {1, 0, {0x000806F8, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
+    INTEL_PART_HEAD(0x1C, 0x000806F8),
     {7, 0, {0, 0, 0, 1U << 19}},
     {0xA, 0, {0x0C300805, 0, 0xF, 0x8604}},
     {0x1C, 0, {0x0000000F, 0x7, 0x7, 0}},
@@ -116,19 +123,6 @@ static const struct sim_cpuid_entry synth_no_pmu[] = {
 };
 
 /* ---- Issue 9 (verdicts): one profile per class of false verdict ---------- */
-
-/* CPUID.0H vendor strings as EBX, EDX, ECX ("CentaurHauls", "  Shanghai  ",
- * and a real Haswell's corrupted "GenuineIotel"). */
-#define VENDOR_REGS(max, b, d, c)                                                                  \
-	{                                                                                          \
-		0, 0,                                                                              \
-		{                                                                                  \
-			(max), (b), (c), (d)                                                       \
-		}                                                                                  \
-	}
-#define CENTAUR_HAULS(max) VENDOR_REGS(max, 0x746e6543, 0x48727561, 0x736c7561)
-#define SHANGHAI(max)	   VENDOR_REGS(max, 0x68532020, 0x68676e61, 0x20206961)
-#define GENUINE_IOTEL(max) VENDOR_REGS(max, 0x756e6547, 0x49656e69, 0x6c65746f)
 
 /* Class 3: Zhaoxin KX-7000 (family 7, DisplayModel 6BH), perfmon v2 with 4
  * GP and 3 fixed counters of 48 bits, as its CPUID reports. */
@@ -170,8 +164,7 @@ static const struct sim_cpuid_entry synth_core2_conroe[] = {
 /* Class 6: TSX (HLE, RTM) and PEBS_BASELINE: IN_TX, IN_TXCP (PERFEVTSEL2
  * only) and Adaptive_Record are defined bits, not reserved ones. */
 static const struct sim_cpuid_entry synth_tsx_baseline[] = {
-    GENUINE_INTEL(0xA),
-    {1, 0, {0x000706E0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
+    INTEL_PART_HEAD(0xA, 0x000706E0),
     {7, 0, {0, (1U << 4) | (1U << 11), 0, 0}}, /* HLE, RTM */
     {0xA, 0, {0x08300805, 0, 0, 0x8603}},
 };
@@ -179,8 +172,7 @@ static const struct sim_cpuid_entry synth_tsx_baseline[] = {
 /* Class 9: RDT monitoring enumerated (PQM, CPUID.(0FH,0):EDX[1]) but the
  * sub-leaf (0FH,1) missing: its width and RMID range are unknown, not 0. */
 static const struct sim_cpuid_entry synth_rdt_subleaf_missing[] = {
-    GENUINE_INTEL(0x10),
-    {1, 0, {0x000506E3, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
+    INTEL_PART_HEAD(0x10, 0x000506E3),
     {7, 0, {0, 1U << 12, 0, 0}}, /* PQM */
     {0xA, 0, {0x08300404, 0, 0, 0x8603}},
     {0xF, 0, {0, 0xFF, 0, 0x2}},
@@ -195,15 +187,13 @@ static const struct sim_cpuid_entry synth_rdt_subleaf_missing[] = {
 static const struct sim_cpuid_entry synth_leaf23_10gp[] = {
     LEAF23_PART_HEAD,
     {0xA, 0, {0x08300805, 0, 0x7, 0x8603}},
-    {0x23, 0, {0x3, 0x3, 0, 0}},
     {0x23, 1, {0x3FF, 0x77, 0, 0}},
 };
 
 /* Leaf 0AH alone with 12 GP counters: the beyond-count probe has one index
  * left (IA32_PMC12 = CDH) before IA32_PMC13 would be CEH. */
 static const struct sim_cpuid_entry synth_12gp[] = {
-    GENUINE_INTEL(0xA),
-    {1, 0, {0x000906A0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
+    INTEL_PART_HEAD(0xA, 0x000906A0),
     {0xA, 0, {0x08300C04, 0, 0, 0x8603}},
 };
 
@@ -211,8 +201,7 @@ static const struct sim_cpuid_entry synth_12gp[] = {
  * no IA32_FIXED_CTR_CTRL field nor GLOBAL_CTRL bit (bits 63:48 are defined
  * otherwise): nothing may spill into them. */
 static const struct sim_cpuid_entry synth_fixed16[] = {
-    GENUINE_INTEL(0xA),
-    {1, 0, {0x000A06A0, 0x00100800, 0x7FFAFBBF | ECX1_PDCM, EDX1}},
+    INTEL_PART_HEAD(0xA, 0x000A06A0),
     {0xA, 0, {0x08300805, 0, 0x10007, 0x8603}},
 };
 

@@ -160,13 +160,8 @@ static void rdt_reset(void)
 	use_rmid(0);
 }
 
-const struct sim_family sim_family_rdt = {
-    .name = "rdt",
-    .rdmsr = rdt_rdmsr,
-    .wrmsr = rdt_wrmsr,
-    .reset = rdt_reset,
-    .advance = rdt_advance,
-};
+const struct sim_family sim_family_rdt =
+    SIM_FAMILY("rdt", rdt_rdmsr, rdt_wrmsr, NULL, NULL, NULL, rdt_reset, rdt_advance);
 
 /* ---- The memory workloads (include/arch.h) ---- */
 

@@ -110,7 +110,9 @@ enum sim_event {
 };
 
 /* A segment: a fixed run of cycles with its per-cycle events. The workload
- * is an entry segment, iters loop segments and an exit segment. */
+ * is an entry segment, iters loop segments and an exit segment. Cycles,
+ * reference cycles, topdown slots, retiring and backend-bound slots are not
+ * stored in ev[]: they follow from the others (pmu_model.c). */
 #define SEG_MAX_CYCLES 20
 struct sim_segment {
 	unsigned cycles;

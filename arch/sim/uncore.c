@@ -201,10 +201,6 @@ static void uncore_overflow(const struct sim_counter *c)
 	}
 }
 
-const struct sim_family sim_family_uncore = {
-    .name = "nehalem-uncore",
-    .rdmsr = uncore_rdmsr,
-    .wrmsr = uncore_wrmsr,
-    .collect = uncore_collect,
-    .overflow = uncore_overflow,
-};
+const struct sim_family sim_family_uncore =
+    SIM_FAMILY("nehalem-uncore", uncore_rdmsr, uncore_wrmsr, uncore_collect, uncore_overflow, NULL,
+	       NULL, NULL);
