@@ -116,19 +116,24 @@ static void fake_vendor(struct fake *f, uint32_t max, const char *v)
 	fake_set(f, 0, 0, max, w[0], w[2], w[1]);
 }
 
-static void fake_intel(struct fake *f, uint32_t max, uint32_t sig)
+/* A new fake CPU: vendor, maximum basic leaf and signature (CPUID.01H:EAX),
+ * no other leaf. */
+static void fake_cpu(struct fake *f, const char *vendor, uint32_t max, uint32_t sig)
 {
 	memset(f, 0, sizeof(*f));
-	fake_vendor(f, max, "GenuineIntel");
+	fake_vendor(f, max, vendor);
 	fake_set(f, 1, 0, sig, 0, 0, 0);
+}
+
+static void fake_intel(struct fake *f, uint32_t max, uint32_t sig)
+{
+	fake_cpu(f, "GenuineIntel", max, sig);
 	fake_set(f, 0x80000000, 0, 0x80000008, 0, 0, 0);
 }
 
 static void fake_amd(struct fake *f, uint32_t max, uint32_t sig, uint32_t max_ext)
 {
-	memset(f, 0, sizeof(*f));
-	fake_vendor(f, max, "AuthenticAMD");
-	fake_set(f, 1, 0, sig, 0, 0, 0);
+	fake_cpu(f, "AuthenticAMD", max, sig);
 	fake_set(f, 0x80000000, 0, max_ext, 0, 0, 0);
 }
 
@@ -191,9 +196,7 @@ static void test_signature(void)
 	UNIT_EQ(c.model, 0x6, "amd 10662: extended model ignored for base family 06H");
 
 	/* Hygon 00900F01H: family 18H, model 0. */
-	memset(&f, 0, sizeof(f));
-	fake_vendor(&f, 0xD, "HygonGenuine");
-	fake_set(&f, 1, 0, 0x00900F01, 0, 0, 0);
+	fake_cpu(&f, "HygonGenuine", 0xD, 0x00900F01);
 	c = decode(&f);
 	UNIT_EQ(c.vendor, VENDOR_HYGON, "hygon: vendor HygonGenuine");
 	UNIT_EQ(c.family, 0x18, "hygon 900F01: family 18H");
@@ -207,9 +210,7 @@ static void test_signature(void)
 
 	/* Zhaoxin KX-7000, 00607B1H: family 7, the extended model counts from
 	 * family 06H up (Linux x86_model(), the cpuid tool): model 6BH. */
-	memset(&f, 0, sizeof(f));
-	fake_vendor(&f, 0xA, "  Shanghai  ");
-	fake_set(&f, 1, 0, 0x000607B1, 0, 0, 0);
+	fake_cpu(&f, "  Shanghai  ", 0xA, 0x000607B1);
 	fake_set(&f, 0xA, 0, 0x07300402, 0, 0, 0x00000603);
 	c = decode(&f);
 	UNIT_EQ(c.vendor, VENDOR_ZHAOXIN, "zhaoxin: vendor '  Shanghai  '");
@@ -219,9 +220,7 @@ static void test_signature(void)
 
 	/* A corrupted vendor string with a valid leaf 0AH: the PMU is the
 	 * leaf's, the name does not matter. */
-	memset(&f, 0, sizeof(f));
-	fake_vendor(&f, 0xD, "GenuineIotel");
-	fake_set(&f, 1, 0, 0x000306C3, 0, 0, 0);
+	fake_cpu(&f, "GenuineIotel", 0xD, 0x000306C3);
 	fake_set(&f, 0xA, 0, 0x07300403, 0, 0, 0x00000603);
 	c = decode(&f);
 	UNIT_EQ(c.vendor, VENDOR_UNKNOWN, "GenuineIotel: vendor unknown");
