@@ -500,16 +500,23 @@ static void test_hybrid(void)
 }
 
 /* Leaf 1CH as Sapphire Rapids reports it (../shared/cpuid: EAX 4000000BH,
- * EBX 7, ECX 7): depths 8, 16, 32; every filter; every INFO field. */
+ * EBX 7, ECX 7): depths 8, 16, 32; every filter; every INFO field. Its
+ * maximum basic leaf is `max`; CPUID.(07H,0):EDX[19] is `arch_lbr`. */
+static struct caps decode_spr_arch_lbr(struct fake *f, uint32_t max, bool arch_lbr)
+{
+	fake_intel(f, max, 0x000806F8);
+	if (arch_lbr)
+		fake_set(f, 7, 0, 0, 0, 0, 1u << 19);
+	fake_set(f, 0x1C, 0, 0x4000000B, 7, 7, 0);
+	return decode(f);
+}
+
 static void test_arch_lbr(void)
 {
 	struct fake f;
 	struct caps c;
 
-	fake_intel(&f, 0x20, 0x000806F8);
-	fake_set(&f, 7, 0, 0, 0, 0, 1u << 19);
-	fake_set(&f, 0x1C, 0, 0x4000000B, 7, 7, 0);
-	c = decode(&f);
+	c = decode_spr_arch_lbr(&f, 0x20, true);
 	UNIT_TRUE(c.arch_lbr.enumerated && c.arch_lbr.present, "arch LBR: 07H EDX[19], leaf 1CH");
 	UNIT_EQ(c.arch_lbr.depth_mask, 0x0B, "arch LBR: depth bitmap EAX[7:0]");
 	UNIT_EQ(c.arch_lbr.max_depth, 32, "arch LBR: largest depth 8 * (3 + 1)");
@@ -522,19 +529,14 @@ static void test_arch_lbr(void)
 	UNIT_TRUE(requires_missing(&c, REQ_ARCH_LBR) == NULL, "arch LBR: REQ_ARCH_LBR holds");
 
 	/* Leaf 1CH above the maximum: enumerated, not present, never read. */
-	fake_intel(&f, 0x1B, 0x000806F8);
-	fake_set(&f, 7, 0, 0, 0, 0, 1u << 19);
-	fake_set(&f, 0x1C, 0, 0x4000000B, 7, 7, 0);
-	c = decode(&f);
+	c = decode_spr_arch_lbr(&f, 0x1B, true);
 	UNIT_TRUE(c.arch_lbr.enumerated && !c.arch_lbr.present && c.arch_lbr.max_depth == 0,
 		  "arch LBR: 1CH above CPUID.0H:EAX is not read");
 	UNIT_TRUE(requires_missing(&c, REQ_ARCH_LBR) != NULL, "arch LBR: REQ_ARCH_LBR missing");
 	NO_READ_ABOVE_MAX(&f, "arch LBR");
 
 	/* Without the 07H bit leaf 1CH is not asked. */
-	fake_intel(&f, 0x20, 0x000806F8);
-	fake_set(&f, 0x1C, 0, 0x4000000B, 7, 7, 0);
-	c = decode(&f);
+	c = decode_spr_arch_lbr(&f, 0x20, false);
 	UNIT_TRUE(!c.arch_lbr.present && !fake_asked(&f, 0x1C, 0), "no arch LBR: 1CH not asked");
 }
 
