@@ -220,8 +220,9 @@ void arch_console_write(const char *s, size_t n)
 
 void arch_exit(enum run_status status)
 {
-	/* 0 pass, 1 fail, 3 environment error: 2 is pmusim's bad usage. */
-	_exit(status == RUN_PASS ? 0 : status == RUN_FAIL ? 1 : 3);
+	_exit(status == RUN_PASS   ? SIM_EXIT_PASS
+	      : status == RUN_FAIL ? SIM_EXIT_FAIL
+				   : SIM_EXIT_ERROR);
 }
 
 bool arch_save_report(const char *name, const char *data, size_t len)
@@ -231,4 +232,3 @@ bool arch_save_report(const char *name, const char *data, size_t len)
 	(void)len;
 	return false; /* the simulator's report is its stdout */
 }
-

@@ -331,4 +331,13 @@ unsigned sim_profile_count(void);
 const struct sim_profile *sim_profile_at(unsigned i);
 void sim_load_profiles(const char *dumps_dir);
 
+/* pmusim's exit status, as its usage text states (main.c; arch_exit in
+ * run.c maps the kernel's enum run_status onto it). */
+enum sim_exit {
+	SIM_EXIT_PASS = 0,  /* the run passed; also --help and the listings */
+	SIM_EXIT_FAIL = 1,  /* a check failed */
+	SIM_EXIT_USAGE = 2, /* bad usage: nothing was run */
+	SIM_EXIT_ERROR = 3, /* the run or the environment broke */
+};
+
 #endif
