@@ -4,6 +4,7 @@
  * counters; CPL 0 always may (SDM Vol. 2B RDPMC; Vol. 3A 2.5 CR4.PCE).
  * Each test restores CR4 and checks that it did.
  */
+#include "ktap.h"
 #include "pmu.h"
 #include "rules.h"
 #include "test.h"
@@ -26,7 +27,7 @@ static __user_code uint64_t user_rdpmc(uint64_t ecx)
 struct target {
 	uint64_t ecx;
 	uint32_t msr;
-	const char *name;
+	char name[24];
 };
 
 static unsigned targets(struct target *tg)
@@ -35,14 +36,15 @@ static unsigned targets(struct target *tg)
 
 	if (caps()->pm.present) {
 		/* the first GP counter present: leaf 23H may leave out PMC0 */
-		static const char *const names[] = {"IA32_PMC0", "IA32_PMC1", "IA32_PMC2",
-						    "IA32_PMC3", "IA32_PMC4", "IA32_PMC5",
-						    "IA32_PMC6", "IA32_PMC7"};
 		int c = pmu_gp_nth(0);
 
-		if (c >= 0 && c < (int)ARRAY_SIZE(names))
-			tg[n++] =
-			    (struct target){RDPMC_ECX(RDPMC_TYPE_GP, c), MSR_IA32_PMC(c), names[c]};
+		if (c >= 0) {
+			struct counter gp = GP_COUNTER((unsigned)c);
+
+			tg[n] = (struct target){RDPMC_ECX(RDPMC_TYPE_GP, gp.idx),
+						MSR_IA32_PMC(gp.idx), ""};
+			ksnprintf(tg[n++].name, sizeof(tg[0].name), COUNTER_FMT, COUNTER_ARG(gp));
+		}
 		if (pmu_fixed_present(0))
 			tg[n++] = (struct target){RDPMC_ECX(RDPMC_TYPE_FIXED, 0),
 						  MSR_AND_NAME(IA32_FIXED_CTR0)};
