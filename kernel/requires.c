@@ -93,6 +93,11 @@ static bool netburst(const struct caps *c)
 	return c->netburst;
 }
 
+static bool p6(const struct caps *c)
+{
+	return c->p6;
+}
+
 static bool no_arch_pmu(const struct caps *c)
 {
 	return !c->pm.present;
@@ -210,6 +215,8 @@ static const struct requirement_desc table[] = {
 				"1FH, 25H or 2CH (Nehalem/Westmere uncore PMU, SDM Vol. 3B)"},
     [REQ_NETBURST_BIT] = {netburst, "GenuineIntel DisplayFamily 0FH (NetBurst ESCR/CCCR "
 				    "counters, SDM Vol. 3B)"},
+    [REQ_P6_BIT] = {p6, "GenuineIntel DisplayFamily 06H without leaf 0AH (P6-family "
+			"PerfCtr0/1, SDM Vol. 3B)"},
     [REQ_NO_ARCH_PMU_BIT] = {no_arch_pmu, "no architectural PMU (CPUID.0AH above "
 					  "CPUID.0H:EAX, or CPUID.0AH:EAX[7:0] = 0)"},
     [REQ_AMD_PERFCTR_CORE_BIT] = {amd_perfctr_core,

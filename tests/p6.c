@@ -17,14 +17,6 @@
 
 #define P6_SEL(ev) ((uint64_t)(ev) | PERFEVTSEL_USR | PERFEVTSEL_OS)
 
-static bool skip_unless_p6(struct t *t)
-{
-	if (caps()->p6)
-		return false;
-	t_skip(t, "no P6-family counters (Intel DisplayFamily 06H without leaf 0AH)");
-	return true;
-}
-
 /* Count INST_RETIRED on counter i over `iters`, both counters programmed,
  * the run started and stopped by PerfEvtSel0.EN alone. */
 static uint64_t count_insns(unsigned i, uint64_t iters)
@@ -45,10 +37,8 @@ static uint64_t count_insns(unsigned i, uint64_t iters)
 /* Both counters count, each enabled by PerfEvtSel0.EN (PerfEvtSel1 has no
  * EN of its own): over N iterations at least N * 10 instructions, and
  * count(2N) - count(N) = N * 10 exactly. */
-TEST(p6, instructions_retired_both_counters, REQ_INTEL | REQ_NO_ARCH_PMU)
+TEST(p6, instructions_retired_both_counters, REQ_P6)
 {
-	if (skip_unless_p6(t))
-		return;
 	for (unsigned i = 0; i < P6_NUM_COUNTERS; i++) {
 		uint64_t c1 = count_insns(i, PMU_ITERS);
 		uint64_t c2 = count_insns(i, 2 * PMU_ITERS);
@@ -63,12 +53,10 @@ TEST(p6, instructions_retired_both_counters, REQ_INTEL | REQ_NO_ARCH_PMU)
 
 /* RDPMC reads PerfCtr0 and PerfCtr1 (ECX = 0, 1); any other ECX is an
  * unsupported counter: #GP(0) (Vol. 2B RDPMC). */
-TEST(p6, rdpmc_index_beyond_counters_gp, REQ_INTEL | REQ_NO_ARCH_PMU)
+TEST(p6, rdpmc_index_beyond_counters_gp, REQ_P6)
 {
 	uint64_t rax, rdx;
 
-	if (skip_unless_p6(t))
-		return;
 	for (unsigned i = 0; i < P6_NUM_COUNTERS; i++) {
 		wrmsr(MSR_P6_PERFCTR(i), 0x1234 + i);
 		expect_no_fault(t, rdpmc_safe(i, &rax, &rdx), RULE_RDPMC_GP, "RDPMC ECX=%u", i);
@@ -81,10 +69,8 @@ TEST(p6, rdpmc_index_beyond_counters_gp, REQ_INTEL | REQ_NO_ARCH_PMU)
 }
 
 /* With PerfEvtSel0.EN clear nothing counts, whatever PerfEvtSel1 bit 22. */
-TEST(p6, en_clear_stops_both_counters, REQ_INTEL | REQ_NO_ARCH_PMU)
+TEST(p6, en_clear_stops_both_counters, REQ_P6)
 {
-	if (skip_unless_p6(t))
-		return;
 	wrmsr(MSR_P6_EVNTSEL(0), P6_SEL(P6_EVT_INST_RETIRED));
 	wrmsr(MSR_P6_EVNTSEL(1), P6_SEL(P6_EVT_INST_RETIRED) | PERFEVTSEL_EN);
 	wrmsr(MSR_P6_PERFCTR(0), 0);
