@@ -96,7 +96,7 @@ static void deliver_nmi(void)
 		g_sim.apic.nmi_latched = false;
 		g_sim.nmi_count++;
 		if (!nmi_handler)
-			sim_raise(X86_VEC_NMI, 0, false, (uint64_t)__builtin_return_address(0), 0);
+			sim_raise(X86_VEC_NMI, 0, (uint64_t)__builtin_return_address(0), 0);
 		g_sim.apic.nmi_blocked = true;
 		g_sim.cpl = 0;
 		g_sim.irq_enabled = false;

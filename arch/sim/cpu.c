@@ -267,14 +267,14 @@ uint64_t arch_read_cr4(void)
 {
 	/* MOV from CR4 is privileged: #GP(0) at CPL > 0 (Vol. 2B MOV). */
 	if (g_sim.cpl != 0)
-		sim_raise(X86_VEC_GP, 0, true, (uint64_t)__builtin_return_address(0), 0);
+		sim_raise(X86_VEC_GP, 0, (uint64_t)__builtin_return_address(0), 0);
 	return g_sim.cr4;
 }
 
 void arch_write_cr4(uint64_t val)
 {
 	if (g_sim.cpl != 0)
-		sim_raise(X86_VEC_GP, 0, true, (uint64_t)__builtin_return_address(0), 0);
+		sim_raise(X86_VEC_GP, 0, (uint64_t)__builtin_return_address(0), 0);
 	g_sim.cr4 = val;
 }
 

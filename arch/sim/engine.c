@@ -217,7 +217,7 @@ __user_code void arch_workload_llc_miss(const void *buf, uint64_t lines)
 {
 	(void)buf;
 	if (!g_sim.caps.clflush)
-		sim_raise(X86_VEC_UD, 0, false, (uint64_t)(uintptr_t)arch_workload_llc_miss, 0);
+		sim_raise(X86_VEC_UD, 0, (uint64_t)(uintptr_t)arch_workload_llc_miss, 0);
 	sim_run_segments(SEG_ENTRY, 1);
 	sim_run_segments(SEG_LLC_LINE, lines);
 	sim_run_segments(SEG_EXIT, 1);
@@ -238,7 +238,7 @@ __user_code void arch_workload_branch_miss(uint64_t iters, uint64_t seed)
 uint32_t arch_workload_tsx(uint64_t outside, uint64_t inside, bool abort)
 {
 	if (!g_sim.caps.rtm)
-		sim_raise(X86_VEC_UD, 0, false, (uint64_t)(uintptr_t)arch_workload_tsx, 0);
+		sim_raise(X86_VEC_UD, 0, (uint64_t)(uintptr_t)arch_workload_tsx, 0);
 	sim_run_segments(SEG_ENTRY, 1);
 	sim_run_segments(SEG_LOOP, outside);
 	sim_arch_tx_begin();

@@ -170,7 +170,7 @@ uint64_t rdmsr(uint32_t msr)
 	uint64_t v = 0;
 	int vec = sim_rdmsr(msr, &v);
 	if (vec)
-		sim_raise(vec, 0, true, (uint64_t)__builtin_return_address(0), 0);
+		sim_raise(vec, 0, (uint64_t)__builtin_return_address(0), 0);
 	return v;
 }
 
@@ -178,7 +178,7 @@ void wrmsr(uint32_t msr, uint64_t val)
 {
 	int vec = sim_wrmsr(msr, val);
 	if (vec)
-		sim_raise(vec, 0, true, (uint64_t)__builtin_return_address(0), 0);
+		sim_raise(vec, 0, (uint64_t)__builtin_return_address(0), 0);
 }
 
 uint32_t arch_fault_error_code(void)

@@ -178,7 +178,7 @@ void arch_flush_buffer(const void *buf, uint64_t bytes)
 	(void)buf;
 	(void)bytes;
 	if (!g_sim.caps.clflush)
-		sim_raise(X86_VEC_UD, 0, false, (uint64_t)(uintptr_t)arch_flush_buffer, 0);
+		sim_raise(X86_VEC_UD, 0, (uint64_t)(uintptr_t)arch_flush_buffer, 0);
 	P->scratch_cached = false;
 }
 

@@ -28,11 +28,11 @@ struct frame {
 static struct frame *volatile top;
 static struct arch_exception last_ex;
 
-void sim_raise(int vector, uint32_t error_code, bool has_ec, uint64_t rip, uint64_t cr2)
+void sim_raise(int vector, uint32_t error_code, uint64_t rip, uint64_t cr2)
 {
 	last_ex.vector = vector;
 	last_ex.error_code = error_code;
-	last_ex.has_error_code = has_ec;
+	last_ex.has_error_code = x86_vector_has_error_code(vector);
 	last_ex.rip = rip;
 	last_ex.cr2 = cr2;
 	last_ex.cpl = g_sim.cpl;
@@ -172,8 +172,7 @@ void arch_selftest_page_fault(void)
 {
 	/* A read of an unmapped page at CPL 0: #PF, error code 0 (not present,
 	 * read, supervisor), CR2 = the address. */
-	sim_raise(X86_VEC_PF, 0, true, (uint64_t)__builtin_return_address(0),
-		  0xFFFFDEAD00000000ULL);
+	sim_raise(X86_VEC_PF, 0, (uint64_t)__builtin_return_address(0), 0xFFFFDEAD00000000ULL);
 }
 
 const char *g_sim_state_changed;
@@ -187,14 +186,13 @@ bool arch_watchdog_stops_any_hang(void)
 void arch_selftest_overflow_stack(void)
 {
 	/* The machine's #PF in the stack's guard page: a write, not present. */
-	sim_raise(X86_VEC_PF, 2, true, (uint64_t)__builtin_return_address(0),
-		  0xFFFFBEEF00000FF8ULL);
+	sim_raise(X86_VEC_PF, 2, (uint64_t)__builtin_return_address(0), 0xFFFFBEEF00000FF8ULL);
 }
 
 void arch_selftest_fault_in_pmi_handler(void)
 {
 	g_sim.apic.isr = true; /* the PMI in service when its handler faults */
-	sim_raise(X86_VEC_UD, 0, false, (uint64_t)__builtin_return_address(0), 0);
+	sim_raise(X86_VEC_UD, 0, (uint64_t)__builtin_return_address(0), 0);
 }
 
 void arch_selftest_corrupt_machine_state(void)
@@ -204,7 +202,7 @@ void arch_selftest_corrupt_machine_state(void)
 
 void arch_selftest_invalid_opcode(void)
 {
-	sim_raise(X86_VEC_UD, 0, false, (uint64_t)__builtin_return_address(0), 0);
+	sim_raise(X86_VEC_UD, 0, (uint64_t)__builtin_return_address(0), 0);
 }
 
 void arch_console_write(const char *s, size_t n)

@@ -305,8 +305,9 @@ void sim_pmi_deliver_pending(void);
  * unless an NMI handler is running. */
 void sim_nmi_raise(void);
 
-/* run.c: raise an exception out of an unchecked operation. */
-__attribute__((noreturn)) void sim_raise(int vector, uint32_t error_code, bool has_ec, uint64_t rip,
+/* run.c: raise an exception out of an unchecked operation (whether the
+ * vector carries an error code is x86_vector_has_error_code()'s to say). */
+__attribute__((noreturn)) void sim_raise(int vector, uint32_t error_code, uint64_t rip,
 					 uint64_t cr2);
 
 /* smp.c: the machine's CPUs. sim_configure() sets up a machine profile's
