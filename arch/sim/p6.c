@@ -30,42 +30,30 @@ static bool is_p6(void)
 	return g_sim.caps.p6;
 }
 
-static int counter_of(uint32_t msr, uint32_t base)
-{
-	return msr >= base && msr < base + P6_NUM_COUNTERS ? (int)(msr - base) : -1;
-}
-
 static enum sim_msr_result p6_rdmsr(uint32_t msr, uint64_t *val)
 {
-	int i;
-
 	if (!is_p6())
 		return SIM_MSR_NOT_MINE;
-	if ((i = counter_of(msr, MSR_P6_PERFCTR(0))) >= 0) {
-		*val = P->p6_ctr[i];
+	if (sim_msr_read_bank(msr, MSR_P6_PERFCTR(0), P6_NUM_COUNTERS, P->p6_ctr, val) ||
+	    sim_msr_read_bank(msr, MSR_P6_EVNTSEL(0), P6_NUM_COUNTERS, P->p6_sel, val))
 		return SIM_MSR_OK;
-	}
-	if ((i = counter_of(msr, MSR_P6_EVNTSEL(0))) >= 0) {
-		*val = P->p6_sel[i];
-		return SIM_MSR_OK;
-	}
 	return SIM_MSR_NOT_MINE;
 }
 
 static enum sim_msr_result p6_wrmsr(uint32_t msr, uint64_t val)
 {
-	int i;
+	unsigned i;
 
 	if (!is_p6())
 		return SIM_MSR_NOT_MINE;
-	if ((i = counter_of(msr, MSR_P6_PERFCTR(0))) >= 0) {
+	if (sim_msr_in(msr, MSR_P6_PERFCTR(0), P6_NUM_COUNTERS, &i)) {
 		uint64_t lo = val & 0xFFFFFFFFULL;
 		if ((lo & BIT_ULL(31)) && !quirk(Q_P6_NO_SIGN_EXTEND))
 			lo |= GENMASK_ULL(P6_COUNTER_WIDTH - 1, 32);
 		P->p6_ctr[i] = lo;
 		return SIM_MSR_OK;
 	}
-	if ((i = counter_of(msr, MSR_P6_EVNTSEL(0))) >= 0) {
+	if (sim_msr_in(msr, MSR_P6_EVNTSEL(0), P6_NUM_COUNTERS, &i)) {
 		if (val & P6_EVTSEL_RESERVED)
 			return SIM_MSR_GP;
 		P->p6_sel[i] = val;

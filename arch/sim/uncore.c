@@ -34,17 +34,11 @@ static unsigned width(void)
 
 static enum sim_msr_result uncore_rdmsr(uint32_t msr, uint64_t *val)
 {
-	unsigned i;
 	if (!g_sim.caps.nehalem_uncore)
 		return SIM_MSR_NOT_MINE;
-	if (sim_msr_in(msr, MSR_UNCORE_PMC0, UNCORE_NUM_GP, &i)) {
-		*val = P->unc_pmc[i];
+	if (sim_msr_read_bank(msr, MSR_UNCORE_PMC0, UNCORE_NUM_GP, P->unc_pmc, val) ||
+	    sim_msr_read_bank(msr, MSR_UNCORE_PERFEVTSEL0, UNCORE_NUM_GP, P->unc_sel, val))
 		return SIM_MSR_OK;
-	}
-	if (sim_msr_in(msr, MSR_UNCORE_PERFEVTSEL0, UNCORE_NUM_GP, &i)) {
-		*val = P->unc_sel[i];
-		return SIM_MSR_OK;
-	}
 	switch (msr) {
 	case MSR_UNCORE_PERF_GLOBAL_CTRL:
 		*val = P->unc_global_ctrl;
