@@ -35,6 +35,10 @@
 #define MSR_IA32_EFER			  0xC0000080 /* SDM Vol. 3A 2.2.1 (IA32_EFER) */
 #define MSR_IA32_GS_BASE		  0xC0000101
 
+/* An MSR's address and its SDM name, for a table row or a call that takes
+ * both: MSR_AND_NAME(IA32_FIXED_CTR0) is MSR_IA32_FIXED_CTR0, "IA32_FIXED_CTR0". */
+#define MSR_AND_NAME(name) MSR_##name, #name
+
 #define MSR_IA32_PMC(i)	       (MSR_IA32_PMC0 + (i))
 #define MSR_IA32_PERFEVTSEL(i) (MSR_IA32_PERFEVTSEL0 + (i))
 #define MSR_IA32_A_PMC(i)      (MSR_IA32_A_PMC0 + (i))

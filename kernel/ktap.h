@@ -32,6 +32,7 @@ void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * expected to fail (Documentation/dev-tools/ktap.rst; kselftest writes it
  * after "ok" too, and kunit's parser reads the line as a pass). */
 enum ktap_result { KTAP_PASS, KTAP_FAIL, KTAP_SKIP, KTAP_TIMEOUT, KTAP_ERROR, KTAP_XFAIL };
+#define KTAP_RESULTS (KTAP_XFAIL + 1) /* how many results there are */
 
 struct ktap_writer {
 	void (*sink)(void *ctx, const char *s, size_t n);

@@ -125,7 +125,7 @@ void kernel_main(const struct boot_info *bi)
 	runner_run(&opts, cpus, n_cpus, &tot);
 	uint64_t t1 = arch_rdtsc();
 
-	unsigned failed = tot.fail + tot.timeout + tot.error;
+	unsigned failed = run_totals_failed(&tot);
 	ktap_diag(&g_ktap, "Totals: pass:%u fail:%u skip:%u xfail:%u total:%u", tot.pass, failed,
 		  tot.skip, tot.xfail, tot.pass + failed + tot.skip + tot.xfail);
 	/* New deviations fail the run; known ones (kernel/known.c) are named

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "options.h"
 
+#include "bits.h"
 #include "kstring.h"
 #include "ktap.h"
 
@@ -155,6 +156,54 @@ static bool parse_cpus(struct parser *ps, struct span key, struct span v, struct
 	return true;
 }
 
+/* Every option: its key, the kind of value it takes, where in struct options
+ * it goes, and for a number its range. "unknown option" lists them in this
+ * order. */
+enum option_kind {
+	OPTION_NAMES, /* a list of suite or test names (struct name_list) */
+	OPTION_FLAG,  /* 0 or 1 (bool) */
+	OPTION_UINT,  /* a number from lo to hi (unsigned or uint32_t) */
+	OPTION_CPUS,  /* all, per-config or CPU numbers and ranges */
+};
+
+static const struct option_desc {
+	const char *key;
+	enum option_kind kind;
+	size_t offset;
+	uint32_t lo, hi;
+} option_table[] = {
+    {"suites", OPTION_NAMES, offsetof(struct options, suites), 0, 0},
+    {"tests", OPTION_NAMES, offsetof(struct options, tests), 0, 0},
+    {"exclude", OPTION_NAMES, offsetof(struct options, exclude), 0, 0},
+    {"selftest", OPTION_FLAG, offsetof(struct options, selftest), 0, 1},
+    {"verbose", OPTION_UINT, offsetof(struct options, verbose), 0, 2},
+    {"timeout_ms", OPTION_UINT, offsetof(struct options, timeout_ms), 100, 600000},
+    {"save_report", OPTION_FLAG, offsetof(struct options, save_report), 0, 1},
+    {"strict", OPTION_FLAG, offsetof(struct options, strict), 0, 1},
+    {"known", OPTION_FLAG, offsetof(struct options, known), 0, 1},
+    {"cpus", OPTION_CPUS, 0, 0, 0},
+    {"smp_silent_cpu", OPTION_UINT, offsetof(struct options, smp_silent_cpu), 0, OPT_MAX_CPUS - 1},
+};
+
+/* OPTION_UINT stores through a uint32_t: the fields it names are that wide. */
+_Static_assert(sizeof(((struct options *)0)->verbose) == sizeof(uint32_t) &&
+		   sizeof(((struct options *)0)->timeout_ms) == sizeof(uint32_t) &&
+		   sizeof(((struct options *)0)->smp_silent_cpu) == sizeof(uint32_t),
+	       "OPTION_UINT fields are 32-bit");
+
+static void fail_unknown(struct parser *ps, struct span key)
+{
+	char known[192];
+	size_t n = 0;
+
+	known[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(option_table); i++) {
+		ksnprintf(known + n, sizeof(known) - n, "%s%s", i ? ", " : "", option_table[i].key);
+		n += kstrlen(known + n);
+	}
+	fail(ps, "unknown option '%.*s' (known: %s)", (int)key.n, key.p, known);
+}
+
 static void parse_line(struct options *o, struct parser *ps, struct span ln)
 {
 	const char *eq = ln.p;
@@ -166,42 +215,32 @@ static void parse_line(struct options *o, struct parser *ps, struct span ln)
 	}
 	struct span key = trim(ln.p, (size_t)(eq - ln.p));
 	struct span val = trim(eq + 1, (size_t)(ln.p + ln.n - eq - 1));
+	const struct option_desc *d = NULL;
 	uint64_t x;
 
-	if (span_is(key, "suites")) {
-		parse_list(ps, key, val, &o->suites);
-	} else if (span_is(key, "tests")) {
-		parse_list(ps, key, val, &o->tests);
-	} else if (span_is(key, "exclude")) {
-		parse_list(ps, key, val, &o->exclude);
-	} else if (span_is(key, "selftest")) {
-		if (parse_uint(ps, key, val, 0, 1, &x))
-			o->selftest = x;
-	} else if (span_is(key, "save_report")) {
-		if (parse_uint(ps, key, val, 0, 1, &x))
-			o->save_report = x;
-	} else if (span_is(key, "strict")) {
-		if (parse_uint(ps, key, val, 0, 1, &x))
-			o->strict = x;
-	} else if (span_is(key, "known")) {
-		if (parse_uint(ps, key, val, 0, 1, &x))
-			o->known = x;
-	} else if (span_is(key, "verbose")) {
-		if (parse_uint(ps, key, val, 0, 2, &x))
-			o->verbose = (unsigned)x;
-	} else if (span_is(key, "timeout_ms")) {
-		if (parse_uint(ps, key, val, 100, 600000, &x))
-			o->timeout_ms = (uint32_t)x;
-	} else if (span_is(key, "cpus")) {
+	for (size_t i = 0; i < ARRAY_SIZE(option_table) && !d; i++)
+		if (span_is(key, option_table[i].key))
+			d = &option_table[i];
+	if (!d) {
+		fail_unknown(ps, key);
+		return;
+	}
+	void *field = (char *)o + d->offset;
+	switch (d->kind) {
+	case OPTION_NAMES:
+		parse_list(ps, key, val, field);
+		break;
+	case OPTION_FLAG:
+		if (parse_uint(ps, key, val, d->lo, d->hi, &x))
+			*(bool *)field = x;
+		break;
+	case OPTION_UINT:
+		if (parse_uint(ps, key, val, d->lo, d->hi, &x))
+			*(uint32_t *)field = (uint32_t)x;
+		break;
+	case OPTION_CPUS:
 		parse_cpus(ps, key, val, o);
-	} else if (span_is(key, "smp_silent_cpu")) {
-		if (parse_uint(ps, key, val, 0, OPT_MAX_CPUS - 1, &x))
-			o->smp_silent_cpu = (uint32_t)x;
-	} else {
-		fail(ps,
-		     "unknown option '%.*s' (known: suites, tests, exclude, selftest, "
-		     "verbose, timeout_ms, save_report, strict, known, cpus, smp_silent_cpu)",
-		     (int)key.n, key.p);
+		break;
 	}
 }
 

@@ -208,6 +208,15 @@ unsigned runner_check_names(const struct options *o, options_error_fn err, void 
 static const struct test_desc *live_test;
 static struct run_totals live_done, *live_suite;
 
+static void totals_add(struct run_totals *to, const struct run_totals *from)
+{
+	for (unsigned r = 0; r < KTAP_RESULTS; r++)
+		to->by_result[r] += from->by_result[r];
+	to->inferred += from->inferred;
+	to->checks += from->checks;
+	to->distinct_checks += from->distinct_checks;
+}
+
 const char *runner_current_suite(void)
 {
 	return live_test ? live_test->suite : NULL;
@@ -216,19 +225,14 @@ const char *runner_current_suite(void)
 void kernel_emergency_summary(const char *why)
 {
 	struct run_totals t = live_done;
-	if (live_suite) {
-		t.pass += live_suite->pass;
-		t.fail += live_suite->fail;
-		t.skip += live_suite->skip;
-		t.timeout += live_suite->timeout;
-		t.error += live_suite->error;
-	}
+	if (live_suite)
+		totals_add(&t, live_suite);
 	kprintf("# run ended early: %s\n", why);
 	if (live_test)
 		kprintf("# the test under way was %s.%s (%s:%d)\n", live_test->suite,
 			live_test->name, live_test->file, live_test->line);
 	kprintf("# Totals so far: pass:%u fail:%u skip:%u timeouts:%u exceptions:%u\n", t.pass,
-		t.fail + t.timeout + t.error, t.skip, t.timeout, t.error);
+		run_totals_failed(&t), t.skip, t.timeout, t.error);
 }
 
 static void run_fn(void *arg)
@@ -365,30 +369,6 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	return r;
 }
 
-static void tally(struct run_totals *tot, enum ktap_result r)
-{
-	switch (r) {
-	case KTAP_PASS:
-		tot->pass++;
-		break;
-	case KTAP_FAIL:
-		tot->fail++;
-		break;
-	case KTAP_SKIP:
-		tot->skip++;
-		break;
-	case KTAP_TIMEOUT:
-		tot->timeout++;
-		break;
-	case KTAP_ERROR:
-		tot->error++;
-		break;
-	case KTAP_XFAIL:
-		tot->xfail++;
-		break;
-	}
-}
-
 static void run_suite(const struct options *o, const char *suite, const char *label,
 		      unsigned number, struct run_totals *tot)
 {
@@ -408,11 +388,11 @@ static void run_suite(const struct options *o, const char *suite, const char *la
 	for_each_test(d) {
 		if (kstrcmp(d->suite, suite) || !selected(o, d))
 			continue;
-		tally(&st, run_one(o, d, ++n, &st));
+		st.by_result[run_one(o, d, ++n, &st)]++;
 	}
 	uint64_t cycles = arch_rdtsc() - t0;
-	ktap_diag(w, "%s: pass:%u fail:%u skip:%u total:%u", label, st.pass,
-		  st.fail + st.timeout + st.error, st.skip, planned);
+	ktap_diag(w, "%s: pass:%u fail:%u skip:%u total:%u", label, st.pass, run_totals_failed(&st),
+		  st.skip, planned);
 	if (st.xfail)
 		ktap_diag(w, "%s: %u known deviation(s) (# XFAIL): not counted as failures", label,
 			  st.xfail);
@@ -421,22 +401,14 @@ static void run_suite(const struct options *o, const char *suite, const char *la
 	ktap_end_subtest(w);
 
 	enum ktap_result r = KTAP_PASS;
-	if (st.fail + st.timeout + st.error)
+	if (run_totals_failed(&st))
 		r = KTAP_FAIL;
 	else if (st.pass + st.xfail == 0)
 		r = KTAP_SKIP;
 	ktap_result(w, number, label, r, r == KTAP_SKIP ? "no test of this suite applies" : NULL);
 
 	live_suite = NULL;
-	tot->pass += st.pass;
-	tot->fail += st.fail;
-	tot->skip += st.skip;
-	tot->timeout += st.timeout;
-	tot->error += st.error;
-	tot->xfail += st.xfail;
-	tot->inferred += st.inferred;
-	tot->checks += st.checks;
-	tot->distinct_checks += st.distinct_checks;
+	totals_add(tot, &st);
 	live_done = *tot;
 }
 
@@ -471,8 +443,7 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 		if (n_cpus > 1)
 			ktap_diag(&g_ktap, "cpu %u: pass:%u fail:%u skip:%u", run_cpu,
 				  tot->pass - before.pass,
-				  (tot->fail + tot->timeout + tot->error) -
-				      (before.fail + before.timeout + before.error),
+				  run_totals_failed(tot) - run_totals_failed(&before),
 				  tot->skip - before.skip);
 	}
 	run_cpu = arch_cpu_boot();

@@ -3,15 +3,37 @@
 #ifndef PMUTEST_RUNNER_H
 #define PMUTEST_RUNNER_H
 
+#include <stddef.h>
+
+#include "ktap.h"
 #include "options.h"
 #include "test.h"
 
 struct run_totals {
-	unsigned pass, fail, skip, timeout, error;
-	unsigned xfail;	   /* tests whose failures are all known deviations */
+	/* Tests by result: by_result[r] is the named count of result r. */
+	union {
+		unsigned by_result[KTAP_RESULTS];
+		struct {
+			unsigned pass, fail, skip, timeout, error;
+			unsigned xfail; /* tests whose failures are all known deviations */
+		};
+	};
 	unsigned inferred; /* inferred rules not followed (diagnostics unless strict) */
 	unsigned long long checks, distinct_checks;
 };
+
+#define RUN_TOTALS_AT(member, r) (offsetof(struct run_totals, member) == (r) * sizeof(unsigned))
+_Static_assert(RUN_TOTALS_AT(pass, KTAP_PASS) && RUN_TOTALS_AT(fail, KTAP_FAIL) &&
+		   RUN_TOTALS_AT(skip, KTAP_SKIP) && RUN_TOTALS_AT(timeout, KTAP_TIMEOUT) &&
+		   RUN_TOTALS_AT(error, KTAP_ERROR) && RUN_TOTALS_AT(xfail, KTAP_XFAIL),
+	       "each named count of struct run_totals is by_result[] of its result");
+
+/* Tests that failed: a FAIL, a watchdog timeout or an exception (an XFAIL
+ * is not one). */
+static inline unsigned run_totals_failed(const struct run_totals *t)
+{
+	return t->fail + t->timeout + t->error;
+}
 
 /* Runs every selected test on each of the n_cpus CPUs in cpus (with that
  * CPU's record); returns the totals (the KTAP is on the console). */

@@ -195,6 +195,10 @@ def bits(mask):
     return [i for i in range(64) if mask >> i & 1]
 
 
+def hex32(v):
+    return "0x%08x" % num(v)
+
+
 def expected_record(tool, raw):
     """The record as the cpuid tool (and, where it is silent, the SDM rule
     applied to its fields) says it must be. Values are (value, source)."""
@@ -203,6 +207,12 @@ def expected_record(tool, raw):
 
     def put(k, v, src=TOOL):
         E[k] = (v, src)
+
+    def put_tool(prefix, section, fields):
+        """prefix.key is the tool's value for label in section, read by conv,
+        for each (key, conv, label) of fields."""
+        for key, conv, label in fields:
+            put(f"{prefix}.{key}", conv(tool.get(section, label)))
 
     vendor = tool.get(None, "vendor_id")
     vendor = vendor.strip('"') if vendor else None
@@ -342,27 +352,18 @@ def expected_record(tool, raw):
         if not flag(tool.get(mon0, "supports L3 cache QoS monitoring")):
             put("rdt_monitoring.l3", None, "SDM 17.18.4: (0FH,1) only with (0FH,0):EDX[1]")
         else:
-            put("rdt_monitoring.l3.max_rmid", num(tool.get(mon1, "Maximum range of RMID")))
-            put(
-                "rdt_monitoring.l3.upscale",
-                num(tool.get(mon1, "Conversion factor from IA32_QM_CTR to bytes")),
-            )
-            put("rdt_monitoring.l3.counter_width", num(tool.get(mon1, "Counter width")))
-            put(
-                "rdt_monitoring.l3.overflow_bit",
-                flag(tool.get(mon1, "IA32_QM_CTR bit 61 is overflow")),
-            )
-            put(
-                "rdt_monitoring.l3.occupancy",
-                flag(tool.get(mon1, "supports L3 occupancy monitoring")),
-            )
-            put(
-                "rdt_monitoring.l3.total_bw",
-                flag(tool.get(mon1, "supports L3 total bandwidth monitoring")),
-            )
-            put(
-                "rdt_monitoring.l3.local_bw",
-                flag(tool.get(mon1, "supports L3 local bandwidth monitoring")),
+            put_tool(
+                "rdt_monitoring.l3",
+                mon1,
+                (
+                    ("max_rmid", num, "Maximum range of RMID"),
+                    ("upscale", num, "Conversion factor from IA32_QM_CTR to bytes"),
+                    ("counter_width", num, "Counter width"),
+                    ("overflow_bit", flag, "IA32_QM_CTR bit 61 is overflow"),
+                    ("occupancy", flag, "supports L3 occupancy monitoring"),
+                    ("total_bw", flag, "supports L3 total bandwidth monitoring"),
+                    ("local_bw", flag, "supports L3 local bandwidth monitoring"),
+                ),
             )
     al0 = "Resource Director Technology Allocation (0x10/0)"
     if not pqe or max_basic < 0x10 or tool.section(al0) is None:
@@ -387,21 +388,15 @@ def expected_record(tool, raw):
                 )
                 continue
             if tool.section(title) is not None:
-                put(
-                    f"rdt_allocation.{key}.cbm_length",
-                    num(tool.get(title, "length of capacity bit mask")),
-                )
-                put(
-                    f"rdt_allocation.{key}.highest_cos",
-                    num(tool.get(title, "highest COS number supported")),
-                )
-                put(
-                    f"rdt_allocation.{key}.cdp",
-                    flag(tool.get(title, "code and data prioritization supported")),
-                )
-                put(
-                    f"rdt_allocation.{key}.isolation_bitmap",
-                    "0x%08x" % num(tool.get(title, "Bit-granular map of isolation/contention")),
+                put_tool(
+                    f"rdt_allocation.{key}",
+                    title,
+                    (
+                        ("cbm_length", num, "length of capacity bit mask"),
+                        ("highest_cos", num, "highest COS number supported"),
+                        ("cdp", flag, "code and data prioritization supported"),
+                        ("isolation_bitmap", hex32, "Bit-granular map of isolation/contention"),
+                    ),
                 )
             else:
                 src = "SDM leaf 10H from the raw registers; tool section absent"

@@ -17,21 +17,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 here=$(pwd)
+# shellcheck source=scripts/lib/checks.sh
+. scripts/lib/checks.sh
 PMUSIM=build/host/pmusim
-pass=0
-fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-check() { # check DESCRIPTION CONDITION-STATUS
-	if [[ $2 -eq 0 ]]; then
-		pass=$((pass + 1))
-		echo "ok - $1"
-	else
-		fail=$((fail + 1))
-		echo "not ok - $1"
-	fi
-}
 
 # expect_status WANT DESCRIPTION COMMAND...: exit status WANT, within 60 s,
 # stderr one line or more, never a traceback.
@@ -182,5 +172,4 @@ expect_status 0 "check-dumps.py with a cpuid tool that dies of SIGFPE" \
 grep -q "not comparable: cpuid died with SIGFPE" "$tmp/out"
 check "  ... reports the dump as not comparable" $?
 
-echo "$pass passed, $fail failed"
-[[ $fail -eq 0 ]]
+checks_summary

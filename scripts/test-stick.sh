@@ -20,44 +20,34 @@ PATH=$PATH:/usr/sbin:/sbin # sfdisk
 out=${1:-build/test-logs/stick}
 mkdir -p "$out"
 rm -f "$out"/*
-passed=0
-failed=0
-check() { # check OK-STATUS WHAT
-	if [[ $1 == 0 ]]; then
-		passed=$((passed + 1))
-		echo "ok - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $2"
-	fi
-}
+# shellcheck source=scripts/lib/checks.sh
+. scripts/lib/checks.sh
 finish() {
-	echo "$passed passed, $failed failed"
-	[[ $failed -eq 0 ]]
+	checks_summary
 	exit
 }
 
 efi=build/BOOTX64.EFI
 size=$(stat -c %s "$efi" 2>/dev/null || echo 0)
 [[ $size -gt 0 && $size -lt 262144 ]]
-check $? "$efi is $size bytes (under 256 KiB)"
+check "$efi is $size bytes (under 256 KiB)" $?
 
 img=$out/pmutest-usb.img
 scripts/make-usb-image.sh --out "$img" >"$out/make-image.txt" 2>&1
-check $? "make-usb-image.sh wrote $img"
+check "make-usb-image.sh wrote $img" $?
 [[ -f $img ]] || finish
 parts=$(sfdisk -d "$img" 2>/dev/null)
 grep -q '^label: gpt' <<<"$parts" &&
 	[[ $(grep -c '^[^ ]*img[0-9]* :' <<<"$parts") -eq 1 ]] &&
 	grep -qi 'type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B' <<<"$parts"
-check $? "the image is GPT with one partition, an EFI System Partition"
+check "the image is GPT with one partition, an EFI System Partition" $?
 esp="$img@@1M"
 mcopy -n -i "$esp" ::/EFI/BOOT/BOOTX64.EFI "$out/BOOTX64.EFI" 2>/dev/null && cmp -s "$out/BOOTX64.EFI" "$efi"
-check $? "\\EFI\\BOOT\\BOOTX64.EFI on the ESP is this build's"
+check "\\EFI\\BOOT\\BOOTX64.EFI on the ESP is this build's" $?
 mtype -i "$esp" ::/EFI/BOOT/pmutest.cfg 2>/dev/null | grep -q '^save_report = 1'
-check $? "\\EFI\\BOOT\\pmutest.cfg is the commented default (save_report = 1)"
+check "\\EFI\\BOOT\\pmutest.cfg is the commented default (save_report = 1)" $?
 [[ -z $(mdir -b -i "$esp" ::/pmutest 2>/dev/null | grep -v '/\.\.\?$') ]] && mdir -i "$esp" ::/pmutest >/dev/null 2>&1
-check $? "\\pmutest\\ exists and is empty"
+check "\\pmutest\\ exists and is empty" $?
 
 vars=$out/vars.fd
 run() { # run N: one boot of the image
@@ -69,23 +59,23 @@ run() { # run N: one boot of the image
 run 1
 python3 scripts/ktap-report.py validate "$out/boot-1.ktap" >"$out/compare-1.txt" 2>&1 &&
 	python3 scripts/ktap-report.py compare "$out/boot-1.ktap" tests/expectations/qemu-tcg.txt >>"$out/compare-1.txt" 2>&1
-check $? "boot 1 of the image matches tests/expectations/qemu-tcg.txt ($out/compare-1.txt)"
+check "boot 1 of the image matches tests/expectations/qemu-tcg.txt ($out/compare-1.txt)" $?
 python3 scripts/check-screen.py "$out/boot-1.ktap" "$out/screen-1.txt" >"$out/screen-check.txt" 2>&1
-check $? "boot 1's summary screen agrees with its log ($(tail -n 1 "$out/screen-check.txt"); $out/screen-check.txt)"
+check "boot 1's summary screen agrees with its log ($(tail -n 1 "$out/screen-check.txt"); $out/screen-check.txt)" $?
 grep -q '^# report saved' "$out/boot-1.ktap"
-check $? "boot 1 kept its report in UEFI variables"
+check "boot 1 kept its report in UEFI variables" $?
 
 run 2
 name=$(sed -n 's/^# boot: the report of the previous run (.*) was written to \\pmutest\\\(.*\.ktap\)$/\1/p' "$out/boot-2.ktap")
 [[ $name =~ ^[A-Za-z]+-fam[0-9a-f]+-model[0-9a-f]+-step[0-9a-f]+-[0-9]{8}-[0-9]{6}\.ktap$ ]]
-check $? "boot 2 wrote the report to \\pmutest\\${name:-?} (machine and date in the name)"
+check "boot 2 wrote the report to \\pmutest\\${name:-?} (machine and date in the name)" $?
 mcopy -n -i "$esp" "::/pmutest/${name:-none}" "$out/stored.ktap" 2>/dev/null
-check $? "the file is on the stick"
+check "the file is on the stick" $?
 facts() { grep -E '^# (Totals|verdict):' "$1" | tr -d '\r'; }
 [[ -s $out/stored.ktap && "$(facts "$out/stored.ktap")" == "$(facts "$out/boot-1.ktap")" ]]
-check $? "the stored report is boot 1's (same totals and verdict)"
+check "the stored report is boot 1's (same totals and verdict)" $?
 grep -v '^# report saved' "$out/boot-1.ktap" | cmp -s - "$out/stored.ktap"
-check $? "the stored report is byte for byte boot 1's log (before \"# report saved\")"
+check "the stored report is byte for byte boot 1's log (before \"# report saved\")" $?
 [[ $(mdir -b -i "$esp" ::/pmutest 2>/dev/null | grep -c '\.ktap$') -eq 1 ]]
-check $? "\\pmutest\\ holds that one report (boot 2's own waits in the variables)"
+check "\\pmutest\\ holds that one report (boot 2's own waits in the variables)" $?
 finish

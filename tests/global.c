@@ -151,11 +151,9 @@ TEST(global, reserved_bits_fault, REQ_ARCH_PMU_V2)
 
 	if (!(caps()->perf_cap.valid && caps()->perf_cap.perf_metrics))
 		ctrl_rsvd |= BIT_ULL(48);
-	sweep_reserved(t, MSR_IA32_PERF_GLOBAL_CTRL, "IA32_PERF_GLOBAL_CTRL", ctrl_rsvd,
-		       RULE_GLOBAL_CTRL_RSVD);
+	sweep_reserved(t, MSR_AND_NAME(IA32_PERF_GLOBAL_CTRL), ctrl_rsvd, RULE_GLOBAL_CTRL_RSVD);
 	/* OVF_CTRL: clear bits of counters that do not exist. */
-	sweep_reserved(t, MSR_IA32_PERF_GLOBAL_OVF_CTRL, "IA32_PERF_GLOBAL_OVF_CTRL", absent,
-		       RULE_GLOBAL_OVF_RSVD);
+	sweep_reserved(t, MSR_AND_NAME(IA32_PERF_GLOBAL_OVF_CTRL), absent, RULE_GLOBAL_OVF_RSVD);
 }
 
 TEST(global, status_is_read_only, REQ_ARCH_PMU_V2)

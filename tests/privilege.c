@@ -45,7 +45,7 @@ static unsigned targets(struct target *tg)
 			    (struct target){RDPMC_ECX(RDPMC_TYPE_GP, c), MSR_IA32_PMC(c), names[c]};
 		if (pmu_fixed_present(0))
 			tg[n++] = (struct target){RDPMC_ECX(RDPMC_TYPE_FIXED, 0),
-						  MSR_IA32_FIXED_CTR0, "IA32_FIXED_CTR0"};
+						  MSR_AND_NAME(IA32_FIXED_CTR0)};
 	} else if (caps()->netburst) {
 		tg[n++] = (struct target){0, MSR_P4_COUNTER(0), "MSR_BPU_COUNTER0"};
 	} else if (caps_amd_like(caps())) {

@@ -58,6 +58,12 @@ def write(tmp, name, text):
     return path
 
 
+def compare(tmp, log, expectations):
+    """`ktap-report.py compare` of log with these expectations (the text of
+    an expectations file, written in tmp): (exit status, stdout, stderr)."""
+    return run_cli("compare", log, write(tmp, "exp.txt", expectations))
+
+
 class Parse(unittest.TestCase):
     def test_known_deviation_is_xfail(self):
         # kernel/known.c: "ok N name # XFAIL <id>: <source>"; meets an expected pass.
@@ -69,9 +75,8 @@ class Parse(unittest.TestCase):
         self.assertEqual((t.result, t.reason), ("xfail", "known deviation x: Linux f()"))
         with tempfile.TemporaryDirectory() as tmp:
             lg = write(tmp, "x.ktap", log)
-            exp = write(tmp, "x.txt", "rdpmc.type_space fail r\nrdpmc.metrics skip r\n"
-                        "selftest.page_fault error r\nselftest.endless_loop timeout r\n")
-            rc, out, _ = run_cli("compare", lg, exp)
+            rc, out, _ = compare(tmp, lg, "rdpmc.type_space fail r\nrdpmc.metrics skip r\n"
+                                 "selftest.page_fault error r\nselftest.endless_loop timeout r\n")
             self.assertEqual(rc, 0, out)
 
     def test_results_and_structure(self):
@@ -119,38 +124,34 @@ class Cli(unittest.TestCase):
         self.assertIn("2 suites, 5 tests", out)
 
     def test_compare_matching(self):
-        exp = write(self.tmp, "exp.txt",
-                    "# comment\n"
-                    "rdpmc.type_space fail  the platform deviates (documented)\n"
-                    "rdpmc.metrics    skip  no perf metrics\n"
-                    "selftest.*       error self-tests fault on purpose\n"
-                    "selftest.endless_loop timeout hangs on purpose\n")
-        rc, out, err = run_cli("compare", self.log, exp)
+        rc, out, err = compare(self.tmp, self.log,
+                               "# comment\n"
+                               "rdpmc.type_space fail  the platform deviates (documented)\n"
+                               "rdpmc.metrics    skip  no perf metrics\n"
+                               "selftest.*       error self-tests fault on purpose\n"
+                               "selftest.endless_loop timeout hangs on purpose\n")
         self.assertEqual(rc, 0, out + err)
         self.assertTrue(out.rstrip().endswith("5 passed, 0 failed"))
 
     def test_compare_mismatch_and_missing(self):
-        exp = write(self.tmp, "exp.txt", "rdpmc.metrics skip why\nrdpmc.gone pass\n")
-        rc, out, _ = run_cli("compare", self.log, exp)
+        rc, out, _ = compare(self.tmp, self.log, "rdpmc.metrics skip why\nrdpmc.gone pass\n")
         self.assertEqual(rc, 1)
         self.assertIn("rdpmc.type_space: fail, expected pass", out)
         self.assertIn("#   FAIL: RDPMC ECX=0x10000", out)
         self.assertIn("rdpmc.gone: not in the log", out)
 
     def test_unlisted_skip_is_reported_not_a_mismatch(self):
-        exp = write(self.tmp, "exp.txt",
-                    "rdpmc.type_space fail  documented\n"
-                    "selftest.*       error on purpose\n"
-                    "selftest.endless_loop timeout on purpose\n")
-        rc, out, _ = run_cli("compare", self.log, exp)
+        rc, out, _ = compare(self.tmp, self.log,
+                             "rdpmc.type_space fail  documented\n"
+                             "selftest.*       error on purpose\n"
+                             "selftest.endless_loop timeout on purpose\n")
         self.assertEqual(rc, 0, out)
         self.assertIn("# skip, not listed: rdpmc.metrics: missing IA32_PERF_CAPABILITIES[15]", out)
         self.assertIn("# 1 skips not listed", out)
         self.assertTrue(out.rstrip().endswith("4 passed, 0 failed"))
 
     def test_stated_skip_that_passes_is_a_mismatch(self):
-        exp = write(self.tmp, "exp.txt", "rdpmc.gp_type skip  pinned\n")
-        rc, out, _ = run_cli("compare", self.log, exp)
+        rc, out, _ = compare(self.tmp, self.log, "rdpmc.gp_type skip  pinned\n")
         self.assertEqual(rc, 1)
         self.assertIn("rdpmc.gp_type: pass, expected skip", out)
 
@@ -165,8 +166,7 @@ class Cli(unittest.TestCase):
         self.assertIn("RDPMC ECX=0x10000", ts)
         pf = [ln for ln in lines if ln.startswith("selftest.page_fault")][0]
         self.assertIn("unexpected exception #PF", pf)
-        exp = write(self.tmp, "baseline.txt", out)
-        rc, out, _ = run_cli("compare", self.log, exp)
+        rc, out, _ = compare(self.tmp, self.log, out)
         self.assertEqual(rc, 0, out)
 
     def test_baseline_refuses_a_truncated_log(self):
@@ -176,14 +176,12 @@ class Cli(unittest.TestCase):
         self.assertIn("a baseline needs a finished run", err)
 
     def test_expectations_need_reasons(self):
-        exp = write(self.tmp, "exp.txt", "rdpmc.type_space fail\n")
-        rc, _, err = run_cli("compare", self.log, exp)
+        rc, _, err = compare(self.tmp, self.log, "rdpmc.type_space fail\n")
         self.assertEqual(rc, 2)
         self.assertIn("no reason is given", err)
 
     def test_expectations_bad_result(self):
-        exp = write(self.tmp, "exp.txt", "rdpmc.type_space maybe because\n")
-        rc, _, err = run_cli("compare", self.log, exp)
+        rc, _, err = compare(self.tmp, self.log, "rdpmc.type_space maybe because\n")
         self.assertEqual(rc, 2)
         self.assertIn(":1:", err)
 
@@ -258,8 +256,7 @@ class FalsePasses(unittest.TestCase):
         self.assertIsNotNone(root.find("testsuite[@name='log']/testcase[@name='integrity']/error"))
         self.assertIsNotNone(root.find("testsuite[@name='log']/properties/property[@name='log-error']"))
         self.assertIsNone(root.find("properties"), "properties directly under testsuites")
-        exp = write(self.tmp, "exp.txt", "selftest.* error anything\n")
-        rc, out, _ = run_cli("compare", log, exp)
+        rc, out, _ = compare(self.tmp, log, "selftest.* error anything\n")
         self.assertEqual(rc, 2, out)
 
     def test_empty_selection(self):
@@ -326,8 +323,7 @@ class HostRobustness(unittest.TestCase):
             self.assertNotIn("\x07", out + err, cmd)
         rc, out, _ = run_cli("junit", log)
         ET.fromstring(out)  # well-formed
-        exp = write(self.tmp, "exp.txt", "rdpmc.* fail \x1b[31mred\n")
-        rc, out, err = run_cli("compare", log, exp)
+        rc, out, err = compare(self.tmp, log, "rdpmc.* fail \x1b[31mred\n")
         self.assertNotIn("\x1b", out + err)
 
     def test_bounded_reads(self):

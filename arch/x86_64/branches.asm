@@ -12,25 +12,19 @@ section .text progbits alloc exec nowrite align=64
 ; Six taken branches, JMP and JZ alternating (ZF must be set), labelled
 ; .b0-.b5 (the branch) and .t0-.t5 (its target) under the enclosing
 ; function's name; a not-taken path would be a UD2, never reached.
+%define CHAIN_BRANCHES 6
 %macro JMP_JZ_CHAIN 0
-.b0:	jmp .t0
+%assign i 0
+%rep CHAIN_BRANCHES
+%if i % 2
+.b%[i]:	jz .t%[i]
+%else
+.b%[i]:	jmp .t%[i]
+%endif
 	ud2
-.t0:
-.b1:	jz .t1
-	ud2
-.t1:
-.b2:	jmp .t2
-	ud2
-.t2:
-.b3:	jz .t3
-	ud2
-.t3:
-.b4:	jmp .t4
-	ud2
-.t4:
-.b5:	jz .t5
-	ud2
-.t5:
+.t%[i]:
+%assign i i + 1
+%endrep
 %endmacro
 
 ; void arch_branch_chain(uint32_t msr, uint64_t on, uint64_t off)
@@ -69,14 +63,18 @@ arch_branch_chain:
 	lea rax, [%3]
 	mov [rsi + 8 * %1], rax
 %endmacro
+; The sites of a JMP_JZ_CHAIN's branches, .bN to .tN under function %1, as
+; entries 0 to CHAIN_BRANCHES - 1.
+%macro CHAIN_SITES 1 ; the function holding the chain
+%assign i 0
+%rep CHAIN_BRANCHES
+	SITE i, %1.b%[i], %1.t%[i]
+%assign i i + 1
+%endrep
+%endmacro
 global arch_branch_chain_sites
 arch_branch_chain_sites:
-	SITE 0, arch_branch_chain.b0, arch_branch_chain.t0
-	SITE 1, arch_branch_chain.b1, arch_branch_chain.t1
-	SITE 2, arch_branch_chain.b2, arch_branch_chain.t2
-	SITE 3, arch_branch_chain.b3, arch_branch_chain.t3
-	SITE 4, arch_branch_chain.b4, arch_branch_chain.t4
-	SITE 5, arch_branch_chain.b5, arch_branch_chain.t5
+	CHAIN_SITES arch_branch_chain
 	SITE 6, arch_branch_chain.b6, arch_branch_chain.t6
 	SITE 7, arch_branch_chain.b7, arch_branch_chain.r6
 	ret
@@ -95,10 +93,5 @@ section .text
 ; void arch_branch_chain_user_sites(uint64_t from[6], uint64_t to[6])
 global arch_branch_chain_user_sites
 arch_branch_chain_user_sites:
-	SITE 0, arch_branch_chain_user.b0, arch_branch_chain_user.t0
-	SITE 1, arch_branch_chain_user.b1, arch_branch_chain_user.t1
-	SITE 2, arch_branch_chain_user.b2, arch_branch_chain_user.t2
-	SITE 3, arch_branch_chain_user.b3, arch_branch_chain_user.t3
-	SITE 4, arch_branch_chain_user.b4, arch_branch_chain_user.t4
-	SITE 5, arch_branch_chain_user.b5, arch_branch_chain_user.t5
+	CHAIN_SITES arch_branch_chain_user
 	ret
