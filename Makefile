@@ -1,6 +1,7 @@
 # pmutest: a PMU conformance test kernel.
 #
-#   make            build/BOOTX64.EFI and the host tools (build/host/...)
+#   make            build/BOOTX64.EFI, the host tools (build/host/...) and the
+#                   firmware image QEMU boots (mk/firmware.mk)
 #   make run        boot the suite in QEMU (TCG; KVM=1 for KVM) and print the report
 #   make test       host unit tests, the suite on the simulator, the mutation
 #                   matrix, and the QEMU boot against its expectations
@@ -26,15 +27,16 @@ else
 quiet = @printf '  %-3s %s\n' '$(1)' '$(2)';
 endif
 
-.PHONY: all host run test mutation clean deps format bench image screenshot
+.PHONY: all host run test mutation clean deps format bench image screenshot firmware
 # deps first, alone: with -j a missing package would otherwise fail mid-build.
 all: deps
-	@$(MAKE) -s --no-print-directory efi host
+	@$(MAKE) -s --no-print-directory efi host firmware
 
 include mk/deps.mk
 include mk/efi.mk
 include mk/host.mk
 include mk/bench.mk
+include mk/firmware.mk
 
 run: all
 	scripts/run.sh $(if $(KVM),--kvm) $(if $(KVMCPU),--kvm-cpu $(KVMCPU)) $(if $(CPU),--cpu $(CPU)) $(if $(SMP),--smp $(SMP)) $(if $(CONFIG),--config $(CONFIG)) $(if $(EXPECT),--expect $(EXPECT))

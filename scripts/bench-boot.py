@@ -79,7 +79,7 @@ def qemu_start():
     t0 = time.monotonic()
     subprocess.run(["qemu-system-x86_64", "-machine", "pc", "-m", "256M", "-accel", "tcg",
                     "-cpu", "max", "-nodefaults", "-vga", "std", "-display", "none", "-drive",
-                    "if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd",
+                    "if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/ovmf/OVMF.fd",
                     "-S", "-monitor", "stdio", "-serial", "none", "-net", "none"],
                    input=b"quit\n", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                    check=False)
@@ -121,8 +121,8 @@ def main():
             print(f"run {i + 1}: hello.efi {totals['hello.efi'][-1]:.2f} s, "
                   f"pmutest {totals['pmutest'][-1]:.2f} s", flush=True)
     med = {a: statistics.median(totals[a]) for a in apps}
-    print(f"\n== QEMU TCG, median of {runs} boots (scripts/run-qemu.sh: pc, OVMF 4M with its "
-          "variable store, virtio ESP, 256 MiB, -cpu max)")
+    print(f"\n== QEMU TCG, median of {runs} boots (scripts/run-qemu.sh: pc, OVMF.fd with its "
+          "variable store, warm, as writable flash; virtio ESP, 256 MiB, -cpu max)")
     print(f"{'phase':<14}{'hello.efi':>11}{'pmutest':>11}")
     for p in PHASES:
         cells = []

@@ -18,7 +18,7 @@ needs=(
 	"python3 python3"
 	"/usr/lib/crt0-efi-x86_64.o gnu-efi"
 	"/usr/include/efi/efi.h gnu-efi"
-	"/usr/share/OVMF/OVMF_CODE_4M.fd ovmf"
+	"/usr/share/ovmf/OVMF.fd ovmf"
 )
 
 missing=()

@@ -4,11 +4,16 @@
 # The machine is chosen for boot speed where speed costs no function (see
 # `make bench`): the i440FX "pc" machine without its default devices (no
 # IDE CD-ROM for the firmware to try first; -nodefaults, then the VGA back
-# for the screen), the ESP on virtio-blk, 256 MiB. The firmware keeps its
-# variable store (split OVMF_CODE_4M + a copy of OVMF_VARS_4M), which the
-# report store needs: OVMF.fd as a ROM (-bios) boots about a second faster
-# under TCG but cannot store the report. The copy is fresh for each run,
-# or kept from one boot to the next with --keep-vars / --vars.
+# for the screen), the ESP on virtio-blk, 256 MiB. The firmware is Debian's
+# OVMF.fd, code and variable store in one image, as writable flash: the
+# report store needs the variable store, and under TCG this build boots
+# about a second faster than the split OVMF_CODE_4M + OVMF_VARS_4M.
+# Each run boots a copy of build/ovmf/OVMF-warm.fd when `make` has made it
+# (mk/firmware.mk): OVMF.fd after one boot of this machine, so the firmware
+# does not create its boot options and consoles again in slow emulated flash
+# (another second under TCG); without it, a copy of OVMF.fd. The copy is
+# fresh for each run, or kept from one boot to the next with --keep-vars /
+# --vars.
 
 usage() {
 	cat <<'USAGE'
@@ -29,11 +34,12 @@ usage: scripts/run-qemu.sh [options]
   --image IMG       boot this FAT image (scripts/make-usb-image.sh) instead
                     of a directory made from --efi/--config; it is written
                     to (the report of a previous run lands in \pmutest\)
-  --keep-vars       keep UEFI variables between runs (build/qemu-vars.fd),
-                    so a report stored by arch_save_report is written to
-                    the ESP on the next boot
-  --vars FILE       like --keep-vars, with this variable store (a copy of
-                    OVMF_VARS_4M.fd made on first use)
+  --keep-vars       keep UEFI variables between runs (build/qemu-vars.fd,
+                    the firmware image with its variable store), so a
+                    report stored by arch_save_report is written to the
+                    ESP on the next boot
+  --vars FILE       like --keep-vars, with this firmware image (a copy of
+                    the warm OVMF.fd, see above, made on first use)
   --screen FILE     the kernel's screen as text: a second serial port
                     (COM2) to FILE, where the kernel writes its text grid
                     when the summary screen is up
@@ -133,10 +139,11 @@ fi
 [ -z "$config" ] || [ -f "$config" ] || die "options file not found: $config"
 command -v qemu-system-x86_64 >/dev/null ||
 	die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
-ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd
-ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd
-if [ ! -f "$ovmf_code" ] || [ ! -f "$ovmf_vars" ]; then
-	die "OVMF missing: apt-get install ovmf"
+ovmf=/usr/share/ovmf/OVMF.fd
+[ -f "$ovmf" ] || die "OVMF missing: apt-get install ovmf"
+warm=$here/build/ovmf/OVMF-warm.fd
+if [ -f "$warm" ] && [ "$warm" -nt "$ovmf" ]; then
+	ovmf=$warm
 fi
 
 if [ "$kvm" = 1 ] && [ ! -w /dev/kvm ]; then
@@ -161,17 +168,19 @@ fi
 
 if [ "$keep_vars" = 1 ]; then
 	vars=${vars:-$here/build/qemu-vars.fd}
-	[ -f "$vars" ] || cp "$ovmf_vars" "$vars"
+	[ -f "$vars" ] || cp "$ovmf" "$vars"
+	# A store kept by an older pmutest (OVMF_VARS_4M alone) is no firmware.
+	[ "$(stat -c %s "$vars")" = "$(stat -c %s "$ovmf")" ] ||
+		die "$vars is not an image of $ovmf (kept by an older pmutest?): delete it"
 	# One run at a time may own the variable store.
 	exec 9>"$vars.lock"
 	flock -n 9 || die "another run is using $vars (--keep-vars)"
 else
-	vars=$work/vars.fd
-	cp "$ovmf_vars" "$vars"
+	vars=$work/firmware.fd
+	cp "$ovmf" "$vars"
 fi
 # shellcheck disable=SC2054
-firmware=(-drive if=pflash,format=raw,unit=0,readonly=on,file="$ovmf_code"
-	-drive if=pflash,format=raw,unit=1,file="$vars")
+firmware=(-drive if=pflash,format=raw,unit=0,file="$vars")
 serials=(-serial stdio)
 [ -z "$screen" ] || serials+=(-serial file:"$screen")
 monitor_args=(-monitor none)
