@@ -13,7 +13,9 @@ The phases come from the serial port, read as it grows (every 5 ms):
   loader        to "pmutest: leaving boot services" (boot/: options file,
                 a previous report written out, memory map)
   suite         to "# verdict:" (kernel set-up, every suite, the totals)
-  report store  to "# report saved" (the report into UEFI variables)
+  report store  to "# report saved" (the report into UEFI variables: in
+                RAM, as run-qemu.sh boots the firmware read-only; the
+                writable flash of --keep-vars costs about 0.4 s more)
   exit          to QEMU's exit (summary screen, isa-debug-exit, teardown)
 hello.efi has no loader, suite or report: its "exit" runs from "starting".
 
@@ -121,8 +123,8 @@ def main():
             print(f"run {i + 1}: hello.efi {totals['hello.efi'][-1]:.2f} s, "
                   f"pmutest {totals['pmutest'][-1]:.2f} s", flush=True)
     med = {a: statistics.median(totals[a]) for a in apps}
-    print(f"\n== QEMU TCG, median of {runs} boots (scripts/run-qemu.sh: pc, OVMF.fd with its "
-          "variable store, warm, as writable flash; virtio ESP, 256 MiB, -cpu max)")
+    print(f"\n== QEMU TCG, median of {runs} boots (scripts/run-qemu.sh: pc, warm OVMF.fd as "
+          "read-only flash, variables in RAM; virtio ESP, 256 MiB, -cpu max)")
     print(f"{'phase':<14}{'hello.efi':>11}{'pmutest':>11}")
     for p in PHASES:
         cells = []

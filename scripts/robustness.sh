@@ -83,6 +83,13 @@ expect_status 2 "run-qemu.sh --timeout 0 is refused" scripts/run-qemu.sh --timeo
 expect_status 2 "run-qemu.sh without its image" scripts/run-qemu.sh --efi "$tmp/none.efi" --log "$stale"
 check "  ... removed the previous run's log" $([[ ! -e $stale && ! -e $stale.raw ]] && echo 0 || echo 1)
 expect_status 2 "run-qemu.sh with an unwritable log" scripts/run-qemu.sh --log /proc/pmutest/x.log
+# A kept variable store from before the firmware was one image (OVMF_VARS
+# alone) would not boot: refused in one line, not handed to QEMU.
+head -c 540672 /dev/zero >"$tmp/old-vars.fd"
+expect_status 2 "run-qemu.sh --vars with a store that is no firmware image" \
+	scripts/run-qemu.sh --vars "$tmp/old-vars.fd" --log "$tmp/old-vars.ktap"
+grep -q "is not an image of" "$tmp/err"
+check "  ... says what is wrong with it" $?
 # A PATH without QEMU: the run's result is an error, not an older log's verdict.
 mkdir -p "$tmp/bin"
 for f in /usr/bin/* /usr/sbin/*; do

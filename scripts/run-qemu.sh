@@ -5,15 +5,21 @@
 # `make bench`): the i440FX "pc" machine without its default devices (no
 # IDE CD-ROM for the firmware to try first; -nodefaults, then the VGA back
 # for the screen), the ESP on virtio-blk, 256 MiB. The firmware is Debian's
-# OVMF.fd, code and variable store in one image, as writable flash: the
-# report store needs the variable store, and under TCG this build boots
-# about a second faster than the split OVMF_CODE_4M + OVMF_VARS_4M.
-# Each run boots a copy of build/ovmf/OVMF-warm.fd when `make` has made it
-# (mk/firmware.mk): OVMF.fd after one boot of this machine, so the firmware
-# does not create its boot options and consoles again in slow emulated flash
-# (another second under TCG); without it, a copy of OVMF.fd. The copy is
-# fresh for each run, or kept from one boot to the next with --keep-vars /
-# --vars.
+# OVMF.fd, code and variable store in one image (under TCG about a second
+# faster than the split OVMF_CODE_4M + OVMF_VARS_4M), as it is after one
+# boot of this machine: build/ovmf/OVMF-warm.fd, made by `make`
+# (mk/firmware.mk), or OVMF.fd itself before that.
+#
+# The variable store, where the kernel keeps its report for the next boot:
+#   - by default nothing outlives the run, so the image is read-only flash:
+#     OVMF then keeps its variables in RAM, and SetVariable, the report
+#     store included, works as on flash for everything that runs in this
+#     boot. Emulated flash is slow under TCG (every byte written is a block
+#     write in QEMU: about 0.4 s for a report, a second for a first boot's
+#     boot options), and what it would keep is thrown away with the run;
+#   - with --keep-vars / --vars the image is a writable copy that lives
+#     from one boot to the next, so a stored report is written to the ESP
+#     on the next boot (make test's stick step checks that round trip).
 
 usage() {
 	cat <<'USAGE'
@@ -175,12 +181,12 @@ if [ "$keep_vars" = 1 ]; then
 	# One run at a time may own the variable store.
 	exec 9>"$vars.lock"
 	flock -n 9 || die "another run is using $vars (--keep-vars)"
+	# shellcheck disable=SC2054
+	firmware=(-drive if=pflash,format=raw,unit=0,file="$vars")
 else
-	vars=$work/firmware.fd
-	cp "$ovmf" "$vars"
+	# shellcheck disable=SC2054
+	firmware=(-drive if=pflash,format=raw,unit=0,readonly=on,file="$ovmf")
 fi
-# shellcheck disable=SC2054
-firmware=(-drive if=pflash,format=raw,unit=0,file="$vars")
 serials=(-serial stdio)
 [ -z "$screen" ] || serials+=(-serial file:"$screen")
 monitor_args=(-monitor none)

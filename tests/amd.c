@@ -17,6 +17,7 @@
  * The PerfEvtSel fields (Edge, INT, En, Inv, CntMask, EventSelect[11:8],
  * HG_ONLY) are the APM's (Vol. 2 13.2.1, Figure 13-7).
  */
+#include "cmask_partition.h"
 #include "pmu.h"
 #include "rules.h"
 #include "test.h"
@@ -372,13 +373,6 @@ TEST(amd, pmi_iff_int_every_counter, REQ_AMD | REQ_APIC)
 	pmu_pmi_uninstall();
 }
 
-static bool amd_close(uint64_t a, uint64_t b)
-{
-	uint64_t d = a > b ? a - b : b - a;
-
-	return d <= a / 64 + 64;
-}
-
 /* Several counters with their own selects, started and stopped together:
  * by PerfCntrGlobalCtl on v2; otherwise all but the last are enabled first
  * and the last's En is the gate (the others then count a constant extra). */
@@ -406,7 +400,16 @@ TEST(amd, edge_inv_cmask, REQ_AMD)
 {
 	const uint64_t ins = AMD_SEL(0);
 	const uint64_t lo = PMU_ITERS * WORKLOAD_INSNS_PER_ITER / AMD_MAX_IPC;
-	uint64_t sel[4], v[4];
+	static const struct cmask_partition_words words = {
+	    .rule_cmask = RULE_AMD_CNTMASK,
+	    .rule_inv = RULE_AMD_INV,
+	    .rule_edge = RULE_AMD_EDGE,
+	    .cmask_one = "clocks retiring >= 1 instruction (CntMask = 1)",
+	    .sum = "CntMask=1 + Inv CntMask=1 == clocks (+-1/64)",
+	    .cycles = "cycles not in halt",
+	    .edge_one = "Edge CntMask = 1 (transitions into retiring), Inv CntMask = 1",
+	};
+	uint64_t sel[CMASK_COUNTERS], v[CMASK_COUNTERS];
 
 	/* CntMask = 255: no core retires 255 instructions in one clock. */
 	expect_eq(t,
@@ -441,21 +444,11 @@ TEST(amd, edge_inv_cmask, REQ_AMD)
 	/* Clocks: CntMask = 1 and Inv CntMask = 1 split them; Edge CntMask = 1
 	 * counts the transitions into retiring, at most one per clock of the
 	 * other state plus one. */
-	sel[0] = AMD_SEL_EV(AMD_EVT_CYCLES, 0);
-	sel[1] = ins | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 1);
-	sel[2] = ins | PERFEVTSEL_INV | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 1);
-	sel[3] = ins | PERFEVTSEL_EDGE | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 1);
-	run_together(4, sel, PMU_ITERS);
-	for (unsigned k = 0; k < 4; k++)
+	cmask_partition_selects(AMD_SEL_EV(AMD_EVT_CYCLES, 0), ins, sel);
+	run_together(CMASK_COUNTERS, sel, PMU_ITERS);
+	for (unsigned k = 0; k < CMASK_COUNTERS; k++)
 		v[k] = rdmsr(ctr_msr(k));
-	expect_range(t, v[1], lo, PMU_ITERS * WORKLOAD_INSNS_PER_ITER + PMU_OVERHEAD_EVENTS,
-		     RULE_AMD_CNTMASK, "clocks retiring >= 1 instruction (CntMask = 1)");
-	expect_true(t, amd_close(v[0], v[1] + v[2]), "CntMask=1 + Inv CntMask=1 == clocks (+-1/64)",
-		    "differs", RULE_AMD_INV, "%llu + %llu vs cycles not in halt %llu",
-		    (unsigned long long)v[1], (unsigned long long)v[2], (unsigned long long)v[0]);
-	expect_range(t, v[3], 1, v[2] + 1, RULE_AMD_EDGE,
-		     "Edge CntMask = 1 (transitions into retiring), Inv CntMask = 1 count %llu",
-		     (unsigned long long)v[2]);
+	expect_cmask_partition(t, v, lo, &words);
 }
 
 /* Counter i counting retired instructions: written with `value` while it

@@ -5,6 +5,7 @@
  * SDM Vol. 3B 20.2.1.1 (Figure 20-1) and 20.2.2 (Figure 20-2).
  * The tests belong to the counting suite (same names as before the split).
  */
+#include "cmask_partition.h"
 #include "ktap.h"
 #include "pmu.h"
 #include "rules.h"
@@ -75,15 +76,6 @@ TEST(counting, usr_os_filter_fixed, REQ_FIXED0)
 	}
 }
 
-/* |a - b| <= a / 64 + 64: two counters that count the same cycles in the
- * same window, allowing for the enable taking effect a few cycles apart. */
-static bool close_to(uint64_t a, uint64_t b)
-{
-	uint64_t d = a > b ? a - b : b - a;
-
-	return d <= a / 64 + 64;
-}
-
 /* One counter (`sel` without EN) over the workload, on any version. */
 static uint64_t count_one(int c, uint64_t sel)
 {
@@ -95,15 +87,24 @@ TEST(counting, edge_inv_cmask, REQ_ARCH_PMU | REQ_GP_COUNTER)
 	uint64_t base = PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN;
 	uint64_t ins = pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, base);
 	uint64_t cyc = pmu_evtsel(ARCH_EVENT_CORE_CYCLES, base);
-	int c[4];
-	uint64_t v[4], all = 0;
+	static const struct cmask_partition_words words = {
+	    .rule_cmask = RULE_EVTSEL_CMASK,
+	    .rule_inv = RULE_EVTSEL_INV,
+	    .rule_edge = RULE_EVTSEL_EDGE,
+	    .cmask_one = "cycles retiring >= 1 instruction (CMASK = 1)",
+	    .sum = "CMASK=1 + INV CMASK=1 == core cycles",
+	    .cycles = "core cycles",
+	    .edge_one = "EDGE CMASK=1 (transitions into retiring), INV CMASK=1",
+	};
+	int c[CMASK_COUNTERS];
+	uint64_t sel[CMASK_COUNTERS], v[CMASK_COUNTERS], all = 0;
 	unsigned n = 0;
 
 	if (!pmu_event_available(ARCH_EVENT_INSTRUCTIONS) ||
 	    !pmu_event_available(ARCH_EVENT_CORE_CYCLES))
 		t_skip_return(t,
 			      "CPUID.0AH:EBX[0] or EBX[1]: core cycles / instructions unavailable");
-	for (unsigned k = 0; k < 4; k++) {
+	for (unsigned k = 0; k < CMASK_COUNTERS; k++) {
 		c[k] = pmu_gp_nth(k);
 		if (c[k] >= 0) {
 			n++;
@@ -140,7 +141,7 @@ TEST(counting, edge_inv_cmask, REQ_ARCH_PMU | REQ_GP_COUNTER)
 	pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(c[0]) | GLOBAL_PMC_BIT(c[1])), PMU_ITERS);
 	v[0] = pmu_gp_read(c[0]);
 	v[1] = pmu_gp_read(c[1]);
-	expect_true(t, v[0] > 0 && close_to(v[0], v[1]), "INV count == core cycles (+-1/64)",
+	expect_true(t, v[0] > 0 && counts_close(v[0], v[1]), "INV count == core cycles (+-1/64)",
 		    "differs", RULE_EVTSEL_INV, "INV CMASK=255 count %llu vs core cycles %llu",
 		    (unsigned long long)v[1], (unsigned long long)v[0]);
 	if (n < 4) {
@@ -149,20 +150,11 @@ TEST(counting, edge_inv_cmask, REQ_ARCH_PMU | REQ_GP_COUNTER)
 	}
 	/* CMASK = 1 and INV CMASK = 1 split the cycles; EDGE CMASK = 1 counts
 	 * the rising edges of "retired >= 1", at most one per stall + 1. */
-	pmu_gp_program(c[0], cyc, 0);
-	pmu_gp_program(c[1], ins | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 1), 0);
-	pmu_gp_program(c[2], ins | PERFEVTSEL_INV | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 1), 0);
-	pmu_gp_program(c[3], ins | PERFEVTSEL_EDGE | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 1), 0);
+	cmask_partition_selects(cyc, ins, sel);
+	for (unsigned k = 0; k < CMASK_COUNTERS; k++)
+		pmu_gp_program(c[k], sel[k], 0);
 	pmu_run_gated(pmu_gate_global(all), PMU_ITERS);
-	for (unsigned k = 0; k < 4; k++)
+	for (unsigned k = 0; k < CMASK_COUNTERS; k++)
 		v[k] = pmu_gp_read(c[k]);
-	expect_range(t, v[1], PMU_ITERS * WORKLOAD_INSNS_PER_ITER / PMU_MAX_IPC,
-		     PMU_ITERS * WORKLOAD_INSNS_PER_ITER + PMU_OVERHEAD_EVENTS, RULE_EVTSEL_CMASK,
-		     "cycles retiring >= 1 instruction (CMASK = 1)");
-	expect_true(t, close_to(v[0], v[1] + v[2]), "CMASK=1 + INV CMASK=1 == core cycles",
-		    "differs", RULE_EVTSEL_INV, "%llu + %llu vs core cycles %llu",
-		    (unsigned long long)v[1], (unsigned long long)v[2], (unsigned long long)v[0]);
-	expect_range(t, v[3], 1, v[2] + 1, RULE_EVTSEL_EDGE,
-		     "EDGE CMASK=1 (transitions into retiring), INV CMASK=1 count %llu",
-		     (unsigned long long)v[2]);
+	expect_cmask_partition(t, v, PMU_ITERS * WORKLOAD_INSNS_PER_ITER / PMU_MAX_IPC, &words);
 }

@@ -83,6 +83,13 @@ static bool usable(unsigned cpu)
 
 enum partner { ANY_OTHER, SIBLING, OTHER_CORE };
 
+/* What a test that needs such a partner lacks without one. */
+static const char *const partner_needed[] = {
+    [ANY_OTHER] = "needs a second online CPU",
+    [SIBLING] = "needs the other thread of this core online (CPUID.0BH SMT level)",
+    [OTHER_CORE] = "needs an online CPU on another core of this package",
+};
+
 /* The first usable CPU other than this one in the given relation to it. */
 static unsigned partner(enum partner rel)
 {
@@ -100,6 +107,16 @@ static unsigned partner(enum partner rel)
 	return ARCH_NO_CPU;
 }
 
+/* *cpu = partner(rel); false, the test skipped, when there is none. */
+static bool partner_or_skip(struct t *t, enum partner rel, unsigned *cpu)
+{
+	*cpu = partner(rel);
+	if (*cpu != ARCH_NO_CPU)
+		return true;
+	t_skip(t, "%s", partner_needed[rel]);
+	return false;
+}
+
 static const struct caps *record_of(unsigned cpu)
 {
 	return cpus_config(cpus_config_of(cpu));
@@ -115,6 +132,26 @@ static int common_gp(unsigned other)
 			return (int)c.idx;
 	}
 	return -1;
+}
+
+/* *gp = a GP counter this CPU and `other` (its `both`: "CPUs", "threads")
+ * have, to count instructions retired; false, the test skipped, when there
+ * is none or the event is unavailable. */
+static bool instructions_gp_or_skip(struct t *t, unsigned other, const char *both, int *gp)
+{
+	*gp = common_gp(other);
+	if (*gp >= 0 && pmu_event_available(ARCH_EVENT_INSTRUCTIONS))
+		return true;
+	t_skip(t, "no GP counter on both %s, or instructions retired unavailable", both);
+	return false;
+}
+
+/* Run fn(arg) on every usable CPU, this one included. */
+static void on_every_cpu(struct t *t, void (*fn)(void *), void *arg, const char *what)
+{
+	for (unsigned c = 0; c < arch_cpu_count(); c++)
+		if (usable(c))
+			on_cpu(t, c, fn, arg, what);
 }
 
 /* ---- Remote steps --------------------------------------------------------- */
@@ -185,13 +222,12 @@ static uint64_t count_other_cpus_work(struct t *t, unsigned gp, uint64_t evtsel,
 
 TEST(smp, counters_per_cpu, REQ_ARCH_PMU)
 {
-	unsigned other = partner(ANY_OTHER);
+	unsigned other;
+	int gp;
 
-	if (other == ARCH_NO_CPU)
-		t_skip_return(t, "needs a second online CPU");
-	int gp = common_gp(other);
-	if (gp < 0 || !pmu_event_available(ARCH_EVENT_INSTRUCTIONS))
-		t_skip_return(t, "no GP counter on both CPUs, or instructions retired unavailable");
+	if (!partner_or_skip(t, ANY_OTHER, &other) ||
+	    !instructions_gp_or_skip(t, other, "CPUs", &gp))
+		return;
 	uint64_t insns = PMU_ITERS * WORKLOAD_INSNS_PER_ITER;
 	uint64_t evtsel = pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_USR | PERFEVTSEL_EN);
 	struct step s = {.gp = (unsigned)gp,
@@ -248,9 +284,13 @@ static void write_lvt(void *arg)
 /* The LVT performance-counter entry of every usable CPU. */
 static void lvt_everywhere(struct t *t, uint32_t lvt)
 {
-	for (unsigned c = 0; c < arch_cpu_count(); c++)
-		if (usable(c))
-			on_cpu(t, c, write_lvt, &lvt, "writing its LVT performance-counter entry");
+	on_every_cpu(t, write_lvt, &lvt, "writing its LVT performance-counter entry");
+}
+
+static void pmis_reset(void)
+{
+	for (unsigned c = 0; c < ARCH_MAX_CPUS; c++)
+		pmis_on[c] = 0;
 }
 
 static unsigned pmis_elsewhere(unsigned *where)
@@ -268,18 +308,17 @@ static unsigned pmis_elsewhere(unsigned *where)
 
 TEST(smp, pmi_to_overflowing_cpu, REQ_ARCH_PMU | REQ_APIC)
 {
-	unsigned me = arch_cpu_current(), where = ARCH_NO_CPU;
+	unsigned me = arch_cpu_current(), where = ARCH_NO_CPU, other;
 	enum arch_event ev;
 	uint64_t per_iter;
 	int gp = pmu_gp_nth(0);
 
-	if (partner(ANY_OTHER) == ARCH_NO_CPU)
-		t_skip_return(t, "needs a second online CPU");
+	if (!partner_or_skip(t, ANY_OTHER, &other))
+		return;
 	if (gp < 0 || !pmu_exact_event(&ev, &per_iter)) {
 		t_skip_return(t, "no GP counter or no exactly counted event");
 	}
-	for (unsigned c = 0; c < ARCH_MAX_CPUS; c++)
-		pmis_on[c] = 0;
+	pmis_reset();
 	arch_set_pmi_handler(count_pmi);
 	lvt_everywhere(t, PMI_VECTOR); /* unmasked, fixed: any CPU could take it */
 
@@ -309,16 +348,13 @@ TEST(smp, pmi_to_overflowing_cpu, REQ_ARCH_PMU | REQ_APIC)
 
 TEST(smp, anythread_counts_sibling, REQ_ARCH_PMU_V3)
 {
+	unsigned sib;
+	int gp;
+
 	if (caps()->pm.anythread_deprecated)
 		t_skip_return(t, "AnyThread deprecated (CPUID.0AH:EDX[15])");
-	unsigned sib = partner(SIBLING);
-	if (sib == ARCH_NO_CPU)
-		t_skip_return(t,
-			      "needs the other thread of this core online (CPUID.0BH SMT level)");
-	int gp = common_gp(sib);
-	if (gp < 0 || !pmu_event_available(ARCH_EVENT_INSTRUCTIONS))
-		t_skip_return(t,
-			      "no GP counter on both threads, or instructions retired unavailable");
+	if (!partner_or_skip(t, SIBLING, &sib) || !instructions_gp_or_skip(t, sib, "threads", &gp))
+		return;
 	uint64_t insns = PMU_ITERS * WORKLOAD_INSNS_PER_ITER;
 	uint64_t usr = pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_USR | PERFEVTSEL_EN);
 	struct step work = {.iters = PMU_ITERS};
@@ -405,8 +441,7 @@ static void uncore_pmi_accept(void *arg)
  * the PMIs each CPU took are in pmis_on[]. */
 static void uncore_pmi_run(unsigned core)
 {
-	for (unsigned c = 0; c < ARCH_MAX_CPUS; c++)
-		pmis_on[c] = 0;
+	pmis_reset();
 	wrmsr(MSR_UNCORE_PERF_GLOBAL_CTRL, 0);
 	wrmsr(MSR_UNCORE_PERF_GLOBAL_OVF_CTRL,
 	      UNCORE_STATUS_FC0 | UNCORE_STATUS_OVF_PMI | UNCORE_STATUS_CHG);
@@ -437,19 +472,16 @@ static void pmis_by_core(unsigned core, unsigned *on, unsigned *off)
 
 TEST(smp, uncore_pmi_to_en_cores, REQ_NEHALEM_UNCORE | REQ_APIC)
 {
-	unsigned other = partner(OTHER_CORE), me = arch_cpu_current();
+	unsigned other, me = arch_cpu_current();
 
-	if (other == ARCH_NO_CPU)
-		t_skip_return(t, "needs an online CPU on another core of this package");
+	if (!partner_or_skip(t, OTHER_CORE, &other))
+		return;
 	if (core_of(me) > 3 || core_of(other) > 3) {
 		t_skip_return(t, "EN_PMI_COREx names cores 0-3 only");
 	}
 	bool on = true, off = false;
 	arch_set_pmi_handler(count_pmi);
-	for (unsigned c = 0; c < arch_cpu_count(); c++)
-		if (usable(c))
-			on_cpu(t, c, uncore_pmi_accept, &on,
-			       "IA32_DEBUGCTL.Offcore_PMI_EN, LVT unmasked");
+	on_every_cpu(t, uncore_pmi_accept, &on, "IA32_DEBUGCTL.Offcore_PMI_EN, LVT unmasked");
 
 	const unsigned cores[2] = {core_of(other), core_of(me)};
 	for (unsigned i = 0; i < 2; i++) {
@@ -463,8 +495,6 @@ TEST(smp, uncore_pmi_to_en_cores, REQ_NEHALEM_UNCORE | REQ_APIC)
 		expect_eq(t, stray, 0, RULE_SMP_UNCORE_PMI,
 			  "PMIs on CPUs of the other cores (EN_PMI_CORE%u only)", cores[i]);
 	}
-	for (unsigned c = 0; c < arch_cpu_count(); c++)
-		if (usable(c))
-			on_cpu(t, c, uncore_pmi_accept, &off, "Offcore_PMI_EN clear, LVT masked");
+	on_every_cpu(t, uncore_pmi_accept, &off, "Offcore_PMI_EN clear, LVT masked");
 	arch_set_pmi_handler(NULL);
 }

@@ -59,7 +59,8 @@ static bool parse_u64(const char *s, uint64_t *out)
 struct json {
 	FILE *f;
 	unsigned depth;
-	bool first; /* no member written yet at this depth */
+	bool first;  /* no member written yet at this depth */
+	bool absent; /* in a group whose source is absent: values are null */
 };
 
 static void j_indent(struct json *j)
@@ -97,9 +98,41 @@ static void j_close(struct json *j, char bracket)
 	j->first = false;
 }
 
-static void j_str(struct json *j, const char *key, const char *s)
+static void j_null(struct json *j, const char *key)
 {
 	j_key(j, key);
+	fputs("null", j->f);
+}
+
+/* The key of a value, or the whole member as null in an absent group:
+ * whether the value is to be written. */
+static bool j_value(struct json *j, const char *key)
+{
+	if (j->absent) {
+		j_null(j, key);
+		return false;
+	}
+	j_key(j, key);
+	return true;
+}
+
+/* Members that exist only when their source does (a leaf, a version): the
+ * values written between j_group() and j_group_end() are null when
+ * `present` is false, so each key is written once for both cases. */
+static void j_group(struct json *j, bool present)
+{
+	j->absent = !present;
+}
+
+static void j_group_end(struct json *j)
+{
+	j->absent = false;
+}
+
+static void j_str(struct json *j, const char *key, const char *s)
+{
+	if (!j_value(j, key))
+		return;
 	fputc('"', j->f);
 	for (; *s; s++) {
 		unsigned char ch = (unsigned char)*s;
@@ -116,20 +149,14 @@ static void j_str(struct json *j, const char *key, const char *s)
 
 static void j_u64(struct json *j, const char *key, uint64_t v)
 {
-	j_key(j, key);
-	fprintf(j->f, "%" PRIu64, v);
+	if (j_value(j, key))
+		fprintf(j->f, "%" PRIu64, v);
 }
 
 static void j_bool(struct json *j, const char *key, bool v)
 {
-	j_key(j, key);
-	fputs(v ? "true" : "false", j->f);
-}
-
-static void j_null(struct json *j, const char *key)
-{
-	j_key(j, key);
-	fputs("null", j->f);
+	if (j_value(j, key))
+		fputs(v ? "true" : "false", j->f);
 }
 
 /* An object under `key` when `present` (opened: the caller fills and closes
@@ -157,7 +184,8 @@ static void j_bit_list(struct json *j, const char *key, uint64_t mask)
 {
 	bool first = true;
 
-	j_key(j, key);
+	if (!j_value(j, key))
+		return;
 	fputc('[', j->f);
 	for (unsigned i = 0; i < 64; i++) {
 		if (!(mask & (1ULL << i)))
@@ -201,17 +229,12 @@ static void emit_arch_perfmon(struct json *j, const struct caps *c)
 		j_bool(j, caps_arch_event_name(i), pm->event_available[i]);
 	j_close(j, '}');
 	j_bit_list(j, "fixed_counters", pm->fixed_supported);
-	if (pm->version > 1) {
-		j_u64(j, "fixed_counters_contiguous", pm->fixed_counters_edx);
-		j_u64(j, "fixed_width", pm->fixed_width);
-	} else {
-		j_null(j, "fixed_counters_contiguous");
-		j_null(j, "fixed_width");
-	}
-	if (pm->version >= 5)
-		j_u64(j, "fixed_bitmask", pm->fixed_bitmask);
-	else
-		j_null(j, "fixed_bitmask");
+	j_group(j, pm->version > 1);
+	j_u64(j, "fixed_counters_contiguous", pm->fixed_counters_edx);
+	j_u64(j, "fixed_width", pm->fixed_width);
+	j_group(j, pm->version >= 5);
+	j_u64(j, "fixed_bitmask", pm->fixed_bitmask);
+	j_group_end(j);
 	j_bool(j, "anythread_deprecated", pm->anythread_deprecated);
 	j_close(j, '}');
 }
@@ -225,13 +248,10 @@ static void emit_leaf23(struct json *j, const struct caps *c)
 	j_hex(j, "valid_subleaves", x->subleaf_valid, 8);
 	j_bool(j, "umask2", x->umask2);
 	j_bool(j, "eq", x->eq);
-	if (x->counters_valid) {
-		j_bit_list(j, "gp_bitmap", x->gp_bitmap);
-		j_bit_list(j, "fixed_bitmap", x->fixed_bitmap);
-	} else {
-		j_null(j, "gp_bitmap");
-		j_null(j, "fixed_bitmap");
-	}
+	j_group(j, x->counters_valid);
+	j_bit_list(j, "gp_bitmap", x->gp_bitmap);
+	j_bit_list(j, "fixed_bitmap", x->fixed_bitmap);
+	j_group_end(j);
 	j_close(j, '}');
 }
 
@@ -314,31 +334,19 @@ static void emit_amd(struct json *j, const struct caps *c)
 
 	if (!j_object(j, "amd", caps_amd_like(c)))
 		return;
-	if (a->ext1_present) {
-		j_bool(j, "perfctr_core", a->perfctr_core);
-		j_bool(j, "perfctr_nb", a->perfctr_nb);
-		j_bool(j, "perfctr_llc", a->perfctr_llc);
-	} else {
-		j_null(j, "perfctr_core");
-		j_null(j, "perfctr_nb");
-		j_null(j, "perfctr_llc");
-	}
-	if (a->ext22_present) {
-		j_bool(j, "perfmon_v2", a->perfmon_v2);
-		j_bool(j, "lbr_stack_v2", a->lbr_stack_v2);
-		j_bool(j, "lbr_pmc_freeze", a->lbr_pmc_freeze);
-		j_u64(j, "num_core_pmc", a->num_core_pmc_v2);
-		j_u64(j, "lbr_v2_stack_size", a->lbr_v2_stack_size);
-		j_u64(j, "num_df_pmc", a->num_df_pmc_v2);
-		j_u64(j, "num_umc_pmc", a->num_umc_pmc_v2);
-	} else {
-		static const char *const keys[] = {
-		    "perfmon_v2",	 "lbr_stack_v2", "lbr_pmc_freeze", "num_core_pmc",
-		    "lbr_v2_stack_size", "num_df_pmc",	 "num_umc_pmc"};
-
-		for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-			j_null(j, keys[i]);
-	}
+	j_group(j, a->ext1_present);
+	j_bool(j, "perfctr_core", a->perfctr_core);
+	j_bool(j, "perfctr_nb", a->perfctr_nb);
+	j_bool(j, "perfctr_llc", a->perfctr_llc);
+	j_group(j, a->ext22_present);
+	j_bool(j, "perfmon_v2", a->perfmon_v2);
+	j_bool(j, "lbr_stack_v2", a->lbr_stack_v2);
+	j_bool(j, "lbr_pmc_freeze", a->lbr_pmc_freeze);
+	j_u64(j, "num_core_pmc", a->num_core_pmc_v2);
+	j_u64(j, "lbr_v2_stack_size", a->lbr_v2_stack_size);
+	j_u64(j, "num_df_pmc", a->num_df_pmc_v2);
+	j_u64(j, "num_umc_pmc", a->num_umc_pmc_v2);
+	j_group_end(j);
 	j_u64(j, "core_counters", a->core_counters);
 	j_close(j, '}');
 }
@@ -352,52 +360,31 @@ static void emit(FILE *f, const struct caps *c, unsigned cpu)
 	j_u64(&j, "cpu", cpu);
 	j_str(&j, "vendor", c->vendor_string);
 	j_str(&j, "vendor_class", vendor_class(c->vendor));
-	if (leaf1) {
-		j_u64(&j, "family", c->family);
-		j_u64(&j, "model", c->model);
-		j_u64(&j, "stepping", c->stepping);
-		j_hex(&j, "signature", c->signature, 8);
-	} else {
-		j_null(&j, "family");
-		j_null(&j, "model");
-		j_null(&j, "stepping");
-		j_null(&j, "signature");
-	}
+	j_group(&j, leaf1);
+	j_u64(&j, "family", c->family);
+	j_u64(&j, "model", c->model);
+	j_u64(&j, "stepping", c->stepping);
+	j_hex(&j, "signature", c->signature, 8);
+	j_group_end(&j);
 	j_u64(&j, "max_basic_leaf", c->max_basic_leaf);
-	if (c->max_ext_valid)
-		j_u64(&j, "max_ext_leaf", c->max_ext_leaf);
-	else
-		j_null(&j, "max_ext_leaf");
-	if (leaf1) {
-		j_bool(&j, "hypervisor", c->hypervisor);
-		j_bool(&j, "pdcm", c->pdcm);
-		j_bool(&j, "x2apic", c->x2apic);
-		j_bool(&j, "apic", c->apic);
-		j_bool(&j, "msr", c->msr);
-		j_bool(&j, "tsc", c->tsc);
-		j_bool(&j, "ds", c->ds);
-	} else {
-		static const char *const keys[] = {"hypervisor", "pdcm", "x2apic", "apic",
-						   "msr",	 "tsc",	 "ds"};
-
-		for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-			j_null(&j, keys[i]);
-	}
-	if (c->hypervisor)
-		j_str(&j, "hypervisor_vendor", c->hypervisor_vendor);
-	else
-		j_null(&j, "hypervisor_vendor");
-	if (c->max_basic_leaf >= 7)
-		j_bool(&j, "hybrid", c->hybrid);
-	else
-		j_null(&j, "hybrid");
-	if (c->hybrid && c->max_basic_leaf >= 0x1A) {
-		j_str(&j, "core_type", caps_core_type_name(c->core_type));
-		j_hex(&j, "native_model_id", c->native_model_id, 6);
-	} else {
-		j_null(&j, "core_type");
-		j_null(&j, "native_model_id");
-	}
+	j_group(&j, c->max_ext_valid);
+	j_u64(&j, "max_ext_leaf", c->max_ext_leaf);
+	j_group(&j, leaf1);
+	j_bool(&j, "hypervisor", c->hypervisor);
+	j_bool(&j, "pdcm", c->pdcm);
+	j_bool(&j, "x2apic", c->x2apic);
+	j_bool(&j, "apic", c->apic);
+	j_bool(&j, "msr", c->msr);
+	j_bool(&j, "tsc", c->tsc);
+	j_bool(&j, "ds", c->ds);
+	j_group(&j, c->hypervisor);
+	j_str(&j, "hypervisor_vendor", c->hypervisor_vendor);
+	j_group(&j, c->max_basic_leaf >= 7);
+	j_bool(&j, "hybrid", c->hybrid);
+	j_group(&j, c->hybrid && c->max_basic_leaf >= 0x1A);
+	j_str(&j, "core_type", caps_core_type_name(c->core_type));
+	j_hex(&j, "native_model_id", c->native_model_id, 6);
+	j_group_end(&j);
 	emit_arch_perfmon(&j, c);
 	emit_leaf23(&j, c);
 	emit_rdt_monitoring(&j, c);

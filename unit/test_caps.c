@@ -116,19 +116,24 @@ static void fake_vendor(struct fake *f, uint32_t max, const char *v)
 	fake_set(f, 0, 0, max, w[0], w[2], w[1]);
 }
 
-static void fake_intel(struct fake *f, uint32_t max, uint32_t sig)
+/* A new fake CPU: vendor, maximum basic leaf and signature (CPUID.01H:EAX),
+ * no other leaf. */
+static void fake_cpu(struct fake *f, const char *vendor, uint32_t max, uint32_t sig)
 {
 	memset(f, 0, sizeof(*f));
-	fake_vendor(f, max, "GenuineIntel");
+	fake_vendor(f, max, vendor);
 	fake_set(f, 1, 0, sig, 0, 0, 0);
+}
+
+static void fake_intel(struct fake *f, uint32_t max, uint32_t sig)
+{
+	fake_cpu(f, "GenuineIntel", max, sig);
 	fake_set(f, 0x80000000, 0, 0x80000008, 0, 0, 0);
 }
 
 static void fake_amd(struct fake *f, uint32_t max, uint32_t sig, uint32_t max_ext)
 {
-	memset(f, 0, sizeof(*f));
-	fake_vendor(f, max, "AuthenticAMD");
-	fake_set(f, 1, 0, sig, 0, 0, 0);
+	fake_cpu(f, "AuthenticAMD", max, sig);
 	fake_set(f, 0x80000000, 0, max_ext, 0, 0, 0);
 }
 
@@ -191,9 +196,7 @@ static void test_signature(void)
 	UNIT_EQ(c.model, 0x6, "amd 10662: extended model ignored for base family 06H");
 
 	/* Hygon 00900F01H: family 18H, model 0. */
-	memset(&f, 0, sizeof(f));
-	fake_vendor(&f, 0xD, "HygonGenuine");
-	fake_set(&f, 1, 0, 0x00900F01, 0, 0, 0);
+	fake_cpu(&f, "HygonGenuine", 0xD, 0x00900F01);
 	c = decode(&f);
 	UNIT_EQ(c.vendor, VENDOR_HYGON, "hygon: vendor HygonGenuine");
 	UNIT_EQ(c.family, 0x18, "hygon 900F01: family 18H");
@@ -207,9 +210,7 @@ static void test_signature(void)
 
 	/* Zhaoxin KX-7000, 00607B1H: family 7, the extended model counts from
 	 * family 06H up (Linux x86_model(), the cpuid tool): model 6BH. */
-	memset(&f, 0, sizeof(f));
-	fake_vendor(&f, 0xA, "  Shanghai  ");
-	fake_set(&f, 1, 0, 0x000607B1, 0, 0, 0);
+	fake_cpu(&f, "  Shanghai  ", 0xA, 0x000607B1);
 	fake_set(&f, 0xA, 0, 0x07300402, 0, 0, 0x00000603);
 	c = decode(&f);
 	UNIT_EQ(c.vendor, VENDOR_ZHAOXIN, "zhaoxin: vendor '  Shanghai  '");
@@ -219,9 +220,7 @@ static void test_signature(void)
 
 	/* A corrupted vendor string with a valid leaf 0AH: the PMU is the
 	 * leaf's, the name does not matter. */
-	memset(&f, 0, sizeof(f));
-	fake_vendor(&f, 0xD, "GenuineIotel");
-	fake_set(&f, 1, 0, 0x000306C3, 0, 0, 0);
+	fake_cpu(&f, "GenuineIotel", 0xD, 0x000306C3);
 	fake_set(&f, 0xA, 0, 0x07300403, 0, 0, 0x00000603);
 	c = decode(&f);
 	UNIT_EQ(c.vendor, VENDOR_UNKNOWN, "GenuineIotel: vendor unknown");
@@ -501,16 +500,23 @@ static void test_hybrid(void)
 }
 
 /* Leaf 1CH as Sapphire Rapids reports it (../shared/cpuid: EAX 4000000BH,
- * EBX 7, ECX 7): depths 8, 16, 32; every filter; every INFO field. */
+ * EBX 7, ECX 7): depths 8, 16, 32; every filter; every INFO field. Its
+ * maximum basic leaf is `max`; CPUID.(07H,0):EDX[19] is `arch_lbr`. */
+static struct caps decode_spr_arch_lbr(struct fake *f, uint32_t max, bool arch_lbr)
+{
+	fake_intel(f, max, 0x000806F8);
+	if (arch_lbr)
+		fake_set(f, 7, 0, 0, 0, 0, 1u << 19);
+	fake_set(f, 0x1C, 0, 0x4000000B, 7, 7, 0);
+	return decode(f);
+}
+
 static void test_arch_lbr(void)
 {
 	struct fake f;
 	struct caps c;
 
-	fake_intel(&f, 0x20, 0x000806F8);
-	fake_set(&f, 7, 0, 0, 0, 0, 1u << 19);
-	fake_set(&f, 0x1C, 0, 0x4000000B, 7, 7, 0);
-	c = decode(&f);
+	c = decode_spr_arch_lbr(&f, 0x20, true);
 	UNIT_TRUE(c.arch_lbr.enumerated && c.arch_lbr.present, "arch LBR: 07H EDX[19], leaf 1CH");
 	UNIT_EQ(c.arch_lbr.depth_mask, 0x0B, "arch LBR: depth bitmap EAX[7:0]");
 	UNIT_EQ(c.arch_lbr.max_depth, 32, "arch LBR: largest depth 8 * (3 + 1)");
@@ -523,19 +529,14 @@ static void test_arch_lbr(void)
 	UNIT_TRUE(requires_missing(&c, REQ_ARCH_LBR) == NULL, "arch LBR: REQ_ARCH_LBR holds");
 
 	/* Leaf 1CH above the maximum: enumerated, not present, never read. */
-	fake_intel(&f, 0x1B, 0x000806F8);
-	fake_set(&f, 7, 0, 0, 0, 0, 1u << 19);
-	fake_set(&f, 0x1C, 0, 0x4000000B, 7, 7, 0);
-	c = decode(&f);
+	c = decode_spr_arch_lbr(&f, 0x1B, true);
 	UNIT_TRUE(c.arch_lbr.enumerated && !c.arch_lbr.present && c.arch_lbr.max_depth == 0,
 		  "arch LBR: 1CH above CPUID.0H:EAX is not read");
 	UNIT_TRUE(requires_missing(&c, REQ_ARCH_LBR) != NULL, "arch LBR: REQ_ARCH_LBR missing");
 	NO_READ_ABOVE_MAX(&f, "arch LBR");
 
 	/* Without the 07H bit leaf 1CH is not asked. */
-	fake_intel(&f, 0x20, 0x000806F8);
-	fake_set(&f, 0x1C, 0, 0x4000000B, 7, 7, 0);
-	c = decode(&f);
+	c = decode_spr_arch_lbr(&f, 0x20, false);
 	UNIT_TRUE(!c.arch_lbr.present && !fake_asked(&f, 0x1C, 0), "no arch LBR: 1CH not asked");
 }
 
