@@ -63,8 +63,32 @@ static inline bool x86_vector_has_error_code(int vec)
 #define TIMER_VECTOR	0xF1 /* LVT timer: the watchdog */
 #define SPURIOUS_VECTOR 0xFF /* spurious-interrupt vector register */
 
-/* Mnemonic of a vector ("#GP"), "#??" when unknown. */
-const char *x86_vector_name(int vector);
+/* Not a vector: arch_exception.vector when the watchdog ended a guarded run. */
+#define ARCH_TIMEOUT (-1)
+
+/* Mnemonic of a vector ("#GP"): the exceptions of SDM Vol. 3A Table 6-1 and
+ * AMD64 APM Vol. 2 Table 8-1 (#HV, #VC, #SX), the kernel's vectors above,
+ * "timeout" for ARCH_TIMEOUT, "#??" otherwise. One table for the
+ * machine and the simulator. */
+static inline const char *x86_vector_name(int vector)
+{
+	static const char *const names[32] = {
+	    "#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "#CSO", "#TS",
+	    "#NP", "#SS", "#GP", "#PF", "#15", "#MF", "#AC", "#MC", "#XM", "#VE",  "#CP",
+	    "#22", "#23", "#24", "#25", "#26", "#27", "#HV", "#VC", "#SX", "#31",
+	};
+	if (vector == ARCH_TIMEOUT)
+		return "timeout";
+	if (vector >= 0 && vector < 32)
+		return names[vector];
+	if (vector == PMI_VECTOR)
+		return "PMI";
+	if (vector == TIMER_VECTOR)
+		return "timer";
+	if (vector == SPURIOUS_VECTOR)
+		return "spurious";
+	return "#??";
+}
 
 struct cpuid_regs {
 	uint32_t eax, ebx, ecx, edx;
@@ -271,7 +295,8 @@ void arch_workload_gated_range(uint64_t *start, uint64_t *end);
 /* ---- Branches at known addresses (LBR checks) -------------------------- */
 
 /* The kinds of near branch the chain takes, in the categories the LBR
- * filters name (SDM Vol. 3B 19.1 IA32_LBR_CTL, 19.x MSR_LBR_SELECT). */
+ * filters name (SDM Vol. 3B 19.1 IA32_LBR_CTL; MSR_LBR_SELECT, "Filtering of
+ * Last Branch Records"). */
 enum arch_branch_kind {
 	ARCH_BRANCH_JMP,  /* near relative JMP */
 	ARCH_BRANCH_JCC,  /* conditional, taken */
@@ -388,14 +413,15 @@ struct arch_exception {
 	 * ", "-separated), or NULL: a failure of the test whatever else it did. */
 	const char *state_restored;
 };
-#define ARCH_TIMEOUT (-1)
-
 /* How a guarded run ended. The values are the ones each implementation's
- * unwinding carries (x86_ctx_restore / siglongjmp): 0 is "returned". */
+ * unwinding carries (x86_ctx_restore / siglongjmp): 0 is "returned". The
+ * last two only arch_run_on_cpu() returns (below). */
 enum arch_guard_result {
 	ARCH_GUARD_RETURNED = 0,
 	ARCH_GUARD_EXCEPTION = 1,
 	ARCH_GUARD_TIMEOUT = 2,
+	ARCH_RUN_CPU_LOST = 3,
+	ARCH_RUN_CPU_OFFLINE = 4,
 };
 
 /*
@@ -458,10 +484,8 @@ unsigned arch_cpus_start(unsigned silent_cpu);
  * with interrupts off; only one CPU runs kernel code at a time, except what
  * the callee's interrupt handlers do.
  */
-#define ARCH_RUN_CPU_LOST    3
-#define ARCH_RUN_CPU_OFFLINE 4
-int arch_run_on_cpu(unsigned cpu, void (*fn)(void *), void *arg, uint32_t timeout_ms,
-		    struct arch_exception *ex);
+enum arch_guard_result arch_run_on_cpu(unsigned cpu, void (*fn)(void *), void *arg,
+				       uint32_t timeout_ms, struct arch_exception *ex);
 
 /* ---- Output, exit ------------------------------------------------------ */
 

@@ -30,7 +30,7 @@ static void report_identity(const struct caps *c)
 {
 	ktap_diag(&g_ktap,
 		  "caps: vendor %s (%s), DisplayFamily %02XH DisplayModel %02XH stepping %u "
-		  "(CPUID.01H:EAX = %08X)",
+		  "(CPUID.01H:EAX = 0x%08x)",
 		  c->vendor_string, caps_vendor_name(c->vendor), c->family, c->model, c->stepping,
 		  c->signature);
 	if (c->max_ext_valid)

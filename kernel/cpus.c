@@ -29,7 +29,7 @@ static unsigned n_configs;
 static uint8_t config_of[ARCH_MAX_CPUS];
 /* What reading a record ran into, reported later (cpus_report). */
 static int perf_cap_vector[ARCH_MAX_CPUS];
-static int read_rc[ARCH_MAX_CPUS];
+static enum arch_guard_result read_rc[ARCH_MAX_CPUS];
 static unsigned too_many_configs;
 
 struct reading {
@@ -72,7 +72,7 @@ void cpus_read_records(void)
 		if (arch_cpu_state(cpu) != CPU_ONLINE)
 			continue;
 		read_rc[cpu] = arch_run_on_cpu(cpu, read_record, &rd, 2000, &ex);
-		if (read_rc[cpu] != 0)
+		if (read_rc[cpu] != ARCH_GUARD_RETURNED)
 			continue;
 		perf_cap_vector[cpu] = rd.perf_cap_vector;
 		unsigned k = 0;
@@ -184,11 +184,11 @@ void cpus_report(const struct options *o)
 		if (arch_cpu_state(c) != CPU_ONLINE)
 			ktap_diag(&g_ktap, "cpu %u: APIC ID %#x: %s: not tested", c,
 				  arch_cpu_apic_id(c), arch_cpu_state_name(arch_cpu_state(c)));
-		else if (read_rc[c] != 0)
+		else if (read_rc[c] != ARCH_GUARD_RETURNED)
 			ktap_diag(&g_ktap,
 				  "cpu %u: APIC ID %#x: reading its capability record failed "
 				  "(run status %d): not tested",
-				  c, arch_cpu_apic_id(c), read_rc[c]);
+				  c, arch_cpu_apic_id(c), (int)read_rc[c]);
 		else if (!r)
 			ktap_diag(&g_ktap,
 				  "cpu %u: APIC ID %#x: more than %d distinct PMU configurations: "

@@ -24,6 +24,7 @@ static const struct lbr_layout stacks[] = {
     [GLM32] = {32, MSR_LBR_NHM_FROM, MSR_LBR_NHM_TO, MSR_LBR_INFO_0, true, true, "Goldmont"},
     [KNL8] = {8, MSR_LBR_NHM_FROM, MSR_LBR_NHM_TO, 0, true, false, "Knights Landing"},
 };
+_Static_assert(ARRAY_SIZE(stacks) == KNL8 + 1, "a layout per enum stack");
 
 static const struct {
 	uint8_t model;

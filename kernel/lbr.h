@@ -45,8 +45,8 @@ void lbr_pebs_reset(void);
  * instructions with INT, preset to overflow 64 instructions into
  * PMU_ITERS iterations of the gated workload, with IA32_DEBUGCTL's LBR and
  * FREEZE_LBRS_ON_PMI replaced by `debugctl_set` for the run (and cleared
- * after it). False, nothing done, without a GP counter or the instructions
- * event.
+ * after it). The caller's test requires a GP counter and the instructions
+ * event (REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT).
  */
 struct lbr_pmi_run {
 	unsigned ovf;	   /* the counter that overflowed */
@@ -54,7 +54,7 @@ struct lbr_pmi_run {
 	uint64_t status;   /* IA32_PERF_GLOBAL_STATUS in the first PMI */
 	uint64_t debugctl; /* IA32_DEBUGCTL after the run */
 };
-bool lbr_pmi_run(uint64_t debugctl_set, struct lbr_pmi_run *r);
+void lbr_pmi_run(uint64_t debugctl_set, struct lbr_pmi_run *r);
 
 /* For the simulator's quirk table: a model-specific LBR stack this table
  * knows, and one with MSR_LBR_SELECT. */

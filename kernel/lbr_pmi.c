@@ -7,14 +7,11 @@
 #include "lbr.h"
 #include "pmu.h"
 
-bool lbr_pmi_run(uint64_t debugctl_set, struct lbr_pmi_run *r)
+void lbr_pmi_run(uint64_t debugctl_set, struct lbr_pmi_run *r)
 {
-	int c = pmu_gp_nth(0);
 	uint64_t dbg = rdmsr(MSR_IA32_DEBUGCTL) & ~(DEBUGCTL_LBR | DEBUGCTL_FREEZE_LBRS_ON_PMI);
 
-	if (c < 0 || !pmu_event_available(ARCH_EVENT_INSTRUCTIONS))
-		return false;
-	r->ovf = (unsigned)c;
+	r->ovf = (unsigned)pmu_gp_nth(0);
 	pmu_gp_program(r->ovf,
 		       pmu_evtsel(ARCH_EVENT_INSTRUCTIONS,
 				  PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_INT | PERFEVTSEL_EN),
@@ -28,5 +25,4 @@ bool lbr_pmi_run(uint64_t debugctl_set, struct lbr_pmi_run *r)
 	pmu_pmi_uninstall();
 	r->debugctl = rdmsr(MSR_IA32_DEBUGCTL);
 	wrmsr(MSR_IA32_DEBUGCTL, dbg);
-	return true;
 }

@@ -196,7 +196,7 @@ uint64_t rdpmc_value(uint64_t ecx, int *vec)
 	uint64_t rax = 0, rdx = 0;
 
 	*vec = rdpmc_safe(ecx, &rax, &rdx);
-	return ((rdx & 0xFFFFFFFFULL) << 32) | (rax & 0xFFFFFFFFULL);
+	return rdpmc_edx_eax(rax, rdx);
 }
 
 /* ---- Clean state -------------------------------------------------------- */

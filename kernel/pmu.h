@@ -155,9 +155,17 @@ uint64_t counter_cfg_all_rings(struct counter c, enum arch_event ev);
 uint64_t counter_count(struct counter c, uint64_t cfg, uint64_t iters);
 uint64_t counter_count_preloaded(struct counter c, uint64_t cfg, uint64_t k, uint64_t iters);
 
+/* The value RDPMC returns, EDX[31:0]:EAX[31:0], from the RAX and RDX that
+ * rdpmc_safe() filled. Always inlined: ring-3 code (__user_code) uses it and
+ * cannot call into kernel text. */
+static inline __attribute__((always_inline)) uint64_t rdpmc_edx_eax(uint64_t rax, uint64_t rdx)
+{
+	return ((rdx & 0xFFFFFFFFULL) << 32) | (rax & 0xFFFFFFFFULL);
+}
+
 /* RDPMC with ECX = ecx as EDX[31:0]:EAX[31:0]; *vec is the vector it raised
  * (0 = none). Tests that check the upper halves of RAX/RDX use
- * rdpmc_safe(). */
+ * rdpmc_safe() and rdpmc_edx_eax(). */
 uint64_t rdpmc_value(uint64_t ecx, int *vec);
 
 /* ---- Clean state -------------------------------------------------------- */

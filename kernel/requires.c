@@ -118,10 +118,29 @@ static bool rtm(const struct caps *c)
 	return c->rtm;
 }
 
+static bool event(const struct caps *c, enum arch_event ev)
+{
+	return c->pm.present && c->pm.event_available[ev];
+}
+
 static bool exact_event(const struct caps *c)
 {
-	return c->pm.present && (c->pm.event_available[ARCH_EVENT_INSTRUCTIONS] ||
-				 c->pm.event_available[ARCH_EVENT_BRANCHES]);
+	return event(c, ARCH_EVENT_INSTRUCTIONS) || event(c, ARCH_EVENT_BRANCHES);
+}
+
+static bool instructions_event(const struct caps *c)
+{
+	return event(c, ARCH_EVENT_INSTRUCTIONS);
+}
+
+static bool branches_event(const struct caps *c)
+{
+	return event(c, ARCH_EVENT_BRANCHES);
+}
+
+static bool branch_misses_event(const struct caps *c)
+{
+	return event(c, ARCH_EVENT_BRANCH_MISSES);
 }
 
 /* The existence rule of the record (kernel/pmu.h): leaf 23H's bitmap where
@@ -131,9 +150,19 @@ static bool gp_counter(const struct caps *c)
 	return c->pm.present && c->pm.gp_mask != 0;
 }
 
+static bool fixed_counter(const struct caps *c, enum fixed_counter i)
+{
+	return pmu_version_at_least(c, 2) && (c->pm.fixed_supported & BIT_ULL(i));
+}
+
 static bool fixed0(const struct caps *c)
 {
-	return pmu_version_at_least(c, 2) && (c->pm.fixed_supported & 1);
+	return fixed_counter(c, FIXED_INSTRUCTIONS);
+}
+
+static bool fixed_slots(const struct caps *c)
+{
+	return fixed_counter(c, FIXED_TOPDOWN_SLOTS);
 }
 
 static bool lbr_fmt(const struct caps *c)
@@ -196,6 +225,16 @@ static const struct requirement_desc table[] = {
 					"or a bit of CPUID.(23H,1):EAX where leaf 23H is valid"},
     [REQ_FIXED0_BIT] = {fixed0, "fixed counter 0: CPUID.0AH:EDX[4:0] > 0 or ECX[0] (v2+), "
 				"or CPUID.(23H,1):EBX[0]"},
+    [REQ_FIXED_SLOTS_BIT] = {fixed_slots, "fixed counter 3 (topdown slots): CPUID.0AH:EDX[4:0] "
+					  "> 3 or ECX[3] (v2+), or CPUID.(23H,1):EBX[3]"},
+    [REQ_INSTRUCTIONS_EVENT_BIT] = {instructions_event,
+				    "Instructions Retired (Table 20-1): "
+				    "CPUID.0AH:EBX[1] = 0 with EAX[31:24] >= 2"},
+    [REQ_BRANCHES_EVENT_BIT] = {branches_event, "Branch Instructions Retired (Table 20-1): "
+						"CPUID.0AH:EBX[5] = 0 with EAX[31:24] >= 6"},
+    [REQ_BRANCH_MISSES_EVENT_BIT] = {branch_misses_event,
+				     "Branch Misses Retired (Table 20-1): "
+				     "CPUID.0AH:EBX[6] = 0 with EAX[31:24] >= 7"},
     [REQ_LBR_FMT_BIT] = {lbr_fmt, "IA32_PERF_CAPABILITIES[5:0] LBR_FMT != 0 (model-specific "
 				  "LBR stack; needs CPUID.01H:ECX.PDCM[15])"},
     [REQ_ARCH_LBR_BIT] = {arch_lbr, "CPUID.(07H,0):EDX[19] Arch LBR with leaf 1CH enumerating "

@@ -302,12 +302,12 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	struct arch_exception ex;
 	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;
 	live_test = d;
-	int rc = arch_run_on_cpu(run_cpu, run_fn, &t, timeout, &ex);
+	enum arch_guard_result rc = arch_run_on_cpu(run_cpu, run_fn, &t, timeout, &ex);
 	live_test = NULL;
 
 	if (rc != ARCH_RUN_CPU_LOST && rc != ARCH_RUN_CPU_OFFLINE) {
 		struct arch_exception rex;
-		if (arch_run_on_cpu(run_cpu, reset_fn, NULL, timeout, &rex) != 0)
+		if (arch_run_on_cpu(run_cpu, reset_fn, NULL, timeout, &rex) != ARCH_GUARD_RETURNED)
 			ktap_diag(w, "cpu %u: resetting the PMU after the test failed (%s)",
 				  run_cpu, x86_vector_name(rex.vector));
 	}
@@ -432,6 +432,7 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 
 		run_cpu = cpus[c];
 		cpus_use(run_cpu);
+		screen_set_cpu(run_cpu);
 		for (unsigned i = 0; i < n; i++) {
 			char *label = labels[i];
 			if (n_cpus > 1)

@@ -105,12 +105,13 @@ static void draw_counts(unsigned row, const struct suite_count *c)
 		const char *label;
 		unsigned col;
 		enum screen_color color;
-	} cells[COUNT_COLUMNS] = {
+	} cells[] = {
 	    [COUNT_PASS] = {"pass", 0, SCREEN_GREEN},
 	    [COUNT_FAIL] = {"fail", 14, SCREEN_RED},
 	    [COUNT_SKIP] = {"skip", 28, SCREEN_YELLOW},
 	    [COUNT_KNOWN] = {"known deviations", 42, SCREEN_CYAN},
 	};
+	_Static_assert(ARRAY_SIZE(cells) == COUNT_COLUMNS, "a cell per enum count_column");
 	char b[40];
 	for (unsigned i = 0; i < COUNT_COLUMNS; i++) {
 		ksnprintf(b, sizeof(b), "%s %u    ", cells[i].label, c->n[i]);
@@ -339,7 +340,8 @@ static void add_machine(const struct screen_summary *sum)
 {
 	char mc[80];
 	add(SCREEN_WHITE, 0, "The machine");
-	addf(SCREEN_GREY, 0, "  vendor:      %s (%s), family %02xh, model %02xh, stepping %u",
+	addf(SCREEN_GREY, 0,
+	     "  vendor:      %s (%s), DisplayFamily %02XH, DisplayModel %02XH, stepping %u",
 	     g_caps.vendor_string, caps_vendor_name(g_caps.vendor), g_caps.family, g_caps.model,
 	     g_caps.stepping);
 	describe_microcode(mc, sizeof(mc));

@@ -178,8 +178,8 @@ TEST(amd, counters_48_bits_and_rdpmc, REQ_AMD)
 		expect_eq(t, rdmsr(ctr_msr(i)), mask, RULE_AMD_WIDTH, "PerfCtr%u read back", i);
 		if (expect_vector(t, rdpmc_safe(i, &rax, &rdx), 0, RULE_AMD_RDPMC, "RDPMC ECX=%u",
 				  i))
-			expect_eq(t, ((rdx & 0xFFFFFFFFULL) << 32) | (rax & 0xFFFFFFFFULL), mask,
-				  RULE_AMD_RDPMC, "RDPMC %u vs the 48-bit value written", i);
+			expect_eq(t, rdpmc_edx_eax(rax, rdx), mask, RULE_AMD_RDPMC,
+				  "RDPMC %u vs the 48-bit value written", i);
 		wrmsr(ctr_msr(i), 0);
 	}
 	for (unsigned k = 0; k < ARRAY_SIZE(bad); k++) {

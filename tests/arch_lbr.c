@@ -165,6 +165,8 @@ TEST(arch_lbr, records_chain_youngest_first, REQ_INTEL | REQ_ARCH_LBR)
 		    [ARCH_BRANCH_CALL] = ARCH_LBR_BR_NEAR_REL_CALL,
 		    [ARCH_BRANCH_RET] = ARCH_LBR_BR_NEAR_RET,
 		};
+		_Static_assert(ARRAY_SIZE(type) == ARCH_BRANCH_RET + 1,
+			       "a BR_TYPE per enum arch_branch_kind");
 		if (!expect_eq(t, FIELD_GET_ULL(LBR_INFO_BR_TYPE, rdmsr(MSR_IA32_LBR_0_INFO + x)),
 			       type[k], RULE_ALBR_BR_TYPE, "IA32_LBR_%u_INFO.BR_TYPE", x))
 			return;
@@ -244,16 +246,15 @@ TEST(arch_lbr, call_stack_mode_pops, REQ_INTEL | REQ_ARCH_LBR)
 /* FREEZE_LBRS_ON_PMI with Arch LBRs (every Arch LBR CPU is version 4 or
  * later): the PMI sets LBR_Frz and the LBRs record nothing until it is
  * cleared (Vol. 3B 20.2.4.1). */
-TEST(arch_lbr, freeze_on_pmi, REQ_INTEL | REQ_ARCH_LBR | REQ_ARCH_PMU_V4 | REQ_APIC)
+TEST(arch_lbr, freeze_on_pmi,
+     REQ_INTEL | REQ_ARCH_LBR | REQ_ARCH_PMU_V4 | REQ_APIC | REQ_GP_COUNTER |
+	 REQ_INSTRUCTIONS_EVENT)
 {
 	struct lbr_pmi_run r;
 
 	wrmsr(MSR_IA32_LBR_CTL, ctl_all());
-	bool ran = lbr_pmi_run(DEBUGCTL_FREEZE_LBRS_ON_PMI, &r);
+	lbr_pmi_run(DEBUGCTL_FREEZE_LBRS_ON_PMI, &r);
 	wrmsr(MSR_IA32_LBR_CTL, 0);
-	if (!ran)
-		t_skip_return(t,
-			      "needs a GP counter and instructions retired (CPUID.0AH:EBX[1] = 0)");
 	if (!expect_eq(t, r.pmis, 1, RULE_PMI_DELIVER, "PMIs for the IA32_PMC%u overflow", r.ovf))
 		return;
 	expect_eq(t, r.status & GLOBAL_STATUS_LBR_FRZ, GLOBAL_STATUS_LBR_FRZ, RULE_LBR_FREEZE_V4,

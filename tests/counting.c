@@ -171,10 +171,8 @@ static uint64_t fresh_seed(void)
 	return arch_rdtsc() ^ (++runs * 0x9E3779B97F4A7C15ULL);
 }
 
-TEST(counting, branch_misses_lower_bound, REQ_ARCH_PMU | REQ_GP_COUNTER)
+TEST(counting, branch_misses_lower_bound, REQ_ARCH_PMU | REQ_GP_COUNTER | REQ_BRANCH_MISSES_EVENT)
 {
-	if (!pmu_event_available(ARCH_EVENT_BRANCH_MISSES))
-		t_skip_return(t, "CPUID.0AH:EBX[6]: branch misses retired unavailable");
 	for_each_gp_counter(c) {
 		uint64_t sel = counter_cfg_all_rings(c, ARCH_EVENT_BRANCH_MISSES);
 		struct brmiss_run r = {PMU_ITERS, fresh_seed()};

@@ -38,7 +38,8 @@ TEST(cpuid, leaf_0ah_fields, REQ_NONE)
 			      c->max_basic_leaf);
 	}
 	arch_cpuid(0x0A, 0, &r);
-	t_diag(t, "CPUID.0AH: EAX=%08x EBX=%08x ECX=%08x EDX=%08x", r.eax, r.ebx, r.ecx, r.edx);
+	t_diag(t, "CPUID.0AH: EAX=0x%08x EBX=0x%08x ECX=0x%08x EDX=0x%08x", r.eax, r.ebx, r.ecx,
+	       r.edx);
 	t_diag(t, "version %u, %u GP counters x %u bits, EBX length %u", pm->version,
 	       pm->gp_counters, pm->gp_width, pm->ebx_length);
 	for (unsigned e = 0; e < ARCH_EVENT_COUNT; e++)

@@ -81,19 +81,11 @@ static bool run(struct t *t, bool freeze, struct freeze_run *r)
 			 r->ovf);
 }
 
-static bool needs_instructions(struct t *t)
-{
-	if (pmu_event_available(ARCH_EVENT_INSTRUCTIONS))
-		return true;
-	t_skip(t, "CPUID.0AH:EBX[1]: instructions retired unavailable");
-	return false;
-}
-
-TEST(freeze, no_freeze_without_debugctl_bit, REQ_ARCH_PMU_V2 | REQ_APIC)
+TEST(freeze, no_freeze_without_debugctl_bit, REQ_ARCH_PMU_V2 | REQ_APIC | REQ_INSTRUCTIONS_EVENT)
 {
 	struct freeze_run r;
 
-	if (!needs_instructions(t) || !run(t, false, &r))
+	if (!run(t, false, &r))
 		return;
 	expect_eq(t, r.ctrl_at_pmi, r.enabled, RULE_FREEZE_LEGACY,
 		  "IA32_PERF_GLOBAL_CTRL in the PMI handler, freeze off");
@@ -103,13 +95,13 @@ TEST(freeze, no_freeze_without_debugctl_bit, REQ_ARCH_PMU_V2 | REQ_APIC)
 		    (unsigned long long)r.watched_at_pmi, (unsigned long long)r.watched_end);
 }
 
-TEST(freeze, legacy_freeze_clears_global_ctrl, REQ_ARCH_PMU_V2 | REQ_APIC)
+TEST(freeze, legacy_freeze_clears_global_ctrl, REQ_ARCH_PMU_V2 | REQ_APIC | REQ_INSTRUCTIONS_EVENT)
 {
 	struct freeze_run r;
 
 	if (caps()->pm.version >= 4)
 		t_skip_return(t, "CPUID.0AH:EAX[7:0] >= 4: streamlined freeze applies instead");
-	if (!needs_instructions(t) || !run(t, true, &r))
+	if (!run(t, true, &r))
 		return;
 	expect_eq(t, r.ctrl_at_pmi, 0, RULE_FREEZE_LEGACY,
 		  "IA32_PERF_GLOBAL_CTRL in the PMI handler, Freeze_PerfMon_On_PMI = 1");
@@ -117,12 +109,12 @@ TEST(freeze, legacy_freeze_clears_global_ctrl, REQ_ARCH_PMU_V2 | REQ_APIC)
 		  "watched counter at the end of the workload vs at the PMI (frozen)");
 }
 
-TEST(freeze, streamlined_freeze_sets_ctr_frz, REQ_ARCH_PMU_V4 | REQ_APIC)
+TEST(freeze, streamlined_freeze_sets_ctr_frz, REQ_ARCH_PMU_V4 | REQ_APIC | REQ_INSTRUCTIONS_EVENT)
 {
 	struct freeze_run r;
 	uint64_t before;
 
-	if (!needs_instructions(t) || !run(t, true, &r))
+	if (!run(t, true, &r))
 		return;
 	expect_eq(t, r.ctrl_at_pmi, r.enabled, RULE_FREEZE_STREAMLINED,
 		  "IA32_PERF_GLOBAL_CTRL in the PMI handler (v4 leaves it unchanged)");

@@ -3,7 +3,7 @@
  * Global control and status (version 2+): IA32_PERF_GLOBAL_CTRL gates each
  * counter; overflow sets IA32_PERF_GLOBAL_STATUS; IA32_PERF_GLOBAL_OVF_CTRL
  * clears it; reserved bits fault; and the version-4 additions
- * GLOBAL_STATUS_SET / STATUS_RESET / GLOBAL_INUSE.
+ * IA32_PERF_GLOBAL_STATUS_SET / _STATUS_RESET / _INUSE.
  * SDM Vol. 3B 20.2.2, 20.2.4; Vol. 4 Table 2-2.
  */
 #include "ktap.h"

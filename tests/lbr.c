@@ -315,15 +315,13 @@ TEST(lbr, format_flags, REQ_INTEL | REQ_LBR_FMT)
 /* FREEZE_LBRS_ON_PMI: a PMI with the LBRs on (kernel/lbr_pmi.c). */
 static bool pmi_run(struct t *t, bool freeze, struct lbr_pmi_run *r)
 {
-	if (!lbr_pmi_run(DEBUGCTL_LBR | (freeze ? DEBUGCTL_FREEZE_LBRS_ON_PMI : 0), r)) {
-		t_skip(t, "needs a GP counter and instructions retired (CPUID.0AH:EBX[1] = 0)");
-		return false;
-	}
+	lbr_pmi_run(DEBUGCTL_LBR | (freeze ? DEBUGCTL_FREEZE_LBRS_ON_PMI : 0), r);
 	return expect_eq(t, r->pmis, 1, RULE_PMI_DELIVER, "PMIs for the IA32_PMC%u overflow",
 			 r->ovf);
 }
 
-TEST(lbr, freeze_on_pmi, REQ_INTEL | REQ_LBR_FMT | REQ_ARCH_PMU_V2 | REQ_APIC)
+TEST(lbr, freeze_on_pmi,
+     REQ_INTEL | REQ_LBR_FMT | REQ_ARCH_PMU_V2 | REQ_APIC | REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT)
 {
 	struct lbr_layout l;
 	struct lbr_pmi_run r;
@@ -348,7 +346,8 @@ TEST(lbr, freeze_on_pmi, REQ_INTEL | REQ_LBR_FMT | REQ_ARCH_PMU_V2 | REQ_APIC)
 		     "LBR_Frz cleared: recording again");
 }
 
-TEST(lbr, no_freeze_without_debugctl_bit, REQ_INTEL | REQ_LBR_FMT | REQ_ARCH_PMU_V2 | REQ_APIC)
+TEST(lbr, no_freeze_without_debugctl_bit,
+     REQ_INTEL | REQ_LBR_FMT | REQ_ARCH_PMU_V2 | REQ_APIC | REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT)
 {
 	struct lbr_layout l;
 	struct lbr_pmi_run r;

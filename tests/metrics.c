@@ -13,14 +13,6 @@
 
 #define EN_PERF_METRICS BIT_ULL(48)
 
-static bool slots_present(struct t *t)
-{
-	if (pmu_fixed_present(FIXED_TOPDOWN_SLOTS) && pmu_fixed_present(FIXED_INSTRUCTIONS))
-		return true;
-	t_skip(t, "fixed counters 0 and 3 (CPUID.0AH:EDX[4:0] / ECX) needed");
-	return false;
-}
-
 /* Fixed counters 0 (instructions) and 3 (slots) from 0 over one gated run,
  * with EN_PERF_METRICS. */
 static void run_slots(uint64_t *insns, uint64_t *slots)
@@ -35,12 +27,10 @@ static void run_slots(uint64_t *insns, uint64_t *slots)
 	*slots = pmu_fixed_read(FIXED_TOPDOWN_SLOTS);
 }
 
-TEST(metrics, slots_count, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
+TEST(metrics, slots_count, REQ_PERF_METRICS | REQ_ARCH_PMU_V2 | REQ_FIXED0 | REQ_FIXED_SLOTS)
 {
 	uint64_t insns, slots;
 
-	if (!slots_present(t))
-		return;
 	run_slots(&insns, &slots);
 	t_measure(t, "slots", slots, "slots");
 	expect_true(t, slots >= insns / 2, ">= instructions / 2", "fewer", RULE_METRICS_SLOTS,
@@ -48,14 +38,13 @@ TEST(metrics, slots_count, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
 		    (unsigned long long)insns);
 }
 
-TEST(metrics, level1_fields_sum_to_ff, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
+TEST(metrics, level1_fields_sum_to_ff,
+     REQ_PERF_METRICS | REQ_ARCH_PMU_V2 | REQ_FIXED0 | REQ_FIXED_SLOTS)
 {
 	uint64_t insns, slots;
 	static const char *const field[4] = {"retiring", "bad speculation", "frontend bound",
 					     "backend bound"};
 
-	if (!slots_present(t))
-		return;
 	run_slots(&insns, &slots);
 	uint64_t m = rdmsr(MSR_IA32_PERF_METRICS), sum = 0;
 	for (unsigned i = 0; i < 4; i++) {
@@ -67,12 +56,11 @@ TEST(metrics, level1_fields_sum_to_ff, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
 		     "sum of the level-1 fields of IA32_PERF_METRICS %#llx", (unsigned long long)m);
 }
 
-TEST(metrics, writing_zero_clears, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
+TEST(metrics, writing_zero_clears,
+     REQ_PERF_METRICS | REQ_ARCH_PMU_V2 | REQ_FIXED0 | REQ_FIXED_SLOTS)
 {
 	uint64_t insns, slots;
 
-	if (!slots_present(t))
-		return;
 	run_slots(&insns, &slots);
 	if (!expect_ne(t, rdmsr(MSR_IA32_PERF_METRICS), 0, RULE_METRICS_SUM,
 		       "IA32_PERF_METRICS after a run"))
@@ -103,22 +91,22 @@ TEST(metrics, global_bit_48, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
 		  RULE_METRICS_GLOBAL, "GLOBAL_STATUS bit 48 after STATUS_RESET bit 48");
 }
 
-TEST(metrics, rdpmc_type_2000h_reads_metrics, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
+TEST(metrics, rdpmc_type_2000h_reads_metrics,
+     REQ_PERF_METRICS | REQ_ARCH_PMU_V2 | REQ_FIXED0 | REQ_FIXED_SLOTS)
 {
 	uint64_t insns, slots, rax, rdx;
 
-	if (!slots_present(t))
-		return;
 	run_slots(&insns, &slots);
 	uint64_t m = rdmsr(MSR_IA32_PERF_METRICS);
 	if (!expect_no_fault(t, rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_METRICS, 0), &rax, &rdx),
-			     RULE_METRICS_RDPMC, "RDPMC ECX=20000000H"))
+			     RULE_METRICS_RDPMC, "RDPMC ECX=0x20000000"))
 		return;
-	expect_eq(t, (rdx << 32) | (rax & 0xFFFFFFFFULL), m, RULE_METRICS_RDPMC,
+	expect_eq(t, rdpmc_edx_eax(rax, rdx), m, RULE_METRICS_RDPMC,
 		  "RDPMC type 2000H vs RDMSR IA32_PERF_METRICS (counters stopped)");
 }
 
-TEST(metrics, level1_events_partition_slots, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
+TEST(metrics, level1_events_partition_slots,
+     REQ_PERF_METRICS | REQ_ARCH_PMU_V2 | REQ_FIXED0 | REQ_FIXED_SLOTS)
 {
 	static const enum arch_event ev[4] = {
 	    ARCH_EVENT_TOPDOWN_BACKEND, ARCH_EVENT_TOPDOWN_BAD_SPEC, ARCH_EVENT_TOPDOWN_FRONTEND,
@@ -126,8 +114,6 @@ TEST(metrics, level1_events_partition_slots, REQ_PERF_METRICS | REQ_ARCH_PMU_V2)
 	uint64_t bits = GLOBAL_FIXED_BIT(FIXED_TOPDOWN_SLOTS), sum = 0;
 	int c[4];
 
-	if (!slots_present(t))
-		return;
 	for (unsigned i = 0; i < 4; i++) {
 		c[i] = pmu_gp_nth(i);
 		if (!pmu_event_available(ev[i]) || c[i] < 0) {

@@ -147,7 +147,7 @@ TEST(netburst, overflow_sets_cccr_ovf, REQ_NETBURST)
 		  "CCCR OVF after software cleared it");
 }
 
-/* ---- CCCR flags (Vol. 3B 20.6.3.3 and 20.6.3.5.x) ---------------------- */
+/* ---- CCCR flags (Vol. 3B 20.6.3.3 and the subsections of 20.6.3.5) ------ */
 
 #define P4_IQ_COUNTER2	    14 /* the alternate of IQ_COUNTER0 in the IQ block */
 #define P4_CRU_ESCR2_SELECT 0x5

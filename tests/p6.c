@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * P6-family counters (Pentium Pro, II, III, M): SDM Vol. 3B "Performance
  * Monitoring (P6 Family Processor)". Two 40-bit counters, PerfCtr0/1 at
@@ -72,7 +72,7 @@ TEST(p6, rdpmc_index_beyond_counters_gp, REQ_INTEL | REQ_NO_ARCH_PMU)
 	for (unsigned i = 0; i < P6_NUM_COUNTERS; i++) {
 		wrmsr(MSR_P6_PERFCTR(i), 0x1234 + i);
 		expect_no_fault(t, rdpmc_safe(i, &rax, &rdx), RULE_RDPMC_GP, "RDPMC ECX=%u", i);
-		expect_eq(t, (rdx << 32) | (uint32_t)rax, 0x1234 + i, RULE_RDPMC_GP,
+		expect_eq(t, rdpmc_edx_eax(rax, rdx), 0x1234 + i, RULE_RDPMC_GP,
 			  "RDPMC ECX=%u value", i);
 		wrmsr(MSR_P6_PERFCTR(i), 0);
 	}

@@ -146,17 +146,6 @@ static void expect_basic(struct t *t, const struct pebs_run *r, unsigned bytes, 
 		    (unsigned long long)rec[1], (unsigned long long)lo, (unsigned long long)hi);
 }
 
-static bool first_gp(struct t *t, unsigned *idx)
-{
-	int c = pmu_gp_nth(0);
-	if (c < 0 || !pmu_event_available(ARCH_EVENT_INSTRUCTIONS)) {
-		t_skip(t, "needs a GP counter and instructions retired (CPUID.0AH:EBX[1] = 0)");
-		return false;
-	}
-	*idx = (unsigned)c;
-	return true;
-}
-
 TEST(pebs, msrs_read_write, REQ_INTEL | REQ_PEBS | REQ_ARCH_PMU_V2)
 {
 	uint64_t v;
@@ -196,17 +185,16 @@ TEST(pebs, msrs_read_write, REQ_INTEL | REQ_PEBS | REQ_ARCH_PMU_V2)
 }
 
 /* Every GP counter (extended PEBS: any counter) writes its record. */
-TEST(pebs, one_record_and_ovfbuf_at_threshold, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
+TEST(pebs, one_record_and_ovfbuf_at_threshold,
+     REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC | REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT)
 {
-	unsigned first;
-
-	if (!pebs_available(t) || !first_gp(t, &first))
+	if (!pebs_available(t))
 		return;
-	for (int n = 0, c; (c = pmu_gp_nth((unsigned)n)) >= 0; n++) {
-		struct pebs_run r = {.idx = (unsigned)c, .thresh = BASIC_BYTES, .k = PEBS_K};
+	for_each_gp_counter(c) {
+		struct pebs_run r = {.idx = c.idx, .thresh = BASIC_BYTES, .k = PEBS_K};
 		char what[32];
 
-		ksnprintf(what, sizeof(what), "IA32_PMC%d basic record", c);
+		ksnprintf(what, sizeof(what), COUNTER_FMT " basic record", COUNTER_ARG(c));
 		if (!pebs_run(t, &r) || !expect_one_record(t, BASIC_BYTES, what))
 			return;
 		expect_basic(t, &r, BASIC_BYTES, what);
@@ -218,11 +206,12 @@ TEST(pebs, one_record_and_ovfbuf_at_threshold, REQ_INTEL | REQ_PEBS_BASELINE | R
 	}
 }
 
-TEST(pebs, no_record_without_overflow, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
+TEST(pebs, no_record_without_overflow,
+     REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC | REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT)
 {
-	struct pebs_run r = {.thresh = BASIC_BYTES, .k = 0};
+	struct pebs_run r = {.idx = (unsigned)pmu_gp_nth(0), .thresh = BASIC_BYTES, .k = 0};
 
-	if (!pebs_available(t) || !first_gp(t, &r.idx) || !pebs_run(t, &r))
+	if (!pebs_available(t) || !pebs_run(t, &r))
 		return;
 	expect_eq(t, ds.pebs_index, ds.pebs_base, RULE_PEBS_RECORD,
 		  "PEBS index after a run that does not overflow the counter (from 0)");
@@ -232,15 +221,16 @@ TEST(pebs, no_record_without_overflow, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
 
 /* Two GP counters, overflowing after PEBS_K and 2 * PEBS_K instructions:
  * two records, in that order, each naming its own counter. */
-TEST(pebs, two_counters_two_records, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
+TEST(pebs, two_counters_two_records,
+     REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC | REQ_INSTRUCTIONS_EVENT)
 {
 	int a = pmu_gp_nth(0), b = pmu_gp_nth(1);
 	const uint64_t *rec = (const uint64_t *)pebs_buf;
 
 	if (!pebs_available(t))
 		return;
-	if (b < 0 || !pmu_event_available(ARCH_EVENT_INSTRUCTIONS))
-		t_skip_return(t, "needs two GP counters and instructions retired");
+	if (b < 0)
+		t_skip_return(t, "needs two GP counters");
 	uint64_t bits = GLOBAL_PMC_BIT(a) | GLOBAL_PMC_BIT(b);
 	ds_setup(2 * BASIC_BYTES);
 	wrmsr(MSR_PEBS_DATA_CFG, 0);
@@ -276,11 +266,13 @@ TEST(pebs, two_counters_two_records, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
 	expect_eq(t, pmis, 1, RULE_PEBS_OVFBUF, "PMIs, threshold at the second record");
 }
 
-TEST(pebs, no_ovfbuf_below_threshold, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
+TEST(pebs, no_ovfbuf_below_threshold,
+     REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC | REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT)
 {
-	struct pebs_run r = {.thresh = 2 * BASIC_BYTES, .k = PEBS_K};
+	struct pebs_run r = {
+	    .idx = (unsigned)pmu_gp_nth(0), .thresh = 2 * BASIC_BYTES, .k = PEBS_K};
 
-	if (!pebs_available(t) || !first_gp(t, &r.idx) || !pebs_run(t, &r))
+	if (!pebs_available(t) || !pebs_run(t, &r))
 		return;
 	if (!expect_one_record(t, BASIC_BYTES, "threshold two records away"))
 		return;
@@ -303,27 +295,34 @@ static const struct {
      "every group, 32 LBR entries"},
 };
 
-TEST(pebs, adaptive_record_groups, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
+TEST(pebs, adaptive_record_groups,
+     REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC | REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT)
 {
 	for (unsigned i = 0; i < ARRAY_SIZE(groups); i++) {
-		struct pebs_run r = {.adaptive = true, .cfg = groups[i].cfg, .k = PEBS_K};
+		struct pebs_run r = {.idx = (unsigned)pmu_gp_nth(0),
+				     .adaptive = true,
+				     .cfg = groups[i].cfg,
+				     .k = PEBS_K};
 		unsigned bytes = record_bytes(groups[i].cfg);
 
 		r.thresh = bytes;
-		if (!pebs_available(t) || !first_gp(t, &r.idx) || !pebs_run(t, &r))
+		if (!pebs_available(t) || !pebs_run(t, &r))
 			return;
 		if (expect_one_record(t, bytes, groups[i].what))
 			expect_basic(t, &r, bytes, groups[i].what);
 	}
 }
 
-TEST(pebs, adaptive_bit_clear_basic_record, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC)
+TEST(pebs, adaptive_bit_clear_basic_record,
+     REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC | REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT)
 {
-	struct pebs_run r = {
-	    .adaptive = false, .cfg = groups[ARRAY_SIZE(groups) - 1].cfg, .k = PEBS_K};
+	struct pebs_run r = {.idx = (unsigned)pmu_gp_nth(0),
+			     .adaptive = false,
+			     .cfg = groups[ARRAY_SIZE(groups) - 1].cfg,
+			     .k = PEBS_K};
 
 	r.thresh = BASIC_BYTES;
-	if (!pebs_available(t) || !first_gp(t, &r.idx) || !pebs_run(t, &r))
+	if (!pebs_available(t) || !pebs_run(t, &r))
 		return;
 	if (expect_one_record(t, BASIC_BYTES, "every group configured, Adaptive_Record clear"))
 		expect_basic(t, &r, BASIC_BYTES, "every group configured, Adaptive_Record clear");

@@ -129,7 +129,7 @@ TEST(pmi, gp_overflow_delivers_one_pmi, REQ_ARCH_PMU | REQ_APIC | REQ_EXACT_EVEN
 		pmu_pmi_install(true, 0, false);
 		g = arm_gp(i, ev, true);
 		pmu_run_gated_irq(g, PMU_ITERS);
-		ksnprintf(name, sizeof(name), "IA32_PMC%u", i);
+		ksnprintf(name, sizeof(name), COUNTER_FMT, COUNTER_ARG(c));
 		check_one_pmi(t, name, GLOBAL_PMC_BIT(i), RULE_PMI_DELIVER);
 		expect_eq(t, arch_apic_read_lvt_pmi() & APIC_LVT_MASKED, APIC_LVT_MASKED,
 			  RULE_PMI_LVT_MASK_SET, "LVT PMI mask bit after the PMI (%s)", name);

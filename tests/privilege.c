@@ -4,6 +4,7 @@
  * counters; CPL 0 always may (SDM Vol. 2B RDPMC; Vol. 3A 2.5 CR4.PCE).
  * Each test restores CR4 and checks that it did.
  */
+#include "ktap.h"
 #include "pmu.h"
 #include "rules.h"
 #include "test.h"
@@ -19,14 +20,14 @@ static __user_code uint64_t user_rdpmc(uint64_t ecx)
 
 	if (vec)
 		return FAULTED | (uint64_t)vec;
-	return ((rdx & 0xFFFFFFFFULL) << 32) | (rax & 0xFFFFFFFFULL);
+	return rdpmc_edx_eax(rax, rdx);
 }
 
 /* The counters the tests read: the first of each kind present. */
 struct target {
 	uint64_t ecx;
 	uint32_t msr;
-	const char *name;
+	char name[24];
 };
 
 static unsigned targets(struct target *tg)
@@ -35,14 +36,15 @@ static unsigned targets(struct target *tg)
 
 	if (caps()->pm.present) {
 		/* the first GP counter present: leaf 23H may leave out PMC0 */
-		static const char *const names[] = {"IA32_PMC0", "IA32_PMC1", "IA32_PMC2",
-						    "IA32_PMC3", "IA32_PMC4", "IA32_PMC5",
-						    "IA32_PMC6", "IA32_PMC7"};
 		int c = pmu_gp_nth(0);
 
-		if (c >= 0 && c < (int)ARRAY_SIZE(names))
-			tg[n++] =
-			    (struct target){RDPMC_ECX(RDPMC_TYPE_GP, c), MSR_IA32_PMC(c), names[c]};
+		if (c >= 0) {
+			struct counter gp = GP_COUNTER((unsigned)c);
+
+			tg[n] = (struct target){RDPMC_ECX(RDPMC_TYPE_GP, gp.idx),
+						MSR_IA32_PMC(gp.idx), ""};
+			ksnprintf(tg[n++].name, sizeof(tg[0].name), COUNTER_FMT, COUNTER_ARG(gp));
+		}
 		if (pmu_fixed_present(0))
 			tg[n++] = (struct target){RDPMC_ECX(RDPMC_TYPE_FIXED, 0),
 						  MSR_AND_NAME(IA32_FIXED_CTR0)};
@@ -149,8 +151,7 @@ TEST(privilege, cpl0_reads_whatever_pce, REQ_NONE)
 			if (!expect_vector(t, vec, 0, RULE_RDPMC_CPL0,
 					   "RDPMC %s at CPL 0 with CR4.PCE = %d", tg[k].name, pce))
 				continue;
-			expect_eq(t, ((rdx & 0xFFFFFFFFULL) << 32) | (rax & 0xFFFFFFFFULL),
-				  rdmsr(tg[k].msr), RULE_RDPMC_CPL0,
+			expect_eq(t, rdpmc_edx_eax(rax, rdx), rdmsr(tg[k].msr), RULE_RDPMC_CPL0,
 				  "RDPMC %s at CPL 0 (PCE = %d) vs RDMSR", tg[k].name, pce);
 		}
 	}
@@ -206,8 +207,7 @@ static __user_code uint64_t user_rdpmc_around_workload(uint64_t ecx)
 
 	if (rdpmc_safe(ecx, &a0, &d0) || (arch_workload(PMU_ITERS), rdpmc_safe(ecx, &a1, &d1)))
 		return FAULTED;
-	return ((((d1 & 0xFFFFFFFFULL) << 32) | (a1 & 0xFFFFFFFFULL)) -
-		(((d0 & 0xFFFFFFFFULL) << 32) | (a0 & 0xFFFFFFFFULL)));
+	return (rdpmc_edx_eax(a1, d1) - rdpmc_edx_eax(a0, d0));
 }
 
 /*
@@ -217,15 +217,13 @@ static __user_code uint64_t user_rdpmc_around_workload(uint64_t ecx)
  * CPL 3 between two RDMSRs at CPL 0 (monotonic, consistent), and around N
  * iterations of the workload at CPL 3 (exactly 10N more, plus the RDPMC).
  */
-TEST(privilege, rdpmc_cpl3_running_counter, REQ_ARCH_PMU | REQ_GP_COUNTER)
+TEST(privilege, rdpmc_cpl3_running_counter, REQ_ARCH_PMU | REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT)
 {
 	const uint64_t cr4 = arch_read_cr4();
 	const uint64_t n_insns = PMU_ITERS * WORKLOAD_INSNS_PER_ITER;
 	struct counter c = GP_COUNTER((unsigned)pmu_gp_nth(0));
 	uint64_t ecx = RDPMC_ECX(RDPMC_TYPE_GP, c.idx), v0, v1, r, d;
 
-	if (!pmu_event_available(ARCH_EVENT_INSTRUCTIONS))
-		t_skip_return(t, "CPUID.0AH:EBX[1]: instructions retired unavailable");
 	counter_program(c, counter_cfg_all_rings(c, ARCH_EVENT_INSTRUCTIONS) | PERFEVTSEL_EN, 0);
 	if (pmu_has_global())
 		pmu_global_enable(counter_global_bit(c));

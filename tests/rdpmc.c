@@ -62,9 +62,9 @@ TEST(rdpmc, gp_counters_read, REQ_ARCH_PMU)
 		vec = rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_GP, i), &rax, &rdx);
 		if (!expect_vector(t, vec, 0, RULE_RDPMC_GP, "RDPMC ECX=%#x", i))
 			continue;
-		expect_eq(t, (rdx << 32) | (rax & 0xFFFFFFFFULL), rdmsr(MSR_IA32_PMC(i)),
-			  RULE_RDPMC_GP, "RDPMC %u vs RDMSR IA32_PMC%u", i, i);
-		expect_eq(t, (rdx << 32) | (rax & 0xFFFFFFFFULL), want, RULE_RDPMC_WIDTH,
+		expect_eq(t, rdpmc_edx_eax(rax, rdx), rdmsr(MSR_IA32_PMC(i)), RULE_RDPMC_GP,
+			  "RDPMC %u vs RDMSR IA32_PMC%u", i, i);
+		expect_eq(t, rdpmc_edx_eax(rax, rdx), want, RULE_RDPMC_WIDTH,
 			  "RDPMC %u after writing EAX=%#llx (width %u)", i,
 			  (unsigned long long)(want & 0xFFFFFFFFULL), w);
 		expect_eq(t, (rax >> 32) | ((rdx >> 32) << 32), 0, RULE_RDPMC_RAX_RDX_HIGH,
@@ -113,10 +113,10 @@ TEST(rdpmc, fixed_type_reads_supported, REQ_ARCH_PMU)
 		if (!expect_vector(t, vec, 0, RULE_RDPMC_FIXED, "RDPMC ECX=%#llx",
 				   (unsigned long long)ecx))
 			continue;
-		expect_eq(t, (rdx << 32) | (rax & 0xFFFFFFFFULL), rdmsr(MSR_IA32_FIXED_CTR(x)),
+		expect_eq(t, rdpmc_edx_eax(rax, rdx), rdmsr(MSR_IA32_FIXED_CTR(x)),
 			  RULE_RDPMC_FIXED, "RDPMC fixed %u vs RDMSR IA32_FIXED_CTR%u", x, x);
 		if (pmu_fixed_present(x)) {
-			expect_eq(t, (rdx << 32) | (rax & 0xFFFFFFFFULL), want, RULE_RDPMC_FIXED,
+			expect_eq(t, rdpmc_edx_eax(rax, rdx), want, RULE_RDPMC_FIXED,
 				  "RDPMC fixed %u after writing %#llx to IA32_FIXED_CTR%u", x,
 				  (unsigned long long)want, x);
 			expect_eq(t, (rax >> 32) | ((rdx >> 32) << 32), 0, RULE_RDPMC_RAX_RDX_HIGH,
@@ -228,13 +228,11 @@ TEST(rdpmc, gp_and_fixed_outcome_table, REQ_ARCH_PMU)
 	}
 }
 
-TEST(rdpmc, rcx_high_ignored, REQ_ARCH_PMU)
+TEST(rdpmc, rcx_high_ignored, REQ_ARCH_PMU | REQ_GP_COUNTER)
 {
 	const uint64_t high[] = {BIT_ULL(32), 0xFFFFFFFF00000000ULL, 0x4000000000000000ULL};
 	int c = pmu_gp_nth(0);
 
-	if (c < 0)
-		t_skip_return(t, "CPUID.(23H,1):EAX: no general-purpose counter present");
 	pmu_gp_program((unsigned)c, 0, 0);
 	wrmsr(MSR_IA32_PMC(c), 0x5A5A5A);
 	for (unsigned k = 0; k < ARRAY_SIZE(high); k++) {
@@ -254,7 +252,7 @@ TEST(rdpmc, rcx_high_ignored, REQ_ARCH_PMU)
 		if (expect_vector(t,
 				  rdpmc_safe(0xFFFFFFFF00000000ULL | RDPMC_ECX(RDPMC_TYPE_FIXED, 0),
 					     &rax, &rdx),
-				  0, RULE_RDPMC_RCX_HIGH, "RDPMC RCX=FFFFFFFF40000000H"))
+				  0, RULE_RDPMC_RCX_HIGH, "RDPMC RCX=0xffffffff40000000"))
 			expect_eq(t, (rdx << 32) | rax, 0xA5A5A5, RULE_RDPMC_RCX_HIGH,
 				  "RDPMC RCX=0xffffffff40000000 reads IA32_FIXED_CTR0");
 		wrmsr(MSR_IA32_FIXED_CTR0, 0);
@@ -272,16 +270,14 @@ TEST(rdpmc, fast_bit_on_arch_pmu, REQ_ARCH_PMU)
 	}
 }
 
-TEST(rdpmc, monotonic_with_serialization, REQ_ARCH_PMU)
+TEST(rdpmc, monotonic_with_serialization, REQ_ARCH_PMU | REQ_EXACT_EVENT | REQ_GP_COUNTER)
 {
 	enum arch_event ev;
 	uint64_t per_iter, prev = 0, rax, rdx;
 	unsigned back = 0, faults = 0;
 	int c = pmu_gp_nth(0);
 
-	if (!pmu_exact_event(&ev, &per_iter) || c < 0)
-		t_skip_return(t, "CPUID.0AH:EBX[1] and EBX[5]: neither instructions nor branches "
-				 "available, or no GP counter present");
+	pmu_exact_event(&ev, &per_iter);
 	pmu_gp_program((unsigned)c, pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN),
 		       0);
 	if (pmu_has_global())
@@ -290,7 +286,7 @@ TEST(rdpmc, monotonic_with_serialization, REQ_ARCH_PMU)
 		uint64_t v;
 
 		faults += rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_GP, c), &rax, &rdx) != 0;
-		v = (rdx << 32) | (rax & 0xFFFFFFFFULL);
+		v = rdpmc_edx_eax(rax, rdx);
 		back += v < prev;
 		prev = v;
 		arch_serialize();
@@ -316,12 +312,12 @@ TEST(rdpmc, nonarch_index_and_fast_read, REQ_NETBURST)
 		wrmsr(MSR_P4_COUNTER(i), value);
 		if (expect_vector(t, rdpmc_safe(i, &rax, &rdx), 0, RULE_P4_RDPMC, "RDPMC ECX=%u",
 				  i))
-			expect_eq(t, (rdx << 32) | (rax & 0xFFFFFFFFULL), value, RULE_P4_RDPMC,
+			expect_eq(t, rdpmc_edx_eax(rax, rdx), value, RULE_P4_RDPMC,
 				  "RDPMC %u (full read)", i);
 		if (expect_vector(t, rdpmc_safe(RDPMC_FAST | i, &rax, &rdx), 0,
 				  RULE_RDPMC_FAST_NONARCH, "RDPMC ECX=%#llx (fast)",
 				  (unsigned long long)(RDPMC_FAST | i)))
-			expect_eq(t, (rdx << 32) | (rax & 0xFFFFFFFFULL), value & 0xFFFFFFFFULL,
+			expect_eq(t, rdpmc_edx_eax(rax, rdx), value & 0xFFFFFFFFULL,
 				  RULE_RDPMC_FAST_NONARCH, "fast RDPMC %u: EDX:EAX", i);
 		wrmsr(MSR_P4_COUNTER(i), 0);
 	}

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Harness self-tests: not conformance checks but proof that the harness
- * survives what a broken PMU or a broken test does to it. Each of the first
- * four MUST be reported as failing (the expectations say so); the fifth
- * checks that the environment came back intact and the run went on; the last
- * one proves the NMI path (a self-NMI through the local APIC).
+ * survives what a broken PMU or a broken test does to it. The first eight
+ * MUST be reported as tests/expectations/selftest.txt says: an exception
+ * (page_fault, invalid_opcode, stack_overflow, fault_in_pmi_handler), a
+ * failure (corrupt_machine_state, failing_check) or a timeout (endless_loop,
+ * endless_loop_interrupts_off). environment_restored then checks that CR4
+ * and the rings came back intact and the run went on; self_nmi and
+ * nmi_probe_keeps_nmis_blocked prove the NMI path (self-NMIs through the
+ * local APIC); hang_interrupts_off, last, is ended by another CPU.
  * They run only with selftest=1 (or suites=selftest).
  */
 #include "arch.h"
@@ -103,7 +107,7 @@ TEST_FULL(selftest, environment_restored, REQ_NONE, TEST_SELFTEST, 0)
 	if (!faults_ran)
 		t_skip_return(t, "the fault self-tests did not run before this one");
 	expect_eq(t, arch_read_cr4(), cr4_before_faults, RULE_HARNESS,
-		  "CR4 after three tests that flipped CR4.PCE and then faulted or hung");
+		  "CR4 after the tests that flipped CR4.PCE and then faulted or hung");
 	/* Ring transitions still work after the faults. */
 	uint64_t result = 0;
 	int vec = arch_call_at_cpl(3, add_one_at_cpl3, 41, &result);

@@ -32,11 +32,12 @@ static bool on_cpu(struct t *t, unsigned cpu, void (*fn)(void *), void *arg, con
 		fn(arg);
 		return true;
 	}
-	int rc = arch_run_on_cpu(cpu, fn, arg, STEP_TIMEOUT_MS, &ex);
+	enum arch_guard_result rc = arch_run_on_cpu(cpu, fn, arg, STEP_TIMEOUT_MS, &ex);
 
-	ksnprintf(got, sizeof(got), "run status %d, %s", rc, rc ? x86_vector_name(ex.vector) : "-");
-	return expect_true(t, rc == 0, "the step returns", got, RULE_SMP_STEP, "cpu %u: %s", cpu,
-			   what);
+	ksnprintf(got, sizeof(got), "run status %d, %s", (int)rc,
+		  rc != ARCH_GUARD_RETURNED ? x86_vector_name(ex.vector) : "-");
+	return expect_true(t, rc == ARCH_GUARD_RETURNED, "the step returns", got, RULE_SMP_STEP,
+			   "cpu %u: %s", cpu, what);
 }
 
 /* ---- Topology: CPUID leaf 0BH of this CPU (SDM Vol. 3A 9.9) --------------- */
@@ -252,14 +253,14 @@ TEST(smp, counters_per_cpu, REQ_ARCH_PMU)
 	struct step w = {.gp = (unsigned)gp, .value = 0x5678};
 	wrmsr(MSR_IA32_PERFEVTSEL(gp), 0);
 	pmu_gp_write((unsigned)gp, 0x1234);
-	on_cpu(t, other, write_pmc, &w, "WRMSR IA32_PMCx = 5678H");
+	on_cpu(t, other, write_pmc, &w, "WRMSR IA32_PMCx = 0x5678");
 	expect_eq(t, pmu_gp_read((unsigned)gp), 0x1234, RULE_SMP_COUNTERS_PER_CPU,
-		  "cpu %u: IA32_PMC%d after cpu %u wrote 5678H to its own", arch_cpu_current(), gp,
+		  "cpu %u: IA32_PMC%d after cpu %u wrote 0x5678 to its own", arch_cpu_current(), gp,
 		  other);
 	w.value = 0;
 	if (on_cpu(t, other, read_pmc, &w, "RDMSR IA32_PMCx"))
 		expect_eq(t, w.value, 0x5678, RULE_SMP_COUNTERS_PER_CPU,
-			  "cpu %u: IA32_PMC%d after cpu %u wrote 1234H to its own", other, gp,
+			  "cpu %u: IA32_PMC%d after cpu %u wrote 0x1234 to its own", other, gp,
 			  arch_cpu_current());
 	w.value = 0;
 	on_cpu(t, other, write_pmc, &w, "WRMSR IA32_PMCx = 0");

@@ -71,13 +71,12 @@ static bool tsx_count_as_asked(unsigned i, uint64_t sel, uint64_t inside, bool a
 	return false;
 }
 
-TEST(tsx, in_tx_counts_inside_only, REQ_ARCH_PMU | REQ_RTM | REQ_GP_COUNTER)
+TEST(tsx, in_tx_counts_inside_only,
+     REQ_ARCH_PMU | REQ_RTM | REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT)
 {
 	const uint64_t inside = TSX_INSIDE_ITERS * WORKLOAD_INSNS_PER_ITER;
 	uint64_t sel = pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_OS | PERFEVTSEL_IN_TX);
 
-	if (!pmu_event_available(ARCH_EVENT_INSTRUCTIONS))
-		t_skip_return(t, "Instructions Retired not available (CPUID.0AH:EBX[1])");
 	for_each_gp_counter(ctr) {
 		for (int abort = 0; abort <= 1; abort++) {
 			uint64_t n;
@@ -105,7 +104,7 @@ TEST(tsx, in_tx_counts_inside_only, REQ_ARCH_PMU | REQ_RTM | REQ_GP_COUNTER)
 	}
 }
 
-TEST(tsx, in_txcp_discards_aborted, REQ_ARCH_PMU | REQ_RTM)
+TEST(tsx, in_txcp_discards_aborted, REQ_ARCH_PMU | REQ_RTM | REQ_INSTRUCTIONS_EVENT)
 {
 	const uint64_t outside = TSX_OUTSIDE_ITERS * WORKLOAD_INSNS_PER_ITER;
 	uint64_t sel = pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_OS | PERFEVTSEL_IN_TXCP);
@@ -114,8 +113,6 @@ TEST(tsx, in_txcp_discards_aborted, REQ_ARCH_PMU | REQ_RTM)
 
 	if (!pmu_gp_present(2))
 		t_skip_return(t, "no IA32_PMC2 (IN_TXCP exists on IA32_PERFEVTSEL2 only)");
-	if (!pmu_event_available(ARCH_EVENT_INSTRUCTIONS))
-		t_skip_return(t, "Instructions Retired not available (CPUID.0AH:EBX[1])");
 	if (!tsx_count_as_asked(2, sel, TSX_ABORTED_ITERS, true, &n, &st))
 		t_skip_return(t, "the transaction never reached its XABORT (last status %#x)", st);
 	expect_eq(t, st, wanted_status(true), RULE_XABORT_STATUS,

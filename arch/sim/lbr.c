@@ -275,6 +275,9 @@ static uint64_t ctl_type_bit(enum arch_branch_kind kind)
 	return 0;
 }
 
+/* The model's own reading of IA32_LBR_x_INFO.BR_TYPE (Vol. 3B 19.1), kept
+ * apart from tests/arch_lbr.c's on purpose: a misreading in one of them is
+ * then a failure, not an agreement. */
 static enum arch_lbr_br_type br_type(enum arch_branch_kind kind)
 {
 	static const enum arch_lbr_br_type t[] = {
@@ -283,6 +286,7 @@ static enum arch_lbr_br_type br_type(enum arch_branch_kind kind)
 	    [ARCH_BRANCH_CALL] = ARCH_LBR_BR_NEAR_REL_CALL,
 	    [ARCH_BRANCH_RET] = ARCH_LBR_BR_NEAR_RET,
 	};
+	_Static_assert(ARRAY_SIZE(t) == ARCH_BRANCH_RET + 1, "a BR_TYPE per enum arch_branch_kind");
 	return quirk(Q_ALBR_BR_TYPE_ZERO) ? ARCH_LBR_BR_JCC : t[kind];
 }
 

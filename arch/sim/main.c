@@ -47,7 +47,7 @@ __attribute__((noreturn, format(printf, 1, 2))) static void bad_usage(const char
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	exit(2);
+	exit(SIM_EXIT_USAGE);
 }
 
 /* The options file as bytes (the parser judges them, as on the machine),
@@ -59,7 +59,7 @@ static char *read_file(const char *path, size_t *len)
 		bad_usage("cannot read config file %s: %s", path, strerror(errno));
 	char *buf = malloc(OPT_MAX_TEXT + 2);
 	if (!buf)
-		exit(3);
+		exit(SIM_EXIT_ERROR);
 	*len = fread(buf, 1, OPT_MAX_TEXT + 1, f);
 	if (ferror(f))
 		bad_usage("cannot read config file %s: %s", path, strerror(errno));
@@ -234,7 +234,7 @@ int main(int argc, char **argv)
 				value_to = value_opts[k].to;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
-			return 0;
+			return SIM_EXIT_PASS;
 		} else if (flag_to) {
 			*flag_to = true;
 		} else if (value_to) {
@@ -253,7 +253,7 @@ int main(int argc, char **argv)
 			size_t n = strlen(v);
 			sets = realloc(sets, sets_len + n + 2);
 			if (!sets)
-				return 3;
+				return SIM_EXIT_ERROR;
 			memcpy(sets + sets_len, v, n);
 			sets[sets_len + n] = '\n';
 			sets[sets_len + n + 1] = 0;
@@ -268,16 +268,16 @@ int main(int argc, char **argv)
 		for (unsigned q = 0; q < QUIRK_COUNT; q++)
 			printf("%-34s %s [seen: %s]\n", g_quirks[q].name, g_quirks[q].desc,
 			       g_quirks[q].where);
-		return 0;
+		return SIM_EXIT_PASS;
 	}
 	if (list_profiles) {
 		for (unsigned i = 0; i < sim_profile_count(); i++)
 			printf("%-40s %s\n", sim_profile_at(i)->name, sim_profile_at(i)->desc);
-		return 0;
+		return SIM_EXIT_PASS;
 	}
 	if (plan) {
 		mutation_plan();
-		return 0;
+		return SIM_EXIT_PASS;
 	}
 
 	static struct sim_profile from_dump;
@@ -321,7 +321,7 @@ int main(int argc, char **argv)
 	if (sets_len) {
 		char *all = malloc(tl + sets_len + 2);
 		if (!all)
-			return 3;
+			return SIM_EXIT_ERROR;
 		if (text)
 			memcpy(all, text, tl);
 		if (tl && text[tl - 1] != '\n')
@@ -334,7 +334,7 @@ int main(int argc, char **argv)
 	bi.config_len = tl;
 	bi.config_source = config ? config : (sets_len ? "--set" : NULL);
 	bi.firmware_vendor = "pmusim (no firmware)";
-	/* Bad options are bad usage here (exit 2), judged by the kernel's own
+	/* Bad options are bad usage here (SIM_EXIT_USAGE), judged by the kernel's own
 	 * parser and name check: the kernel would report the same errors and end
 	 * its run with verdict ERROR. */
 	if (text) {

@@ -69,9 +69,6 @@ static const struct {
     [ARCH_EVENT_TOPDOWN_RETIRING] = {0xC2, 0x02, EV_TD_RETIRING},
     [ARCH_EVENT_LBR_INSERTS] = {0xE4, 0x01, EV_NONE},
 };
-
-/* An event that CPUID does not enumerate as available counts nothing here
- * (the SDM leaves it model-specific; the model picks the quiet choice). */
 _Static_assert(ARRAY_SIZE(arch_events) == ARCH_EVENT_COUNT, "one row per event of Table 20-1");
 
 bool sim_arch_event_encoding(unsigned i, uint8_t *event, uint8_t *umask)
@@ -83,6 +80,9 @@ bool sim_arch_event_encoding(unsigned i, uint8_t *event, uint8_t *umask)
 	return true;
 }
 
+/* The model event an event select counts. An event that CPUID does not
+ * enumerate as available counts nothing here (the SDM leaves it
+ * model-specific; the model picks the quiet choice). */
 static enum sim_event decode_event(uint64_t sel)
 {
 	uint8_t e = FIELD_GET_ULL(PERFEVTSEL_EVENT, sel);

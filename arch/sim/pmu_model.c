@@ -27,7 +27,7 @@
 
 /* The events of each cycle that the workload's code decides; the others
  * follow from these (segment_event(), below). */
-const struct sim_segment sim_segments[SEG_COUNT] = {
+const struct sim_segment sim_segments[] = {
     [SEG_LOOP] =
 	{
 	    .cycles = 20,
@@ -142,6 +142,7 @@ const struct sim_segment sim_segments[SEG_COUNT] = {
 		},
 	},
 };
+_Static_assert(ARRAY_SIZE(sim_segments) == SEG_COUNT, "a segment per SEG_*");
 
 /* Topdown slots per cycle: the model's issue width. */
 #define TD_SLOTS_PER_CYCLE 4

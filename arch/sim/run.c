@@ -220,8 +220,9 @@ void arch_console_write(const char *s, size_t n)
 
 void arch_exit(enum run_status status)
 {
-	/* 0 pass, 1 fail, 3 environment error: 2 is pmusim's bad usage. */
-	_exit(status == RUN_PASS ? 0 : status == RUN_FAIL ? 1 : 3);
+	_exit(status == RUN_PASS   ? SIM_EXIT_PASS
+	      : status == RUN_FAIL ? SIM_EXIT_FAIL
+				   : SIM_EXIT_ERROR);
 }
 
 bool arch_save_report(const char *name, const char *data, size_t len)
@@ -230,19 +231,4 @@ bool arch_save_report(const char *name, const char *data, size_t len)
 	(void)data;
 	(void)len;
 	return false; /* the simulator's report is its stdout */
-}
-
-const char *x86_vector_name(int vector)
-{
-	static const char *const names[] = {
-	    [0] = "#DE",  [1] = "#DB",	[2] = "NMI",  [3] = "#BP",  [4] = "#OF",
-	    [5] = "#BR",  [6] = "#UD",	[7] = "#NM",  [8] = "#DF",  [10] = "#TS",
-	    [11] = "#NP", [12] = "#SS", [13] = "#GP", [14] = "#PF", [16] = "#MF",
-	    [17] = "#AC", [18] = "#MC", [19] = "#XM", [20] = "#VE", [21] = "#CP",
-	};
-	if (vector == ARCH_TIMEOUT)
-		return "timeout";
-	if (vector < 0 || vector >= (int)ARRAY_SIZE(names) || !names[vector])
-		return "#??";
-	return names[vector];
 }

@@ -133,7 +133,7 @@ enum {
 	SEG_INTERCEPT_CLOSE,
 	SEG_COUNT
 };
-extern const struct sim_segment sim_segments[SEG_COUNT];
+extern const struct sim_segment sim_segments[]; /* SEG_COUNT rows */
 
 /* How one counter turns per-cycle events into increments. */
 struct sim_filter {
@@ -332,5 +332,14 @@ const struct sim_profile *sim_find_profile(const char *name);
 unsigned sim_profile_count(void);
 const struct sim_profile *sim_profile_at(unsigned i);
 void sim_load_profiles(const char *dumps_dir);
+
+/* pmusim's exit status, as its usage text states (main.c; arch_exit in
+ * run.c maps the kernel's enum run_status onto it). */
+enum sim_exit {
+	SIM_EXIT_PASS = 0,  /* the run passed; also --help and the listings */
+	SIM_EXIT_FAIL = 1,  /* a check failed */
+	SIM_EXIT_USAGE = 2, /* bad usage: nothing was run */
+	SIM_EXIT_ERROR = 3, /* the run or the environment broke */
+};
 
 #endif

@@ -221,8 +221,8 @@ unsigned arch_cpus_start(unsigned silent_cpu)
 	return online;
 }
 
-int arch_run_on_cpu(unsigned cpu, void (*fn)(void *), void *arg, uint32_t timeout_ms,
-		    struct arch_exception *ex)
+enum arch_guard_result arch_run_on_cpu(unsigned cpu, void (*fn)(void *), void *arg,
+				       uint32_t timeout_ms, struct arch_exception *ex)
 {
 	struct sim_cpu *from = g_sim_cur;
 
@@ -235,7 +235,7 @@ int arch_run_on_cpu(unsigned cpu, void (*fn)(void *), void *arg, uint32_t timeou
 	bool irq = g_sim.irq_enabled;
 	g_sim.irq_enabled = false;
 	sim_switch_cpu(&cpus[cpu]);
-	int rc = arch_run_guarded(fn, arg, timeout_ms, ex);
+	enum arch_guard_result rc = arch_run_guarded(fn, arg, timeout_ms, ex);
 	sim_switch_cpu(from);
 	g_sim.irq_enabled = irq;
 	return rc;

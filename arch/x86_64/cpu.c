@@ -74,11 +74,6 @@ static void set_gate(int vec, uint64_t handler, int ist, int dpl)
 	g->reserved = 0;
 }
 
-void cpu_set_rsp0(uint64_t rsp)
-{
-	this_cpu()->tables->tss.rsp[0] = rsp;
-}
-
 static void build_idt(void)
 {
 	for (int v = 0; v < 256; v++)

@@ -20,10 +20,11 @@
 #define ATTR_BIG   0x80 /* the cell is part of a large character */
 #define ATTR_COLOR 0x7F
 
-static const uint32_t palette[SCREEN_COLOR_COUNT] = {
+static const uint32_t palette[] = {
     [SCREEN_GREY] = 0x00C0C0C0u, [SCREEN_WHITE] = 0x00FFFFFFu,	[SCREEN_GREEN] = 0x0040E040u,
     [SCREEN_RED] = 0x00FF4040u,	 [SCREEN_YELLOW] = 0x00F0D040u, [SCREEN_CYAN] = 0x0060D0F0u,
 };
+_Static_assert(ARRAY_SIZE(palette) == SCREEN_COLOR_COUNT, "a colour per enum screen_color");
 
 static volatile uint32_t *fb;
 static uint32_t stride, cols, rows, col, row;

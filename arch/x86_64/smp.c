@@ -283,8 +283,8 @@ unsigned arch_cpus_start(unsigned silent_cpu)
 	return online;
 }
 
-int arch_run_on_cpu(unsigned cpu, void (*fn)(void *), void *arg, uint32_t timeout_ms,
-		    struct arch_exception *ex)
+enum arch_guard_result arch_run_on_cpu(unsigned cpu, void (*fn)(void *), void *arg,
+				       uint32_t timeout_ms, struct arch_exception *ex)
 {
 	if (cpu == this_cpu()->index)
 		return arch_run_guarded(fn, arg, timeout_ms, ex);
@@ -295,7 +295,7 @@ int arch_run_on_cpu(unsigned cpu, void (*fn)(void *), void *arg, uint32_t timeou
 	struct x86_percpu *c = &cpus[cpu];
 	uint64_t flags = read_rflags();
 	uint64_t limit = timeout_ms ? timeout_ms + timeout_ms / 2 + AP_GRACE_MS : 600000;
-	int rc;
+	enum arch_guard_result rc;
 
 	arch_irq_disable();
 	c->job_fn = fn;

@@ -56,27 +56,6 @@ static volatile unsigned g_nmi_depth; /* NMI handlers running (0 or 1) */
 #define CPL_RETURNED 0x1000
 #define CPL_FAULTED  0x2000 /* + vector */
 
-static const char *const vector_names[32] = {
-    "#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "#CSO", "#TS",
-    "#NP", "#SS", "#GP", "#PF", "#15", "#MF", "#AC", "#MC", "#XM", "#VE",  "#CP",
-    "#22", "#23", "#24", "#25", "#26", "#27", "#HV", "#VC", "#SX", "#31",
-};
-
-const char *x86_vector_name(int vector)
-{
-	if (vector == ARCH_TIMEOUT)
-		return "timeout";
-	if (vector >= 0 && vector < 32)
-		return vector_names[vector];
-	if (vector == PMI_VECTOR)
-		return "PMI";
-	if (vector == TIMER_VECTOR)
-		return "timer";
-	if (vector == SPURIOUS_VECTOR)
-		return "spurious";
-	return "#??";
-}
-
 uint32_t arch_fault_error_code(void)
 {
 	return g_fault_error_code;

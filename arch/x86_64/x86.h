@@ -70,7 +70,6 @@ struct cpu_tables *cpu_tables_alloc(void);
 #define CPU_IST_STACKS 4
 void cpu_init_descriptors(struct cpu_tables *t, uint64_t trap_stack,
 			  const uint64_t ist[CPU_IST_STACKS]);
-void cpu_set_rsp0(uint64_t rsp);
 
 /* smp.c: per-CPU state, reached through the GS base (gs:[0] holds its own
  * address; nothing in the kernel reloads GS after cpu_init_descriptors). */
@@ -88,7 +87,7 @@ struct x86_percpu {
 	void (*job_fn)(void *);
 	void *job_arg;
 	uint32_t job_timeout_ms;
-	int job_rc;
+	enum arch_guard_result job_rc;
 	struct arch_exception job_ex;
 	volatile uint32_t job_seq, done_seq;
 	bool job_is_step; /* posted from inside a guarded run (a test's step) */
