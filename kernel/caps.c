@@ -193,22 +193,30 @@ static void copy_vendor(char out[13], uint32_t a, uint32_t b, uint32_t c)
 	out[12] = '\0';
 }
 
+/* CPUID.0H: EBX, EDX, ECX spell the vendor (SDM Vol. 2A; AMD64 APM Vol. 3
+ * E.3.1; Hygon follows the APM with its own string; VIA / Centaur and
+ * Zhaoxin as Linux arch/x86/kernel/cpu/centaur.c and zhaoxin.c match them). */
+static const struct {
+	const char *cpuid;
+	enum cpu_vendor vendor;
+} vendor_strings[] = {
+    {"GenuineIntel", VENDOR_INTEL},   {"AuthenticAMD", VENDOR_AMD},
+    {"AMDisbetter!", VENDOR_AMD},     {"HygonGenuine", VENDOR_HYGON},
+    {"CentaurHauls", VENDOR_CENTAUR}, {"  Shanghai  ", VENDOR_ZHAOXIN},
+};
+
+static const char *const vendor_names[] = {
+    [VENDOR_UNKNOWN] = "unknown", [VENDOR_INTEL] = "Intel",	[VENDOR_AMD] = "AMD",
+    [VENDOR_HYGON] = "Hygon",	  [VENDOR_CENTAUR] = "Centaur", [VENDOR_ZHAOXIN] = "Zhaoxin",
+};
+
+_Static_assert(ARRAY_SIZE(vendor_names) == VENDOR_COUNT, "a name for every vendor");
+
 static enum cpu_vendor vendor_of(const char *s)
 {
-	/* CPUID.0H: EBX, EDX, ECX spell the vendor (SDM Vol. 2A; AMD64 APM
-	 * Vol. 3 E.3.1; Hygon follows the APM with its own string). */
-	if (!kstrcmp(s, "GenuineIntel"))
-		return VENDOR_INTEL;
-	if (!kstrcmp(s, "AuthenticAMD") || !kstrcmp(s, "AMDisbetter!"))
-		return VENDOR_AMD;
-	if (!kstrcmp(s, "HygonGenuine"))
-		return VENDOR_HYGON;
-	/* VIA / Centaur, and Zhaoxin (Linux arch/x86/kernel/cpu/centaur.c and
-	 * zhaoxin.c match these two strings). */
-	if (!kstrcmp(s, "CentaurHauls"))
-		return VENDOR_CENTAUR;
-	if (!kstrcmp(s, "  Shanghai  "))
-		return VENDOR_ZHAOXIN;
+	for (unsigned i = 0; i < ARRAY_SIZE(vendor_strings); i++)
+		if (!kstrcmp(s, vendor_strings[i].cpuid))
+			return vendor_strings[i].vendor;
 	return VENDOR_UNKNOWN;
 }
 
@@ -694,20 +702,7 @@ void caps_decode_perf_capabilities(struct caps *c, uint64_t value)
 
 const char *caps_vendor_name(enum cpu_vendor v)
 {
-	switch (v) {
-	case VENDOR_INTEL:
-		return "Intel";
-	case VENDOR_AMD:
-		return "AMD";
-	case VENDOR_HYGON:
-		return "Hygon";
-	case VENDOR_CENTAUR:
-		return "Centaur";
-	case VENDOR_ZHAOXIN:
-		return "Zhaoxin";
-	default:
-		return "unknown";
-	}
+	return (unsigned)v < VENDOR_COUNT ? vendor_names[v] : "unknown";
 }
 
 const struct arch_event_desc caps_arch_events[] = {

@@ -28,6 +28,7 @@ enum cpu_vendor {
 	VENDOR_HYGON,
 	VENDOR_CENTAUR, /* "CentaurHauls": VIA, and Zhaoxin's earlier parts */
 	VENDOR_ZHAOXIN, /* "  Shanghai  " */
+	VENDOR_COUNT
 };
 
 /* CPUID.1AH:EAX[31:24] core type on hybrid parts. */
