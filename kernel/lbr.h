@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "caps.h"
+#include "requires.h"
 
 struct lbr_layout {
 	unsigned depth;	    /* entries: the TOS range is 0..depth-1 */
@@ -45,9 +46,10 @@ void lbr_pebs_reset(void);
  * instructions with INT, preset to overflow 64 instructions into
  * PMU_ITERS iterations of the gated workload, with IA32_DEBUGCTL's LBR and
  * FREEZE_LBRS_ON_PMI replaced by `debugctl_set` for the run (and cleared
- * after it). The caller's test requires a GP counter and the instructions
- * event (REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT).
+ * after it). The caller's test requires what it needs, REQ_LBR_PMI_RUN: a
+ * GP counter, the instructions event, and a local APIC to take the PMI.
  */
+#define REQ_LBR_PMI_RUN (REQ_APIC | REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT)
 struct lbr_pmi_run {
 	unsigned ovf;	   /* the counter that overflowed */
 	unsigned pmis;	   /* PMIs delivered */

@@ -246,9 +246,7 @@ TEST(arch_lbr, call_stack_mode_pops, REQ_INTEL | REQ_ARCH_LBR)
 /* FREEZE_LBRS_ON_PMI with Arch LBRs (every Arch LBR CPU is version 4 or
  * later): the PMI sets LBR_Frz and the LBRs record nothing until it is
  * cleared (Vol. 3B 20.2.4.1). */
-TEST(arch_lbr, freeze_on_pmi,
-     REQ_INTEL | REQ_ARCH_LBR | REQ_ARCH_PMU_V4 | REQ_APIC | REQ_GP_COUNTER |
-	 REQ_INSTRUCTIONS_EVENT)
+TEST(arch_lbr, freeze_on_pmi, REQ_INTEL | REQ_ARCH_LBR | REQ_ARCH_PMU_V4 | REQ_LBR_PMI_RUN)
 {
 	struct lbr_pmi_run r;
 

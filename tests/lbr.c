@@ -320,8 +320,7 @@ static bool pmi_run(struct t *t, bool freeze, struct lbr_pmi_run *r)
 			 r->ovf);
 }
 
-TEST(lbr, freeze_on_pmi,
-     REQ_INTEL | REQ_LBR_FMT | REQ_ARCH_PMU_V2 | REQ_APIC | REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT)
+TEST(lbr, freeze_on_pmi, REQ_INTEL | REQ_LBR_FMT | REQ_ARCH_PMU_V2 | REQ_LBR_PMI_RUN)
 {
 	struct lbr_layout l;
 	struct lbr_pmi_run r;
@@ -347,7 +346,7 @@ TEST(lbr, freeze_on_pmi,
 }
 
 TEST(lbr, no_freeze_without_debugctl_bit,
-     REQ_INTEL | REQ_LBR_FMT | REQ_ARCH_PMU_V2 | REQ_APIC | REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT)
+     REQ_INTEL | REQ_LBR_FMT | REQ_ARCH_PMU_V2 | REQ_LBR_PMI_RUN)
 {
 	struct lbr_layout l;
 	struct lbr_pmi_run r;

@@ -13,6 +13,7 @@
 #include "enumeration.h"
 #include "ktap.h"
 #include "pmu.h"
+#include "reserved_bits.h"
 #include "rules.h"
 #include "test.h"
 
@@ -242,29 +243,12 @@ TEST(versions, anythread, REQ_ARCH_PMU)
 TEST(versions, evtsel_reserved_bits, REQ_ARCH_PMU | REQ_GP_COUNTER)
 {
 	for_each_gp_counter(ctr) {
-		unsigned c = ctr.idx;
-		uint64_t rsvd = caps_evtsel_high_reserved(caps(), c);
-		unsigned bad = 0, swept = 0;
-		char first[96] = "";
-		size_t len = 0;
+		char name[32];
 
-		for (unsigned b = 32; b < 64; b++) {
-			int vec;
-
-			if (!(rsvd & BIT_ULL(b)))
-				continue;
-			swept++;
-			vec = wrmsr_safe(MSR_IA32_PERFEVTSEL(c), BIT_ULL(b));
-			if (vec == X86_VEC_GP && arch_fault_error_code() == 0)
-				continue;
-			if (bad++ < 6 && len < sizeof(first) - 12)
-				len += ksnprintf(first + len, sizeof(first) - len, "%sbit %u",
-						 len ? ", " : "", b);
-		}
-		wrmsr(MSR_IA32_PERFEVTSEL(c), 0);
-		expect_true(t, bad == 0, "#GP(0) for each reserved bit", bad ? first : "all #GP(0)",
-			    RULE_EVTSEL_RSVD, "IA32_PERFEVTSEL%u: %u of %u reserved bits accepted",
-			    c, bad, swept);
+		ksnprintf(name, sizeof(name), "IA32_PERFEVTSEL%u", ctr.idx);
+		expect_reserved_bits_fault(t, MSR_IA32_PERFEVTSEL(ctr.idx), name,
+					   caps_evtsel_high_reserved(caps(), ctr.idx),
+					   RULE_EVTSEL_RSVD, true);
 	}
 }
 
