@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The runner. Tests register themselves in the linker section
- * "pmutest_tests" (kernel/test.h); the runner groups them by suite in the
- * order the linker laid them out, runs each under arch_run_guarded() so that
- * an exception or a hang fails that test only, resets the PMU between tests,
- * and writes one nested KTAP block per suite.
+ * "pmutest_tests" (kernel/test.h); the runner groups them by suite in source
+ * order (file, then line; the cpuid suite first, selftest last), runs each
+ * under arch_run_guarded() so that an exception or a hang fails that test
+ * only, resets the PMU between tests, and writes one nested KTAP block per
+ * suite.
  *
  * Several CPUs: the whole selection runs on each selected CPU in turn, on
  * that CPU (arch_run_on_cpu) and with its own capability record (cpus.h).
@@ -73,8 +74,8 @@ static bool selected(const struct options *o, const struct test_desc *d)
 	return options_selects(o, d->suite, d->name, d->flags & TEST_SELFTEST);
 }
 
-/* Suites in registration order, except that the capability report (cpuid)
- * comes first and the harness self-tests last. */
+/* Suites in the order of their first test (source order), except that the
+ * capability report (cpuid) comes first and the harness self-tests last. */
 static unsigned list_suites(const struct options *o, const char **suites)
 {
 	unsigned n = 0;

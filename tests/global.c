@@ -245,11 +245,12 @@ TEST(global, inuse_tracks_programming, REQ_ARCH_PMU_V4)
 		wrmsr(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_FIELD(i, FIXED_CTRL_OS));
 		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_INUSE) & GLOBAL_FIXED_BIT(i),
 			  GLOBAL_FIXED_BIT(i), RULE_INUSE_FIXED,
-			  "INUSE bit %u with fixed counter %u enabled (EN = 1)", 32 + i, i);
+			  "INUSE bit %u with fixed counter %u enabled (EN = 1)",
+			  counter_global_pos(c), i);
 		wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
 		expect_eq(t, rdmsr(MSR_IA32_PERF_GLOBAL_INUSE) & GLOBAL_FIXED_BIT(i), 0,
-			  RULE_INUSE_FIXED, "INUSE bit %u with fixed counter %u disabled", 32 + i,
-			  i);
+			  RULE_INUSE_FIXED, "INUSE bit %u with fixed counter %u disabled",
+			  counter_global_pos(c), i);
 	}
 	if (pmu_gp_nth(0) >= 0) {
 		unsigned c = (unsigned)pmu_gp_nth(0);
@@ -352,7 +353,8 @@ TEST(counting, disabled_counter_does_not_count, REQ_ARCH_PMU | REQ_EXACT_EVENT)
 		pmu_fixed_program(i, FIXED_CTRL_OS | FIXED_CTRL_USR, 0);
 		pmu_run_gated(pmu_gate_global(all & ~GLOBAL_FIXED_BIT(i)), PMU_ITERS);
 		expect_eq(t, pmu_fixed_read(i), 0, RULE_GLOBAL_CTRL_GATE,
-			  "IA32_FIXED_CTR%u with EN = 3 and GLOBAL_CTRL bit %u clear", i, 32 + i);
+			  "IA32_FIXED_CTR%u with EN = 3 and GLOBAL_CTRL bit %u clear", i,
+			  counter_global_pos(c));
 		pmu_fixed_program(i, 0, 0);
 	}
 }

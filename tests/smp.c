@@ -90,6 +90,7 @@ static const char *const partner_needed[] = {
     [SIBLING] = "needs the other thread of this core online (CPUID.0BH SMT level)",
     [OTHER_CORE] = "needs an online CPU on another core of this package",
 };
+_Static_assert(ARRAY_SIZE(partner_needed) == OTHER_CORE + 1, "a text per enum partner");
 
 /* The first usable CPU other than this one in the given relation to it. */
 static unsigned partner(enum partner rel)
