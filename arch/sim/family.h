@@ -49,6 +49,19 @@ static inline bool sim_msr_in(uint32_t msr, uint32_t base, unsigned n, unsigned 
 	return true;
 }
 
+/* RDMSR of a bank whose registers the family keeps in regs[0..n-1]: when
+ * `msr` is one of them, *val is its value and the result is true. */
+static inline bool sim_msr_read_bank(uint32_t msr, uint32_t base, unsigned n, const uint64_t *regs,
+				     uint64_t *val)
+{
+	unsigned i;
+
+	if (!sim_msr_in(msr, base, n, &i))
+		return false;
+	*val = regs[i];
+	return true;
+}
+
 enum sim_rdpmc_result {
 	SIM_RDPMC_NOT_MINE,
 	SIM_RDPMC_READ,

@@ -53,17 +53,11 @@ static bool escr_exists(uint32_t msr)
 
 static enum sim_msr_result p4_rdmsr(uint32_t msr, uint64_t *val)
 {
-	unsigned i;
 	if (!g_sim.caps.netburst)
 		return SIM_MSR_NOT_MINE;
-	if (sim_msr_in(msr, MSR_BPU_COUNTER0, P4_NUM_COUNTERS, &i)) {
-		*val = P->p4_ctr[i];
+	if (sim_msr_read_bank(msr, MSR_BPU_COUNTER0, P4_NUM_COUNTERS, P->p4_ctr, val) ||
+	    sim_msr_read_bank(msr, MSR_BPU_CCCR0, P4_NUM_COUNTERS, P->p4_cccr, val))
 		return SIM_MSR_OK;
-	}
-	if (sim_msr_in(msr, MSR_BPU_CCCR0, P4_NUM_COUNTERS, &i)) {
-		*val = P->p4_cccr[i];
-		return SIM_MSR_OK;
-	}
 	if (escr_exists(msr)) {
 		*val = P->p4_escr[msr - 0x3A0];
 		return SIM_MSR_OK;

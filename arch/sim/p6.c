@@ -32,18 +32,11 @@ static bool is_p6(void)
 
 static enum sim_msr_result p6_rdmsr(uint32_t msr, uint64_t *val)
 {
-	unsigned i;
-
 	if (!is_p6())
 		return SIM_MSR_NOT_MINE;
-	if (sim_msr_in(msr, MSR_P6_PERFCTR(0), P6_NUM_COUNTERS, &i)) {
-		*val = P->p6_ctr[i];
+	if (sim_msr_read_bank(msr, MSR_P6_PERFCTR(0), P6_NUM_COUNTERS, P->p6_ctr, val) ||
+	    sim_msr_read_bank(msr, MSR_P6_EVNTSEL(0), P6_NUM_COUNTERS, P->p6_sel, val))
 		return SIM_MSR_OK;
-	}
-	if (sim_msr_in(msr, MSR_P6_EVNTSEL(0), P6_NUM_COUNTERS, &i)) {
-		*val = P->p6_sel[i];
-		return SIM_MSR_OK;
-	}
 	return SIM_MSR_NOT_MINE;
 }
 

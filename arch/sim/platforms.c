@@ -178,33 +178,24 @@ static const enum quirk kvm_amd_quirks[] = {
     Q_AMD_STATUS_SET_GP,
 };
 
+/* One platform: its name and description, the host dump, what the guest's
+ * CPUID changes, IA32_PERF_CAPABILITIES, and its quirk list (the list's
+ * length goes with it). */
+#define PLATFORM(n, d, dump, cpuid, pc, q)                                                         \
+	{                                                                                          \
+		.name = n, .desc = d, .host_dump = dump, .guest_cpuid = cpuid,                     \
+		.perf_capabilities = pc, .quirks = q, .n_quirks = ARRAY_SIZE(q)                    \
+	}
 const struct sim_platform sim_platforms[] = {
-    {
-	.name = "kvm-intel-sapphirerapids",
-	.desc = "QEMU/KVM guest (-cpu host,pmu=on) on a Sapphire Rapids host",
-	.host_dump = "intel_sapphirerapids_806f8.txt",
-	.guest_cpuid = kvm_intel_guest_cpuid,
-	.perf_capabilities = PERF_CAP_FW_WRITE,
-	.quirks = kvm_intel_quirks,
-	.n_quirks = ARRAY_SIZE(kvm_intel_quirks),
-    },
-    {
-	.name = "kvm-intel-sapphirerapids-pmu-off",
-	.desc = "QEMU/KVM guest (-cpu host,pmu=off) on a Sapphire Rapids host",
-	.host_dump = "intel_sapphirerapids_806f8.txt",
-	.guest_cpuid = kvm_intel_pmu_off_guest_cpuid,
-	.perf_capabilities = 0,
-	.quirks = kvm_pmu_off_quirks,
-	.n_quirks = ARRAY_SIZE(kvm_pmu_off_quirks),
-    },
-    {
-	.name = "kvm-amd-zen4",
-	.desc = "QEMU/KVM guest (-cpu host,pmu=on) on a Zen 4 (Genoa) host",
-	.host_dump = "amd_zen4_genoa_a10f11.txt",
-	.guest_cpuid = kvm_amd_guest_cpuid,
-	.perf_capabilities = 0,
-	.quirks = kvm_amd_quirks,
-	.n_quirks = ARRAY_SIZE(kvm_amd_quirks),
-    },
+    PLATFORM("kvm-intel-sapphirerapids",
+	     "QEMU/KVM guest (-cpu host,pmu=on) on a Sapphire Rapids host",
+	     "intel_sapphirerapids_806f8.txt", kvm_intel_guest_cpuid, PERF_CAP_FW_WRITE,
+	     kvm_intel_quirks),
+    PLATFORM("kvm-intel-sapphirerapids-pmu-off",
+	     "QEMU/KVM guest (-cpu host,pmu=off) on a Sapphire Rapids host",
+	     "intel_sapphirerapids_806f8.txt", kvm_intel_pmu_off_guest_cpuid, 0,
+	     kvm_pmu_off_quirks),
+    PLATFORM("kvm-amd-zen4", "QEMU/KVM guest (-cpu host,pmu=on) on a Zen 4 (Genoa) host",
+	     "amd_zen4_genoa_a10f11.txt", kvm_amd_guest_cpuid, 0, kvm_amd_quirks),
 };
 const unsigned sim_platform_count = ARRAY_SIZE(sim_platforms);

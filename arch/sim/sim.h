@@ -181,10 +181,12 @@ struct sim_pmu {
 	bool amd_last[SIM_MAX_AMD_CORE];
 	uint64_t amd_lctr[4], amd_lsel[4]; /* only with Q_AMD_NOT_ALIASED */
 	uint64_t amd_global_ctl, amd_global_status;
-	/* Nehalem uncore */
-	uint64_t unc_pmc[UNCORE_NUM_GP], unc_sel[UNCORE_NUM_GP];
-	bool unc_last[UNCORE_NUM_GP + 1];
-	uint64_t unc_fixed, unc_fixed_ctrl, unc_global_ctrl, unc_status, unc_opcode;
+	/* Nehalem uncore: one per package, every CPU sees the same (smp.c) */
+	struct sim_uncore {
+		uint64_t pmc[UNCORE_NUM_GP], sel[UNCORE_NUM_GP];
+		bool last[UNCORE_NUM_GP + 1]; /* GP counters, then the fixed one */
+		uint64_t fixed, fixed_ctrl, global_ctrl, status, opcode;
+	} unc;
 	/* NetBurst */
 	uint64_t p4_ctr[P4_NUM_COUNTERS], p4_cccr[P4_NUM_COUNTERS];
 	uint64_t p4_escr[0x42]; /* ESCRs at 3A0H..3E1H */

@@ -148,14 +148,7 @@ void sim_switch_cpu(struct sim_cpu *c)
 
 	if (c == g_sim_cur)
 		return;
-	memcpy(to->unc_pmc, from->unc_pmc, sizeof(to->unc_pmc));
-	memcpy(to->unc_sel, from->unc_sel, sizeof(to->unc_sel));
-	memcpy(to->unc_last, from->unc_last, sizeof(to->unc_last));
-	to->unc_fixed = from->unc_fixed;
-	to->unc_fixed_ctrl = from->unc_fixed_ctrl;
-	to->unc_global_ctrl = from->unc_global_ctrl;
-	to->unc_status = from->unc_status;
-	to->unc_opcode = from->unc_opcode;
+	to->unc = from->unc;
 	if (quirk(Q_SMP_SHARED_COUNTERS)) {
 		memcpy(to->pmc, from->pmc, sizeof(to->pmc));
 		memcpy(to->evtsel, from->evtsel, sizeof(to->evtsel));

@@ -34,35 +34,29 @@ static unsigned width(void)
 
 static enum sim_msr_result uncore_rdmsr(uint32_t msr, uint64_t *val)
 {
-	unsigned i;
 	if (!g_sim.caps.nehalem_uncore)
 		return SIM_MSR_NOT_MINE;
-	if (sim_msr_in(msr, MSR_UNCORE_PMC0, UNCORE_NUM_GP, &i)) {
-		*val = P->unc_pmc[i];
+	if (sim_msr_read_bank(msr, MSR_UNCORE_PMC0, UNCORE_NUM_GP, P->unc.pmc, val) ||
+	    sim_msr_read_bank(msr, MSR_UNCORE_PERFEVTSEL0, UNCORE_NUM_GP, P->unc.sel, val))
 		return SIM_MSR_OK;
-	}
-	if (sim_msr_in(msr, MSR_UNCORE_PERFEVTSEL0, UNCORE_NUM_GP, &i)) {
-		*val = P->unc_sel[i];
-		return SIM_MSR_OK;
-	}
 	switch (msr) {
 	case MSR_UNCORE_PERF_GLOBAL_CTRL:
-		*val = P->unc_global_ctrl;
+		*val = P->unc.global_ctrl;
 		return SIM_MSR_OK;
 	case MSR_UNCORE_PERF_GLOBAL_STATUS:
-		*val = P->unc_status;
+		*val = P->unc.status;
 		return SIM_MSR_OK;
 	case MSR_UNCORE_PERF_GLOBAL_OVF_CTRL:
 		*val = 0; /* write-only: reads 0 */
 		return SIM_MSR_OK;
 	case MSR_UNCORE_FIXED_CTR0:
-		*val = P->unc_fixed;
+		*val = P->unc.fixed;
 		return SIM_MSR_OK;
 	case MSR_UNCORE_FIXED_CTR_CTRL:
-		*val = P->unc_fixed_ctrl;
+		*val = P->unc.fixed_ctrl;
 		return SIM_MSR_OK;
 	case MSR_UNCORE_ADDR_OPCODE_MATCH:
-		*val = P->unc_opcode;
+		*val = P->unc.opcode;
 		return SIM_MSR_OK;
 	}
 	return SIM_MSR_NOT_MINE;
@@ -78,37 +72,37 @@ static enum sim_msr_result uncore_wrmsr(uint32_t msr, uint64_t val)
 		/* 48-bit counters: bits above are reserved. */
 		if (val & ~width_mask(UNCORE_WIDTH))
 			return SIM_MSR_GP;
-		P->unc_pmc[i] = val & m;
+		P->unc.pmc[i] = val & m;
 		return SIM_MSR_OK;
 	}
 	if (sim_msr_in(msr, MSR_UNCORE_PERFEVTSEL0, UNCORE_NUM_GP, &i)) {
 		if (val & ~UNC_SEL_VALID)
 			return SIM_MSR_GP;
-		P->unc_sel[i] = val;
-		P->unc_last[i] = false;
+		P->unc.sel[i] = val;
+		P->unc.last[i] = false;
 		return SIM_MSR_OK;
 	}
 	switch (msr) {
 	case MSR_UNCORE_PERF_GLOBAL_CTRL:
 		if ((val & ~UNC_GLOBAL_VALID) && !quirk(Q_UNC_GLOBAL_CTRL_RESERVED))
 			return SIM_MSR_GP;
-		P->unc_global_ctrl = val;
+		P->unc.global_ctrl = val;
 		return SIM_MSR_OK;
 	case MSR_UNCORE_PERF_GLOBAL_STATUS:
 		if (quirk(Q_UNC_STATUS_WRITABLE)) {
-			P->unc_status = val;
+			P->unc.status = val;
 			return SIM_MSR_OK;
 		}
 		return SIM_MSR_GP; /* read-only */
 	case MSR_UNCORE_PERF_GLOBAL_OVF_CTRL:
 		if (val & ~UNC_STATUS_VALID)
 			return SIM_MSR_GP;
-		P->unc_status &= ~val;
+		P->unc.status &= ~val;
 		return SIM_MSR_OK;
 	case MSR_UNCORE_FIXED_CTR0:
 		if (val & ~width_mask(UNCORE_WIDTH))
 			return SIM_MSR_GP;
-		P->unc_fixed = val & m;
+		P->unc.fixed = val & m;
 		return SIM_MSR_OK;
 	case MSR_UNCORE_FIXED_CTR_CTRL:
 		/* Figure "Layout of MSR_UNCORE_FIXED_CTR_CTRL": EN 0, PMI 2,
@@ -116,10 +110,10 @@ static enum sim_msr_result uncore_wrmsr(uint32_t msr, uint64_t val)
 		if ((val & ~(UNCORE_FIXED_CTRL_EN | UNCORE_FIXED_CTRL_PMI)) &&
 		    !quirk(Q_UNC_FIXED_CTRL_RESERVED))
 			return SIM_MSR_GP;
-		P->unc_fixed_ctrl = val;
+		P->unc.fixed_ctrl = val;
 		return SIM_MSR_OK;
 	case MSR_UNCORE_ADDR_OPCODE_MATCH:
-		P->unc_opcode = val;
+		P->unc.opcode = val;
 		return SIM_MSR_OK;
 	}
 	return SIM_MSR_NOT_MINE;
@@ -127,7 +121,7 @@ static enum sim_msr_result uncore_wrmsr(uint32_t msr, uint64_t val)
 
 static bool enabled(uint64_t bit)
 {
-	return quirk(Q_UNC_GLOBAL_IGNORED) || (P->unc_global_ctrl & bit);
+	return quirk(Q_UNC_GLOBAL_IGNORED) || (P->unc.global_ctrl & bit);
 }
 
 /* The family's counter kinds (struct sim_counter.kind). */
@@ -138,7 +132,7 @@ static void uncore_collect(struct sim_counter_set *set)
 	if (!g_sim.caps.nehalem_uncore)
 		return;
 	for (unsigned i = 0; i < UNCORE_NUM_GP; i++) {
-		uint64_t sel = P->unc_sel[i];
+		uint64_t sel = P->unc.sel[i];
 		/* EN (bit 22) and EN_PCx in the global control (Vol. 3B 20.3.1.2). */
 		if (!(sel & UNCORE_EVTSEL_EN) || !enabled(BIT_ULL(i)))
 			continue;
@@ -148,13 +142,13 @@ static void uncore_collect(struct sim_counter_set *set)
 		    .inv = sel & UNCORE_EVTSEL_INV,
 		    .edge = sel & UNCORE_EVTSEL_EDGE,
 		};
-		sim_counter_add(set, &(struct sim_counter){&P->unc_pmc[i], &P->unc_last[i], width(),
+		sim_counter_add(set, &(struct sim_counter){&P->unc.pmc[i], &P->unc.last[i], width(),
 							   f, &sim_family_uncore, UNCORE_GP, i});
 	}
-	if ((P->unc_fixed_ctrl & UNCORE_FIXED_CTRL_EN) && enabled(UNCORE_GLOBAL_EN_FC0)) {
+	if ((P->unc.fixed_ctrl & UNCORE_FIXED_CTRL_EN) && enabled(UNCORE_GLOBAL_EN_FC0)) {
 		struct sim_filter f = {.ev = EV_CYCLES};
-		sim_counter_add(set, &(struct sim_counter){&P->unc_fixed,
-							   &P->unc_last[UNCORE_NUM_GP], width(), f,
+		sim_counter_add(set, &(struct sim_counter){&P->unc.fixed,
+							   &P->unc.last[UNCORE_NUM_GP], width(), f,
 							   &sim_family_uncore, UNCORE_FIXED, 0});
 	}
 }
@@ -170,23 +164,23 @@ static void uncore_overflow(const struct sim_counter *c)
 {
 	bool fixed = c->kind == UNCORE_FIXED;
 	unsigned idx = c->idx;
-	bool pmi = fixed ? (P->unc_fixed_ctrl & UNCORE_FIXED_CTRL_PMI)
-			 : (P->unc_sel[idx] & UNCORE_EVTSEL_PMI);
+	bool pmi = fixed ? (P->unc.fixed_ctrl & UNCORE_FIXED_CTRL_PMI)
+			 : (P->unc.sel[idx] & UNCORE_EVTSEL_PMI);
 
-	P->unc_status |= fixed ? UNCORE_STATUS_FC0 : BIT_ULL(idx);
+	P->unc.status |= fixed ? UNCORE_STATUS_FC0 : BIT_ULL(idx);
 	if (!quirk(Q_UNC_CHG_NOT_SET))
-		P->unc_status |= UNCORE_STATUS_CHG;
+		P->unc.status |= UNCORE_STATUS_CHG;
 	if (!pmi)
 		return;
 	if (!quirk(Q_UNC_OVF_PMI_NOT_SET))
-		P->unc_status |= UNCORE_STATUS_OVF_PMI;
-	if ((P->unc_global_ctrl & UNCORE_GLOBAL_PMI_FRZ) && !quirk(Q_UNC_PMI_FRZ_IGNORED))
-		P->unc_global_ctrl &= ~(GENMASK_ULL(7, 0) | UNCORE_GLOBAL_EN_FC0);
+		P->unc.status |= UNCORE_STATUS_OVF_PMI;
+	if ((P->unc.global_ctrl & UNCORE_GLOBAL_PMI_FRZ) && !quirk(Q_UNC_PMI_FRZ_IGNORED))
+		P->unc.global_ctrl &= ~(GENMASK_ULL(7, 0) | UNCORE_GLOBAL_EN_FC0);
 	if (quirk(Q_UNC_PMI_NOT_DELIVERED))
 		return;
 	/* Every CPU of the package whose core is selected (smp.c: one package;
 	 * a one-CPU machine is core 0). */
-	uint64_t en = P->unc_global_ctrl & GENMASK_ULL(51, 48);
+	uint64_t en = P->unc.global_ctrl & GENMASK_ULL(51, 48);
 	for (unsigned i = 0; i < sim_cpu_count(); i++) {
 		struct sim_cpu *cpu = sim_cpu_at(i);
 		unsigned core = sim_core_of(cpu);
