@@ -16,6 +16,20 @@
 
 static const enum arch_branch_kind chain_kinds[CHAIN] = ARCH_BRANCH_CHAIN_KINDS;
 
+/* Each kind of branch the chain takes, as Arch LBRs know it (SDM Vol. 3B
+ * 19.1): the IA32_LBR_CTL bit that records it and its LBR_INFO.BR_TYPE. */
+static const struct {
+	uint64_t ctl;
+	unsigned br_type;
+} kind_lbr[] = {
+    [ARCH_BRANCH_JMP] = {LBR_CTL_NEAR_REL_JMP, ARCH_LBR_BR_NEAR_REL_JMP},
+    [ARCH_BRANCH_JCC] = {LBR_CTL_COND, ARCH_LBR_BR_JCC},
+    [ARCH_BRANCH_CALL] = {LBR_CTL_NEAR_REL_CALL, ARCH_LBR_BR_NEAR_REL_CALL},
+    [ARCH_BRANCH_RET] = {LBR_CTL_NEAR_RET, ARCH_LBR_BR_NEAR_RET},
+};
+
+_Static_assert(ARRAY_SIZE(kind_lbr) == ARCH_BRANCH_RET + 1, "a row per enum arch_branch_kind");
+
 static const struct caps_arch_lbr *al(void)
 {
 	return &caps()->arch_lbr;
@@ -159,16 +173,10 @@ TEST(arch_lbr, records_chain_youngest_first, REQ_INTEL | REQ_ARCH_LBR)
 		return;
 	for (unsigned x = 0; x < CHAIN && x < al()->max_depth; x++) {
 		enum arch_branch_kind k = chain_kinds[CHAIN - 1 - x];
-		static const unsigned type[] = {
-		    [ARCH_BRANCH_JMP] = ARCH_LBR_BR_NEAR_REL_JMP,
-		    [ARCH_BRANCH_JCC] = ARCH_LBR_BR_JCC,
-		    [ARCH_BRANCH_CALL] = ARCH_LBR_BR_NEAR_REL_CALL,
-		    [ARCH_BRANCH_RET] = ARCH_LBR_BR_NEAR_RET,
-		};
-		_Static_assert(ARRAY_SIZE(type) == ARCH_BRANCH_RET + 1,
-			       "a BR_TYPE per enum arch_branch_kind");
+
 		if (!expect_eq(t, FIELD_GET_ULL(LBR_INFO_BR_TYPE, rdmsr(MSR_IA32_LBR_0_INFO + x)),
-			       type[k], RULE_ALBR_BR_TYPE, "IA32_LBR_%u_INFO.BR_TYPE", x))
+			       kind_lbr[k].br_type, RULE_ALBR_BR_TYPE, "IA32_LBR_%u_INFO.BR_TYPE",
+			       x))
 			return;
 	}
 }
@@ -204,14 +212,9 @@ TEST(arch_lbr, cpl_filter, REQ_INTEL | REQ_ARCH_LBR)
 static unsigned kinds_in(uint64_t ctl)
 {
 	unsigned m = 0;
-	for (unsigned i = 0; i < CHAIN; i++) {
-		uint64_t bit = chain_kinds[i] == ARCH_BRANCH_JMP    ? LBR_CTL_NEAR_REL_JMP
-			       : chain_kinds[i] == ARCH_BRANCH_JCC  ? LBR_CTL_COND
-			       : chain_kinds[i] == ARCH_BRANCH_CALL ? LBR_CTL_NEAR_REL_CALL
-								    : LBR_CTL_NEAR_RET;
-		if (ctl & bit)
+	for (unsigned i = 0; i < CHAIN; i++)
+		if (ctl & kind_lbr[chain_kinds[i]].ctl)
 			m |= 1U << i;
-	}
 	return m;
 }
 
