@@ -14,7 +14,9 @@
  *     }
  *
  * Every expect_*() is one check: it counts, and on failure it prints what
- * was expected, what was seen and the SDM rule, as KTAP diagnostics.
+ * was expected, what was seen and the SDM rule, as KTAP diagnostics. A value
+ * a test prints is C hex (%#llx); a name the SDM writes in its own notation
+ * stays so (CPUID.0AH:EBX[1], IA32_PMC0 (C1H), event 3CH).
  */
 #ifndef PMUTEST_TEST_H
 #define PMUTEST_TEST_H
