@@ -132,16 +132,16 @@ static void bail(const char *what, const struct x86_frame *f)
 
 /* Return to the interrupted CPL-0 code without IRET: RFLAGS and RIP go
  * below its RSP (no red zone in the kernel), for entry.asm's .no_iret. */
-static int return_without_iret(struct x86_frame *f)
+static enum x86_trap_exit return_without_iret(struct x86_frame *f)
 {
 	uint64_t *sp = (uint64_t *)f->rsp - 2;
 	sp[0] = f->rflags;
 	sp[1] = f->rip;
 	f->rsp = (uint64_t)sp;
-	return 1;
+	return X86_TRAP_NO_IRET;
 }
 
-int x86_trap(struct x86_frame *f)
+enum x86_trap_exit x86_trap(struct x86_frame *f)
 {
 	unsigned vec = (unsigned)f->vector;
 	int cpl = (int)(f->cs & 3);
@@ -159,13 +159,14 @@ int x86_trap(struct x86_frame *f)
 			x86_ctx_restore(&g_guard->ctx, ARCH_GUARD_TIMEOUT);
 		}
 		if (late)
-			return 0; /* a disarmed watchdog's NMI, already on its way */
+			return X86_TRAP_IRET; /* a disarmed watchdog's NMI, already on its way */
 
 		if (fn) {
 			g_nmi_depth++;
 			call_nmi_handler(fn);
 			g_nmi_depth--;
-			return 0; /* IRET: unblocks NMIs, resumes the interrupted code */
+			/* IRET: unblocks NMIs, resumes the interrupted code */
+			return X86_TRAP_IRET;
 		}
 		break; /* no handler: an unexpected exception (no fixup, below) */
 	}
@@ -174,12 +175,12 @@ int x86_trap(struct x86_frame *f)
 			g_pmi_handler(); /* it sends EOI itself */
 		else
 			arch_apic_eoi();
-		return 0;
+		return X86_TRAP_IRET;
 	case SPURIOUS_VECTOR:
-		return 0; /* no EOI for a spurious interrupt (SDM Vol. 3A 10.9) */
+		return X86_TRAP_IRET; /* no EOI for a spurious interrupt (SDM Vol. 3A 10.9) */
 	case WAKE_VECTOR:
 		arch_apic_eoi(); /* a parked CPU has work (smp.c) */
-		return 0;
+		return X86_TRAP_IRET;
 	case TIMER_VECTOR:
 		arch_apic_eoi();
 		if (g_guard && g_guard->watchdog && apic_watchdog_expired()) {
@@ -188,7 +189,7 @@ int x86_trap(struct x86_frame *f)
 			ex->vector = ARCH_TIMEOUT;
 			x86_ctx_restore(&g_guard->ctx, ARCH_GUARD_TIMEOUT);
 		}
-		return 0; /* a late tick of a disarmed watchdog */
+		return X86_TRAP_IRET; /* a late tick of a disarmed watchdog */
 	case RETURN_VECTOR:
 		if (cpl != 0 && g_cpl) {
 			g_cpl->result = f->rdi;
@@ -201,7 +202,7 @@ int x86_trap(struct x86_frame *f)
 
 	/* An NMI is not raised by the instruction at RIP: never a probe's. */
 	if (vec < 32 && vec != X86_VEC_NMI && apply_fixup(f))
-		return g_nmi_depth && cpl == 0 ? return_without_iret(f) : 0;
+		return g_nmi_depth && cpl == 0 ? return_without_iret(f) : X86_TRAP_IRET;
 	if (vec == X86_VEC_DF)
 		bail("double fault", f);
 	if (vec >= 32)
@@ -217,7 +218,7 @@ int x86_trap(struct x86_frame *f)
 		x86_ctx_restore(&g_guard->ctx, ARCH_GUARD_EXCEPTION);
 	}
 	bail("unexpected exception outside any guarded run:", f);
-	return 0;
+	return X86_TRAP_IRET;
 }
 
 enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t timeout_ms,

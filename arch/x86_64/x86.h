@@ -119,10 +119,15 @@ struct __attribute__((packed)) ap_boot {
 _Static_assert(sizeof(struct ap_boot) == 96, "struct ap_boot: trampoline.asm's APB_* offsets");
 
 /* trap.c */
-/* Returns 0 to leave through IRETQ, 1 to leave without it (a fault fixed up
- * inside an NMI handler: an IRET there would unblock NMIs on the NMI stack,
- * trap.c), having put RFLAGS and RIP below the interrupted RSP. */
-int x86_trap(struct x86_frame *f);
+/* How entry.asm leaves an exception: through IRETQ, or without it (a fault
+ * fixed up inside an NMI handler: an IRET there would unblock NMIs on the NMI
+ * stack, trap.c), x86_trap having put RFLAGS and RIP below the interrupted
+ * RSP. entry.asm tests the value for zero. */
+enum x86_trap_exit {
+	X86_TRAP_IRET = 0,
+	X86_TRAP_NO_IRET = 1,
+};
+enum x86_trap_exit x86_trap(struct x86_frame *f);
 extern uint32_t g_fault_error_code;
 void x86_set_user_stack(uint64_t top);
 
