@@ -133,6 +133,11 @@ static bool exact_event(const struct caps *c)
 	return event(c, ARCH_EVENT_INSTRUCTIONS) || event(c, ARCH_EVENT_BRANCHES);
 }
 
+static bool core_cycles_event(const struct caps *c)
+{
+	return event(c, ARCH_EVENT_CORE_CYCLES);
+}
+
 static bool instructions_event(const struct caps *c)
 {
 	return event(c, ARCH_EVENT_INSTRUCTIONS);
@@ -234,10 +239,12 @@ static const struct requirement_desc table[] = {
 				"or CPUID.(23H,1):EBX[0]"},
     [REQ_FIXED_SLOTS_BIT] = {fixed_slots, "fixed counter 3 (topdown slots): CPUID.0AH:EDX[4:0] "
 					  "> 3 or ECX[3] (v2+), or CPUID.(23H,1):EBX[3]"},
+    [REQ_CORE_CYCLES_EVENT_BIT] = {core_cycles_event, "UnHalted Core Cycles (Table 20-1): "
+						      "CPUID.0AH:EBX[0] = 0 with EAX[31:24] >= 1"},
     [REQ_INSTRUCTIONS_EVENT_BIT] = {instructions_event,
-				    "Instructions Retired (Table 20-1): "
+				    "Instruction Retired (Table 20-1): "
 				    "CPUID.0AH:EBX[1] = 0 with EAX[31:24] >= 2"},
-    [REQ_BRANCHES_EVENT_BIT] = {branches_event, "Branch Instructions Retired (Table 20-1): "
+    [REQ_BRANCHES_EVENT_BIT] = {branches_event, "Branch Instruction Retired (Table 20-1): "
 						"CPUID.0AH:EBX[5] = 0 with EAX[31:24] >= 6"},
     [REQ_BRANCH_MISSES_EVENT_BIT] = {branch_misses_event,
 				     "Branch Misses Retired (Table 20-1): "

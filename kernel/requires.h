@@ -38,6 +38,7 @@ enum requirement {
 	REQ_GP_COUNTER_BIT,	     /* at least one GP counter exists */
 	REQ_FIXED0_BIT,		     /* fixed counter 0 (instructions) exists */
 	REQ_FIXED_SLOTS_BIT,	     /* fixed counter 3 (topdown slots) exists */
+	REQ_CORE_CYCLES_EVENT_BIT,   /* Table 20-1 core cycles available */
 	REQ_INSTRUCTIONS_EVENT_BIT,  /* Table 20-1 instructions retired available */
 	REQ_BRANCHES_EVENT_BIT,	     /* Table 20-1 branch instructions retired available */
 	REQ_BRANCH_MISSES_EVENT_BIT, /* Table 20-1 branch misses retired available */
@@ -76,6 +77,7 @@ enum requirement {
 #define REQ_GP_COUNTER		BIT_ULL(REQ_GP_COUNTER_BIT)
 #define REQ_FIXED0		BIT_ULL(REQ_FIXED0_BIT)
 #define REQ_FIXED_SLOTS		BIT_ULL(REQ_FIXED_SLOTS_BIT)
+#define REQ_CORE_CYCLES_EVENT	BIT_ULL(REQ_CORE_CYCLES_EVENT_BIT)
 #define REQ_INSTRUCTIONS_EVENT	BIT_ULL(REQ_INSTRUCTIONS_EVENT_BIT)
 #define REQ_BRANCHES_EVENT	BIT_ULL(REQ_BRANCHES_EVENT_BIT)
 #define REQ_BRANCH_MISSES_EVENT BIT_ULL(REQ_BRANCH_MISSES_EVENT_BIT)
