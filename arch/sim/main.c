@@ -125,20 +125,37 @@ static const char *const preferred[] = {
 };
 
 /* A profile's kind of PMU, for the mutation plan: the architectural
- * version (0-5 and above), or the model-specific PMUs. */
-static unsigned pmu_kind(const struct caps *c)
+ * version (0 for none, up to KIND_ARCH_MAX), or a model-specific PMU. A bit
+ * number in a mask of kinds already picked. */
+enum pmu_kind {
+	KIND_NO_PMU = 0, /* versions 1..KIND_ARCH_MAX are their own number */
+	KIND_ARCH_MAX = 8,
+	KIND_AMD = 10,
+	KIND_AMD_PERFMON_V2 = 11,
+	KIND_AMD_PERFCTR_CORE = 12,
+	KIND_NETBURST = 13,
+	KIND_P6 = 14,
+	KIND_NEHALEM_UNCORE = 15,
+	KIND_LEAF23 = 16,
+};
+
+static enum pmu_kind pmu_kind(const struct caps *c)
 {
 	if (caps_amd_like(c))
-		return 10 + (c->amd.perfmon_v2 ? 1 : c->amd.perfctr_core ? 2 : 0);
+		return c->amd.perfmon_v2     ? KIND_AMD_PERFMON_V2
+		       : c->amd.perfctr_core ? KIND_AMD_PERFCTR_CORE
+					     : KIND_AMD;
 	if (c->netburst)
-		return 13;
+		return KIND_NETBURST;
 	if (c->p6)
-		return 14;
+		return KIND_P6;
 	if (c->nehalem_uncore)
-		return 15;
+		return KIND_NEHALEM_UNCORE;
 	if (c->l23.counters_valid)
-		return 16;
-	return c->pm.present ? (c->pm.version > 8 ? 8 : c->pm.version) : 0;
+		return KIND_LEAF23;
+	if (!c->pm.present)
+		return KIND_NO_PMU;
+	return c->pm.version > KIND_ARCH_MAX ? KIND_ARCH_MAX : (enum pmu_kind)c->pm.version;
 }
 
 static void mutation_plan(void)
