@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # pmutest: a PMU conformance test kernel.
 #
 #   make            build/BOOTX64.EFI, the host tools (build/host/...) and the

@@ -422,7 +422,21 @@ enum arch_guard_result {
 	ARCH_GUARD_TIMEOUT = 2,
 	ARCH_RUN_CPU_LOST = 3,
 	ARCH_RUN_CPU_OFFLINE = 4,
+	ARCH_GUARD_RESULT_COUNT
 };
+
+/* The result's name, for diagnostics ("returned", "exception", ...). */
+static inline const char *arch_guard_result_name(enum arch_guard_result r)
+{
+	static const char *const names[] = {
+	    [ARCH_GUARD_RETURNED] = "returned",	    [ARCH_GUARD_EXCEPTION] = "exception",
+	    [ARCH_GUARD_TIMEOUT] = "timeout",	    [ARCH_RUN_CPU_LOST] = "cpu lost",
+	    [ARCH_RUN_CPU_OFFLINE] = "cpu offline",
+	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == ARCH_GUARD_RESULT_COUNT,
+		       "one name per enum arch_guard_result");
+	return (unsigned)r < ARCH_GUARD_RESULT_COUNT ? names[r] : "?";
+}
 
 /*
  * Run fn(arg) so that whatever happens the caller gets control back:

@@ -187,8 +187,8 @@ void cpus_report(const struct options *o)
 		else if (read_rc[c] != ARCH_GUARD_RETURNED)
 			ktap_diag(&g_ktap,
 				  "cpu %u: APIC ID %#x: reading its capability record failed "
-				  "(run status %d): not tested",
-				  c, arch_cpu_apic_id(c), (int)read_rc[c]);
+				  "(run status: %s): not tested",
+				  c, arch_cpu_apic_id(c), arch_guard_result_name(read_rc[c]));
 		else if (!r)
 			ktap_diag(&g_ktap,
 				  "cpu %u: APIC ID %#x: more than %d distinct PMU configurations: "

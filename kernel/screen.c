@@ -340,8 +340,7 @@ static void add_machine(const struct screen_summary *sum)
 {
 	char mc[80];
 	add(SCREEN_WHITE, 0, "The machine");
-	addf(SCREEN_GREY, 0,
-	     "  vendor:      %s (%s), family %02XH, model %02XH, stepping %u",
+	addf(SCREEN_GREY, 0, "  vendor:      %s (%s), family %02XH, model %02XH, stepping %u",
 	     g_caps.vendor_string, caps_vendor_name(g_caps.vendor), g_caps.family, g_caps.model,
 	     g_caps.stepping);
 	describe_microcode(mc, sizeof(mc));

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The baseline of `make bench`: build/bench/hello.efi, a minimal UEFI
 # application (tools/hello/hello.c) built like BOOTX64.EFI (same crt0, linker
 # script and PE conversion), so that the ratio of the two boot times is the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Capability decoder on the host: build/host/pmucaps (decode a `cpuid -r`
 # dump to JSON) and the decoder's unit tests. kernel/caps.c is compiled
 # unchanged from the kernel's source: there is one decoder.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The machine image: build/BOOTX64.EFI, a PE32+ UEFI application.
 #
 # GNU-EFI's crt0 (+ libefi/libgnuefi) links the core (kernel/, tests/), the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The firmware image that scripts/run-qemu.sh boots: Debian's OVMF.fd (code
 # and variable store in one image) after one boot of the same QEMU machine.
 # On its first boot OVMF writes its boot options, console paths and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Host-side builds: the simulator, the host tools and the unit tests.
 # Fragments add to HOST_TOOLS and UNIT_TESTS.
 

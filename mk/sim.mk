@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The simulator: kernel/ and tests/ unchanged, arch/sim for the machine.
 #   build/host/pmusim          the binary
 #   build/host/sim/...         its objects (source paths kept)

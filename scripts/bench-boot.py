@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The QEMU part of `make bench`: boot the minimal hello-world EFI app
 (build/bench/hello.efi) and pmutest (build/BOOTX64.EFI) alternately, RUNS
 times each, through scripts/run-qemu.sh (the same QEMU configuration), and

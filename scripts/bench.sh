@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Benchmarks that print figures (never pass/fail on time):
 #   - QEMU TCG: the minimal hello-world EFI app and pmutest booted alternately
 #     in the same configuration, the median wall time of each, their ratio

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # No false verdicts (issue 9): the suite on the simulator over every real
 # CPUID dump, and the verdict rules that keep a conforming CPU passing.
 #

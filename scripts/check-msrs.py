@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Every MSR the suite writes is listed in docs/msrs.md, by suite, with its gate.
 
 Runs build/host/pmusim with PMUSIM_MSR_TRACE (arch/sim/msr_trace.c) on every

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Check the summary screen's text against the KTAP log of the same run.
 
 usage: scripts/check-screen.py LOG SCREEN

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Checks that every tool and package pmutest needs is present. As root it
 # installs what is missing with apt-get; otherwise it names the packages and
 # the command that installs them, and fails.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Turn a pmutest KTAP log into evidence.
 
   ktap-report.py validate LOG              structural KTAP v1 check

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """KTAP v1 reading for pmutest logs (Documentation/dev-tools/ktap.rst).
 
 A pmutest log is: anything (firmware noise) up to the first line that is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Facts about the KVM host a `make run KVM=1` runs on, for scripts/run.sh.
 #
 #   scripts/kvm-host.sh vendor   intel, amd or unknown (from /proc/cpuinfo):

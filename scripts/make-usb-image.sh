@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Build the USB stick image: build/pmutest-usb.img, a GPT disk with one EFI
 # System Partition (FAT32) that every UEFI firmware boots from removable
 # media (UEFI 2.x, 13.3.1.3 "Directory Structure": \EFI\BOOT\BOOTX64.EFI):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The mutation matrix, both ways: the suite on every simulator profile (each
 # must pass with no unexplained skip; known deviations, "# XFAIL", pass),
 # then once per quirk on the profiles where the quirk is observable

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Robustness set (issue 16), bounded in time (seconds): bad input and bad
 # luck never give a PASS, a hang, a traceback or a silent loss.
 #

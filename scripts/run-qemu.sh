@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Boot build/BOOTX64.EFI in QEMU (OVMF) and turn the run into a verdict.
 #
 # The machine is chosen for boot speed where speed costs no function (see

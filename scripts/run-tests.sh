@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # `make test`: everything that proves pmutest right, in one run.
 #
 #   1. build (EFI image and host tools), warning-free

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs every host unit-test binary given and sums their "N passed, N failed"
 # lines into one. A binary that dies without that line counts as a failure.
 set -uo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # `make run`: boot the suite in QEMU, stream the report, then compare it with
 # the platform's expectations. Exit 0 only when they match.
 #   scripts/run.sh [--kvm [--kvm-cpu OPTS]] [--cpu MODEL] [--smp N] [--config FILE] [--expect FILE]
@@ -23,7 +24,7 @@ args=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help)
-		sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '3,11p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0 ;;
 	--kvm) accel=kvm; args+=(--kvm) ;;
 	--kvm-cpu)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """`make screenshot`: boot the suite in QEMU and save the summary screen as a
 PNG (for the README).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # `make test`'s stick step: the image users write to a USB stick, booted as
 # it is, twice, with a variable store that lives from one boot to the next.
 #

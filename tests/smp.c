@@ -34,7 +34,7 @@ static bool on_cpu(struct t *t, unsigned cpu, void (*fn)(void *), void *arg, con
 	}
 	enum arch_guard_result rc = arch_run_on_cpu(cpu, fn, arg, STEP_TIMEOUT_MS, &ex);
 
-	ksnprintf(got, sizeof(got), "run status %d, %s", (int)rc,
+	ksnprintf(got, sizeof(got), "run status: %s, %s", arch_guard_result_name(rc),
 		  rc != ARCH_GUARD_RETURNED ? x86_vector_name(ex.vector) : "-");
 	return expect_true(t, rc == ARCH_GUARD_RETURNED, "the step returns", got, RULE_SMP_STEP,
 			   "cpu %u: %s", cpu, what);

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Unit tests of scripts/ktaplib.py and scripts/ktap-report.py: parsing,
 expectations, conversions, and bad input (clear error, exit 2, no crash)."""
 

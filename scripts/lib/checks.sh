@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=bash
 # Sourced by the scripts that are a `make test` step of their own
 # (robustness.sh, test-stick.sh): one "ok"/"not ok" line a check, and the
