@@ -32,6 +32,11 @@ static unsigned n_ctrs(void)
 	(GENMASK_ULL(18, 0) | BIT_ULL(20) | GENMASK_ULL(31, 22) | GENMASK_ULL(35, 32) |            \
 	 GENMASK_ULL(41, 40))
 #define AMD_SEL_RESERVED (~AMD_SEL_VALID & ~BIT_ULL(19))
+/* What KVM clears from a guest's PerfEvtSel write (amd_pmu_set_msr(), its
+ * pmu->reserved_bits = 0xfffffff000280000 from amd_pmu_refresh()): bits 19,
+ * 21 and 63:36, HostOnly / GuestOnly included [quirk
+ * kvm-amd-reserved-writes-dropped]. */
+#define KVM_AMD_SEL_DROPPED (BIT_ULL(19) | BIT_ULL(21) | GENMASK_ULL(63, 36))
 
 /* Which counter register an address names. */
 enum amd_reg { AMD_NONE, AMD_LEGACY_SEL, AMD_LEGACY_CTR, AMD_EXT_SEL, AMD_EXT_CTR };
@@ -136,6 +141,8 @@ static enum sim_msr_result amd_wrmsr(uint32_t msr, uint64_t val)
 		return r;
 	if (k != AMD_NONE) {
 		if (is_select(k)) {
+			if (quirk(Q_KVM_AMD_RESERVED_DROPPED))
+				val &= ~KVM_AMD_SEL_DROPPED;
 			if (val & AMD_SEL_RESERVED)
 				return SIM_MSR_GP;
 			if (quirk(Q_AMD_SEL_HIGH_RESERVED) &&
@@ -152,6 +159,13 @@ static enum sim_msr_result amd_wrmsr(uint32_t msr, uint64_t val)
 			*reg(k, i) = val & width_mask(AMD_COUNTER_WIDTH);
 		}
 		return SIM_MSR_OK;
+	}
+	/* KVM (kvm_pmu_set_msr()): a write to the read-only status is ignored,
+	 * the reserved bits of the others are dropped, never #GP. */
+	if (quirk(Q_KVM_AMD_RESERVED_DROPPED)) {
+		if (msr == MSR_AMD64_PERF_CNTR_GLOBAL_STATUS)
+			return SIM_MSR_OK;
+		val &= cmask;
 	}
 	switch (msr) {
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:

@@ -27,6 +27,7 @@
 #define L1_EDX_DS	   BIT_ULL(21)
 #define L7_EBX_PQM	   BIT_ULL(12)
 #define L7_EBX_PQE	   BIT_ULL(15)
+#define L7_EDX_ARCH_LBR	   BIT_ULL(19)
 #define L7_1_EAX_PMX	   BIT_ULL(8) /* ArchPerfmonExt: leaf 23H */
 #define E1_ECX_PERFCTR_NB  BIT_ULL(24)
 #define E1_ECX_PERFCTR_LLC BIT_ULL(28)
@@ -56,17 +57,18 @@ static void kvm_signature(struct cpuid_regs *r)
 
 /* Leaves that both vendors' guests lose: RDT (KVM's kvm_set_cpu_caps() does
  * not list PQM / PQE, so leaves 0FH / 10H read 0: the real guest dump has
- * them cleared) and the hypervisor bit and leaf. */
+ * them cleared) and the hypervisor bit and leaf. True when the leaf is
+ * final; leaves 1 and 7 go on to the vendor's changes. */
 static bool kvm_common(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	switch (leaf) {
 	case 0x1:
 		r->ecx |= L1_ECX_HYPERVISOR;
-		return true;
+		return false;
 	case 0x7:
 		if (subleaf == 0)
 			r->ebx &= ~(uint32_t)(L7_EBX_PQM | L7_EBX_PQE);
-		return true;
+		return false;
 	case 0xF:
 	case 0x10:
 		*r = (struct cpuid_regs){0};
@@ -90,19 +92,28 @@ static bool kvm_common(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
  *  - leaf 1: DS, DTES64, DS-CPL clear (no PEBS / BTS without
  *    migratable=no), as in the real guest dump; PDCM kept.
  *  - leaf (7,1): ArchPerfmonExt clear, so no leaf 23H.
+ *  - no Architectural LBRs: CPUID.(7,0):EDX[19] clear and leaf 1CH all 0.
+ *    Upstream KVM never merged Arch LBR virtualization: kvm_set_cpu_caps()
+ *    leaves ARCH_LBR out of its CPUID_7_EDX list (the series that added it
+ *    and a `case 0x1c` was not merged), and __do_cpuid_func() zeroes every
+ *    leaf it has no case for, 1CH included (torvalds/linux cpuid.c at
+ *    d7e0a795). The guest's legacy LBRs need an LBR format in
+ *    PERF_CAPABILITIES, which this model's guest does not have (below).
  *  - IA32_PERF_CAPABILITIES: FW_WRITE only (QEMU's migratable CPU drops the
  *    LBR and PEBS formats): the profile's perf_capabilities.
  */
 static void kvm_intel_guest_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
-	if (leaf == 0x1) {
-		r->ecx &= ~(uint32_t)(L1_ECX_DTES64 | L1_ECX_DS_CPL);
-		r->edx &= ~(uint32_t)L1_EDX_DS;
-	}
 	if (kvm_common(leaf, subleaf, r))
 		return;
 	switch (leaf) {
+	case 0x1:
+		r->ecx &= ~(uint32_t)(L1_ECX_DTES64 | L1_ECX_DS_CPL);
+		r->edx &= ~(uint32_t)L1_EDX_DS;
+		return;
 	case 0x7:
+		if (subleaf == 0)
+			r->edx &= ~(uint32_t)L7_EDX_ARCH_LBR;
 		if (subleaf == 1)
 			r->eax &= ~(uint32_t)L7_1_EAX_PMX;
 		return;
@@ -115,6 +126,7 @@ static void kvm_intel_guest_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_
 		r->edx = (r->edx & 0x1FE0U) | BIT_ULL(15) | fixed;
 		return;
 	}
+	case 0x1C:
 	case 0x23:
 		*r = (struct cpuid_regs){0};
 		return;
@@ -176,6 +188,7 @@ static const enum quirk kvm_pmu_off_quirks[] = {
 static const enum quirk kvm_amd_quirks[] = {
     Q_LVT_NO_MASK,
     Q_AMD_STATUS_SET_GP,
+    Q_KVM_AMD_RESERVED_DROPPED,
 };
 
 /* One platform: its name and description, the host dump, what the guest's

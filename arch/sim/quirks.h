@@ -461,6 +461,15 @@
 	QUIRK(Q_REF_TSC_SLOW, "fixed-ref-cycles-below-tsc-rate", on_fixed_ctr2,                    \
 	      "hypothetical (a vPMU counting IA32_FIXED_CTR2 on the core crystal clock)",          \
 	      "IA32_FIXED_CTR2 (REF_TSC) counts at a fraction of the TSC rate")                    \
+	/* KVM-AMD: what its MSR writes drop (platforms.c, kvm-amd-*) */                           \
+	QUIRK(Q_KVM_AMD_RESERVED_DROPPED, "kvm-amd-reserved-writes-dropped", on_amd,               \
+	      "KVM amd_pmu_set_msr() (svm/pmu.c) clears pmu->reserved_bits, 0xfffffff000280000 "   \
+	      "from amd_pmu_refresh(), since Jim Mattson's Feb. 2022 change (before it: #GP); "    \
+	      "kvm_pmu_set_msr() (pmu.c) ignores guest writes to PerfCntrGlobalStatus and masks "  \
+	      "the others' reserved bits (torvalds/linux 004a0aa5, svm/pmu.c 02918f00)",           \
+	      "PerfEvtSel writes drop bits 19, 21 and 63:36 (HostOnly / GuestOnly included) "      \
+	      "without #GP; PerfCntrGlobalStatus writes are ignored; PerfCntrGlobalCtl / "         \
+	      "StatusClr / StatusSet drop their reserved bits")                                    \
 	/* ---- issue 9 (verdicts): vendor rules, P6, reserved bits, proof both ways ---- */       \
 	QUIRK(Q_AMD_LVT_MASKED_ON_PMI, "amd-lvt-masked-on-pmi", on_amd,                            \
 	      "KVM AMD guests from its 2023 LVTPC masking until Linux 6.9 (Intel's rule applied "  \
