@@ -257,8 +257,12 @@ static void reset_model_pmus(void)
 				wrmsr_safe(MSR_F15H_PERF_CTR0 + 2 * i, 0);
 			}
 		}
-		if (g_caps.amd.perfmon_v2)
-			wrmsr_safe(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, ~0ULL);
+		/* The counters' overflow bits only: a write of ~0 sets bits the
+		 * APM leaves undefined, and a PMU that faults on those (the
+		 * simulator's model does) would keep stale overflows. */
+		if (g_caps.amd.perfmon_v2 && g_caps.amd.core_counters)
+			wrmsr_safe(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR,
+				   GENMASK_ULL(g_caps.amd.core_counters - 1, 0));
 	}
 }
 
