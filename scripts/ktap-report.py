@@ -7,6 +7,9 @@
   ktap-report.py json LOG [-o FILE]        JSON report (results, measurements, record)
   ktap-report.py compare LOG EXPECTATIONS  compare with a platform's expected results
   ktap-report.py baseline LOG [-o FILE]    a starting expectations file for that platform
+  ktap-report.py html LOG... -o FILE       one self-contained HTML page: one run's
+                                           report, or a matrix of several runs
+  ktap-report.py diff OLD NEW              what changed from run OLD to run NEW
 
 Exit status: 0 when the log is valid / matches, 1 when compare finds a
 mismatch, 2 on bad input: no file, not KTAP, a broken log (truncated, bailed
@@ -30,6 +33,11 @@ mismatch: a skip names the CPUID bit the platform lacks, which is no
 deviation. An exact name that the log does not report is a mismatch (the
 test vanished).
 
+html and diff refuse a broken log (no file, not KTAP, truncated, no plan,
+bailed out, a contradicted verdict): one line naming it, exit 2. A run
+whose own verdict is ERROR is a finished run and is shown as such. diff
+exits 1 when NEW regressed (see scripts/ktapdiff.py), else 0.
+
 baseline writes one line per test that did not pass, its reason prefilled:
 the skip reason, the rule of the first failed check, or the exception.
 Review every line before shipping it: a line is a claim about the platform.
@@ -43,6 +51,8 @@ import sys
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ktapdiff  # noqa: E402
+import ktaphtml  # noqa: E402
 import ktaplib  # noqa: E402
 
 
@@ -223,6 +233,13 @@ def cmd_junit(run, args):
     ET.SubElement(props, "property", name="verdict.recomputed", value=verdict)
     for e in run.errors:
         ET.SubElement(props, "property", name="log-error", value=xml_text(e))
+    # What a lab files the run under: the machine and the platform.
+    machine = ktaplib.machine(run)
+    for key, value in machine.items():
+        if value:
+            ET.SubElement(props, "property", name=f"machine.{key}", value=xml_text(value))
+    label = xml_text(ktaplib.machine_label(run, "unknown machine"))
+    log.set("hostname", label)
     tc = ET.SubElement(log, "testcase", classname="log", name="integrity")
     if run.errors:
         ET.SubElement(tc, "error", message=xml_text(f"broken log: {run.errors[0]}")).text = \
@@ -231,13 +248,17 @@ def cmd_junit(run, args):
         counts = {r: sum(1 for t in s.tests if t.result == r) for r in ktaplib.RESULTS}
         se = ET.SubElement(root, "testsuite", name=xml_text(s.name), tests=str(len(s.tests)),
                            failures=str(counts["fail"] + counts["timeout"]),
-                           errors=str(counts["error"]), skipped=str(counts["skip"]))
+                           errors=str(counts["error"]), skipped=str(counts["skip"]), hostname=label)
         for t in s.tests:
             tc = ET.SubElement(se, "testcase", classname=xml_text(s.name), name=xml_text(t.name))
             text = xml_text("\n".join(t.diagnostics))
             if t.result == "skip":
                 ET.SubElement(tc, "skipped", message=xml_text(t.reason))
             elif t.result == "xfail":  # a known deviation: not a failure
+                kid, source = ktaplib.known_deviation(t)
+                tprops = ET.SubElement(tc, "properties")
+                ET.SubElement(tprops, "property", name="known-deviation.id", value=xml_text(kid))
+                ET.SubElement(tprops, "property", name="known-deviation.source", value=xml_text(source))
                 ET.SubElement(tc, "system-out").text = xml_text(
                     f"known deviation (XFAIL): {t.reason}\n{text}")
             elif t.result in ("fail", "timeout"):
@@ -265,6 +286,9 @@ def cmd_json(run, args):
         "log_errors": run.errors,
         "totals": {r: sum(1 for t in run.tests() if t.result == r) for r in ktaplib.RESULTS},
         "measurements": run.measurements,
+        # The machine and platform, from the log's header (null: not in it).
+        "machine": ktaplib.machine(run),
+        "platform": ktaplib.machine(run)["platform"],
         # The capability record the kernel decoded from CPUID, as it printed it.
         "capabilities": [d[len("caps: "):] for d in run.diagnostics if d.startswith("caps: ")],
         "environment": [d for d in run.diagnostics if not d.startswith("caps: ")],
@@ -276,6 +300,9 @@ def cmd_json(run, args):
                 "summary": s.diagnostics,
                 "tests": [
                     {"name": t.name, "result": t.result, "reason": t.reason or None,
+                     "skip_reason": (t.reason or None) if t.result == "skip" else None,
+                     "known_deviation": known_json(t),
+                     "failures": ktaplib.failures(t),
                      "diagnostics": t.diagnostics}
                     for t in s.tests
                 ],
@@ -284,6 +311,52 @@ def cmd_json(run, args):
         ],
     }
     return emit(json.dumps(doc, indent=2) + "\n", args)
+
+
+def known_json(t):
+    kd = ktaplib.known_deviation(t)
+    return {"id": kd[0], "source": kd[1] or None} if kd else None
+
+
+def read_complete(path):
+    """A log for html and diff: complete, or one line and exit 2."""
+    try:
+        run = ktaplib.read_log(path)
+    except ktaplib.KtapError as e:
+        msg = str(e)
+        raise UsageError(msg if path in msg else f"{path}: {msg}") from None
+    bad = ktaplib.broken(run)
+    if bad:
+        raise UsageError(f"{path}: broken log: {bad[0]}"
+                         + (f" (and {len(bad) - 1} more problems)" if len(bad) > 1 else ""))
+    return run
+
+
+def cmd_html(args):
+    runs = [(path, read_complete(path)) for path in args.logs]
+    return emit(ktaphtml.render(runs), args)
+
+
+def cmd_diff(args):
+    old, new = read_complete(args.old), read_complete(args.new)
+    changes = ktapdiff.compare(old, new)
+    counts = {k: 0 for k in ktapdiff.KINDS}
+    regressions = 0
+    for change in changes:
+        kind, name, a, b = change
+        counts[kind] += 1
+        regressions += ktapdiff.is_regression(change)
+        if kind == "appeared":
+            print(f"appeared: {name}: {ktapdiff.describe(b)}")
+        elif kind == "disappeared":
+            print(f"disappeared: {name}: was {ktapdiff.describe(a)}")
+        else:
+            print(f"{kind}: {name}: {ktapdiff.describe(a)} -> {ktapdiff.describe(b)}")
+    vo, vn = ktaphtml.verdict_of(old), ktaphtml.verdict_of(new)
+    print(f"# verdict: {vo} -> {vn}" if vo != vn else f"# verdict: {vn} (both)")
+    print("# " + ", ".join(f"{counts[k]} {k}" for k in ktapdiff.KINDS)
+          + f"; {regressions} regressions")
+    return 1 if regressions else 0
 
 
 def emit(text, args):
@@ -325,12 +398,21 @@ def main(argv):
     c = sub.add_parser("baseline")
     c.add_argument("log")
     c.add_argument("-o", "--output")
+    c = sub.add_parser("html")
+    c.add_argument("logs", nargs="+", metavar="LOG")
+    c.add_argument("-o", "--output", required=True)
+    c = sub.add_parser("diff")
+    c.add_argument("old")
+    c.add_argument("new")
     c = sub.add_parser("compare")
     c.add_argument("log")
     c.add_argument("expectations")
     c.add_argument("-v", "--verbose", action="store_true", help="also list the matching tests")
     args = p.parse_args(argv)
     try:
+        if args.cmd in ("html", "diff"):
+            rc = (cmd_html if args.cmd == "html" else cmd_diff)(args)
+            return rc if flush_stdout() else 2
         run = ktaplib.read_log(args.log)
         rc = {"validate": cmd_validate, "junit": cmd_junit, "json": cmd_json,
               "compare": cmd_compare, "baseline": cmd_baseline}[args.cmd](run, args)

@@ -322,6 +322,16 @@ def parse(text):
     return run
 
 
+# The one error that is the kernel's own result, not damage to the log.
+KERNEL_ERROR_VERDICT = "the run reported verdict ERROR"
+
+
+def broken(run):
+    """The log's problems, but for the kernel's own verdict ERROR (an options
+    error, no test executed: a finished run whose result is ERROR)."""
+    return [e for e in run.errors if not e.startswith(KERNEL_ERROR_VERDICT)]
+
+
 def read_log(path):
     """Read a log file as text; clear errors for unreadable input."""
     try:
@@ -332,3 +342,127 @@ def read_log(path):
     if len(data) > MAX_LOG_BYTES:
         raise KtapError(f"{path} is larger than {MAX_LOG_BYTES >> 20} MiB: not a pmutest log")
     return parse(data.decode("utf-8", errors="replace"))
+
+
+# ---------------------------------------------------------------------------
+# What a run says about its machine, its failures and its known deviations,
+# from the diagnostics the kernel prints (kernel/main.c, kernel/caps.c,
+# kernel/check.c). Shared by the JUnit, JSON and HTML reports.
+
+SIGNATURE_RE = re.compile(r"^caps: vendor (.{0,64}?) \((.{0,32})\), DisplayFamily (\w{1,8}) "
+                          r"DisplayModel (\w{1,8}) stepping (\w{1,8})(?: \(CPUID\.01H:EAX = (\w{1,12})\))?")
+HV_VENDOR_RE = re.compile(r'^caps: hypervisor vendor "(.{0,64})"')
+HV_BIT_RE = re.compile(r"^caps: CPUID\.01H: hypervisor (yes|no)")
+PMU_CONFIGS_RE = re.compile(r"^cpus: (.{1,200}?)(?:; (\d{1,4}) distinct PMU configurations?)?$")
+PMU_CONFIG_RE = re.compile(r"^PMU configuration (\d{1,4}) of \d{1,4}: cpus (.{1,200})$")
+# "ok N name # XFAIL known deviation ID: SOURCE" (kernel/known.c)
+XFAIL_REASON_RE = re.compile(r"^known deviation (\S{1,120}?):? (.*)$")
+
+
+def machine(run):
+    """The machine a run describes: a dict of strings (None: not in the log).
+    From the header: platform ("pmutest V on ARCH: PLATFORM"), firmware,
+    microcode (where a kernel prints it), the first CPU's signature and
+    hypervisor, CPUs and PMU configurations, host lines of a KVM run."""
+    m = {"pmutest": None, "platform": None, "vendor": None, "vendor_name": None,
+         "family": None, "model": None, "stepping": None, "signature": None,
+         "microcode": None, "hypervisor": None, "firmware": None, "cpus": None,
+         "pmu_configurations": None, "host": None}
+    hosts = []
+    for d in run.diagnostics:
+        if d.startswith("pmutest ") and m["platform"] is None:
+            head, _, platform = d.partition(": ")
+            m["pmutest"], m["platform"] = head, platform or None
+        elif d.startswith("firmware: ") and m["firmware"] is None:
+            m["firmware"] = d[len("firmware: "):]
+        elif d.startswith("microcode: ") and m["microcode"] is None:
+            m["microcode"] = d[len("microcode: "):]
+        elif d.startswith("host: "):
+            hosts.append(d[len("host: "):])
+        elif d.startswith("cpus: ") and m["cpus"] is None:
+            mm = PMU_CONFIGS_RE.match(d)
+            if mm:
+                m["cpus"] = mm.group(1)
+                m["pmu_configurations"] = mm.group(2)
+        mm = SIGNATURE_RE.match(d)
+        if mm and m["vendor"] is None:
+            (m["vendor"], m["vendor_name"], m["family"], m["model"], m["stepping"],
+             m["signature"]) = mm.groups()
+        mm = HV_VENDOR_RE.match(d)
+        if mm and m["hypervisor"] in (None, "yes"):
+            m["hypervisor"] = mm.group(1) or "yes (no vendor string)"
+        mm = HV_BIT_RE.match(d)
+        if mm and m["hypervisor"] is None:
+            m["hypervisor"] = "none (bare metal)" if mm.group(1) == "no" else "yes"
+    m["host"] = "; ".join(hosts) or None
+    return m
+
+
+def machine_label(run, fallback=""):
+    """A short name of the machine: "AMD 0FH/6BH/1 on QEMU TCG, ..." ."""
+    m = machine(run)
+    sig = "/".join(x for x in (m["family"], m["model"], m["stepping"]) if x)
+    parts = [x for x in (m["vendor_name"] or m["vendor"], sig) if x]
+    label = " ".join(parts)
+    # The platform line goes on with timer and watchdog details: its first
+    # clause names it ("QEMU TCG", "profile x").
+    platform = (m["platform"] or "").split(";")[0].split(", quirks")[0].strip()
+    if platform:
+        label = f"{label} on {platform}" if label else platform
+    return label or fallback
+
+
+def capability_records(run):
+    """[(title, [caps lines])]: one record per PMU configuration."""
+    records, title, lines = [], "PMU configuration 1", []
+    for d in run.diagnostics:
+        mm = PMU_CONFIG_RE.match(d)
+        if mm:
+            if lines:
+                records.append((title, lines))
+            title, lines = f"PMU configuration {mm.group(1)} (cpus {mm.group(2)})", []
+        elif d.startswith("caps: "):
+            lines.append(d[len("caps: "):])
+    if lines:
+        records.append((title, lines))
+    return records
+
+
+def failures(test):
+    """The failed checks of a test: [{"what", "expected", "actual", "rule",
+    "known"}] from its "FAIL:" blocks (kernel/check.c)."""
+    out, cur = [], None
+    for d in test.diagnostics:
+        s = d.strip()
+        if d.startswith("FAIL:"):
+            cur = {"what": d[len("FAIL:"):].strip(), "expected": "", "actual": "", "rule": "", "known": ""}
+            out.append(cur)
+        elif cur is not None and d.startswith("  "):
+            key, sep, value = s.partition(":")
+            if sep and key in ("expected", "actual", "rule", "known"):
+                cur[key] = value.strip()
+        else:
+            cur = None
+    return out
+
+
+def known_deviation(test):
+    """(ID, SOURCE) of a test reported XFAIL, else None."""
+    if test.result != "xfail":
+        return None
+    mm = XFAIL_REASON_RE.match(test.reason)
+    if mm:
+        return mm.group(1), mm.group(2)
+    return (test.reason or "unnamed", "")
+
+
+def exceptions(test):
+    return [d for d in test.diagnostics if d.startswith("unexpected exception")]
+
+
+def counts(tests):
+    """{result: n} over tests, every result present."""
+    c = {r: 0 for r in RESULTS}
+    for t in tests:
+        c[t.result] += 1
+    return c
