@@ -146,7 +146,8 @@ def single(path, run):
         if checks:
             out.append('<table class="grid">')
             for f in checks:
-                out.append(f'<tr class="check"><td colspan="2"><b>{esc(f["what"])}</b></td></tr>'
+                out.append(f'<tr class="check" data-expected="{esc(f["expected"])}" data-actual="{esc(f["actual"])}" '
+                           f'data-rule="{esc(f["rule"])}"><td colspan="2"><b>{esc(f["what"])}</b></td></tr>'
                            f'<tr><td class="k">expected</td><td>{esc(f["expected"])}</td></tr>'
                            f'<tr><td class="k">actual</td><td>{esc(f["actual"])}</td></tr>'
                            f'<tr><td class="k">rule</td><td>{esc(f["rule"])}</td></tr>')

@@ -22,6 +22,9 @@
 #  10. the LAVA jobs of lava/ run by lava-run without a server, LAVA's
 #      results checked against the KTAP log it read, and runs that never
 #      reach a verdict seen as incomplete jobs (scripts/test-lava.sh)
+#  11. the HTML report in headless Chromium: counts, failures, screenshot
+#      colours, filters, a 500-run matrix within 2 s, and diff
+#      (scripts/test-html-report.sh)
 #
 # Each step's full output is in build/test-logs/; the terminal gets one line a
 # step plus what failed. Every step ends with "N passed, N failed" (a step
@@ -171,6 +174,7 @@ run_step qemu-smp4-silent smp_run qemu-smp4-silent tests/expectations/selftest-s
 	scripts/run-qemu.sh --smp 4 --config tests/configs/smp-silent-selftest.cfg \
 	--log "$LOGS/qemu-smp4-silent.ktap" --timeout "${QEMU_TIMEOUT:-300}"
 run_step lava scripts/test-lava.sh
+run_step html-report scripts/test-html-report.sh
 
 echo
 if [[ ${#steps_failed[@]} -gt 0 ]]; then
