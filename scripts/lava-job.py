@@ -65,11 +65,11 @@ TEST_LINE = (r"\n    (?=(?:ok \d+ \w+ # (?=SKIP|XFAIL)|not ok \d+ \w+ # (?=TIMEO
              r"(?:not )?ok \d+ (?P<test_case_id>\w+)[^\r\n]*" + EOL)
 TEST_FIXUP = {"ok": "pass", "not ok": "fail", "SKIP": "skip", "XFAIL": "pass", "TIMEOUT": "fail"}
 # The verdict is the last line the kernel prints (bar "# report saved"), so
-# no end string could follow it: the case is matched from the line before,
-# "# deviations:", with the verdict in a lookahead, and the verdict line
-# itself ends the monitor.
-VERDICT_START = r"\n# Totals: [^\r\n]*" + EOL
-VERDICT_LINE = (r"\n# deviations:(?=(?:[^\n]*\n){0,16}?# (?P<test_case_id>verdict): "
+# no end string could follow it: the case is matched on the line
+# "# Totals: pass:...", where the start stops, with the verdict a few lines
+# on in a lookahead; the verdict line itself then ends the monitor.
+VERDICT_START = r"\n# Totals(?=: pass:)"
+VERDICT_LINE = (r": pass:[^\r\n]*(?=(?:[^\n]*\n){1,17}?# (?P<test_case_id>verdict): "
                 r"(?P<result>PASS|FAIL|ERROR)" + EOL + ")")
 VERDICT_END = r"\n# verdict: (?:PASS|FAIL|ERROR)" + EOL
 VERDICT_FIXUP = {"PASS": "pass", "FAIL": "fail", "ERROR": "fail"}

@@ -349,6 +349,399 @@ class HostRobustness(unittest.TestCase):
         self.assertNotIn("Traceback", err)
 
 
+# A log with the machine header the kernel prints, a known deviation and a
+# skip: for the reports labs read (issue 24).
+MACHINE_LOG = """\
+KTAP version 1
+1..2
+# pmutest 0.1 on x86_64: QEMU TCG, QEMU TCG CPU version 2.5+; APIC timer 1000 MHz
+# firmware: EDK II
+# cpus: 1 of 1 online (boot CPU 0); 1 distinct PMU configuration
+# cpu 0: APIC ID 0: online, PMU configuration 1
+# caps: vendor GenuineIntel (Intel), DisplayFamily 06H DisplayModel 0FH stepping 6 (CPUID.01H:EAX = 0x000006f6)
+# caps: CPUID.01H: hypervisor yes, PDCM yes, x2APIC no, APIC yes, MSR yes, TSC yes, DS yes
+# caps: hypervisor vendor "TCGTCGTCGTCG" (CPUID.40000000H)
+# caps: architectural PMU version 2: 2 GP counters x 40 bits (mask 0x3)
+    KTAP version 1
+    # Subtest: cpuid
+    1..3
+    ok 1 global_ctrl_reset_value
+    # FAIL: fixed counters on version 2
+    #   expected: EDX[4:0] > 0
+    #   actual:   no fixed counter
+    #   rule:     SDM Vol.3B 20.2.2: version 2 adds fixed-function counters
+    #   known:    core2-v2-no-fixed-enumerated (Core 2): Linux intel_pmu_init()
+    ok 2 leaf_0ah_fields # XFAIL known deviation core2-v2-no-fixed-enumerated: Linux intel_pmu_init()
+    ok 3 perf_capabilities_absent_without_pdcm # SKIP CPUID.01H:ECX[15] PDCM = 1
+    # cpuid: pass:1 fail:0 skip:1 total:3
+ok 1 cpuid
+    KTAP version 1
+    # Subtest: rdpmc
+    1..1
+    ok 1 gp_type
+ok 2 rdpmc
+# Totals: pass:2 fail:0 skip:1 xfail:1 total:4
+# deviations: 0 new, 1 known (XFAIL); inferred rules not followed: 0 (diagnostics)
+# measure: run.suite_time = 1234 tsc_cycles
+# verdict: PASS
+"""
+
+
+def with_result(log, line, new_line, totals, verdict):
+    """log with one result line replaced and its closing lines made to agree."""
+    out = log.replace(line, new_line)
+    out = out[:out.index("# Totals:")] + f"# Totals: {totals}\n" + \
+        out[out.index("# deviations:"):out.index("# verdict:")] + f"# verdict: {verdict}\n"
+    return out
+
+
+BROKEN = {
+    "binary garbage": bytes(range(256)) * 4,
+    "truncated": GOOD[:GOOD.index("not ok 1 rdpmc")].encode(),
+    "no plan": GOOD.replace("KTAP version 1\n1..2\n", "KTAP version 1\n", 1).encode(),
+    "empty": b"",
+}
+
+
+class BrokenInputs(unittest.TestCase):
+    """Every new command: one line and a non-zero exit on a broken log, never
+    a traceback, never an output file that looks like a report."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.good = write(self.tmp, "good.ktap", MACHINE_LOG)
+
+    def assert_one_line(self, args, want_rc=2):
+        rc, out, err = run_cli(*args)
+        self.assertEqual(rc, want_rc, (args, out, err))
+        self.assertNotIn("Traceback", err)
+        self.assertEqual(len(err.strip().splitlines()), 1, (args, err))
+        return err
+
+    def test_html_and_diff_refuse_broken_logs(self):
+        cases = dict(BROKEN, missing=None)
+        for what, data in cases.items():
+            path = os.path.join(self.tmp, what.replace(" ", "_"))
+            if data is not None:
+                with open(path, "wb") as f:
+                    f.write(data)
+            html_out = os.path.join(self.tmp, "out.html")
+            err = self.assert_one_line(("html", path, "-o", html_out))
+            self.assertIn(path, err, what)
+            self.assertFalse(os.path.exists(html_out), what)
+            self.assert_one_line(("html", self.good, path, "-o", html_out))
+            self.assertFalse(os.path.exists(html_out), what)
+            self.assert_one_line(("diff", self.good, path))
+            self.assert_one_line(("diff", path, self.good))
+
+    def test_junit_json_never_pass_a_broken_log(self):
+        for what, data in BROKEN.items():
+            path = write(self.tmp, "b.ktap", "")
+            with open(path, "wb") as f:
+                f.write(data)
+            rc, out, err = run_cli("json", path)
+            self.assertNotIn("Traceback", err, what)
+            if rc == 0:
+                self.assertEqual(json.loads(out)["verdict"], "ERROR", what)
+            else:
+                self.assertEqual(rc, 2, what)
+                self.assertEqual(len(err.strip().splitlines()), 1, what)
+            rc, out, err = run_cli("junit", path)
+            self.assertNotIn("Traceback", err, what)
+            if rc == 0:
+                root = ET.fromstring(out)
+                self.assertIsNotNone(root.find("testsuite[@name='log']/testcase/error"), what)
+            else:
+                self.assertEqual(rc, 2, what)
+
+    def test_lava_tools_refuse_broken_input(self):
+        tool = os.path.join(SCRIPTS, "lava-job.py")
+        template = os.path.join(HERE, "..", "lava", "jobs", "qemu-stick.yaml")
+        for what, data in BROKEN.items():
+            path = os.path.join(self.tmp, "b.ktap")
+            with open(path, "wb") as f:
+                f.write(data)
+            p = subprocess.run([sys.executable, tool, template, "--suites-from", path],
+                               capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.returncode, 2, what)
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1, (what, p.stderr))
+            self.assertEqual(p.stdout, "", what)
+        p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "lava-results.py"),
+                            os.path.join(self.tmp, "no-such-dir")], capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 2)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+
+
+class Html(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def html(self, *logs):
+        out = os.path.join(self.tmp, "r.html")
+        rc, _, err = run_cli("html", *logs, "-o", out)
+        self.assertEqual(rc, 0, err)
+        with open(out, encoding="utf-8") as f:
+            return f.read()
+
+    def assert_self_contained(self, page):
+        # No network and no external asset: nothing to fetch, anywhere.
+        for needle in ("http://", "https://", "<link", " src=", "url(", "@import", "//cdn"):
+            self.assertNotIn(needle, page)
+
+    def test_one_run(self):
+        page = self.html(write(self.tmp, "m.ktap", MACHINE_LOG))
+        self.assert_self_contained(page)
+        self.assertIn('data-verdict="PASS"', page)
+        self.assertIn('<td class="num" data-count="xfail">1</td>', page)
+        self.assertIn('<td class="num" data-count="skip">1</td>', page)
+        self.assertIn('data-suite="cpuid" data-pass="1" data-fail="0" data-skip="1" data-known="1"', page)
+        self.assertIn('data-id="core2-v2-no-fixed-enumerated"', page)
+        self.assertIn("source: Linux intel_pmu_init()", page)
+        self.assertIn("06H / 0FH / 6", page)
+        self.assertIn("TCGTCGTCGTCG", page)
+        self.assertIn('data-measure="run.suite_time"', page)
+        self.assertIn("architectural PMU version 2", page)
+
+    def test_failures_show_expected_actual_rule(self):
+        page = self.html(write(self.tmp, "g.ktap", GOOD))
+        self.assertIn('data-verdict="FAIL"', page)
+        self.assertIn('data-test="rdpmc.type_space" data-result="fail"', page)
+        self.assertIn('data-expected="#GP(0)" data-actual="no exception"', page)
+        self.assertIn('data-test="selftest.page_fault" data-result="error"', page)
+        self.assertIn('data-test="selftest.endless_loop" data-result="timeout"', page)
+
+    def test_hostile_text_is_escaped(self):
+        log = MACHINE_LOG.replace("# firmware: EDK II", "# firmware: <script>alert(1)</script>")
+        page = self.html(write(self.tmp, "h.ktap", log))
+        self.assertNotIn("<script>alert", page)
+        page = self.html(write(self.tmp, "h.ktap", log), write(self.tmp, "g.ktap", GOOD))
+        self.assertNotIn("<script>alert", page)
+        self.assertEqual(page.count("</script>"), 2)  # the data and the code
+
+    def test_matrix(self):
+        new = with_result(MACHINE_LOG, "    ok 1 gp_type", "    not ok 1 gp_type",
+                          "pass:1 fail:1 skip:1 xfail:1 total:4", "FAIL")
+        page = self.html(write(self.tmp, "a.ktap", MACHINE_LOG), write(self.tmp, "b.ktap", new))
+        self.assert_self_contained(page)
+        blob = page[page.index('id="matrix-data">') + len('id="matrix-data">'):]
+        data = json.loads(blob[:blob.index("</script>")])
+        self.assertEqual([r["verdict"] for r in data["runs"]], ["PASS", "FAIL"])
+        rows = [r[0] for r in data["rows"]]
+        i = rows.index("rdpmc.gp_type")
+        self.assertEqual(data["cells"][i], "PF")
+        self.assertEqual(data["marks"][i], [1, "regressed"])
+        self.assertEqual(data["marks"][rows.index("cpuid.leaf_0ah_fields")], None)
+        self.assertIn("performance.now()", page)
+
+    def test_error_verdict_run_is_shown(self):
+        log = ("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: pebs\n    1..1\n"
+               "    ok 1 x # SKIP missing PEBS\nok 1 pebs # SKIP no test of this suite applies\n"
+               "# Totals: pass:0 fail:0 skip:1 xfail:0 total:1\n# error: no test was executed (1 skipped)\n"
+               "# verdict: ERROR\n")
+        page = self.html(write(self.tmp, "e.ktap", log))
+        self.assertIn('data-verdict="ERROR"', page)
+
+
+class Diff(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.base = write(self.tmp, "base.ktap", MACHINE_LOG)
+
+    def diff(self, new_text):
+        return run_cli("diff", self.base, write(self.tmp, "new.ktap", new_text))
+
+    def test_same_run(self):
+        rc, out, _ = run_cli("diff", self.base, self.base)
+        self.assertEqual(rc, 0)
+        self.assertIn("# 0 regressed, 0 fixed, 0 appeared, 0 disappeared, 0 known, 0 skip-reason, 0 changed", out)
+
+    def test_regression_exits_1(self):
+        rc, out, _ = self.diff(with_result(MACHINE_LOG, "    ok 1 gp_type", "    not ok 1 gp_type",
+                                           "pass:1 fail:1 skip:1 xfail:1 total:4", "FAIL"))
+        self.assertEqual(rc, 1, out)
+        self.assertIn("regressed: rdpmc.gp_type: pass -> fail", out)
+        self.assertIn("# verdict: PASS -> FAIL", out)
+
+    def test_fixed_exits_0(self):
+        rc, out, _ = run_cli("diff", write(self.tmp, "old.ktap", with_result(
+            MACHINE_LOG, "    ok 1 gp_type", "    not ok 1 gp_type",
+            "pass:1 fail:1 skip:1 xfail:1 total:4", "FAIL")), self.base)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("fixed: rdpmc.gp_type: fail -> pass", out)
+
+    def test_skip_reason_and_known_id(self):
+        new = MACHINE_LOG.replace("# SKIP CPUID.01H:ECX[15] PDCM = 1", "# SKIP missing something else")
+        new = new.replace("# XFAIL known deviation core2-v2-no-fixed-enumerated:",
+                          "# XFAIL known deviation another-id:")
+        rc, out, _ = self.diff(new)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("skip-reason: cpuid.perf_capabilities_absent_without_pdcm: skip (CPUID.01H:ECX[15] PDCM = 1)"
+                      " -> skip (missing something else)", out)
+        self.assertIn("known: cpuid.leaf_0ah_fields: xfail (known deviation core2-v2-no-fixed-enumerated", out)
+        self.assertIn("-> xfail (known deviation another-id: Linux intel_pmu_init())", out)
+
+    def test_appeared_and_disappeared(self):
+        new = MACHINE_LOG.replace("    # Subtest: rdpmc\n    1..1\n    ok 1 gp_type\n",
+                                  "    # Subtest: rdpmc\n    1..1\n    ok 1 fast_bit\n")
+        rc, out, _ = self.diff(new)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("appeared: rdpmc.fast_bit: pass", out)
+        self.assertIn("disappeared: rdpmc.gp_type: was pass", out)
+        failing = with_result(new, "    ok 1 fast_bit", "    not ok 1 fast_bit",
+                              "pass:1 fail:1 skip:1 xfail:1 total:4", "FAIL")
+        rc, out, _ = self.diff(failing)
+        self.assertEqual(rc, 1, "a test that appears failing is a regression")
+
+
+class LabReports(unittest.TestCase):
+    """JUnit and JSON carry the machine, the platform, the known deviation's
+    ID and source, and skip reasons (issue 24, item 4)."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.log = write(self.tmp, "m.ktap", MACHINE_LOG)
+
+    def test_junit(self):
+        rc, out, err = run_cli("junit", self.log)
+        self.assertEqual(rc, 0, err)
+        root = ET.fromstring(out)
+        props = {p.get("name"): p.get("value") for p in root.findall("testsuite[@name='log']/properties/property")}
+        self.assertEqual(props["machine.vendor"], "GenuineIntel")
+        self.assertEqual(props["machine.family"], "06H")
+        self.assertEqual(props["machine.model"], "0FH")
+        self.assertEqual(props["machine.stepping"], "6")
+        self.assertEqual(props["machine.hypervisor"], "TCGTCGTCGTCG")
+        self.assertEqual(props["machine.firmware"], "EDK II")
+        self.assertTrue(props["machine.platform"].startswith("QEMU TCG"))
+        self.assertTrue(root.find("testsuite[@name='cpuid']").get("hostname").startswith("Intel 06H/0FH/6 on QEMU TCG"))
+        tc = root.find(".//testcase[@name='leaf_0ah_fields']")
+        kp = {p.get("name"): p.get("value") for p in tc.findall("properties/property")}
+        self.assertEqual(kp, {"known-deviation.id": "core2-v2-no-fixed-enumerated",
+                              "known-deviation.source": "Linux intel_pmu_init()"})
+        self.assertIsNone(tc.find("failure"))
+        sk = root.find(".//testcase[@name='perf_capabilities_absent_without_pdcm']/skipped")
+        self.assertEqual(sk.get("message"), "CPUID.01H:ECX[15] PDCM = 1")
+
+    def test_json(self):
+        rc, out, err = run_cli("json", self.log)
+        self.assertEqual(rc, 0, err)
+        doc = json.loads(out)
+        self.assertEqual(doc["machine"]["vendor"], "GenuineIntel")
+        self.assertEqual(doc["machine"]["signature"], "0x000006f6")
+        self.assertIsNone(doc["machine"]["microcode"])  # not in this log: null, never made up
+        self.assertTrue(doc["platform"].startswith("QEMU TCG"))
+        tests = {t["name"]: t for s in doc["suites"] for t in s["tests"]}
+        self.assertEqual(tests["leaf_0ah_fields"]["known_deviation"],
+                         {"id": "core2-v2-no-fixed-enumerated", "source": "Linux intel_pmu_init()"})
+        self.assertEqual(tests["perf_capabilities_absent_without_pdcm"]["skip_reason"], "CPUID.01H:ECX[15] PDCM = 1")
+        self.assertIsNone(tests["gp_type"]["known_deviation"])
+        self.assertIsNone(tests["gp_type"]["skip_reason"])
+
+
+def lava_monitor_results(console, job_text):
+    """What LAVA's test monitor records from console text, the way
+    lava-dispatcher 2023.01 does it: monitors in order; each waits for its
+    start, then takes the earliest of its end and its pattern (end first on
+    a tie) until the end; fixupdict maps the result group; case ids are
+    lower-cased with non-word runs made "_". Only the monitors' patterns are
+    under test here; test-lava.sh runs the real lava-run."""
+    import re
+    monitors = parse_monitors(job_text)
+    pos, out = 0, []
+    for m in monitors:
+        start = re.compile(m["start"]).search(console, pos)
+        if not start:
+            return out, False
+        pos = start.end()
+        end_re, pat_re = re.compile(m["end"]), re.compile(m["pattern"])
+        while True:
+            e, p = end_re.search(console, pos), pat_re.search(console, pos)
+            if e is None and p is None:
+                return out, False
+            if e is not None and (p is None or e.start() <= p.start()):
+                pos = e.end()
+                break
+            g = p.groupdict()
+            out.append((m["name"], re.sub(r"\W+", "_", g["test_case_id"].strip().lower()),
+                        m["fixupdict"].get(g["result"], g["result"])))
+            pos = p.end()
+    return out, True
+
+
+def parse_monitors(job_text):
+    """The monitors list of a job lava-job.py wrote (every scalar a JSON string)."""
+    monitors, cur, in_fix = [], None, False
+    for ln in job_text.split("\n")[job_text.split("\n").index("    monitors:") + 1:]:
+        s = ln.strip()
+        if s.startswith("- name: "):
+            cur = {"name": json.loads(s[8:]), "fixupdict": {}}
+            monitors.append(cur)
+            in_fix = False
+        elif s == "fixupdict:":
+            in_fix = True
+        elif in_fix and ln.startswith("        "):
+            k, v = s.split(": ", 1)
+            cur["fixupdict"][json.loads(k)] = json.loads(v)
+        elif ": " in s and cur is not None:
+            k, v = s.split(": ", 1)
+            cur[k] = json.loads(v)
+            in_fix = False
+    return monitors
+
+
+class LavaJob(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.template = os.path.join(HERE, "..", "lava", "jobs", "qemu-stick.yaml")
+
+    def job(self, log_text, *extra):
+        log = write(self.tmp, "ref.ktap", log_text)
+        p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "lava-job.py"), self.template,
+                            "--suites-from", log, "--set", "STICK_URL=file:///x.img", *extra],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return p.stdout
+
+    def test_results_are_the_logs(self):
+        job = self.job(MACHINE_LOG)
+        self.assertNotIn("@", job.replace("@cpu", ""))  # every placeholder filled
+        # The console as LAVA reads it: firmware noise, then "\r\r\n" lines.
+        console = "BdsDxe: loading\r\r\nKTAP" + GOOD.replace("\n", "\r\r\n").split("KTAP", 1)[1]
+        job = self.job(GOOD)
+        got, finished = lava_monitor_results(console, job)
+        self.assertTrue(finished)
+        self.assertEqual(got, [("rdpmc", "gp_type", "pass"), ("rdpmc", "type_space", "fail"),
+                               ("rdpmc", "metrics", "skip"), ("selftest", "page_fault", "fail"),
+                               ("selftest", "endless_loop", "fail"), ("pmutest", "verdict", "fail")])
+
+    def test_known_deviation_and_half_lines(self):
+        job = self.job(MACHINE_LOG)
+        console = MACHINE_LOG.replace("\n", "\r\r\n")
+        got, finished = lava_monitor_results(console, job)
+        self.assertTrue(finished)
+        self.assertIn(("cpuid", "leaf_0ah_fields", "pass"), got)  # XFAIL: the run passes
+        self.assertIn(("cpuid", "perf_capabilities_absent_without_pdcm", "skip"), got)
+        self.assertEqual(got[-1], ("pmutest", "verdict", "pass"))
+        # A line cut before its newline is not a result yet.
+        cut = console[:console.index("ok 1 gp_type") + len("ok 1 gp_")]
+        got, finished = lava_monitor_results(cut, job)
+        self.assertFalse(finished)
+        self.assertNotIn(("rdpmc", "gp_", "pass"), got)
+        self.assertNotIn("pmutest", [g[0] for g in got])
+
+    def test_cpus_name_each_suite(self):
+        job = self.job(MACHINE_LOG, "--cpus", "0,2")
+        names = [m["name"] for m in parse_monitors(job)]
+        self.assertEqual(names, ["cpuid-cpu0", "rdpmc-cpu0", "cpuid-cpu2", "rdpmc-cpu2", "pmutest"])
+
+    def test_unset_placeholder(self):
+        log = write(self.tmp, "ref.ktap", MACHINE_LOG)
+        p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "lava-job.py"), self.template,
+                            "--suites-from", log], capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("STICK_URL", p.stderr)
+
+
 if __name__ == "__main__":
     suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
     res = unittest.TextTestRunner(verbosity=1, stream=sys.stdout).run(suite)
