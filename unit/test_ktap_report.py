@@ -742,6 +742,61 @@ class LavaJob(unittest.TestCase):
         self.assertIn("STICK_URL", p.stderr)
 
 
+class LavaResults(unittest.TestCase):
+    """scripts/lava-results.py on an output directory shaped like lava-run's."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def run_dir(self, results, console, job="pass", expect="complete"):
+        d = tempfile.mkdtemp(dir=self.tmp)
+        lines = []
+        for ln in console.split("\n"):
+            # lava-run's form: quotes escaped, then a YAML double-quoted scalar.
+            lines.append(json.dumps({"dt": "t", "lvl": "target", "msg": ln.replace('"', '\\"')}))
+        lines.append(json.dumps({"dt": "t", "lvl": "input", "msg": "poweroff\n"}))
+        lines.append(json.dumps({"dt": "t", "lvl": "target", "msg": "poweroff"}))
+        for suite, case, result in results:
+            lines.append(json.dumps({"dt": "t", "lvl": "results", "msg": {
+                "case": case, "definition": suite, "result": result, "level": "3.1"}}))
+        # A size as lava-run writes it: a YAML non-specific tag.
+        lines.append('{"dt": "t", "lvl": "results", "msg": {"case": "file-download", "definition": "lava", '
+                     '"extra": {"size": ! "2097152"}, "result": "pass"}}')
+        with open(os.path.join(d, "output.yaml"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        with open(os.path.join(d, "result.yaml"), "w") as f:
+            f.write(f"case: job\ndefinition: lava\nresult: {job}\n")
+        p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "lava-results.py"), d, "--expect", expect],
+                           capture_output=True, text=True, timeout=60)
+        return p.returncode, p.stdout
+
+    RESULTS = [("cpuid", "global_ctrl_reset_value", "pass"), ("cpuid", "leaf_0ah_fields", "pass"),
+               ("cpuid", "perf_capabilities_absent_without_pdcm", "skip"), ("rdpmc", "gp_type", "pass"),
+               ("pmutest", "verdict", "pass")]
+
+    def test_exactly_the_logs_results(self):
+        rc, out = self.run_dir(self.RESULTS, MACHINE_LOG)
+        self.assertEqual(rc, 0, out)
+        self.assertTrue(out.rstrip().endswith("8 passed, 0 failed"), out)
+
+    def test_a_missing_or_wrong_result_fails(self):
+        rc, out = self.run_dir(self.RESULTS[:-2] + [("pmutest", "verdict", "pass")], MACHINE_LOG)
+        self.assertEqual(rc, 1)
+        self.assertIn("not ok - every test of the log is a LAVA result", out)
+        wrong = [(s, c, "fail" if c == "gp_type" else r) for s, c, r in self.RESULTS]
+        rc, out = self.run_dir(wrong, MACHINE_LOG)
+        self.assertEqual(rc, 1)
+        self.assertIn("rdpmc/gp_type: LAVA fail, log pass", out)
+
+    def test_incomplete(self):
+        cut = MACHINE_LOG[:MACHINE_LOG.index("# Totals")]
+        rc, out = self.run_dir(self.RESULTS[:-1], cut, job="fail", expect="incomplete")
+        self.assertEqual(rc, 0, out)
+        # A job that completed is no incomplete run, and a verdict is no hang.
+        rc, out = self.run_dir(self.RESULTS, MACHINE_LOG, job="pass", expect="incomplete")
+        self.assertEqual(rc, 1, out)
+
+
 if __name__ == "__main__":
     suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
     res = unittest.TextTestRunner(verbosity=1, stream=sys.stdout).run(suite)
