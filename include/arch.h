@@ -581,7 +581,7 @@ __attribute__((noreturn)) void kernel_halted(enum run_status status);
 
 /* Keep the report for the boot medium (real hardware); false when it
  * cannot. name: the machine, without extension (the stored file's name adds
- * the date and ".ktap", see boot/report_store.c). */
+ * the date and ".ktap", see boot/uefi/report_store.c). */
 bool arch_save_report(const char *name, const char *data, size_t len);
 
 #endif

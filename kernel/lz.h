@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A small LZ77 byte compressor for the stored report (boot/report_store.c):
+ * A small LZ77 byte compressor for the stored report (boot/uefi/report_store.c):
  * KTAP text repeats itself line after line, and every byte kept in UEFI
  * variables costs flash writes, so the report is stored compressed.
  *

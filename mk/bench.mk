@@ -11,7 +11,7 @@ $(BUILD)/bench/hello.o: tools/hello/hello.c mk/bench.mk
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(CC) $(EFI_CFLAGS) $(EFI_BOOT_CFLAGS) -c $< -o $@
 
-$(HELLO_ELF): $(BUILD)/bench/hello.o linker.ld
+$(HELLO_ELF): $(BUILD)/bench/hello.o boot/uefi/linker.ld
 	$(call quiet,LD,$@)ld $(EFI_LDFLAGS) $(EFI_CRT0) $< -lefi -lgnuefi -o $@
 
 $(HELLO_EFI): $(HELLO_ELF)

@@ -2,7 +2,8 @@
 # The machine image: build/BOOTX64.EFI, a PE32+ UEFI application.
 #
 # GNU-EFI's crt0 (+ libefi/libgnuefi) links the core (kernel/, tests/), the
-# UEFI loader (boot/) and the machine layer (arch/x86_64/) into a position-
+# UEFI front end (boot/uefi/, with boot/'s shared readers) and the machine
+# layer (arch/x86_64/) into a position-
 # independent ELF through our own linker.ld; objcopy turns that into PE.
 #
 #   make efi                      the image
@@ -16,8 +17,10 @@ EFI_INC := /usr/include/efi
 EFI_LIB := /usr/lib
 EFI_CRT0 := $(EFI_LIB)/crt0-efi-x86_64.o
 
-EFI_C_SRCS := $(CORE_SRCS) $(sort $(wildcard boot/*.c)) \
-	$(sort $(wildcard arch/x86_64/*.c)) $(EFI_EXTRA_SRCS)
+# What every front end shares: the kernel, the machine layer and boot/'s
+# firmware-independent readers (ACPI). mk/direct.mk links the same objects.
+MACHINE_C_SRCS := $(CORE_SRCS) $(sort $(wildcard boot/*.c)) $(sort $(wildcard arch/x86_64/*.c))
+EFI_C_SRCS := $(MACHINE_C_SRCS) $(sort $(wildcard boot/uefi/*.c)) $(EFI_EXTRA_SRCS)
 EFI_ASM_SRCS := $(sort $(wildcard arch/x86_64/*.asm))
 EFI_OBJS := $(patsubst %.c,$(EFI_BUILD)/%.o,$(EFI_C_SRCS)) \
 	$(patsubst %.asm,$(EFI_BUILD)/%.o,$(EFI_ASM_SRCS))
@@ -43,12 +46,12 @@ EFI_CFLAGS := -std=gnu11 $(EFI_OPT) -g -ffreestanding -fno-builtin \
 	-fno-strict-aliasing -fno-asynchronous-unwind-tables -fno-omit-frame-pointer \
 	-DGNU_EFI_USE_MS_ABI -DPMUTEST_EFI \
 	$(WARN) $(INCLUDES) -Iarch/x86_64 -Iboot
-# Only boot/ sees the firmware headers (GNU-EFI's own headers trip -Wextra
+# Only boot/uefi sees the firmware headers (GNU-EFI's own headers trip -Wextra
 # in places, so they are system includes).
-EFI_BOOT_CFLAGS := -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64 \
+EFI_BOOT_CFLAGS := -Iboot/uefi -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64 \
 	-isystem $(EFI_INC)/protocol
 EFI_LDFLAGS := -nostdlib -znocombreloc -z noexecstack -shared -Bsymbolic \
-	--gc-sections --exclude-libs ALL -T linker.ld -L$(EFI_LIB)
+	--gc-sections --exclude-libs ALL -T boot/uefi/linker.ld -L$(EFI_LIB)
 EFI_SECTIONS := -j .text -j .sdata -j .data -j .bss -j .dynamic -j .dynsym -j .relr \
 	-j .rel -j .rela -j .rel.* -j .rela.* -j .reloc
 
@@ -65,9 +68,9 @@ EFI_MAX_BYTES := 262144
 $(EFI_IMAGE): $(EFI_ELF)
 	$(call quiet,PE,$@)$(EFI_OBJCOPY) $< $@
 
-$(EFI_ELF): $(EFI_OBJS) $(EFI_OBJS_LIST) linker.ld mk/efi.mk
+$(EFI_ELF): $(EFI_OBJS) $(EFI_OBJS_LIST) boot/uefi/linker.ld mk/efi.mk
 	$(call quiet,LD,$@)ld $(EFI_LDFLAGS) -z pack-relative-relocs $(EFI_CRT0) $(EFI_OBJS) -lefi -lgnuefi -o $@
-	@# Every relocation packed into RELR (boot/relocate.c applies those);
+	@# Every relocation packed into RELR (boot/uefi/relocate.c applies those);
 	@# crt0 applies RELA entries, which must then be none.
 	@if readelf -r $@ | grep -q 'R_X86_64_[A-Z]'; then \
 		echo "error: $@ has relocations other than RELR" >&2; readelf -r $@ | head >&2; rm -f $@; exit 1; fi
@@ -75,7 +78,7 @@ $(EFI_ELF): $(EFI_OBJS) $(EFI_OBJS_LIST) linker.ld mk/efi.mk
 	@if nm -u $@ | grep -v '^ *w ' | grep . ; then \
 		echo "error: undefined symbols in $@" >&2; rm -f $@; exit 1; fi
 
-$(EFI_BUILD)/boot/%.o: boot/%.c mk/efi.mk
+$(EFI_BUILD)/boot/uefi/%.o: boot/uefi/%.c mk/efi.mk
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(EFI_CFLAGS) $(EFI_BOOT_CFLAGS) -MMD -MP -c $< -o $@
 

@@ -35,13 +35,13 @@ $(HOST_BUILD)/unit/test_lz: unit/test_lz.c kernel/lz.c
 
 # Reading the stored report from Linux (efivarfs), and its test.
 HOST_TOOLS += $(HOST_BUILD)/pmutest-efivars
-$(HOST_BUILD)/pmutest-efivars: tools/report_efivars.c kernel/lz.c boot/report_format.h
+$(HOST_BUILD)/pmutest-efivars: tools/report_efivars.c kernel/lz.c boot/uefi/report_format.h
 	@mkdir -p $(@D)
-	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iboot -o $@ $(filter %.c,$^)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iboot/uefi -o $@ $(filter %.c,$^)
 
 $(HOST_BUILD)/unit/test_efivars: unit/test_efivars.c tools/report_efivars.c kernel/lz.c
 	@mkdir -p $(@D)
-	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -DREPORT_EFIVARS_NO_MAIN -Iboot -Iunit -o $@ \
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -DREPORT_EFIVARS_NO_MAIN -Iboot/uefi -Iunit -o $@ \
 		$(filter %.c,$^)
 
 host: $(HOST_TOOLS) $(UNIT_TESTS)

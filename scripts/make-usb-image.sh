@@ -6,7 +6,7 @@
 #   \EFI\BOOT\BOOTX64.EFI   the test kernel
 #   \EFI\BOOT\pmutest.cfg   the options (a commented default unless --config)
 #   \pmutest\               where the report of a run is written on the
-#                           next boot (see boot/report_store.c)
+#                           next boot (see boot/uefi/report_store.c)
 # No root, no loop device: sfdisk writes the partition table into the file,
 # mtools formats and fills the partition (a separate file, copied in).
 #

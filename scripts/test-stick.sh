@@ -12,7 +12,7 @@
 #      written to \pmutest\<machine>-<date>.ktap, whole: its totals and
 #      verdict are the first run's, and byte for byte it is the first run's
 #      serial log up to "# report saved" (the store is compressed, see
-#      boot/report_store.c: this is its round trip through real firmware).
+#      boot/uefi/report_store.c: this is its round trip through real firmware).
 # One "ok"/"not ok" line a check; the last line is "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -8,7 +8,7 @@
  * DIR is /sys/firmware/efi/efivars unless given. Each efivarfs file is 4
  * bytes of attributes then the variable's data. The text is decoded with
  * the loader's own decompressor (kernel/lz.c) and checked against the
- * stored length and checksum (boot/report_format.h); anything else is one
+ * stored length and checksum (boot/uefi/report_format.h); anything else is one
  * line on stderr, exit 1, and nothing on stdout.
  */
 #include "report_efivars.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pmutest-efivars (tools/report_efivars.c) on an efivarfs-like directory
- * laid out as boot/report_store.c stores a report: a real report comes
+ * laid out as boot/uefi/report_store.c stores a report: a real report comes
  * back byte for byte; corrupt, old-format, missing and cut-short stores
  * are told apart and never give garbage.
  */

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What boot/ (the UEFI loader) hands arch/x86_64 after ExitBootServices, on
- * top of the kernel's struct boot_info. Plain data only: the arch never sees
- * a firmware header. The one firmware service it can still reach is the
- * report store, through a function boot/ provides (runtime services).
+ * What a front end of boot/ (boot/uefi after ExitBootServices, boot/direct
+ * after a VMM's direct kernel boot) hands arch/x86_64, on top of the
+ * kernel's struct boot_info. Plain data only: the arch never sees a
+ * firmware header nor learns which front end ran. The one firmware service
+ * it may still reach is a report store, through a function the front end
+ * provides (NULL when it has none).
  */
 #ifndef PMUTEST_X86_HANDOFF_H
 #define PMUTEST_X86_HANDOFF_H
@@ -34,6 +36,28 @@ struct phys_range {
  * names a 4 KiB page below 1 MiB, SDM Vol. 3A 10.6.1 "Start-Up IPI"). */
 #define TRAMPOLINE_PAGES 2
 
+/* A register as the ACPI Generic Address Structure names it (ACPI 6.x
+ * 5.2.3.2): system memory or system I/O, accessed with bits width. */
+enum acpi_space {
+	ACPI_SPACE_MEMORY = 0,
+	ACPI_SPACE_IO = 1,
+};
+struct acpi_reg {
+	uint64_t addr; /* 0: absent */
+	uint8_t space; /* enum acpi_space */
+	uint8_t bits;  /* 8, 16 or 32 */
+};
+
+/* Switching the machine off by ACPI S5 (soft off, ACPI 6.x 7.4.2, 16.1.7):
+ * SLP_TYPx from the DSDT's \_S5 object with SLP_EN, written to PM1x_CNT, or
+ * to the sleep control register on a hardware-reduced platform (4.8.3.7). */
+struct acpi_poweroff {
+	bool have_s5;	 /* \_S5 found: slp_typ_a/b are valid */
+	bool hw_reduced; /* FADT flag HW_REDUCED_ACPI */
+	uint8_t slp_typ_a, slp_typ_b;
+	struct acpi_reg pm1a_cnt, pm1b_cnt, sleep_control;
+};
+
 struct x86_handoff {
 	struct boot_info bi;
 	/* Memory the arch may use for page tables and stacks (EfiLoaderData,
@@ -51,13 +75,14 @@ struct x86_handoff {
 	/* TRAMPOLINE_PAGES pages below 1 MiB reserved from the firmware's map
 	 * before ExitBootServices; 0 when none could be had (no AP starts). */
 	uint64_t trampoline_phys;
+	/* ACPI S5, for arch_exit() where no exit device ends the run. */
+	struct acpi_poweroff poweroff;
+	/* Keep the report on the boot medium (boot/uefi: NV variables); NULL
+	 * when the front end has no such store. */
+	bool (*store_report)(const char *name, const char *data, size_t len);
 };
 
 /* The arch entry: builds the environment and calls kernel_main(&h->bi). */
 __attribute__((noreturn)) void x86_start(struct x86_handoff *h);
-
-/* boot/report_store.c: store a report in non-volatile UEFI variables
- * through runtime services (callable after ExitBootServices). */
-bool efi_store_report(const char *name, const char *data, size_t len);
 
 #endif

@@ -143,7 +143,7 @@ const char *arch_platform(void)
 
 bool arch_save_report(const char *name, const char *data, size_t len)
 {
-	return efi_store_report(name, data, len);
+	return g_handoff->store_report && g_handoff->store_report(name, data, len);
 }
 
 void arch_exit(enum run_status status)

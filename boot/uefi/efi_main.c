@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The UEFI loader: gather what the kernel needs while boot services exist
- * (options file, a report left by the previous run, ACPI, framebuffer,
+ * The UEFI front end: gather what the kernel needs while boot services
+ * exist (options file, a report left by the previous run, ACPI, framebuffer,
  * memory map), leave boot services, hand over to the arch.
  */
 #include "efi_boot.h"
 
+#include "acpi.h"
 #include "arch.h"
 #include "efi_relocate.h"
 #include "options.h"
@@ -233,7 +234,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	if (root)
 		root->Close(root);
 
-	acpi_read_madt(st, h);
+	struct acpi_reader acpi = {acpi_map_identity, NULL};
+	bool has_madt;
+	(void)acpi_read(&acpi, efi_find_rsdp(st), h, &has_madt);
+	h->store_report = efi_store_report;
 	reserve_trampoline(st, h);
 	find_framebuffer(&h->bi.fb);
 	if (st->FirmwareVendor)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The image's RELR relocations (boot/relocate.c): call first in efi_main. */
+/* The image's RELR relocations (boot/uefi/relocate.c): call first in efi_main. */
 #ifndef PMUTEST_EFI_RELOCATE_H
 #define PMUTEST_EFI_RELOCATE_H
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Internal interfaces of the UEFI loader (boot/). Everything here runs
- * before ExitBootServices, except efi_store_report (runtime services).
+ * Internal interfaces of the UEFI front end (boot/uefi). Everything here
+ * runs before ExitBootServices, except efi_store_report (runtime services).
  */
 #ifndef PMUTEST_EFI_BOOT_H
 #define PMUTEST_EFI_BOOT_H
@@ -27,16 +27,18 @@ char *efi_read_file(EFI_FILE_HANDLE root, const CHAR16 *path, UINTN max_size, UI
 EFI_STATUS efi_create_file(EFI_FILE_HANDLE root, const CHAR16 *dir, const CHAR16 *name,
 			   const void *data, UINTN len);
 
-/* From the ACPI 2.0 XSDT's MADT: the local APIC's physical address
- * (h->bi.lapic_phys, 0 if none) and the enabled processors' APIC IDs
- * (h->apic_ids, in MADT order; none when there is no MADT). */
-void acpi_read_madt(EFI_SYSTEM_TABLE *st, struct x86_handoff *h);
+/* The ACPI RSDP from the UEFI configuration table (the ACPI 2.0 entry, else
+ * the 1.0 one); 0 when the firmware gives none. */
+uint64_t efi_find_rsdp(EFI_SYSTEM_TABLE *st);
 
 /* Report store (report_store.c). */
 void efi_report_store_init(EFI_RUNTIME_SERVICES *rt);
 /* A report a previous run stored in variables: write it to the boot volume,
  * delete the variables. Returns a message for boot_info (NULL if none). */
 const char *efi_report_flush(EFI_FILE_HANDLE root);
+/* Store a report in non-volatile UEFI variables through runtime services
+ * (callable after ExitBootServices): the hand-over's store_report. */
+bool efi_store_report(const char *name, const char *data, size_t len);
 
 /* Pool copies (EfiLoaderData). */
 char *efi_strdup_ascii(const CHAR16 *s);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The stored report's layout in UEFI variables, shared by the loader that
- * writes and reads it (boot/report_store.c) and the Linux reader of
+ * writes and reads it (boot/uefi/report_store.c) and the Linux reader of
  * efivarfs (tools/report_efivars.c). Plain C types only: no UEFI headers.
  *
  * Variables (vendor GUID REPORT_GUID_TEXT): "PmutestReport" holds a
