@@ -17,8 +17,10 @@
 #      (lava/test/qemu-board.sh);
 #   4. the direct-boot kernel (lava/jobs/qemu-direct.yaml) when the tree
 #      builds build/pmutest.elf;
-#   5. every job template, filled, passes LAVA's own job schema (the iPXE
-#      chain cannot run here: it needs the lab's TFTP server).
+#   5. the iPXE chain (lava/jobs/ipxe-chain.yaml): a board whose firmware
+#      runs iPXE, LAVA interrupts it, types dhcp and chain, BOOTX64.EFI
+#      comes over TFTP (QEMU's user network stands in for the lab's);
+#   6. every job template, filled, passes LAVA's own job schema.
 #
 # As root it installs lava-dispatcher when missing (Debian 12: 2023.01);
 # otherwise the step says it is skipped and why, and counts nothing.
@@ -152,9 +154,44 @@ else
 	echo "# not run: the direct-boot job (no $elf in this tree)"
 fi
 
-# 5. Every template against LAVA's job schema (lava_common, installed with
-# lava-dispatcher): the iPXE chain is checked this far only.
-job ipxe lava/jobs/ipxe-chain.yaml --set DEVICE_TYPE=x86-pmutest --set "EFI_URL=file://$here/build/BOOTX64.EFI"
+# 5. The iPXE chain: a board whose firmware runs iPXE (QEMU's EFI iPXE ROM
+# with OVMF) on QEMU's user network, whose DHCP and TFTP server (10.0.2.2)
+# stand in for the lab's. LAVA finds its TFTP directory in
+# /etc/default/tftpd-hpa: lava-run gets its own, in a private mount
+# namespace (root only), so that the system's /etc is never touched; and it
+# wants an in.tftpd on PATH, which a stub that never serves is.
+job ipxe lava/jobs/ipxe-chain.yaml --set DEVICE_TYPE=x86-pmutest --set "EFI_URL=file://$here/build/BOOTX64.EFI" \
+	--set TEST_SECONDS=600
+if [[ $(id -u) -eq 0 ]] && unshare -m --propagation private true 2>/dev/null &&
+	[[ -f /usr/lib/ipxe/qemu/efi-virtio.rom ]]; then
+	ipxe_board=$out/ipxe-board
+	mkdir -p "$ipxe_board" "$out/tftp" "$out/etc-default" "$out/bin"
+	echo "$out/tftp" >"$ipxe_board/tftp-root"
+	cp -a /etc/default/. "$out/etc-default/"
+	printf 'TFTP_DIRECTORY="%s"\n' "$out/tftp" >"$out/etc-default/tftpd-hpa"
+	printf 'dispatcher_ip: 10.0.2.2\n' >"$out/dispatcher.yaml"
+	printf '#!/bin/sh\necho "in.tftpd: a stub: QEMU serves TFTP here" >&2\nexit 1\n' >"$out/bin/in.tftpd"
+	chmod +x "$out/bin/in.tftpd"
+	sed -e "s|@BOARD@|$here/lava/test/qemu-board.sh|g" -e "s|@STATE@|$ipxe_board|g" lava/test/qemu-board.yaml \
+		>"$out/device-ipxe.yaml"
+	mkdir -p "$out/ipxe"
+	t0=$SECONDS
+	PATH=$out/bin:$PATH unshare -m --propagation private \
+		sh -c 'mount --bind "$1" /etc/default && shift && exec "$@"' sh "$out/etc-default" \
+		timeout -k 10 900 lava-run --job-id "pmutest-ipxe-$$" --output-dir "$out/ipxe" \
+		--dispatcher "$out/dispatcher.yaml" --device "$out/device-ipxe.yaml" "$out/ipxe.yaml" \
+		>"$out/ipxe/output.yaml" 2>&1
+	echo "# lava-run ipxe: exit $?, $((SECONDS - t0)) s"
+	lava/test/qemu-board.sh off "$ipxe_board"
+	results ipxe
+	grep -q '"msg": "chain tftp://10.0.2.2/' "$out/ipxe/output.yaml"
+	check "LAVA typed the chain command at the iPXE prompt" $?
+else
+	echo "# not run: the iPXE chain job (needs root for a private mount namespace, and QEMU's efi-virtio.rom)"
+fi
+
+# 6. Every template against LAVA's job schema (lava_common, installed with
+# lava-dispatcher).
 job direct-schema lava/jobs/qemu-direct.yaml --set KERNEL_URL=file:///pmutest.elf --set CONFIG_URL=file:///pmutest.cfg
 # Debian's python3, whatever python3 comes first in PATH: lava_common is
 # installed for it.
