@@ -123,9 +123,10 @@ def suites_of_log(path):
     names = [s.name for s in run.suites if s.name]
     if not names:
         raise UsageError(f"{path}: no suite in the log")
-    if run.errors:
+    bad = ktaplib.broken(run)
+    if bad:
         # The suite list is all that is taken, but a broken log may lack suites.
-        raise UsageError(f"{path}: not a complete run ({run.errors[0]}); "
+        raise UsageError(f"{path}: not a complete run ({bad[0]}); "
                          "take the suite list from a finished one")
     return names
 
