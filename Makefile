@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 # pmutest: a PMU conformance test kernel.
 #
-#   make            build/BOOTX64.EFI, the host tools (build/host/...) and the
-#                   firmware image QEMU boots (mk/firmware.mk)
+#   make            build/BOOTX64.EFI, build/pmutest.elf (direct boot), the host
+#                   tools (build/host/...) and the firmware image QEMU boots
+#                   (mk/firmware.mk)
 #   make run        boot the suite in QEMU (TCG; KVM=1 for KVM) and print the report
 #   make test       host unit tests, the suite on the simulator, the mutation
 #                   matrix, and the QEMU boot against its expectations
@@ -31,10 +32,11 @@ endif
 .PHONY: all host run test mutation clean deps format bench image screenshot firmware
 # deps first, alone: with -j a missing package would otherwise fail mid-build.
 all: deps
-	@$(MAKE) -s --no-print-directory efi host firmware
+	@$(MAKE) -s --no-print-directory efi direct host firmware
 
 include mk/deps.mk
 include mk/efi.mk
+include mk/direct.mk
 include mk/host.mk
 include mk/bench.mk
 include mk/firmware.mk
