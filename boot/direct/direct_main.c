@@ -32,8 +32,8 @@
 #include "x86.h"
 
 #define HIDDEN __attribute__((visibility("hidden")))
-extern char __kernel_end[] HIDDEN; /* boot/direct/linker.ld */
-extern uint64_t direct_entry_tsc HIDDEN;			    /* entry.asm */
+extern char __kernel_end[] HIDDEN;	 /* boot/direct/linker.ld */
+extern uint64_t direct_entry_tsc HIDDEN; /* entry.asm */
 
 #define SZ_1M		  0x100000ULL
 #define SZ_2M		  0x200000ULL
@@ -110,9 +110,10 @@ static void read_pvh(uint64_t info, struct boot_data *d)
 		d->module = m->paddr;
 		d->module_size = m->size;
 	}
-	const uint8_t *map = si->version >= 1 ? low(si->memmap_paddr, (uint64_t)si->memmap_entries *
-									 HVM_MEMMAP_STRIDE)
-					      : NULL;
+	const uint8_t *map =
+	    si->version >= 1
+		? low(si->memmap_paddr, (uint64_t)si->memmap_entries * HVM_MEMMAP_STRIDE)
+		: NULL;
 	for (uint32_t i = 0; map && i < si->memmap_entries; i++) {
 		const uint8_t *e = map + (uint64_t)i * HVM_MEMMAP_STRIDE;
 		add_map_entry(rd(e, 0, 8), rd(e, 8, 8), (uint32_t)rd(e, 16, 4));
@@ -155,7 +156,8 @@ static void copy_options(const struct boot_data *d, struct boot_info *bi)
 		if (!m || d->module_size > OPT_MAX_TEXT) {
 			ksnprintf(g_config_error, sizeof(g_config_error),
 				  "module 0 (%llu bytes at %#llx) is not an options file",
-				  (unsigned long long)d->module_size, (unsigned long long)d->module);
+				  (unsigned long long)d->module_size,
+				  (unsigned long long)d->module);
 			bi->config_error = g_config_error;
 			bi->config_text = "";
 			return;
@@ -196,8 +198,8 @@ static void describe_memory(struct x86_handoff *h)
 			continue;
 		if (e->addr + e->size > h->phys_end)
 			h->phys_end = e->addr + e->size;
-		h->ranges[h->range_count++] = (struct phys_range){
-		    e->addr, e->size, is_ram(e->type) ? PHYS_RAM : PHYS_MMIO};
+		h->ranges[h->range_count++] =
+		    (struct phys_range){e->addr, e->size, is_ram(e->type) ? PHYS_RAM : PHYS_MMIO};
 	}
 	if (!h->bi.usable_memory)
 		fatal("the VMM gave no memory map with RAM in it");
@@ -211,8 +213,8 @@ static uint64_t find_trampoline(void)
 	for (uint32_t i = 0; i < g_map_count && i < HANDOFF_MAX_RANGES; i++) {
 		const struct e820_entry *e = &g_map[i];
 		uint64_t lo = (e->addr + PAGE - 1) & ~(PAGE - 1);
-		uint64_t hi = e->addr + e->size < TRAMPOLINE_LIMIT ? e->addr + e->size
-								   : TRAMPOLINE_LIMIT;
+		uint64_t hi =
+		    e->addr + e->size < TRAMPOLINE_LIMIT ? e->addr + e->size : TRAMPOLINE_LIMIT;
 		hi &= ~(PAGE - 1);
 		if (lo < PAGE)
 			lo = PAGE;
