@@ -196,6 +196,50 @@ kvm_direct() {
 		--log "$LOGS/kvm-direct.ktap" --timeout "${KVM_TIMEOUT:-900}"
 }
 
+# direct_linux64: the ELF's other entry, the Linux 64-bit boot protocol
+# (crosvm, Firecracker without PVH), booted by tools/minivmm.c on KVM: no
+# firmware, no ACPI (the kernel must say so and run on the boot CPU), the
+# options from the command line; the whole suite against the host's file.
+direct_linux64() {
+	local probe expect log=$LOGS/direct-linux64.ktap p=0 f=0
+	probe=$(scripts/kvm-host.sh probe)
+	if [[ $probe != *"kvm: yes"* ]]; then
+		echo "skipped: ${probe#kvm: }"
+		echo "0 passed, 0 failed"
+		return 0
+	fi
+	expect=tests/expectations/qemu-kvm-$(scripts/kvm-host.sh vendor).txt
+	[[ $(scripts/kvm-host.sh facts) == *enable_pmu=N* ]] && expect=${expect%.txt}-pmu-off.txt
+	if [[ ! -r $expect ]]; then
+		echo "skipped: no shipped expectations for this host ($expect)"
+		echo "0 passed, 0 failed"
+		return 0
+	fi
+	timeout -k 5 "${KVM_TIMEOUT:-900}" build/host/minivmm build/pmutest.elf \
+		"console=ttyS0 pmutest.timeout_ms=60000" | tr -d '\r' | awk '/KTAP version 1/ { on = 1 } on' >"$log"
+	echo "minivmm exit status ${PIPESTATUS[0]}"
+	check() {
+		local what=$1
+		shift
+		if "$@" >/dev/null; then p=$((p + 1)); else f=$((f + 1)); echo "not ok - $what"; fi
+	}
+	check "entered by the Linux 64-bit boot protocol" \
+		grep -q '^# firmware: none (direct kernel boot: Linux 64-bit boot protocol)' "$log"
+	check "no ACPI: reported, the boot CPU alone" \
+		grep -q '^# boot: no ACPI RSDP .*no MADT: the boot CPU alone' "$log"
+	check "one CPU online" grep -q '^# cpus: 1 of 1 online' "$log"
+	local out
+	out=$(compare_run "$log" "$expect" 2>&1)
+	echo "$out"
+	if [[ $out =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+		p=$((p + BASH_REMATCH[1]))
+		f=$((f + BASH_REMATCH[2]))
+	else
+		f=$((f + 1))
+	fi
+	echo "$p passed, $f failed"
+}
+
 run_step build make -j2 all
 run_step unit-c make -s unit
 run_step unit-python python3 unit/test_ktap_report.py
@@ -232,6 +276,7 @@ run_step direct-smp4 smp_run direct-smp4 tests/expectations/qemu-tcg.txt 4 4 "" 
 run_step direct-append direct_append
 run_step sim-kvm-amd-pmu-off sim_platform kvm-amd-zen4-pmu-off tests/expectations/qemu-kvm-amd-pmu-off.txt
 run_step kvm-direct kvm_direct
+run_step direct-linux64 direct_linux64
 
 echo
 if [[ ${#steps_failed[@]} -gt 0 ]]; then

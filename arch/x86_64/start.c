@@ -109,8 +109,10 @@ static void describe_platform(void)
 		const char *b = brand;
 		while (*b == ' ')
 			b++;
-		n = append(g_platform, n, ", ", 2);
-		n = append(g_platform, n, b, 48);
+		if (*b) { /* a VMM may give no brand string */
+			n = append(g_platform, n, ", ", 2);
+			n = append(g_platform, n, b, 48);
+		}
 	}
 }
 

@@ -95,6 +95,7 @@ linux64_start:
 	sub rcx, rdi
 	xor eax, eax
 	rep stosb
+	lea rsp, [rel stack_top]	; the protocol promises no stack
 	lgdt [rel gdt_desc]
 	lea rax, [rel pml4]
 	mov cr3, rax
