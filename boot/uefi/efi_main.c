@@ -7,6 +7,7 @@
 #include "efi_boot.h"
 
 #include "acpi.h"
+#include "pool.h"
 #include "arch.h"
 #include "efi_relocate.h"
 #include "options.h"
@@ -15,12 +16,6 @@
 #define CONFIG_PATH	L"\\EFI\\BOOT\\pmutest.cfg"
 #define CONFIG_SOURCE	"\\EFI\\BOOT\\pmutest.cfg"
 #define CONFIG_MAX_SIZE OPT_MAX_TEXT
-
-/* Room for page tables (one 4 KiB directory per GiB of physical address
- * space, plus splits), stacks and the console's text grid; and each
- * application processor's stacks (arch/x86_64/smp.c). */
-#define POOL_FIXED_BYTES   ((2u << 20) + ARCH_SCRATCH_BYTES) /* + arch_scratch_buffer() */
-#define POOL_PER_CPU_BYTES (160u << 10)
 
 static void fatal(EFI_SYSTEM_TABLE *st, const CHAR16 *what, EFI_STATUS s)
 {
@@ -109,8 +104,7 @@ static EFI_STATUS allocate_pool_pages(EFI_SYSTEM_TABLE *st, struct x86_handoff *
 	if (h->bi.fb.base && h->bi.fb.base + (64ULL << 20) > end)
 		end = h->bi.fb.base + (64ULL << 20);
 
-	uint64_t bytes = POOL_FIXED_BYTES + ((end + (1ULL << 30) - 1) >> 30) * 4096 +
-			 (uint64_t)h->cpu_count * POOL_PER_CPU_BYTES;
+	uint64_t bytes = boot_pool_bytes(end, h->cpu_count);
 	EFI_PHYSICAL_ADDRESS base = 0;
 	EFI_STATUS s = st->BootServices->AllocatePages(AllocateAnyPages, EfiLoaderData,
 						       EFI_SIZE_TO_PAGES(bytes), &base);
