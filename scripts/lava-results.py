@@ -71,7 +71,7 @@ def read_output(path):
     except OSError as e:
         raise ReadError(f"cannot read {path}: {e.strerror}")
     results, console, bad = [], [], 0
-    typed = []  # what LAVA typed: the pty echoes it back as console lines
+    typed = set()  # what LAVA typed: the pty (and QEMU's stdio) echo it back
     for ln in lines:
         ln = ln.strip()
         if ln.startswith("- "):
@@ -86,10 +86,9 @@ def read_output(path):
         if d.get("lvl") == "results" and isinstance(d.get("msg"), dict):
             results.append(d["msg"])
         elif d.get("lvl") == "input" and isinstance(d.get("msg"), str):
-            typed.append(d["msg"].strip())
+            typed.add(d["msg"].strip())
         elif d.get("lvl") == "target" and isinstance(d.get("msg"), str):
-            if typed and d["msg"].strip() == typed[-1]:
-                typed.pop()
+            if d["msg"].strip() in typed:
                 continue
             # LAVA escapes double quotes in console lines (lava_dispatcher/shell.py).
             console.append(d["msg"].replace('\\"', '"'))
@@ -141,13 +140,6 @@ def main(argv):
     except ReadError as e:
         print(f"lava-results: {e}", file=sys.stderr)
         return 2
-    if args.save_ktap:
-        try:
-            with open(args.save_ktap, "w", encoding="utf-8") as f:
-                f.write("".join(ln + "\n" for ln in console))
-        except OSError as e:
-            print(f"lava-results: cannot write {args.save_ktap}: {e.strerror}", file=sys.stderr)
-            return 2
     check(bad == 0, f"every line of output.yaml reads ({bad} do not)")
     job_result = job.get("result", "none")
     why = job.get("error_msg", "")
@@ -168,6 +160,22 @@ def main(argv):
         return 0 if failed == 0 else 1
 
     check(job_result == "pass", f"the job completed (result.yaml: {job_result}{'; ' + why if why else ''})")
+    for i, ln in enumerate(console):
+        # Firmware may leave its last line open (SeaBIOS's "Booting from
+        # ROM.." before a direct-boot kernel): the report starts at its header.
+        at = ln.find("KTAP version 1")
+        if at > 0:
+            console[i:i + 1] = [ln[:at], ln[at:]]
+            break
+        if at == 0:
+            break
+    if args.save_ktap:
+        try:
+            with open(args.save_ktap, "w", encoding="utf-8") as f:
+                f.write("".join(ln + "\n" for ln in console))
+        except OSError as e:
+            print(f"lava-results: cannot write {args.save_ktap}: {e.strerror}", file=sys.stderr)
+            return 2
     try:
         run = ktaplib.read_log(args.ktap) if args.ktap else ktaplib.parse("\n".join(console) + "\n")
     except ktaplib.KtapError as e:

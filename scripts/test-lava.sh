@@ -16,7 +16,8 @@
 #      COM1; the board is QEMU behind the device dictionary's commands
 #      (lava/test/qemu-board.sh);
 #   4. the direct-boot kernel (lava/jobs/qemu-direct.yaml) when the tree
-#      builds build/pmutest.elf;
+#      builds build/pmutest.elf: on pc, matching the TCG expectations, and
+#      on microvm with an options file (its initrd) of two suites;
 #   5. the iPXE chain (lava/jobs/ipxe-chain.yaml): a board whose firmware
 #      runs iPXE, LAVA interrupts it, types dhcp and chain, BOOTX64.EFI
 #      comes over TFTP (QEMU's user network stands in for the lab's);
@@ -143,15 +144,29 @@ results board
 cmp -s "$img" "$board/disk.img"
 check "the flasher wrote the stick image to the board's disk" $?
 
-# 4. The direct-boot kernel, where this tree builds it.
+# 4. The direct-boot kernel, where this tree builds it: on pc with the
+# stick's options (the run matches the TCG expectations, as the UEFI one),
+# and on microvm with an options file of two suites as its initrd.
 elf=build/pmutest.elf
 if [[ -f $elf ]]; then
 	job direct lava/jobs/qemu-direct.yaml --set "KERNEL_URL=file://$here/$elf" \
 		--set "CONFIG_URL=file://$out/stick.cfg" --set TEST_SECONDS=600
 	lava direct lava/devices/qemu-pmutest.yaml
-	results direct
+	results direct --save-ktap "$out/direct.ktap"
+	python3 scripts/ktap-report.py compare "$out/direct.ktap" tests/expectations/qemu-tcg.txt >"$out/direct-compare.txt" 2>&1
+	rc=$?
+	check "the direct-boot run LAVA read matches tests/expectations/qemu-tcg.txt ($(tail -n 1 "$out/direct-compare.txt"))" $rc
+	build/host/pmusim --profile synth-v5-metrics --config lava/test/two-suites.cfg >"$out/two-suites.ktap" 2>&1
+	python3 scripts/lava-job.py lava/jobs/qemu-direct.yaml --suites-from "$out/two-suites.ktap" \
+		--set "KERNEL_URL=file://$here/$elf" --set "CONFIG_URL=file://$here/lava/test/two-suites.cfg" \
+		--set MACHINE=microvm --set TEST_SECONDS=600 -o "$out/microvm.yaml" 2>"$out/microvm.err"
+	check "lava-job.py fills lava/jobs/qemu-direct.yaml for microvm and two suites" $?
+	lava microvm lava/devices/qemu-pmutest.yaml
+	results microvm
+	grep -q -- '-machine microvm -kernel ' "$out/microvm/output.yaml"
+	check "the microvm job booted QEMU's microvm machine" $?
 else
-	echo "# not run: the direct-boot job (no $elf in this tree)"
+	echo "# not run: the direct-boot jobs (no $elf in this tree)"
 fi
 
 # 5. The iPXE chain: a board whose firmware runs iPXE (QEMU's EFI iPXE ROM
