@@ -797,6 +797,59 @@ class LavaResults(unittest.TestCase):
         self.assertEqual(rc, 1, out)
 
 
+def write_png(path, width, height, pixel):
+    """An RGB PNG, pixel(x, y) -> (r, g, b), rows with filter 1 (Sub) so
+    that the reader's unfiltering is exercised."""
+    import struct
+    import zlib
+    raw = bytearray()
+    for y in range(height):
+        raw.append(1)
+        prev = (0, 0, 0)
+        for x in range(width):
+            p = pixel(x, y)
+            raw += bytes((p[i] - prev[i]) & 0xFF for i in range(3))
+            prev = p
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                + chunk(b"IDAT", zlib.compress(bytes(raw))) + chunk(b"IEND", b""))
+
+
+class ScreenshotCheck(unittest.TestCase):
+    """check-report-page.py's screenshot check fails a blank page and a
+    banner of the wrong colour (the checker itself can fail)."""
+
+    def setUp(self):
+        import importlib.util
+        self.tmp = tempfile.mkdtemp()
+        spec = importlib.util.spec_from_file_location("crp", os.path.join(SCRIPTS, "check-report-page.py"))
+        self.crp = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(self.crp)
+
+    def results(self, pixel, verdict):
+        path = os.path.join(self.tmp, "s.png")
+        write_png(path, 128, 64, pixel)
+        got = []
+        self.crp.check_png(lambda ok, text: got.append(ok), path, verdict)
+        return got
+
+    def test_reader(self):
+        path = os.path.join(self.tmp, "r.png")
+        write_png(path, 7, 3, lambda x, y: (x * 30, y * 80, 200))
+        import pngread
+        img = pngread.read(path)
+        self.assertEqual((img.width, img.height), (7, 3))
+        self.assertEqual(img.pixel(6, 2), (180, 160, 200))
+
+    def test_blank_and_wrong_colour_fail(self):
+        self.assertEqual(self.results(lambda x, y: (255, 255, 255), "PASS"), [False, False])
+        page = lambda x, y: (0xc6, 0x28, 0x28) if y < 16 else ((x * 7) % 256, (y * 5) % 256, 90)
+        self.assertEqual(self.results(page, "FAIL"), [True, True])
+        self.assertEqual(self.results(page, "PASS"), [True, False])
+
+
 if __name__ == "__main__":
     suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
     res = unittest.TextTestRunner(verbosity=1, stream=sys.stdout).run(suite)
