@@ -54,6 +54,8 @@
 #define F7_EBX_RTM		  BIT_ULL(11)
 #define F7_EBX_PQM		  BIT_ULL(12) /* RDT monitoring */
 #define F7_EBX_PQE		  BIT_ULL(15) /* RDT allocation */
+#define F7_EDX_RTM_ALWAYS_ABORT	  BIT_ULL(11)
+#define F7_EDX_TSX_FORCE_ABORT	  BIT_ULL(13)
 #define F7_EDX_HYBRID		  BIT_ULL(15)
 #define F7_EDX_ARCH_LBR		  BIT_ULL(19)
 #define F7_EAX_MAX_SUBLEAF	  GENMASK_ULL(31, 0)
@@ -375,6 +377,8 @@ static void decode_leaf7(struct decoder *d)
 	c->rdt.pqm = r.ebx & F7_EBX_PQM;
 	c->rdt.pqe = r.ebx & F7_EBX_PQE;
 	c->hybrid = r.edx & F7_EDX_HYBRID;
+	c->tsx_force_abort = r.edx & F7_EDX_TSX_FORCE_ABORT;
+	c->rtm_always_abort = r.edx & F7_EDX_RTM_ALWAYS_ABORT;
 	c->arch_lbr.enumerated = r.edx & F7_EDX_ARCH_LBR;
 	/* Sub-leaf 1 exists when (07H,0):EAX, the highest sub-leaf, is >= 1. */
 	if (FIELD_GET_ULL(F7_EAX_MAX_SUBLEAF, r.eax) >= 1 && read_leaf(d, LEAF_EXT_FEATURES, 1, &r))

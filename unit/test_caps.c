@@ -984,17 +984,18 @@ static void test_verdict_rules(void)
 	fake_intel(&f, 0xA, 0x000006F6);
 	fake_set(&f, 0xA, 0, 0x07280202, 0, 0, 0);
 	c = decode(&f);
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->rule) == k, 1,
+	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule) == k, 1,
 		"Core 2 6F6H bare metal: the entry matches");
 	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", "another rule") == NULL, 1,
 		"another rule of the same test: no match");
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah", k->rule) == NULL, 1, "another test: no match");
+	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah", k->checks[0].rule) == NULL, 1,
+		"another test: no match");
 	c.hypervisor = true;
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->rule) == NULL, 1,
+	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule) == NULL, 1,
 		"the same CPUID under a hypervisor: no match");
 	fake_intel(&f, 0xA, 0x00010676);
 	c = decode(&f);
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->rule) == NULL, 1,
+	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule) == NULL, 1,
 		"Penryn (model 17H): no match");
 }
 

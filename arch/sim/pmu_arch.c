@@ -164,6 +164,9 @@ static bool gp_counting(unsigned i)
 	 * 20.3.6.5). */
 	if ((sel & PERFEVTSEL_IN_TX) && !g_sim.in_tx && !quirk(Q_IN_TX_COUNTS_OUTSIDE))
 		return false;
+	/* The 2019 TSX microcode holds IA32_PMC3 while a transaction runs. */
+	if (i == 3 && g_sim.in_tx && quirk(Q_TSX_USES_PMC3))
+		return false;
 	return global_enabled(i) && cpl_selected(sel & PERFEVTSEL_USR, sel & PERFEVTSEL_OS);
 }
 
@@ -589,7 +592,8 @@ static enum sim_msr_result arch_wrmsr(uint32_t msr, uint64_t v)
 				return SIM_MSR_GP;
 			if ((v & GLOBAL_STATUS_COND_CHGD) && quirk(Q_CLR_COND_CHGD_GP))
 				return SIM_MSR_GP;
-			if (!quirk(Q_OVF_CTRL_NO_CLEAR))
+			if (!quirk(Q_OVF_CTRL_NO_CLEAR) &&
+			    !(quirk(Q_ZXC_OVF_CLEAR_NEEDS_ENABLE) && !P->global_ctrl))
 				P->global_status &= ~v;
 			return SIM_MSR_OK;
 		}
@@ -639,7 +643,7 @@ bool sim_arch_fixed_value(unsigned i, bool edx_rule_only, uint64_t *v)
 static void arch_reset(void)
 {
 	if (g_sim.version >= 2 && !quirk(Q_GLOBAL_CTRL_RESET_ZERO))
-		P->global_ctrl = g_sim.gp_exists;
+		P->global_ctrl = g_sim.gp_reset;
 }
 
 const struct sim_family sim_family_arch =

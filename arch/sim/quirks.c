@@ -397,6 +397,40 @@ static bool on_topdown_events(const struct caps *c, const struct sim_profile *p)
 	       c->pm.event_available[ARCH_EVENT_TOPDOWN_RETIRING];
 }
 
+/* ---- Real silicon (issue 23): where each row's quirk is observable ------ */
+
+/* Not an Atom core (a hybrid part's P-core, or any non-hybrid CPU), with room
+ * for two more GP counters in the global bits. */
+static bool on_non_atom_below_31_gp(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && c->core_type != CORE_TYPE_ATOM &&
+	       c->pm.gp_counters + 2 <= 32 && c->pm.fixed_counters_edx < 16;
+}
+
+static bool on_non_atom_no_metrics(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && c->core_type != CORE_TYPE_ATOM &&
+	       !perf_cap(p, PERF_CAP_PERF_METRICS_AVAILABLE);
+}
+
+/* RTM and an IA32_PMC3 to lose. */
+static bool on_rtm_four_gp(const struct caps *c, const struct sim_profile *p)
+{
+	return on_rtm(c, p) && c->pm.gp_counters >= 4;
+}
+
+/* AMD with the six core counters (PerfCtrExtCore). */
+static bool on_amd_six_ctrs(const struct caps *c, const struct sim_profile *p)
+{
+	return caps_amd_like(c) && c->amd.core_counters >= 6;
+}
+
+/* Two GP counters: RDPMC indices 2-9 are beyond them. */
+static bool on_two_gp_only(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && c->pm.gp_counters == 2;
+}
+
 /* ---- The table ------------------------------------------------------------ */
 
 const struct quirk_desc g_quirks[QUIRK_COUNT] = {

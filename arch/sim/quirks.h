@@ -502,8 +502,11 @@
 	      "hypothetical (an emulator counting the loop branch twice)",                         \
 	      "instructions retired counts one more than retired per workload loop iteration")     \
 	QUIRK(Q_CPUID_FIXED_HIDDEN, "cpuid-v2-fixed-counters-hidden", on_fixed_by_leaf_0ah,        \
-	      "Core 2 Merom/Conroe (CPUID.0AH:EDX = 0 on version 2; see kernel/known.c)",          \
-	      "CPUID.0AH reports version 2+ with EDX[12:0] = 0 and ECX = 0: no fixed counter")     \
+	      "Core 2 Merom/Conroe (CPUID.0AH:EDX = 0 on version 2; Linux intel_pmu_init() "       \
+	      "assumes the three fixed counters on bare metal; kernel/known.c "                    \
+	      "core2-v2-no-fixed-enumerated)",                                                     \
+	      "CPUID.0AH reports version 2+ with EDX[12:0] = 0 and ECX = 0, yet "                  \
+	      "IA32_FIXED_CTR0-2 exist and count (40 bits when CPUID gives no width)")             \
 	QUIRK(Q_GP_LAST_MISSING, "enumerated-gp-counter-missing", on_arch_pmu,                     \
 	      "hypothetical (a vPMU exposing fewer counters than its CPUID)",                      \
 	      "the highest enumerated IA32_PMCx / IA32_PERFEVTSELx do not exist (#GP)")            \
@@ -527,7 +530,52 @@
 	      "IA32_QM_CTR sets Error (bit 63) for the highest valid RMID, CPUID.(0FH,1):ECX")     \
 	QUIRK(Q_PEBS_RECORD_ON_ENABLE, "pebs-record-on-enable", on_pebs_baseline, "hypothetical",  \
 	      "a PEBS record is written when IA32_PEBS_ENABLE switches a GP counter on, before "   \
-	      "any overflow")
+	      "any overflow")                                                                      \
+	/* ---- Real silicon and hypervisors: each the row of kernel/known.c with the same id      \
+	 * (issue 23; scripts/check-known.sh proves each both ways) ---- */                        \
+	QUIRK(Q_PCORE_EXTRA_COUNTERS, "pcore-counters-beyond-cpuid", on_non_atom_below_31_gp,      \
+	      "Alder Lake / Raptor Lake P-cores: Linux intel_pmu_init() gives the cpu_core PMU "   \
+	      "num_counters + 2 and num_counters_fixed + 1 over CPUID.0AH (kernel/known.c "        \
+	      "adl-rpl-pcore-counters-beyond-cpuid)",                                              \
+	      "on a CPU whose core type is not Atom, two IA32_PMCx / IA32_PERFEVTSELx and one "    \
+	      "IA32_FIXED_CTRx beyond what CPUID enumerates exist and count")                      \
+	QUIRK(Q_PCORE_PERF_METRICS, "pcore-perf-metrics-without-cap", on_non_atom_no_metrics,      \
+	      "Alder Lake / Raptor Lake P-cores: Linux intel_pmu_cpu_starting() ('The perf "       \
+	      "metrics is a model-specific feature ... always be 0 on a hybrid platform') and "    \
+	      "the ADL init setting intel_cap.perf_metrics for cpu_core (kernel/known.c "          \
+	      "adl-rpl-pcore-perf-metrics-unenumerated)",                                          \
+	      "on a CPU whose core type is not Atom, IA32_PERF_METRICS, RDPMC type 2000H and "     \
+	      "IA32_PERF_GLOBAL_CTRL bit 48 work although PERF_CAPABILITIES[15] = 0")              \
+	QUIRK(Q_TSX_USES_PMC3, "tsx-microcode-uses-pmc3", on_rtm_four_gp,                          \
+	      "Skylake-family parts with the 2019 TSX microcode (CPUID.(7,0):EDX[13] = 1): Linux " \
+	      "tfa_get_event_constraints() 'Without TFA we must not use PMC3' (kernel/known.c "    \
+	      "skl-tsx-force-abort-pmc3)",                                                         \
+	      "IA32_PMC3 does not count its event while an RTM transaction runs (the microcode "   \
+	      "holds it; MSR_TSX_FORCE_ABORT bit 0 is left 0)")                                    \
+	QUIRK(Q_AMD_F15H_CU_EVENTS, "amd-f15h-cycles-on-counters-0-2", on_amd_six_ctrs,            \
+	      "AMD family 15h: Linux amd/core.c family 15h event table ('0x076 ... CU ... "        \
+	      "PERF_CTL[2:0]') and amd_get_event_constraints_f15h() (kernel/known.c "              \
+	      "amd-f15h-cu-events-ctr0-2)",                                                        \
+	      "event 076H (CPU clocks not halted) counts on PerfCtr0-2 only: counters 3-5 stay "   \
+	      "at their value")                                                                    \
+	QUIRK(Q_ZXC_OVF_CLEAR_NEEDS_ENABLE, "ovf-clear-needs-global-enable", on_v2,                \
+	      "Zhaoxin ZXC (family 6 model 0FH stepping E-F, model 19H): Linux zhaoxin/core.c "    \
+	      "'Clearing status works only if the global control is enable on zxc' "               \
+	      "(x86_pmu.enabled_ack; kernel/known.c zxc-ovf-clear-needs-global-enable)",           \
+	      "IA32_PERF_GLOBAL_OVF_CTRL clears status bits only while IA32_PERF_GLOBAL_CTRL "     \
+	      "is non-zero; written with it 0, the write is ignored")                              \
+	QUIRK(Q_RDPMC_SPECIAL_2_9, "rdpmc-special-counters-2-9", on_two_gp_only,                   \
+	      "Xeon 7400 (Dunnington, 06_1DH): SDM Vol. 2B RDPMC (editions up to 2011): eight "    \
+	      "32-bit special-purpose counters at indices 2-9, ECX[30] = 0 (kernel/known.c "       \
+	      "dunnington-rdpmc-special-2-9)",                                                     \
+	      "RDPMC type 0 with index 2-9 reads a 32-bit counter instead of #GP(0)")              \
+	QUIRK(Q_KVM_VMWARE_PMCS, "kvm-vmware-backdoor-pmcs", on_arch_pmu,                          \
+	      "KVM kvm_pmu_rdpmc() (pmu.c, torvalds/linux 004a0aa5): with a vPMU (pmu->version "   \
+	      "!= 0), is_vmware_backdoor_pmc() ECX is answered by kvm_pmu_rdpmc_vmware() "         \
+	      "whatever enable_vmware_backdoor says; on Intel RDPMC exits before the #GP check "   \
+	      "(kvm_pmu_check_rdpmc_early(); kernel/known.c kvm-vmware-backdoor-pmcs)",            \
+	      "RDPMC ECX = 10000H, 10001H, 10002H return the host TSC, boot time and apparent "    \
+	      "time in ns instead of #GP(0)")
 
 enum quirk {
 #define QUIRK(id, name, applies, where, desc) id,
