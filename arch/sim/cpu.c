@@ -77,8 +77,12 @@ static bool sim_cpuid_profile(uint32_t leaf, uint32_t subleaf, struct cpuid_regs
 	if (p->dump_path) {
 		bool known =
 		    g_sim.dump && cpuid_dump_lookup(g_sim.dump, g_sim.dump_cpu, leaf, subleaf, r);
-		if (p->guest_cpuid)
+		if (p->guest_cpuid) {
 			p->guest_cpuid(leaf, subleaf, r);
+			/* The hypervisor's leaves are the platform's, not the
+			 * host dump's. */
+			known = known || leaf == 0x40000000 || leaf == 0x40000001;
+		}
 		hide_fixed_counters(leaf, r);
 		patch_apic_id(leaf, r);
 		return known;
