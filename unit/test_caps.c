@@ -2,7 +2,7 @@
 /*
  * Unit tests of the capability decoder (kernel/caps.c), the requirement
  * table (kernel/requires.c), the report (kernel/caps_report.c) and the dump
- * reader (tools/cpuid_dump.c).
+ * reader (lib/cpuid_dump.c).
  *
  * CPUID values come from a fake CPU that behaves like Intel hardware and
  * QEMU/TCG for a leaf above the maximum: it answers with the data of the
