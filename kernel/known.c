@@ -15,14 +15,11 @@
 #include "kstring.h"
 
 #define VENDOR(v) (1u << (v))
-#define ANY_STEP(m)                                                                                \
-	{                                                                                          \
-		(m), 0, 0xF                                                                        \
-	}
-#define STEPS(m, lo, hi)                                                                           \
-	{                                                                                          \
-		(m), (lo), (hi)                                                                    \
-	}
+/* clang-format off */
+#define ANY_STEP(f, m)      {(f), false, (m), 0, 0xF}
+#define STEPS(f, m, lo, hi) {(f), false, (m), (lo), (hi)}
+#define FAMILY(f)           {(f), true, 0, 0, 0xF}
+/* clang-format on */
 #define CHECK(test, rule)                                                                          \
 	{                                                                                          \
 		(test), (rule)                                                                     \
@@ -39,8 +36,7 @@ static const struct known_deviation table[] = {
 	.cpus = "Intel 06_0FH, 06_16H (Core 2 Merom/Conroe/Clovertown, Conroe-L) reporting "
 		"CPUID.0AH:EDX = 0",
 	.vendors = VENDOR(VENDOR_INTEL),
-	.family = 0x6,
-	MODELS(ANY_STEP(0x0F), ANY_STEP(0x16)),
+	MODELS(ANY_STEP(0x6, 0x0F), ANY_STEP(0x6, 0x16)),
 	.platform = KNOWN_BARE_METAL,
 	CHECKS(CHECK("cpuid.leaf_0ah_fields", RULE_CPUID_V2_FIXED),
 	       CHECK("versions.fixed_counters_exist_as_enumerated", RULE_FIXED_ABSENT),
@@ -58,8 +54,8 @@ static const struct known_deviation table[] = {
 	.cpus = "Intel hybrid 06_97H, 06_9AH (Alder Lake), 06_B7H, 06_BAH, 06_BFH (Raptor Lake): "
 		"P-cores (CPUID.1AH core type 40H) only",
 	.vendors = VENDOR(VENDOR_INTEL),
-	.family = 0x6,
-	MODELS(ANY_STEP(0x97), ANY_STEP(0x9A), ANY_STEP(0xB7), ANY_STEP(0xBA), ANY_STEP(0xBF)),
+	MODELS(ANY_STEP(0x6, 0x97), ANY_STEP(0x6, 0x9A), ANY_STEP(0x6, 0xB7), ANY_STEP(0x6, 0xBA),
+	       ANY_STEP(0x6, 0xBF)),
 	.core_type = CORE_TYPE_CORE,
 	.features_set = KNOWN_F_HYBRID,
 	.platform = KNOWN_BARE_METAL,
@@ -80,8 +76,8 @@ static const struct known_deviation table[] = {
 	.id = "adl-rpl-pcore-perf-metrics-unenumerated",
 	.cpus = "Intel hybrid 06_97H, 06_9AH, 06_B7H, 06_BAH, 06_BFH: P-cores only",
 	.vendors = VENDOR(VENDOR_INTEL),
-	.family = 0x6,
-	MODELS(ANY_STEP(0x97), ANY_STEP(0x9A), ANY_STEP(0xB7), ANY_STEP(0xBA), ANY_STEP(0xBF)),
+	MODELS(ANY_STEP(0x6, 0x97), ANY_STEP(0x6, 0x9A), ANY_STEP(0x6, 0xB7), ANY_STEP(0x6, 0xBA),
+	       ANY_STEP(0x6, 0xBF)),
 	.core_type = CORE_TYPE_CORE,
 	.features_set = KNOWN_F_HYBRID,
 	.platform = KNOWN_BARE_METAL,
@@ -101,9 +97,8 @@ static const struct known_deviation table[] = {
 	    "Intel 06_4EH, 06_5EH, 06_55H, 06_8EH, 06_9EH, 06_A5H, 06_A6H with the 2019 TSX "
 	    "microcode: CPUID.(07H,0):EDX[13] TSX_FORCE_ABORT = 1, EDX[11] RTM_ALWAYS_ABORT = 0",
 	.vendors = VENDOR(VENDOR_INTEL),
-	.family = 0x6,
-	MODELS(ANY_STEP(0x4E), ANY_STEP(0x5E), ANY_STEP(0x55), ANY_STEP(0x8E), ANY_STEP(0x9E),
-	       ANY_STEP(0xA5), ANY_STEP(0xA6)),
+	MODELS(ANY_STEP(0x6, 0x4E), ANY_STEP(0x6, 0x5E), ANY_STEP(0x6, 0x55), ANY_STEP(0x6, 0x8E),
+	       ANY_STEP(0x6, 0x9E), ANY_STEP(0x6, 0xA5), ANY_STEP(0x6, 0xA6)),
 	.features_set = KNOWN_F_TSX_FORCE_ABORT,
 	.features_clear = KNOWN_F_RTM_ALWAYS_ABORT,
 	.platform = KNOWN_BARE_METAL,
@@ -117,8 +112,7 @@ static const struct known_deviation table[] = {
 	.id = "dunnington-rdpmc-special-2-9",
 	.cpus = "Intel 06_1DH (Xeon 7400, Dunnington)",
 	.vendors = VENDOR(VENDOR_INTEL),
-	.family = 0x6,
-	MODELS(ANY_STEP(0x1D)),
+	MODELS(ANY_STEP(0x6, 0x1D)),
 	.platform = KNOWN_BARE_METAL,
 	CHECKS(CHECK("rdpmc.gp_index_bounds", RULE_RDPMC_GP_INDEX),
 	       CHECK("rdpmc.gp_and_fixed_outcome_table", RULE_RDPMC_BAD_TYPE)),
@@ -131,7 +125,7 @@ static const struct known_deviation table[] = {
 	.id = "p4-cccr-ovf-not-set",
 	.cpus = "Intel family 0FH (NetBurst: Pentium 4, Xeon)",
 	.vendors = VENDOR(VENDOR_INTEL),
-	.family = 0xF,
+	MODELS(FAMILY(0xF)),
 	.platform = KNOWN_BARE_METAL,
 	CHECKS(CHECK("netburst.overflow_sets_cccr_ovf", RULE_P4_OVF),
 	       CHECK("netburst.cccr_force_ovf", RULE_P4_FORCE_OVF)),
@@ -139,12 +133,55 @@ static const struct known_deviation table[] = {
 	.source = "Linux arch/x86/events/intel/p4.c p4_pmu_clear_cccr_ovf(): in some "
 		  "circumstances the overflow might issue an NMI but did not set P4_CCCR_OVF",
     },
+    {
+	.id = "ref-tsc-overflow-sticky",
+	.cpus =
+	    "Intel 06_3DH, 47H, 4EH, 4FH, 55H, 56H, 5EH, 6AH, 6CH, 7DH, 7EH, 8CH, 8DH, 8EH, 8FH, "
+	    "9EH, A5H, A6H, A7H, ADH, AEH, CFH (Broadwell to Granite Rapids: the event lists "
+	    "carrying the note)",
+	.vendors = VENDOR(VENDOR_INTEL),
+	MODELS(ANY_STEP(0x6, 0x3D), ANY_STEP(0x6, 0x47), ANY_STEP(0x6, 0x4E), ANY_STEP(0x6, 0x4F),
+	       ANY_STEP(0x6, 0x55), ANY_STEP(0x6, 0x56), ANY_STEP(0x6, 0x5E), ANY_STEP(0x6, 0x6A),
+	       ANY_STEP(0x6, 0x6C), ANY_STEP(0x6, 0x7D), ANY_STEP(0x6, 0x7E), ANY_STEP(0x6, 0x8C),
+	       ANY_STEP(0x6, 0x8D), ANY_STEP(0x6, 0x8E), ANY_STEP(0x6, 0x8F), ANY_STEP(0x6, 0x9E),
+	       ANY_STEP(0x6, 0xA5), ANY_STEP(0x6, 0xA6), ANY_STEP(0x6, 0xA7), ANY_STEP(0x6, 0xAD),
+	       ANY_STEP(0x6, 0xAE), ANY_STEP(0x6, 0xCF)),
+	.platform = KNOWN_BARE_METAL,
+	CHECKS(CHECK("global.overflow_sets_status_and_ovf_ctrl_clears", RULE_GLOBAL_STATUS_ONLY)),
+	.what =
+	    "after IA32_FIXED_CTR2 overflowed, clearing its status bit and resetting the counter "
+	    "sets bit 34 again (and raises another PMI if enabled)",
+	.source = "Intel event description of CPU_CLK_UNHALTED.REF_TSC (intel/perfmon core event "
+		  "lists, read at 6dadedf): the overflow status bit may appear 'sticky'; software "
+		  "should ignore this case",
+    },
+    {
+	.id = "ref-tsc-overflow-sticky-pcore",
+	.cpus =
+	    "Intel hybrid P-cores (CPUID.1AH core type 40H) of 06_97H, 9AH, AAH, ACH, B5H, B7H, "
+	    "BAH, BDH, BFH, C5H, C6H, CCH, D5H, E5H and 18_01H, 18_03H",
+	.vendors = VENDOR(VENDOR_INTEL),
+	MODELS(ANY_STEP(0x6, 0x97), ANY_STEP(0x6, 0x9A), ANY_STEP(0x6, 0xAA), ANY_STEP(0x6, 0xAC),
+	       ANY_STEP(0x6, 0xB5), ANY_STEP(0x6, 0xB7), ANY_STEP(0x6, 0xBA), ANY_STEP(0x6, 0xBD),
+	       ANY_STEP(0x6, 0xBF), ANY_STEP(0x6, 0xC5), ANY_STEP(0x6, 0xC6), ANY_STEP(0x6, 0xCC),
+	       ANY_STEP(0x6, 0xD5), ANY_STEP(0x6, 0xE5), ANY_STEP(0x18, 0x01),
+	       ANY_STEP(0x18, 0x03)),
+	.core_type = CORE_TYPE_CORE,
+	.features_set = KNOWN_F_HYBRID,
+	.platform = KNOWN_BARE_METAL,
+	CHECKS(CHECK("global.overflow_sets_status_and_ovf_ctrl_clears", RULE_GLOBAL_STATUS_ONLY)),
+	.what =
+	    "as ref-tsc-overflow-sticky, on the P-cores of hybrid parts (the E-core event lists "
+	    "do not carry the note)",
+	.source = "Intel event description of CPU_CLK_UNHALTED.REF_TSC in the hybrid parts' Core "
+		  "(0x40) event lists (intel/perfmon mapfile.csv, read at 6dadedf)",
+    },
     /* ---- AMD, Zhaoxin ---- */
     {
 	.id = "amd-f15h-cu-events-ctr0-2",
 	.cpus = "AMD family 15h, every model (Bulldozer, Piledriver, Steamroller, Excavator)",
 	.vendors = VENDOR(VENDOR_AMD),
-	.family = 0x15,
+	MODELS(FAMILY(0x15)),
 	.platform = KNOWN_BARE_METAL,
 	CHECKS(CHECK("amd.core_cycles_every_counter", RULE_AMD_CYCLES),
 	       CHECK("amd.all_counters_different_events", RULE_AMD_ALL_COUNTERS)),
@@ -158,8 +195,7 @@ static const struct known_deviation table[] = {
 	.cpus = "Zhaoxin ZXC: CentaurHauls / \"  Shanghai  \" family 6 model 0FH stepping E-F, "
 		"model 19H stepping 0-3",
 	.vendors = VENDOR(VENDOR_CENTAUR) | VENDOR(VENDOR_ZHAOXIN),
-	.family = 0x6,
-	MODELS(STEPS(0x0F, 0xE, 0xF), STEPS(0x19, 0x0, 0x3)),
+	MODELS(STEPS(0x6, 0x0F, 0xE, 0xF), STEPS(0x6, 0x19, 0x0, 0x3)),
 	.platform = KNOWN_BARE_METAL,
 	CHECKS(CHECK("global.overflow_sets_status_and_ovf_ctrl_clears", RULE_GLOBAL_OVF_CTRL),
 	       CHECK("global.overflow_sets_status_and_ovf_ctrl_clears", RULE_GLOBAL_STATUS_ONLY),
@@ -315,10 +351,13 @@ static bool model_matches(const struct known_deviation *k, const struct caps *c)
 {
 	if (!k->n_models)
 		return true;
-	for (unsigned i = 0; i < k->n_models && i < KNOWN_MAX_MODELS; i++)
-		if (k->models[i].model == c->model && c->stepping >= k->models[i].stepping_min &&
-		    c->stepping <= k->models[i].stepping_max)
+	for (unsigned i = 0; i < k->n_models && i < KNOWN_MAX_MODELS; i++) {
+		const struct known_model *m = &k->models[i];
+
+		if (m->family == c->family && (m->any_model || m->model == c->model) &&
+		    c->stepping >= m->stepping_min && c->stepping <= m->stepping_max)
 			return true;
+	}
 	return false;
 }
 
@@ -350,7 +389,7 @@ static bool platform_matches(const struct known_deviation *k, const struct caps 
 static bool cpu_matches(const struct known_deviation *k, const struct caps *c)
 {
 	return (k->vendors == KNOWN_ANY_VENDOR || ((k->vendors >> c->vendor) & 1)) &&
-	       (k->family == KNOWN_ANY_FAMILY || k->family == c->family) && model_matches(k, c) &&
+	       model_matches(k, c) &&
 	       (k->core_type == CORE_TYPE_NONE || k->core_type == c->core_type) &&
 	       features_match(k, c) && platform_matches(k, c);
 }

@@ -46,13 +46,15 @@ enum known_feature {
 };
 #define KNOWN_FEATURE_COUNT 3
 
-#define KNOWN_MAX_MODELS 12
+#define KNOWN_MAX_MODELS 24
 #define KNOWN_MAX_CHECKS 8
-#define KNOWN_ANY_FAMILY 0
 #define KNOWN_ANY_VENDOR 0
 
-/* One DisplayModel with its stepping range. */
+/* One DisplayFamily and DisplayModel (or every model of the family) with
+ * its stepping range. */
 struct known_model {
+	uint16_t family;
+	bool any_model;
 	uint8_t model, stepping_min, stepping_max;
 };
 
@@ -66,9 +68,8 @@ struct known_deviation {
 	const char *id;	  /* short name, printed with the failure */
 	const char *cpus; /* the range in words, for reports */
 	unsigned vendors; /* BIT(enum cpu_vendor) of each, or KNOWN_ANY_VENDOR */
-	unsigned family;  /* DisplayFamily, or KNOWN_ANY_FAMILY */
-	/* DisplayModel and stepping ranges, n_models of them (0: every model
-	 * of the family). */
+	/* DisplayFamily, DisplayModel and stepping ranges, n_models of them
+	 * (0: every CPU of the vendors, for a hypervisor's rows). */
 	struct known_model models[KNOWN_MAX_MODELS];
 	unsigned n_models;
 	/* CPUID.1AH:EAX[31:24] of the CPU the test ran on, or CORE_TYPE_NONE

@@ -40,6 +40,8 @@ dunnington-rdpmc-special-2-9|rdpmc-special-counters-2-9|--cpuid-dump $C/genuinei
 p4-cccr-ovf-not-set|p4-cccr-ovf-not-set|--cpuid-dump $S/intel_p4_prescott_f41.txt|--cpuid-dump $S/intel_p4_prescott_f41.txt --hypervisor KVMKVMKVM
 amd-f15h-cu-events-ctr0-2|amd-f15h-cycles-on-counters-0-2|--cpuid-dump $C/authenticamd0600f20_k15_vishera.txt|--cpuid-dump $S/amd_zen2_rome_830f10.txt
 zxc-ovf-clear-needs-global-enable|ovf-clear-needs-global-enable|--cpuid-dump $C/centaurhauls00006fe_cnr_isaiah.txt|--profile synth-via-nano
+ref-tsc-overflow-sticky|ref-tsc-overflow-sticky|--cpuid-dump $S/intel_icelake_client_706e5.txt|--profile synth-v5-fixed-hole
+ref-tsc-overflow-sticky-pcore|ref-tsc-overflow-sticky|--cpuid-dump $C/genuineintel00b06d1_lunarlake_04.txt|--profile synth-leaf23-10gp
 kvm-vmware-backdoor-pmcs|kvm-vmware-backdoor-pmcs|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
 kvm-rdpmc-fast-bit|rdpmc-fast-on-arch|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
 kvm-global-ctrl-reset-zero|global-ctrl-reset-zero|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt

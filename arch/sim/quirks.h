@@ -569,6 +569,12 @@
 	      "32-bit special-purpose counters at indices 2-9, ECX[30] = 0 (kernel/known.c "       \
 	      "dunnington-rdpmc-special-2-9)",                                                     \
 	      "RDPMC type 0 with index 2-9 reads a 32-bit counter instead of #GP(0)")              \
+	QUIRK(Q_REF_TSC_STICKY_OVF, "ref-tsc-overflow-sticky", on_fixed_ctr2,                      \
+	      "Intel's event description of CPU_CLK_UNHALTED.REF_TSC (intel/perfmon event lists "  \
+	      "of Broadwell through Granite Rapids and the hybrid P-cores): the overflow status "  \
+	      "bit may appear 'sticky' (kernel/known.c ref-tsc-overflow-sticky)",                  \
+	      "after IA32_FIXED_CTR2 overflows, clearing its status bit and rewriting the "        \
+	      "counter below MAX sets the bit again and raises another PMI if enabled")            \
 	QUIRK(Q_KVM_VMWARE_PMCS, "kvm-vmware-backdoor-pmcs", on_arch_pmu,                          \
 	      "KVM kvm_pmu_rdpmc() (pmu.c, torvalds/linux 004a0aa5): with a vPMU (pmu->version "   \
 	      "!= 0), is_vmware_backdoor_pmc() ECX is answered by kvm_pmu_rdpmc_vmware() "         \

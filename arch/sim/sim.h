@@ -173,6 +173,9 @@ struct sim_pmu {
 	uint64_t debugctl;
 	uint64_t td_acc[4];		      /* retiring, bad spec, frontend, backend slots */
 	uint64_t txcp_checkpoint[SIM_MAX_GP]; /* IA32_PMCx at XBEGIN (IN_TXCP) */
+	/* Q_REF_TSC_STICKY_OVF: IA32_FIXED_CTR2 overflowed; since then its
+	 * status bit was cleared / the counter rewritten. */
+	bool ref_sticky, ref_cleared, ref_rewritten;
 	/* P6 family (p6.c) */
 	uint64_t p6_ctr[P6_NUM_COUNTERS], p6_sel[P6_NUM_COUNTERS];
 	bool p6_last[P6_NUM_COUNTERS];
