@@ -50,6 +50,17 @@ static const struct known_deviation table[] = {
 		  "report fixed-purpose events, so assume at least 3 when not in a hypervisor",
     },
     {
+	.id = "core2-cpuid-counted-as-branch",
+	.cpus = "Intel 06_0FH, 06_16H (Core 2, 65 nm Core microarchitecture)",
+	.vendors = VENDOR(VENDOR_INTEL),
+	MODELS(ANY_STEP(0x6, 0x0F), ANY_STEP(0x6, 0x16)),
+	.platform = KNOWN_BARE_METAL,
+	CHECKS(CHECK("intercepted.instructions_and_branches_exact", RULE_INTERCEPT_BRANCHES)),
+	.what = "Branch Instructions Retired (BR_INST_RETIRED.ANY, C4H/00H) also counts CPUID",
+	.source = "Intel Core 2 specification update erratum W146: Performance Monitoring Event "
+		  "BR_INST_RETIRED May Count CPUID Instructions as Branches",
+    },
+    {
 	.id = "adl-rpl-pcore-counters-beyond-cpuid",
 	.cpus = "Intel hybrid 06_97H, 06_9AH (Alder Lake), 06_B7H, 06_BAH, 06_BFH (Raptor Lake): "
 		"P-cores (CPUID.1AH core type 40H) only",

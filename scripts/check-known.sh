@@ -33,6 +33,7 @@ H=tests/data/cpuid
 # id | quirks (space-separated) | affected: pmusim args | unaffected: pmusim args
 PROOFS="
 core2-v2-no-fixed-enumerated|cpuid-v2-fixed-counters-hidden|--cpuid-dump $C/genuineintel00006f2_conroe.txt|--cpuid-dump $S/intel_core2_penryn_10676.txt
+core2-cpuid-counted-as-branch|cpuid-counted-as-branch|--cpuid-dump $C/genuineintel00006fb_conroe.txt|--cpuid-dump $S/intel_core2_penryn_10676.txt
 adl-rpl-pcore-counters-beyond-cpuid|pcore-counters-beyond-cpuid|--cpuid-dump $H/alderlake-hybrid-90672-2p2e.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
 adl-rpl-pcore-perf-metrics-unenumerated|pcore-perf-metrics-without-cap|--cpuid-dump $H/alderlake-hybrid-90672-2p2e.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
 skl-tsx-force-abort-pmc3|tsx-microcode-uses-pmc3|--cpuid-dump $S/intel_skylake_client_506e3.txt|--profile synth-tsx-baseline

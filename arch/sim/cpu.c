@@ -396,5 +396,6 @@ uint64_t arch_rdtsc(void)
 
 void arch_serialize(void)
 {
-	sim_run_segments(SEG_INSN, 1); /* CPUID retires */
+	/* CPUID retires (as a branch too on Core 2: erratum W146) */
+	sim_run_segments(quirk(Q_CPUID_COUNTS_AS_BRANCH) ? SEG_CPUID_AS_BRANCH : SEG_INSN, 1);
 }

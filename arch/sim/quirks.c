@@ -431,6 +431,12 @@ static bool on_two_gp_only(const struct caps *c, const struct sim_profile *p)
 	return arch_version_at_least(c, 1) && c->pm.gp_counters == 2;
 }
 
+/* Branch Instructions Retired (C4H/00H) available. */
+static bool on_branch_event(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && c->pm.event_available[ARCH_EVENT_BRANCHES];
+}
+
 /* ---- The table ------------------------------------------------------------ */
 
 const struct quirk_desc g_quirks[QUIRK_COUNT] = {

@@ -575,6 +575,12 @@
 	      "bit may appear 'sticky' (kernel/known.c ref-tsc-overflow-sticky)",                  \
 	      "after IA32_FIXED_CTR2 overflows, clearing its status bit and rewriting the "        \
 	      "counter below MAX sets the bit again and raises another PMI if enabled")            \
+	QUIRK(Q_CPUID_COUNTS_AS_BRANCH, "cpuid-counted-as-branch", on_branch_event,                \
+	      "Core 2 (65 nm Core microarchitecture): Intel specification update erratum W146 "    \
+	      "'Performance Monitoring Event BR_INST_RETIRED May Count CPUID Instructions as "     \
+	      "Branches' (kernel/known.c core2-cpuid-counted-as-branch)",                          \
+	      "BR_INST_RETIRED.ANY (C4H/00H, Branch Instructions Retired) also counts every "      \
+	      "CPUID")                                                                             \
 	QUIRK(Q_KVM_VMWARE_PMCS, "kvm-vmware-backdoor-pmcs", on_arch_pmu,                          \
 	      "KVM kvm_pmu_rdpmc() (pmu.c, torvalds/linux 004a0aa5): with a vPMU (pmu->version "   \
 	      "!= 0), is_vmware_backdoor_pmc() ECX is answered by kvm_pmu_rdpmc_vmware() "         \

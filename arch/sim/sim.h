@@ -131,6 +131,10 @@ enum {
 	SEG_BRMISS_ITER,
 	SEG_INTERCEPT_ITER,
 	SEG_INTERCEPT_CLOSE,
+	/* Q_CPUID_COUNTS_AS_BRANCH: a CPUID that also counts as a retired
+	 * branch (SEG_INSN, SEG_INTERCEPT_ITER of CPUID otherwise). */
+	SEG_CPUID_AS_BRANCH,
+	SEG_INTERCEPT_CPUID_AS_BRANCH,
 	SEG_COUNT
 };
 extern const struct sim_segment sim_segments[]; /* SEG_COUNT rows */
