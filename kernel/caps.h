@@ -176,6 +176,7 @@ struct caps {
 	/* CPUID.(07H,0):EDX[13] TSX_FORCE_ABORT (MSR 10FH exists) and EDX[11]
 	 * RTM_ALWAYS_ABORT: bits a microcode update changes (kernel/known.c). */
 	bool tsx_force_abort, rtm_always_abort;
+	bool l3_cache;		  /* CPUID.02H names a third-level cache (Intel) */
 	enum core_type core_type; /* CPUID.1AH:EAX[31:24] when hybrid */
 	uint32_t native_model_id; /* CPUID.1AH:EAX[23:0] when hybrid */
 	char hypervisor_vendor[13];

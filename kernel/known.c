@@ -187,6 +187,21 @@ static const struct known_deviation table[] = {
 	.source = "Intel event description of CPU_CLK_UNHALTED.REF_TSC in the hybrid parts' Core "
 		  "(0x40) event lists (intel/perfmon mapfile.csv, read at 6dadedf)",
     },
+    {
+	.id = "p4-xeon-l3-rdpmc-18-25",
+	.cpus = "Intel 0F_03H, 0F_04H (64-bit Xeon) and 0F_06H (Xeon 7100) with an L3 cache "
+		"(CPUID.02H)",
+	.vendors = VENDOR(VENDOR_INTEL),
+	MODELS(ANY_STEP(0xF, 0x03), ANY_STEP(0xF, 0x04), ANY_STEP(0xF, 0x06)),
+	.features_set = KNOWN_F_L3,
+	.platform = KNOWN_BARE_METAL,
+	CHECKS(CHECK("rdpmc.nonarch_index_and_fast_read", RULE_RDPMC_BAD_TYPE)),
+	.what = "RDPMC ECX = 18-25 reads the eight 32-bit MSR_EMON_L3_CTR_CTL0-7 counters, not "
+		"#GP(0)",
+	.source = "SDM Vol.2B RDPMC, editions up to 2011 (Table 4-2 and Documentation Changes): "
+		  "on 64-bit Xeon processors with L3 and the Xeon 7100 series, indices 18-25 are "
+		  "32-bit counters; Vol.3B 18.24.1 (same editions)",
+    },
     /* ---- AMD, Zhaoxin ---- */
     {
 	.id = "amd-f15h-cu-events-ctr0-2",
@@ -334,6 +349,11 @@ static bool f_hybrid(const struct caps *c)
 	return c->hybrid;
 }
 
+static bool f_l3(const struct caps *c)
+{
+	return c->l3_cache;
+}
+
 static const struct {
 	unsigned bit;
 	const char *name;
@@ -342,6 +362,7 @@ static const struct {
     {KNOWN_F_TSX_FORCE_ABORT, "TSX_FORCE_ABORT", f_tsx_force_abort},
     {KNOWN_F_RTM_ALWAYS_ABORT, "RTM_ALWAYS_ABORT", f_rtm_always_abort},
     {KNOWN_F_HYBRID, "HYBRID", f_hybrid},
+    {KNOWN_F_L3, "L3", f_l3},
 };
 _Static_assert(ARRAY_SIZE(features) == KNOWN_FEATURE_COUNT, "a row per enum known_feature bit");
 

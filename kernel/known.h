@@ -43,8 +43,9 @@ enum known_feature {
 	KNOWN_F_TSX_FORCE_ABORT = 1u << 0,  /* CPUID.(07H,0):EDX[13] */
 	KNOWN_F_RTM_ALWAYS_ABORT = 1u << 1, /* CPUID.(07H,0):EDX[11] */
 	KNOWN_F_HYBRID = 1u << 2,	    /* CPUID.(07H,0):EDX[15] */
+	KNOWN_F_L3 = 1u << 3,		    /* CPUID.02H names an L3 cache */
 };
-#define KNOWN_FEATURE_COUNT 3
+#define KNOWN_FEATURE_COUNT 4
 
 #define KNOWN_MAX_MODELS 24
 #define KNOWN_MAX_CHECKS 8

@@ -39,6 +39,7 @@ adl-rpl-pcore-perf-metrics-unenumerated|pcore-perf-metrics-without-cap|--cpuid-d
 skl-tsx-force-abort-pmc3|tsx-microcode-uses-pmc3|--cpuid-dump $S/intel_skylake_client_506e3.txt|--profile synth-tsx-baseline
 dunnington-rdpmc-special-2-9|rdpmc-special-counters-2-9|--cpuid-dump $C/genuineintel00106d1_dunnington.txt|--cpuid-dump $S/intel_core2_penryn_10676.txt
 p4-cccr-ovf-not-set|p4-cccr-ovf-not-set|--cpuid-dump $S/intel_p4_prescott_f41.txt|--cpuid-dump $S/intel_p4_prescott_f41.txt --hypervisor KVMKVMKVM
+p4-xeon-l3-rdpmc-18-25|p4-l3-rdpmc-18-25|--cpuid-dump $C/genuineintel0000f68_p4_tulsa.txt|--cpuid-dump $C/genuineintel0000f64_p4_dempsey.txt
 amd-f15h-cu-events-ctr0-2|amd-f15h-cycles-on-counters-0-2|--cpuid-dump $C/authenticamd0600f20_k15_vishera.txt|--cpuid-dump $S/amd_zen2_rome_830f10.txt
 zxc-ovf-clear-needs-global-enable|ovf-clear-needs-global-enable|--cpuid-dump $C/centaurhauls00006fe_cnr_isaiah.txt|--profile synth-via-nano
 ref-tsc-overflow-sticky|ref-tsc-overflow-sticky|--cpuid-dump $S/intel_icelake_client_706e5.txt|--profile synth-v5-fixed-hole

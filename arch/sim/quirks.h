@@ -581,6 +581,10 @@
 	      "Branches' (kernel/known.c core2-cpuid-counted-as-branch)",                          \
 	      "BR_INST_RETIRED.ANY (C4H/00H, Branch Instructions Retired) also counts every "      \
 	      "CPUID")                                                                             \
+	QUIRK(Q_P4_L3_RDPMC_18_25, "p4-l3-rdpmc-18-25", on_netburst,                               \
+	      "64-bit Xeon with L3 (0F_03H/04H) and Xeon 7100 (0F_06H): SDM Vol. 2B RDPMC up to "  \
+	      "2011, indices 18-25 are 32-bit counters (kernel/known.c p4-xeon-l3-rdpmc-18-25)",   \
+	      "RDPMC ECX = 18-25 reads a 32-bit counter instead of #GP(0)")                        \
 	QUIRK(Q_KVM_VMWARE_PMCS, "kvm-vmware-backdoor-pmcs", on_arch_pmu,                          \
 	      "KVM kvm_pmu_rdpmc() (pmu.c, torvalds/linux 004a0aa5): with a vPMU (pmu->version "   \
 	      "!= 0), is_vmware_backdoor_pmc() ECX is answered by kvm_pmu_rdpmc_vmware() "         \
