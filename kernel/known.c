@@ -133,6 +133,18 @@ static const struct known_deviation table[] = {
 		  "special-purpose counters addressable with indices 2-9, ECX[30] = 0",
     },
     {
+	.id = "atom-bonnell-lbr-no-freeze",
+	.cpus = "Intel 06_1CH stepping 0-9 (Atom Bonnell: Silverthorne, Diamondville)",
+	.vendors = VENDOR(VENDOR_INTEL),
+	MODELS(STEPS(0x6, 0x1C, 0x0, 0x9)),
+	.platform = KNOWN_BARE_METAL,
+	CHECKS(CHECK("lbr.freeze_on_pmi", RULE_LBR_FREEZE_LEGACY)),
+	.what = "IA32_DEBUGCTL.FREEZE_LBRS_ON_PMI does not freeze the LBR stack on a PMI",
+	.source = "Linux arch/x86/events/intel/lbr.c intel_pmu_lbr_init_atom(): only steppings 10 "
+		  "and later have an LBR that can freeze on PMU interrupt ('LBR disabled due to "
+		  "erratum')",
+    },
+    {
 	.id = "p4-cccr-ovf-not-set",
 	.cpus = "Intel family 0FH (NetBurst: Pentium 4, Xeon)",
 	.vendors = VENDOR(VENDOR_INTEL),

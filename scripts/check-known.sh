@@ -31,6 +31,8 @@ H=tests/data/cpuid
 [ -d "$S" ] || { echo "check-known: no dumps directory $S" >&2; exit 2; }
 
 # id | quirks (space-separated) | affected: pmusim args | unaffected: pmusim args
+# (IA32_PERF_CAPABILITIES is in no dump: the Atom rows give LBR format 1, the
+# value that lets the lbr suite run, on both sides.)
 PROOFS="
 core2-v2-no-fixed-enumerated|cpuid-v2-fixed-counters-hidden|--cpuid-dump $C/genuineintel00006f2_conroe.txt|--cpuid-dump $S/intel_core2_penryn_10676.txt
 core2-cpuid-counted-as-branch|cpuid-counted-as-branch|--cpuid-dump $C/genuineintel00006fb_conroe.txt|--cpuid-dump $S/intel_core2_penryn_10676.txt
@@ -38,6 +40,7 @@ adl-rpl-pcore-counters-beyond-cpuid|pcore-counters-beyond-cpuid|--cpuid-dump $H/
 adl-rpl-pcore-perf-metrics-unenumerated|pcore-perf-metrics-without-cap|--cpuid-dump $H/alderlake-hybrid-90672-2p2e.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
 skl-tsx-force-abort-pmc3|tsx-microcode-uses-pmc3|--cpuid-dump $S/intel_skylake_client_506e3.txt|--profile synth-tsx-baseline
 dunnington-rdpmc-special-2-9|rdpmc-special-counters-2-9|--cpuid-dump $C/genuineintel00106d1_dunnington.txt|--cpuid-dump $S/intel_core2_penryn_10676.txt
+atom-bonnell-lbr-no-freeze|lbr-freeze-on-pmi-ignored|--cpuid-dump $S/intel_atom_diamondville_106c2.txt --perf-capabilities 0x1|--cpuid-dump $C/genuineintel00106ca_pineview.txt --perf-capabilities 0x1
 p4-cccr-ovf-not-set|p4-cccr-ovf-not-set|--cpuid-dump $S/intel_p4_prescott_f41.txt|--cpuid-dump $S/intel_p4_prescott_f41.txt --hypervisor KVMKVMKVM
 p4-xeon-l3-rdpmc-18-25|p4-l3-rdpmc-18-25|--cpuid-dump $C/genuineintel0000f68_p4_tulsa.txt|--cpuid-dump $C/genuineintel0000f64_p4_dempsey.txt
 amd-f15h-cu-events-ctr0-2|amd-f15h-cycles-on-counters-0-2|--cpuid-dump $C/authenticamd0600f20_k15_vishera.txt|--cpuid-dump $S/amd_zen2_rome_830f10.txt

@@ -43,7 +43,9 @@
 	      "RDPMC at CPL 3 raises #GP even with CR4.PCE = 1")                                   \
 	QUIRK(Q_RDPMC_UD, "rdpmc-ud", on_any_cpu, "QEMU TCG (helper_rdpmc raises #UD)",            \
 	      "RDPMC raises #UD instead of #GP(0) for an encoding it does not support")            \
-	QUIRK(Q_RDPMC_GP_UNBOUNDED, "rdpmc-gp-index-unchecked", on_arch_pmu, "hypothetical",       \
+	QUIRK(Q_RDPMC_GP_UNBOUNDED, "rdpmc-gp-index-unchecked", on_arch_pmu,                       \
+	      "hypothetical as modelled (reads 0); the real cases are exact quirks of their own: " \
+	      "rdpmc-special-counters-2-9 (Xeon 7400), pcore-counters-beyond-cpuid (Alder Lake)",  \
 	      "RDPMC of a GP index >= CPUID.0AH:EAX[15:8] returns 0 instead of #GP(0)")            \
 	QUIRK(Q_RDPMC_INDEX_TRUNC, "rdpmc-index-truncated", on_arch_pmu, "hypothetical",           \
 	      "RDPMC ignores ECX[15:8] (GP) and ECX[15:5] (fixed): index 100H reads counter 0")    \
@@ -51,7 +53,9 @@
 	      "hypothetical (any implementation predating CPUID.0AH:ECX, v5)",                     \
 	      "RDPMC type 4000H checks the index against EDX[4:0] only, not ECX[x] = 1")           \
 	QUIRK(Q_RDPMC_METRICS_UNCHECKED, "rdpmc-metrics-without-cap",                              \
-	      on_arch_without_perf_metrics, "hypothetical",                                        \
+	      on_arch_without_perf_metrics,                                                        \
+	      "hypothetical as modelled (reads 0); the real case, Alder Lake / Raptor Lake "       \
+	      "P-cores, is quirk pcore-perf-metrics-without-cap",                                  \
 	      "RDPMC type 2000H returns 0 without PERF_CAPABILITIES.PERF_METRICS_AVAILABLE")       \
 	QUIRK(Q_RDPMC_ERRCODE, "rdpmc-gp-error-code", on_arch_pmu, "hypothetical",                 \
 	      "RDPMC faults with #GP but a non-zero error code (the SDM's fault is #GP(0))")       \
@@ -59,10 +63,15 @@
 	QUIRK(Q_NO_PMU_MSRS_RAZ, "pmu-msrs-raz-wi", on_intel_without_pmu,                          \
 	      "QEMU TCG (unknown MSRs read 0 and ignore writes)",                                  \
 	      "without a PMU, PMU MSRs read 0 and ignore writes instead of #GP(0)")                \
-	QUIRK(Q_GP_BEYOND_COUNT, "gp-msrs-beyond-count", on_fewer_than_32_gp, "hypothetical",      \
+	QUIRK(Q_GP_BEYOND_COUNT, "gp-msrs-beyond-count", on_fewer_than_32_gp,                      \
+	      "hypothetical as modelled (read 0); the real case, Alder Lake P-core PMC6-7 that "   \
+	      "count, is quirk pcore-counters-beyond-cpuid",                                       \
 	      "IA32_PMCx / IA32_PERFEVTSELx for x >= CPUID.0AH:EAX[15:8] read 0, writes ignored")  \
-	QUIRK(Q_FIXED_BEYOND_COUNT, "fixed-msrs-beyond-count", on_fixed_counters, "hypothetical",  \
-	      "IA32_FIXED_CTRx MSRs of unsupported counters read 0 instead of #GP(0)")             \
+	QUIRK(                                                                                     \
+	    Q_FIXED_BEYOND_COUNT, "fixed-msrs-beyond-count", on_fixed_counters,                    \
+	    "hypothetical as modelled (read 0); the real cases, counters that count, are quirks "  \
+	    "cpuid-v2-fixed-counters-hidden (Core 2), pcore-counters-beyond-cpuid (Alder Lake)",   \
+	    "IA32_FIXED_CTRx MSRs of unsupported counters read 0 instead of #GP(0)")               \
 	QUIRK(Q_FIXED_BITMASK_IGNORED, "fixed-bitmask-ignored", on_fixed_beyond_edx,               \
 	      "hypothetical (any implementation predating CPUID.0AH:ECX, v5)",                     \
 	      "fixed counters enumerated only by CPUID.0AH:ECX[x] (x >= EDX[4:0]) do not exist")   \
@@ -135,7 +144,9 @@
 	      "AnyThread (reserved before version 3) is accepted on a v1/v2 PMU")                  \
 	QUIRK(Q_OVF_NO_STATUS, "overflow-no-status", on_v2, "hypothetical",                        \
 	      "a counter overflow does not set its IA32_PERF_GLOBAL_STATUS bit")                   \
-	QUIRK(Q_OVF_CTRL_NO_CLEAR, "ovf-ctrl-no-clear", on_v2, "hypothetical",                     \
+	QUIRK(Q_OVF_CTRL_NO_CLEAR, "ovf-ctrl-no-clear", on_v2,                                     \
+	      "hypothetical as modelled (never clears); the real case, Zhaoxin ZXC clearing only " \
+	      "while GLOBAL_CTRL is enabled, is quirk ovf-clear-needs-global-enable",              \
 	      "IA32_PERF_GLOBAL_OVF_CTRL (STATUS_RESET) does not clear status bits")               \
 	QUIRK(Q_STATUS_SET_IGNORED, "status-set-ignored", on_v4, "hypothetical",                   \
 	      "IA32_PERF_GLOBAL_STATUS_SET writes are ignored")                                    \
@@ -193,9 +204,11 @@
 	      "PerfMonV2 PerfCntrGlobalCtl does not gate the core counters")                       \
 	QUIRK(Q_AMD_RDPMC_UNBOUNDED, "amd-rdpmc-index-unchecked", on_amd, "hypothetical",          \
 	      "RDPMC with ECX beyond the core counters returns 0 instead of #GP")                  \
-	QUIRK(Q_AMD_CYCLES_NEVER_COUNT, "amd-cycles-never-count", on_amd,                          \
-	      "hypothetical (a vPMU that drops events it does not emulate)",                       \
-	      "PMCx076 (cycles not in halt) never counts")                                         \
+	QUIRK(                                                                                     \
+	    Q_AMD_CYCLES_NEVER_COUNT, "amd-cycles-never-count", on_amd,                            \
+	    "hypothetical (a vPMU that drops events it does not emulate); the real case, family "  \
+	    "15h counting 076H on PerfCtr0-2 only, is quirk amd-f15h-cycles-on-counters-0-2",      \
+	    "PMCx076 (cycles not in halt) never counts")                                           \
 	QUIRK(Q_AMD_BRANCHES_AS_INSNS, "amd-branches-count-instructions", on_amd,                  \
 	      "hypothetical (an event-table mistake in a vPMU)",                                   \
 	      "PMCx0C2 (retired branch instructions) counts retired instructions")                 \
@@ -272,7 +285,9 @@
 	      on_nehalem_uncore, "hypothetical",                                                   \
 	      "MSR_UNCORE_PERF_GLOBAL_CTRL writes with reserved bits set are accepted")            \
 	/* ---- NetBurst (Vol. 3B 20.6.3) ---- */                                                  \
-	QUIRK(Q_P4_OVF_NOT_SET, "p4-cccr-ovf-not-set", on_netburst, "hypothetical",                \
+	QUIRK(Q_P4_OVF_NOT_SET, "p4-cccr-ovf-not-set", on_netburst,                                \
+	      "NetBurst: Linux p4.c p4_pmu_clear_cccr_ovf(), an overflow may raise the NMI "       \
+	      "without setting P4_CCCR_OVF (kernel/known.c p4-cccr-ovf-not-set)",                  \
 	      "a NetBurst counter overflow does not set CCCR.OVF")                                 \
 	QUIRK(Q_P4_ESCR_CPL_IGNORED, "p4-escr-usr-os-ignored", on_netburst, "hypothetical",        \
 	      "ESCR T0_USR / T0_OS do not filter by CPL")                                          \
@@ -351,7 +366,8 @@
 	      "every PMI freezes the LBRs (clears DEBUGCTL.LBR / sets LBR_Frz), "                  \
 	      "FREEZE_LBRS_ON_PMI or not")                                                         \
 	QUIRK(Q_LBR_FREEZE_IGNORED, "lbr-freeze-on-pmi-ignored", on_legacy_lbr_v2_v3,              \
-	      "hypothetical",                                                                      \
+	      "Atom 06_1CH before stepping 10: Linux lbr.c intel_pmu_lbr_init_atom() "             \
+	      "(kernel/known.c atom-bonnell-lbr-no-freeze)",                                       \
 	      "FREEZE_LBRS_ON_PMI before v4: a PMI does not clear "                                \
 	      "IA32_DEBUGCTL.LBR")                                                                 \
 	QUIRK(Q_ALBR_DEPTH_ANY, "arch-lbr-any-depth-accepted", on_arch_lbr_depth_gaps,             \
