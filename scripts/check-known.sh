@@ -143,5 +143,48 @@ while IFS='|' read -r id quirks affected unaffected; do
 	fi
 done <<<"$PROOFS"
 echo "rows: $nrows proven of $(wc -l <"$DIR/ids")"
+
+# A whole machine's dump (`cpuid -r`, "CPU N:"): every CPU simulated with its
+# own CPUID, the smp suite run, and the per-core rows on the P-cores only.
+M=$H/alderlake-hybrid-90672-2p2e.txt
+expect() { # expect DESC FILE GREP-ARGS...
+	local desc=$1 f=$2
+	shift 2
+	if grep -q "$@" "$f"; then ok; else bad "$desc"; fi
+}
+"$PMUSIM" --cpuid-dump "$M" --perf-capabilities core=0x74C5 --perf-capabilities atom=0x30C4 \
+	>"$DIR/machine" 2>&1
+rc=$?
+if [ "$rc" = 0 ]; then ok; else bad "whole-machine dump $M: exit $rc"; fi
+expect "whole machine: 4 CPUs online" "$DIR/machine" "^# cpus: 4 of 4 online"
+for c in 0 1 2 3; do
+	t=core
+	[ "$c" -ge 2 ] && t=atom
+	expect "whole machine: CPU $c online, core type $t (its own CPUID.1AH)" "$DIR/machine" \
+		-E "^# cpu $c: APIC ID [0-9a-fx]+: online, .*hybrid core type $t "
+	expect "whole machine: CPU $c ran the smp suite" "$DIR/machine" -E "^ok [0-9]+ smp@cpu$c( |\$)"
+done
+expect "whole machine: the P-cores read PERF_CAPABILITIES core=" "$DIR/machine" \
+	"^# caps: IA32_PERF_CAPABILITIES = 0x74c5"
+expect "whole machine: the E-cores read PERF_CAPABILITIES atom=" "$DIR/machine" \
+	"^# caps: IA32_PERF_CAPABILITIES = 0x30c4"
+"$PMUSIM" --cpuid-dump "$M" --quirk pcore-counters-beyond-cpuid \
+	--quirk pcore-perf-metrics-without-cap >"$DIR/machine-q" 2>&1
+rc=$?
+xcpus=$(awk '/^(    )?# Subtest: / { s = $NF } /^    ok [0-9]+ .* # XFAIL / { sub(/.*@/, "", s); print s }' \
+	"$DIR/machine-q" | sort -u | tr '\n' ' ')
+if [ "$rc" = 0 ] && [ "$xcpus" = "cpu0 cpu1 " ]; then
+	ok
+	echo "ok   whole machine with the P-core quirks: XFAIL on $xcpus only"
+else
+	bad "whole machine with the P-core quirks: exit $rc, XFAIL on [$xcpus], want [cpu0 cpu1 ]"
+fi
+"$PMUSIM" --cpuid-dump "$M" --cpu 2 --quirk pcore-counters-beyond-cpuid >"$DIR/machine-e" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && ! grep -q "# XFAIL" "$DIR/machine-e" && grep -q "^# cpus: 1 of 1" "$DIR/machine-e"; then
+	ok
+else
+	bad "--cpu 2 (an E-core alone) with the P-core quirk: exit $rc, or XFAIL, or not one CPU"
+fi
 echo "known: $pass passed, $fail failed"
 [ "$fail" = 0 ]
