@@ -16,7 +16,8 @@
 #   4. the affected profile without the quirk runs clean (the quirk, not the
 #      CPUID, makes the deviation).
 # Also: every row has a proof line and every proof line a row.
-# Prints one line per problem and ends "known: N passed, N failed".
+# Prints an ok / not ok line a check (scripts/lib/checks.sh) and ends
+# "N passed, N failed".
 #
 #   scripts/check-known.sh [DUMPS] [PMUSIM]
 # Exit status: 0 all passed, 1 a check failed, 2 bad usage.
@@ -59,10 +60,10 @@ kvm-amd-lvtpc-masked|amd-lvt-masked-on-pmi|--cpuid-dump $S/amd_zen4_genoa_a10f11
 
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/pmutest-known.XXXXXX")
 trap 'rm -rf "$DIR"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "not ok - $*"; }
+# shellcheck source=scripts/lib/checks.sh
+. scripts/lib/checks.sh
+ok() { check "$1" 0; }
+bad() { check "$1" 1; }
 
 # The run's (test, rule) pairs of plain failures ("suite.test<TAB>rule"), and
 # its XFAIL tests ("suite.test"): suites named without their @cpuN.
@@ -106,7 +107,7 @@ while IFS='|' read -r id quirks affected unaffected; do
 	# shellcheck disable=SC2086 # the profile arguments are words
 	"$PMUSIM" $affected >"$DIR/$id.clean" 2>&1
 	rc=$?
-	if [ "$rc" = 0 ]; then ok; else bad "$id: the affected profile without the quirk: exit $rc"; fi
+	if [ "$rc" = 0 ]; then ok "$id: the affected profile runs clean without the quirk"; else bad "$id: the affected profile without the quirk: exit $rc"; fi
 
 	# shellcheck disable=SC2086
 	"$PMUSIM" $affected "${qargs[@]}" >"$DIR/$id.known" 2>&1
@@ -115,8 +116,7 @@ while IFS='|' read -r id quirks affected unaffected; do
 	want=$(tr '\n' ' ' <"$DIR/$id.tests")
 	nf=$(plain_failed_tests "$DIR/$id.known" | tr '\n' ' ')
 	if [ "$rc" = 0 ] && [ "$x" = "$want" ] && [ -z "$nf" ]; then
-		ok
-		echo "ok   $id: XFAIL exactly $x"
+		ok "$id: with the quirk, XFAIL exactly $x"
 	else
 		bad "$id: with $quirks: exit $rc, XFAIL [$x], want [$want], failed [$nf]"
 	fi
@@ -125,7 +125,7 @@ while IFS='|' read -r id quirks affected unaffected; do
 	"$PMUSIM" $affected "${qargs[@]}" --set known=0 >"$DIR/$id.off" 2>&1
 	rc=$?
 	if [ "$rc" = 1 ] && failed_pairs "$DIR/$id.off" | cmp -s - "$DIR/$id.checks"; then
-		ok
+		ok "$id: known=0 fails exactly the row's checks"
 	else
 		bad "$id: known=0: exit $rc, failed (test, rule) pairs differ from the row's:"
 		failed_pairs "$DIR/$id.off" | diff - "$DIR/$id.checks" | head -8 | cut -c1-160 | sed 's/^/    /'
@@ -136,8 +136,7 @@ while IFS='|' read -r id quirks affected unaffected; do
 	rc=$?
 	hit=$(plain_failed_tests "$DIR/$id.other" | comm -12 - "$DIR/$id.tests" | tr '\n' ' ')
 	if [ "$rc" = 1 ] && [ -n "$hit" ]; then
-		ok
-		echo "ok   $id: unaffected ($unaffected): FAIL $hit"
+		ok "$id: unaffected ($unaffected): a new deviation, FAIL $hit"
 	else
 		bad "$id: unaffected profile ($unaffected) with $quirks: exit $rc, failed [$hit]"
 	fi
@@ -150,12 +149,12 @@ M=$H/alderlake-hybrid-90672-2p2e.txt
 expect() { # expect DESC FILE GREP-ARGS...
 	local desc=$1 f=$2
 	shift 2
-	if grep -q "$@" "$f"; then ok; else bad "$desc"; fi
+	if grep -q "$@" "$f"; then ok "$desc"; else bad "$desc"; fi
 }
 "$PMUSIM" --cpuid-dump "$M" --perf-capabilities core=0x74C5 --perf-capabilities atom=0x30C4 \
 	>"$DIR/machine" 2>&1
 rc=$?
-if [ "$rc" = 0 ]; then ok; else bad "whole-machine dump $M: exit $rc"; fi
+if [ "$rc" = 0 ]; then ok "whole-machine dump $M runs clean"; else bad "whole-machine dump $M: exit $rc"; fi
 expect "whole machine: 4 CPUs online" "$DIR/machine" "^# cpus: 4 of 4 online"
 for c in 0 1 2 3; do
 	t=core
@@ -174,17 +173,15 @@ rc=$?
 xcpus=$(awk '/^(    )?# Subtest: / { s = $NF } /^    ok [0-9]+ .* # XFAIL / { sub(/.*@/, "", s); print s }' \
 	"$DIR/machine-q" | sort -u | tr '\n' ' ')
 if [ "$rc" = 0 ] && [ "$xcpus" = "cpu0 cpu1 " ]; then
-	ok
-	echo "ok   whole machine with the P-core quirks: XFAIL on $xcpus only"
+	ok "whole machine with the P-core quirks: XFAIL on $xcpus only"
 else
 	bad "whole machine with the P-core quirks: exit $rc, XFAIL on [$xcpus], want [cpu0 cpu1 ]"
 fi
 "$PMUSIM" --cpuid-dump "$M" --cpu 2 --quirk pcore-counters-beyond-cpuid >"$DIR/machine-e" 2>&1
 rc=$?
 if [ "$rc" = 0 ] && ! grep -q "# XFAIL" "$DIR/machine-e" && grep -q "^# cpus: 1 of 1" "$DIR/machine-e"; then
-	ok
+	ok "--cpu 2 (an E-core alone) with the P-core quirk: clean, one CPU"
 else
 	bad "--cpu 2 (an E-core alone) with the P-core quirk: exit $rc, or XFAIL, or not one CPU"
 fi
-echo "known: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+checks_summary
