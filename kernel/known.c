@@ -247,7 +247,7 @@ static const struct known_deviation table[] = {
     /* ---- KVM (CPUID.40000000H "KVMKVMKVM") ---- */
     {
 	.id = "kvm-vmware-backdoor-pmcs",
-	.cpus = "any Intel CPU under KVM with a vPMU (Linux 4.18 and later)",
+	.cpus = "any Intel CPU under KVM with a vPMU (read in Linux 4.19 and at 004a0aa5)",
 	.vendors = VENDOR(VENDOR_INTEL),
 	.platform = KNOWN_HV_KVM,
 	CHECKS(CHECK("rdpmc.all_types_sweep", RULE_RDPMC_BAD_TYPE),

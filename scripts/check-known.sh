@@ -89,6 +89,11 @@ echo "$PROOFS" | awk -F'|' 'NF >= 4 { print $1 }' >"$DIR/proved"
 for id in $(comm -23 <(sort "$DIR/ids") <(sort "$DIR/proved")); do bad "row $id has no proof line"; done
 for id in $(comm -13 <(sort "$DIR/ids") <(sort "$DIR/proved")); do bad "proof line $id has no row"; done
 
+# The README lists every row (its "No false verdicts" section).
+while read -r id; do
+	if grep -q "^| $id |" README.md; then ok "README lists row $id"; else bad "README does not list row $id"; fi
+done <"$DIR/ids"
+
 nrows=0
 while IFS='|' read -r id quirks affected unaffected; do
 	[ -n "$id" ] || continue
