@@ -24,19 +24,21 @@
 	{                                                                                          \
 		(test), (rule)                                                                     \
 	}
+/* Exactly as many models and checks as a row has (static compound literals). */
 #define MODELS(...)                                                                                \
-	.models = {__VA_ARGS__}, .n_models = ARRAY_SIZE(((struct known_model[]){__VA_ARGS__}))
+	.models = (const struct known_model[]){__VA_ARGS__},                                       \
+	.n_models = ARRAY_SIZE(((const struct known_model[]){__VA_ARGS__}))
 #define CHECKS(...)                                                                                \
-	.checks = {__VA_ARGS__}, .n_checks = ARRAY_SIZE(((struct known_check[]){__VA_ARGS__}))
+	.checks = (const struct known_check[]){__VA_ARGS__},                                       \
+	.n_checks = ARRAY_SIZE(((const struct known_check[]){__VA_ARGS__}))
 
 static const struct known_deviation table[] = {
     /* ---- Intel, bare metal ---- */
     {
 	.id = "core2-v2-no-fixed-enumerated",
-	.cpus = "Intel 06_0FH, 06_16H (Core 2 Merom/Conroe/Clovertown, Conroe-L) reporting "
-		"CPUID.0AH:EDX = 0",
 	.vendors = VENDOR(VENDOR_INTEL),
 	MODELS(ANY_STEP(0x6, 0x0F), ANY_STEP(0x6, 0x16)),
+	.features_set = KNOWN_F_V2_NO_FIXED,
 	.platform = KNOWN_BARE_METAL,
 	CHECKS(CHECK("cpuid.leaf_0ah_fields", RULE_CPUID_V2_FIXED),
 	       CHECK("versions.fixed_counters_exist_as_enumerated", RULE_FIXED_ABSENT),
@@ -51,7 +53,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "core2-cpuid-counted-as-branch",
-	.cpus = "Intel 06_0FH, 06_16H (Core 2, 65 nm Core microarchitecture)",
 	.vendors = VENDOR(VENDOR_INTEL),
 	MODELS(ANY_STEP(0x6, 0x0F), ANY_STEP(0x6, 0x16)),
 	.platform = KNOWN_BARE_METAL,
@@ -62,8 +63,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "adl-rpl-pcore-counters-beyond-cpuid",
-	.cpus = "Intel hybrid 06_97H, 06_9AH (Alder Lake), 06_B7H, 06_BAH, 06_BFH (Raptor Lake): "
-		"P-cores (CPUID.1AH core type 40H) only",
 	.vendors = VENDOR(VENDOR_INTEL),
 	MODELS(ANY_STEP(0x6, 0x97), ANY_STEP(0x6, 0x9A), ANY_STEP(0x6, 0xB7), ANY_STEP(0x6, 0xBA),
 	       ANY_STEP(0x6, 0xBF)),
@@ -85,7 +84,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "adl-rpl-pcore-perf-metrics-unenumerated",
-	.cpus = "Intel hybrid 06_97H, 06_9AH, 06_B7H, 06_BAH, 06_BFH: P-cores only",
 	.vendors = VENDOR(VENDOR_INTEL),
 	MODELS(ANY_STEP(0x6, 0x97), ANY_STEP(0x6, 0x9A), ANY_STEP(0x6, 0xB7), ANY_STEP(0x6, 0xBA),
 	       ANY_STEP(0x6, 0xBF)),
@@ -104,9 +102,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "skl-tsx-force-abort-pmc3",
-	.cpus =
-	    "Intel 06_4EH, 06_5EH, 06_55H, 06_8EH, 06_9EH, 06_A5H, 06_A6H with the 2019 TSX "
-	    "microcode: CPUID.(07H,0):EDX[13] TSX_FORCE_ABORT = 1, EDX[11] RTM_ALWAYS_ABORT = 0",
 	.vendors = VENDOR(VENDOR_INTEL),
 	MODELS(ANY_STEP(0x6, 0x4E), ANY_STEP(0x6, 0x5E), ANY_STEP(0x6, 0x55), ANY_STEP(0x6, 0x8E),
 	       ANY_STEP(0x6, 0x9E), ANY_STEP(0x6, 0xA5), ANY_STEP(0x6, 0xA6)),
@@ -121,7 +116,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "dunnington-rdpmc-special-2-9",
-	.cpus = "Intel 06_1DH (Xeon 7400, Dunnington)",
 	.vendors = VENDOR(VENDOR_INTEL),
 	MODELS(ANY_STEP(0x6, 0x1D)),
 	.platform = KNOWN_BARE_METAL,
@@ -134,7 +128,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "atom-bonnell-lbr-no-freeze",
-	.cpus = "Intel 06_1CH stepping 0-9 (Atom Bonnell: Silverthorne, Diamondville)",
 	.vendors = VENDOR(VENDOR_INTEL),
 	MODELS(STEPS(0x6, 0x1C, 0x0, 0x9)),
 	.platform = KNOWN_BARE_METAL,
@@ -146,7 +139,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "p4-cccr-ovf-not-set",
-	.cpus = "Intel family 0FH (NetBurst: Pentium 4, Xeon)",
 	.vendors = VENDOR(VENDOR_INTEL),
 	MODELS(FAMILY(0xF)),
 	.platform = KNOWN_BARE_METAL,
@@ -158,10 +150,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "ref-tsc-overflow-sticky",
-	.cpus =
-	    "Intel 06_3DH, 47H, 4EH, 4FH, 55H, 56H, 5EH, 6AH, 6CH, 7DH, 7EH, 8CH, 8DH, 8EH, 8FH, "
-	    "9EH, A5H, A6H, A7H, ADH, AEH, CFH (Broadwell to Granite Rapids: the event lists "
-	    "carrying the note)",
 	.vendors = VENDOR(VENDOR_INTEL),
 	MODELS(ANY_STEP(0x6, 0x3D), ANY_STEP(0x6, 0x47), ANY_STEP(0x6, 0x4E), ANY_STEP(0x6, 0x4F),
 	       ANY_STEP(0x6, 0x55), ANY_STEP(0x6, 0x56), ANY_STEP(0x6, 0x5E), ANY_STEP(0x6, 0x6A),
@@ -180,9 +168,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "ref-tsc-overflow-sticky-pcore",
-	.cpus =
-	    "Intel hybrid P-cores (CPUID.1AH core type 40H) of 06_97H, 9AH, AAH, ACH, B5H, B7H, "
-	    "BAH, BDH, BFH, C5H, C6H, CCH, D5H, E5H and 18_01H, 18_03H",
 	.vendors = VENDOR(VENDOR_INTEL),
 	MODELS(ANY_STEP(0x6, 0x97), ANY_STEP(0x6, 0x9A), ANY_STEP(0x6, 0xAA), ANY_STEP(0x6, 0xAC),
 	       ANY_STEP(0x6, 0xB5), ANY_STEP(0x6, 0xB7), ANY_STEP(0x6, 0xBA), ANY_STEP(0x6, 0xBD),
@@ -201,8 +186,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "p4-xeon-l3-rdpmc-18-25",
-	.cpus = "Intel 0F_03H, 0F_04H (64-bit Xeon) and 0F_06H (Xeon 7100) with an L3 cache "
-		"(CPUID.02H)",
 	.vendors = VENDOR(VENDOR_INTEL),
 	MODELS(ANY_STEP(0xF, 0x03), ANY_STEP(0xF, 0x04), ANY_STEP(0xF, 0x06)),
 	.features_set = KNOWN_F_L3,
@@ -217,7 +200,6 @@ static const struct known_deviation table[] = {
     /* ---- AMD, Zhaoxin ---- */
     {
 	.id = "amd-f15h-cu-events-ctr0-2",
-	.cpus = "AMD family 15h, every model (Bulldozer, Piledriver, Steamroller, Excavator)",
 	.vendors = VENDOR(VENDOR_AMD),
 	MODELS(FAMILY(0x15)),
 	.platform = KNOWN_BARE_METAL,
@@ -230,8 +212,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "zxc-ovf-clear-needs-global-enable",
-	.cpus = "Zhaoxin ZXC: CentaurHauls / \"  Shanghai  \" family 6 model 0FH stepping E-F, "
-		"model 19H stepping 0-3",
 	.vendors = VENDOR(VENDOR_CENTAUR) | VENDOR(VENDOR_ZHAOXIN),
 	MODELS(STEPS(0x6, 0x0F, 0xE, 0xF), STEPS(0x6, 0x19, 0x0, 0x3)),
 	.platform = KNOWN_BARE_METAL,
@@ -247,7 +227,6 @@ static const struct known_deviation table[] = {
     /* ---- KVM (CPUID.40000000H "KVMKVMKVM") ---- */
     {
 	.id = "kvm-vmware-backdoor-pmcs",
-	.cpus = "any Intel CPU under KVM with a vPMU (read in Linux 4.19 and at 004a0aa5)",
 	.vendors = VENDOR(VENDOR_INTEL),
 	.platform = KNOWN_HV_KVM,
 	CHECKS(CHECK("rdpmc.all_types_sweep", RULE_RDPMC_BAD_TYPE),
@@ -259,7 +238,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "kvm-rdpmc-fast-bit",
-	.cpus = "any Intel CPU under KVM before the 2024 RDPMC rework",
 	.vendors = VENDOR(VENDOR_INTEL),
 	.platform = KNOWN_HV_KVM,
 	CHECKS(CHECK("rdpmc.fast_bit_on_arch_pmu", RULE_RDPMC_FAST_ARCH),
@@ -271,7 +249,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "kvm-global-ctrl-reset-zero",
-	.cpus = "any Intel CPU under QEMU/KVM",
 	.vendors = VENDOR(VENDOR_INTEL),
 	.platform = KNOWN_HV_KVM,
 	CHECKS(CHECK("cpuid.global_ctrl_reset_value", RULE_GLOBAL_CTRL_RESET)),
@@ -281,7 +258,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "kvm-debugctl-freeze-perfmon-gp",
-	.cpus = "any Intel CPU under KVM",
 	.vendors = VENDOR(VENDOR_INTEL),
 	.platform = KNOWN_HV_KVM,
 	CHECKS(CHECK("freeze.legacy_freeze_clears_global_ctrl", RULE_FREEZE_LEGACY)),
@@ -291,7 +267,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "kvm-emulated-insns-unfiltered",
-	.cpus = "any Intel CPU under KVM",
 	.vendors = VENDOR(VENDOR_INTEL),
 	.platform = KNOWN_HV_KVM,
 	CHECKS(CHECK("intercepted.cmask_inv_edge_filter", RULE_INTERCEPT_CMASK),
@@ -303,7 +278,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "kvm-lvtpc-not-masked",
-	.cpus = "any Intel CPU under KVM before Linux 6.6",
 	.vendors = VENDOR(VENDOR_INTEL),
 	.platform = KNOWN_HV_KVM,
 	CHECKS(CHECK("pmi.gp_overflow_delivers_one_pmi", RULE_PMI_LVT_MASK_SET),
@@ -316,7 +290,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "kvm-amd-reserved-bits-dropped",
-	.cpus = "any AMD / Hygon CPU under KVM since Feb. 2022",
 	.vendors = VENDOR(VENDOR_AMD) | VENDOR(VENDOR_HYGON),
 	.platform = KNOWN_HV_KVM,
 	CHECKS(CHECK("amd.event_select_high_and_hg_only", RULE_AMD_SEL_HIGH)),
@@ -327,7 +300,6 @@ static const struct known_deviation table[] = {
     },
     {
 	.id = "kvm-amd-lvtpc-masked",
-	.cpus = "any AMD / Hygon CPU under KVM from the 2023 LVTPC change to Linux 6.9",
 	.vendors = VENDOR(VENDOR_AMD) | VENDOR(VENDOR_HYGON),
 	.platform = KNOWN_HV_KVM,
 	CHECKS(CHECK("amd.pmi_leaves_lvt_unmasked", RULE_AMD_PMI_LVT_UNMASKED)),
@@ -366,6 +338,11 @@ static bool f_l3(const struct caps *c)
 	return c->l3_cache;
 }
 
+static bool f_v2_no_fixed(const struct caps *c)
+{
+	return c->pm.present && c->pm.version >= 2 && c->pm.fixed_supported == 0;
+}
+
 static const struct {
 	unsigned bit;
 	const char *name;
@@ -375,6 +352,7 @@ static const struct {
     {KNOWN_F_RTM_ALWAYS_ABORT, "RTM_ALWAYS_ABORT", f_rtm_always_abort},
     {KNOWN_F_HYBRID, "HYBRID", f_hybrid},
     {KNOWN_F_L3, "L3", f_l3},
+    {KNOWN_F_V2_NO_FIXED, "CPUID.0AH v2 without fixed counters", f_v2_no_fixed},
 };
 _Static_assert(ARRAY_SIZE(features) == KNOWN_FEATURE_COUNT, "a row per enum known_feature bit");
 
@@ -395,7 +373,7 @@ static bool model_matches(const struct known_deviation *k, const struct caps *c)
 {
 	if (!k->n_models)
 		return true;
-	for (unsigned i = 0; i < k->n_models && i < KNOWN_MAX_MODELS; i++) {
+	for (unsigned i = 0; i < k->n_models; i++) {
 		const struct known_model *m = &k->models[i];
 
 		if (m->family == c->family && (m->any_model || m->model == c->model) &&
@@ -449,7 +427,7 @@ static bool test_is(const char *full, const char *suite, const char *test)
 static bool check_listed(const struct known_deviation *k, const char *suite, const char *test,
 			 const char *rule)
 {
-	for (unsigned i = 0; i < k->n_checks && i < KNOWN_MAX_CHECKS; i++)
+	for (unsigned i = 0; i < k->n_checks; i++)
 		if (!kstrcmp(k->checks[i].rule, rule) && test_is(k->checks[i].test, suite, test))
 			return true;
 	return false;

@@ -44,11 +44,12 @@ enum known_feature {
 	KNOWN_F_RTM_ALWAYS_ABORT = 1u << 1, /* CPUID.(07H,0):EDX[11] */
 	KNOWN_F_HYBRID = 1u << 2,	    /* CPUID.(07H,0):EDX[15] */
 	KNOWN_F_L3 = 1u << 3,		    /* CPUID.02H names an L3 cache */
+	/* CPUID.0AH version 2 or later enumerating no fixed counter (EDX[4:0]
+	 * = 0, ECX = 0, no leaf 23H bitmap): what Core 2 reports. */
+	KNOWN_F_V2_NO_FIXED = 1u << 4,
 };
-#define KNOWN_FEATURE_COUNT 4
+#define KNOWN_FEATURE_COUNT 5
 
-#define KNOWN_MAX_MODELS 24
-#define KNOWN_MAX_CHECKS 8
 #define KNOWN_ANY_VENDOR 0
 
 /* One DisplayFamily and DisplayModel (or every model of the family) with
@@ -67,18 +68,17 @@ struct known_check {
 
 struct known_deviation {
 	const char *id;	  /* short name, printed with the failure */
-	const char *cpus; /* the range in words, for reports */
 	unsigned vendors; /* BIT(enum cpu_vendor) of each, or KNOWN_ANY_VENDOR */
 	/* DisplayFamily, DisplayModel and stepping ranges, n_models of them
 	 * (0: every CPU of the vendors, for a hypervisor's rows). */
-	struct known_model models[KNOWN_MAX_MODELS];
+	const struct known_model *models;
 	unsigned n_models;
 	/* CPUID.1AH:EAX[31:24] of the CPU the test ran on, or CORE_TYPE_NONE
 	 * for every CPU. */
 	enum core_type core_type;
 	unsigned features_set, features_clear; /* enum known_feature bits */
 	enum known_platform platform;
-	struct known_check checks[KNOWN_MAX_CHECKS]; /* the first n_checks */
+	const struct known_check *checks; /* n_checks of them */
 	unsigned n_checks;
 	const char *what;   /* the deviation, in one line */
 	const char *source; /* erratum ID, event description, or the Linux / KVM function */

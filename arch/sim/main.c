@@ -164,6 +164,35 @@ static enum pmu_kind pmu_kind(const struct caps *c)
 	return c->pm.version > KIND_ARCH_MAX ? KIND_ARCH_MAX : (enum pmu_kind)c->pm.version;
 }
 
+/* A row's CPUs from its table: vendors, then DisplayFamily_DisplayModel
+ * with the stepping range where it is not every stepping. */
+static void print_known_cpus(const struct known_deviation *k)
+{
+	const char *sep = "";
+
+	for (unsigned v = 0; v < VENDOR_COUNT; v++) {
+		if ((k->vendors >> v) & 1) {
+			printf("%s%s", sep, caps_vendor_name((enum cpu_vendor)v));
+			sep = "/";
+		}
+	}
+	if (k->vendors == KNOWN_ANY_VENDOR)
+		printf("any vendor");
+	if (!k->n_models)
+		printf(", any family and model");
+	for (unsigned i = 0; i < k->n_models; i++) {
+		const struct known_model *m = &k->models[i];
+
+		printf(i ? ", " : " ");
+		if (m->any_model)
+			printf("family %02XH (every model)", m->family);
+		else
+			printf("%02X_%02XH", m->family, m->model);
+		if (m->stepping_min != 0 || m->stepping_max != 0xF)
+			printf(" stepping %X-%X", m->stepping_min, m->stepping_max);
+	}
+}
+
 /* The known-deviations table (kernel/known.c), row by row: the id, the CPUs
  * and platform it covers, each check (test: rule) it explains, its source. */
 static void print_known(void)
@@ -171,8 +200,9 @@ static void print_known(void)
 	for (unsigned i = 0; i < known_count(); i++) {
 		const struct known_deviation *k = known_at(i);
 
-		printf("%s\n  cpus:     %s\n  platform: %s", k->id, k->cpus,
-		       known_platform_name(k->platform));
+		printf("%s\n  cpus:     ", k->id);
+		print_known_cpus(k);
+		printf("\n  platform: %s", known_platform_name(k->platform));
 		if (k->core_type != CORE_TYPE_NONE)
 			printf(", core type %s only", caps_core_type_name(k->core_type));
 		for (unsigned b = 1; b && b <= k->features_set; b <<= 1)
