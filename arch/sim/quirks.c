@@ -431,6 +431,13 @@ static bool on_two_gp_only(const struct caps *c, const struct sim_profile *p)
 	return arch_version_at_least(c, 1) && c->pm.gp_counters == 2;
 }
 
+/* IA32_FIXED_CTR2 and a fixed counter above it: the overflow check of that
+ * counter, run after FIXED_CTR2's, sees a sticky bit 34. */
+static bool on_fixed_ctr2_and_above(const struct caps *c, const struct sim_profile *p)
+{
+	return on_fixed_ctr2(c, p) && (c->pm.fixed_supported >> 3) != 0;
+}
+
 /* Branch Instructions Retired (C4H/00H) available. */
 static bool on_branch_event(const struct caps *c, const struct sim_profile *p)
 {

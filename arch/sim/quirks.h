@@ -585,7 +585,7 @@
 	      "32-bit special-purpose counters at indices 2-9, ECX[30] = 0 (kernel/known.c "       \
 	      "dunnington-rdpmc-special-2-9)",                                                     \
 	      "RDPMC type 0 with index 2-9 reads a 32-bit counter instead of #GP(0)")              \
-	QUIRK(Q_REF_TSC_STICKY_OVF, "ref-tsc-overflow-sticky", on_fixed_ctr2,                      \
+	QUIRK(Q_REF_TSC_STICKY_OVF, "ref-tsc-overflow-sticky", on_fixed_ctr2_and_above,            \
 	      "Intel's event description of CPU_CLK_UNHALTED.REF_TSC (intel/perfmon event lists "  \
 	      "of Broadwell through Granite Rapids and the hybrid P-cores): the overflow status "  \
 	      "bit may appear 'sticky' (kernel/known.c ref-tsc-overflow-sticky)",                  \
