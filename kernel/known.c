@@ -4,8 +4,9 @@
  * deviation, each with its source (verified: the Linux / KVM function, the
  * erratum or the Intel text), the exact checks (test and rule) it fails, and
  * the exact CPUs and platforms its source names. Add a row with its source,
- * never a loosened check. Every row has a simulator quirk of the same name
- * (arch/sim/quirks.h) and is proven both ways by scripts/check-known.sh.
+ * never a loosened check. Every row has a simulator quirk that reproduces
+ * it (arch/sim/quirks.h, citing the row) and is proven both ways by
+ * scripts/check-known.sh.
  * Deviations whose source gives the mechanism only are not rows (README,
  * "expected, unconfirmed").
  */
