@@ -547,7 +547,7 @@
 	QUIRK(Q_PEBS_RECORD_ON_ENABLE, "pebs-record-on-enable", on_pebs_baseline, "hypothetical",  \
 	      "a PEBS record is written when IA32_PEBS_ENABLE switches a GP counter on, before "   \
 	      "any overflow")                                                                      \
-	/* ---- Real silicon and hypervisors: each the row of kernel/known.c with the same id      \
+	/* ---- Real silicon and hypervisors: each reproduces the kernel/known.c row it cites      \
 	 * (issue 23; scripts/check-known.sh proves each both ways) ---- */                        \
 	QUIRK(Q_PCORE_EXTRA_COUNTERS, "pcore-counters-beyond-cpuid", on_non_atom_below_31_gp,      \
 	      "Alder Lake / Raptor Lake P-cores: Linux intel_pmu_init() gives the cpu_core PMU "   \
