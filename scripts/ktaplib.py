@@ -206,13 +206,25 @@ def _check_closing(run):
         run.errors.append("no test was executed (an empty selection or an empty log)")
 
 
+HEADER = "KTAP version 1"
+
+
+def is_header(line):
+    """The report's first line: "KTAP version 1", alone or after what the
+    firmware or VMM left on the line without a newline ("Booting from
+    ROM..", a stray control byte); never an indented (nested) header."""
+    if line == HEADER:
+        return True
+    return line.endswith(HEADER) and line[:-len(HEADER)].strip() != ""
+
+
 def parse(text):
     """Parse a log's text into a Run. Raises KtapError when there is no KTAP."""
     if "\x00" in text:
         text = text.replace("\x00", "")
     lines = [sanitize(ln.rstrip("\r")) for ln in text.split("\n")]
     try:
-        start = next(i for i, ln in enumerate(lines) if ln.rstrip("\r") == "KTAP version 1")
+        start = next(i for i, ln in enumerate(lines) if is_header(ln.rstrip("\r")))
     except StopIteration:
         raise KtapError("no 'KTAP version 1' line: not a KTAP log") from None
 

@@ -100,6 +100,16 @@ class Parse(unittest.TestCase):
         self.assertTrue(any("no result line" in e for e in run.errors))
         self.assertTrue(any("planned 2 suites" in e for e in run.errors))
 
+    def test_header_after_firmware_noise_on_its_line(self):
+        # SeaBIOS's "Booting from ROM.." or a VMM's stray byte before the
+        # kernel's first line: the report still starts there.
+        for noise in ("Booting from ROM..", "\x01"):
+            run = ktaplib.parse(GOOD.replace("KTAP version 1\n1..2", noise + "KTAP version 1\n1..2", 1))
+            self.assertEqual(run.errors, [], noise)
+        # A nested header alone is no report.
+        with self.assertRaises(ktaplib.KtapError):
+            ktaplib.parse("    KTAP version 1\n    1..1\n    ok 1 x\n")
+
     def test_not_ktap(self):
         with self.assertRaises(ktaplib.KtapError):
             ktaplib.parse("hello\nworld\n")
