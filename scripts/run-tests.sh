@@ -136,63 +136,81 @@ smp_report() {
 # smp_run NAME EXPECTATIONS ONLINE TOTAL SILENT COMMAND...: the command writes
 # LOGS/NAME.ktap; compared with its expectations, then smp_report.
 smp_run() {
-	local name=$1 expect=$2 online=$3 total=$4 silent=$5 out p=0 f=0
+	local name=$1 expect=$2 online=$3 total=$4 silent=$5 out
 	shift 5
 	"$@"
 	echo "exit status $? (the comparison below decides)"
 	out=$( (compare_run "$LOGS/$name.ktap" "$expect"; smp_report "$LOGS/$name.ktap" "$online" "$total" "$silent") 2>&1)
 	echo "$out"
+	sum_counts <<<"$out"
+}
+
+# boot_facts LOG WHAT REGEX...: one ok / not ok line per fact the log must
+# state (an extended regular expression on its lines), then the counts.
+boot_facts() {
+	local log=$1 p=0 f=0
+	shift
+	while [[ $# -ge 2 ]]; do
+		if grep -qE "$2" "$log"; then p=$((p + 1)); else f=$((f + 1)); echo "not ok - $1"; fi
+		shift 2
+	done
+	echo "facts: $p passed, $f failed"
+}
+
+# sum_counts: the sum of the "N passed, N failed" lines on stdin, as one.
+sum_counts() {
+	local p=0 f=0 a b
 	while read -r a b; do
 		p=$((p + a))
 		f=$((f + b))
-	done < <(echo "$out" | sed -nE 's/^([a-z]+: )?([0-9]+) passed, ([0-9]+) failed$/\2 \3/p')
+	done < <(sed -nE 's/^([a-z]+: )?([0-9]+) passed, ([0-9]+) failed$/\2 \3/p')
 	echo "$p passed, $f failed"
 }
 
 # direct_append: options from the kernel command line (no module 0): the
 # key=value words pmutest knows are taken, the VMM's own are named as ignored.
 direct_append() {
-	local log=$LOGS/direct-append.ktap p=0 f=0
+	local log=$LOGS/direct-append.ktap
 	scripts/run-qemu.sh --kernel --machine microvm --append "console=ttyS0 suites=cpuid,rdpmc reboot=k" \
 		--log "$log" --timeout "${QEMU_TIMEOUT:-300}"
-	echo "run-qemu.sh exit status $?"
-	check() {
-		local what=$1
-		shift
-		if "$@" >/dev/null; then p=$((p + 1)); else f=$((f + 1)); echo "not ok - $what"; fi
-	}
-	check "only the suites the command line named ran" \
-		test "$(grep -cE '^(not )?ok [0-9]+ ' "$log")" = 2
-	check "cpuid and rdpmc ran" grep -qE '^(not )?ok 2 rdpmc( |$)' "$log"
-	check "the VMM's words are reported as ignored" \
-		grep -q '^# boot: .*command line words not for pmutest: console=ttyS0 reboot=k' "$log"
-	check "the report names what direct boot lacks" \
-		grep -q '^# boot: .*absent on direct boot: the report store' "$log"
-	check "the run reached its verdict" grep -q '^# verdict: ' "$log"
-	echo "$p passed, $f failed"
+	echo "run-qemu.sh exit status $? (the facts below decide)"
+	boot_facts "$log" \
+		"exactly the two suites the command line named ran" '^ok 2 rdpmc( |$)' \
+		"no third suite" '^1\.\.2$' \
+		"the VMM's words are reported as ignored" \
+		'^# boot: .*command line words not for pmutest: console=ttyS0 reboot=k' \
+		"the report names what direct boot lacks" \
+		'^# boot: .*absent on direct boot: the report store' \
+		"the run reached its verdict" '^# verdict: '
 }
 
-# kvm_direct: the direct-boot kernel under this machine's KVM, 2 vCPUs, if
-# /dev/kvm runs a guest at all (scripts/kvm-host.sh probe) and a shipped
-# expectations file fits the host (vendor; -pmu-off when kvm.enable_pmu=N).
-kvm_direct() {
-	local probe vendor expect
+# kvm_host_ready: can this machine's KVM run a guest, and which shipped
+# expectations fit it (vendor; -pmu-off when kvm.enable_pmu=N)? Sets
+# kvm_cpu_opts and kvm_expect; otherwise says "skipped" and why, with the
+# counts 0 passed, 0 failed (a skip is neither), and returns 1.
+kvm_host_ready() {
+	local probe
 	probe=$(scripts/kvm-host.sh probe)
+	kvm_cpu_opts=$(sed -n 's/^cpu: //p' <<<"$probe")
+	kvm_expect=tests/expectations/qemu-kvm-$(scripts/kvm-host.sh vendor).txt
+	[[ $(scripts/kvm-host.sh facts) == *enable_pmu=N* ]] && kvm_expect=${kvm_expect%.txt}-pmu-off.txt
 	if [[ $probe != *"kvm: yes"* ]]; then
 		echo "skipped: ${probe#kvm: }"
-		echo "0 passed, 0 failed"
+	elif [[ ! -r $kvm_expect ]]; then
+		echo "skipped: no shipped expectations for this host ($kvm_expect)"
+	else
+		echo "KVM host: $(scripts/kvm-host.sh facts | tr '\n' ' ')"
 		return 0
 	fi
-	vendor=$(scripts/kvm-host.sh vendor)
-	expect=tests/expectations/qemu-kvm-$vendor.txt
-	[[ $(scripts/kvm-host.sh facts) == *enable_pmu=N* ]] && expect=${expect%.txt}-pmu-off.txt
-	if [[ ! -r $expect ]]; then
-		echo "skipped: no shipped expectations for this host ($expect)"
-		echo "0 passed, 0 failed"
-		return 0
-	fi
-	echo "KVM host: $(scripts/kvm-host.sh facts | tr '\n' ' ')"
-	smp_run kvm-direct "$expect" 2 2 "" scripts/run-qemu.sh --kvm --kvm-cpu "$(sed -n 's/^cpu: //p' <<<"$probe")" \
+	echo "0 passed, 0 failed"
+	return 1
+}
+
+# kvm_direct: the direct-boot kernel under this machine's KVM, 2 vCPUs,
+# every suite on both, against the host's shipped expectations.
+kvm_direct() {
+	kvm_host_ready || return 0
+	smp_run kvm-direct "$kvm_expect" 2 2 "" scripts/run-qemu.sh --kvm --kvm-cpu "$kvm_cpu_opts" \
 		--kernel --machine pc --smp 2 --config tests/configs/kvm-host.cfg \
 		--log "$LOGS/kvm-direct.ktap" --timeout "${KVM_TIMEOUT:-900}"
 }
@@ -202,43 +220,20 @@ kvm_direct() {
 # firmware, no ACPI (the kernel must say so and run on the boot CPU), the
 # options from the command line; the whole suite against the host's file.
 direct_linux64() {
-	local probe expect log=$LOGS/direct-linux64.ktap p=0 f=0
-	probe=$(scripts/kvm-host.sh probe)
-	if [[ $probe != *"kvm: yes"* ]]; then
-		echo "skipped: ${probe#kvm: }"
-		echo "0 passed, 0 failed"
-		return 0
-	fi
-	expect=tests/expectations/qemu-kvm-$(scripts/kvm-host.sh vendor).txt
-	[[ $(scripts/kvm-host.sh facts) == *enable_pmu=N* ]] && expect=${expect%.txt}-pmu-off.txt
-	if [[ ! -r $expect ]]; then
-		echo "skipped: no shipped expectations for this host ($expect)"
-		echo "0 passed, 0 failed"
-		return 0
-	fi
+	local log=$LOGS/direct-linux64.ktap out
+	kvm_host_ready || return 0
 	timeout -k 5 "${KVM_TIMEOUT:-900}" build/host/minivmm build/pmutest.elf \
 		"console=ttyS0 pmutest.timeout_ms=60000" | tr -d '\r' | awk '/KTAP version 1/ { on = 1 } on' >"$log"
-	echo "minivmm exit status ${PIPESTATUS[0]}"
-	check() {
-		local what=$1
-		shift
-		if "$@" >/dev/null; then p=$((p + 1)); else f=$((f + 1)); echo "not ok - $what"; fi
-	}
-	check "entered by the Linux 64-bit boot protocol" \
-		grep -q '^# firmware: none (direct kernel boot: Linux 64-bit boot protocol)' "$log"
-	check "no ACPI: reported, the boot CPU alone" \
-		grep -q '^# boot: no ACPI RSDP .*no MADT: the boot CPU alone' "$log"
-	check "one CPU online" grep -q '^# cpus: 1 of 1 online' "$log"
-	local out
-	out=$(compare_run "$log" "$expect" 2>&1)
+	echo "minivmm exit status ${PIPESTATUS[0]} (the comparison below decides)"
+	out=$( (compare_run "$log" "$kvm_expect"
+		boot_facts "$log" \
+			"entered by the Linux 64-bit boot protocol" \
+			'^# firmware: none \(direct kernel boot: Linux 64-bit boot protocol\)' \
+			"no ACPI: reported, the boot CPU alone" \
+			'^# boot: no ACPI RSDP .*no MADT: the boot CPU alone' \
+			"one CPU online" '^# cpus: 1 of 1 online') 2>&1)
 	echo "$out"
-	if [[ $out =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
-		p=$((p + BASH_REMATCH[1]))
-		f=$((f + BASH_REMATCH[2]))
-	else
-		f=$((f + 1))
-	fi
-	echo "$p passed, $f failed"
+	sum_counts <<<"$out"
 }
 
 run_step build make -j2 all

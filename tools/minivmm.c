@@ -180,13 +180,15 @@ static void setup_vcpu(int kvm, int vcpu, uint64_t entry)
  * exit device's status, or -1 to go on. */
 static int port_io(struct kvm_run *run)
 {
-	static uint8_t scratch;
+	static uint8_t scratch, lcr;
 	uint8_t *data = (uint8_t *)run + run->io.data_offset;
 	uint16_t port = run->io.port;
 
 	for (uint32_t n = 0; n < run->io.count; n++, data += run->io.size) {
 		if (run->io.direction == KVM_EXIT_IO_OUT) {
-			if (port == COM1) {
+			if (port == COM1 + 3) {
+				lcr = data[0]; /* bit 7 DLAB: port +0 is the divisor */
+			} else if (port == COM1 && !(lcr & 0x80)) {
 				fputc(data[0], stdout);
 				if (data[0] == '\n')
 					fflush(stdout);
