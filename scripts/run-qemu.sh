@@ -31,6 +31,8 @@ usage: scripts/run-qemu.sh [options]
                     pmu=on,migratable=no (LBR/PEBS formats visible) or
                     pmu=off (the no-PMU path)
   --cpu MODEL       CPU model for TCG (default: max; see below)
+  --machine SPEC    QEMU -machine (default pc), e.g. q35,pit=off or q35,hpet=off
+  --qemu BINARY     this qemu-system-x86_64 (e.g. scripts/qemu-x2apic.sh's)
   --smp N           N logical CPUs (default 1); the kernel starts them all
   --config FILE     options file, installed as \EFI\BOOT\pmutest.cfg
   --timeout SECS    kill QEMU after SECS seconds, 1 or more (default 120)
@@ -79,6 +81,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 kvm=0
 kvm_cpu=pmu=on
 cpu=max
+machine=pc
+qemu=qemu-system-x86_64
 smp=1
 config=
 timeout_s=120
@@ -99,6 +103,8 @@ while [ $# -gt 0 ]; do
 	--kvm-cpu) kvm_cpu=${2:?--kvm-cpu needs options}; shift ;;
 	--cpu) cpu=${2:?--cpu needs a model}; shift ;;
 	--smp) smp=${2:?--smp needs a CPU count}; shift ;;
+	--machine) machine=${2:?--machine needs a machine}; shift ;;
+	--qemu) qemu=${2:?--qemu needs a binary}; shift ;;
 	--config) config=${2:?--config needs a file}; shift ;;
 	--timeout) timeout_s=${2:?--timeout needs seconds}; shift ;;
 	--log) log=${2:?--log needs a file}; shift ;;
@@ -144,12 +150,14 @@ else
 	[ -f "$efi" ] || die "no image at $efi (run 'make efi')"
 fi
 [ -z "$config" ] || [ -f "$config" ] || die "options file not found: $config"
-command -v qemu-system-x86_64 >/dev/null ||
-	die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
+command -v "$qemu" >/dev/null ||
+	die "$qemu missing: apt-get install qemu-system-x86 (or scripts/qemu-x2apic.sh)"
 ovmf=/usr/share/ovmf/OVMF.fd
 [ -f "$ovmf" ] || die "OVMF missing: apt-get install ovmf"
 warm=$here/build/ovmf/OVMF-warm.fd
-if [ -f "$warm" ] && [ "$warm" -nt "$ovmf" ]; then
+# (warmed up on "pc": another machine's devices are elsewhere, its boot
+# options with them, and OVMF would stop in its shell)
+if [ -f "$warm" ] && [ "$warm" -nt "$ovmf" ] && [ "$machine" = pc ]; then
 	ovmf=$warm
 fi
 
@@ -205,8 +213,8 @@ fi
 set +e
 trap - ERR
 (
-	timeout -k 5 "$timeout_s" qemu-system-x86_64 \
-		-machine pc -nodefaults -vga std -m 256M -smp "$smp" "${cpu_args[@]}" "${firmware[@]}" "${disk[@]}" \
+	timeout -k 5 "$timeout_s" "$qemu" \
+		-machine "$machine" -nodefaults -vga std -m 256M -smp "$smp" "${cpu_args[@]}" "${firmware[@]}" "${disk[@]}" \
 		-net none "${display[@]}" "${serials[@]}" "${monitor_args[@]}" \
 		${exit_device[@]+"${exit_device[@]}"} -no-reboot ${extra[@]+"${extra[@]}"} </dev/null &
 	echo $! >"$work/qemu.pid"
