@@ -29,7 +29,10 @@ struct phys_range {
 };
 
 #define HANDOFF_MAX_RANGES 512
-#define HANDOFF_MAX_CPUS   256 /* = ARCH_MAX_CPUS */
+/* Two sockets of today's largest parts (2 x 2 x 192 threads) fit; each CPU
+ * costs ~300 bytes of tables here and its stacks from the pool only once
+ * started. */
+#define HANDOFF_MAX_CPUS 1024 /* = ARCH_MAX_CPUS */
 
 /* The application processors' start-up page: real-mode code, its parameters
  * and a copy of the top-level page table, all below 1 MiB (the SIPI vector
@@ -68,13 +71,20 @@ struct x86_handoff {
 	uint32_t range_count;
 	struct phys_range ranges[HANDOFF_MAX_RANGES];
 	/* Processors from the ACPI MADT: the APIC IDs of the enabled ones in
-	 * MADT order (the boot CPU among them), how many the MADT lists as not
-	 * enabled, and how many did not fit. */
-	uint32_t cpu_count, cpus_disabled, cpus_beyond_max;
+	 * MADT order (the boot CPU among them), each once (a CPU may be listed
+	 * as local APIC and as local x2APIC); how many the MADT lists as
+	 * disabled, as online capable (hot-pluggable, not present now), and
+	 * how many enabled ones did not fit, with their APIC IDs (the first
+	 * HANDOFF_MAX_CPUS of them). */
+	uint32_t cpu_count, cpus_disabled, cpus_online_capable, cpus_beyond_max;
 	uint32_t apic_ids[HANDOFF_MAX_CPUS];
+	uint32_t beyond_ids[HANDOFF_MAX_CPUS];
 	/* TRAMPOLINE_PAGES pages below 1 MiB reserved from the firmware's map
 	 * before ExitBootServices; 0 when none could be had (no AP starts). */
 	uint64_t trampoline_phys;
+	/* The ACPI PM timer (FADT PM_TMR_BLK; bits 24 or 32): the reference
+	 * clock of the timer calibration (arch/x86_64/calibrate.c). */
+	struct acpi_reg pm_timer;
 	/* ACPI S5, for arch_exit() where no exit device ends the run. */
 	struct acpi_poweroff poweroff;
 	/* Keep the report on the boot medium (boot/uefi: NV variables); NULL
