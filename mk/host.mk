@@ -13,7 +13,7 @@ UNIT_TESTS :=
 # Unit tests of the kernel's own machine-independent code.
 UNIT_TESTS += $(HOST_BUILD)/unit/test_ktap $(HOST_BUILD)/unit/test_options \
 	$(HOST_BUILD)/unit/test_report $(HOST_BUILD)/unit/test_lz \
-	$(HOST_BUILD)/unit/test_efivars
+	$(HOST_BUILD)/unit/test_efivars $(HOST_BUILD)/unit/test_calibrate $(HOST_BUILD)/unit/test_madt
 
 $(HOST_BUILD)/unit/test_ktap: unit/test_ktap.c kernel/ktap.c kernel/fmt.c kernel/kstring.c
 	@mkdir -p $(@D)
@@ -43,6 +43,15 @@ $(HOST_BUILD)/unit/test_efivars: unit/test_efivars.c tools/report_efivars.c kern
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -DREPORT_EFIVARS_NO_MAIN -Iboot/uefi -Iunit -o $@ \
 		$(filter %.c,$^)
+
+# Issue 21: the clock calibration's decisions and the ACPI reader, on the host.
+$(HOST_BUILD)/unit/test_calibrate: unit/test_calibrate.c arch/x86_64/calibrate.c
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iarch/x86_64 -Iunit -o $@ $(filter %.c,$^)
+
+$(HOST_BUILD)/unit/test_madt: unit/test_madt.c boot/acpi.c
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iboot -Iarch/x86_64 -Iunit -o $@ $(filter %.c,$^)
 
 host: $(HOST_TOOLS) $(UNIT_TESTS)
 

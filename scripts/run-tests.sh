@@ -168,6 +168,38 @@ run_step qemu-smp4-silent smp_run qemu-smp4-silent tests/expectations/selftest-s
 	scripts/run-qemu.sh --smp 4 --config tests/configs/smp-silent-selftest.cfg \
 	--log "$LOGS/qemu-smp4-silent.ktap" --timeout "${QEMU_TIMEOUT:-300}"
 
+# Issue 21: the machines it will meet (README "Platform facts").
+# also_check LOG PATTERN WHAT COMMAND...: the command's own counts (its last
+# "N passed, N failed" line), plus one check that LOG has a line PATTERN.
+also_check() {
+	local log=$1 pat=$2 what=$3 out rc p=0 f=0
+	shift 3
+	out=$("$@" 2>&1)
+	rc=$?
+	echo "$out"
+	if [[ $(echo "$out" | grep -E '[0-9]+ passed, [0-9]+ failed' | tail -n 1) =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+		p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}
+	elif [[ $rc -ne 0 ]]; then f=1; fi
+	if grep -qE "$pat" "$log" 2>/dev/null; then p=$((p + 1)); else f=$((f + 1)); echo "not ok - $what"; fi
+	echo "$p passed, $f failed"
+}
+# x2APIC: a QEMU with x2APIC under TCG (>= 8.1; scripts/qemu-x2apic.sh).
+QX2=$(scripts/qemu-x2apic.sh 2>"$LOGS/qemu-x2apic-get.err") || QX2=
+run_step qemu-x2apic-get test -n "$QX2"
+X2=(--qemu "${QX2:-none}" --timeout "${QEMU_TIMEOUT:-300}")
+X2MODE='^# local APIC: x2APIC mode'
+run_step qemu-x2apic also_check "$LOGS/qemu-x2apic.ktap" "$X2MODE" "x2APIC mode" \
+	qemu_run qemu-x2apic "" tests/expectations/qemu-tcg.txt --qemu "${QX2:-none}"
+run_step qemu-x2apic-selftest also_check "$LOGS/qemu-x2apic-selftest.ktap" "$X2MODE" "x2APIC mode" \
+	qemu_run qemu-x2apic-selftest tests/configs/selftest.cfg tests/expectations/selftest.txt --qemu "${QX2:-none}"
+run_step qemu-x2apic-smp4 also_check "$LOGS/qemu-x2apic-smp4.ktap" "$X2MODE" "x2APIC mode" \
+	smp_run qemu-x2apic-smp4 tests/expectations/qemu-tcg.txt 4 4 "" \
+	scripts/run-qemu.sh --smp 4 "${X2[@]}" --log "$LOGS/qemu-x2apic-smp4.ktap"
+run_step qemu-x2apic-smp4-silent also_check "$LOGS/qemu-x2apic-smp4-silent.ktap" "$X2MODE" "x2APIC mode" \
+	smp_run qemu-x2apic-smp4-silent tests/expectations/selftest-smp.txt 3 4 3 \
+	scripts/run-qemu.sh --smp 4 "${X2[@]}" --config tests/configs/smp-silent-selftest.cfg \
+	--log "$LOGS/qemu-x2apic-smp4-silent.ktap"
+
 echo
 if [[ ${#steps_failed[@]} -gt 0 ]]; then
 	echo "failed steps: ${steps_failed[*]}"

@@ -148,7 +148,7 @@ int main(void)
 	UNIT_EQ(o.cpus_list[3], 1ULL << 63, "CPU 255");
 	UNIT_EQ(parse(&o, "cpus = 4-2\n"), 1, "a backwards range is an error");
 	UNIT_EQ(o.cpus_mode, CPUS_ALL, "and keeps the default");
-	UNIT_EQ(parse(&o, "cpus = 256\n"), 1, "a CPU beyond the limit is an error");
+	UNIT_EQ(parse(&o, "cpus = 1024\n"), 1, "a CPU beyond the limit is an error");
 	UNIT_EQ(parse(&o, "cpus = 1,,2\n"), 1, "an empty element is an error");
 	UNIT_EQ(parse(&o, "cpus = some\n"), 1, "a word other than all / per-config is an error");
 	UNIT_EQ(o.smp_silent_cpu, OPT_NO_CPU, "default: every CPU is started");

@@ -17,6 +17,13 @@
  * IRET instead (entry.asm), and a recovery that leaves the handler through
  * x86_ctx_restore ends NMI blocking itself (x86_iret_to_self).
  *
+ * What no test asked for is a platform event (arch_platform_events), counted
+ * and resumed from, never a test's fault: an NMI that neither the watchdog
+ * nor an installed handler claims (a BMC, IOCHK/SERR, an unknown source:
+ * Linux logs "NMI received for unknown reason" and goes on), an interrupt at
+ * a vector no handler owns, and a machine check (below) whose RIPV says the
+ * interrupted code can resume.
+ *
  * Order of decisions for a fault (x86_trap):
  *   1. a registered probe instruction -> its fixup, vector in RAX (any CPL);
  *   2. #DF -> the environment is broken: KTAP bail out, RUN_ERROR;
@@ -51,6 +58,46 @@ static pmi_handler_fn volatile g_pmi_handler;
 static nmi_handler_fn volatile g_nmi_handler;
 static uint64_t g_user_stack_top;
 static volatile unsigned g_nmi_depth; /* NMI handlers running (0 or 1) */
+static struct arch_platform_events g_events;
+
+/* Machine-check registers, SDM Vol. 3B 16.3.1 / 16.3.2. */
+#define MSR_IA32_MCG_CAP    0x179
+#define MSR_IA32_MCG_STATUS 0x17A
+#define MSR_IA32_MC0_STATUS 0x401 /* IA32_MCi_STATUS = 401H + 4i */
+#define MCG_STATUS_RIPV	    BIT_ULL(0)
+#define MCG_STATUS_MCIP	    BIT_ULL(2)
+#define MCI_STATUS_VAL	    BIT_ULL(63)
+
+void arch_platform_events(struct arch_platform_events *e)
+{
+	*e = g_events;
+}
+
+/*
+ * #MC: every bank with MCi_STATUS.VAL is noted (the latest kept) and
+ * cleared, then MCG_STATUS.MCIP, which software clears before it returns
+ * (Vol. 3B 16.3.1.2; a second #MC while MCIP is set shuts the processor
+ * down). True when RIPV says the interrupted code may resume.
+ */
+static bool machine_check(void)
+{
+	uint32_t error_code = g_fault_error_code;
+	uint64_t cap = 0, st, mcg = 0;
+
+	(void)rdmsr_safe(MSR_IA32_MCG_CAP, &cap);
+	for (uint32_t i = 0; i < (cap & 0xFF); i++) {
+		if (rdmsr_safe(MSR_IA32_MC0_STATUS + 4 * i, &st) || !(st & MCI_STATUS_VAL))
+			continue;
+		g_events.mce_bank = i;
+		g_events.mce_status = st;
+		(void)wrmsr_safe(MSR_IA32_MC0_STATUS + 4 * i, 0);
+	}
+	__atomic_fetch_add(&g_events.mce, 1, __ATOMIC_RELAXED);
+	(void)rdmsr_safe(MSR_IA32_MCG_STATUS, &mcg);
+	(void)wrmsr_safe(MSR_IA32_MCG_STATUS, mcg & ~MCG_STATUS_MCIP);
+	g_fault_error_code = error_code;
+	return mcg & MCG_STATUS_RIPV;
+}
 
 /* Values x86_ctx_restore passes to arch_call_at_cpl. */
 #define CPL_RETURNED 0x1000
@@ -168,8 +215,13 @@ enum x86_trap_exit x86_trap(struct x86_frame *f)
 			/* IRET: unblocks NMIs, resumes the interrupted code */
 			return X86_TRAP_IRET;
 		}
-		break; /* no handler: an unexpected exception (no fixup, below) */
+		__atomic_fetch_add(&g_events.nmi, 1, __ATOMIC_RELAXED);
+		return X86_TRAP_IRET; /* nobody's: a platform event */
 	}
+	case X86_VEC_MC:
+		if (machine_check())
+			return X86_TRAP_IRET;
+		break; /* RIPV clear: the test cannot go on (an exception, below) */
 	case PMI_VECTOR:
 		if (g_pmi_handler)
 			g_pmi_handler(); /* it sends EOI itself */
@@ -200,13 +252,21 @@ enum x86_trap_exit x86_trap(struct x86_frame *f)
 		break;
 	}
 
-	/* An NMI is not raised by the instruction at RIP: never a probe's. */
-	if (vec < 32 && vec != X86_VEC_NMI && apply_fixup(f))
+	/* An NMI or #MC is not raised by the instruction at RIP: never a probe's. */
+	if (vec < 32 && vec != X86_VEC_NMI && vec != X86_VEC_MC && apply_fixup(f))
 		return g_nmi_depth && cpl == 0 ? return_without_iret(f) : X86_TRAP_IRET;
 	if (vec == X86_VEC_DF)
 		bail("double fault", f);
-	if (vec >= 32)
-		arch_apic_eoi(); /* an unexpected interrupt: do not block lower ones */
+	if (vec >= 32 && vec != RETURN_VECTOR) {
+		/* An interrupt no handler owns: EOI only if the local APIC has it
+		 * in service (an ExtINT from the 8259 is not; an EOI would retire
+		 * another vector, SDM Vol. 3A 10.8.5), then resume. */
+		if (apic_in_service(vec))
+			arch_apic_eoi();
+		g_events.last_vector = vec;
+		__atomic_fetch_add(&g_events.irq, 1, __ATOMIC_RELAXED);
+		return X86_TRAP_IRET;
+	}
 
 	if (cpl != 0 && g_cpl) {
 		g_fault_error_code =
