@@ -69,26 +69,9 @@ static inline bool x86_vector_has_error_code(int vec)
 /* Mnemonic of a vector ("#GP"): the exceptions of SDM Vol. 3A Table 6-1 and
  * AMD64 APM Vol. 2 Table 8-1 (#HV, #VC, #SX), the kernel's vectors above,
  * "timeout" for ARCH_TIMEOUT, "#??" otherwise. One table for the
- * machine and the simulator. */
-static inline const char *x86_vector_name(int vector)
-{
-	static const char *const names[32] = {
-	    "#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "#CSO", "#TS",
-	    "#NP", "#SS", "#GP", "#PF", "#15", "#MF", "#AC", "#MC", "#XM", "#VE",  "#CP",
-	    "#22", "#23", "#24", "#25", "#26", "#27", "#HV", "#VC", "#SX", "#31",
-	};
-	if (vector == ARCH_TIMEOUT)
-		return "timeout";
-	if (vector >= 0 && vector < 32)
-		return names[vector];
-	if (vector == PMI_VECTOR)
-		return "PMI";
-	if (vector == TIMER_VECTOR)
-		return "timer";
-	if (vector == SPURIOUS_VECTOR)
-		return "spurious";
-	return "#??";
-}
+ * machine and the simulator (one copy, not one per caller: the image's
+ * size). */
+const char *x86_vector_name(int vector); /* kernel/vector_name.c */
 
 struct cpuid_regs {
 	uint32_t eax, ebx, ecx, edx;

@@ -199,6 +199,47 @@ run_step qemu-x2apic-smp4-silent also_check "$LOGS/qemu-x2apic-smp4-silent.ktap"
 	smp_run qemu-x2apic-smp4-silent tests/expectations/selftest-smp.txt 3 4 3 \
 	scripts/run-qemu.sh --smp 4 "${X2[@]}" --config tests/configs/smp-silent-selftest.cfg \
 	--log "$LOGS/qemu-x2apic-smp4-silent.ktap"
+# rates_run NAME ARGS...: qemu_run of the suite, then the rates it reports
+# are sane: the calibration source, an APIC timer and a TSC between 10 MHz
+# and 10 GHz, and run.suite_time_ms within the run's own wall-clock time
+# (a timer 1000x off, as with a PIT taken on trust, breaks one of them).
+rates_run() {
+	local name=$1 log=$LOGS/$1.ktap t0=$SECONDS out p=0 f=0
+	shift
+	out=$(qemu_run "$name" "" tests/expectations/qemu-tcg.txt "$@" 2>&1)
+	echo "$out"
+	local wall_ms=$(((SECONDS - t0 + 1) * 1000)) line apic tsc suite
+	line=$(grep -m1 '^# pmutest ' "$log")
+	[[ $line =~ APIC\ timer\ ([0-9]+)\ MHz,\ TSC\ ([0-9]+)\ MHz\ by\ ACPI\ PM\ timer ]] && apic=${BASH_REMATCH[1]} tsc=${BASH_REMATCH[2]}
+	suite=$(sed -nE 's/^# measure: run.suite_time_ms = ([0-9]+) ms$/\1/p' "$log")
+	echo "rates: APIC timer ${apic:-?} MHz, TSC ${tsc:-?} MHz, suite ${suite:-?} ms of ${wall_ms} ms"
+	rate() { if "$@"; then p=$((p + 1)); else f=$((f + 1)); echo "not ok - rates: $*"; fi; }
+	rate test "${apic:-0}" -ge 10 -a "${apic:-0}" -le 10000
+	rate test "${tsc:-0}" -ge 10 -a "${tsc:-0}" -le 10000
+	rate test "${suite:-0}" -gt 0 -a "${suite:-0}" -le "$wall_ms"
+	[[ $(echo "$out" | tail -n 1) =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]] &&
+		p=$((p + BASH_REMATCH[1])) f=$((f + BASH_REMATCH[2]))
+	echo "$p passed, $f failed"
+}
+# No PIT (clock-gated, as on recent Intel clients): the PM timer's rates.
+run_step qemu-pit-off rates_run qemu-pit-off --machine q35,pit=off
+# No HPET: no NMI watchdog ("none" and why), the suite as ever.
+run_step qemu-hpet-off also_check "$LOGS/qemu-hpet-off.ktap" 'NMI watchdog: none \(' "no NMI watchdog, and why" \
+	qemu_run qemu-hpet-off "" tests/expectations/qemu-tcg.txt --machine q35,hpet=off
+# A stray NMI (QEMU monitor `nmi`) while selftest.endless_loop runs: the same
+# verdicts, and the NMI listed under that test and in the run's totals.
+nmi_run() {
+	scripts/qemu-nmi.sh --after '^ *not ok 5 ' --log "$LOGS/qemu-nmi.ktap" --config tests/configs/selftest.cfg \
+		--timeout "${QEMU_TIMEOUT:-300}"
+	echo "qemu-nmi.sh exit status $?"
+	also_check "$LOGS/qemu-nmi.ktap" '^# platform events: 1 NMI ' "the run lists the NMI" \
+		also_check "$LOGS/qemu-nmi.ktap" '^ +# platform events during the test: 1 NMI ' "endless_loop lists the NMI" \
+		compare_run "$LOGS/qemu-nmi.ktap" tests/expectations/selftest.txt
+}
+run_step qemu-nmi nmi_run
+# -smp 8 on 2 host cores: every CPU up and running the suite.
+run_step qemu-tcg-smp8 smp_run qemu-tcg-smp8 tests/expectations/qemu-tcg.txt 8 8 "" \
+	taskset -c 0,1 scripts/run-qemu.sh --smp 8 --log "$LOGS/qemu-tcg-smp8.ktap" --timeout "${QEMU_TIMEOUT:-300}"
 
 echo
 if [[ ${#steps_failed[@]} -gt 0 ]]; then

@@ -74,7 +74,8 @@ static void f_apic_start(void *ctx)
 static uint32_t f_apic_count(void *ctx)
 {
 	struct fake *f = ctx;
-	return (uint32_t)(0xFFFFFFFFu - (f->ns - f->apic_start_ns) * (APIC_HZ / 16) / 1000000000ULL);
+	return (uint32_t)(0xFFFFFFFFu -
+			  (f->ns - f->apic_start_ns) * (APIC_HZ / 16) / 1000000000ULL);
 }
 
 static void f_cpuid(void *ctx, uint32_t leaf, uint32_t r[4])
@@ -149,10 +150,12 @@ int main(void)
 	CASE("PIT disagrees with the PM timer", PIT_HONEST, REF_FAST, CLOCK_REFERENCE, PIT_OK,
 	     TSC_HZ * 10 / 11, APIC_HZ * 10 / 11);
 	CASE("no PIT, PM timer stuck, CPUID.15H crystal", PIT_DEAD, REF_STUCK, CLOCK_CPUID,
-	     PIT_NEVER_READY, TSC_HZ, 24000000, .max_leaf = 0x16, .leaf15 = {l15[0], l15[1], l15[2]});
+	     PIT_NEVER_READY, TSC_HZ, 24000000, .max_leaf = 0x16,
+	     .leaf15 = {l15[0], l15[1], l15[2]});
 	CASE("no PIT, no PM timer, crystal from CPUID.16H", PIT_HIGH, REF_NONE, CLOCK_CPUID,
 	     PIT_READY_AT_ONCE, TSC_HZ, 24000000, .max_leaf = 0x16,
-	     .leaf15 = {l15_no_crystal[0], l15_no_crystal[1], 0}, .leaf16 = {l16[0], l16[1], l16[2]});
+	     .leaf15 = {l15_no_crystal[0], l15_no_crystal[1], 0},
+	     .leaf16 = {l16[0], l16[1], l16[2]});
 	CASE("nothing at all", PIT_DEAD, REF_NONE, CLOCK_ASSUMED, PIT_NEVER_READY, 0, 100000000,
 	     .max_leaf = 0xD);
 

@@ -140,12 +140,12 @@ int main(void)
 	madt_begin();
 	lapic(0, 1);
 	lapic(1, 1);
-	lapic(0xFF, 1);		/* placeholder */
-	x2apic(0xFFFFFFFF, 1);	/* placeholder */
-	x2apic(1, 1);		/* CPU 1 again, as x2APIC */
-	lapic(2, 0);		/* disabled */
-	x2apic(0x200, 2);	/* online capable: not present now */
-	x2apic(0x105, 1);	/* above 255 */
+	lapic(0xFF, 1);	       /* placeholder */
+	x2apic(0xFFFFFFFF, 1); /* placeholder */
+	x2apic(1, 1);	       /* CPU 1 again, as x2APIC */
+	lapic(2, 0);	       /* disabled */
+	x2apic(0x200, 2);      /* online capable: not present now */
+	x2apic(0x105, 1);      /* above 255 */
 	uint32_t t[2] = {table("APIC", madt, madt_len), fadt(0x608, 1u << 8)};
 	h = read_tables(rsdp(true, t, 2), &has, &res);
 	UNIT_EQ(res, ACPI_FOUND_XSDT, "XSDT found");

@@ -329,11 +329,22 @@ static bool any_in_service(void)
 	return false;
 }
 
+/* In the guard's epilogue: in x2APIC mode a reserved bit is #GP (SDM Vol.
+ * 3A 10.12.1.2), and a fault here would re-enter the same epilogue, so the
+ * WRMSR is a probe. */
+static void apic_write_safe(uint32_t off, uint32_t v)
+{
+	if (x2apic)
+		(void)wrmsr_safe(X2APIC_MSR(off), v);
+	else
+		xapic[off / 4] = v;
+}
+
 static void put_back(uint32_t reg, uint32_t want, const char *name, char *changed, size_t size)
 {
 	if (apic_read(reg) == want)
 		return;
-	apic_write(reg, want);
+	apic_write_safe(reg, want);
 	size_t n = kstrlen(changed);
 	ksnprintf(changed + n, size - n, "%slocal APIC %s", n ? ", " : "", name);
 }
@@ -359,7 +370,7 @@ unsigned apic_state_restore(uint32_t tpr, uint32_t svr, uint32_t lint0, uint32_t
 	put_back(APIC_REG_LINT0, lint0, "LVT LINT0", changed, size);
 	put_back(APIC_REG_LINT1, lint1, "LVT LINT1", changed, size);
 	put_back(APIC_REG_LVT_ERR, lvt_err, "LVT error", changed, size);
-	apic_write(APIC_REG_LVT_PMI, saved_lvt_pmi);
+	apic_write_safe(APIC_REG_LVT_PMI, saved_lvt_pmi);
 	/* Each EOI retires the highest-priority vector in service (10.8.5). */
 	while (any_in_service() && eois < 256) {
 		arch_apic_eoi();

@@ -23,9 +23,9 @@
 #include "calibrate.h"
 
 #define WINDOW_MS  10
-#define MIN_READS  1000	     /* Linux CAL_PIT_LOOPS for a 10 ms window */
+#define MIN_READS  1000	      /* Linux CAL_PIT_LOOPS for a 10 ms window */
 #define MAX_READS  (1u << 20) /* about a second of port reads: no PIT, give up */
-#define AGREE_PART 50	     /* within 1/50 = 2% */
+#define AGREE_PART 50	      /* within 1/50 = 2% */
 
 static const char *const source_names[] = {
     [CLOCK_PIT_CHECKED] = "PIT channel 2, checked against the ACPI PM timer",
@@ -152,8 +152,8 @@ void clock_calibrate(const struct clock_ops *o, struct clock_result *res)
 
 	res->pit = pit_measure(o, &ptsc, &papic);
 	res->ref_ok = ref_measure(o, &rtsc, &rapic);
-	bool agree = res->ref_ok && ptsc + rtsc / AGREE_PART >= rtsc &&
-		     ptsc <= rtsc + rtsc / AGREE_PART;
+	bool agree =
+	    res->ref_ok && ptsc + rtsc / AGREE_PART >= rtsc && ptsc <= rtsc + rtsc / AGREE_PART;
 
 	if (res->pit == PIT_OK && (agree || !res->ref_ok)) {
 		res->source = res->ref_ok ? CLOCK_PIT_CHECKED : CLOCK_PIT;

@@ -41,6 +41,7 @@ struct guard {
 	struct cpl_call *cpl_at_entry;
 	struct arch_exception *ex;
 	bool watchdog;
+	bool restoring; /* the epilogue is putting the state back */
 };
 
 struct cpl_call {
@@ -299,6 +300,7 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 	g.cpl_at_entry = g_cpl;
 	g.ex = ex;
 	g.watchdog = timeout_ms != 0;
+	g.restoring = false;
 	g_guard = &g;
 	int r = x86_ctx_save(&g.ctx);
 	if (r == 0) {
@@ -316,7 +318,11 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 	struct guard *gp = g_guard;
 	/* The tables, control registers and APIC first: a PMI left in service
 	 * or a raised TPR would block the next test's watchdog. */
-	const char *changed = outermost ? x86_state_restore() : NULL;
+	const char *changed = NULL;
+	if (gp->restoring) /* a fault while putting it back: never again */
+		changed = "(putting the state back faulted)";
+	else if (outermost && (gp->restoring = true))
+		changed = x86_state_restore();
 	apic_watchdog_disarm();
 	if (outermost)
 		nmi_watchdog_disarm();
