@@ -39,6 +39,8 @@ struct __attribute__((packed)) acpi_madt {
 
 /* Interrupt controller structure types, ACPI 6.x Table 5-45. */
 #define MADT_LOCAL_APIC		    0
+#define MADT_IOAPIC		    1
+#define MADT_OVERRIDE		    2
 #define MADT_LAPIC_ADDRESS_OVERRIDE 5
 #define MADT_LOCAL_X2APIC	    9
 /* Local (x2)APIC flags, Tables 5-47 / 5-63: bit 0 Enabled (the processor is
@@ -200,7 +202,16 @@ static void madt_read(const struct acpi_madt *m, struct x86_handoff *h)
 	while (p + 2 <= end && p[1] >= 2 && p + p[1] <= end) {
 		if (p[0] == MADT_LAPIC_ADDRESS_OVERRIDE && p[1] >= 12)
 			h->bi.lapic_phys = le(p + 4, 8);
-		else if (p[0] == MADT_LOCAL_APIC && p[1] >= 8 && p[3] != MADT_XAPIC_PLACEHOLDER)
+		else if (p[0] == MADT_IOAPIC && p[1] >= 12 &&
+			 h->ioapic_count < HANDOFF_MAX_IOAPICS) {
+			h->ioapics[h->ioapic_count].phys = le(p + 4, 4);
+			h->ioapics[h->ioapic_count++].gsi_base = (uint32_t)le(p + 8, 4);
+		} else if (p[0] == MADT_OVERRIDE && p[1] >= 10 &&
+			   h->override_count < HANDOFF_MAX_OVERRIDES) {
+			h->overrides[h->override_count].irq = p[3];
+			h->overrides[h->override_count].gsi = (uint32_t)le(p + 4, 4);
+			h->overrides[h->override_count++].flags = (uint16_t)le(p + 8, 2);
+		} else if (p[0] == MADT_LOCAL_APIC && p[1] >= 8 && p[3] != MADT_XAPIC_PLACEHOLDER)
 			add_cpu(h, p[3], (uint32_t)le(p + 4, 4));
 		else if (p[0] == MADT_LOCAL_X2APIC && p[1] >= 16 &&
 			 le(p + 4, 4) != MADT_X2APIC_PLACEHOLDER)
@@ -352,6 +363,9 @@ enum acpi_result acpi_read(const struct acpi_reader *r, uint64_t rsdp_phys, stru
 		    t->length >= sizeof(struct acpi_madt)) {
 			madt_read((const struct acpi_madt *)t, h);
 			*has_madt = true;
+		} else if (same(t->signature, "HPET", 4) && t->length >= 56 &&
+			   ((const uint8_t *)t)[40] == ACPI_SPACE_MEMORY) {
+			h->hpet_phys = le((const uint8_t *)t + 44, 8); /* GAS at 40 */
 		} else if (same(t->signature, "FACP", 4)) {
 			fadt_read(r, t, h);
 		}

@@ -180,8 +180,7 @@ void cpus_report(const struct options *o)
 	static uint32_t out[ARCH_MAX_CPUS];
 	unsigned left = arch_cpus_left_out(out, ARCH_MAX_CPUS);
 	if (left)
-		ktap_diag(&g_ktap, "cpus left out: %u beyond the limit of %u CPUs: not tested",
-			  left, ARCH_MAX_CPUS);
+		ktap_diag(&g_ktap, "cpus left out: %u beyond %u: not tested", left, ARCH_MAX_CPUS);
 	for (unsigned i = 0; i < left && i < ARCH_MAX_CPUS; i++)
 		ktap_diag(&g_ktap, "cpu left out: APIC ID %#x", out[i]);
 	for (unsigned c = 0; c < n; c++) {

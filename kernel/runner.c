@@ -278,8 +278,7 @@ static void report_exception(struct ktap_writer *w, const struct arch_exception 
 
 void platform_events_text(const struct arch_platform_events *e, char *buf, size_t size)
 {
-	size_t n = (size_t)ksnprintf(buf, size, "%u NMI%s that no watchdog or handler claimed, ",
-				     e->nmi, e->nmi == 1 ? "" : "s");
+	size_t n = (size_t)ksnprintf(buf, size, "%u stray NMI%s, ", e->nmi, e->nmi == 1 ? "" : "s");
 	n += (size_t)ksnprintf(buf + n, n < size ? size - n : 0, "%u unexpected interrupt%s",
 			       e->irq, e->irq == 1 ? "" : "s");
 	if (e->irq)
@@ -408,7 +407,7 @@ again:;
 		ktap_diag(w, "%llu checks (%u distinct)", t.checks, t.n_sites);
 	if (platform_events_since(w, &events) && !retried &&
 	    (r == KTAP_FAIL || r == KTAP_ERROR || r == KTAP_TIMEOUT)) {
-		ktap_diag(w, "the event struck the test's check window: the test is retried once");
+		ktap_diag(w, "in the test's check window: the test is retried once");
 		retried = true;
 		goto again;
 	}

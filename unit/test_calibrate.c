@@ -160,6 +160,6 @@ int main(void)
 	     .max_leaf = 0xD);
 
 	UNIT_STREQ(clock_source_name(CLOCK_REFERENCE), "ACPI PM timer", "source name");
-	UNIT_STREQ(pit_verdict_name(PIT_STALL), "a stall during the window", "PIT verdict name");
+	UNIT_STREQ(pit_verdict_name(PIT_STALL), "stalled", "PIT verdict name");
 	return unit_done();
 }

@@ -90,6 +90,38 @@ static void x2apic(uint32_t id, uint32_t flags)
 	madt_len += 16;
 }
 
+/* An I/O APIC (type 1) and an ISA override (type 2: bus 0, IRQ, GSI, flags). */
+static void ioapic_entry(uint32_t phys, uint32_t gsi_base)
+{
+	uint8_t *e = madt + madt_len;
+	memset(e, 0, 12);
+	e[0] = 1;
+	e[1] = 12;
+	put(e + 4, phys, 4);
+	put(e + 8, gsi_base, 4);
+	madt_len += 12;
+}
+
+static void override(uint8_t irq, uint32_t gsi, uint16_t flags)
+{
+	uint8_t *e = madt + madt_len;
+	memset(e, 0, 10);
+	e[0] = 2;
+	e[1] = 10;
+	e[3] = irq;
+	put(e + 4, gsi, 4);
+	put(e + 8, flags, 2);
+	madt_len += 10;
+}
+
+/* The HPET table: its base address in a GAS (system memory) at offset 40. */
+static uint32_t hpet_table(uint64_t base)
+{
+	uint8_t body[56 - 36] = {0};
+	put(body + 44 - 36, base, 8);
+	return table("HPET", body, sizeof(body));
+}
+
 /* RSDP (revision 2) -> XSDT -> the given tables; or revision 0 -> RSDT. */
 static uint64_t rsdp(bool xsdt, const uint32_t *tables, int n)
 {
@@ -146,8 +178,19 @@ int main(void)
 	lapic(2, 0);	       /* disabled */
 	x2apic(0x200, 2);      /* online capable: not present now */
 	x2apic(0x105, 1);      /* above 255 */
-	uint32_t t[2] = {table("APIC", madt, madt_len), fadt(0x608, 1u << 8)};
-	h = read_tables(rsdp(true, t, 2), &has, &res);
+	ioapic_entry(0xFEC00000, 0);
+	override(0, 2, 0);
+	override(9, 9, 0xD); /* the SCI: level, active high */
+	uint32_t t[3] = {table("APIC", madt, madt_len), fadt(0x608, 1u << 8),
+			 hpet_table(0xFED00000)};
+	h = read_tables(rsdp(true, t, 3), &has, &res);
+	UNIT_EQ(h->hpet_phys, 0xFED00000, "HPET base from the HPET table");
+	UNIT_EQ(h->ioapic_count, 1, "one I/O APIC");
+	UNIT_EQ(h->ioapics[0].phys, 0xFEC00000, "its address");
+	UNIT_EQ(h->override_count, 2, "two ISA overrides");
+	UNIT_EQ(h->overrides[0].gsi, 2, "IRQ0 -> GSI 2");
+	UNIT_EQ(h->overrides[1].irq, 9, "the SCI's override");
+	UNIT_EQ(h->overrides[1].flags, 0xD, "with its flags");
 	UNIT_EQ(res, ACPI_FOUND_XSDT, "XSDT found");
 	UNIT_EQ(has, 1, "MADT found");
 	UNIT_EQ(h->bi.lapic_phys, 0xFEE00000, "local APIC address");

@@ -212,7 +212,7 @@ static void calibrate(const struct acpi_reg *pm)
 	timer_hz = res.apic_hz;
 	tsc_hz = res.tsc_hz;
 	ksnprintf(text, sizeof(text), "%s (PIT: %s)", clock_source_name(res.source),
-		  res.pit == PIT_OK && res.source == CLOCK_REFERENCE ? "off by more than 2%"
+		  res.pit == PIT_OK && res.source == CLOCK_REFERENCE ? "off by >2%"
 								     : pit_verdict_name(res.pit));
 	calibration = text;
 }

@@ -28,11 +28,11 @@
 #define AGREE_PART 50	      /* within 1/50 = 2% */
 
 static const char *const source_names[] = {
-    [CLOCK_PIT_CHECKED] = "PIT channel 2, checked against the ACPI PM timer",
-    [CLOCK_PIT] = "PIT channel 2 (no ACPI PM timer to check it)",
+    [CLOCK_PIT_CHECKED] = "PIT, checked by the ACPI PM timer",
+    [CLOCK_PIT] = "PIT (no PM timer to check it)",
     [CLOCK_REFERENCE] = "ACPI PM timer",
-    [CLOCK_CPUID] = "CPUID.15H/16H (no usable timer)",
-    [CLOCK_ASSUMED] = "nothing: 100 MHz assumed (no PIT, PM timer or CPUID.15H)",
+    [CLOCK_CPUID] = "CPUID.15H/16H",
+    [CLOCK_ASSUMED] = "nothing: 100 MHz assumed",
 };
 _Static_assert(sizeof(source_names) / sizeof(source_names[0]) == CLOCK_SOURCE_COUNT,
 	       "a name per enum clock_source");
@@ -41,7 +41,7 @@ static const char *const pit_names[] = {
     [PIT_OK] = "ok",
     [PIT_NEVER_READY] = "never ready",
     [PIT_READY_AT_ONCE] = "ready at once",
-    [PIT_STALL] = "a stall during the window",
+    [PIT_STALL] = "stalled",
 };
 _Static_assert(sizeof(pit_names) / sizeof(pit_names[0]) == PIT_VERDICT_COUNT,
 	       "a name per enum pit_verdict");
@@ -56,11 +56,10 @@ const char *pit_verdict_name(enum pit_verdict v)
 	return v < PIT_VERDICT_COUNT ? pit_names[v] : "?";
 }
 
-/* APIC timer ticks at divide-by-1 since apic_start, over `num / den` s. */
-static uint64_t apic_rate(const struct clock_ops *o, uint64_t num, uint64_t den)
+/* APIC timer ticks at divide-by-1 from count c0 to c1, over num / den s. */
+static uint64_t apic_rate(uint32_t c0, uint32_t c1, uint64_t num, uint64_t den)
 {
-	uint64_t ticks = (uint64_t)(0xFFFFFFFFu - o->apic_count(o->ctx)) * 16;
-	return ticks * den / num;
+	return (uint64_t)(c0 - c1) * 16 * den / num;
 }
 
 static enum pit_verdict pit_measure(const struct clock_ops *o, uint64_t *tsc_hz, uint64_t *apic_hz)
@@ -69,8 +68,9 @@ static enum pit_verdict pit_measure(const struct clock_ops *o, uint64_t *tsc_hz,
 	uint64_t min_gap = ~0ULL, max_gap = 0;
 	uint32_t reads = 0;
 
-	o->pit_start(o->ctx, latch);
 	o->apic_start(o->ctx);
+	o->pit_start(o->ctx, latch);
+	uint32_t c0 = o->apic_count(o->ctx);
 	uint64_t t0 = o->tsc(o->ctx), prev = t0;
 	for (;;) {
 		bool out = o->pit_out(o->ctx);
@@ -91,7 +91,7 @@ static enum pit_verdict pit_measure(const struct clock_ops *o, uint64_t *tsc_hz,
 	if (max_gap > 10 * min_gap && max_gap * AGREE_PART > prev - t0)
 		return PIT_STALL;
 	*tsc_hz = (prev - t0) * PIT_HZ / latch;
-	*apic_hz = apic_rate(o, latch, PIT_HZ);
+	*apic_hz = apic_rate(c0, o->apic_count(o->ctx), latch, PIT_HZ);
 	return PIT_OK;
 }
 
@@ -104,22 +104,25 @@ static bool ref_measure(const struct clock_ops *o, uint64_t *tsc_hz, uint64_t *a
 
 	if (!o->ref_read || !o->ref_hz)
 		return false;
+	o->apic_start(o->ctx);
 	r0 = o->ref_read(o->ctx) & mask;
 	while ((r = o->ref_read(o->ctx) & mask) == r0)
 		if (++n >= MAX_READS)
 			return false;
-	o->apic_start(o->ctx);
+	/* Each clock read right after the reference's edge and right after
+	 * its last read: the three windows match to a read's time. */
+	uint32_t c0 = o->apic_count(o->ctx), c1, elapsed;
 	uint64_t t0 = o->tsc(o->ctx), t;
-	uint32_t elapsed;
 	r0 = r;
 	do {
 		elapsed = ((o->ref_read(o->ctx) & mask) - r0) & mask;
+		c1 = o->apic_count(o->ctx);
 		t = o->tsc(o->ctx);
 		if (++n >= 2 * MAX_READS)
 			return false;
 	} while (elapsed < want);
 	*tsc_hz = (t - t0) * o->ref_hz / elapsed;
-	*apic_hz = apic_rate(o, elapsed, o->ref_hz);
+	*apic_hz = apic_rate(c0, c1, elapsed, o->ref_hz);
 	return *tsc_hz != 0;
 }
 

@@ -34,6 +34,9 @@ struct phys_range {
  * started. */
 #define HANDOFF_MAX_CPUS 1024 /* = ARCH_MAX_CPUS */
 
+#define HANDOFF_MAX_IOAPICS   8
+#define HANDOFF_MAX_OVERRIDES 16
+
 /* The application processors' start-up page: real-mode code, its parameters
  * and a copy of the top-level page table, all below 1 MiB (the SIPI vector
  * names a 4 KiB page below 1 MiB, SDM Vol. 3A 10.6.1 "Start-Up IPI"). */
@@ -82,6 +85,21 @@ struct x86_handoff {
 	/* TRAMPOLINE_PAGES pages below 1 MiB reserved from the firmware's map
 	 * before ExitBootServices; 0 when none could be had (no AP starts). */
 	uint64_t trampoline_phys;
+	/* Interrupt routing for the NMI watchdog (nmi_watchdog.c): the HPET
+	 * (ACPI HPET table; 0: none), the I/O APICs and the ISA interrupt
+	 * source overrides of the MADT (ACPI 6.x 5.2.12.3, 5.2.12.5; flags:
+	 * MPS INTI polarity bits 1:0, trigger mode bits 3:2). */
+	uint64_t hpet_phys;
+	uint32_t ioapic_count, override_count;
+	struct {
+		uint64_t phys;
+		uint32_t gsi_base;
+	} ioapics[HANDOFF_MAX_IOAPICS];
+	struct {
+		uint32_t gsi;
+		uint8_t irq;
+		uint16_t flags;
+	} overrides[HANDOFF_MAX_OVERRIDES];
 	/* The ACPI PM timer (FADT PM_TMR_BLK; bits 24 or 32): the reference
 	 * clock of the timer calibration (arch/x86_64/calibrate.c). */
 	struct acpi_reg pm_timer;

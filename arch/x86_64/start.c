@@ -204,7 +204,7 @@ void x86_start(struct x86_handoff *h)
 	x86_set_user_stack(ustack + USER_STACK_SIZE);
 	fbcon_init(&h->bi.fb);
 	apic_init(h->bi.lapic_phys, &h->pm_timer);
-	nmi_watchdog_init(apic_self_id());
+	nmi_watchdog_init(h, apic_self_id());
 	describe_timer();
 
 	x86_switch_stack(kstack + 4096 + KSTACK_SIZE, enter_kernel, h);

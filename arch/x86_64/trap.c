@@ -41,7 +41,8 @@ struct guard {
 	struct cpl_call *cpl_at_entry;
 	struct arch_exception *ex;
 	bool watchdog;
-	bool restoring; /* the epilogue is putting the state back */
+	bool restoring;		   /* the epilogue is putting the state back */
+	struct nmi_watch nmi_prev; /* the NMI watchdog before this run armed it */
 };
 
 struct cpl_call {
@@ -306,7 +307,7 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 	if (r == 0) {
 		if (timeout_ms) {
 			apic_watchdog_arm(timeout_ms);
-			nmi_watchdog_arm(timeout_ms);
+			nmi_watchdog_arm(timeout_ms, &g.nmi_prev);
 		}
 		/* Interrupts on while fn runs: the watchdog is an interrupt. */
 		arch_irq_enable();
@@ -320,12 +321,14 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 	 * or a raised TPR would block the next test's watchdog. */
 	const char *changed = NULL;
 	if (gp->restoring) /* a fault while putting it back: never again */
-		changed = "(putting the state back faulted)";
+		changed = "(restore faulted)";
 	else if (outermost && (gp->restoring = true))
 		changed = x86_state_restore();
 	apic_watchdog_disarm();
 	if (outermost)
 		nmi_watchdog_disarm();
+	else if (gp->watchdog) /* back to the outer run's CPU and deadline */
+		nmi_watchdog_resume(&gp->nmi_prev);
 	g_guard = gp->prev;
 	g_cpl = gp->cpl_at_entry;
 	arch_write_cr4(cr4);
