@@ -278,17 +278,11 @@ static void report_exception(struct ktap_writer *w, const struct arch_exception 
 
 void platform_events_text(const struct arch_platform_events *e, char *buf, size_t size)
 {
-	size_t n = (size_t)ksnprintf(buf, size, "%u stray NMI%s, ", e->nmi, e->nmi == 1 ? "" : "s");
-	n += (size_t)ksnprintf(buf + n, n < size ? size - n : 0, "%u unexpected interrupt%s",
-			       e->irq, e->irq == 1 ? "" : "s");
-	if (e->irq)
-		n += (size_t)ksnprintf(buf + n, n < size ? size - n : 0, " (last vector %#x)",
-				       e->last_vector);
-	n += (size_t)ksnprintf(buf + n, n < size ? size - n : 0, ", %u machine check%s", e->mce,
-			       e->mce == 1 ? "" : "s");
-	if (e->mce)
-		ksnprintf(buf + n, n < size ? size - n : 0, " (bank %u, MCi_STATUS %#llx)",
-			  e->mce_bank, (unsigned long long)e->mce_status);
+	ksnprintf(buf, size,
+		  "%u stray NMI, %u unexpected interrupt (last vector %#x), %u machine check "
+		  "(bank %u, MCi_STATUS %#llx)",
+		  e->nmi, e->irq, e->last_vector, e->mce, e->mce_bank,
+		  (unsigned long long)e->mce_status);
 }
 
 /* Platform events since *since (then *since is now): reported; true if any. */

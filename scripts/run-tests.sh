@@ -19,6 +19,8 @@
 #   9. several CPUs: QEMU -smp 4 (every CPU up, reported and running the
 #      suite), and the self-tests on 4 CPUs (QEMU and the simulator) with one
 #      CPU that never answers its start-up IPI
+#  10. the machines it will meet (issue 21): x2APIC (QEMU >= 8.1), pit=off,
+#      hpet=off, a stray NMI, -smp 8 on 2 host cores
 #
 # Each step's full output is in build/test-logs/; the terminal gets one line a
 # step plus what failed. Every step ends with "N passed, N failed" (a step
@@ -199,6 +201,12 @@ run_step qemu-x2apic-smp4-silent also_check "$LOGS/qemu-x2apic-smp4-silent.ktap"
 	smp_run qemu-x2apic-smp4-silent tests/expectations/selftest-smp.txt 3 4 3 \
 	scripts/run-qemu.sh --smp 4 "${X2[@]}" --config tests/configs/smp-silent-selftest.cfg \
 	--log "$LOGS/qemu-x2apic-smp4-silent.ktap"
+# A hand-over already in x2APIC mode: q35 whose second CPU has APIC ID 105H
+# (OVMF enters x2APIC mode for it; the MADT lists it as a local x2APIC).
+run_step qemu-x2apic-id105 also_check "$LOGS/qemu-x2apic-id105.ktap" '^# cpu 1: APIC ID 0x105: online' \
+	"the CPU with APIC ID 105H online" smp_run qemu-x2apic-id105 tests/expectations/qemu-tcg.txt 2 2 "" \
+	scripts/run-qemu.sh "${X2[@]}" --machine q35 --qemu-arg=-smp --qemu-arg=1,sockets=2,cores=256,maxcpus=512 \
+	--qemu-arg=-device --qemu-arg=max-x86_64-cpu,socket-id=1,core-id=5,thread-id=0 --log "$LOGS/qemu-x2apic-id105.ktap"
 # rates_run NAME ARGS...: qemu_run of the suite, then the rates it reports
 # are sane: the calibration source, an APIC timer and a TSC between 10 MHz
 # and 10 GHz, and run.suite_time_ms within the run's own wall-clock time

@@ -358,9 +358,12 @@ unsigned apic_state_restore(uint32_t tpr, uint32_t svr, uint32_t lint0, uint32_t
 	unsigned eois = 0;
 
 	/* A disabled APIC, or one left in the other mode, first (SDM Vol. 3A
-	 * 10.12.5: x2APIC is entered from xAPIC, with EN set). */
+	 * 10.12.5: x2APIC is entered from xAPIC, with EN set, and left only
+	 * by disabling: from x2APIC mode the saved value is written at once). */
 	if (rdmsr_safe(MSR_IA32_APIC_BASE, &base) == 0 && base != saved_base) {
-		wrmsr_safe(MSR_IA32_APIC_BASE, (saved_base & ~APIC_BASE_EXTD) | APIC_BASE_EN);
+		if (!(base & APIC_BASE_EXTD))
+			wrmsr_safe(MSR_IA32_APIC_BASE,
+				   (saved_base & ~APIC_BASE_EXTD) | APIC_BASE_EN);
 		wrmsr_safe(MSR_IA32_APIC_BASE, saved_base);
 		size_t n = kstrlen(changed);
 		ksnprintf(changed + n, size - n, "%sIA32_APIC_BASE", n ? ", " : "");

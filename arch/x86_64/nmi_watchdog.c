@@ -233,9 +233,10 @@ void nmi_watchdog_init(const struct x86_handoff *h, uint32_t bsp_apic_id)
 	status = desc;
 }
 
+/* For this CPU: its APIC ID must fit the messages' 8 bits. */
 bool nmi_watchdog_available(void)
 {
-	return hpet != NULL;
+	return hpet != NULL && apic_self_id() <= 0xFF;
 }
 
 static void set_deadline(uint64_t when)
