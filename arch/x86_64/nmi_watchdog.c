@@ -4,10 +4,10 @@
  * comparator (IA-PC HPET 1.0a), one-shot against its 64-bit counter.
  *
  * The local APIC timer ends hangs as a maskable interrupt; its LVT has no
- * delivery-mode field (SDM Vol. 3A 10.5.1, Figure 10-8), so RFLAGS.IF = 0, a
+ * delivery-mode field (SDM Vol. 3A 11.5.1, Figure 11-8), so RFLAGS.IF = 0, a
  * raised TPR, a masked LVT or a disabled APIC hold it back. An NMI is held
  * back by none of these (Vol. 3A 6.7.1; a software-disabled local APIC still
- * accepts NMI messages, 10.4.7.2).
+ * accepts NMI messages, 11.4.7.2).
  *
  * Where everything is, from ACPI only (boot/acpi.c): the HPET from its
  * ACPI table, the I/O APICs and the ISA overrides from the MADT. Firmware
