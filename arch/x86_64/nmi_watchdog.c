@@ -17,7 +17,7 @@
  * The route, in order of preference:
  *
  *   1. an FSB message (Tn_FSB_INT_DEL_CAP, HPET 2.3.8): an MSI write to the
- *      local APIC with NMI delivery (SDM Vol. 3A 10.11.1-2): no interrupt
+ *      local APIC with NMI delivery (SDM Vol. 3A 11.11.1-2): no interrupt
  *      pin at all. Intel PCHs offer it on every timer; their I/O APIC routes
  *      (pins 20-23) are PCI INTx lines, and the datasheets (e.g. 6 Series
  *      5.17.2) forbid an edge-mode timer on a pin shared with PCI;
@@ -133,7 +133,7 @@ static bool free_pin(const struct x86_handoff *h, uint32_t gsi, unsigned *p)
 }
 
 /* Deliver to APIC ID id: the FSB message's address or the pin's
- * destination field (SDM Vol. 3A 10.11.1; 82093AA 3.2.4). */
+ * destination field (SDM Vol. 3A 11.11.1; 82093AA 3.2.4). */
 static void target(uint32_t id)
 {
 	target_id = id;
