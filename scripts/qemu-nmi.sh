@@ -8,11 +8,13 @@
 
 usage() {
 	cat <<'USAGE'
-usage: scripts/qemu-nmi.sh --after REGEX --log FILE [run-qemu.sh options...]
+usage: scripts/qemu-nmi.sh --after REGEX --log FILE [--command CMD] [run-qemu.sh options...]
 
   --after REGEX  send the NMI once the serial log has a line matching REGEX
                  (grep -E), e.g. '^ *not ok 5 ' for "while test 6 runs"
   --log FILE     the run's log (passed on to run-qemu.sh)
+  --command CMD  this monitor command instead of `nmi` (e.g. an `mce`)
+  --after and --command repeat in pairs: the Nth command after the Nth line.
   -h, --help     this text
 
 Exit status: run-qemu.sh's (0 pass, 1 fail, 2 error, 3 timeout), or 4 when
@@ -25,48 +27,75 @@ die() {
 	exit 2
 }
 
-after=
+afters=()
+commands=()
 log=
 args=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--after) after=${2:?--after needs a pattern}; shift ;;
+	--after) afters+=("${2:?--after needs a pattern}"); shift ;;
 	--log) log=${2:?--log needs a file}; shift ;;
+	--command) commands+=("${2:?--command needs a monitor command}"); shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) args+=("$1") ;;
 	esac
 	shift
 done
-[ -n "$after" ] && [ -n "$log" ] || { usage >&2; die "--after and --log are required"; }
+[ "${#afters[@]}" -gt 0 ] && [ -n "$log" ] || { usage >&2; die "--after and --log are required"; }
 here=$(cd "$(dirname "$0")/.." && pwd)
 sock=$(mktemp -u "$here/build/qemu-nmi.XXXXXX.sock")
 trap 'rm -f "$sock"' EXIT
 
 "$here/scripts/run-qemu.sh" --monitor "$sock" --log "$log" ${args[@]+"${args[@]}"} &
 run=$!
-sent=0
-# The raw log grows as the kernel writes; poll it (bounded by the run).
-while kill -0 "$run" 2>/dev/null; do
-	if [ -S "$sock" ] && tr -d '\r' <"$log.raw" 2>/dev/null | grep -qE "$after"; then
-		python3 - "$sock" <<'PY' && sent=1
-import socket, sys, time
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-s.settimeout(5)
-s.sendall(b"nmi\n")
+# One monitor connection for every command; the raw log grows as the
+# kernel writes: polled until each line came (or the run ended).
+pairs=()
+for i in "${!afters[@]}"; do pairs+=("${afters[$i]}" "${commands[$i]:-nmi}"); done
+python3 - "$sock" "$log.raw" "$run" "${pairs[@]}" <<'PY' &
+import os, re, socket, sys, time
+sock, raw, run, pairs = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+def alive():
+    try:
+        os.kill(run, 0)
+        return True
+    except OSError:
+        return False
+s = None
+sent = 0
+while sent < len(pairs) // 2 and alive():
+    try:
+        if s is None:
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sock)
+        text = open(raw, errors="replace").read().replace("\r", "")
+    except OSError:
+        s = None
+        time.sleep(0.05)
+        continue
+    after, command = pairs[2 * sent], pairs[2 * sent + 1]
+    if re.search(after, text, re.M):
+        s.sendall(command.encode() + b"\n")
+        print(f"qemu-nmi.sh: '{command}' sent after /{after}/", file=sys.stderr)
+        sent += 1
+    time.sleep(0.02)
 time.sleep(0.2)
-s.close()
+if s is not None:  # what the monitor said (an mce refused, a reset...)
+    s.settimeout(0.5)
+    try:
+        out = s.recv(65536).decode(errors="replace")
+        for line in out.splitlines():
+            if line.strip() and not line.startswith(("QEMU ", "(qemu)")):
+                print("qemu-nmi.sh: monitor: " + line.strip(), file=sys.stderr)
+    except OSError:
+        pass
+sys.exit(0 if sent == len(pairs) // 2 else 4)
 PY
-		break
-	fi
-	sleep 0.05
-done
+sender=$!
 wait "$run"
 rc=$?
-if [ "$sent" = 1 ]; then
-	echo "qemu-nmi.sh: NMI sent after /$after/" >&2
-else
-	echo "qemu-nmi.sh: the NMI was not sent (no line /$after/ or no monitor)" >&2
+if ! wait "$sender"; then
+	echo "qemu-nmi.sh: not every command was sent (a line never came, or no monitor)" >&2
 	rc=4
 fi
 exit $rc

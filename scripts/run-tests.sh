@@ -245,6 +245,18 @@ nmi_run() {
 		compare_run "$LOGS/qemu-nmi.ktap" tests/expectations/selftest.txt
 }
 run_step qemu-nmi nmi_run
+# Two machine checks (monitor `mce`, RIPV set) into selftest.endless_loop and
+# its retry: each reported with its bank; the second would shut the machine
+# down if the first had left MCG_STATUS.MCIP set.
+mce_run() {
+	scripts/qemu-nmi.sh --after '# Subtest: selftest' --command 'mce 0 1 0xb200000000000000 5 0 0' \
+		--after 'retried once' --command 'mce 0 2 0xb200000000000002 5 0 0' --log "$LOGS/qemu-mce.ktap" \
+		--config tests/configs/selftest-loop.cfg --timeout "${QEMU_TIMEOUT:-300}"
+	echo "qemu-nmi.sh exit status $?"
+	also_check "$LOGS/qemu-mce.ktap" '^# platform events: .* 2 machine check \(bank 2, MCi_STATUS 0xb200000000000002\)' \
+		"both machine checks reported, with the bank" compare_run "$LOGS/qemu-mce.ktap" tests/expectations/selftest-loop.txt
+}
+run_step qemu-mce mce_run
 # -smp 8 on 2 host cores: every CPU up and running the suite.
 run_step qemu-tcg-smp8 smp_run qemu-tcg-smp8 tests/expectations/qemu-tcg.txt 8 8 "" \
 	taskset -c 0,1 scripts/run-qemu.sh --smp 8 --log "$LOGS/qemu-tcg-smp8.ktap" --timeout "${QEMU_TIMEOUT:-300}"

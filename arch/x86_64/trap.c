@@ -76,16 +76,20 @@ void arch_platform_events(struct arch_platform_events *e)
 }
 
 /*
- * #MC: every bank with MCi_STATUS.VAL is noted (the latest kept) and
- * cleared, then MCG_STATUS.MCIP, which software clears before it returns
- * (Vol. 3B 16.3.1.2; a second #MC while MCIP is set shuts the processor
- * down). True when RIPV says the interrupted code may resume.
+ * #MC: MCG_STATUS.MCIP is cleared first, as software must before it
+ * returns (Vol. 3B 16.3.1.2; a second #MC while MCIP is set shuts the
+ * processor down); then every bank with MCi_STATUS.VAL is noted (the
+ * latest kept) and cleared. True when RIPV says the code may resume.
  */
 static bool machine_check(void)
 {
 	uint32_t error_code = g_fault_error_code;
 	uint64_t cap = 0, st, mcg = 0;
 
+	/* MCIP first: an NMI (not held back by #MC) that abandons this handler
+	 * must not leave it set. */
+	(void)rdmsr_safe(MSR_IA32_MCG_STATUS, &mcg);
+	(void)wrmsr_safe(MSR_IA32_MCG_STATUS, mcg & ~MCG_STATUS_MCIP);
 	(void)rdmsr_safe(MSR_IA32_MCG_CAP, &cap);
 	for (uint32_t i = 0; i < (cap & 0xFF); i++) {
 		if (rdmsr_safe(MSR_IA32_MC0_STATUS + 4 * i, &st) || !(st & MCI_STATUS_VAL))
@@ -95,8 +99,6 @@ static bool machine_check(void)
 		(void)wrmsr_safe(MSR_IA32_MC0_STATUS + 4 * i, 0);
 	}
 	__atomic_fetch_add(&g_events.mce, 1, __ATOMIC_RELAXED);
-	(void)rdmsr_safe(MSR_IA32_MCG_STATUS, &mcg);
-	(void)wrmsr_safe(MSR_IA32_MCG_STATUS, mcg & ~MCG_STATUS_MCIP);
 	g_fault_error_code = error_code;
 	return mcg & MCG_STATUS_RIPV;
 }
