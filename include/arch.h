@@ -457,7 +457,8 @@ const char *arch_cpu_state_name(enum cpu_state s);
 
 unsigned arch_cpu_count(void);
 /* CPUs the firmware lists as enabled that did not fit in ARCH_MAX_CPUS: how
- * many, and the APIC IDs of the first `max` into ids. */
+ * many, and the APIC IDs of the first `max` of those recorded into ids (the
+ * machine records 1024; entries past them are left as they were). */
 unsigned arch_cpus_left_out(uint32_t *ids, unsigned max);
 unsigned arch_cpu_boot(void);
 unsigned arch_cpu_current(void);
