@@ -234,6 +234,12 @@ run_step qemu-pit-off rates_run qemu-pit-off --machine q35,pit=off
 # No HPET: no NMI watchdog ("none" and why), the suite as ever.
 run_step qemu-hpet-off also_check "$LOGS/qemu-hpet-off.ktap" 'NMI watchdog: none \(' "no NMI watchdog, and why" \
 	qemu_run qemu-hpet-off "" tests/expectations/qemu-tcg.txt --machine q35,hpet=off
+# An HPET with FSB delivery (QEMU hpet.msi=on): the NMI watchdog's MSI route,
+# re-targeted to each CPU, ends the self-tests' hangs on 4 CPUs.
+run_step qemu-hpet-fsb also_check "$LOGS/qemu-hpet-fsb.ktap" 'NMI watchdog: HPET timer [0-9]+ one-shot, FSB message' \
+	"the NMI watchdog takes the FSB route" smp_run qemu-hpet-fsb tests/expectations/selftest-smp.txt 3 4 3 \
+	scripts/run-qemu.sh --smp 4 --qemu-arg=-global --qemu-arg=hpet.msi=on --config tests/configs/smp-silent-selftest.cfg \
+	--log "$LOGS/qemu-hpet-fsb.ktap" --timeout "${QEMU_TIMEOUT:-300}"
 # A stray NMI (QEMU monitor `nmi`) while selftest.endless_loop runs: the same
 # verdicts, and the NMI listed under that test and in the run's totals.
 nmi_run() {
