@@ -29,10 +29,10 @@
 #      model of it is compared with the same file first). Where KVM cannot
 #      run a guest, that step says skipped and why and counts 0 passed,
 #      0 failed.
-#  11. the LAVA jobs of lava/ run by lava-run without a server, LAVA's
+#  12. the LAVA jobs of lava/ run by lava-run without a server, LAVA's
 #      results checked against the KTAP log it read, and runs that never
 #      reach a verdict seen as incomplete jobs (scripts/test-lava.sh)
-#  12. the HTML report in headless Chromium: counts, failures, screenshot
+#  13. the HTML report in headless Chromium: counts, failures, screenshot
 #      colours, filters, a 500-run matrix within 2 s, and diff
 #      (scripts/test-html-report.sh)
 #
@@ -289,8 +289,6 @@ run_step direct-append direct_append
 run_step sim-kvm-amd-pmu-off sim_platform kvm-amd-zen4-pmu-off tests/expectations/qemu-kvm-amd-pmu-off.txt
 run_step kvm-direct kvm_direct
 run_step direct-linux64 direct_linux64
-run_step lava scripts/test-lava.sh
-run_step html-report scripts/test-html-report.sh
 
 # Issue 21: the machines it will meet (README "Platform facts").
 # also_check LOG PATTERN WHAT COMMAND...: the command's own counts (its last
@@ -388,6 +386,9 @@ run_step qemu-mce mce_run
 # -smp 8 on 2 host cores: every CPU up and running the suite.
 run_step qemu-tcg-smp8 smp_run qemu-tcg-smp8 tests/expectations/qemu-tcg.txt 8 8 "" \
 	taskset -c 0,1 scripts/run-qemu.sh --smp 8 --log "$LOGS/qemu-tcg-smp8.ktap" --timeout "${QEMU_TIMEOUT:-300}"
+
+run_step lava scripts/test-lava.sh
+run_step html-report scripts/test-html-report.sh
 
 echo
 if [[ ${#steps_failed[@]} -gt 0 ]]; then
