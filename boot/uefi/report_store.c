@@ -25,6 +25,7 @@
  * as garbage.
  */
 #include "efi_boot.h"
+#include "ktap.h"
 #include "report_format.h"
 
 /* {706d7574-6573-7421-9a3c-5265706f7274}: "pmut" "es" "t!" .. "Report" */
@@ -165,7 +166,7 @@ bool efi_store_report(const char *name, const char *data, size_t len)
 		done += n;
 		chunks++;
 	}
-	SetMem(&meta, sizeof(meta), 0);
+	kmemset(&meta, 0, sizeof(meta));
 	meta.magic = REPORT_MAGIC;
 	meta.format = REPORT_FORMAT_LZ1;
 	meta.chunks = chunks;
@@ -220,8 +221,9 @@ static void file_name(CHAR16 *out, const struct report_meta *m, unsigned attempt
 		out[n++] = L'-';
 		n = append_safe(out, n, num, sizeof(num));
 	}
+	for (const char *e = ".ktap"; *e; e++)
+		out[n++] = (CHAR16)*e;
 	out[n] = 0;
-	StrCat(out, L".ktap");
 }
 
 #define MAX_NAME_ATTEMPTS 999
@@ -241,8 +243,8 @@ static char *load_text(const struct report_meta *m, UINTN *len, const char **why
 {
 	CHAR16 vname[24];
 	UINT32 attrs;
-	uint8_t *packed = AllocatePool(m->stored + 1);
-	char *text = AllocatePool(m->text_len + 1);
+	uint8_t *packed = efi_alloc(m->stored + 1);
+	char *text = efi_alloc(m->text_len + 1);
 	*why = "a saved report is in UEFI variables but memory ran out; kept";
 	if (!packed || !text)
 		goto fail;
@@ -256,7 +258,7 @@ static char *load_text(const struct report_meta *m, UINTN *len, const char **why
 	}
 	size_t produced = 0;
 	enum lz_status st = lz_decompress(packed, got, (uint8_t *)text, m->text_len, &produced);
-	FreePool(packed);
+	efi_free(packed);
 	packed = NULL;
 	if (report_text_check(m, st, (const uint8_t *)text, produced) != REPORT_TEXT_CORRUPT) {
 		*len = produced;
@@ -267,9 +269,9 @@ static char *load_text(const struct report_meta *m, UINTN *len, const char **why
 		       "nothing written");
 fail:
 	if (packed)
-		FreePool(packed);
+		efi_free(packed);
 	if (text)
-		FreePool(text);
+		efi_free(text);
 	return NULL;
 }
 
@@ -310,22 +312,21 @@ const char *efi_report_flush(EFI_FILE_HANDLE root)
 		file_name(fname, &meta, attempt);
 		s = efi_create_file(root, L"\\pmutest", fname, text, got);
 	} while (s == EFI_ACCESS_DENIED && ++attempt <= MAX_NAME_ATTEMPTS);
-	FreePool(text);
-	CHAR16 *msg;
+	efi_free(text);
+	char *name = efi_strdup_ascii(fname), msg[320], st[32];
 	if (EFI_ERROR(s)) {
-		msg = PoolPrint(L"the saved report of the previous run could not be written to "
-				L"\\pmutest\\%s (%r); it stays in UEFI variables",
-				fname, s);
+		ksnprintf(msg, sizeof(msg),
+			  "the saved report of the previous run could not be written to "
+			  "\\pmutest\\%s (%s); it stays in UEFI variables",
+			  name ? name : "?", efi_status_name(s, st, sizeof(st)));
 	} else {
 		discard(NULL);
-		msg = PoolPrint(L"the report of the previous run (%ld of %ld bytes%s) was written "
-				L"to \\pmutest\\%s",
-				(UINT64)got, meta.original, meta.complete ? L"" : L", incomplete",
-				fname);
+		ksnprintf(msg, sizeof(msg),
+			  "the report of the previous run (%llu of %llu bytes%s) was written "
+			  "to \\pmutest\\%s",
+			  (unsigned long long)got, (unsigned long long)meta.original,
+			  meta.complete ? "" : ", incomplete", name ? name : "?");
 	}
-	if (!msg)
-		return "a saved report was handled, but no memory for the message";
-	char *a = efi_strdup_ascii(msg);
-	FreePool(msg);
-	return a;
+	efi_free(name);
+	return efi_strdup(msg);
 }
