@@ -49,11 +49,29 @@ static unsigned read_options(struct options *o, const struct boot_info *bi, unsi
 	return errors;
 }
 
+/* The SecureBoot variable as the loader read it (NULL: not read). */
+static const char *secure_boot_text(enum boot_secure_boot sb)
+{
+	switch (sb) {
+	case BOOT_SECURE_BOOT_ON:
+		return "on (the firmware enforced image signatures for this boot)";
+	case BOOT_SECURE_BOOT_OFF:
+		return "off";
+	case BOOT_SECURE_BOOT_UNSUPPORTED:
+		return "not supported by the firmware (no SecureBoot variable)";
+	case BOOT_SECURE_BOOT_UNKNOWN:
+		break;
+	}
+	return NULL;
+}
+
 static void describe_run(const struct boot_info *bi)
 {
 	ktap_diag(&g_ktap, "pmutest %s on %s: %s", PMUTEST_VERSION, arch_name(), arch_platform());
 	if (bi->firmware_vendor)
 		ktap_diag(&g_ktap, "firmware: %s", bi->firmware_vendor);
+	if (secure_boot_text(bi->secure_boot))
+		ktap_diag(&g_ktap, "secure boot: %s", secure_boot_text(bi->secure_boot));
 	if (bi->boot_message)
 		ktap_diag(&g_ktap, "boot: %s", bi->boot_message);
 	if (bi->usable_memory)
@@ -154,6 +172,7 @@ void kernel_main(const struct boot_info *bi)
 	struct screen_summary sum = {
 	    .status = status,
 	    .firmware = bi->firmware_vendor,
+	    .secure_boot = secure_boot_text(bi->secure_boot),
 	    .boot_message = bi->boot_message,
 	    .report = SCREEN_REPORT_NOT_KEPT,
 	};

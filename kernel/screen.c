@@ -352,6 +352,8 @@ static void add_machine(const struct screen_summary *sum)
 	add_wrapped(SCREEN_GREY, "  platform:    ", arch_platform());
 	if (sum->firmware)
 		add_wrapped(SCREEN_GREY, "  firmware:    ", sum->firmware);
+	if (sum->secure_boot)
+		add_wrapped(SCREEN_GREY, "  secure boot: ", sum->secure_boot);
 }
 
 static void add_suite_row(const char *name, const struct suite_count *c, enum screen_color col)

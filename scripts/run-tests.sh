@@ -19,6 +19,9 @@
 #   9. several CPUs: QEMU -smp 4 (every CPU up, reported and running the
 #      suite), and the self-tests on 4 CPUs (QEMU and the simulator) with one
 #      CPU that never answers its start-up IPI
+#  10. Secure Boot enforced (scripts/test-secureboot.sh): the signed stick
+#      runs, the unsigned and tampered ones are refused, the shim layout runs
+#      once its key is enrolled
 #
 # Each step's full output is in build/test-logs/; the terminal gets one line a
 # step plus what failed. Every step ends with "N passed, N failed" (a step
@@ -167,6 +170,7 @@ run_step qemu-tcg-smp4 smp_run qemu-tcg-smp4 tests/expectations/qemu-tcg.txt 4 4
 run_step qemu-smp4-silent smp_run qemu-smp4-silent tests/expectations/selftest-smp.txt 3 4 3 \
 	scripts/run-qemu.sh --smp 4 --config tests/configs/smp-silent-selftest.cfg \
 	--log "$LOGS/qemu-smp4-silent.ktap" --timeout "${QEMU_TIMEOUT:-300}"
+run_step qemu-secureboot scripts/test-secureboot.sh # signed, refused, shim + MOK (issue 22)
 
 echo
 if [[ ${#steps_failed[@]} -gt 0 ]]; then
