@@ -500,6 +500,10 @@ unsigned arch_cpus_start(unsigned silent_cpu);
  */
 enum arch_guard_result arch_run_on_cpu(unsigned cpu, void (*fn)(void *), void *arg,
 				       uint32_t timeout_ms, struct arch_exception *ex);
+/* Inside a guarded run: the MSRs it wrote so far keep their new values (the
+ * harness puts back none of them). The runner's PMU reset, so that every
+ * test starts from the state pmutest set, not from what the firmware left. */
+void arch_msr_keep(void);
 
 /* ---- Output, exit ------------------------------------------------------ */
 

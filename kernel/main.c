@@ -8,6 +8,7 @@
 #include "boot_info.h"
 #include "caps.h"
 #include "cpus.h"
+#include "fw_state.h"
 #include "ktap.h"
 #include "msr.h"
 #include "options.h"
@@ -113,6 +114,7 @@ void kernel_main(const struct boot_info *bi)
 	 * and the plan line needs the selection. Neither prints anything. */
 	arch_cpus_start(opts.smp_silent_cpu);
 	cpus_read_records();
+	fw_state_read(); /* the boot CPU's counters before any test wrote them */
 	unsigned n_cpus = cpus_selected(&opts, cpus);
 
 	ktap_header(&g_ktap, runner_count_suites(&opts) * n_cpus);
@@ -129,6 +131,7 @@ void kernel_main(const struct boot_info *bi)
 			  "ends with verdict ERROR: it is not the run the options asked for",
 			  option_errors);
 	cpus_report(&opts);
+	fw_state_report();
 	/* A CPUID no processor can have (caps_absurd), on any CPU: no test could
 	 * say anything true about it. Refuse the run, naming the field. */
 	char absurd[160];

@@ -253,6 +253,7 @@ static void reset_fn(void *arg)
 	arch_set_pmi_handler(NULL);
 	arch_set_nmi_handler(NULL);
 	pmu_reset_all();
+	arch_msr_keep(); /* the clean state stays: the next test starts from it */
 }
 
 static void report_exception(struct ktap_writer *w, const struct arch_exception *ex)
@@ -434,6 +435,13 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 		run_cpu = cpus[c];
 		cpus_use(run_cpu);
 		screen_set_cpu(run_cpu);
+		/* The suites start from a PMU pmutest set, not from what the
+		 * firmware left (kernel/fw_state.c reported that already). */
+		struct arch_exception rex;
+		if (arch_run_on_cpu(run_cpu, reset_fn, NULL, o->timeout_ms, &rex) !=
+		    ARCH_GUARD_RETURNED)
+			ktap_diag(&g_ktap, "cpu %u: the PMU reset before the suites failed (%s)",
+				  run_cpu, x86_vector_name(rex.vector));
 		for (unsigned i = 0; i < n; i++) {
 			char *label = labels[i];
 			if (n_cpus > 1)

@@ -166,10 +166,13 @@ run_step qemu-selftest qemu_run qemu-selftest tests/configs/selftest.cfg tests/e
 run_step sim-smp-silent smp_run sim-smp-silent tests/expectations/selftest-smp.txt 3 4 3 \
 	sh -c "build/host/pmusim --profile smp-synth-v5-x4 --config tests/configs/smp-silent-selftest.cfg >$LOGS/sim-smp-silent.ktap"
 run_step qemu-tcg-smp4 smp_run qemu-tcg-smp4 tests/expectations/qemu-tcg.txt 4 4 "" \
-	scripts/run-qemu.sh --smp 4 --log "$LOGS/qemu-tcg-smp4.ktap" --timeout "${QEMU_TIMEOUT:-300}"
+	scripts/run-qemu.sh --smp 4 --log "$LOGS/qemu-tcg-smp4.ktap" --screen "$LOGS/qemu-tcg-smp4.screen" \
+	--timeout "${QEMU_TIMEOUT:-300}"
 run_step qemu-smp4-silent smp_run qemu-smp4-silent tests/expectations/selftest-smp.txt 3 4 3 \
 	scripts/run-qemu.sh --smp 4 --config tests/configs/smp-silent-selftest.cfg \
 	--log "$LOGS/qemu-smp4-silent.ktap" --timeout "${QEMU_TIMEOUT:-300}"
+# The 4-CPU run's summary screen, row by row (a row per suite per CPU).
+run_step qemu-smp4-screen python3 scripts/check-screen.py "$LOGS/qemu-tcg-smp4.ktap" "$LOGS/qemu-tcg-smp4.screen"
 run_step qemu-secureboot scripts/test-secureboot.sh # signed, refused, shim + MOK (issue 22)
 
 echo

@@ -196,6 +196,35 @@ void sim_pmu_reset(void)
 	/* Vol. 3A 10.4.7.1: LVT entries reset masked. */
 	g_sim.apic.lvt_pmi = APIC_LVT_MASKED;
 	g_sim.apic.irr = g_sim.apic.isr = false;
+	if (quirk(Q_FW_LEFT_COUNTERS))
+		sim_firmware_left_counters();
+}
+
+/* What firmware that uses the PMU leaves behind (Linux check_hw_exists():
+ * "Broken BIOS detected"), written through WRMSR as the firmware would: a
+ * write the PMU refuses (#GP) is simply not made. */
+void sim_firmware_left_counters(void)
+{
+	const uint64_t evtsel = 0x43003c; /* EN | OS | USR, unhalted core cycles */
+	int saved_cpl = g_sim.cpl;
+	g_sim.cpl = 0;
+	if (caps_amd_like(&g_sim.caps)) {
+		sim_wrmsr(g_sim.caps.amd.perfctr_core ? MSR_F15H_PERF_CTL0 : MSR_K7_EVNTSEL0,
+			  evtsel);
+		sim_wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 1);
+	} else if (g_sim.version >= 1) {
+		sim_wrmsr(MSR_IA32_PERFEVTSEL(0), evtsel);
+		if (g_sim.version >= 2) {
+			/* counters 1 and 2 at every ring, as the board left them */
+			uint64_t fixed = 0x330, global = 0;
+			if (sim_wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed) == 0)
+				global = BIT_ULL(33) | BIT_ULL(34);
+			uint64_t g = 0;
+			sim_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL, &g);
+			sim_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, g | global);
+		}
+	}
+	g_sim.cpl = saved_cpl;
 }
 
 /* One CPU of the machine, made current: its profile's CPUID and PMU. */

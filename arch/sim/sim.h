@@ -269,6 +269,8 @@ enum sim_config_result sim_configure(const struct sim_profile *p, const bool *qu
 				     unsigned errlen);
 bool sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 void sim_pmu_reset(void);
+/* The firmware-left-counters quirk: counters programmed as firmware leaves them. */
+void sim_firmware_left_counters(void);
 
 /* msr.c: the dispatcher over the families; returns the vector (0 or
  * X86_VEC_GP). */
