@@ -577,6 +577,10 @@ void arch_screen_publish(void);
  * a keyboard to ask at all. */
 enum arch_key { ARCH_KEY_NONE, ARCH_KEY_PRESSED, ARCH_KEY_NO_KEYBOARD };
 enum arch_key arch_key_poll(void);
+/* Halt about ms milliseconds, woken by a timer (interrupts off again on
+ * return): between key polls after the verdict, so that a machine left on
+ * does not spin at full power. Returns at once where no timer can wake it. */
+void arch_idle_ms(unsigned ms);
 
 /* Called by arch_exit() when the machine stays up after the verdict (no
  * exit device: real hardware): the kernel's last screen, paged by key or
@@ -587,5 +591,8 @@ __attribute__((noreturn)) void kernel_halted(enum run_status status);
  * cannot. name: the machine, without extension (the stored file's name adds
  * the date and ".ktap", see boot/uefi/report_store.c). */
 bool arch_save_report(const char *name, const char *data, size_t len);
+/* Why the last arch_save_report() kept nothing (e.g. the variable store
+ * has no room to spare), NULL when unknown. */
+const char *arch_save_report_error(void);
 
 #endif

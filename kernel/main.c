@@ -194,6 +194,9 @@ void kernel_main(const struct boot_info *bi)
 		if (arch_save_report(machine, text, len)) {
 			ktap_diag(&g_ktap, "report saved%s", truncated ? " (truncated)" : "");
 			sum.report = SCREEN_REPORT_KEPT;
+		} else if (arch_save_report_error()) {
+			ktap_diag(&g_ktap, "report not saved: %s", arch_save_report_error());
+			sum.report_error = arch_save_report_error();
 		}
 	}
 	screen_summary(&sum);

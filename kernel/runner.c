@@ -304,8 +304,14 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	struct arch_exception ex;
 	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;
 	live_test = d;
+	unsigned smi_before = pmu_smi_windows();
 	enum arch_guard_result rc = arch_run_on_cpu(run_cpu, run_fn, &t, timeout, &ex);
 	live_test = NULL;
+	if (pmu_smi_windows() != smi_before)
+		ktap_diag(w,
+			  "smi: %u counting window(s) of this test saw an SMI (MSR_SMI_COUNT "
+			  "changed) and were measured once more",
+			  pmu_smi_windows() - smi_before);
 
 	if (rc != ARCH_RUN_CPU_LOST && rc != ARCH_RUN_CPU_OFFLINE) {
 		struct arch_exception rex;

@@ -30,6 +30,7 @@
 #define LINE_LEN       200
 #define VERDICT_SCALE  4  /* cells a large character is wide and high */
 #define CYCLE_SECONDS  10 /* a page's time on screen without a key */
+#define KEY_POLL_MS    50 /* halted between key polls: a key still feels instant */
 #define RECENT	       4  /* failing tests the progress view lists */
 #define SUITE_COLUMN_W 24
 
@@ -468,7 +469,9 @@ static void add_report(const struct screen_summary *sum)
 		break;
 	case SCREEN_REPORT_FAILED:
 		ksnprintf(b, sizeof(b),
-			  "could not be kept in UEFI variables: take it from the serial port.");
+			  "could not be kept in UEFI variables%s%s: take it from the serial port.",
+			  sum->report_error ? ": " : "",
+			  sum->report_error ? sum->report_error : "");
 		break;
 	default:
 		ksnprintf(b, sizeof(b),
@@ -588,7 +591,7 @@ void kernel_halted(enum run_status status)
 	(void)status;
 	if (!s.on || !n_pages)
 		for (;;)
-			arch_irq_disable(); /* nothing to page: the log stays */
+			arch_idle_ms(1000); /* nothing to page: the log stays */
 	uint64_t hz = arch_tsc_hz() ? arch_tsc_hz() : 2000000000ull;
 	unsigned page = 0;
 	bool keyed = false;
@@ -604,5 +607,6 @@ void kernel_halted(enum run_status status)
 			draw_page(page, k);
 			shown = arch_rdtsc();
 		}
+		arch_idle_ms(KEY_POLL_MS);
 	}
 }

@@ -33,6 +33,7 @@ struct screen_summary {
 	const char *secure_boot;  /* may be NULL */
 	const char *boot_message; /* the previous run's report, may be NULL */
 	const char *report_name;  /* machine part of the stored file's name */
+	const char *report_error; /* why it was not kept, may be NULL */
 	enum { SCREEN_REPORT_NOT_KEPT, SCREEN_REPORT_KEPT, SCREEN_REPORT_FAILED } report;
 };
 

@@ -3,6 +3,7 @@
 """Add a variable to an OVMF variable store image, offline.
 
 usage: scripts/ovmf-vars.py add-mok VARS CERT.der
+       scripts/ovmf-vars.py fill VARS FREE_BYTES
        scripts/ovmf-vars.py list VARS
 
 add-mok appends shim's MokList (NV+BS, shim's GUID) holding one X.509
@@ -12,7 +13,9 @@ person at the keyboard. The store is EDK II's authenticated variable store
 (MdeModulePkg/Include/Guid/VariableFormat.h): after the firmware volume
 header, a VARIABLE_STORE_HEADER, then 4-byte aligned variables, each an
 AUTHENTICATED_VARIABLE_HEADER (StartId 55AAH, State 3FH = added), its
-UCS-2 name and its data; the free space is FFH bytes. Exit status 0 done,
+UCS-2 name and its data; the free space is FFH bytes. fill adds variables (PmutestFillNNN, 4000
+bytes or less each) until FREE_BYTES of the store are left: a store too
+full for a report, as a firmware's may be. Exit status 0 done,
 1 the store has no room or is not one, 2 usage.
 """
 import struct
@@ -47,12 +50,11 @@ def variables(img):
     while off + HEADER.size <= base + size:
         start, state, _, attrs, _, _, _, nsize, dsize, guid = HEADER.unpack_from(img, off)
         if start != START_ID:
-            return off, base + size, []
+            return
         name = bytes(img[off + HEADER.size:off + HEADER.size + nsize]).decode("utf-16-le")
         yield off, state, attrs, name.rstrip("\0"), uuid.UUID(bytes_le=guid), dsize
         off += HEADER.size + nsize + dsize
         off = (off + 3) & ~3
-    return off, base + size, []
 
 
 def end_of_vars(img):
@@ -75,6 +77,25 @@ def add_variable(img, name, guid, attrs, data):
     img[off:off + HEADER.size] = HEADER.pack(START_ID, VAR_ADDED, 0, attrs, 0, bytes(16), 0,
                                              len(raw_name), len(data), guid.bytes_le)
     img[off + HEADER.size:off + need] = raw_name + data
+
+
+FILL_GUID = uuid.UUID("706d7574-6573-7421-9a3c-46696c6c6572")
+
+
+def fill(img, free):
+    n = 0
+    while True:
+        off, end = end_of_vars(img)
+        left = end - off - free
+        name = f"PmutestFill{n:03d}"
+        cost = HEADER.size + 2 * (len(name) + 1)
+        if left < cost + 1:
+            return n
+        size = min(4000, left - cost)
+        add_variable(img, name, FILL_GUID, NV | BS | 0x4, bytes([0x5A]) * size)
+        img_end = end_of_vars(img)[0]
+        assert img_end > off
+        n += 1
 
 
 def mok_list(der):
@@ -101,6 +122,16 @@ def main():
             sys.exit(1)
         open(sys.argv[2], "wb").write(img)
         print(f"ovmf-vars: MokList with one certificate ({len(der)} bytes) added to {sys.argv[2]}")
+    elif len(sys.argv) == 4 and sys.argv[1] == "fill":
+        img = bytearray(open(sys.argv[2], "rb").read())
+        try:
+            n = fill(img, int(sys.argv[3]))
+        except ValueError as e:
+            print(f"ovmf-vars: {sys.argv[2]}: {e}", file=sys.stderr)
+            sys.exit(1)
+        open(sys.argv[2], "wb").write(img)
+        off, end = end_of_vars(img)
+        print(f"ovmf-vars: {n} filler variables added; {end - off} bytes of the store left")
     elif len(sys.argv) == 3 and sys.argv[1] == "list":
         img = open(sys.argv[2], "rb").read()
         for off, state, attrs, name, guid, dsize in variables(img):

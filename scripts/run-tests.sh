@@ -174,6 +174,7 @@ run_step qemu-smp4-silent smp_run qemu-smp4-silent tests/expectations/selftest-s
 # The 4-CPU run's summary screen, row by row (a row per suite per CPU).
 run_step qemu-smp4-screen python3 scripts/check-screen.py "$LOGS/qemu-tcg-smp4.ktap" "$LOGS/qemu-tcg-smp4.screen"
 run_step qemu-secureboot scripts/test-secureboot.sh # signed, refused, shim + MOK (issue 22)
+run_step qemu-store-full scripts/test-store-full.sh   # no room: said, and the run ends normally
 
 echo
 if [[ ${#steps_failed[@]} -gt 0 ]]; then

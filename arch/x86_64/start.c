@@ -146,6 +146,12 @@ bool arch_save_report(const char *name, const char *data, size_t len)
 	return g_handoff->store_report && g_handoff->store_report(name, data, len);
 }
 
+const char *arch_save_report_error(void)
+{
+	const char *e = g_handoff->store_error;
+	return e && e[0] ? e : NULL;
+}
+
 void arch_exit(enum run_status status)
 {
 	arch_irq_disable();

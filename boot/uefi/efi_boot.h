@@ -44,7 +44,9 @@ EFI_STATUS efi_create_file(EFI_FILE_HANDLE root, const CHAR16 *dir, const CHAR16
 uint64_t efi_find_rsdp(EFI_SYSTEM_TABLE *st);
 
 /* Report store (report_store.c). */
-void efi_report_store_init(EFI_RUNTIME_SERVICES *rt);
+/* error_out: where the store leaves why it kept nothing (the hand-over's
+ * store_error). */
+void efi_report_store_init(EFI_RUNTIME_SERVICES *rt, const char **error_out);
 /* A report a previous run stored in variables: write it to the boot volume,
  * delete the variables. Returns a message for boot_info (NULL if none). */
 const char *efi_report_flush(EFI_FILE_HANDLE root);

@@ -275,7 +275,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	kmemset(h, 0, sizeof(*h));
 	h->bi.tsc_at_entry = tsc;
 	h->bi.secure_boot = efi_secure_boot_state();
-	efi_report_store_init(st->RuntimeServices);
+	efi_report_store_init(st->RuntimeServices, &h->store_error);
 
 	EFI_FILE_HANDLE root = efi_boot_volume(image);
 	const char *flushed = efi_report_flush(root);

@@ -37,11 +37,16 @@ static EFI_GUID report_guid = {
 #define TAIL_KEEP (12 * 1024)
 
 static EFI_RUNTIME_SERVICES *rt;
+/* Why the last efi_store_report() kept nothing ("" when it did), and where
+ * the hand-over looks for it (its store_error). */
+static char store_error[200];
+static const char **store_error_out;
 static CHAR16 meta_name[] = L"PmutestReport";
 
-void efi_report_store_init(EFI_RUNTIME_SERVICES *r)
+void efi_report_store_init(EFI_RUNTIME_SERVICES *r, const char **error_out)
 {
 	rt = r;
+	store_error_out = error_out;
 }
 
 static void chunk_name(CHAR16 *out, unsigned i)
@@ -137,6 +142,42 @@ static void view_init(struct report_view *v, const char *data, size_t len)
 	v->head = REPORT_CAP - 256 - TAIL_KEEP;
 }
 
+/* Space the variable store must keep: some firmware does not boot any more
+ * with a full store (Linux's efivars keeps the same 5 KiB,
+ * EFI_MIN_RESERVE in drivers/firmware/efi/vars.c). */
+#define STORE_RESERVE (5 * 1024)
+/* A variable's cost beyond its data: the header of an authenticated store
+ * entry and a name of up to 17 UCS-2 characters. */
+#define VAR_OVERHEAD 100
+
+/* QueryVariableInfo (UEFI 2.x, 8.2; runtime services of revision 2.0 and
+ * later) before any write: the report is stored only when the store keeps
+ * STORE_RESERVE bytes free after it. */
+static bool room_for(size_t packed_len)
+{
+	UINT64 max_store, remaining, max_var;
+	uint64_t need = packed_len +
+			((packed_len + CHUNK_SIZE - 1) / CHUNK_SIZE + 1) * VAR_OVERHEAD +
+			sizeof(struct report_meta);
+
+	if (rt->Hdr.Revision < (2u << 16) /* UEFI 2.0 */)
+		return true; /* UEFI 1.x: no QueryVariableInfo, nothing to ask */
+	if (EFI_ERROR(rt->QueryVariableInfo(REPORT_ATTRS, &max_store, &remaining, &max_var))) {
+		ksnprintf(store_error, sizeof(store_error),
+			  "the firmware does not say how much of its variable store is free "
+			  "(QueryVariableInfo failed): not written, so as not to fill it");
+		return false;
+	}
+	if (remaining < need + STORE_RESERVE) {
+		ksnprintf(store_error, sizeof(store_error),
+			  "the UEFI variable store has %llu bytes free; the report needs %llu and "
+			  "%u must stay free for the firmware: not written",
+			  (unsigned long long)remaining, (unsigned long long)need, STORE_RESERVE);
+		return false;
+	}
+	return true;
+}
+
 bool efi_store_report(const char *name, const char *data, size_t len)
 {
 	static uint8_t text[REPORT_CAP];
@@ -148,11 +189,16 @@ bool efi_store_report(const char *name, const char *data, size_t len)
 
 	if (!rt)
 		return false;
+	store_error[0] = 0;
+	if (store_error_out)
+		*store_error_out = store_error;
 	view_init(&v, data, len);
 	size_t text_len = view_len(&v);
 	for (size_t i = 0; i < text_len; i++)
 		text[i] = (uint8_t)view_at(&v, i);
 	size_t total = lz_compress(text, text_len, packed, sizeof(packed), &work), done = 0;
+	if (!room_for(total))
+		return false;
 	unsigned chunks = 0;
 	bool ok = true;
 	while (done < total && chunks < MAX_CHUNKS) {
@@ -160,6 +206,8 @@ bool efi_store_report(const char *name, const char *data, size_t len)
 		chunk_name(vname, chunks);
 		if (EFI_ERROR(
 			rt->SetVariable(vname, &report_guid, REPORT_ATTRS, n, packed + done))) {
+			ksnprintf(store_error, sizeof(store_error),
+				  "SetVariable failed after %u of the report's variables", chunks);
 			ok = false;
 			break;
 		}
