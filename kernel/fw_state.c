@@ -8,9 +8,8 @@
 #include "msr.h"
 #include "pmu.h"
 
-#define MISC_ENABLE_LIMIT_CPUID BIT_ULL(22)
-#define MSR_SMI_COUNT		0x34
-#define MAX_CONTROLS		40 /* GP event selects, fixed control, global control */
+#define MSR_SMI_COUNT 0x34
+#define MAX_CONTROLS  40 /* GP event selects, fixed control, global control */
 
 /* The CPUs whose CPUID limit was lifted (one flag per CPU, set on each). */
 static volatile uint32_t lifted_cpus, lifted_max_before, lifted_max_after;
@@ -42,6 +41,9 @@ void fw_state_lift_cpuid_limit(void)
 	uint32_t before = r.eax;
 	if (wrmsr_safe(MSR_IA32_MISC_ENABLE, misc & ~MISC_ENABLE_LIMIT_CPUID))
 		return;
+	/* Kept: the guarded run that reads this CPU's record would otherwise
+	 * put the firmware's limit back. */
+	arch_msr_keep();
 	arch_cpuid(0, 0, &r);
 	lifted_max_before = before;
 	lifted_max_after = r.eax;

@@ -33,7 +33,25 @@ static void hide_fixed_counters(uint32_t leaf, struct cpuid_regs *r)
 	}
 }
 
+static bool cpuid_unlimited(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+
+/* IA32_MISC_ENABLE[22] (Limit CPUID Maxval, Vol. 4 Table 2-2): CPUID.0H:EAX
+ * reads at most 2, and a basic leaf above the maximum returns the highest
+ * basic leaf's data (Vol. 2A CPUID, "If a value entered for CPUID.EAX is
+ * higher than the maximum input value..."). */
 bool sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	if (!g_sim.cpuid_limited || leaf >= 0x80000000u)
+		return cpuid_unlimited(leaf, subleaf, r);
+	if (leaf > 2)
+		return cpuid_unlimited(2, 0, r);
+	bool known = cpuid_unlimited(leaf, subleaf, r);
+	if (leaf == 0 && r->eax > 2)
+		r->eax = 2;
+	return known;
+}
+
+static bool cpuid_unlimited(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	const struct sim_profile *p = g_sim.profile;
 
@@ -198,6 +216,10 @@ void sim_pmu_reset(void)
 	g_sim.apic.irr = g_sim.apic.isr = false;
 	if (quirk(Q_FW_LEFT_COUNTERS))
 		sim_firmware_left_counters();
+	/* The firmware option "Limit CPUID Maxval" (Linux early_init_intel()
+	 * clears it on family 6 from model 0DH and later families). */
+	if (quirk(Q_FW_CPUID_LIMIT))
+		sim_wrmsr(MSR_IA32_MISC_ENABLE, MISC_ENABLE_LIMIT_CPUID);
 }
 
 /* What firmware that uses the PMU leaves behind (Linux check_hw_exists():

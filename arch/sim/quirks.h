@@ -115,6 +115,9 @@
 	QUIRK(Q_FW_LEFT_COUNTERS, "firmware-left-counters", fw_on_counters,                        \
 	      "HP ProLiant, Lenovo ThinkSystem, AMD boards (Linux check_hw_exists())",             \
 	      "firmware hands over with counters enabled (FIXED_CTR_CTRL = 0x330, PerfEvtSel0)")   \
+	QUIRK(Q_FW_CPUID_LIMIT, "firmware-cpuid-limit", fw_on_cpuid_limit,                         \
+	      "firmware option \"Limit CPUID Maxval\" (Linux early_init_intel())",                 \
+	      "firmware hands over with IA32_MISC_ENABLE[22] set: CPUID.0H:EAX reads 2")           \
 	QUIRK(Q_GLOBAL_CTRL_IGNORED, "global-ctrl-not-gating", on_v2, "hypothetical",              \
 	      "counting is not gated by IA32_PERF_GLOBAL_CTRL")                                    \
 	QUIRK(Q_EN_IGNORED, "evtsel-en-ignored", on_arch_pmu, "hypothetical",                      \
