@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: MIT
 # pmutest: a PMU conformance test kernel.
 #
-#   make            build/BOOTX64.EFI, the host tools (build/host/...) and the
-#                   firmware image QEMU boots (mk/firmware.mk)
-#   make run        boot the suite in QEMU (TCG; KVM=1 for KVM) and print the report
+#   make            build/BOOTX64.EFI, build/pmutest.elf (direct boot), the host
+#                   tools (build/host/...) and the firmware image QEMU boots
+#                   (mk/firmware.mk)
+#   make run        boot the suite in QEMU (TCG; KVM=1 for KVM; BOOT=direct
+#                   MACHINE=pc|q35|microvm for the direct-boot kernel) and
+#                   print the report
 #   make test       host unit tests, the suite on the simulator, the mutation
 #                   matrix, and the QEMU boot against its expectations
 #   make mutation   the mutation matrix alone
@@ -31,16 +34,18 @@ endif
 .PHONY: all host run test mutation clean deps format bench image screenshot firmware
 # deps first, alone: with -j a missing package would otherwise fail mid-build.
 all: deps
-	@$(MAKE) -s --no-print-directory efi host firmware
+	@$(MAKE) -s --no-print-directory efi direct host firmware $(HELLO_PVH)
 
 include mk/deps.mk
 include mk/efi.mk
+include mk/direct.mk
 include mk/host.mk
 include mk/bench.mk
 include mk/firmware.mk
 
 run: all
-	scripts/run.sh $(if $(KVM),--kvm) $(if $(KVMCPU),--kvm-cpu $(KVMCPU)) $(if $(CPU),--cpu $(CPU)) $(if $(SMP),--smp $(SMP)) $(if $(CONFIG),--config $(CONFIG)) $(if $(EXPECT),--expect $(EXPECT))
+	$(if $(filter-out direct uefi,$(BOOT)),$(error BOOT is uefi (the default) or direct, not '$(BOOT)'))
+	scripts/run.sh $(if $(KVM),--kvm) $(if $(KVMCPU),--kvm-cpu $(KVMCPU)) $(if $(filter direct,$(BOOT)),--direct) $(if $(MACHINE),--machine $(MACHINE)) $(if $(CPU),--cpu $(CPU)) $(if $(SMP),--smp $(SMP)) $(if $(CONFIG),--config $(CONFIG)) $(if $(EXPECT),--expect $(EXPECT))
 
 test: deps
 	scripts/run-tests.sh
@@ -48,7 +53,7 @@ test: deps
 mutation: host
 	scripts/mutation.sh
 
-bench: all $(HELLO_EFI)
+bench: all $(HELLO_EFI) $(HELLO_PVH)
 	scripts/bench.sh
 
 screenshot: all

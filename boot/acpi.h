@@ -32,11 +32,11 @@ const void *acpi_map_identity(void *ctx, uint64_t phys, uint32_t len);
 
 /* What acpi_read() found, for the report (acpi_result_name()). */
 enum acpi_result {
-	ACPI_FOUND_XSDT,    /* ACPI 2.0+ RSDP, tables through the XSDT */
-	ACPI_FOUND_RSDT,    /* revision 0 RSDP (or no XSDT): the RSDT */
-	ACPI_NO_RSDP,	    /* no RSDP given and none found by the scan */
-	ACPI_BAD_RSDP,	    /* an RSDP whose signature or checksum is wrong */
-	ACPI_BAD_SDT,	    /* the RSDT/XSDT it names is not valid */
+	ACPI_FOUND_XSDT, /* ACPI 2.0+ RSDP, tables through the XSDT */
+	ACPI_FOUND_RSDT, /* revision 0 RSDP (or no XSDT): the RSDT */
+	ACPI_NO_RSDP,	 /* no RSDP given and none found by the scan */
+	ACPI_BAD_RSDP,	 /* an RSDP whose signature or checksum is wrong */
+	ACPI_BAD_SDT,	 /* the RSDT/XSDT it names is not valid */
 	ACPI_RESULT_COUNT,
 };
 const char *acpi_result_name(enum acpi_result r);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the loader hands the kernel. On the machine boot/ fills it before
- * ExitBootServices; on the simulator arch/sim fills it from the command line.
+ * What the loader hands the kernel. On the machine a front end of boot/
+ * fills it (boot/uefi before ExitBootServices, boot/direct from what the VMM
+ * gave); on the simulator arch/sim fills it from the command line.
  * Everything in it is plain data: nothing here calls firmware.
  */
 #ifndef PMUTEST_BOOT_INFO_H
@@ -39,6 +40,10 @@ struct boot_info {
 	/* A report saved by a previous run that boot/ wrote to the medium, or
 	 * a message about it (NULL when none). */
 	const char *boot_message;
+	/* What the front end has to say about the hand-over itself (how the
+	 * ACPI tables were found, what it ignored, what this kind of boot
+	 * lacks), NULL when nothing. */
+	const char *boot_notes;
 
 	uint64_t lapic_phys;	   /* from the ACPI MADT; 0 when unknown */
 	uint64_t usable_memory;	   /* bytes of EfiConventionalMemory */

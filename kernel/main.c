@@ -75,6 +75,8 @@ static void describe_run(const struct boot_info *bi)
 		ktap_diag(&g_ktap, "secure boot: %s", secure_boot_text(bi->secure_boot));
 	if (bi->boot_message)
 		ktap_diag(&g_ktap, "boot: %s", bi->boot_message);
+	if (bi->boot_notes)
+		ktap_diag(&g_ktap, "boot: %s", bi->boot_notes);
 	if (bi->usable_memory)
 		ktap_diag(&g_ktap, "memory: %llu MiB usable in %u map entries",
 			  (unsigned long long)(bi->usable_memory >> 20), bi->memory_map_count);

@@ -244,6 +244,69 @@ static void parse_line(struct options *o, struct parser *ps, struct span ln)
 	}
 }
 
+static bool is_option_key(const char *k, size_t n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(option_table); i++)
+		if (span_is((struct span){k, n}, option_table[i].key))
+			return true;
+	return false;
+}
+
+/* Append n bytes of s and a separator to buf (len in *at); false when they
+ * do not fit. */
+static bool append_word(char *buf, size_t cap, size_t *at, const char *s, size_t n, char sep)
+{
+	if (*at + n + 2 > cap)
+		return false;
+	kmemcpy(buf + *at, s, n);
+	*at += n;
+	buf[(*at)++] = sep;
+	buf[*at] = '\0';
+	return true;
+}
+
+size_t options_from_cmdline(const char *cmdline, char *out, size_t cap, char *ignored, size_t icap)
+{
+	static const char prefix[] = "pmutest.";
+	size_t o = 0, ig = 0;
+	const char *p = cmdline;
+
+	if (cap)
+		out[0] = '\0';
+	if (icap)
+		ignored[0] = '\0';
+	while (p && *p) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		const char *w = p, *eq = NULL;
+		while (*p && *p != ' ' && *p != '\t') {
+			if (*p == '=' && !eq)
+				eq = p;
+			p++;
+		}
+		size_t n = (size_t)(p - w);
+		if (!n)
+			break;
+		const char *k = w;
+		bool prefixed = n > sizeof(prefix) - 1 && !kstrncmp(w, prefix, sizeof(prefix) - 1);
+		if (prefixed)
+			k += sizeof(prefix) - 1;
+		bool take = eq && (prefixed || is_option_key(k, (size_t)(eq - k)));
+		bool fits =
+		    take ? append_word(out, cap, &o, k, (size_t)(eq - k), ' ') &&
+			       append_word(out, cap, &o, "=", 1, ' ') &&
+			       append_word(out, cap, &o, eq + 1, (size_t)(w + n - eq - 1), '\n')
+			 : append_word(ignored, icap, &ig, w, n, ' ');
+		if (!fits && ig + 5 <= icap) {
+			kmemcpy(ignored + ig, "...", 4);
+			ig += 3;
+		}
+	}
+	if (ig && ignored[ig - 1] == ' ')
+		ignored[--ig] = '\0';
+	return o;
+}
+
 unsigned options_parse(struct options *o, const char *text, size_t len, const char *source,
 		       options_error_fn err, void *ctx)
 {

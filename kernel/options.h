@@ -72,6 +72,18 @@ typedef void (*options_error_fn)(void *ctx, const char *msg);
 unsigned options_parse(struct options *o, const char *text, size_t len, const char *source,
 		       options_error_fn err, void *ctx);
 
+/*
+ * The options of a kernel command line (boot/direct without a module):
+ * every word "key=value" whose key is an option above, or is written
+ * "pmutest.key" (then always taken, so that a misspelt key is an error
+ * and not a silent default), becomes the line "key = value" of out (cap
+ * bytes, NUL-terminated); the other words (a VMM's own console=ttyS0,
+ * reboot=k...) are copied, space-separated, to ignored (icap bytes).
+ * Returns the length of out; words that do not fit are dropped into
+ * ignored as "...".
+ */
+size_t options_from_cmdline(const char *cmdline, char *out, size_t cap, char *ignored, size_t icap);
+
 /* Selection: should this test run? (Self-tests need selftest=1 or their
  * suite named in `suites`.) */
 bool options_selects(const struct options *o, const char *suite, const char *name,

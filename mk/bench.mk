@@ -16,3 +16,16 @@ $(HELLO_ELF): $(BUILD)/bench/hello.o boot/uefi/linker.ld
 
 $(HELLO_EFI): $(HELLO_ELF)
 	$(call quiet,PE,$@)$(EFI_OBJCOPY) $< $@
+
+# The direct-boot baseline (and scripts/kvm-host.sh's probe of /dev/kvm):
+# build/bench/hello-pvh.elf, a PVH kernel that prints one KTAP line and
+# exits (tools/hello/pvh_hello.asm).
+HELLO_PVH := $(BUILD)/bench/hello-pvh.elf
+
+$(BUILD)/bench/pvh_hello.o: tools/hello/pvh_hello.asm mk/bench.mk
+	@mkdir -p $(@D)
+	$(call quiet,AS,$@)nasm -f elf64 -Werror -o $@ $<
+
+$(HELLO_PVH): $(BUILD)/bench/pvh_hello.o tools/hello/pvh_hello.ld
+	$(call quiet,LD,$@)ld -nostdlib -static --no-warn-rwx-segments -z noexecstack \
+		-T tools/hello/pvh_hello.ld $< -o $@

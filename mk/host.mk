@@ -44,6 +44,13 @@ $(HOST_BUILD)/unit/test_efivars: unit/test_efivars.c tools/report_efivars.c kern
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -DREPORT_EFIVARS_NO_MAIN -Iboot/uefi -Iunit -o $@ \
 		$(filter %.c,$^)
 
+# The smallest VMM that boots build/pmutest.elf by the Linux 64-bit entry
+# on KVM (tools/minivmm.c; make test's step direct-linux64).
+HOST_TOOLS += $(HOST_BUILD)/minivmm
+$(HOST_BUILD)/minivmm: tools/minivmm.c
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -o $@ $<
+
 host: $(HOST_TOOLS) $(UNIT_TESTS)
 
 .PHONY: unit

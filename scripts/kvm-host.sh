@@ -8,9 +8,17 @@
 #                                change what the guest's PMU can do
 #   scripts/kvm-host.sh facts    "# host: ..." lines for the report: kernel,
 #                                QEMU version, KVM's enable_pmu, NMI watchdog
+#   scripts/kvm-host.sh probe [OPTS] [--ovmf]
+#                                can /dev/kvm run a guest at all, and with
+#                                which -cpu host options (OPTS, default
+#                                pmu=on, plus what this host needs); with
+#                                --ovmf also whether OVMF starts under it.
+#                                Prints "kvm: yes|no (why)", "cpu: OPTS",
+#                                "ovmf: yes|no (why)"; boots the do-nothing
+#                                build/bench/hello-pvh.elf and hello.efi
 #
 # Exit status: 0, or 2 on a bad argument. Missing files are facts ("unknown"),
-# not errors: the run itself decides.
+# not errors: the run itself decides (probe: "kvm: no" is a fact too).
 set -uo pipefail
 
 vendor() {
@@ -54,9 +62,54 @@ facts() {
 	echo "# host: CPU vendor $(vendor), kvm.enable_pmu=$(enable_pmu), nmi_watchdog=$(watchdog)"
 }
 
+# One boot of a do-nothing guest under KVM; its one-line outcome on stdout,
+# QEMU's complaint in $err. Exit 0 when it reached its verdict.
+try_boot() { # try_boot CPU-OPTS run-qemu.sh-ARGS...
+	local opts=$1 log
+	shift
+	log=$(mktemp)
+	scripts/run-qemu.sh --kvm --kvm-cpu "$opts" --log "$log" --timeout 60 "$@" >/dev/null 2>"$log.err"
+	local rc=$?
+	err=$(cat "$log.err" "$log.raw" 2>/dev/null | grep -m1 -E 'qemu-system|KVM internal error|NO VERDICT|TIMEOUT')
+	rm -f "$log" "$log.raw" "$log.err"
+	return $rc
+}
+
+probe() {
+	local opts=${1:-pmu=on} ovmf=${2:-} hello=build/bench/hello-pvh.elf
+	if [[ ! -c /dev/kvm || ! -w /dev/kvm ]]; then
+		echo "kvm: no (/dev/kvm is missing or not writable)"
+		return 0
+	fi
+	[[ -f $hello ]] || { echo "kvm: no ($hello not built: run 'make')"; return 0; }
+	if ! try_boot "$opts" --kernel "$hello" --machine microvm; then
+		# QEMU sets IA32_ARCH_CAPABILITIES (10AH) for -cpu host; some hosts'
+		# KVM refuses it ("failed to set MSR 0x10a"): drop the feature.
+		if [[ $err == *"MSR 0x10a"* ]] && try_boot "$opts,-arch-capabilities" --kernel "$hello" --machine microvm; then
+			opts=$opts,-arch-capabilities
+		else
+			echo "kvm: no (${err:-a do-nothing guest did not start})"
+			return 0
+		fi
+	fi
+	echo "kvm: yes"
+	echo "cpu: $opts"
+	[[ $ovmf == --ovmf ]] || return 0
+	if try_boot "$opts" --efi build/bench/hello.efi; then
+		echo "ovmf: yes"
+	else
+		echo "ovmf: no (${err:-OVMF did not reach the application})"
+	fi
+}
+
 case ${1:-} in
 vendor) vendor ;;
 check) check ;;
 facts) facts ;;
-*) echo "usage: $0 vendor|check|facts" >&2; exit 2 ;;
+probe)
+	shift
+	[[ $# -le 2 && ${1:-} != -* || ${1:-} == --ovmf && $# -eq 1 ]] || { echo "usage: $0 probe [CPU-OPTS] [--ovmf]" >&2; exit 2; }
+	[[ ${1:-} == --ovmf ]] && set -- pmu=on --ovmf
+	probe "$@" ;;
+*) echo "usage: $0 vendor|check|facts|probe [CPU-OPTS] [--ovmf]" >&2; exit 2 ;;
 esac

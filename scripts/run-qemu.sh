@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Boot build/BOOTX64.EFI in QEMU (OVMF) and turn the run into a verdict.
+# Boot build/BOOTX64.EFI in QEMU (OVMF), or build/pmutest.elf by direct
+# kernel boot (--kernel), and turn the run into a verdict.
 #
 # The machine is chosen for boot speed where speed costs no function (see
 # `make bench`): the i440FX "pc" machine without its default devices (no
@@ -21,12 +22,21 @@
 #   - with --keep-vars / --vars the image is a writable copy that lives
 #     from one boot to the next, so a stored report is written to the ESP
 #     on the next boot (make test's stick step checks that round trip).
+#
+# Direct boot (--kernel): QEMU loads the ELF itself (-kernel: the PVH note,
+# through SeaBIOS's PVH option ROM on pc/q35, qboot on microvm), with the
+# options file as module 0 (-initrd); no OVMF, no disk, no screen. This is
+# also what runs under a KVM that cannot run OVMF (this project's host).
+#
+# The verdict is the kernel's "# verdict:" line: the exit device's status
+# (isa-debug-exit, when the guest gets that far) only confirms it, and a
+# direct-boot guest may end by ACPI S5 instead, which QEMU reports as 0.
 
 usage() {
 	cat <<'USAGE'
 usage: scripts/run-qemu.sh [options]
 
-  --kvm             use KVM (-enable-kvm -cpu host,pmu=on) instead of TCG
+  --kvm             use KVM (-accel kvm -cpu host,pmu=on) instead of TCG
   --kvm-cpu OPTS    with --kvm: -cpu host,OPTS instead of host,pmu=on, e.g.
                     pmu=on,migratable=no (LBR/PEBS formats visible) or
                     pmu=off (the no-PMU path)
@@ -38,6 +48,11 @@ usage: scripts/run-qemu.sh [options]
   --log FILE        serial log (default build/qemu-<tcg|kvm>.log); the raw
                     log, firmware output included, is FILE.raw
   --efi PATH        the image to boot (default build/BOOTX64.EFI)
+  --kernel [ELF]    direct kernel boot of ELF (default build/pmutest.elf)
+                    instead of UEFI; --config becomes the initrd (module 0)
+  --machine M       pc (default), q35 or microvm (microvm: --kernel only)
+  --append TEXT     with --kernel: the kernel command line (key=value
+                    options when there is no --config)
   --image IMG       boot this FAT image (scripts/make-usb-image.sh) instead
                     of a directory made from --efi/--config; it is written
                     to (the report of a previous run lands in \pmutest\)
@@ -76,6 +91,9 @@ die() {
 }
 
 here=$(cd "$(dirname "$0")/.." && pwd)
+kernel=
+machine=pc
+append=
 kvm=0
 kvm_cpu=pmu=on
 cpu=max
@@ -103,6 +121,11 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout_s=${2:?--timeout needs seconds}; shift ;;
 	--log) log=${2:?--log needs a file}; shift ;;
 	--efi) efi=${2:?--efi needs a path}; shift ;;
+	--kernel)
+		kernel=$here/build/pmutest.elf
+		case ${2:-} in -* | '') ;; *) kernel=$2; shift ;; esac ;;
+	--machine) machine=${2:?--machine needs pc, q35 or microvm}; shift ;;
+	--append) append=${2?--append needs text}; shift ;;
 	--image) image=${2:?--image needs a file}; shift ;;
 	--keep-vars) keep_vars=1 ;;
 	--vars) keep_vars=1; vars=${2:?--vars needs a file}; shift ;;
@@ -124,6 +147,17 @@ esac
 case $kvm_cpu in
 '' | *[!A-Za-z0-9=,_.+-]*) die "--kvm-cpu wants QEMU CPU options like pmu=on,migratable=no, got '$kvm_cpu'" ;;
 esac
+case $machine in
+pc | q35) ;;
+microvm) [ -n "$kernel" ] || die "--machine microvm boots no firmware: add --kernel" ;;
+*) die "--machine wants pc, q35 or microvm, got '$machine'" ;;
+esac
+if [ -n "$kernel" ]; then
+	[ -z "$image" ] && [ "$keep_vars" = 0 ] && [ -z "$screen" ] ||
+		die "--kernel boots no firmware: --image, --keep-vars, --vars and --screen need UEFI"
+else
+	[ -z "$append" ] || die "--append needs --kernel"
+fi
 case $timeout_s in
 '' | *[!0-9]* | 0*) die "--timeout wants whole seconds from 1 (0 would mean no limit), got '$timeout_s'" ;;
 esac
@@ -138,7 +172,9 @@ rm -f "$log" "$raw" ${screen:+"$screen"} 2>/dev/null || true
 mkdir -p "$(dirname "$log")" "$here/build" 2>/dev/null || die "cannot create $(dirname "$log") or $here/build"
 : >"$raw" 2>/dev/null && : >"$log" 2>/dev/null || die "cannot write the log $log (read-only?)"
 rm -f "$log" "$raw"
-if [ -n "$image" ]; then
+if [ -n "$kernel" ]; then
+	[ -f "$kernel" ] || die "no kernel at $kernel (run 'make direct')"
+elif [ -n "$image" ]; then
 	[ -f "$image" ] || die "no FAT image at $image"
 else
 	[ -f "$efi" ] || die "no image at $efi (run 'make efi')"
@@ -147,7 +183,7 @@ fi
 command -v qemu-system-x86_64 >/dev/null ||
 	die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
 ovmf=/usr/share/ovmf/OVMF.fd
-[ -f "$ovmf" ] || die "OVMF missing: apt-get install ovmf"
+[ -n "$kernel" ] || [ -f "$ovmf" ] || die "OVMF missing: apt-get install ovmf"
 warm=$here/build/ovmf/OVMF-warm.fd
 if [ -f "$warm" ] && [ "$warm" -nt "$ovmf" ]; then
 	ovmf=$warm
@@ -161,7 +197,11 @@ fi
 # after the run), or the FAT image given with --image.
 work=$(mktemp -d "$here/build/qemu-run.XXXXXX" 2>/dev/null) || die "cannot create a scratch directory in $here/build"
 trap 'rm -rf "$work"' EXIT
-if [ -n "$image" ]; then
+if [ -n "$kernel" ]; then
+	disk=(-kernel "$kernel")
+	[ -z "$config" ] || disk+=(-initrd "$config")
+	[ -z "$append" ] || disk+=(-append "$append")
+elif [ -n "$image" ]; then
 	# shellcheck disable=SC2054 # commas belong to QEMU's option syntax
 	disk=(-drive format=raw,if=virtio,file="$image")
 else
@@ -173,7 +213,9 @@ else
 	disk=(-drive file.driver=vvfat,file.dir="$esp",file.rw=on,format=raw,if=virtio)
 fi
 
-if [ "$keep_vars" = 1 ]; then
+if [ -n "$kernel" ]; then
+	firmware=()
+elif [ "$keep_vars" = 1 ]; then
 	vars=${vars:-$here/build/qemu-vars.fd}
 	[ -f "$vars" ] || cp "$ovmf" "$vars"
 	# A store kept by an older pmutest (OVMF_VARS_4M alone) is no firmware.
@@ -188,6 +230,8 @@ else
 	# shellcheck disable=SC2054
 	firmware=(-drive if=pflash,format=raw,unit=0,readonly=on,file="$ovmf")
 fi
+vga=(-vga std)
+[ -z "$kernel" ] || vga=()
 serials=(-serial stdio)
 [ -z "$screen" ] || serials+=(-serial file:"$screen")
 monitor_args=(-monitor none)
@@ -195,7 +239,7 @@ monitor_args=(-monitor none)
 
 if [ "$kvm" = 1 ]; then
 	# shellcheck disable=SC2054
-	cpu_args=(-enable-kvm -cpu "host,$kvm_cpu")
+	cpu_args=(-accel kvm -cpu "host,$kvm_cpu")
 else
 	cpu_args=(-accel tcg -cpu "$cpu")
 fi
@@ -206,11 +250,23 @@ set +e
 trap - ERR
 (
 	timeout -k 5 "$timeout_s" qemu-system-x86_64 \
-		-machine pc -nodefaults -vga std -m 256M -smp "$smp" "${cpu_args[@]}" "${firmware[@]}" "${disk[@]}" \
+		-machine "$machine" -nodefaults ${vga[@]+"${vga[@]}"} -m 256M -smp "$smp" "${cpu_args[@]}" \
+		${firmware[@]+"${firmware[@]}"} "${disk[@]}" \
 		-net none "${display[@]}" "${serials[@]}" "${monitor_args[@]}" \
-		${exit_device[@]+"${exit_device[@]}"} -no-reboot ${extra[@]+"${extra[@]}"} </dev/null &
-	echo $! >"$work/qemu.pid"
-	wait $!
+		${exit_device[@]+"${exit_device[@]}"} -no-reboot ${extra[@]+"${extra[@]}"} </dev/null \
+		2> >(tee "$work/qemu.err" >&2) &
+	qemu=$!
+	echo $qemu >"$work/qemu.pid"
+	# A KVM internal error (an instruction KVM could not emulate) pauses
+	# the guest for good: stop it now rather than at the timeout.
+	while kill -0 $qemu 2>/dev/null; do
+		if grep -q 'KVM internal error' "$work/qemu.err" 2>/dev/null; then
+			kill -TERM $qemu 2>/dev/null
+			echo internal >"$work/kvm-error"
+		fi
+		sleep 0.2
+	done &
+	wait $qemu
 	echo $? >"$work/status"
 ) | tee "$raw" | tr -d '\r' | awk '
 	/KTAP version 1/ { on = 1 }
@@ -233,15 +289,32 @@ trap 'echo "run-qemu.sh: command failed at line $LINENO: $BASH_COMMAND" >&2; exi
 # The log: KTAP from its header on, plus a bail-out that came before it.
 tr -d '\r' <"$raw" | awk '/KTAP version 1/ { on = 1 } on || /Bail out!/' >"$log"
 
+# The kernel's own verdict line decides; the exit device's status (33 pass,
+# 35 fail, 37 error) must agree with it when there is one.
+said=$(sed -n 's/^# verdict: \([A-Z]*\).*/\1/p' "$log" | tail -n 1)
 case $status in
-33) verdict=PASS; rc=0 ;;
-35) verdict=FAIL; rc=1 ;;
-37) verdict=ERROR; rc=2 ;;
-124 | 137) verdict="TIMEOUT after ${timeout_s}s"; rc=3 ;;
-*) verdict="NO VERDICT (QEMU exit status $status)"; rc=3 ;;
+33) device=PASS ;;
+35) device=FAIL ;;
+37) device=ERROR ;;
+*) device= ;;
 esac
-if [ "$rc" -le 2 ] && ! grep -q 'KTAP version 1' "$log"; then
-	verdict="$verdict, but no KTAP output"
+case $said in
+PASS) verdict=PASS; rc=0 ;;
+FAIL) verdict=FAIL; rc=1 ;;
+ERROR) verdict=ERROR; rc=2 ;;
+*) rc=3 ;;
+esac
+if [ -s "$work/kvm-error" ]; then
+	verdict="NO VERDICT: KVM internal error (the guest was stopped; $raw has KVM's register dump)"
+	rc=3
+elif [ "$rc" = 3 ]; then
+	case $status in
+	124 | 137) verdict="TIMEOUT after ${timeout_s}s" ;;
+	*) verdict="NO VERDICT (QEMU exit status $status)" ;;
+	esac
+elif [ -n "$device" ] && [ "$device" != "$said" ]; then
+	verdict="$verdict (but the exit device said $device)"
 fi
-echo "run-qemu.sh: $verdict ($accel, cpu ${cpu_args[*]: -1}; log $log, raw $raw)" >&2
+[ -s "$work/kvm-error" ] && cat "$work/qemu.err" >>"$raw"
+echo "run-qemu.sh: $verdict ($accel, $machine, cpu ${cpu_args[*]: -1}${kernel:+, direct boot}; log $log, raw $raw)" >&2
 exit $rc

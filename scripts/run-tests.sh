@@ -19,7 +19,14 @@
 #   9. several CPUs: QEMU -smp 4 (every CPU up, reported and running the
 #      suite), and the self-tests on 4 CPUs (QEMU and the simulator) with one
 #      CPU that never answers its start-up IPI
-#  10. Secure Boot enforced (scripts/test-secureboot.sh): the signed stick
+#  10. direct boot: build/pmutest.elf under TCG on pc, q35 and microvm (the
+#      UEFI run's expectations), its self-tests, 4 CPUs, options from the
+#      command line; and under this machine's KVM with 2 vCPUs, compared
+#      with the shipped expectations of the host's kind (the simulator's
+#      model of it is compared with the same file first). Where KVM cannot
+#      run a guest, that step says skipped and why and counts 0 passed,
+#      0 failed.
+#  11. Secure Boot enforced (scripts/test-secureboot.sh): the signed stick
 #      runs, the unsigned and tampered ones are refused, the shim layout runs
 #      once its key is enrolled
 #
@@ -144,6 +151,98 @@ smp_run() {
 	echo "$p passed, $f failed"
 }
 
+# direct_append: options from the kernel command line (no module 0): the
+# key=value words pmutest knows are taken, the VMM's own are named as ignored.
+direct_append() {
+	local log=$LOGS/direct-append.ktap p=0 f=0
+	scripts/run-qemu.sh --kernel --machine microvm --append "console=ttyS0 suites=cpuid,rdpmc reboot=k" \
+		--log "$log" --timeout "${QEMU_TIMEOUT:-300}"
+	echo "run-qemu.sh exit status $?"
+	check() {
+		local what=$1
+		shift
+		if "$@" >/dev/null; then p=$((p + 1)); else f=$((f + 1)); echo "not ok - $what"; fi
+	}
+	check "only the suites the command line named ran" \
+		test "$(grep -cE '^(not )?ok [0-9]+ ' "$log")" = 2
+	check "cpuid and rdpmc ran" grep -qE '^(not )?ok 2 rdpmc( |$)' "$log"
+	check "the VMM's words are reported as ignored" \
+		grep -q '^# boot: .*command line words not for pmutest: console=ttyS0 reboot=k' "$log"
+	check "the report names what direct boot lacks" \
+		grep -q '^# boot: .*absent on direct boot: the report store' "$log"
+	check "the run reached its verdict" grep -q '^# verdict: ' "$log"
+	echo "$p passed, $f failed"
+}
+
+# kvm_direct: the direct-boot kernel under this machine's KVM, 2 vCPUs, if
+# /dev/kvm runs a guest at all (scripts/kvm-host.sh probe) and a shipped
+# expectations file fits the host (vendor; -pmu-off when kvm.enable_pmu=N).
+kvm_direct() {
+	local probe vendor expect
+	probe=$(scripts/kvm-host.sh probe)
+	if [[ $probe != *"kvm: yes"* ]]; then
+		echo "skipped: ${probe#kvm: }"
+		echo "0 passed, 0 failed"
+		return 0
+	fi
+	vendor=$(scripts/kvm-host.sh vendor)
+	expect=tests/expectations/qemu-kvm-$vendor.txt
+	[[ $(scripts/kvm-host.sh facts) == *enable_pmu=N* ]] && expect=${expect%.txt}-pmu-off.txt
+	if [[ ! -r $expect ]]; then
+		echo "skipped: no shipped expectations for this host ($expect)"
+		echo "0 passed, 0 failed"
+		return 0
+	fi
+	echo "KVM host: $(scripts/kvm-host.sh facts | tr '\n' ' ')"
+	smp_run kvm-direct "$expect" 2 2 "" scripts/run-qemu.sh --kvm --kvm-cpu "$(sed -n 's/^cpu: //p' <<<"$probe")" \
+		--kernel --machine pc --smp 2 --config tests/configs/kvm-host.cfg \
+		--log "$LOGS/kvm-direct.ktap" --timeout "${KVM_TIMEOUT:-900}"
+}
+
+# direct_linux64: the ELF's other entry, the Linux 64-bit boot protocol
+# (crosvm, Firecracker without PVH), booted by tools/minivmm.c on KVM: no
+# firmware, no ACPI (the kernel must say so and run on the boot CPU), the
+# options from the command line; the whole suite against the host's file.
+direct_linux64() {
+	local probe expect log=$LOGS/direct-linux64.ktap p=0 f=0
+	probe=$(scripts/kvm-host.sh probe)
+	if [[ $probe != *"kvm: yes"* ]]; then
+		echo "skipped: ${probe#kvm: }"
+		echo "0 passed, 0 failed"
+		return 0
+	fi
+	expect=tests/expectations/qemu-kvm-$(scripts/kvm-host.sh vendor).txt
+	[[ $(scripts/kvm-host.sh facts) == *enable_pmu=N* ]] && expect=${expect%.txt}-pmu-off.txt
+	if [[ ! -r $expect ]]; then
+		echo "skipped: no shipped expectations for this host ($expect)"
+		echo "0 passed, 0 failed"
+		return 0
+	fi
+	timeout -k 5 "${KVM_TIMEOUT:-900}" build/host/minivmm build/pmutest.elf \
+		"console=ttyS0 pmutest.timeout_ms=60000" | tr -d '\r' | awk '/KTAP version 1/ { on = 1 } on' >"$log"
+	echo "minivmm exit status ${PIPESTATUS[0]}"
+	check() {
+		local what=$1
+		shift
+		if "$@" >/dev/null; then p=$((p + 1)); else f=$((f + 1)); echo "not ok - $what"; fi
+	}
+	check "entered by the Linux 64-bit boot protocol" \
+		grep -q '^# firmware: none (direct kernel boot: Linux 64-bit boot protocol)' "$log"
+	check "no ACPI: reported, the boot CPU alone" \
+		grep -q '^# boot: no ACPI RSDP .*no MADT: the boot CPU alone' "$log"
+	check "one CPU online" grep -q '^# cpus: 1 of 1 online' "$log"
+	local out
+	out=$(compare_run "$log" "$expect" 2>&1)
+	echo "$out"
+	if [[ $out =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+		p=$((p + BASH_REMATCH[1]))
+		f=$((f + BASH_REMATCH[2]))
+	else
+		f=$((f + 1))
+	fi
+	echo "$p passed, $f failed"
+}
+
 run_step build make -j2 all
 run_step unit-c make -s unit
 run_step unit-python python3 unit/test_ktap_report.py
@@ -171,6 +270,17 @@ run_step qemu-tcg-smp4 smp_run qemu-tcg-smp4 tests/expectations/qemu-tcg.txt 4 4
 run_step qemu-smp4-silent smp_run qemu-smp4-silent tests/expectations/selftest-smp.txt 3 4 3 \
 	scripts/run-qemu.sh --smp 4 --config tests/configs/smp-silent-selftest.cfg \
 	--log "$LOGS/qemu-smp4-silent.ktap" --timeout "${QEMU_TIMEOUT:-300}"
+run_step direct-pc qemu_run direct-pc "" tests/expectations/qemu-tcg.txt --kernel --machine pc
+run_step direct-q35 qemu_run direct-q35 "" tests/expectations/qemu-tcg.txt --kernel --machine q35
+run_step direct-microvm qemu_run direct-microvm "" tests/expectations/qemu-tcg.txt --kernel --machine microvm
+run_step direct-selftest qemu_run direct-selftest tests/configs/selftest.cfg tests/expectations/selftest.txt \
+	--kernel --machine pc
+run_step direct-smp4 smp_run direct-smp4 tests/expectations/qemu-tcg.txt 4 4 "" \
+	scripts/run-qemu.sh --kernel --machine q35 --smp 4 --log "$LOGS/direct-smp4.ktap" --timeout "${QEMU_TIMEOUT:-300}"
+run_step direct-append direct_append
+run_step sim-kvm-amd-pmu-off sim_platform kvm-amd-zen4-pmu-off tests/expectations/qemu-kvm-amd-pmu-off.txt
+run_step kvm-direct kvm_direct
+run_step direct-linux64 direct_linux64
 # The 4-CPU run's summary screen, row by row (a row per suite per CPU).
 run_step qemu-smp4-screen python3 scripts/check-screen.py "$LOGS/qemu-tcg-smp4.ktap" "$LOGS/qemu-tcg-smp4.screen"
 run_step qemu-secureboot scripts/test-secureboot.sh # signed, refused, shim + MOK (issue 22)

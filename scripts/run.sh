@@ -2,13 +2,19 @@
 # SPDX-License-Identifier: MIT
 # `make run`: boot the suite in QEMU, stream the report, then compare it with
 # the platform's expectations. Exit 0 only when they match.
-#   scripts/run.sh [--kvm [--kvm-cpu OPTS]] [--cpu MODEL] [--smp N] [--config FILE] [--expect FILE]
+#   scripts/run.sh [--kvm [--kvm-cpu OPTS]] [--direct] [--machine pc|q35|microvm]
+#                  [--cpu MODEL] [--smp N] [--config FILE] [--expect FILE]
+# --direct boots build/pmutest.elf without firmware (PVH; machine pc unless
+# --machine says otherwise); the expectations are the UEFI run's.
 # The expectations file defaults to tests/expectations/qemu-tcg.txt, or
 # qemu-tcg-<model, lower case>.txt for a TCG CPU model other than the default;
 # with --kvm to qemu-kvm-<host vendor: intel|amd>.txt, -pmu-off appended for
-# --kvm-cpu pmu=off. A KVM run warns about host settings that skew a vPMU
-# (scripts/kvm-host.sh check) and ends its report with the host kernel, QEMU
-# version and those settings ("# host:" lines).
+# --kvm-cpu pmu=off or a host whose KVM has no vPMU (kvm.enable_pmu=N). A KVM
+# run first checks the host (scripts/kvm-host.sh probe: can /dev/kvm run a
+# guest, with which -cpu options, does OVMF start under it) and boots the
+# direct-boot kernel when OVMF cannot run, saying why; it warns about host
+# settings that skew a vPMU (kvm-host.sh check) and ends its report with the
+# host kernel, QEMU version and those settings ("# host:" lines).
 # Each run has its own log, build/runs/<platform>-<time>-<pid>.log (runs at
 # the same time in one tree share nothing); build/<platform>.log links to the
 # latest. A run that could not start, timed out or was stopped is the result
@@ -17,6 +23,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 accel=tcg
+direct=0
+machine=
 cpu=
 kvm_cpu=
 expect=
@@ -24,12 +32,16 @@ args=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help)
-		sed -n '3,11p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0 ;;
 	--kvm) accel=kvm; args+=(--kvm) ;;
+	--direct) direct=1 ;;
+	--machine)
+		[[ $# -ge 2 && -n $2 ]] || { echo "run: --machine needs pc, q35 or microvm" >&2; exit 2; }
+		machine=$2; shift ;;
 	--kvm-cpu)
 		[[ $# -ge 2 && -n $2 ]] || { echo "run: --kvm-cpu needs QEMU CPU options" >&2; exit 2; }
-		kvm_cpu=$2; args+=(--kvm-cpu "$2"); shift ;;
+		kvm_cpu=$2; shift ;;
 	--config)
 		[[ $# -ge 2 ]] || { echo "run: --config needs a file" >&2; exit 2; }
 		[[ -r $2 ]] || { echo "run: cannot read config file '$2'" >&2; exit 2; }
@@ -44,7 +56,7 @@ while [[ $# -gt 0 ]]; do
 		[[ $# -ge 2 ]] || { echo "run: --expect needs a file" >&2; exit 2; }
 		[[ -r $2 ]] || { echo "run: cannot read expectations file '$2'" >&2; exit 2; }
 		expect=$2; shift ;;
-	*) echo "run: unknown argument '$1' (use --kvm, --kvm-cpu OPTS, --cpu MODEL, --smp N, --config FILE, --expect FILE)" >&2; exit 2 ;;
+	*) echo "run: unknown argument '$1' (use --kvm, --kvm-cpu OPTS, --direct, --machine M, --cpu MODEL, --smp N, --config FILE, --expect FILE)" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -52,10 +64,29 @@ done
 [[ -n $kvm_cpu && $accel != kvm ]] && { echo "run: --kvm-cpu applies to --kvm only" >&2; exit 2; }
 platform=qemu-$accel
 [[ -n $cpu && $accel == tcg && $cpu != max ]] && platform=qemu-tcg-$(echo "$cpu" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-')
+[[ -n $machine && $direct == 0 && $machine != pc ]] && [[ $machine == microvm ]] &&
+	{ echo "run: --machine microvm has no firmware: add --direct (make run BOOT=direct MACHINE=microvm)" >&2; exit 2; }
 if [[ $accel == kvm ]]; then
 	platform=qemu-kvm-$(scripts/kvm-host.sh vendor)
-	[[ ,$kvm_cpu, == *,pmu=off,* ]] && platform=$platform-pmu-off
+	[[ ,$kvm_cpu, == *,pmu=off,* || $(scripts/kvm-host.sh facts) == *enable_pmu=N* ]] && platform=$platform-pmu-off
+	probe=$(scripts/kvm-host.sh probe "${kvm_cpu:-pmu=on}" $([[ $direct == 1 ]] || echo --ovmf))
+	if [[ $probe != *"kvm: yes"* ]]; then
+		echo "run: this host's KVM cannot run a guest: ${probe#kvm: }" >&2
+		exit 2
+	fi
+	host_cpu=$(sed -n 's/^cpu: //p' <<<"$probe")
+	[[ $host_cpu == "${kvm_cpu:-pmu=on}" ]] || echo "run: this host's KVM needs -cpu host,$host_cpu" >&2
+	args+=(--kvm-cpu "$host_cpu")
+	if [[ $direct == 0 && $probe == *"ovmf: no"* ]]; then
+		echo "run: OVMF does not start under this KVM ($(sed -n 's/^ovmf: no (\(.*\))$/\1/p' <<<"$probe")): booting build/pmutest.elf directly (PVH) instead" >&2
+		direct=1
+	fi
 	scripts/kvm-host.sh check
+fi
+if [[ $direct == 1 ]]; then
+	args+=(--kernel --machine "${machine:-pc}")
+elif [[ -n $machine ]]; then
+	args+=(--machine "$machine")
 fi
 if [[ -z $expect ]]; then
 	expect=tests/expectations/$platform.txt

@@ -109,7 +109,7 @@ static enum sim_msr_result amd_rdmsr(uint32_t msr, uint64_t *val)
 	if (r != SIM_MSR_OK)
 		return r;
 	if (k != AMD_NONE) {
-		*val = *reg(k, i);
+		*val = quirk(Q_KVM_AMD_NO_VPMU) ? 0 : *reg(k, i);
 		return SIM_MSR_OK;
 	}
 	switch (msr) {
@@ -139,6 +139,8 @@ static enum sim_msr_result amd_wrmsr(uint32_t msr, uint64_t val)
 	enum sim_msr_result r = locate(msr, &k, &i);
 	if (r != SIM_MSR_OK)
 		return r;
+	if (k != AMD_NONE && quirk(Q_KVM_AMD_NO_VPMU))
+		return SIM_MSR_OK; /* dropped: nothing counts */
 	if (k != AMD_NONE) {
 		if (is_select(k)) {
 			if (quirk(Q_KVM_AMD_RESERVED_DROPPED))
@@ -260,6 +262,8 @@ static enum sim_rdpmc_result amd_rdpmc(uint32_t ecx, uint64_t *v)
 {
 	if (!is_amd())
 		return SIM_RDPMC_NOT_MINE;
+	if (quirk(Q_KVM_AMD_NO_VPMU))
+		return SIM_RDPMC_INVALID;
 	if (ecx < n_ctrs()) {
 		*v = P->amd_ctr[ecx] & width_mask(AMD_COUNTER_WIDTH);
 		return SIM_RDPMC_READ;

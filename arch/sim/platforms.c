@@ -20,18 +20,19 @@
 #include "sim.h"
 
 /* CPUID bit positions (SDM Vol. 2A CPUID; APM Vol. 3 Appendix E). */
-#define L1_ECX_DTES64	   BIT_ULL(2)
-#define L1_ECX_DS_CPL	   BIT_ULL(4)
-#define L1_ECX_PDCM	   BIT_ULL(15)
-#define L1_ECX_HYPERVISOR  BIT_ULL(31)
-#define L1_EDX_DS	   BIT_ULL(21)
-#define L7_EBX_PQM	   BIT_ULL(12)
-#define L7_EBX_PQE	   BIT_ULL(15)
-#define L7_EDX_ARCH_LBR	   BIT_ULL(19)
-#define L7_1_EAX_PMX	   BIT_ULL(8) /* ArchPerfmonExt: leaf 23H */
-#define E1_ECX_PERFCTR_NB  BIT_ULL(24)
-#define E1_ECX_PERFCTR_LLC BIT_ULL(28)
-#define E22_EAX_PERFMON_V2 BIT_ULL(0)
+#define L1_ECX_DTES64	    BIT_ULL(2)
+#define L1_ECX_DS_CPL	    BIT_ULL(4)
+#define L1_ECX_PDCM	    BIT_ULL(15)
+#define L1_ECX_HYPERVISOR   BIT_ULL(31)
+#define L1_EDX_DS	    BIT_ULL(21)
+#define L7_EBX_PQM	    BIT_ULL(12)
+#define L7_EBX_PQE	    BIT_ULL(15)
+#define L7_EDX_ARCH_LBR	    BIT_ULL(19)
+#define L7_1_EAX_PMX	    BIT_ULL(8) /* ArchPerfmonExt: leaf 23H */
+#define E1_ECX_PERFCTR_CORE BIT_ULL(23)
+#define E1_ECX_PERFCTR_NB   BIT_ULL(24)
+#define E1_ECX_PERFCTR_LLC  BIT_ULL(28)
+#define E22_EAX_PERFMON_V2  BIT_ULL(0)
 
 /* KVM's vPMU limits (arch/x86/include/asm/kvm_host.h and pmu.c,
  * kvm_init_pmu_capability()): version at most 2, 8 GP and 3 fixed counters
@@ -175,6 +176,24 @@ static void kvm_amd_guest_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_re
 	}
 }
 
+/*
+ * AMD host, KVM loaded with enable_pmu=N (this project's KVM host): KVM
+ * reports no PMU at all. kvm_set_cpu_caps() (cpuid.c) clears
+ * PERFCTR_CORE and PERFMON_V2 when !enable_pmu, and leaf 80000022H is
+ * zeroed (case 0x80000022: "if (!enable_pmu || !kvm_cpu_cap_has(
+ * X86_FEATURE_PERFMON_V2)) entry->eax = entry->ebx = 0"): only the four
+ * legacy counters the APM gives every AMD64 processor remain, and KVM
+ * answers those from its generic MSR code (quirk kvm-amd-no-vpmu).
+ */
+static void kvm_amd_pmu_off_guest_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	kvm_amd_guest_cpuid(leaf, subleaf, r);
+	if (leaf == 0x80000001)
+		r->ecx &= ~(uint32_t)E1_ECX_PERFCTR_CORE;
+	if (leaf == 0x80000022)
+		*r = (struct cpuid_regs){0};
+}
+
 /* What KVM does differently at run time, per vendor (quirks.h cites each). */
 static const enum quirk kvm_intel_quirks[] = {
     Q_GLOBAL_CTRL_RESET_ZERO, Q_RDPMC_FAST_ON_ARCH,  Q_FIXED_NO_WIDTH_GP,
@@ -189,6 +208,11 @@ static const enum quirk kvm_amd_quirks[] = {
     Q_LVT_NO_MASK,
     Q_AMD_STATUS_SET_GP,
     Q_KVM_AMD_RESERVED_DROPPED,
+};
+
+static const enum quirk kvm_amd_pmu_off_quirks[] = {
+    Q_LVT_NO_MASK,
+    Q_KVM_AMD_NO_VPMU,
 };
 
 /* One platform: its name and description, the host dump, what the guest's
@@ -210,5 +234,8 @@ const struct sim_platform sim_platforms[] = {
 	     kvm_pmu_off_quirks),
     PLATFORM("kvm-amd-zen4", "QEMU/KVM guest (-cpu host,pmu=on) on a Zen 4 (Genoa) host",
 	     "amd_zen4_genoa_a10f11.txt", kvm_amd_guest_cpuid, 0, kvm_amd_quirks),
+    PLATFORM("kvm-amd-zen4-pmu-off",
+	     "QEMU/KVM guest (-cpu host) on a Zen 4 (Genoa) host with kvm.enable_pmu=N",
+	     "amd_zen4_genoa_a10f11.txt", kvm_amd_pmu_off_guest_cpuid, 0, kvm_amd_pmu_off_quirks),
 };
 const unsigned sim_platform_count = ARRAY_SIZE(sim_platforms);

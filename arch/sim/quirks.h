@@ -479,6 +479,14 @@
 	      "PerfEvtSel writes drop bits 19, 21 and 63:36 (HostOnly / GuestOnly included) "      \
 	      "without #GP; PerfCntrGlobalStatus writes are ignored; PerfCntrGlobalCtl / "         \
 	      "StatusClr / StatusSet drop their reserved bits")                                    \
+	QUIRK(Q_KVM_AMD_NO_VPMU, "kvm-amd-no-vpmu-legacy-raz-wi", on_amd,                          \
+	      "KVM with kvm.enable_pmu=N on an AMD host: kvm_get_msr_common() / "                  \
+	      "kvm_set_msr_common() (x86.c) answer MSR_K7_EVNTSEL0-3 and MSR_K7_PERFCTR0-3 "       \
+	      "with 0 and drop writes when kvm_pmu_is_valid_msr() is false; kvm_pmu_rdpmc() "      \
+	      "(pmu.c) fails RDPMC (#GP) without pmu->version (torvalds/linux 004a0aa5); seen "    \
+	      "on this project's KVM host (tests/expectations/kvm-amd-pmu-off.txt)",               \
+	      "the four legacy AMD counters read 0, ignore writes and never count; RDPMC "         \
+	      "raises #GP(0)")                                                                     \
 	/* ---- issue 9 (verdicts): vendor rules, P6, reserved bits, proof both ways ---- */       \
 	QUIRK(Q_AMD_LVT_MASKED_ON_PMI, "amd-lvt-masked-on-pmi", on_amd,                            \
 	      "KVM AMD guests from its 2023 LVTPC masking until Linux 6.9 (Intel's rule applied "  \

@@ -82,11 +82,6 @@ static void build_idt(void)
 	set_gate(X86_VEC_NMI, x86_vector_stubs[X86_VEC_NMI], IST_NMI, 0);
 	set_gate(X86_VEC_MC, x86_vector_stubs[X86_VEC_MC], IST_MC, 0);
 	set_gate(X86_VEC_PF, x86_vector_stubs[X86_VEC_PF], IST_PF, 0);
-	/* The way back from arch_call_at_cpl: an interrupt gate with DPL 3.
-	 * Chosen over a call gate because it takes the same path as every
-	 * exception (RSP0 stack switch, one frame layout, IF cleared) from all
-	 * three outer rings, and needs no far-call descriptor of its own. */
-	set_gate(RETURN_VECTOR, x86_vector_stubs[RETURN_VECTOR], 0, 3);
 	idt_built = true;
 }
 

@@ -128,7 +128,7 @@ x86_ctx_restore:
 
 ; void x86_enter_ring(cs, ss, rsp, rflags, fn, arg): IRETQ to the outer
 ; ring at x86_user_trampoline, which calls fn(arg) and comes back through
-; the RETURN_VECTOR gate.
+; the #UD of its UD2 at x86_user_return (user.asm).
 global x86_enter_ring
 extern x86_user_trampoline
 x86_enter_ring:

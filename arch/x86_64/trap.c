@@ -18,15 +18,18 @@
  * x86_ctx_restore ends NMI blocking itself (x86_iret_to_self).
  *
  * Order of decisions for a fault (x86_trap):
- *   1. a registered probe instruction -> its fixup, vector in RAX (any CPL);
- *   2. #DF -> the environment is broken: KTAP bail out, RUN_ERROR;
- *   3. at CPL > 0 inside arch_call_at_cpl -> that call returns the vector;
- *   4. inside arch_run_guarded -> it returns ARCH_GUARD_EXCEPTION, the record filled;
- *   5. anywhere else -> bail out (nothing is left to report it to).
+ *   1. the #UD of the UD2 at x86_user_return, at CPL > 0 inside
+ *      arch_call_at_cpl -> the way back: that call returns fn's result;
+ *   2. a registered probe instruction -> its fixup, vector in RAX (any CPL);
+ *   3. #DF -> the environment is broken: KTAP bail out, RUN_ERROR;
+ *   4. at CPL > 0 inside arch_call_at_cpl -> that call returns the vector;
+ *   5. inside arch_run_guarded -> it returns ARCH_GUARD_EXCEPTION, the record filled;
+ *   6. anywhere else -> bail out (nothing is left to report it to).
  */
 #include "x86.h"
 
 uint32_t g_fault_error_code;
+extern char x86_user_return[];
 
 struct guard {
 	struct x86_ctx ctx;
@@ -190,16 +193,15 @@ enum x86_trap_exit x86_trap(struct x86_frame *f)
 			x86_ctx_restore(&g_guard->ctx, ARCH_GUARD_TIMEOUT);
 		}
 		return X86_TRAP_IRET; /* a late tick of a disarmed watchdog */
-	case RETURN_VECTOR:
-		if (cpl != 0 && g_cpl) {
-			g_cpl->result = f->rdi;
-			x86_ctx_restore(&g_cpl->ctx, CPL_RETURNED);
-		}
-		break; /* INT F2H from ring 0: unexpected */
 	default:
 		break;
 	}
 
+	/* The way back from arch_call_at_cpl (user.asm x86_user_return). */
+	if (vec == X86_VEC_UD && cpl != 0 && g_cpl && f->rip == (uint64_t)x86_user_return) {
+		g_cpl->result = f->rdi;
+		x86_ctx_restore(&g_cpl->ctx, CPL_RETURNED);
+	}
 	/* An NMI is not raised by the instruction at RIP: never a probe's. */
 	if (vec < 32 && vec != X86_VEC_NMI && apply_fixup(f))
 		return g_nmi_depth && cpl == 0 ? return_without_iret(f) : X86_TRAP_IRET;

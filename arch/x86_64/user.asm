@@ -12,7 +12,6 @@
 bits 64
 default rel
 
-%define RETURN_VECTOR 0xF2
 %define RDPMC_POISON 0xA5A5A5A5A5A5A5A5
 
 ; FIXUP insn, fixup: a fault at insn continues at fixup, RAX = vector.
@@ -217,11 +216,17 @@ arch_workload_branch_miss:
 	ret
 
 ; Entered by IRETQ from x86_enter_ring with RDI = arg, RSI = fn and a
-; 16-byte aligned stack; fn's result goes back to ring 0 in RDI through an
-; interrupt gate with DPL 3 (the only IDT entry the outer rings may use).
-global x86_user_trampoline
+; 16-byte aligned stack; fn's result goes back to ring 0 in RDI through the
+; #UD of the UD2 at x86_user_return, which x86_trap() knows by its address.
+; An exception, not INT n through a DPL 3 gate: every hypervisor delivers
+; an outer ring's exceptions (they are how user space faults), while a
+; software interrupt from CPL 1-3 is something some re-inject by emulating
+; INT n, which KVM's emulator cannot do outside real mode (seen on this
+; project's KVM host: "KVM internal error ... emulation failure" at CPL 1,
+; the INT skipped at CPL 3).
+global x86_user_trampoline, x86_user_return
 x86_user_trampoline:
 	call rsi
 	mov rdi, rax
-	int RETURN_VECTOR
+x86_user_return:
 	ud2

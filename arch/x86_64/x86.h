@@ -22,8 +22,6 @@
 #define SEL_DATA(cpl) (0x10 + 0x10 * (cpl))
 #define SEL_TSS	      0x48
 
-/* The return from CPL > 0 (arch_call_at_cpl): an interrupt gate with DPL 3. */
-#define RETURN_VECTOR 0xF2
 /* The IPI that wakes a parked application processor (smp.c). */
 #define WAKE_VECTOR 0xF3
 
@@ -182,9 +180,19 @@ void fbcon_dump(void (*out)(const char *s, size_t n));
 extern const uint8_t font8x8[96][8];
 
 /* start.c */
+/* QEMU's isa-debug-exit (iobase F4H, iosize 4): QEMU exits with status
+ * (value << 1) | 1, so DEBUG_EXIT_BASE + enum run_status gives 33 pass,
+ * 35 fail, 37 error (scripts/run-qemu.sh). */
+#define DEBUG_EXIT_PORT 0xF4
+#define DEBUG_EXIT_BASE 0x10
 void x86_panic(const char *msg, uint64_t a, uint64_t b) __attribute__((noreturn));
 void x86_puts(const char *s);
 void x86_put_hex(uint64_t v);
+
+/* poweroff.c: ACPI S5 as the FADT and \_S5 describe it (returns when the
+ * machine is still on), and the i8042 keyboard controller's reset line. */
+void x86_acpi_power_off(const struct acpi_poweroff *p);
+void x86_i8042_reset(void);
 
 /* ---- Instruction wrappers ---------------------------------------------- */
 
@@ -201,6 +209,16 @@ static inline uint8_t inb(uint16_t port)
 static inline void outl(uint16_t port, uint32_t v)
 {
 	__asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
+}
+static inline void outw(uint16_t port, uint16_t v)
+{
+	__asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port));
+}
+static inline uint16_t inw(uint16_t port)
+{
+	uint16_t v;
+	__asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
 }
 static inline uint64_t read_cr2(void)
 {

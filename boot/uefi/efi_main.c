@@ -7,6 +7,7 @@
 #include "efi_boot.h"
 
 #include "acpi.h"
+#include "pool.h"
 #include "arch.h"
 #include "bits.h"
 #include "efi_relocate.h"
@@ -16,12 +17,6 @@
 #define CONFIG_PATH	L"\\EFI\\BOOT\\pmutest.cfg"
 #define CONFIG_SOURCE	"\\EFI\\BOOT\\pmutest.cfg"
 #define CONFIG_MAX_SIZE OPT_MAX_TEXT
-
-/* Room for page tables (one 4 KiB directory per GiB of physical address
- * space, plus splits), stacks and the console's text grid; and each
- * application processor's stacks (arch/x86_64/smp.c). */
-#define POOL_FIXED_BYTES   ((2u << 20) + ARCH_SCRATCH_BYTES) /* + arch_scratch_buffer() */
-#define POOL_PER_CPU_BYTES (160u << 10)
 
 /* How long a loader error stays on the screen before control returns to the
  * firmware (a key ends the wait): long enough to read and photograph. */
@@ -148,8 +143,9 @@ static EFI_STATUS allocate_pool_pages(EFI_SYSTEM_TABLE *st, struct x86_handoff *
 	if (h->bi.fb.base && h->bi.fb.base + (64ULL << 20) > end)
 		end = h->bi.fb.base + (64ULL << 20);
 
-	uint64_t bytes = POOL_FIXED_BYTES + ((end + (1ULL << 30) - 1) >> 30) * 4096 +
-			 splits * 4 * 4096 + (uint64_t)h->cpu_count * POOL_PER_CPU_BYTES;
+	/* + the tables that uncached ranges split off (boot/pool.h counts
+	 * per GiB only). */
+	uint64_t bytes = boot_pool_bytes(end, h->cpu_count) + splits * 4 * 4096;
 	EFI_PHYSICAL_ADDRESS base = 0;
 	EFI_STATUS s = st->BootServices->AllocatePages(AllocateAnyPages, EfiLoaderData,
 						       EFI_SIZE_TO_PAGES(bytes), &base);

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The direct-boot front end: a VMM loaded build/pmutest.elf and jumped to
+ * one of its entries (entry.asm) with no firmware services behind it. In
+ * order:
+ *
+ *  1. Copy the boot data (command line, module 0, memory map) into our own
+ *     .bss before anything can reuse the low memory it lives in (the AP
+ *     start-up page and the pool are chosen only afterwards).
+ *  2. The memory map (E820, from start_info or the zero page) becomes the
+ *     hand-over's ranges; zero-size entries (qboot writes some) are skipped.
+ *  3. The RSDP: start_info / boot_params when given, else the legacy scan
+ *     (EBDA, E0000H-FFFFFH: Firecracker's PVH path sets no rsdp_paddr);
+ *     boot/acpi.c reads an RSDT (SeaBIOS: revision 0, no XSDT) as well as
+ *     an XSDT. Without a MADT the boot CPU runs alone, and the report says
+ *     so.
+ *  4. The options: module 0 (-initrd pmutest.cfg, byte-exact), or without a
+ *     module the command line's key=value words (options_from_cmdline).
+ *  5. The AP start-up page (below 1 MiB) and the pool (above the kernel,
+ *     below 4 GiB: entry.asm maps 4 GiB), then x86_start().
+ *
+ * What only UEFI gives (the NV-variable report store, the GOP screen) is
+ * absent here, and the report says so: store_report stays NULL, fb.base 0.
+ */
+#include "direct.h"
+
+#include "acpi.h"
+#include "kstring.h"
+#include "ktap.h"
+#include "options.h"
+#include "pool.h"
+#include "x86.h"
+
+#define HIDDEN __attribute__((visibility("hidden")))
+extern char __kernel_end[] HIDDEN;	 /* boot/direct/linker.ld */
+extern uint64_t direct_entry_tsc HIDDEN; /* entry.asm */
+
+#define SZ_1M		  0x100000ULL
+#define SZ_2M		  0x200000ULL
+#define SZ_4G		  0x100000000ULL
+#define PAGE		  0x1000ULL
+#define TRAMPOLINE_LIMIT  0x9F000ULL /* below the EBDA, as boot/uefi takes it */
+#define CMDLINE_MAX	  4096
+#define HVM_MEMMAP_STRIDE 24 /* hvm_memmap_table_entry: addr, size, type, reserved */
+
+static struct x86_handoff g_h;
+static struct e820_entry g_map[HANDOFF_MAX_RANGES];
+static uint32_t g_map_count; /* entries the VMM gave (may exceed g_map's) */
+static char g_cmdline[CMDLINE_MAX];
+static char g_config[OPT_MAX_TEXT];
+static char g_ignored[256];
+static char g_notes[640];
+static char g_firmware[96];
+static char g_config_error[96];
+
+/* What either layout says, before it is copied. */
+struct boot_data {
+	const char *protocol;
+	uint64_t cmdline, rsdp, module, module_size;
+	bool has_module;
+};
+
+/* Before x86_start() only COM1 can speak: the arch's serial driver,
+ * QEMU's exit device, then halt. */
+__attribute__((noreturn)) static void fatal(const char *msg)
+{
+	serial_init();
+	x86_puts("\nBail out! pmutest direct boot: ");
+	x86_puts(msg);
+	x86_puts("\n");
+	outl(DEBUG_EXIT_PORT, DEBUG_EXIT_BASE + RUN_ERROR);
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
+/* Boot data is read only below 4 GiB, the part entry.asm mapped. */
+static const void *low(uint64_t phys, uint64_t len)
+{
+	return phys && phys + len <= SZ_4G ? (const void *)(uintptr_t)phys : NULL;
+}
+
+static uint64_t rd(const void *base, unsigned off, int bytes)
+{
+	const uint8_t *p = (const uint8_t *)base + off;
+	uint64_t v = 0;
+	for (int i = bytes - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void add_map_entry(uint64_t addr, uint64_t size, uint32_t type)
+{
+	if (g_map_count < HANDOFF_MAX_RANGES)
+		g_map[g_map_count] = (struct e820_entry){addr, size, type};
+	g_map_count++;
+}
+
+static void read_pvh(uint64_t info, struct boot_data *d)
+{
+	const struct hvm_start_info *si = low(info, sizeof(*si));
+	if (!si || si->magic != HVM_START_MAGIC)
+		fatal("EBX does not point at a PVH start_info (magic 336EC578H)");
+	d->protocol = si->version >= 1 ? "PVH start_info v1" : "PVH start_info v0";
+	d->cmdline = si->cmdline_paddr;
+	d->rsdp = si->rsdp_paddr;
+	const struct hvm_modlist_entry *m =
+	    si->nr_modules ? low(si->modlist_paddr, sizeof(*m)) : NULL;
+	if (m) {
+		d->has_module = true;
+		d->module = m->paddr;
+		d->module_size = m->size;
+	}
+	const uint8_t *map =
+	    si->version >= 1
+		? low(si->memmap_paddr, (uint64_t)si->memmap_entries * HVM_MEMMAP_STRIDE)
+		: NULL;
+	for (uint32_t i = 0; map && i < si->memmap_entries; i++) {
+		const uint8_t *e = map + (uint64_t)i * HVM_MEMMAP_STRIDE;
+		add_map_entry(rd(e, 0, 8), rd(e, 8, 8), (uint32_t)rd(e, 16, 4));
+	}
+}
+
+static void read_linux64(uint64_t info, struct boot_data *d)
+{
+	const uint8_t *bp = low(info, PAGE);
+	if (!bp)
+		fatal("RSI does not point at a boot_params page below 4 GiB");
+	d->protocol = rd(bp, BP_HEADER_MAGIC, 4) == BP_HEADER_MAGIC_VALUE
+			  ? "Linux 64-bit boot protocol"
+			  : "Linux 64-bit boot protocol (no HdrS header)";
+	d->cmdline = rd(bp, BP_CMD_LINE_PTR, 4) | rd(bp, BP_EXT_CMD_LINE_PTR, 4) << 32;
+	d->rsdp = rd(bp, BP_ACPI_RSDP_ADDR, 8);
+	d->module = rd(bp, BP_RAMDISK_IMAGE, 4) | rd(bp, BP_EXT_RAMDISK_IMAGE, 4) << 32;
+	d->module_size = rd(bp, BP_RAMDISK_SIZE, 4) | rd(bp, BP_EXT_RAMDISK_SIZE, 4) << 32;
+	d->has_module = d->module != 0;
+	uint32_t n = bp[BP_E820_ENTRIES];
+	for (uint32_t i = 0; i < n && i < BP_E820_MAX; i++) {
+		const uint8_t *e = bp + BP_E820_TABLE + i * BP_E820_ENTRY_SIZE;
+		add_map_entry(rd(e, 0, 8), rd(e, 8, 8), (uint32_t)rd(e, 16, 4));
+	}
+}
+
+static void copy_options(const struct boot_data *d, struct boot_info *bi)
+{
+	const char *cl = low(d->cmdline, 1);
+	size_t n = 0;
+	while (cl && n + 1 < sizeof(g_cmdline) && low(d->cmdline + n, 1) && cl[n]) {
+		g_cmdline[n] = cl[n];
+		n++;
+	}
+	g_cmdline[n] = '\0';
+
+	if (d->has_module) {
+		bi->config_source = "module 0 (initrd)";
+		const char *m = low(d->module, d->module_size);
+		if (!m || d->module_size > OPT_MAX_TEXT) {
+			ksnprintf(g_config_error, sizeof(g_config_error),
+				  "module 0 (%llu bytes at %#llx) is not an options file",
+				  (unsigned long long)d->module_size,
+				  (unsigned long long)d->module);
+			bi->config_error = g_config_error;
+			bi->config_text = "";
+			return;
+		}
+		kmemcpy(g_config, m, (size_t)d->module_size);
+		bi->config_text = g_config;
+		bi->config_len = (size_t)d->module_size;
+		return;
+	}
+	bi->config_source = "the kernel command line";
+	bi->config_len = options_from_cmdline(g_cmdline, g_config, sizeof(g_config), g_ignored,
+					      sizeof(g_ignored));
+	bi->config_text = bi->config_len ? g_config : NULL;
+}
+
+static bool is_ram(uint32_t type)
+{
+	return type == E820_RAM || type == E820_ACPI || type == E820_NVS;
+}
+
+static void describe_memory(struct x86_handoff *h)
+{
+	uint32_t n = g_map_count < HANDOFF_MAX_RANGES ? g_map_count : HANDOFF_MAX_RANGES;
+
+	h->phys_end = SZ_4G; /* at least the 32-bit MMIO hole (APIC...) */
+	h->bi.memory_map_count = g_map_count;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct e820_entry *e = &g_map[i];
+		if (!e->size)
+			continue;
+		if (e->type == E820_RAM)
+			h->bi.usable_memory += e->size;
+		/* Reserved ranges above 4 GiB are nothing pmutest touches, and
+		 * may be far away: QEMU reserves FD_0000_0000H-FF_FFFF_FFFFH on
+		 * AMD hosts (the HyperTransport window), which mapped would cost
+		 * page tables for 1 TiB. */
+		if (!is_ram(e->type) && e->addr >= SZ_4G)
+			continue;
+		if (e->addr + e->size > h->phys_end)
+			h->phys_end = e->addr + e->size;
+		h->ranges[h->range_count++] =
+		    (struct phys_range){e->addr, e->size, is_ram(e->type) ? PHYS_RAM : PHYS_MMIO};
+	}
+	if (!h->bi.usable_memory)
+		fatal("the VMM gave no memory map with RAM in it");
+}
+
+/* The highest TRAMPOLINE_PAGES of RAM below TRAMPOLINE_LIMIT, never page 0
+ * (the real-mode interrupt table); 0 when there is none (no AP starts). */
+static uint64_t find_trampoline(void)
+{
+	uint64_t best = 0, need = TRAMPOLINE_PAGES * PAGE;
+	for (uint32_t i = 0; i < g_map_count && i < HANDOFF_MAX_RANGES; i++) {
+		const struct e820_entry *e = &g_map[i];
+		uint64_t lo = (e->addr + PAGE - 1) & ~(PAGE - 1);
+		uint64_t hi =
+		    e->addr + e->size < TRAMPOLINE_LIMIT ? e->addr + e->size : TRAMPOLINE_LIMIT;
+		hi &= ~(PAGE - 1);
+		if (lo < PAGE)
+			lo = PAGE;
+		if (e->type == E820_RAM && hi >= lo + need && hi - need > best)
+			best = hi - need;
+	}
+	return best;
+}
+
+/* The pool: the first RAM above the kernel image (2 MiB aligned) that
+ * holds it, below 4 GiB. */
+static void find_pool(struct x86_handoff *h)
+{
+	uint64_t bytes = (boot_pool_bytes(h->phys_end, h->cpu_count) + PAGE - 1) & ~(PAGE - 1);
+	uint64_t kend = (uint64_t)(uintptr_t)__kernel_end;
+	for (uint32_t i = 0; i < g_map_count && i < HANDOFF_MAX_RANGES; i++) {
+		const struct e820_entry *e = &g_map[i];
+		uint64_t lo = e->addr > kend ? e->addr : kend;
+		lo = (lo + SZ_2M - 1) & ~(SZ_2M - 1);
+		if (e->type == E820_RAM && lo + bytes <= e->addr + e->size && lo + bytes <= SZ_4G) {
+			h->pool_base = lo;
+			h->pool_size = bytes;
+			return;
+		}
+	}
+	fatal("no RAM below 4 GiB above the kernel for page tables and stacks");
+}
+
+__attribute__((noreturn)) void direct_main(uint64_t info, enum direct_protocol protocol)
+{
+	struct x86_handoff *h = &g_h;
+	struct boot_data d = {0};
+	struct acpi_reader acpi = {acpi_map_identity, NULL};
+	bool has_madt;
+
+	h->bi.tsc_at_entry = direct_entry_tsc;
+	if (protocol == DIRECT_PVH)
+		read_pvh(info, &d);
+	else
+		read_linux64(info, &d);
+	copy_options(&d, &h->bi);
+	describe_memory(h);
+
+	const char *rsdp_from = "given";
+	uint64_t rsdp = d.rsdp;
+	if (!rsdp) {
+		rsdp = acpi_scan_rsdp(&acpi);
+		rsdp_from = "found by the EBDA/E0000H scan";
+	}
+	enum acpi_result ar = acpi_read(&acpi, rsdp, h, &has_madt);
+
+	h->trampoline_phys = find_trampoline();
+	find_pool(h);
+
+	ksnprintf(g_firmware, sizeof(g_firmware), "none (direct kernel boot: %s)", d.protocol);
+	h->bi.firmware_vendor = g_firmware;
+	ksnprintf(g_notes, sizeof(g_notes),
+		  "%s (RSDP %s)%s%s%s%s; absent on direct boot: the report store (UEFI "
+		  "variables) and the screen (GOP)",
+		  acpi_result_name(ar), rsdp ? rsdp_from : "not given, none found by the scan",
+		  has_madt ? "" : "; no MADT: the boot CPU alone, its local APIC at IA32_APIC_BASE",
+		  g_map_count > HANDOFF_MAX_RANGES ? "; memory map entries beyond 512 ignored" : "",
+		  g_ignored[0] ? "; command line words not for pmutest: " : "", g_ignored);
+	h->bi.boot_notes = g_notes;
+	x86_start(h);
+}
