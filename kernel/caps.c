@@ -19,20 +19,21 @@
 #include "kstring.h"
 #include "ktap.h" /* ksnprintf */
 
-#define LEAF_VENDOR	      0x00000000U
-#define LEAF_FEATURES	      0x00000001U
-#define LEAF_EXT_FEATURES     0x00000007U
-#define LEAF_ARCH_PERFMON     0x0000000AU
-#define LEAF_RDT_MON	      0x0000000FU
-#define LEAF_RDT_ALLOC	      0x00000010U
-#define LEAF_HYBRID	      0x0000001AU
-#define LEAF_ARCH_LBR	      0x0000001CU
-#define LEAF_ARCH_PERFMON_EXT 0x00000023U
-#define LEAF_HV_BASE	      0x40000000U
-#define LEAF_HV_LIMIT	      0x4FFFFFFFU
-#define LEAF_EXT_BASE	      0x80000000U
-#define LEAF_EXT_FEATURES_AMD 0x80000001U
-#define LEAF_EXT_PERFMON_AMD  0x80000022U
+#define LEAF_VENDOR	       0x00000000U
+#define LEAF_FEATURES	       0x00000001U
+#define LEAF_CACHE_DESCRIPTORS 0x00000002U
+#define LEAF_EXT_FEATURES      0x00000007U
+#define LEAF_ARCH_PERFMON      0x0000000AU
+#define LEAF_RDT_MON	       0x0000000FU
+#define LEAF_RDT_ALLOC	       0x00000010U
+#define LEAF_HYBRID	       0x0000001AU
+#define LEAF_ARCH_LBR	       0x0000001CU
+#define LEAF_ARCH_PERFMON_EXT  0x00000023U
+#define LEAF_HV_BASE	       0x40000000U
+#define LEAF_HV_LIMIT	       0x4FFFFFFFU
+#define LEAF_EXT_BASE	       0x80000000U
+#define LEAF_EXT_FEATURES_AMD  0x80000001U
+#define LEAF_EXT_PERFMON_AMD   0x80000022U
 
 /* CPUID.01H, SDM Vol. 2A Table 3-8 (signature) and Tables 3-10/3-11. */
 #define SIG_STEPPING	  GENMASK_ULL(3, 0)
@@ -54,6 +55,8 @@
 #define F7_EBX_RTM		  BIT_ULL(11)
 #define F7_EBX_PQM		  BIT_ULL(12) /* RDT monitoring */
 #define F7_EBX_PQE		  BIT_ULL(15) /* RDT allocation */
+#define F7_EDX_RTM_ALWAYS_ABORT	  BIT_ULL(11)
+#define F7_EDX_TSX_FORCE_ABORT	  BIT_ULL(13)
 #define F7_EDX_HYBRID		  BIT_ULL(15)
 #define F7_EDX_ARCH_LBR		  BIT_ULL(19)
 #define F7_EAX_MAX_SUBLEAF	  GENMASK_ULL(31, 0)
@@ -363,6 +366,38 @@ static void decode_arch_perfmon_ext(struct decoder *d)
 	}
 }
 
+/* CPUID.02H descriptors of a third-level cache (SDM Vol. 2A CPUID, Table
+ * "Encoding of CPUID Leaf 2 Descriptors"); 49H is the L3 of family 0FH
+ * model 06H only (an L2 elsewhere). */
+static bool l3_descriptor(const struct caps *c, uint8_t b)
+{
+	static const uint8_t l3[] = {0x22, 0x23, 0x25, 0x29, 0x46, 0x47, 0x4A, 0x4B, 0x4C,
+				     0x4D, 0xD0, 0xD1, 0xD2, 0xD6, 0xD7, 0xD8, 0xDC, 0xDD,
+				     0xDE, 0xE2, 0xE3, 0xE4, 0xEA, 0xEB, 0xEC};
+
+	if (b == 0x49)
+		return c->family == 0xF && c->model == 0x6;
+	for (unsigned i = 0; i < ARRAY_SIZE(l3); i++)
+		if (l3[i] == b)
+			return true;
+	return false;
+}
+
+/* An L3 cache by CPUID.02H's descriptors (Intel): a register whose bit 31
+ * is clear holds four one-byte descriptors, EAX[7:0] excepted. */
+static void decode_leaf2(struct decoder *d)
+{
+	struct caps *c = d->c;
+	struct cpuid_regs r;
+
+	if (c->vendor != VENDOR_INTEL || !read_leaf(d, LEAF_CACHE_DESCRIPTORS, 0, &r))
+		return;
+	uint32_t regs[4] = {r.eax & ~0xFFu, r.ebx, r.ecx, r.edx};
+	for (unsigned i = 0; i < 4; i++)
+		for (unsigned k = 0; !(regs[i] >> 31) && k < 4; k++)
+			c->l3_cache |= l3_descriptor(c, (uint8_t)(regs[i] >> (8 * k)));
+}
+
 static void decode_leaf7(struct decoder *d)
 {
 	struct caps *c = d->c;
@@ -375,6 +410,8 @@ static void decode_leaf7(struct decoder *d)
 	c->rdt.pqm = r.ebx & F7_EBX_PQM;
 	c->rdt.pqe = r.ebx & F7_EBX_PQE;
 	c->hybrid = r.edx & F7_EDX_HYBRID;
+	c->tsx_force_abort = r.edx & F7_EDX_TSX_FORCE_ABORT;
+	c->rtm_always_abort = r.edx & F7_EDX_RTM_ALWAYS_ABORT;
 	c->arch_lbr.enumerated = r.edx & F7_EDX_ARCH_LBR;
 	/* Sub-leaf 1 exists when (07H,0):EAX, the highest sub-leaf, is >= 1. */
 	if (FIELD_GET_ULL(F7_EAX_MAX_SUBLEAF, r.eax) >= 1 && read_leaf(d, LEAF_EXT_FEATURES, 1, &r))
@@ -652,6 +689,7 @@ void caps_decode(struct caps *c, caps_cpuid_fn cpuid, void *ctx)
 
 	decode_leaf1(&d);
 	decode_hypervisor(&d);
+	decode_leaf2(&d);
 	decode_leaf7(&d);
 	decode_hybrid(&d);
 	decode_arch_lbr(&d);

@@ -163,16 +163,20 @@ struct caps {
 	/* CPUID.80000000H:EAX is a maximum only when it is 8000xxxxH; before
 	 * that the extended range does not exist (max_ext_leaf is then 0). */
 	bool max_ext_valid;
-	bool hypervisor;	  /* CPUID.01H:ECX[31] */
-	bool pdcm;		  /* CPUID.01H:ECX[15] */
-	bool x2apic;		  /* CPUID.01H:ECX[21] */
-	bool apic;		  /* CPUID.01H:EDX[9] */
-	bool msr;		  /* CPUID.01H:EDX[5] */
-	bool tsc;		  /* CPUID.01H:EDX[4] */
-	bool ds;		  /* CPUID.01H:EDX[21] Debug Store */
-	bool clflush;		  /* CPUID.01H:EDX[19] CLFSH (CLFLUSH) */
-	bool hybrid;		  /* CPUID.(07H,0):EDX[15] */
-	bool hle, rtm;		  /* CPUID.(07H,0):EBX[4], EBX[11] (TSX) */
+	bool hypervisor; /* CPUID.01H:ECX[31] */
+	bool pdcm;	 /* CPUID.01H:ECX[15] */
+	bool x2apic;	 /* CPUID.01H:ECX[21] */
+	bool apic;	 /* CPUID.01H:EDX[9] */
+	bool msr;	 /* CPUID.01H:EDX[5] */
+	bool tsc;	 /* CPUID.01H:EDX[4] */
+	bool ds;	 /* CPUID.01H:EDX[21] Debug Store */
+	bool clflush;	 /* CPUID.01H:EDX[19] CLFSH (CLFLUSH) */
+	bool hybrid;	 /* CPUID.(07H,0):EDX[15] */
+	bool hle, rtm;	 /* CPUID.(07H,0):EBX[4], EBX[11] (TSX) */
+	/* CPUID.(07H,0):EDX[13] TSX_FORCE_ABORT (MSR 10FH exists) and EDX[11]
+	 * RTM_ALWAYS_ABORT: bits a microcode update changes (kernel/known.c). */
+	bool tsx_force_abort, rtm_always_abort;
+	bool l3_cache;		  /* CPUID.02H names a third-level cache (Intel) */
 	enum core_type core_type; /* CPUID.1AH:EAX[31:24] when hybrid */
 	uint32_t native_model_id; /* CPUID.1AH:EAX[23:0] when hybrid */
 	char hypervisor_vendor[13];

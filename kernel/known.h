@@ -1,16 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Known deviations of real processors and hypervisors: the table of
- * failures that are documented (an erratum, or the Linux / KVM code that
- * works around them), built into the kernel and the simulator alike.
+ * failures that are documented (an erratum, Intel's own event description,
+ * or the Linux / KVM code that works around them), built into the kernel and
+ * the simulator alike.
  *
  * The check that catches a deviation stays strict. When a failed check of a
- * test matches an entry (same test, same rule, and the machine's vendor,
- * family, model, stepping and hypervisor), the failure is reported with the
- * entry's id and source; a test whose every failure is known is reported
+ * test matches an entry (one of the entry's checks: same test, same rule;
+ * and the CPU the test ran on: vendor, family, model and stepping range,
+ * hybrid core type from CPUID.1AH, the CPUID bits a microcode update
+ * changes, and the platform), the failure is reported with the entry's id
+ * and source; a test whose every failure is known is reported
  * "ok N name # XFAIL <id>: <source>" (KTAP v1's directive for an expected
  * failure), and the run's verdict is PASS when only known deviations failed.
  * `known = 0` turns the table off: every failure is a plain one.
+ *
+ * An entry covers exactly what its source covers: a CPU outside the range
+ * its source names never matches. A deviation whose source gives only the
+ * mechanism (not the symptom a check sees) is not an entry: the README lists
+ * those as "expected, unconfirmed".
  */
 #ifndef PMUTEST_KNOWN_H
 #define PMUTEST_KNOWN_H
@@ -20,34 +28,74 @@
 
 #include "caps.h"
 
-/* Which platforms an entry covers: bare metal only, any, or a hypervisor's
- * CPUID.40000000H signature (e.g. "KVMKVMKVM"). */
-#define KNOWN_BARE_METAL ""
-#define KNOWN_ANY_HV	 "*"
+/* Where an entry applies: bare metal only, under any hypervisor, or under
+ * the hypervisor with that CPUID.40000000H signature (known_platform_name()). */
+enum known_platform {
+	KNOWN_BARE_METAL,
+	KNOWN_ANY_PLATFORM, /* the silicon's own: bare metal or a guest */
+	KNOWN_HV_KVM,	    /* "KVMKVMKVM" */
+	KNOWN_PLATFORM_COUNT
+};
 
-#define KNOWN_MAX_MODELS 8
+/* CPUID bits a microcode update changes, that an entry may require set
+ * (features_set) or clear (features_clear). */
+enum known_feature {
+	KNOWN_F_TSX_FORCE_ABORT = 1u << 0,  /* CPUID.(07H,0):EDX[13] */
+	KNOWN_F_RTM_ALWAYS_ABORT = 1u << 1, /* CPUID.(07H,0):EDX[11] */
+	KNOWN_F_HYBRID = 1u << 2,	    /* CPUID.(07H,0):EDX[15] */
+	KNOWN_F_L3 = 1u << 3,		    /* CPUID.02H names an L3 cache */
+	/* CPUID.0AH version 2 or later enumerating no fixed counter (EDX[4:0]
+	 * = 0, ECX = 0, no leaf 23H bitmap): what Core 2 reports. */
+	KNOWN_F_V2_NO_FIXED = 1u << 4,
+};
+#define KNOWN_FEATURE_COUNT 5
+
+#define KNOWN_ANY_VENDOR 0
+
+/* One DisplayFamily and DisplayModel (or every model of the family) with
+ * its stepping range. */
+struct known_model {
+	uint16_t family;
+	bool any_model;
+	uint8_t model, stepping_min, stepping_max;
+};
+
+/* A check the deviation fails: "suite.test" and its rule (a RULE_* of
+ * tests/rules.h). */
+struct known_check {
+	const char *test, *rule;
+};
 
 struct known_deviation {
 	const char *id;	  /* short name, printed with the failure */
-	const char *test; /* "suite.test" */
-	const char *rule; /* the failing check's rule (a RULE_* of tests/rules.h) */
-	enum cpu_vendor vendor;
-	unsigned family;		  /* DisplayFamily */
-	uint8_t models[KNOWN_MAX_MODELS]; /* DisplayModel, n_models of them */
+	unsigned vendors; /* BIT(enum cpu_vendor) of each, or KNOWN_ANY_VENDOR */
+	/* DisplayFamily, DisplayModel and stepping ranges, n_models of them
+	 * (0: every CPU of the vendors, for a hypervisor's rows). */
+	const struct known_model *models;
 	unsigned n_models;
-	unsigned stepping_min, stepping_max;
-	const char *hypervisor; /* KNOWN_BARE_METAL, KNOWN_ANY_HV or a signature */
-	const char *what;	/* the deviation, in one line */
-	const char *source;	/* erratum ID, or the Linux / KVM function */
+	/* CPUID.1AH:EAX[31:24] of the CPU the test ran on, or CORE_TYPE_NONE
+	 * for every CPU. */
+	enum core_type core_type;
+	unsigned features_set, features_clear; /* enum known_feature bits */
+	enum known_platform platform;
+	const struct known_check *checks; /* n_checks of them */
+	unsigned n_checks;
+	const char *what;   /* the deviation, in one line */
+	const char *source; /* erratum ID, event description, or the Linux / KVM function */
 };
 
 /* The entry that explains a failed check of suite.test under `rule` on this
- * machine, or NULL. */
+ * CPU, or NULL. */
 const struct known_deviation *known_match(const struct caps *c, const char *suite, const char *test,
 					  const char *rule);
 
 /* The table, for reports and the README (known_count() entries). */
 unsigned known_count(void);
 const struct known_deviation *known_at(unsigned i);
+
+/* "bare metal", "any platform", "KVMKVMKVM" ... */
+const char *known_platform_name(enum known_platform p);
+/* "TSX_FORCE_ABORT", ... for one enum known_feature bit. */
+const char *known_feature_name(unsigned bit);
 
 #endif

@@ -8,12 +8,12 @@
 #   make check-dumps      every dump in ../shared/cpuid against `cpuid -f`
 
 CAPS_OBJDIR := $(HOST_BUILD)/caps
-CAPS_CFLAGS := -O2 -g $(WARN) $(INCLUDES) -Itools -MMD -MP
+CAPS_CFLAGS := -O2 -g $(WARN) $(INCLUDES) -Ilib -Itools -MMD -MP
 
 # The decoder and what it needs from kernel/ (kstrcmp, kmemset, ksnprintf).
 CAPS_CORE_OBJS := $(CAPS_OBJDIR)/kernel/caps.o $(CAPS_OBJDIR)/kernel/kstring.o \
 	$(CAPS_OBJDIR)/kernel/requires.o $(CAPS_OBJDIR)/kernel/fmt.o
-CAPS_DUMP_OBJS := $(CAPS_OBJDIR)/tools/cpuid_dump.o
+CAPS_DUMP_OBJS := $(patsubst %.c,$(CAPS_OBJDIR)/%.o,$(LIB_CPUID_DUMP_SRCS))
 
 $(CAPS_OBJDIR)/%.o: %.c
 	@mkdir -p $(@D)

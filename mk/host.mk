@@ -3,9 +3,14 @@
 # Fragments add to HOST_TOOLS and UNIT_TESTS.
 
 HOST_CC ?= gcc
-HOST_CFLAGS := -O2 -g $(WARN) $(INCLUDES) -Itools -MMD -MP
+HOST_CFLAGS := -O2 -g $(WARN) $(INCLUDES) -Ilib -Itools -MMD -MP
 HOST_TOOLS :=
 UNIT_TESTS :=
+
+# lib/: host libraries in their own right, used by several tools. The
+# `cpuid -r` dump reader (lib/cpuid_dump.h): pmusim and pmucaps load dumps
+# with it, the unit tests pin it.
+LIB_CPUID_DUMP_SRCS := lib/cpuid_dump.c
 
 -include mk/caps.mk
 -include mk/sim.mk

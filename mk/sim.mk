@@ -3,7 +3,7 @@
 #   build/host/pmusim          the binary
 #   build/host/sim/...         its objects (source paths kept)
 
-SIM_SRCS := $(CORE_SRCS) $(sort $(wildcard arch/sim/*.c)) tools/cpuid_dump.c
+SIM_SRCS := $(CORE_SRCS) $(sort $(wildcard arch/sim/*.c)) $(LIB_CPUID_DUMP_SRCS)
 SIM_OBJS := $(patsubst %.c,$(HOST_BUILD)/sim/%.o,$(SIM_SRCS))
 PMUSIM := $(HOST_BUILD)/pmusim
 
@@ -20,7 +20,7 @@ HOST_TOOLS += $(PMUSIM)
 # the SDM text). They link the simulator without its main() and with a stub
 # kernel_main.
 SIM_UNIT_SRCS := unit/test_sim.c $(filter-out arch/sim/main.c,$(sort $(wildcard arch/sim/*.c))) \
-	kernel/caps.c kernel/lbr.c kernel/kstring.c kernel/fmt.c tools/cpuid_dump.c
+	kernel/caps.c kernel/lbr.c kernel/kstring.c kernel/fmt.c $(LIB_CPUID_DUMP_SRCS)
 $(HOST_BUILD)/unit/test_sim: $(SIM_UNIT_SRCS)
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iarch/sim -Iunit -o $@ $(SIM_UNIT_SRCS)

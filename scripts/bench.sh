@@ -4,6 +4,8 @@
 #   - QEMU TCG: the minimal hello-world EFI app and pmutest booted alternately
 #     in the same configuration, the median wall time of each, their ratio
 #     and where the time goes (scripts/bench-boot.py);
+#   - direct boot: the do-nothing PVH kernel and build/pmutest.elf, paired,
+#     on microvm and pc, with the breakdown (scripts/bench-direct.py);
 #   - simulator: wall-clock of one full suite run, and of the mutation matrix.
 # Usage: scripts/bench.sh [RUNS]   (default 5 boots of each)
 set -euo pipefail
@@ -15,6 +17,8 @@ mkdir -p build/bench
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { print b - a }'; }
 
 python3 scripts/bench-boot.py "$runs"
+echo
+python3 scripts/bench-direct.py "$runs"
 echo
 echo "== simulator"
 for p in $(build/host/pmusim --list-profiles | awk '{print $1}' | head -n 3); do

@@ -56,6 +56,11 @@ expect_status 2 "pmusim --set tests=rdpmc.fast_bti (unknown test)" $PMUSIM --set
 expect_status 2 "pmusim --config DIR" $PMUSIM --config tests
 expect_status 2 "pmusim --perf-capabilities -1" $PMUSIM --perf-capabilities -1
 expect_status 2 "pmusim --cpu 99999999999999999999" $PMUSIM --cpuid-dump /dev/null --cpu 99999999999999999999
+expect_status 2 "pmusim --hypervisor '' (no signature)" $PMUSIM --hypervisor ''
+expect_status 2 "pmusim --hypervisor of 13 characters" $PMUSIM --hypervisor 1234567890123
+expect_status 2 "pmusim --perf-capabilities atom=zz" $PMUSIM --perf-capabilities atom=zz
+expect_status 2 "pmusim --cpuid-dump of a whole machine, --cpu 9 it lacks" \
+	$PMUSIM --cpuid-dump tests/data/cpuid/alderlake-hybrid-90672-2p2e.txt --cpu 9
 expect_status 3 "pmusim: a selection where every test is excluded is ERROR, not PASS" \
 	$PMUSIM --set "exclude=$($PMUSIM --set suites=rdmpc 2>&1 | sed -n "s/.*(suites: \(.*\))$/\1/p" | tr -d ' ')"
 grep -q '^# verdict: ERROR' "$tmp/out"

@@ -100,6 +100,8 @@ log=build/runs/$platform-$(date -u +%Y%m%dT%H%M%S)-$$.log
 ln -sfn "runs/${log##*/}" "build/$platform.log" 2>/dev/null
 # run-qemu.sh in the background, so that a SIGTERM (CI cancelling the job)
 # or ^C is passed on to it at once: it stops QEMU and exits.
+# A KVM host may be slow (nested, or every VM exit emulated): 15 minutes.
+[[ $accel == kvm ]] && args+=(--timeout 900)
 scripts/run-qemu.sh "${args[@]}" --log "$log" &
 child=$!
 trap 'kill -TERM $child 2>/dev/null; wait $child; exit 143' TERM

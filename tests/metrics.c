@@ -14,12 +14,17 @@
 #define EN_PERF_METRICS BIT_ULL(48)
 
 /* Fixed counters 0 (instructions) and 3 (slots) from 0 over one gated run,
- * with EN_PERF_METRICS. */
+ * with EN_PERF_METRICS. IA32_PERF_METRICS is derived from fixed counter 3:
+ * both start from 0, fixed counter 3 written first and IA32_PERF_METRICS
+ * after it (the order writing_zero_clears uses, and the one Linux
+ * intel_update_topdown_event() requires: "The fixed counter 3 has to be
+ * written before the PERF_METRICS"), so that no write of fixed counter 3
+ * follows the one that clears the metrics. */
 static void run_slots(uint64_t *insns, uint64_t *slots)
 {
-	wrmsr(MSR_IA32_PERF_METRICS, 0);
 	pmu_fixed_program(FIXED_INSTRUCTIONS, FIXED_CTRL_OS | FIXED_CTRL_USR, 0);
 	pmu_fixed_program(FIXED_TOPDOWN_SLOTS, FIXED_CTRL_OS | FIXED_CTRL_USR, 0);
+	wrmsr(MSR_IA32_PERF_METRICS, 0);
 	pmu_run_gated(pmu_gate_global(GLOBAL_FIXED_BIT(FIXED_INSTRUCTIONS) |
 				      GLOBAL_FIXED_BIT(FIXED_TOPDOWN_SLOTS) | EN_PERF_METRICS),
 		      PMU_ITERS);

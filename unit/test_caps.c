@@ -2,7 +2,7 @@
 /*
  * Unit tests of the capability decoder (kernel/caps.c), the requirement
  * table (kernel/requires.c), the report (kernel/caps_report.c) and the dump
- * reader (tools/cpuid_dump.c).
+ * reader (lib/cpuid_dump.c).
  *
  * CPUID values come from a fake CPU that behaves like Intel hardware and
  * QEMU/TCG for a leaf above the maximum: it answers with the data of the
@@ -984,18 +984,171 @@ static void test_verdict_rules(void)
 	fake_intel(&f, 0xA, 0x000006F6);
 	fake_set(&f, 0xA, 0, 0x07280202, 0, 0, 0);
 	c = decode(&f);
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->rule) == k, 1,
+	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule) == k, 1,
 		"Core 2 6F6H bare metal: the entry matches");
 	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", "another rule") == NULL, 1,
 		"another rule of the same test: no match");
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah", k->rule) == NULL, 1, "another test: no match");
+	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah", k->checks[0].rule) == NULL, 1,
+		"another test: no match");
 	c.hypervisor = true;
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->rule) == NULL, 1,
+	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule) == NULL, 1,
 		"the same CPUID under a hypervisor: no match");
 	fake_intel(&f, 0xA, 0x00010676);
 	c = decode(&f);
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->rule) == NULL, 1,
+	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule) == NULL, 1,
 		"Penryn (model 17H): no match");
+}
+
+/* A row of the known-deviations table by id. */
+static const struct known_deviation *known_row(const char *id)
+{
+	for (unsigned i = 0; i < known_count(); i++)
+		if (!strcmp(known_at(i)->id, id))
+			return known_at(i);
+	return NULL;
+}
+
+/* Whether row id's first check, failing on a CPU with caps c, is matched by
+ * that row. */
+static bool known_hits(const struct caps *c, const char *id)
+{
+	const struct known_deviation *k = known_row(id);
+	char suite[64];
+
+	if (!k || !k->n_checks)
+		return false;
+	const char *dot = strchr(k->checks[0].test, '.');
+	snprintf(suite, sizeof(suite), "%.*s", (int)(dot - k->checks[0].test), k->checks[0].test);
+	return known_match(c, suite, dot + 1, k->checks[0].rule) == k;
+}
+
+static struct caps known_cpu(enum cpu_vendor v, unsigned family, unsigned model, unsigned stepping)
+{
+	struct caps c;
+
+	memset(&c, 0, sizeof(c));
+	c.vendor = v;
+	c.family = family;
+	c.model = model;
+	c.stepping = stepping;
+	return c;
+}
+
+/* The rows match exactly their sources' ranges: model and stepping, family,
+ * hybrid core type, the CPUID bits a microcode update changes, the L3, and
+ * the platform. */
+static void test_known_rows(void)
+{
+	for (unsigned i = 0; i < known_count(); i++) {
+		const struct known_deviation *k = known_at(i);
+		char what[96];
+
+		snprintf(what, sizeof(what), "row %s: checks, models, what, source", k->id);
+		UNIT_TRUE(k->n_checks >= 1 && k->checks && (k->models || !k->n_models) &&
+			      k->source && *k->source && k->what && *k->what,
+			  what);
+		for (unsigned j = 0; j < i; j++) {
+			snprintf(what, sizeof(what), "row %s: its id is unique", k->id);
+			UNIT_TRUE(strcmp(known_at(j)->id, k->id) != 0, what);
+		}
+	}
+	UNIT_TRUE(known_count() >= 20, "the table has at least 20 rows");
+
+	/* Core 2: the row is for the parts that enumerate no fixed counter. */
+	struct caps c2 = known_cpu(VENDOR_INTEL, 6, 0x0F, 6);
+	c2.pm.present = true;
+	c2.pm.version = 2;
+	UNIT_TRUE(known_hits(&c2, "core2-v2-no-fixed-enumerated"), "6F6H with EDX = 0: matches");
+	c2.pm.fixed_supported = 7;
+	UNIT_TRUE(!known_hits(&c2, "core2-v2-no-fixed-enumerated"),
+		  "6FBH enumerating 3 fixed counters: no match");
+
+	/* Hybrid: the P-core of an Alder Lake, not its E-core. */
+	struct caps c = known_cpu(VENDOR_INTEL, 6, 0x97, 2);
+	c.hybrid = true;
+	c.core_type = CORE_TYPE_CORE;
+	UNIT_TRUE(known_hits(&c, "adl-rpl-pcore-counters-beyond-cpuid"), "ADL P-core: matches");
+	UNIT_TRUE(known_hits(&c, "adl-rpl-pcore-perf-metrics-unenumerated"),
+		  "ADL P-core: PERF_METRICS row matches");
+	c.core_type = CORE_TYPE_ATOM;
+	UNIT_TRUE(!known_hits(&c, "adl-rpl-pcore-counters-beyond-cpuid"), "ADL E-core: no match");
+	c.core_type = CORE_TYPE_CORE;
+	c.hybrid = false;
+	UNIT_TRUE(!known_hits(&c, "adl-rpl-pcore-counters-beyond-cpuid"),
+		  "06_97H without the hybrid bit: no match");
+	c.hybrid = true;
+	c.hypervisor = true;
+	UNIT_TRUE(!known_hits(&c, "adl-rpl-pcore-counters-beyond-cpuid"),
+		  "ADL P-core under a hypervisor: no match");
+	c = known_cpu(VENDOR_INTEL, 6, 0xAA, 4); /* Meteor Lake: not in the Linux case */
+	c.hybrid = true;
+	c.core_type = CORE_TYPE_CORE;
+	UNIT_TRUE(!known_hits(&c, "adl-rpl-pcore-counters-beyond-cpuid"), "06_AAH: no match");
+	UNIT_TRUE(known_hits(&c, "ref-tsc-overflow-sticky-pcore"), "06_AAH P-core: REF_TSC row");
+
+	/* Families in the model list: 18_01H is not 06_01H. */
+	c = known_cpu(VENDOR_INTEL, 0x18, 0x01, 0);
+	c.hybrid = true;
+	c.core_type = CORE_TYPE_CORE;
+	UNIT_TRUE(known_hits(&c, "ref-tsc-overflow-sticky-pcore"), "18_01H P-core: matches");
+	c.family = 6;
+	UNIT_TRUE(!known_hits(&c, "ref-tsc-overflow-sticky-pcore"), "06_01H: no match");
+
+	/* The TSX microcode: TSX_FORCE_ABORT = 1 and RTM_ALWAYS_ABORT = 0. */
+	c = known_cpu(VENDOR_INTEL, 6, 0x5E, 3);
+	c.tsx_force_abort = true;
+	UNIT_TRUE(known_hits(&c, "skl-tsx-force-abort-pmc3"), "Skylake with TFA: matches");
+	c.rtm_always_abort = true;
+	UNIT_TRUE(!known_hits(&c, "skl-tsx-force-abort-pmc3"), "RTM_ALWAYS_ABORT: no match");
+	c.rtm_always_abort = c.tsx_force_abort = false;
+	UNIT_TRUE(!known_hits(&c, "skl-tsx-force-abort-pmc3"), "no TSX_FORCE_ABORT: no match");
+	c = known_cpu(VENDOR_INTEL, 6, 0x6A, 6);
+	c.tsx_force_abort = true;
+	UNIT_TRUE(!known_hits(&c, "skl-tsx-force-abort-pmc3"), "Ice Lake SP: no match");
+
+	/* Stepping ranges: ZXC is 06_0FH stepping E-F (Nano below), 06_19H 0-3. */
+	c = known_cpu(VENDOR_CENTAUR, 6, 0x0F, 0xE);
+	UNIT_TRUE(known_hits(&c, "zxc-ovf-clear-needs-global-enable"), "CentaurHauls 6FEH: ZXC");
+	c.stepping = 0xD;
+	UNIT_TRUE(!known_hits(&c, "zxc-ovf-clear-needs-global-enable"), "6FDH (Nano): no match");
+	c = known_cpu(VENDOR_ZHAOXIN, 6, 0x19, 3);
+	UNIT_TRUE(known_hits(&c, "zxc-ovf-clear-needs-global-enable"), "Shanghai 6193H: ZXC");
+	c.stepping = 4;
+	UNIT_TRUE(!known_hits(&c, "zxc-ovf-clear-needs-global-enable"), "6194H: no match");
+	c = known_cpu(VENDOR_INTEL, 6, 0x1C, 2);
+	UNIT_TRUE(known_hits(&c, "atom-bonnell-lbr-no-freeze"), "Atom 106C2H: matches");
+	c.stepping = 0xA;
+	UNIT_TRUE(!known_hits(&c, "atom-bonnell-lbr-no-freeze"), "Atom 106CAH: no match");
+
+	/* The L3 of a NetBurst Xeon. */
+	c = known_cpu(VENDOR_INTEL, 0xF, 0x6, 8);
+	c.l3_cache = true;
+	UNIT_TRUE(known_hits(&c, "p4-xeon-l3-rdpmc-18-25"), "Xeon 7100 with L3: matches");
+	c.l3_cache = false;
+	UNIT_TRUE(!known_hits(&c, "p4-xeon-l3-rdpmc-18-25"), "0F_06H without L3: no match");
+
+	/* Platforms: a KVM row needs the KVM signature. */
+	c = known_cpu(VENDOR_INTEL, 6, 0x8F, 8);
+	UNIT_TRUE(!known_hits(&c, "kvm-vmware-backdoor-pmcs"), "bare metal: no KVM row");
+	c.hypervisor = true;
+	snprintf(c.hypervisor_vendor, sizeof(c.hypervisor_vendor), "VMwareVMware");
+	UNIT_TRUE(!known_hits(&c, "kvm-vmware-backdoor-pmcs"), "VMware: no KVM row");
+	snprintf(c.hypervisor_vendor, sizeof(c.hypervisor_vendor), "KVMKVMKVM");
+	UNIT_TRUE(known_hits(&c, "kvm-vmware-backdoor-pmcs"), "KVM: the backdoor row matches");
+	c.vendor = VENDOR_AMD;
+	UNIT_TRUE(!known_hits(&c, "kvm-vmware-backdoor-pmcs"), "KVM on AMD: not the Intel row");
+	UNIT_TRUE(known_hits(&c, "kvm-amd-reserved-bits-dropped"), "KVM on AMD: the AMD row");
+
+	/* CPUID.02H: an L3 descriptor (4DH) on a Xeon 7100, none on a Dempsey. */
+	struct fake f;
+	fake_intel(&f, 2, 0x00000F68);
+	fake_set(&f, 2, 0, 0x605B5001, 0, 0, 0x007C704D);
+	c = decode(&f);
+	UNIT_TRUE(c.l3_cache, "CPUID.02H descriptor 4DH: an L3");
+	fake_intel(&f, 2, 0x00000F64);
+	fake_set(&f, 2, 0, 0x605B5001, 0, 0, 0x007D7040);
+	c = decode(&f);
+	UNIT_TRUE(!c.l3_cache, "CPUID.02H without an L3 descriptor: none");
 }
 
 int main(void)
@@ -1017,5 +1170,6 @@ int main(void)
 	test_report();
 	test_dump_reader();
 	test_verdict_rules();
+	test_known_rows();
 	return unit_done();
 }

@@ -155,6 +155,27 @@ int main(void)
 	UNIT_EQ(parse(&o, "smp_silent_cpu = 3\n"), 0, "smp_silent_cpu");
 	UNIT_EQ(o.smp_silent_cpu, 3, "CPU 3 gets no SIPI");
 
+	/* The kernel command line of a direct boot (options_from_cmdline). */
+	char text[256], ignored[64];
+	size_t n = options_from_cmdline("console=ttyS0 suites=rdpmc,pmi  reboot=k pmutest.verbose=2 "
+					"quiet pmutest.frob=1 verbose",
+					text, sizeof(text), ignored, sizeof(ignored));
+	UNIT_EQ(n, strlen(text), "the length of the text is returned");
+	UNIT_STREQ(text, "suites = rdpmc,pmi\nverbose = 2\nfrob = 1\n",
+		   "known keys and every pmutest.key become lines");
+	UNIT_STREQ(ignored, "console=ttyS0 reboot=k quiet verbose",
+		   "the VMM's words and bare words are ignored, and named");
+	UNIT_EQ(parse(&o, text), 1, "a misspelt pmutest.key is an error, not a silent default");
+	UNIT_EQ(o.suites.count, 2, "the known keys apply");
+	UNIT_EQ(options_from_cmdline("", text, sizeof(text), ignored, sizeof(ignored)), 0,
+		"an empty command line gives no text");
+	UNIT_STREQ(ignored, "", "and nothing ignored");
+	UNIT_EQ(options_from_cmdline(NULL, text, sizeof(text), ignored, sizeof(ignored)), 0,
+		"no command line at all");
+	char tiny[8];
+	options_from_cmdline("a=1 b=2 c=3 d=4 e=5 f=6", text, sizeof(text), tiny, sizeof(tiny));
+	UNIT_TRUE(strlen(tiny) < sizeof(tiny), "ignored words that do not fit are cut, never overflow");
+
 	char big[64 * 70] = "suites = ";
 	for (int i = 0; i < 40; i++)
 		strcat(big, i ? ",s" : "s");

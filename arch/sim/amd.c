@@ -193,13 +193,16 @@ static enum sim_msr_result amd_wrmsr(uint32_t msr, uint64_t val)
 	return SIM_MSR_NOT_MINE;
 }
 
-static enum sim_event amd_event(uint64_t sel)
+static enum sim_event amd_event(uint64_t sel, unsigned ctr)
 {
 	unsigned e =
 	    (unsigned)(sel & 0xFF) | (unsigned)(FIELD_GET_ULL(GENMASK_ULL(35, 32), sel) << 8);
 	switch (e) {
 	case 0x76: /* CPU clocks not halted */
-		return quirk(Q_AMD_CYCLES_NEVER_COUNT) ? EV_NONE : EV_CYCLES;
+		/* Family 15h: a CU event, PerfCtr0-2 only (Q_AMD_F15H_CU_EVENTS). */
+		if (quirk(Q_AMD_CYCLES_NEVER_COUNT) || (quirk(Q_AMD_F15H_CU_EVENTS) && ctr > 2))
+			return EV_NONE;
+		return EV_CYCLES;
 	case 0xC0: /* retired instructions */
 		return EV_INSNS;
 	case 0xC2: /* retired branch instructions */
@@ -233,7 +236,7 @@ static void amd_collect(struct sim_counter_set *set)
 			continue;
 		uint64_t ev_sel = quirk(Q_AMD_EVTSEL_SHARED) ? P->amd_sel[first_en] : sel;
 		struct sim_filter f = {
-		    .ev = amd_event(ev_sel),
+		    .ev = amd_event(ev_sel, i),
 		    .cmask =
 			quirk(Q_AMD_CNTMASK_IGNORED) ? 0 : FIELD_GET_ULL(GENMASK_ULL(31, 24), sel),
 		    .inv = !quirk(Q_AMD_INV_IGNORED) && (sel & BIT_ULL(23)),

@@ -51,7 +51,41 @@ bool sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 	return known;
 }
 
+/* --hypervisor SIG: the profile's CPUID seen as a guest of a hypervisor with
+ * that CPUID.40000000H signature (01H:ECX[31] set, leaves 40000000H-01H),
+ * and nothing else changed: how a known deviation's platform is proven. */
+const char *g_sim_hypervisor;
+
+static bool hypervisor_leaf(uint32_t leaf, struct cpuid_regs *r)
+{
+	char sig[12] = {0};
+
+	if (!g_sim_hypervisor || (leaf != 0x40000000 && leaf != 0x40000001))
+		return false;
+	memset(r, 0, sizeof(*r));
+	if (leaf == 0x40000000) {
+		memcpy(sig, g_sim_hypervisor, strnlen(g_sim_hypervisor, sizeof(sig)));
+		r->eax = 0x40000001;
+		memcpy(&r->ebx, sig, 4);
+		memcpy(&r->ecx, sig + 4, 4);
+		memcpy(&r->edx, sig + 8, 4);
+	}
+	return true;
+}
+
+static bool sim_cpuid_profile(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+
 static bool cpuid_unlimited(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	if (hypervisor_leaf(leaf, r))
+		return true;
+	bool known = sim_cpuid_profile(leaf, subleaf, r);
+	if (g_sim_hypervisor && leaf == 1)
+		r->ecx |= 1u << 31;
+	return known;
+}
+
+static bool sim_cpuid_profile(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	const struct sim_profile *p = g_sim.profile;
 
@@ -61,8 +95,12 @@ static bool cpuid_unlimited(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *
 	if (p->dump_path) {
 		bool known =
 		    g_sim.dump && cpuid_dump_lookup(g_sim.dump, g_sim.dump_cpu, leaf, subleaf, r);
-		if (p->guest_cpuid)
+		if (p->guest_cpuid) {
 			p->guest_cpuid(leaf, subleaf, r);
+			/* The hypervisor's leaves are the platform's, not the
+			 * host dump's. */
+			known = known || leaf == 0x40000000 || leaf == 0x40000001;
+		}
 		hide_fixed_counters(leaf, r);
 		patch_apic_id(leaf, r);
 		return known;
@@ -131,6 +169,45 @@ enum sim_config_result sim_load_dump(const char *path, unsigned cpu, char *err, 
 	return SIM_CONFIG_OK;
 }
 
+/* A whole machine's dump (`cpuid -r` prints every CPU): how many CPUs, and
+ * the logical CPU number of the index-th (file order). */
+unsigned sim_dump_cpu_count(const char *path, char *err, unsigned errlen)
+{
+	if (sim_load_dump(path, SIM_FIRST_CPU, err, errlen) != SIM_CONFIG_OK)
+		return 0;
+	return cpuid_dump_cpu_count(g_sim.dump);
+}
+
+unsigned sim_dump_cpu_number(unsigned index)
+{
+	return cpuid_dump_cpu_number(g_sim.dump, index);
+}
+
+/* --perf-capabilities [core=|atom=]VALUE: IA32_PERF_CAPABILITIES for every
+ * CPU, or for the CPUs of one hybrid core type (CPUID.1AH), which no dump
+ * holds. */
+static struct {
+	bool set;
+	uint64_t value;
+} perf_cap_for[3]; /* every CPU, Atom cores, Core cores */
+
+void sim_set_perf_capabilities(enum core_type t, uint64_t value)
+{
+	unsigned k = t == CORE_TYPE_ATOM ? 1 : t == CORE_TYPE_CORE ? 2 : 0;
+
+	perf_cap_for[k].set = true;
+	perf_cap_for[k].value = value;
+}
+
+static uint64_t perf_capabilities_of(const struct sim_profile *p, enum core_type t)
+{
+	unsigned k = t == CORE_TYPE_ATOM ? 1 : t == CORE_TYPE_CORE ? 2 : 0;
+
+	if (k && perf_cap_for[k].set)
+		return perf_cap_for[k].value;
+	return perf_cap_for[0].set ? perf_cap_for[0].value : p->perf_capabilities;
+}
+
 /* What the enumerated PMU allows, precomputed from the record. */
 static void derive(void)
 {
@@ -152,10 +229,34 @@ static void derive(void)
 	s->fixed_exists = s->version >= 2 ? c->pm.fixed_supported : 0;
 	if (quirk(Q_FIXED_BITMASK_IGNORED))
 		s->fixed_exists &= (uint32_t)width_mask(c->pm.fixed_counters_edx);
-	s->perf_cap = c->pdcm ? s->profile->perf_capabilities : 0;
+	/* Core 2: CPUID hides the three fixed counters, the silicon has them
+	 * (40 bits wide, as the model-specific fixed counters of version 1,
+	 * SDM Vol. 3B 20.6.2.1, when CPUID gives no width). */
+	if (quirk(Q_CPUID_FIXED_HIDDEN) && s->version >= 2) {
+		s->fixed_exists |= 0x7;
+		if (!s->fixed_width)
+			s->fixed_width = 40;
+	}
+	/* Alder Lake / Raptor Lake P-cores: two GP and one fixed counter more
+	 * than CPUID enumerates (not on an Atom core: the E-cores have none). */
+	/* The reset value of IA32_PERF_GLOBAL_CTRL: the enumerated counters
+	 * (the extra P-core counters' reset state is not documented). */
+	s->gp_reset = s->gp_exists;
+	bool pcore = s->arch_pmu && c->core_type != CORE_TYPE_ATOM;
+	if (quirk(Q_PCORE_EXTRA_COUNTERS) && pcore && s->version >= 2) {
+		unsigned n = 64 - (s->gp_exists ? (unsigned)__builtin_clzll(s->gp_exists) : 64);
+		for (unsigned i = n; i < n + 2 && i < GLOBAL_FIXED_SHIFT; i++)
+			s->gp_exists |= BIT_ULL(i);
+		unsigned f = 32 - (s->fixed_exists ? (unsigned)__builtin_clz(s->fixed_exists) : 32);
+		if (f < GLOBAL_FIXED_BITS)
+			s->fixed_exists |= 1u << f;
+	}
+	s->perf_cap = c->pdcm ? s->perf_cap_value : 0;
 	s->fw_write = s->arch_pmu && (s->perf_cap & PERF_CAP_FW_WRITE);
 	/* PERF_METRICS needs TOPDOWN.SLOTS (fixed counter 3) to accumulate. */
 	s->perf_metrics = s->arch_pmu && (s->perf_cap & PERF_CAP_PERF_METRICS_AVAILABLE);
+	if (quirk(Q_PCORE_PERF_METRICS) && pcore)
+		s->perf_metrics = true;
 
 	/* AnyThread (bit 21 / fixed bit 4i+2): defined from version 3 (Vol. 3B
 	 * 20.2.3), reserved when CPUID.0AH:EDX[15] deprecates it. */
@@ -251,7 +352,8 @@ void sim_firmware_left_counters(void)
 
 /* One CPU of the machine, made current: its profile's CPUID and PMU. */
 enum sim_config_result sim_configure_cpu(struct sim_cpu *cpu, const struct sim_profile *p,
-					 const bool *quirks, char *err, unsigned errlen)
+					 unsigned dump_cpu, const bool *quirks, char *err,
+					 unsigned errlen)
 {
 	unsigned index = cpu->index;
 	uint32_t apic_id = cpu->apic_id;
@@ -266,12 +368,12 @@ enum sim_config_result sim_configure_cpu(struct sim_cpu *cpu, const struct sim_p
 		g_sim.quirks[q] = quirks[q];
 	for (unsigned i = 0; i < p->n_quirks; i++)
 		g_sim.quirks[p->quirks[i]] = true;
-	if (p->dump_path &&
-	    sim_load_dump(p->dump_path, g_sim_cpu_select, err, errlen) != SIM_CONFIG_OK)
+	if (p->dump_path && sim_load_dump(p->dump_path, dump_cpu, err, errlen) != SIM_CONFIG_OK)
 		return SIM_CONFIG_BAD_DUMP;
 	caps_decode(&g_sim.caps, caps_source, NULL);
+	g_sim.perf_cap_value = perf_capabilities_of(p, g_sim.caps.core_type);
 	if (g_sim.caps.pdcm)
-		caps_decode_perf_capabilities(&g_sim.caps, p->perf_capabilities);
+		caps_decode_perf_capabilities(&g_sim.caps, g_sim.perf_cap_value);
 	derive();
 	g_sim.cr4 = 0x6A0; /* PAE, PGE, OSFXSR, OSXMMEXCPT; PCE clear */
 	g_sim.cpl = 0;
@@ -345,5 +447,6 @@ uint64_t arch_rdtsc(void)
 
 void arch_serialize(void)
 {
-	sim_run_segments(SEG_INSN, 1); /* CPUID retires */
+	/* CPUID retires (as a branch too on Core 2: erratum W146) */
+	sim_run_segments(quirk(Q_CPUID_COUNTS_AS_BRANCH) ? SEG_CPUID_AS_BRANCH : SEG_INSN, 1);
 }

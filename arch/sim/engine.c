@@ -206,7 +206,10 @@ void arch_workload_intercepted(enum arch_intercept kind, uint64_t iters, uint32_
 	wrmsr(msr, on);
 	host_code_around_gate();
 	sim_run_segments(SEG_GATED_EDGE, 1);
-	sim_run_segments(SEG_INTERCEPT_ITER, iters);
+	sim_run_segments(kind == ARCH_INTERCEPT_CPUID && quirk(Q_CPUID_COUNTS_AS_BRANCH)
+			     ? SEG_INTERCEPT_CPUID_AS_BRANCH
+			     : SEG_INTERCEPT_ITER,
+			 iters);
 	sim_run_segments(SEG_INTERCEPT_CLOSE, 1);
 	wrmsr(msr, off);
 }

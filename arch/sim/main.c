@@ -4,8 +4,8 @@
  *
  *   pmusim [--profile NAME | --cpuid-dump FILE [--cpu N]] [--quirk NAME]...
  *          [--config FILE] [--set KEY=VALUE]... [--dumps-dir DIR]
- *          [--perf-capabilities VALUE]
- *   pmusim --list-profiles | --list-quirks | --mutation-plan | --help
+ *          [--perf-capabilities [core=|atom=]VALUE]... [--hypervisor SIGNATURE]
+ *   pmusim --list-profiles | --list-quirks | --list-known | --mutation-plan | --help
  *
  * Exit status: 0 nothing failed, 1 a check failed, 2 bad usage, 3 the
  * environment broke (RUN_ERROR).
@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "boot_info.h"
+#include "known.h"
 #include "kstring.h"
 #include "options.h"
 #include "runner.h"
@@ -29,14 +30,19 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: pmusim [--profile NAME | --cpuid-dump FILE [--cpu N]] [--quirk NAME]...\n"
-		"              [--config FILE] [--set KEY=VALUE]... [--dumps-dir DIR]\n"
-		"              [--perf-capabilities VALUE]\n"
-		"       pmusim --list-profiles | --list-quirks | --mutation-plan | --help\n"
-		"Runs the pmutest suite on a simulated CPU whose PMU is exactly what the\n"
-		"profile's CPUID enumerates; --quirk adds a named deviation from the SDM.\n"
-		"Default profile: " DEFAULT_PROFILE ". Exit: 0 pass, 1 fail, 2 usage, 3 error.\n");
+	fprintf(
+	    f,
+	    "usage: pmusim [--profile NAME | --cpuid-dump FILE [--cpu N]] [--quirk NAME]...\n"
+	    "              [--config FILE] [--set KEY=VALUE]... [--dumps-dir DIR]\n"
+	    "              [--perf-capabilities [core=|atom=]VALUE]... [--hypervisor SIGNATURE]\n"
+	    "       pmusim --list-profiles | --list-quirks | --list-known | --mutation-plan | "
+	    "--help\n"
+	    "Runs the pmutest suite on a simulated CPU whose PMU is exactly what the\n"
+	    "profile's CPUID enumerates; --quirk adds a named deviation from the SDM.\n"
+	    "A dump of several CPUs (`cpuid -r`) is a machine of them all unless --cpu picks\n"
+	    "one; --perf-capabilities core=/atom= gives a hybrid core type its own value;\n"
+	    "--hypervisor runs the CPUID as a guest of that CPUID.40000000H signature.\n"
+	    "Default profile: " DEFAULT_PROFILE ". Exit: 0 pass, 1 fail, 2 usage, 3 error.\n");
 }
 
 __attribute__((noreturn, format(printf, 1, 2))) static void bad_usage(const char *fmt, ...)
@@ -158,6 +164,60 @@ static enum pmu_kind pmu_kind(const struct caps *c)
 	return c->pm.version > KIND_ARCH_MAX ? KIND_ARCH_MAX : (enum pmu_kind)c->pm.version;
 }
 
+/* A row's CPUs from its table: vendors, then DisplayFamily_DisplayModel
+ * with the stepping range where it is not every stepping. */
+static void print_known_cpus(const struct known_deviation *k)
+{
+	const char *sep = "";
+
+	for (unsigned v = 0; v < VENDOR_COUNT; v++) {
+		if ((k->vendors >> v) & 1) {
+			printf("%s%s", sep, caps_vendor_name((enum cpu_vendor)v));
+			sep = "/";
+		}
+	}
+	if (k->vendors == KNOWN_ANY_VENDOR)
+		printf("any vendor");
+	if (!k->n_models)
+		printf(", any family and model");
+	for (unsigned i = 0; i < k->n_models; i++) {
+		const struct known_model *m = &k->models[i];
+
+		printf(i ? ", " : " ");
+		if (m->any_model)
+			printf("family %02XH (every model)", m->family);
+		else
+			printf("%02X_%02XH", m->family, m->model);
+		if (m->stepping_min != 0 || m->stepping_max != 0xF)
+			printf(" stepping %X-%X", m->stepping_min, m->stepping_max);
+	}
+}
+
+/* The known-deviations table (kernel/known.c), row by row: the id, the CPUs
+ * and platform it covers, each check (test: rule) it explains, its source. */
+static void print_known(void)
+{
+	for (unsigned i = 0; i < known_count(); i++) {
+		const struct known_deviation *k = known_at(i);
+
+		printf("%s\n  cpus:     ", k->id);
+		print_known_cpus(k);
+		printf("\n  platform: %s", known_platform_name(k->platform));
+		if (k->core_type != CORE_TYPE_NONE)
+			printf(", core type %s only", caps_core_type_name(k->core_type));
+		for (unsigned b = 1; b && b <= k->features_set; b <<= 1)
+			if (k->features_set & b)
+				printf(", %s = 1", known_feature_name(b));
+		for (unsigned b = 1; b && b <= k->features_clear; b <<= 1)
+			if (k->features_clear & b)
+				printf(", %s = 0", known_feature_name(b));
+		printf("\n  what:     %s\n", k->what);
+		for (unsigned c = 0; c < k->n_checks; c++)
+			printf("  check:    %s: %s\n", k->checks[c].test, k->checks[c].rule);
+		printf("  source:   %s\n", k->source);
+	}
+}
+
 static void mutation_plan(void)
 {
 	unsigned np = sim_profile_count();
@@ -210,8 +270,10 @@ static void mutation_plan(void)
 int main(int argc, char **argv)
 {
 	const char *profile = NULL, *dump = NULL, *dumps_dir = NULL, *config = NULL;
-	const char *cpu = NULL, *perf_cap = NULL;
-	bool list_profiles = false, list_quirks = false, plan = false;
+	const char *cpu = NULL, *hypervisor = NULL;
+	const char *perf_caps[3];
+	unsigned n_perf_caps = 0;
+	bool list_profiles = false, list_quirks = false, list_known = false, plan = false;
 	static bool quirks[QUIRK_COUNT];
 	char *sets = calloc(1, 1);
 	size_t sets_len = 0;
@@ -222,18 +284,15 @@ int main(int argc, char **argv)
 	} flag_opts[] = {
 	    {"--list-profiles", &list_profiles},
 	    {"--list-quirks", &list_quirks},
+	    {"--list-known", &list_known},
 	    {"--mutation-plan", &plan},
 	};
 	const struct {
 		const char *name;
 		const char **to;
 	} value_opts[] = {
-	    {"--profile", &profile},
-	    {"--cpuid-dump", &dump},
-	    {"--cpu", &cpu},
-	    {"--dumps-dir", &dumps_dir},
-	    {"--perf-capabilities", &perf_cap},
-	    {"--config", &config},
+	    {"--profile", &profile},	 {"--cpuid-dump", &dump},	{"--cpu", &cpu},
+	    {"--dumps-dir", &dumps_dir}, {"--hypervisor", &hypervisor}, {"--config", &config},
 	};
 
 	for (int i = 1; i < argc; i++) {
@@ -261,6 +320,12 @@ int main(int argc, char **argv)
 		} else if (value_to) {
 			NEED_ARG;
 			*value_to = v;
+		} else if (!strcmp(a, "--perf-capabilities")) {
+			NEED_ARG;
+			if (n_perf_caps == ARRAY_SIZE(perf_caps))
+				bad_usage("--perf-capabilities given more than %u times",
+					  (unsigned)ARRAY_SIZE(perf_caps));
+			perf_caps[n_perf_caps++] = v;
 		} else if (!strcmp(a, "--quirk")) {
 			NEED_ARG;
 			enum quirk q;
@@ -289,6 +354,10 @@ int main(int argc, char **argv)
 		for (unsigned q = 0; q < QUIRK_COUNT; q++)
 			printf("%-34s %s [seen: %s]\n", g_quirks[q].name, g_quirks[q].desc,
 			       g_quirks[q].where);
+		return SIM_EXIT_PASS;
+	}
+	if (list_known) {
+		print_known();
 		return SIM_EXIT_PASS;
 	}
 	if (list_profiles) {
@@ -320,13 +389,26 @@ int main(int argc, char **argv)
 			    "unknown profile '%s' (--list-profiles lists them; dumps from %s)",
 			    profile, g_sim_dumps_dir);
 	}
+	if (hypervisor) {
+		if (!*hypervisor || strlen(hypervisor) > 12)
+			bad_usage("--hypervisor wants a CPUID.40000000H signature of 1 to 12 "
+				  "characters, got '%s'",
+				  hypervisor);
+		g_sim_hypervisor = hypervisor;
+	}
 	if (cpu)
 		g_sim_cpu_select = (unsigned)number_arg("--cpu", cpu, SIM_FIRST_CPU - 1);
-	if (perf_cap) {
-		static struct sim_profile copy;
-		copy = *p;
-		copy.perf_capabilities = number_arg("--perf-capabilities", perf_cap, UINT64_MAX);
-		p = &copy;
+	for (unsigned i = 0; i < n_perf_caps; i++) {
+		/* [core=|atom=]VALUE: every CPU, or one hybrid core type's. */
+		const char *v = perf_caps[i];
+		enum core_type t = CORE_TYPE_NONE;
+		if (!strncmp(v, "core=", 5))
+			t = CORE_TYPE_CORE;
+		else if (!strncmp(v, "atom=", 5))
+			t = CORE_TYPE_ATOM;
+		sim_set_perf_capabilities(
+		    t,
+		    number_arg("--perf-capabilities", t == CORE_TYPE_NONE ? v : v + 5, UINT64_MAX));
 	}
 	char err[512];
 	if (sim_configure(p, quirks, err, sizeof(err)) != SIM_CONFIG_OK)

@@ -181,6 +181,12 @@ static enum sim_rdpmc_result p4_rdpmc(uint32_t ecx, uint64_t *v)
 
 	if (!g_sim.caps.netburst)
 		return SIM_RDPMC_NOT_MINE;
+	/* Xeon with L3: indices 18-25 are the 32-bit L3 event counters
+	 * (MSR_EMON_L3_CTR_CTL0-7; the model keeps them at 0). */
+	if (idx >= P4_NUM_COUNTERS && idx <= P4_NUM_COUNTERS + 7 && quirk(Q_P4_L3_RDPMC_18_25)) {
+		*v = 0;
+		return SIM_RDPMC_READ;
+	}
 	if (idx >= P4_NUM_COUNTERS || ((ecx & BIT_ULL(31)) && quirk(Q_P4_FAST_RDPMC_GP)))
 		return SIM_RDPMC_INVALID;
 	*v = P->p4_ctr[idx] & width_mask(P4_COUNTER_WIDTH);

@@ -164,6 +164,9 @@ static bool gp_counting(unsigned i)
 	 * 20.3.6.5). */
 	if ((sel & PERFEVTSEL_IN_TX) && !g_sim.in_tx && !quirk(Q_IN_TX_COUNTS_OUTSIDE))
 		return false;
+	/* The 2019 TSX microcode holds IA32_PMC3 while a transaction runs. */
+	if (i == 3 && g_sim.in_tx && quirk(Q_TSX_USES_PMC3))
+		return false;
 	return global_enabled(i) && cpl_selected(sel & PERFEVTSEL_USR, sel & PERFEVTSEL_OS);
 }
 
@@ -264,6 +267,14 @@ static void arch_overflow(const struct sim_counter *c)
 	unsigned idx = c->idx;
 	bool pmi;
 
+	/* Q_REF_TSC_STICKY_OVF: IA32_FIXED_CTR2 is clocked slower than the
+	 * core; after its overflow, the reset that follows the status clear
+	 * flips the bit high once more (ref_tsc_refire()). */
+	if (fixed && idx == FIXED_REF_CYCLES && quirk(Q_REF_TSC_STICKY_OVF)) {
+		P->ref_sticky = true;
+		P->ref_cleared = false;
+	}
+
 	/* A PEBS-enabled counter's overflow is the PEBS assist's (pebs.c). */
 	if (sim_pebs_overflow(fixed, idx))
 		return;
@@ -295,6 +306,20 @@ static void arch_overflow(const struct sim_counter *c)
 		}
 	}
 	sim_pmi_request();
+}
+
+/* Intel's description of CPU_CLK_UNHALTED.REF_TSC: after the counter has
+ * overflowed and software clears the overflow status bit and resets the
+ * counter below MAX, the reset value is not clocked in at once, so the bit
+ * flips high again and raises another PMI if enabled (Q_REF_TSC_STICKY_OVF):
+ * once, at the reset that follows the clear. */
+static void ref_tsc_refire(void)
+{
+	if (!P->ref_sticky || !P->ref_cleared || !P->ref_rewritten)
+		return;
+	P->ref_sticky = P->ref_cleared = P->ref_rewritten = false;
+	arch_overflow(&(struct sim_counter){.kind = ARCH_FIXED, .idx = FIXED_REF_CYCLES});
+	P->ref_sticky = false; /* the flip is not itself an overflow */
 }
 
 /* ---- PERF_METRICS (Vol. 3B 20.3.9.3) ---------------------------------- */
@@ -540,6 +565,14 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 		P->fixed[i] = v & fixed_mask();
 		if (i == FIXED_TOPDOWN_SLOTS && !quirk(Q_METRICS_NO_CLEAR))
 			reset_metrics();
+		if (i == FIXED_REF_CYCLES && P->ref_sticky) {
+			/* Only a reset below MAX that follows the clear. */
+			P->ref_rewritten = P->ref_cleared && P->fixed[i] != fixed_mask();
+			if (P->ref_rewritten)
+				ref_tsc_refire();
+			else
+				P->ref_sticky = false;
+		}
 		return SIM_MSR_OK;
 	case K_EVTSEL:
 		if ((v & evtsel_reserved(i)) && !quirk(Q_EVTSEL_RESERVED))
@@ -589,8 +622,12 @@ static enum sim_msr_result arch_wrmsr(uint32_t msr, uint64_t v)
 				return SIM_MSR_GP;
 			if ((v & GLOBAL_STATUS_COND_CHGD) && quirk(Q_CLR_COND_CHGD_GP))
 				return SIM_MSR_GP;
-			if (!quirk(Q_OVF_CTRL_NO_CLEAR))
+			if (!quirk(Q_OVF_CTRL_NO_CLEAR) &&
+			    !(quirk(Q_ZXC_OVF_CLEAR_NEEDS_ENABLE) && !P->global_ctrl)) {
 				P->global_status &= ~v;
+				if (P->ref_sticky && (v & GLOBAL_FIXED_BIT(FIXED_REF_CYCLES)))
+					P->ref_cleared = true;
+			}
 			return SIM_MSR_OK;
 		}
 	}
@@ -639,7 +676,7 @@ bool sim_arch_fixed_value(unsigned i, bool edx_rule_only, uint64_t *v)
 static void arch_reset(void)
 {
 	if (g_sim.version >= 2 && !quirk(Q_GLOBAL_CTRL_RESET_ZERO))
-		P->global_ctrl = g_sim.gp_exists;
+		P->global_ctrl = g_sim.gp_reset;
 	if (g_sim.version >= 2 && quirk(Q_GLOBAL_CTRL_RESET_RSVD))
 		P->global_ctrl |= BIT_ULL(62);
 }

@@ -122,6 +122,28 @@ const struct sim_segment sim_segments[] = {
 		    [EV_BRANCHES] = {[19] = 1},
 		},
 	},
+    /* Core 2 erratum W146: CPUID counts as a retired branch too
+     * (BR_INST_RETIRED.ANY, the architectural Branch Instructions Retired):
+     * SEG_INSN and SEG_INTERCEPT_ITER with a branch where CPUID retires. */
+    [SEG_CPUID_AS_BRANCH] =
+	{
+	    .cycles = 4,
+	    .ev =
+		{
+		    [EV_INSNS] = {1},
+		    [EV_BRANCHES] = {1},
+		},
+	},
+    [SEG_INTERCEPT_CPUID_AS_BRANCH] =
+	{
+	    .cycles = 20,
+	    .ev =
+		{
+		    [EV_INSNS] = {2, [10] = 1, [19] = 3},
+		    [EV_INTERCEPTED] = {[10] = 1},
+		    [EV_BRANCHES] = {[10] = 1, [19] = 1},
+		},
+	},
     /* The three MOVs that load the closing WRMSR. */
     [SEG_INTERCEPT_CLOSE] =
 	{

@@ -415,6 +415,53 @@ static bool on_topdown_events(const struct caps *c, const struct sim_profile *p)
 	       c->pm.event_available[ARCH_EVENT_TOPDOWN_RETIRING];
 }
 
+/* ---- Real silicon (issue 23): where each row's quirk is observable ------ */
+
+/* Not an Atom core (a hybrid part's P-core, or any non-hybrid CPU), with room
+ * for two more GP counters in the global bits. */
+static bool on_non_atom_below_31_gp(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && c->core_type != CORE_TYPE_ATOM &&
+	       c->pm.gp_counters + 2 <= 32 && c->pm.fixed_counters_edx < 16;
+}
+
+static bool on_non_atom_no_metrics(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && c->core_type != CORE_TYPE_ATOM &&
+	       !perf_cap(p, PERF_CAP_PERF_METRICS_AVAILABLE);
+}
+
+/* RTM and an IA32_PMC3 to lose. */
+static bool on_rtm_four_gp(const struct caps *c, const struct sim_profile *p)
+{
+	return on_rtm(c, p) && c->pm.gp_counters >= 4;
+}
+
+/* AMD with the six core counters (PerfCtrExtCore). */
+static bool on_amd_six_ctrs(const struct caps *c, const struct sim_profile *p)
+{
+	return caps_amd_like(c) && c->amd.core_counters >= 6;
+}
+
+/* Two GP counters: RDPMC indices 2-9 are beyond them. */
+static bool on_two_gp_only(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && c->pm.gp_counters == 2;
+}
+
+/* IA32_FIXED_CTR2 and a fixed counter above it: the overflow check of that
+ * counter, run after FIXED_CTR2's, sees a sticky bit 34. */
+static bool on_fixed_ctr2_and_above(const struct caps *c, const struct sim_profile *p)
+{
+	return on_fixed_ctr2(c, p) && (c->pm.fixed_supported >> 3) != 0;
+}
+
+/* Branch Instructions Retired (C4H/00H) available. */
+static bool on_branch_event(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && c->pm.event_available[ARCH_EVENT_BRANCHES];
+}
+
 /* ---- The table ------------------------------------------------------------ */
 
 const struct quirk_desc g_quirks[QUIRK_COUNT] = {

@@ -43,7 +43,9 @@
 	      "RDPMC at CPL 3 raises #GP even with CR4.PCE = 1")                                   \
 	QUIRK(Q_RDPMC_UD, "rdpmc-ud", on_any_cpu, "QEMU TCG (helper_rdpmc raises #UD)",            \
 	      "RDPMC raises #UD instead of #GP(0) for an encoding it does not support")            \
-	QUIRK(Q_RDPMC_GP_UNBOUNDED, "rdpmc-gp-index-unchecked", on_arch_pmu, "hypothetical",       \
+	QUIRK(Q_RDPMC_GP_UNBOUNDED, "rdpmc-gp-index-unchecked", on_arch_pmu,                       \
+	      "hypothetical as modelled (reads 0); the real cases are exact quirks of their own: " \
+	      "rdpmc-special-counters-2-9 (Xeon 7400), pcore-counters-beyond-cpuid (Alder Lake)",  \
 	      "RDPMC of a GP index >= CPUID.0AH:EAX[15:8] returns 0 instead of #GP(0)")            \
 	QUIRK(Q_RDPMC_INDEX_TRUNC, "rdpmc-index-truncated", on_arch_pmu, "hypothetical",           \
 	      "RDPMC ignores ECX[15:8] (GP) and ECX[15:5] (fixed): index 100H reads counter 0")    \
@@ -51,7 +53,9 @@
 	      "hypothetical (any implementation predating CPUID.0AH:ECX, v5)",                     \
 	      "RDPMC type 4000H checks the index against EDX[4:0] only, not ECX[x] = 1")           \
 	QUIRK(Q_RDPMC_METRICS_UNCHECKED, "rdpmc-metrics-without-cap",                              \
-	      on_arch_without_perf_metrics, "hypothetical",                                        \
+	      on_arch_without_perf_metrics,                                                        \
+	      "hypothetical as modelled (reads 0); the real case, Alder Lake / Raptor Lake "       \
+	      "P-cores, is quirk pcore-perf-metrics-without-cap",                                  \
 	      "RDPMC type 2000H returns 0 without PERF_CAPABILITIES.PERF_METRICS_AVAILABLE")       \
 	QUIRK(Q_RDPMC_ERRCODE, "rdpmc-gp-error-code", on_arch_pmu, "hypothetical",                 \
 	      "RDPMC faults with #GP but a non-zero error code (the SDM's fault is #GP(0))")       \
@@ -59,10 +63,15 @@
 	QUIRK(Q_NO_PMU_MSRS_RAZ, "pmu-msrs-raz-wi", on_intel_without_pmu,                          \
 	      "QEMU TCG (unknown MSRs read 0 and ignore writes)",                                  \
 	      "without a PMU, PMU MSRs read 0 and ignore writes instead of #GP(0)")                \
-	QUIRK(Q_GP_BEYOND_COUNT, "gp-msrs-beyond-count", on_fewer_than_32_gp, "hypothetical",      \
+	QUIRK(Q_GP_BEYOND_COUNT, "gp-msrs-beyond-count", on_fewer_than_32_gp,                      \
+	      "hypothetical as modelled (read 0); the real case, Alder Lake P-core PMC6-7 that "   \
+	      "count, is quirk pcore-counters-beyond-cpuid",                                       \
 	      "IA32_PMCx / IA32_PERFEVTSELx for x >= CPUID.0AH:EAX[15:8] read 0, writes ignored")  \
-	QUIRK(Q_FIXED_BEYOND_COUNT, "fixed-msrs-beyond-count", on_fixed_counters, "hypothetical",  \
-	      "IA32_FIXED_CTRx MSRs of unsupported counters read 0 instead of #GP(0)")             \
+	QUIRK(                                                                                     \
+	    Q_FIXED_BEYOND_COUNT, "fixed-msrs-beyond-count", on_fixed_counters,                    \
+	    "hypothetical as modelled (read 0); the real cases, counters that count, are quirks "  \
+	    "cpuid-v2-fixed-counters-hidden (Core 2), pcore-counters-beyond-cpuid (Alder Lake)",   \
+	    "IA32_FIXED_CTRx MSRs of unsupported counters read 0 instead of #GP(0)")               \
 	QUIRK(Q_FIXED_BITMASK_IGNORED, "fixed-bitmask-ignored", on_fixed_beyond_edx,               \
 	      "hypothetical (any implementation predating CPUID.0AH:ECX, v5)",                     \
 	      "fixed counters enumerated only by CPUID.0AH:ECX[x] (x >= EDX[4:0]) do not exist")   \
@@ -144,7 +153,9 @@
 	      "AnyThread (reserved before version 3) is accepted on a v1/v2 PMU")                  \
 	QUIRK(Q_OVF_NO_STATUS, "overflow-no-status", on_v2, "hypothetical",                        \
 	      "a counter overflow does not set its IA32_PERF_GLOBAL_STATUS bit")                   \
-	QUIRK(Q_OVF_CTRL_NO_CLEAR, "ovf-ctrl-no-clear", on_v2, "hypothetical",                     \
+	QUIRK(Q_OVF_CTRL_NO_CLEAR, "ovf-ctrl-no-clear", on_v2,                                     \
+	      "hypothetical as modelled (never clears); the real case, Zhaoxin ZXC clearing only " \
+	      "while GLOBAL_CTRL is enabled, is quirk ovf-clear-needs-global-enable",              \
 	      "IA32_PERF_GLOBAL_OVF_CTRL (STATUS_RESET) does not clear status bits")               \
 	QUIRK(Q_STATUS_SET_IGNORED, "status-set-ignored", on_v4, "hypothetical",                   \
 	      "IA32_PERF_GLOBAL_STATUS_SET writes are ignored")                                    \
@@ -202,9 +213,11 @@
 	      "PerfMonV2 PerfCntrGlobalCtl does not gate the core counters")                       \
 	QUIRK(Q_AMD_RDPMC_UNBOUNDED, "amd-rdpmc-index-unchecked", on_amd, "hypothetical",          \
 	      "RDPMC with ECX beyond the core counters returns 0 instead of #GP")                  \
-	QUIRK(Q_AMD_CYCLES_NEVER_COUNT, "amd-cycles-never-count", on_amd,                          \
-	      "hypothetical (a vPMU that drops events it does not emulate)",                       \
-	      "PMCx076 (cycles not in halt) never counts")                                         \
+	QUIRK(                                                                                     \
+	    Q_AMD_CYCLES_NEVER_COUNT, "amd-cycles-never-count", on_amd,                            \
+	    "hypothetical (a vPMU that drops events it does not emulate); the real case, family "  \
+	    "15h counting 076H on PerfCtr0-2 only, is quirk amd-f15h-cycles-on-counters-0-2",      \
+	    "PMCx076 (cycles not in halt) never counts")                                           \
 	QUIRK(Q_AMD_BRANCHES_AS_INSNS, "amd-branches-count-instructions", on_amd,                  \
 	      "hypothetical (an event-table mistake in a vPMU)",                                   \
 	      "PMCx0C2 (retired branch instructions) counts retired instructions")                 \
@@ -281,7 +294,9 @@
 	      on_nehalem_uncore, "hypothetical",                                                   \
 	      "MSR_UNCORE_PERF_GLOBAL_CTRL writes with reserved bits set are accepted")            \
 	/* ---- NetBurst (Vol. 3B 20.6.3) ---- */                                                  \
-	QUIRK(Q_P4_OVF_NOT_SET, "p4-cccr-ovf-not-set", on_netburst, "hypothetical",                \
+	QUIRK(Q_P4_OVF_NOT_SET, "p4-cccr-ovf-not-set", on_netburst,                                \
+	      "NetBurst: Linux p4.c p4_pmu_clear_cccr_ovf(), an overflow may raise the NMI "       \
+	      "without setting P4_CCCR_OVF (kernel/known.c p4-cccr-ovf-not-set)",                  \
 	      "a NetBurst counter overflow does not set CCCR.OVF")                                 \
 	QUIRK(Q_P4_ESCR_CPL_IGNORED, "p4-escr-usr-os-ignored", on_netburst, "hypothetical",        \
 	      "ESCR T0_USR / T0_OS do not filter by CPL")                                          \
@@ -360,7 +375,8 @@
 	      "every PMI freezes the LBRs (clears DEBUGCTL.LBR / sets LBR_Frz), "                  \
 	      "FREEZE_LBRS_ON_PMI or not")                                                         \
 	QUIRK(Q_LBR_FREEZE_IGNORED, "lbr-freeze-on-pmi-ignored", on_legacy_lbr_v2_v3,              \
-	      "hypothetical",                                                                      \
+	      "Atom 06_1CH before stepping 10: Linux lbr.c intel_pmu_lbr_init_atom() "             \
+	      "(kernel/known.c atom-bonnell-lbr-no-freeze)",                                       \
 	      "FREEZE_LBRS_ON_PMI before v4: a PMI does not clear "                                \
 	      "IA32_DEBUGCTL.LBR")                                                                 \
 	QUIRK(Q_ALBR_DEPTH_ANY, "arch-lbr-any-depth-accepted", on_arch_lbr_depth_gaps,             \
@@ -519,8 +535,11 @@
 	      "hypothetical (an emulator counting the loop branch twice)",                         \
 	      "instructions retired counts one more than retired per workload loop iteration")     \
 	QUIRK(Q_CPUID_FIXED_HIDDEN, "cpuid-v2-fixed-counters-hidden", on_fixed_by_leaf_0ah,        \
-	      "Core 2 Merom/Conroe (CPUID.0AH:EDX = 0 on version 2; see kernel/known.c)",          \
-	      "CPUID.0AH reports version 2+ with EDX[12:0] = 0 and ECX = 0: no fixed counter")     \
+	      "Core 2 Merom/Conroe (CPUID.0AH:EDX = 0 on version 2; Linux intel_pmu_init() "       \
+	      "assumes the three fixed counters on bare metal; kernel/known.c "                    \
+	      "core2-v2-no-fixed-enumerated)",                                                     \
+	      "CPUID.0AH reports version 2+ with EDX[12:0] = 0 and ECX = 0, yet "                  \
+	      "IA32_FIXED_CTR0-2 exist and count (40 bits when CPUID gives no width)")             \
 	QUIRK(Q_GP_LAST_MISSING, "enumerated-gp-counter-missing", on_arch_pmu,                     \
 	      "hypothetical (a vPMU exposing fewer counters than its CPUID)",                      \
 	      "the highest enumerated IA32_PMCx / IA32_PERFEVTSELx do not exist (#GP)")            \
@@ -544,7 +563,68 @@
 	      "IA32_QM_CTR sets Error (bit 63) for the highest valid RMID, CPUID.(0FH,1):ECX")     \
 	QUIRK(Q_PEBS_RECORD_ON_ENABLE, "pebs-record-on-enable", on_pebs_baseline, "hypothetical",  \
 	      "a PEBS record is written when IA32_PEBS_ENABLE switches a GP counter on, before "   \
-	      "any overflow")
+	      "any overflow")                                                                      \
+	/* ---- Real silicon and hypervisors: each reproduces the kernel/known.c row it cites      \
+	 * (issue 23; scripts/check-known.sh proves each both ways) ---- */                        \
+	QUIRK(Q_PCORE_EXTRA_COUNTERS, "pcore-counters-beyond-cpuid", on_non_atom_below_31_gp,      \
+	      "Alder Lake / Raptor Lake P-cores: Linux intel_pmu_init() gives the cpu_core PMU "   \
+	      "num_counters + 2 and num_counters_fixed + 1 over CPUID.0AH (kernel/known.c "        \
+	      "adl-rpl-pcore-counters-beyond-cpuid)",                                              \
+	      "on a CPU whose core type is not Atom, two IA32_PMCx / IA32_PERFEVTSELx and one "    \
+	      "IA32_FIXED_CTRx beyond what CPUID enumerates exist and count")                      \
+	QUIRK(Q_PCORE_PERF_METRICS, "pcore-perf-metrics-without-cap", on_non_atom_no_metrics,      \
+	      "Alder Lake / Raptor Lake P-cores: Linux intel_pmu_cpu_starting() ('The perf "       \
+	      "metrics is a model-specific feature ... always be 0 on a hybrid platform') and "    \
+	      "the ADL init setting intel_cap.perf_metrics for cpu_core (kernel/known.c "          \
+	      "adl-rpl-pcore-perf-metrics-unenumerated)",                                          \
+	      "on a CPU whose core type is not Atom, IA32_PERF_METRICS, RDPMC type 2000H and "     \
+	      "IA32_PERF_GLOBAL_CTRL bit 48 work although PERF_CAPABILITIES[15] = 0")              \
+	QUIRK(Q_TSX_USES_PMC3, "tsx-microcode-uses-pmc3", on_rtm_four_gp,                          \
+	      "Skylake-family parts with the 2019 TSX microcode (CPUID.(7,0):EDX[13] = 1): Linux " \
+	      "tfa_get_event_constraints() 'Without TFA we must not use PMC3' (kernel/known.c "    \
+	      "skl-tsx-force-abort-pmc3)",                                                         \
+	      "IA32_PMC3 does not count its event while an RTM transaction runs (the microcode "   \
+	      "holds it; MSR_TSX_FORCE_ABORT bit 0 is left 0)")                                    \
+	QUIRK(Q_AMD_F15H_CU_EVENTS, "amd-f15h-cycles-on-counters-0-2", on_amd_six_ctrs,            \
+	      "AMD family 15h: Linux amd/core.c family 15h event table ('0x076 ... CU ... "        \
+	      "PERF_CTL[2:0]') and amd_get_event_constraints_f15h() (kernel/known.c "              \
+	      "amd-f15h-cu-events-ctr0-2)",                                                        \
+	      "event 076H (CPU clocks not halted) counts on PerfCtr0-2 only: counters 3-5 stay "   \
+	      "at their value")                                                                    \
+	QUIRK(Q_ZXC_OVF_CLEAR_NEEDS_ENABLE, "ovf-clear-needs-global-enable", on_v2,                \
+	      "Zhaoxin ZXC (family 6 model 0FH stepping E-F, model 19H): Linux zhaoxin/core.c "    \
+	      "'Clearing status works only if the global control is enable on zxc' "               \
+	      "(x86_pmu.enabled_ack; kernel/known.c zxc-ovf-clear-needs-global-enable)",           \
+	      "IA32_PERF_GLOBAL_OVF_CTRL clears status bits only while IA32_PERF_GLOBAL_CTRL "     \
+	      "is non-zero; written with it 0, the write is ignored")                              \
+	QUIRK(Q_RDPMC_SPECIAL_2_9, "rdpmc-special-counters-2-9", on_two_gp_only,                   \
+	      "Xeon 7400 (Dunnington, 06_1DH): SDM Vol. 2B RDPMC (editions up to 2011): eight "    \
+	      "32-bit special-purpose counters at indices 2-9, ECX[30] = 0 (kernel/known.c "       \
+	      "dunnington-rdpmc-special-2-9)",                                                     \
+	      "RDPMC type 0 with index 2-9 reads a 32-bit counter instead of #GP(0)")              \
+	QUIRK(Q_REF_TSC_STICKY_OVF, "ref-tsc-overflow-sticky", on_fixed_ctr2_and_above,            \
+	      "Intel's event description of CPU_CLK_UNHALTED.REF_TSC (intel/perfmon event lists "  \
+	      "of Broadwell through Granite Rapids and the hybrid P-cores): the overflow status "  \
+	      "bit may appear 'sticky' (kernel/known.c ref-tsc-overflow-sticky)",                  \
+	      "after IA32_FIXED_CTR2 overflows, clearing its status bit and rewriting the "        \
+	      "counter below MAX sets the bit again and raises another PMI if enabled")            \
+	QUIRK(Q_CPUID_COUNTS_AS_BRANCH, "cpuid-counted-as-branch", on_branch_event,                \
+	      "Core 2 (65 nm Core microarchitecture): Intel specification update erratum W146 "    \
+	      "'Performance Monitoring Event BR_INST_RETIRED May Count CPUID Instructions as "     \
+	      "Branches' (kernel/known.c core2-cpuid-counted-as-branch)",                          \
+	      "BR_INST_RETIRED.ANY (C4H/00H, Branch Instructions Retired) also counts every "      \
+	      "CPUID")                                                                             \
+	QUIRK(Q_P4_L3_RDPMC_18_25, "p4-l3-rdpmc-18-25", on_netburst,                               \
+	      "64-bit Xeon with L3 (0F_03H/04H) and Xeon 7100 (0F_06H): SDM Vol. 2B RDPMC up to "  \
+	      "2011, indices 18-25 are 32-bit counters (kernel/known.c p4-xeon-l3-rdpmc-18-25)",   \
+	      "RDPMC ECX = 18-25 reads a 32-bit counter instead of #GP(0)")                        \
+	QUIRK(Q_KVM_VMWARE_PMCS, "kvm-vmware-backdoor-pmcs", on_arch_pmu,                          \
+	      "KVM kvm_pmu_rdpmc() (pmu.c, torvalds/linux 004a0aa5): with a vPMU (pmu->version "   \
+	      "!= 0), is_vmware_backdoor_pmc() ECX is answered by kvm_pmu_rdpmc_vmware() "         \
+	      "whatever enable_vmware_backdoor says; on Intel RDPMC exits before the #GP check "   \
+	      "(kvm_pmu_check_rdpmc_early(); kernel/known.c kvm-vmware-backdoor-pmcs)",            \
+	      "RDPMC ECX = 10000H, 10001H, 10002H return the host TSC, boot time and apparent "    \
+	      "time in ns instead of #GP(0)")
 
 enum quirk {
 #define QUIRK(id, name, applies, where, desc) id,

@@ -17,6 +17,12 @@ enum sim_rdpmc_result sim_arch_rdpmc(uint32_t ecx, uint64_t *v)
 {
 	if (!g_sim.arch_pmu)
 		return SIM_RDPMC_NOT_MINE;
+	/* KVM's VMware backdoor pseudo-PMCs: host TSC, then boot time and
+	 * apparent time in ns (the model's TSC stands in for all three). */
+	if (quirk(Q_KVM_VMWARE_PMCS) && ecx >= 0x10000 && ecx <= 0x10002) {
+		*v = arch_rdtsc();
+		return SIM_RDPMC_READ;
+	}
 	if (ecx & BIT_ULL(31)) {
 		/* Fast read is for non-architectural PMUs only: on an
 		 * architectural PMU bit 31 is part of the type, unsupported. */
@@ -44,6 +50,11 @@ enum sim_rdpmc_result sim_arch_rdpmc(uint32_t ecx, uint64_t *v)
 			return SIM_RDPMC_READ;
 		}
 		if (quirk(Q_RDPMC_GP_UNBOUNDED) && idx >= g_sim.n_gp) {
+			*v = 0;
+			return SIM_RDPMC_READ;
+		}
+		/* Xeon 7400: eight 32-bit special-purpose counters at 2-9. */
+		if (quirk(Q_RDPMC_SPECIAL_2_9) && idx >= 2 && idx <= 9) {
 			*v = 0;
 			return SIM_RDPMC_READ;
 		}

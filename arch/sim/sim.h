@@ -131,6 +131,10 @@ enum {
 	SEG_BRMISS_ITER,
 	SEG_INTERCEPT_ITER,
 	SEG_INTERCEPT_CLOSE,
+	/* Q_CPUID_COUNTS_AS_BRANCH: a CPUID that also counts as a retired
+	 * branch (SEG_INSN, SEG_INTERCEPT_ITER of CPUID otherwise). */
+	SEG_CPUID_AS_BRANCH,
+	SEG_INTERCEPT_CPUID_AS_BRANCH,
 	SEG_COUNT
 };
 extern const struct sim_segment sim_segments[]; /* SEG_COUNT rows */
@@ -173,6 +177,9 @@ struct sim_pmu {
 	uint64_t debugctl;
 	uint64_t td_acc[4];		      /* retiring, bad spec, frontend, backend slots */
 	uint64_t txcp_checkpoint[SIM_MAX_GP]; /* IA32_PMCx at XBEGIN (IN_TXCP) */
+	/* Q_REF_TSC_STICKY_OVF: IA32_FIXED_CTR2 overflowed; since then its
+	 * status bit was cleared / the counter rewritten. */
+	bool ref_sticky, ref_cleared, ref_rewritten;
 	/* P6 family (p6.c) */
 	uint64_t p6_ctr[P6_NUM_COUNTERS], p6_sel[P6_NUM_COUNTERS];
 	bool p6_last[P6_NUM_COUNTERS];
@@ -230,12 +237,14 @@ struct sim_cpu {
 	bool arch_pmu;
 	unsigned version, n_gp, gp_width, fixed_width;
 	uint64_t gp_exists;    /* bit i: IA32_PMCi / PERFEVTSELi exist */
+	uint64_t gp_reset;     /* IA32_PERF_GLOBAL_CTRL's GP bits at reset */
 	uint32_t fixed_exists; /* bit i: IA32_FIXED_CTRi exists */
 	bool fw_write, perf_metrics, anythread_ok;
 	uint64_t fixed_ctrl_valid, global_ctrl_valid;
 	uint64_t status_reset_valid, status_set_valid;
 	uint64_t perf_cap;
 	bool cpuid_limited; /* IA32_MISC_ENABLE[22] Limit CPUID Maxval set */
+	uint64_t perf_cap_value; /* IA32_PERF_CAPABILITIES this CPU reads with PDCM */
 
 	/* architectural state */
 	int cpl;
@@ -298,6 +307,9 @@ enum sim_rdpmc_result sim_arch_rdpmc(uint32_t ecx, uint64_t *v);
  * ordinary overflow. */
 bool sim_pebs_overflow(bool fixed, unsigned idx);
 
+/* pmusim --hypervisor: a CPUID.40000000H signature, or NULL (cpu.c). */
+extern const char *g_sim_hypervisor;
+
 /* A dump profile's CPUID. */
 enum sim_config_result sim_load_dump(const char *path, unsigned cpu, char *err, unsigned errlen);
 #define SIM_FIRST_CPU 0xFFFFFFFFU
@@ -317,11 +329,20 @@ __attribute__((noreturn)) void sim_raise(int vector, uint32_t error_code, uint64
 
 /* smp.c: the machine's CPUs. sim_configure() sets up a machine profile's
  * CPUs (or the one CPU of a plain profile) and leaves CPU 0 current. */
-#define SIM_MAX_CPUS 16
+#define SIM_MAX_CPUS 64
 unsigned sim_cpu_count(void);
 struct sim_cpu *sim_cpu_at(unsigned i);
+/* dump_cpu: the logical CPU of a dump profile's file (SIM_FIRST_CPU: its
+ * first). */
 enum sim_config_result sim_configure_cpu(struct sim_cpu *c, const struct sim_profile *p,
-					 const bool *quirks, char *err, unsigned errlen);
+					 unsigned dump_cpu, const bool *quirks, char *err,
+					 unsigned errlen);
+/* A dump file's CPU count (0 and err when it cannot be read) and the i-th
+ * CPU's number (cpu.c). */
+unsigned sim_dump_cpu_count(const char *path, char *err, unsigned errlen);
+unsigned sim_dump_cpu_number(unsigned index);
+/* IA32_PERF_CAPABILITIES for every CPU (CORE_TYPE_NONE) or one core type. */
+void sim_set_perf_capabilities(enum core_type t, uint64_t value);
 /* Make c the running CPU (state the CPUs share moves with it). */
 void sim_switch_cpu(struct sim_cpu *c);
 /* An interrupt request raised on CPU `to` while another runs: `to` is

@@ -90,15 +90,76 @@ static void name_machine(const struct sim_profile *m)
 	}
 }
 
+/* The APIC ID a CPU of a dump reports: CPUID.(0BH,0):EDX (the x2APIC ID)
+ * where leaf 0BH exists, else CPUID.01H:EBX[31:24]. */
+static uint32_t reported_apic_id(void)
+{
+	struct cpuid_regs r;
+
+	if (g_sim.caps.max_basic_leaf >= 0xB && sim_cpuid_raw(0xB, 0, &r) && r.ebx)
+		return r.edx;
+	sim_cpuid_raw(1, 0, &r);
+	return r.ebx >> 24;
+}
+
+/*
+ * A whole machine's dump (`cpuid -r` prints every CPU, "CPU N:"): each CPU
+ * of the file is a CPU of the machine with its own CPUID, so a hybrid
+ * part's P-cores and E-cores have the PMUs their own leaves 1AH, 0AH and 23H
+ * enumerate, and the APIC ID the dump shows (in file order; by position when
+ * two CPUs of the file report the same one).
+ */
+static enum sim_config_result configure_whole_dump(const struct sim_profile *p, unsigned n,
+						   const bool *quirks, char *err, unsigned errlen)
+{
+	bool unique = true;
+
+	if (n > SIM_MAX_CPUS) {
+		snprintf(err, errlen, "%s: %u CPUs, the simulator has room for %d (use --cpu N)",
+			 p->dump_path, n, SIM_MAX_CPUS);
+		return SIM_CONFIG_BAD_DUMP;
+	}
+	unsigned number[SIM_MAX_CPUS];
+	for (unsigned i = 0; i < n; i++)
+		number[i] = sim_dump_cpu_number(i); /* of the file sim_configure() read */
+	n_cpus = 1; /* until all are read: CPUID shows each CPU's own APIC ID */
+	for (unsigned i = 0; i < n; i++) {
+		struct sim_cpu *c = &cpus[i];
+
+		c->index = i;
+		if (sim_configure_cpu(c, p, number[i], quirks, err, errlen) != SIM_CONFIG_OK)
+			return SIM_CONFIG_BAD_DUMP;
+		c->apic_id = reported_apic_id();
+		for (unsigned j = 0; j < i; j++)
+			unique = unique && cpus[j].apic_id != c->apic_id;
+		c->state = CPU_ONLINE;
+	}
+	for (unsigned i = 0; !unique && i < n; i++)
+		cpus[i].apic_id = i;
+	n_cpus = n;
+	name_machine(p);
+	find_siblings();
+	g_sim_cur = &cpus[0];
+	return SIM_CONFIG_OK;
+}
+
 enum sim_config_result sim_configure(const struct sim_profile *p, const bool *quirks, char *err,
 				     unsigned errlen)
 {
 	enum sim_config_result rc;
 
 	memset(cpus, 0, sizeof(cpus));
+	if (!p->parts && p->dump_path && g_sim_cpu_select == SIM_FIRST_CPU &&
+	    !sim_profile_is_platform(p)) {
+		unsigned n = sim_dump_cpu_count(p->dump_path, err, errlen);
+		if (!n)
+			return SIM_CONFIG_BAD_DUMP;
+		if (n > 1)
+			return configure_whole_dump(p, n, quirks, err, errlen);
+	}
 	if (!p->parts) {
 		n_cpus = 1;
-		rc = sim_configure_cpu(&cpus[0], p, quirks, err, errlen);
+		rc = sim_configure_cpu(&cpus[0], p, g_sim_cpu_select, quirks, err, errlen);
 		cpus[0].state = CPU_ONLINE;
 		return rc;
 	}
@@ -120,7 +181,7 @@ enum sim_config_result sim_configure(const struct sim_profile *p, const bool *qu
 			}
 			struct sim_cpu *c = &cpus[n_cpus];
 			c->index = n_cpus++;
-			rc = sim_configure_cpu(c, part, quirks, err, errlen);
+			rc = sim_configure_cpu(c, part, g_sim_cpu_select, quirks, err, errlen);
 			if (rc != SIM_CONFIG_OK)
 				return rc;
 			if (j == 0)

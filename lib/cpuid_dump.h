@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Reader of raw CPUID dumps in the format of the Debian `cpuid` tool
- * (`cpuid -r`, and `cpuid -r -1`), host-only. Used by pmucaps and by the
- * simulator (`pmusim --cpuid-dump`).
+ * (`cpuid -r`, and `cpuid -r -1`): a host library in its own right (lib/),
+ * depending on nothing but the C library and include/arch.h's struct
+ * cpuid_regs. Used by pmucaps and by the simulator (`pmusim --cpuid-dump`,
+ * which simulates every CPU of a whole machine's dump), pinned by
+ * unit/test_caps.c.
  *
  * Accepted input, line by line (CR LF or LF, leading/trailing blanks ignored):
  *   CPU N:          starts logical CPU N (as `cpuid -r` prints it)

@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Every known deviation proven both ways on the simulator (issue 23).
+#
+# Each row of kernel/known.c (`pmusim --list-known`) has a proof line below:
+# the quirk(s) of arch/sim/quirks.h that reproduce the deviation, a profile
+# in the row's range (a real CPUID dump wherever the corpus has one) and one
+# outside it. For every row:
+#   1. affected profile + quirk: exit 0, and the tests reported
+#      "ok ... # XFAIL known deviation" are exactly the row's tests, none
+#      "not ok";
+#   2. the same with known=0: exit 1, and the failed (test, rule) pairs are
+#      exactly the row's checks;
+#   3. an unaffected profile + the same quirk: exit 1 with a plain failure of
+#      one of the row's tests (a new deviation there: the row does not match);
+#   4. the affected profile without the quirk runs clean (the quirk, not the
+#      CPUID, makes the deviation).
+# Also: every row has a proof line and every proof line a row.
+# Prints an ok / not ok line a check (scripts/lib/checks.sh) and ends
+# "N passed, N failed".
+#
+#   scripts/check-known.sh [DUMPS] [PMUSIM]
+# Exit status: 0 all passed, 1 a check failed, 2 bad usage.
+set -u
+case ${1:-} in -*) echo "usage: $0 [DUMPS] [PMUSIM]" >&2; exit 2 ;; esac
+cd "$(dirname "$0")/.." || exit 2
+S=${1:-../shared/cpuid}
+PMUSIM=${2:-build/host/pmusim}
+C=$S/corpus
+H=tests/data/cpuid
+[ -x "$PMUSIM" ] || { echo "check-known: $PMUSIM not built (make host)" >&2; exit 2; }
+[ -d "$S" ] || { echo "check-known: no dumps directory $S" >&2; exit 2; }
+
+# id | quirks (space-separated) | affected: pmusim args | unaffected: pmusim args
+# (IA32_PERF_CAPABILITIES is in no dump: the Atom rows give LBR format 1, the
+# value that lets the lbr suite run, on both sides.)
+PROOFS="
+core2-v2-no-fixed-enumerated|cpuid-v2-fixed-counters-hidden|--cpuid-dump $C/genuineintel00006f2_conroe.txt|--cpuid-dump $S/intel_core2_penryn_10676.txt
+core2-cpuid-counted-as-branch|cpuid-counted-as-branch|--cpuid-dump $C/genuineintel00006fb_conroe.txt|--cpuid-dump $S/intel_core2_penryn_10676.txt
+adl-rpl-pcore-counters-beyond-cpuid|pcore-counters-beyond-cpuid|--cpuid-dump $H/alderlake-hybrid-90672-2p2e.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
+adl-rpl-pcore-perf-metrics-unenumerated|pcore-perf-metrics-without-cap|--cpuid-dump $H/alderlake-hybrid-90672-2p2e.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
+skl-tsx-force-abort-pmc3|tsx-microcode-uses-pmc3|--cpuid-dump $S/intel_skylake_client_506e3.txt|--profile synth-tsx-baseline
+dunnington-rdpmc-special-2-9|rdpmc-special-counters-2-9|--cpuid-dump $C/genuineintel00106d1_dunnington.txt|--cpuid-dump $S/intel_core2_penryn_10676.txt
+atom-bonnell-lbr-no-freeze|lbr-freeze-on-pmi-ignored|--cpuid-dump $S/intel_atom_diamondville_106c2.txt --perf-capabilities 0x1|--cpuid-dump $C/genuineintel00106ca_pineview.txt --perf-capabilities 0x1
+p4-cccr-ovf-not-set|p4-cccr-ovf-not-set|--cpuid-dump $S/intel_p4_prescott_f41.txt|--cpuid-dump $S/intel_p4_prescott_f41.txt --hypervisor KVMKVMKVM
+p4-xeon-l3-rdpmc-18-25|p4-l3-rdpmc-18-25|--cpuid-dump $C/genuineintel0000f68_p4_tulsa.txt|--cpuid-dump $C/genuineintel0000f64_p4_dempsey.txt
+amd-f15h-cu-events-ctr0-2|amd-f15h-cycles-on-counters-0-2|--cpuid-dump $C/authenticamd0600f20_k15_vishera.txt|--cpuid-dump $S/amd_zen2_rome_830f10.txt
+zxc-ovf-clear-needs-global-enable|ovf-clear-needs-global-enable|--cpuid-dump $C/centaurhauls00006fe_cnr_isaiah.txt|--profile synth-via-nano
+ref-tsc-overflow-sticky|ref-tsc-overflow-sticky|--cpuid-dump $S/intel_icelake_client_706e5.txt|--profile synth-v5-fixed-hole
+ref-tsc-overflow-sticky-pcore|ref-tsc-overflow-sticky|--cpuid-dump $C/genuineintel00b06d1_lunarlake_04.txt|--profile synth-leaf23-10gp
+kvm-vmware-backdoor-pmcs|kvm-vmware-backdoor-pmcs|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
+kvm-rdpmc-fast-bit|rdpmc-fast-on-arch|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
+kvm-debugctl-freeze-perfmon-gp|debugctl-freeze-perfmon-rejected|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_broadwell_ep_406f1.txt
+kvm-emulated-insns-unfiltered|intercepted-insns-counted-unfiltered|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
+kvm-lvtpc-not-masked|lvt-mask-not-set-on-pmi|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
+kvm-amd-reserved-bits-dropped|kvm-amd-reserved-writes-dropped|--cpuid-dump $S/amd_zen4_genoa_a10f11.txt --hypervisor KVMKVMKVM|--cpuid-dump $S/amd_zen4_genoa_a10f11.txt
+kvm-amd-lvtpc-masked|amd-lvt-masked-on-pmi|--cpuid-dump $S/amd_zen4_genoa_a10f11.txt --hypervisor KVMKVMKVM|--cpuid-dump $S/amd_zen4_genoa_a10f11.txt
+"
+
+DIR=$(mktemp -d "${TMPDIR:-/tmp}/pmutest-known.XXXXXX")
+trap 'rm -rf "$DIR"' EXIT
+# shellcheck source=scripts/lib/checks.sh
+. scripts/lib/checks.sh
+ok() { check "$1" 0; }
+bad() { check "$1" 1; }
+
+# The run's (test, rule) pairs of plain failures ("suite.test<TAB>rule"), and
+# its XFAIL tests ("suite.test"): suites named without their @cpuN.
+failed_pairs() {
+	awk '
+		/^(    )?# Subtest: / { suite = $NF; sub(/@cpu[0-9]+$/, "", suite); n = 0; next }
+		/^    #   rule: / { r = $0; sub(/^    #   rule: +/, "", r); rules[n++] = r; next }
+		/^    not ok [0-9]+ / { for (i = 0; i < n; i++) print suite "." $4 "\t" rules[i] }
+		/^    (not )?ok [0-9]+ / { n = 0 }
+	' "$1" | sort -u
+}
+xfail_tests() {
+	awk '
+		/^(    )?# Subtest: / { suite = $NF; sub(/@cpu[0-9]+$/, "", suite); next }
+		/^    ok [0-9]+ .* # XFAIL / { print suite "." $3 }
+	' "$1" | sort -u
+}
+plain_failed_tests() { failed_pairs "$1" | cut -f1 | sort -u; }
+
+"$PMUSIM" --list-known >"$DIR/list" || { echo "check-known: --list-known failed" >&2; exit 2; }
+awk '/^[^ ]/ { print $1 }' "$DIR/list" >"$DIR/ids"
+echo "$PROOFS" | awk -F'|' 'NF >= 4 { print $1 }' >"$DIR/proved"
+for id in $(comm -23 <(sort "$DIR/ids") <(sort "$DIR/proved")); do bad "row $id has no proof line"; done
+for id in $(comm -13 <(sort "$DIR/ids") <(sort "$DIR/proved")); do bad "proof line $id has no row"; done
+
+# The README lists every row (its "No false verdicts" section).
+while read -r id; do
+	if grep -q "^| $id |" README.md; then ok "README lists row $id"; else bad "README does not list row $id"; fi
+done <"$DIR/ids"
+
+nrows=0
+while IFS='|' read -r id quirks affected unaffected; do
+	[ -n "$id" ] || continue
+	grep -qx -- "$id" "$DIR/ids" || continue
+	nrows=$((nrows + 1))
+	qargs=()
+	for q in $quirks; do qargs+=(--quirk "$q"); done
+	# The row's checks and tests, from the table itself.
+	awk -v id="$id" '
+		/^[^ ]/ { on = ($1 == id); next }
+		on && /^  check: / { s = $0; sub(/^  check: +/, "", s); t = s; sub(/: .*/, "", t)
+			r = s; sub(/^[^:]*: /, "", r); print t "\t" r }
+	' "$DIR/list" | sort -u >"$DIR/$id.checks"
+	cut -f1 "$DIR/$id.checks" | sort -u >"$DIR/$id.tests"
+
+	# shellcheck disable=SC2086 # the profile arguments are words
+	"$PMUSIM" $affected >"$DIR/$id.clean" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ]; then ok "$id: the affected profile runs clean without the quirk"; else bad "$id: the affected profile without the quirk: exit $rc"; fi
+
+	# shellcheck disable=SC2086
+	"$PMUSIM" $affected "${qargs[@]}" >"$DIR/$id.known" 2>&1
+	rc=$?
+	x=$(xfail_tests "$DIR/$id.known" | tr '\n' ' ')
+	want=$(tr '\n' ' ' <"$DIR/$id.tests")
+	nf=$(plain_failed_tests "$DIR/$id.known" | tr '\n' ' ')
+	if [ "$rc" = 0 ] && [ "$x" = "$want" ] && [ -z "$nf" ]; then
+		ok "$id: with the quirk, XFAIL exactly $x"
+	else
+		bad "$id: with $quirks: exit $rc, XFAIL [$x], want [$want], failed [$nf]"
+	fi
+
+	# shellcheck disable=SC2086
+	"$PMUSIM" $affected "${qargs[@]}" --set known=0 >"$DIR/$id.off" 2>&1
+	rc=$?
+	if [ "$rc" = 1 ] && failed_pairs "$DIR/$id.off" | cmp -s - "$DIR/$id.checks"; then
+		ok "$id: known=0 fails exactly the row's checks"
+	else
+		bad "$id: known=0: exit $rc, failed (test, rule) pairs differ from the row's:"
+		failed_pairs "$DIR/$id.off" | diff - "$DIR/$id.checks" | head -8 | cut -c1-160 | sed 's/^/    /'
+	fi
+
+	# shellcheck disable=SC2086
+	"$PMUSIM" $unaffected "${qargs[@]}" >"$DIR/$id.other" 2>&1
+	rc=$?
+	hit=$(plain_failed_tests "$DIR/$id.other" | comm -12 - "$DIR/$id.tests" | tr '\n' ' ')
+	if [ "$rc" = 1 ] && [ -n "$hit" ]; then
+		ok "$id: unaffected ($unaffected): a new deviation, FAIL $hit"
+	else
+		bad "$id: unaffected profile ($unaffected) with $quirks: exit $rc, failed [$hit]"
+	fi
+done <<<"$PROOFS"
+echo "rows: $nrows proven of $(wc -l <"$DIR/ids")"
+
+# A whole machine's dump (`cpuid -r`, "CPU N:"): every CPU simulated with its
+# own CPUID, the smp suite run, and the per-core rows on the P-cores only.
+M=$H/alderlake-hybrid-90672-2p2e.txt
+expect() { # expect DESC FILE GREP-ARGS...
+	local desc=$1 f=$2
+	shift 2
+	if grep -q "$@" "$f"; then ok "$desc"; else bad "$desc"; fi
+}
+"$PMUSIM" --cpuid-dump "$M" --perf-capabilities core=0x74C5 --perf-capabilities atom=0x30C4 \
+	>"$DIR/machine" 2>&1
+rc=$?
+if [ "$rc" = 0 ]; then ok "whole-machine dump $M runs clean"; else bad "whole-machine dump $M: exit $rc"; fi
+expect "whole machine: 4 CPUs online" "$DIR/machine" "^# cpus: 4 of 4 online"
+for c in 0 1 2 3; do
+	t=core
+	[ "$c" -ge 2 ] && t=atom
+	expect "whole machine: CPU $c online, core type $t (its own CPUID.1AH)" "$DIR/machine" \
+		-E "^# cpu $c: APIC ID [0-9a-fx]+: online, .*hybrid core type $t "
+	expect "whole machine: CPU $c ran the smp suite" "$DIR/machine" -E "^ok [0-9]+ smp@cpu$c( |\$)"
+done
+expect "whole machine: the P-cores read PERF_CAPABILITIES core=" "$DIR/machine" \
+	"^# caps: IA32_PERF_CAPABILITIES = 0x74c5"
+expect "whole machine: the E-cores read PERF_CAPABILITIES atom=" "$DIR/machine" \
+	"^# caps: IA32_PERF_CAPABILITIES = 0x30c4"
+"$PMUSIM" --cpuid-dump "$M" --quirk pcore-counters-beyond-cpuid \
+	--quirk pcore-perf-metrics-without-cap >"$DIR/machine-q" 2>&1
+rc=$?
+xcpus=$(awk '/^(    )?# Subtest: / { s = $NF } /^    ok [0-9]+ .* # XFAIL / { sub(/.*@/, "", s); print s }' \
+	"$DIR/machine-q" | sort -u | tr '\n' ' ')
+if [ "$rc" = 0 ] && [ "$xcpus" = "cpu0 cpu1 " ]; then
+	ok "whole machine with the P-core quirks: XFAIL on $xcpus only"
+else
+	bad "whole machine with the P-core quirks: exit $rc, XFAIL on [$xcpus], want [cpu0 cpu1 ]"
+fi
+"$PMUSIM" --cpuid-dump "$M" --cpu 2 --quirk pcore-counters-beyond-cpuid >"$DIR/machine-e" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && ! grep -q "# XFAIL" "$DIR/machine-e" && grep -q "^# cpus: 1 of 1" "$DIR/machine-e"; then
+	ok "--cpu 2 (an E-core alone) with the P-core quirk: clean, one CPU"
+else
+	bad "--cpu 2 (an E-core alone) with the P-core quirk: exit $rc, or XFAIL, or not one CPU"
+fi
+checks_summary
