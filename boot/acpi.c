@@ -39,12 +39,15 @@ struct __attribute__((packed)) acpi_madt {
 
 /* Interrupt controller structure types, ACPI 6.x Table 5-45. */
 #define MADT_LOCAL_APIC		    0
+#define MADT_IOAPIC		    1
+#define MADT_OVERRIDE		    2
 #define MADT_LAPIC_ADDRESS_OVERRIDE 5
 #define MADT_LOCAL_X2APIC	    9
 /* Local (x2)APIC flags, Tables 5-47 / 5-63: bit 0 Enabled (the processor is
  * usable now); bit 1 Online Capable (it may be enabled later: hot-plug, not
  * present now). */
-#define MADT_FLAG_ENABLED 1u
+#define MADT_FLAG_ENABLED	 1u
+#define MADT_FLAG_ONLINE_CAPABLE 2u
 /* The IDs firmware writes for a processor entry that stands for none
  * (Linux acpi_parse_lapic / acpi_parse_x2apic skip them too). */
 #define MADT_XAPIC_PLACEHOLDER	0xFFu
@@ -52,15 +55,18 @@ struct __attribute__((packed)) acpi_madt {
 
 /* FADT fields (ACPI 6.x Table 5-33): byte offsets, read only where the
  * table's length covers them (older FADTs are shorter). */
-#define FADT_DSDT	     40	 /* 32-bit physical address */
-#define FADT_PM1A_CNT_BLK    64	 /* 32-bit I/O port */
-#define FADT_PM1B_CNT_BLK    68	 /* 32-bit I/O port */
-#define FADT_PM1_CNT_LEN     89	 /* byte */
-#define FADT_FLAGS	     112 /* 32 bits */
-#define FADT_X_DSDT	     140 /* 64-bit physical address */
-#define FADT_X_PM1A_CNT_BLK  172 /* GAS */
-#define FADT_X_PM1B_CNT_BLK  184 /* GAS */
-#define FADT_SLEEP_CONTROL   244 /* GAS, ACPI 5.0+ */
+#define FADT_DSDT	     40	       /* 32-bit physical address */
+#define FADT_PM1A_CNT_BLK    64	       /* 32-bit I/O port */
+#define FADT_PM1B_CNT_BLK    68	       /* 32-bit I/O port */
+#define FADT_PM_TMR_BLK	     76	       /* 32-bit I/O port */
+#define FADT_PM1_CNT_LEN     89	       /* byte */
+#define FADT_FLAGS	     112       /* 32 bits */
+#define FADT_X_DSDT	     140       /* 64-bit physical address */
+#define FADT_X_PM1A_CNT_BLK  172       /* GAS */
+#define FADT_X_PM1B_CNT_BLK  184       /* GAS */
+#define FADT_X_PM_TMR_BLK    208       /* GAS */
+#define FADT_SLEEP_CONTROL   244       /* GAS, ACPI 5.0+ */
+#define FADT_TMR_VAL_EXT     (1u << 8) /* the PM timer counts 32 bits, not 24 */
 #define FADT_HW_REDUCED_ACPI (1u << 20)
 #define GAS_SIZE	     12
 
@@ -156,21 +162,35 @@ uint64_t acpi_scan_rsdp(const struct acpi_reader *r)
 	return 0;
 }
 
+static bool listed(const uint32_t *ids, uint32_t n, uint32_t id)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
 /* Add a processor unless the MADT listed it already (firmware may list a
- * CPU both as local APIC and as local x2APIC). */
+ * CPU both as local APIC and as local x2APIC); one that does not fit is
+ * kept apart, by APIC ID, for the report. */
 static void add_cpu(struct x86_handoff *h, uint32_t apic_id, uint32_t flags)
 {
+	uint32_t beyond =
+	    h->cpus_beyond_max < HANDOFF_MAX_CPUS ? h->cpus_beyond_max : HANDOFF_MAX_CPUS;
+
 	if (!(flags & MADT_FLAG_ENABLED)) {
-		h->cpus_disabled++;
+		if (flags & MADT_FLAG_ONLINE_CAPABLE)
+			h->cpus_online_capable++;
+		else
+			h->cpus_disabled++;
 		return;
 	}
-	for (uint32_t i = 0; i < h->cpu_count; i++)
-		if (h->apic_ids[i] == apic_id)
-			return;
+	if (listed(h->apic_ids, h->cpu_count, apic_id) || listed(h->beyond_ids, beyond, apic_id))
+		return;
 	if (h->cpu_count < HANDOFF_MAX_CPUS)
 		h->apic_ids[h->cpu_count++] = apic_id;
-	else
-		h->cpus_beyond_max++;
+	else if (h->cpus_beyond_max++ < HANDOFF_MAX_CPUS)
+		h->beyond_ids[beyond] = apic_id;
 }
 
 static void madt_read(const struct acpi_madt *m, struct x86_handoff *h)
@@ -182,7 +202,16 @@ static void madt_read(const struct acpi_madt *m, struct x86_handoff *h)
 	while (p + 2 <= end && p[1] >= 2 && p + p[1] <= end) {
 		if (p[0] == MADT_LAPIC_ADDRESS_OVERRIDE && p[1] >= 12)
 			h->bi.lapic_phys = le(p + 4, 8);
-		else if (p[0] == MADT_LOCAL_APIC && p[1] >= 8 && p[3] != MADT_XAPIC_PLACEHOLDER)
+		else if (p[0] == MADT_IOAPIC && p[1] >= 12 &&
+			 h->ioapic_count < HANDOFF_MAX_IOAPICS) {
+			h->ioapics[h->ioapic_count].phys = le(p + 4, 4);
+			h->ioapics[h->ioapic_count++].gsi_base = (uint32_t)le(p + 8, 4);
+		} else if (p[0] == MADT_OVERRIDE && p[1] >= 10 &&
+			   h->override_count < HANDOFF_MAX_OVERRIDES) {
+			h->overrides[h->override_count].irq = p[3];
+			h->overrides[h->override_count].gsi = (uint32_t)le(p + 4, 4);
+			h->overrides[h->override_count++].flags = (uint16_t)le(p + 8, 2);
+		} else if (p[0] == MADT_LOCAL_APIC && p[1] >= 8 && p[3] != MADT_XAPIC_PLACEHOLDER)
 			add_cpu(h, p[3], (uint32_t)le(p + 4, 4));
 		else if (p[0] == MADT_LOCAL_X2APIC && p[1] >= 16 &&
 			 le(p + 4, 4) != MADT_X2APIC_PLACEHOLDER)
@@ -250,15 +279,29 @@ static void s5_read(const struct acpi_header *dsdt, struct acpi_poweroff *off)
 	}
 }
 
+/* The PM timer (ACPI 6.x 4.8.3.3): absent on hardware-reduced platforms. */
+static void pm_timer_read(const uint8_t *b, uint32_t len, uint32_t flags, struct acpi_reg *t)
+{
+	if (len >= FADT_PM_TMR_BLK + 4)
+		*t = io_port((uint32_t)le(b + FADT_PM_TMR_BLK, 4), 4);
+	if (len >= FADT_X_PM_TMR_BLK + GAS_SIZE && gas(b + FADT_X_PM_TMR_BLK).addr)
+		*t = gas(b + FADT_X_PM_TMR_BLK);
+	t->bits = flags & FADT_TMR_VAL_EXT ? 32 : 24;
+	if (flags & FADT_HW_REDUCED_ACPI)
+		t->addr = 0;
+}
+
 static void fadt_read(const struct acpi_reader *r, const struct acpi_header *f,
-		      struct acpi_poweroff *off)
+		      struct x86_handoff *h)
 {
 	const uint8_t *b = (const uint8_t *)f;
-	uint32_t len = f->length;
+	uint32_t len = f->length,
+		 flags = len >= FADT_FLAGS + 4 ? (uint32_t)le(b + FADT_FLAGS, 4) : 0;
+	struct acpi_poweroff *off = &h->poweroff;
 	uint64_t dsdt = 0;
 
-	if (len >= FADT_FLAGS + 4)
-		off->hw_reduced = le(b + FADT_FLAGS, 4) & FADT_HW_REDUCED_ACPI;
+	pm_timer_read(b, len, flags, &h->pm_timer);
+	off->hw_reduced = flags & FADT_HW_REDUCED_ACPI;
 	uint8_t cnt_len = len > FADT_PM1_CNT_LEN ? b[FADT_PM1_CNT_LEN] : 2;
 	if (len >= FADT_PM1B_CNT_BLK + 4) {
 		off->pm1a_cnt = io_port((uint32_t)le(b + FADT_PM1A_CNT_BLK, 4), cnt_len);
@@ -320,8 +363,11 @@ enum acpi_result acpi_read(const struct acpi_reader *r, uint64_t rsdp_phys, stru
 		    t->length >= sizeof(struct acpi_madt)) {
 			madt_read((const struct acpi_madt *)t, h);
 			*has_madt = true;
+		} else if (same(t->signature, "HPET", 4) && t->length >= 56 &&
+			   ((const uint8_t *)t)[40] == ACPI_SPACE_MEMORY) {
+			h->hpet_phys = le((const uint8_t *)t + 44, 8); /* GAS at 40 */
 		} else if (same(t->signature, "FACP", 4)) {
-			fadt_read(r, t, &h->poweroff);
+			fadt_read(r, t, h);
 		}
 	}
 	return found;

@@ -51,8 +51,8 @@ uint64_t acpi_scan_rsdp(const struct acpi_reader *r);
 /*
  * Read the tables of the RSDP at rsdp_phys (0: none) into h: the local
  * APIC address (h->bi.lapic_phys, 0 when there is no MADT), the processors
- * (h->apic_ids...; none without a MADT) and the S5 sleep registers
- * (h->poweroff). *has_madt says whether a MADT was found.
+ * (h->apic_ids...; none without a MADT), the S5 sleep registers
+ * (h->poweroff) and the PM timer (h->pm_timer). *has_madt says whether a MADT was found.
  */
 enum acpi_result acpi_read(const struct acpi_reader *r, uint64_t rsdp_phys, struct x86_handoff *h,
 			   bool *has_madt);

@@ -69,26 +69,9 @@ static inline bool x86_vector_has_error_code(int vec)
 /* Mnemonic of a vector ("#GP"): the exceptions of SDM Vol. 3A Table 6-1 and
  * AMD64 APM Vol. 2 Table 8-1 (#HV, #VC, #SX), the kernel's vectors above,
  * "timeout" for ARCH_TIMEOUT, "#??" otherwise. One table for the
- * machine and the simulator. */
-static inline const char *x86_vector_name(int vector)
-{
-	static const char *const names[32] = {
-	    "#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "#CSO", "#TS",
-	    "#NP", "#SS", "#GP", "#PF", "#15", "#MF", "#AC", "#MC", "#XM", "#VE",  "#CP",
-	    "#22", "#23", "#24", "#25", "#26", "#27", "#HV", "#VC", "#SX", "#31",
-	};
-	if (vector == ARCH_TIMEOUT)
-		return "timeout";
-	if (vector >= 0 && vector < 32)
-		return names[vector];
-	if (vector == PMI_VECTOR)
-		return "PMI";
-	if (vector == TIMER_VECTOR)
-		return "timer";
-	if (vector == SPURIOUS_VECTOR)
-		return "spurious";
-	return "#??";
-}
+ * machine and the simulator (one copy, not one per caller: the image's
+ * size). */
+const char *x86_vector_name(int vector); /* kernel/vector_name.c */
 
 struct cpuid_regs {
 	uint32_t eax, ebx, ecx, edx;
@@ -459,7 +442,7 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
  * CPU is whichever number it has there (arch_cpu_boot()). Each has its own
  * local APIC ID, descriptor tables, stacks and local APIC.
  */
-#define ARCH_MAX_CPUS 256
+#define ARCH_MAX_CPUS 1024
 #define ARCH_NO_CPU   0xFFFFFFFFu
 
 enum cpu_state {
@@ -473,6 +456,10 @@ enum cpu_state {
 const char *arch_cpu_state_name(enum cpu_state s);
 
 unsigned arch_cpu_count(void);
+/* CPUs the firmware lists as enabled that did not fit in ARCH_MAX_CPUS: how
+ * many, and the APIC IDs of the first `max` of those recorded into ids (the
+ * machine records 1024; entries past them are left as they were). */
+unsigned arch_cpus_left_out(uint32_t *ids, unsigned max);
 unsigned arch_cpu_boot(void);
 unsigned arch_cpu_current(void);
 uint32_t arch_cpu_apic_id(unsigned cpu);
@@ -504,6 +491,22 @@ enum arch_guard_result arch_run_on_cpu(unsigned cpu, void (*fn)(void *), void *a
  * harness puts back none of them). The runner's PMU reset, so that every
  * test starts from the state pmutest set, not from what the firmware left. */
 void arch_msr_keep(void);
+
+/*
+ * Platform events: what struck the machine that no test asked for, counted
+ * since boot on every CPU. An NMI that is neither the NMI watchdog's nor
+ * taken by an installed NMI handler (a PMI's), an interrupt at a vector no
+ * handler owns, a machine check (its first bank: MCi_STATUS, SDM Vol. 3B
+ * 16.3.2.2). None ends the run; the runner retries a test that failed while
+ * one struck (kernel/runner.c). The simulator has none.
+ */
+struct arch_platform_events {
+	uint32_t nmi, irq, mce;
+	uint32_t last_vector; /* of the latest unexpected interrupt */
+	uint32_t mce_bank;    /* of the first machine check with a valid bank */
+	uint64_t mce_status;  /* its IA32_MCi_STATUS */
+};
+void arch_platform_events(struct arch_platform_events *e);
 
 /* ---- Output, exit ------------------------------------------------------ */
 

@@ -177,6 +177,15 @@ void cpus_report(const struct options *o)
 		online += arch_cpu_state(c) == CPU_ONLINE;
 	ktap_diag(&g_ktap, "cpus: %u of %u online (boot CPU %u); %u distinct PMU configuration%s",
 		  online, n, arch_cpu_boot(), n_configs, n_configs == 1 ? "" : "s");
+	/* Enabled in the firmware's list but beyond ARCH_MAX_CPUS: never
+	 * started, never tested, each named. */
+	static uint32_t out[ARCH_MAX_CPUS];
+	kmemset(out, 0xFF, sizeof(out)); /* ARCH_NO_CPU: no APIC ID recorded */
+	unsigned left = arch_cpus_left_out(out, ARCH_MAX_CPUS);
+	if (left)
+		ktap_diag(&g_ktap, "cpus left out: %u beyond %u: not tested", left, ARCH_MAX_CPUS);
+	for (unsigned i = 0; i < left && i < ARCH_MAX_CPUS && out[i] != ARCH_NO_CPU; i++)
+		ktap_diag(&g_ktap, "cpu left out: APIC ID %#x", out[i]);
 	for (unsigned c = 0; c < n; c++) {
 		const struct caps *r = cpus_config(config_of[c]);
 		char what[64] = "";

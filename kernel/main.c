@@ -159,6 +159,11 @@ void kernel_main(const struct boot_info *bi)
 	    opts.strict ? " (strict=1: counted as failures)" : " (diagnostics)");
 	ktap_diag(&g_ktap, "checks: %llu distinct, %llu evaluated; timeouts:%u exceptions:%u",
 		  tot.distinct_checks, tot.checks, tot.timeout, tot.error);
+	struct arch_platform_events ev;
+	char evtext[192];
+	arch_platform_events(&ev);
+	platform_events_text(&ev, evtext, sizeof(evtext));
+	ktap_diag(&g_ktap, "platform events: %s", evtext);
 	report_duration("run.suite_time", t1 - t0);
 	if (bi->tsc_at_entry)
 		report_duration("run.boot_to_verdict", t1 - bi->tsc_at_entry);

@@ -40,7 +40,7 @@
 
 #define OPT_MAX_NAMES 32
 #define OPT_NAME_LEN  64
-#define OPT_MAX_CPUS  256 /* = ARCH_MAX_CPUS */
+#define OPT_MAX_CPUS  1024 /* = ARCH_MAX_CPUS */
 #define OPT_NO_CPU    0xFFFFFFFFu
 #define OPT_MAX_TEXT  (64 * 1024) /* larger is not an options file */
 

@@ -277,7 +277,37 @@ static void report_exception(struct ktap_writer *w, const struct arch_exception 
 	ktap_diag(w, "  the test was abandoned there; the environment was restored");
 }
 
-/* Runs one test and writes its result line; returns its verdict. */
+void platform_events_text(const struct arch_platform_events *e, char *buf, size_t size)
+{
+	ksnprintf(buf, size,
+		  "%u stray NMI, %u unexpected interrupt (last vector %#x), %u machine check "
+		  "(bank %u, MCi_STATUS %#llx)",
+		  e->nmi, e->irq, e->last_vector, e->mce, e->mce_bank,
+		  (unsigned long long)e->mce_status);
+}
+
+/* Platform events since *since (then *since is now): reported; true if any. */
+static bool platform_events_since(struct ktap_writer *w, struct arch_platform_events *since)
+{
+	struct arch_platform_events now, d;
+	char text[192];
+
+	arch_platform_events(&now);
+	d = now;
+	d.nmi -= since->nmi;
+	d.irq -= since->irq;
+	d.mce -= since->mce;
+	*since = now;
+	if (!d.nmi && !d.irq && !d.mce)
+		return false;
+	platform_events_text(&d, text, sizeof(text));
+	ktap_diag(w, "platform events during the test: %s", text);
+	return true;
+}
+
+/* Runs one test and writes its result line; returns its verdict. A test that
+ * failed while a platform event struck it is run once more, and the second
+ * run's verdict stands. */
 static enum ktap_result run_one(const struct options *o, const struct test_desc *d, unsigned number,
 				struct run_totals *suite)
 {
@@ -293,6 +323,10 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 		return KTAP_SKIP;
 	}
 
+	struct arch_platform_events events;
+	bool retried = false;
+	arch_platform_events(&events);
+again:;
 	static struct t t; /* static: big, and the guarded call may unwind */
 	kmemset(&t, 0, sizeof(t));
 	t.desc = d;
@@ -372,6 +406,12 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	}
 	if (o->verbose >= 1 && t.checks && r != KTAP_SKIP)
 		ktap_diag(w, "%llu checks (%u distinct)", t.checks, t.n_sites);
+	if (platform_events_since(w, &events) && !retried &&
+	    (r == KTAP_FAIL || r == KTAP_ERROR || r == KTAP_TIMEOUT)) {
+		ktap_diag(w, "in the test's check window: the test is retried once");
+		retried = true;
+		goto again;
+	}
 	ktap_result(w, number, d->name, r, text);
 	screen_test_end(r);
 	return r;

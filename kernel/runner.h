@@ -43,6 +43,10 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 /* Number of suites the options select (the top-level KTAP plan). */
 unsigned runner_count_suites(const struct options *o);
 
+/* "N stray NMI (no watchdog's, no handler's), N unexpected interrupt (the
+ * last vector), N machine check (the bank)" for the report. */
+void platform_events_text(const struct arch_platform_events *e, char *buf, size_t size);
+
 /* Every name in the options' suites, tests and exclude lists that names no
  * registered suite or test is an error, passed to err() with the names that
  * exist; returns the number of such names. (A typo must not select nothing

@@ -18,7 +18,7 @@ LIB_CPUID_DUMP_SRCS := lib/cpuid_dump.c
 # Unit tests of the kernel's own machine-independent code.
 UNIT_TESTS += $(HOST_BUILD)/unit/test_ktap $(HOST_BUILD)/unit/test_options \
 	$(HOST_BUILD)/unit/test_report $(HOST_BUILD)/unit/test_lz \
-	$(HOST_BUILD)/unit/test_efivars
+	$(HOST_BUILD)/unit/test_efivars $(HOST_BUILD)/unit/test_calibrate $(HOST_BUILD)/unit/test_madt
 
 $(HOST_BUILD)/unit/test_ktap: unit/test_ktap.c kernel/ktap.c kernel/fmt.c kernel/kstring.c
 	@mkdir -p $(@D)
@@ -55,6 +55,15 @@ HOST_TOOLS += $(HOST_BUILD)/minivmm
 $(HOST_BUILD)/minivmm: tools/minivmm.c
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -o $@ $<
+
+# Issue 21: the clock calibration's decisions and the ACPI reader, on the host.
+$(HOST_BUILD)/unit/test_calibrate: unit/test_calibrate.c arch/x86_64/calibrate.c
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iarch/x86_64 -Iunit -o $@ $(filter %.c,$^)
+
+$(HOST_BUILD)/unit/test_madt: unit/test_madt.c boot/acpi.c
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iboot -Iarch/x86_64 -Iunit -o $@ $(filter %.c,$^)
 
 host: $(HOST_TOOLS) $(UNIT_TESTS)
 

@@ -20,7 +20,7 @@ HOST_TOOLS += $(PMUSIM)
 # the SDM text). They link the simulator without its main() and with a stub
 # kernel_main.
 SIM_UNIT_SRCS := unit/test_sim.c $(filter-out arch/sim/main.c,$(sort $(wildcard arch/sim/*.c))) \
-	kernel/caps.c kernel/lbr.c kernel/kstring.c kernel/fmt.c $(LIB_CPUID_DUMP_SRCS)
+	kernel/caps.c kernel/lbr.c kernel/kstring.c kernel/fmt.c kernel/vector_name.c $(LIB_CPUID_DUMP_SRCS)
 $(HOST_BUILD)/unit/test_sim: $(SIM_UNIT_SRCS)
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iarch/sim -Iunit -o $@ $(SIM_UNIT_SRCS)

@@ -41,6 +41,9 @@ usage: scripts/run-qemu.sh [options]
                     pmu=on,migratable=no (LBR/PEBS formats visible) or
                     pmu=off (the no-PMU path)
   --cpu MODEL       CPU model for TCG (default: max; see below)
+  --machine SPEC    QEMU -machine (default pc), e.g. q35,pit=off or q35,hpet=off;
+                    microvm with --kernel only
+  --qemu BINARY     this qemu-system-x86_64 (e.g. scripts/qemu-x2apic.sh's)
   --smp N           N logical CPUs (default 1); the kernel starts them all
   --config FILE     options file, installed as \EFI\BOOT\pmutest.cfg
   --timeout SECS    kill QEMU after SECS seconds, 1 or more (default 120)
@@ -50,7 +53,6 @@ usage: scripts/run-qemu.sh [options]
   --efi PATH        the image to boot (default build/BOOTX64.EFI)
   --kernel [ELF]    direct kernel boot of ELF (default build/pmutest.elf)
                     instead of UEFI; --config becomes the initrd (module 0)
-  --machine M       pc (default), q35 or microvm (microvm: --kernel only)
   --append TEXT     with --kernel: the kernel command line (key=value
                     options when there is no --config)
   --image IMG       boot this FAT image (scripts/make-usb-image.sh) instead
@@ -97,6 +99,7 @@ append=
 kvm=0
 kvm_cpu=pmu=on
 cpu=max
+qemu=qemu-system-x86_64
 smp=1
 config=
 timeout_s=120
@@ -117,6 +120,8 @@ while [ $# -gt 0 ]; do
 	--kvm-cpu) kvm_cpu=${2:?--kvm-cpu needs options}; shift ;;
 	--cpu) cpu=${2:?--cpu needs a model}; shift ;;
 	--smp) smp=${2:?--smp needs a CPU count}; shift ;;
+	--machine) machine=${2:?--machine needs a machine}; shift ;;
+	--qemu) qemu=${2:?--qemu needs a binary}; shift ;;
 	--config) config=${2:?--config needs a file}; shift ;;
 	--timeout) timeout_s=${2:?--timeout needs seconds}; shift ;;
 	--log) log=${2:?--log needs a file}; shift ;;
@@ -124,7 +129,6 @@ while [ $# -gt 0 ]; do
 	--kernel)
 		kernel=$here/build/pmutest.elf
 		case ${2:-} in -* | '') ;; *) kernel=$2; shift ;; esac ;;
-	--machine) machine=${2:?--machine needs pc, q35 or microvm}; shift ;;
 	--append) append=${2?--append needs text}; shift ;;
 	--image) image=${2:?--image needs a file}; shift ;;
 	--keep-vars) keep_vars=1 ;;
@@ -147,10 +151,10 @@ esac
 case $kvm_cpu in
 '' | *[!A-Za-z0-9=,_.+-]*) die "--kvm-cpu wants QEMU CPU options like pmu=on,migratable=no, got '$kvm_cpu'" ;;
 esac
-case $machine in
+case ${machine%%,*} in
 pc | q35) ;;
 microvm) [ -n "$kernel" ] || die "--machine microvm boots no firmware: add --kernel" ;;
-*) die "--machine wants pc, q35 or microvm, got '$machine'" ;;
+*) die "--machine wants pc, q35 or microvm (with QEMU machine options), got '$machine'" ;;
 esac
 if [ -n "$kernel" ]; then
 	[ -z "$image" ] && [ "$keep_vars" = 0 ] && [ -z "$screen" ] ||
@@ -180,12 +184,14 @@ else
 	[ -f "$efi" ] || die "no image at $efi (run 'make efi')"
 fi
 [ -z "$config" ] || [ -f "$config" ] || die "options file not found: $config"
-command -v qemu-system-x86_64 >/dev/null ||
-	die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
+command -v "$qemu" >/dev/null ||
+	die "$qemu missing: apt-get install qemu-system-x86 (or scripts/qemu-x2apic.sh)"
 ovmf=/usr/share/ovmf/OVMF.fd
 [ -n "$kernel" ] || [ -f "$ovmf" ] || die "OVMF missing: apt-get install ovmf"
 warm=$here/build/ovmf/OVMF-warm.fd
-if [ -f "$warm" ] && [ "$warm" -nt "$ovmf" ]; then
+# (warmed up on "pc": another machine's devices are elsewhere, its boot
+# options with them, and OVMF would stop in its shell)
+if [ -f "$warm" ] && [ "$warm" -nt "$ovmf" ] && [ "$machine" = pc ]; then
 	ovmf=$warm
 fi
 
@@ -249,24 +255,24 @@ fi
 set +e
 trap - ERR
 (
-	timeout -k 5 "$timeout_s" qemu-system-x86_64 \
+	timeout -k 5 "$timeout_s" "$qemu" \
 		-machine "$machine" -nodefaults ${vga[@]+"${vga[@]}"} -m 256M -smp "$smp" "${cpu_args[@]}" \
 		${firmware[@]+"${firmware[@]}"} "${disk[@]}" \
 		-net none "${display[@]}" "${serials[@]}" "${monitor_args[@]}" \
 		${exit_device[@]+"${exit_device[@]}"} -no-reboot ${extra[@]+"${extra[@]}"} </dev/null \
 		2> >(tee "$work/qemu.err" >&2) &
-	qemu=$!
-	echo $qemu >"$work/qemu.pid"
+	qpid=$!
+	echo $qpid >"$work/qemu.pid"
 	# A KVM internal error (an instruction KVM could not emulate) pauses
 	# the guest for good: stop it now rather than at the timeout.
-	while kill -0 $qemu 2>/dev/null; do
+	while kill -0 $qpid 2>/dev/null; do
 		if grep -q 'KVM internal error' "$work/qemu.err" 2>/dev/null; then
-			kill -TERM $qemu 2>/dev/null
+			kill -TERM $qpid 2>/dev/null
 			echo internal >"$work/kvm-error"
 		fi
 		sleep 0.2
 	done &
-	wait $qemu
+	wait $qpid
 	echo $? >"$work/status"
 ) | tee "$raw" | tr -d '\r' | awk '
 	/KTAP version 1/ { on = 1 }

@@ -20,7 +20,9 @@
 #   9. several CPUs: QEMU -smp 4 (every CPU up, reported and running the
 #      suite), and the self-tests on 4 CPUs (QEMU and the simulator) with one
 #      CPU that never answers its start-up IPI
-#  10. direct boot: build/pmutest.elf under TCG on pc, q35 and microvm (the
+#  10. the machines it will meet (issue 21): x2APIC (QEMU >= 8.1), pit=off,
+#      hpet=off, a stray NMI, -smp 8 on 2 host cores
+#  11. direct boot: build/pmutest.elf under TCG on pc, q35 and microvm (the
 #      UEFI run's expectations), its self-tests, 4 CPUs, options from the
 #      command line; and under this machine's KVM with 2 vCPUs, compared
 #      with the shipped expectations of the host's kind (the simulator's
@@ -139,63 +141,81 @@ smp_report() {
 # smp_run NAME EXPECTATIONS ONLINE TOTAL SILENT COMMAND...: the command writes
 # LOGS/NAME.ktap; compared with its expectations, then smp_report.
 smp_run() {
-	local name=$1 expect=$2 online=$3 total=$4 silent=$5 out p=0 f=0
+	local name=$1 expect=$2 online=$3 total=$4 silent=$5 out
 	shift 5
 	"$@"
 	echo "exit status $? (the comparison below decides)"
 	out=$( (compare_run "$LOGS/$name.ktap" "$expect"; smp_report "$LOGS/$name.ktap" "$online" "$total" "$silent") 2>&1)
 	echo "$out"
+	sum_counts <<<"$out"
+}
+
+# boot_facts LOG WHAT REGEX...: one ok / not ok line per fact the log must
+# state (an extended regular expression on its lines), then the counts.
+boot_facts() {
+	local log=$1 p=0 f=0
+	shift
+	while [[ $# -ge 2 ]]; do
+		if grep -qE "$2" "$log"; then p=$((p + 1)); else f=$((f + 1)); echo "not ok - $1"; fi
+		shift 2
+	done
+	echo "facts: $p passed, $f failed"
+}
+
+# sum_counts: the sum of the "N passed, N failed" lines on stdin, as one.
+sum_counts() {
+	local p=0 f=0 a b
 	while read -r a b; do
 		p=$((p + a))
 		f=$((f + b))
-	done < <(echo "$out" | sed -nE 's/^([a-z]+: )?([0-9]+) passed, ([0-9]+) failed$/\2 \3/p')
+	done < <(sed -nE 's/^([a-z]+: )?([0-9]+) passed, ([0-9]+) failed$/\2 \3/p')
 	echo "$p passed, $f failed"
 }
 
 # direct_append: options from the kernel command line (no module 0): the
 # key=value words pmutest knows are taken, the VMM's own are named as ignored.
 direct_append() {
-	local log=$LOGS/direct-append.ktap p=0 f=0
+	local log=$LOGS/direct-append.ktap
 	scripts/run-qemu.sh --kernel --machine microvm --append "console=ttyS0 suites=cpuid,rdpmc reboot=k" \
 		--log "$log" --timeout "${QEMU_TIMEOUT:-300}"
-	echo "run-qemu.sh exit status $?"
-	check() {
-		local what=$1
-		shift
-		if "$@" >/dev/null; then p=$((p + 1)); else f=$((f + 1)); echo "not ok - $what"; fi
-	}
-	check "only the suites the command line named ran" \
-		test "$(grep -cE '^(not )?ok [0-9]+ ' "$log")" = 2
-	check "cpuid and rdpmc ran" grep -qE '^(not )?ok 2 rdpmc( |$)' "$log"
-	check "the VMM's words are reported as ignored" \
-		grep -q '^# boot: .*command line words not for pmutest: console=ttyS0 reboot=k' "$log"
-	check "the report names what direct boot lacks" \
-		grep -q '^# boot: .*absent on direct boot: the report store' "$log"
-	check "the run reached its verdict" grep -q '^# verdict: ' "$log"
-	echo "$p passed, $f failed"
+	echo "run-qemu.sh exit status $? (the facts below decide)"
+	boot_facts "$log" \
+		"exactly the two suites the command line named ran" '^ok 2 rdpmc( |$)' \
+		"no third suite" '^1\.\.2$' \
+		"the VMM's words are reported as ignored" \
+		'^# boot: .*command line words not for pmutest: console=ttyS0 reboot=k' \
+		"the report names what direct boot lacks" \
+		'^# boot: .*absent on direct boot: the report store' \
+		"the run reached its verdict" '^# verdict: '
 }
 
-# kvm_direct: the direct-boot kernel under this machine's KVM, 2 vCPUs, if
-# /dev/kvm runs a guest at all (scripts/kvm-host.sh probe) and a shipped
-# expectations file fits the host (vendor; -pmu-off when kvm.enable_pmu=N).
-kvm_direct() {
-	local probe vendor expect
+# kvm_host_ready: can this machine's KVM run a guest, and which shipped
+# expectations fit it (vendor; -pmu-off when kvm.enable_pmu=N)? Sets
+# kvm_cpu_opts and kvm_expect; otherwise says "skipped" and why, with the
+# counts 0 passed, 0 failed (a skip is neither), and returns 1.
+kvm_host_ready() {
+	local probe
 	probe=$(scripts/kvm-host.sh probe)
+	kvm_cpu_opts=$(sed -n 's/^cpu: //p' <<<"$probe")
+	kvm_expect=tests/expectations/qemu-kvm-$(scripts/kvm-host.sh vendor).txt
+	[[ $(scripts/kvm-host.sh facts) == *enable_pmu=N* ]] && kvm_expect=${kvm_expect%.txt}-pmu-off.txt
 	if [[ $probe != *"kvm: yes"* ]]; then
 		echo "skipped: ${probe#kvm: }"
-		echo "0 passed, 0 failed"
+	elif [[ ! -r $kvm_expect ]]; then
+		echo "skipped: no shipped expectations for this host ($kvm_expect)"
+	else
+		echo "KVM host: $(scripts/kvm-host.sh facts | tr '\n' ' ')"
 		return 0
 	fi
-	vendor=$(scripts/kvm-host.sh vendor)
-	expect=tests/expectations/qemu-kvm-$vendor.txt
-	[[ $(scripts/kvm-host.sh facts) == *enable_pmu=N* ]] && expect=${expect%.txt}-pmu-off.txt
-	if [[ ! -r $expect ]]; then
-		echo "skipped: no shipped expectations for this host ($expect)"
-		echo "0 passed, 0 failed"
-		return 0
-	fi
-	echo "KVM host: $(scripts/kvm-host.sh facts | tr '\n' ' ')"
-	smp_run kvm-direct "$expect" 2 2 "" scripts/run-qemu.sh --kvm --kvm-cpu "$(sed -n 's/^cpu: //p' <<<"$probe")" \
+	echo "0 passed, 0 failed"
+	return 1
+}
+
+# kvm_direct: the direct-boot kernel under this machine's KVM, 2 vCPUs,
+# every suite on both, against the host's shipped expectations.
+kvm_direct() {
+	kvm_host_ready || return 0
+	smp_run kvm-direct "$kvm_expect" 2 2 "" scripts/run-qemu.sh --kvm --kvm-cpu "$kvm_cpu_opts" \
 		--kernel --machine pc --smp 2 --config tests/configs/kvm-host.cfg \
 		--log "$LOGS/kvm-direct.ktap" --timeout "${KVM_TIMEOUT:-900}"
 }
@@ -205,43 +225,20 @@ kvm_direct() {
 # firmware, no ACPI (the kernel must say so and run on the boot CPU), the
 # options from the command line; the whole suite against the host's file.
 direct_linux64() {
-	local probe expect log=$LOGS/direct-linux64.ktap p=0 f=0
-	probe=$(scripts/kvm-host.sh probe)
-	if [[ $probe != *"kvm: yes"* ]]; then
-		echo "skipped: ${probe#kvm: }"
-		echo "0 passed, 0 failed"
-		return 0
-	fi
-	expect=tests/expectations/qemu-kvm-$(scripts/kvm-host.sh vendor).txt
-	[[ $(scripts/kvm-host.sh facts) == *enable_pmu=N* ]] && expect=${expect%.txt}-pmu-off.txt
-	if [[ ! -r $expect ]]; then
-		echo "skipped: no shipped expectations for this host ($expect)"
-		echo "0 passed, 0 failed"
-		return 0
-	fi
+	local log=$LOGS/direct-linux64.ktap out
+	kvm_host_ready || return 0
 	timeout -k 5 "${KVM_TIMEOUT:-900}" build/host/minivmm build/pmutest.elf \
 		"console=ttyS0 pmutest.timeout_ms=60000" | tr -d '\r' | awk '/KTAP version 1/ { on = 1 } on' >"$log"
-	echo "minivmm exit status ${PIPESTATUS[0]}"
-	check() {
-		local what=$1
-		shift
-		if "$@" >/dev/null; then p=$((p + 1)); else f=$((f + 1)); echo "not ok - $what"; fi
-	}
-	check "entered by the Linux 64-bit boot protocol" \
-		grep -q '^# firmware: none (direct kernel boot: Linux 64-bit boot protocol)' "$log"
-	check "no ACPI: reported, the boot CPU alone" \
-		grep -q '^# boot: no ACPI RSDP .*no MADT: the boot CPU alone' "$log"
-	check "one CPU online" grep -q '^# cpus: 1 of 1 online' "$log"
-	local out
-	out=$(compare_run "$log" "$expect" 2>&1)
+	echo "minivmm exit status ${PIPESTATUS[0]} (the comparison below decides)"
+	out=$( (compare_run "$log" "$kvm_expect"
+		boot_facts "$log" \
+			"entered by the Linux 64-bit boot protocol" \
+			'^# firmware: none \(direct kernel boot: Linux 64-bit boot protocol\)' \
+			"no ACPI: reported, the boot CPU alone" \
+			'^# boot: no ACPI RSDP .*no MADT: the boot CPU alone' \
+			"one CPU online" '^# cpus: 1 of 1 online') 2>&1)
 	echo "$out"
-	if [[ $out =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
-		p=$((p + BASH_REMATCH[1]))
-		f=$((f + BASH_REMATCH[2]))
-	else
-		f=$((f + 1))
-	fi
-	echo "$p passed, $f failed"
+	sum_counts <<<"$out"
 }
 
 run_step build make -j2 all
@@ -287,6 +284,103 @@ run_step direct-linux64 direct_linux64
 run_step qemu-smp4-screen python3 scripts/check-screen.py "$LOGS/qemu-tcg-smp4.ktap" "$LOGS/qemu-tcg-smp4.screen"
 run_step qemu-secureboot scripts/test-secureboot.sh # signed, refused, shim + MOK (issue 22)
 run_step qemu-store-full scripts/test-store-full.sh   # no room: said, and the run ends normally
+
+# Issue 21: the machines it will meet (README "Platform facts").
+# also_check LOG PATTERN WHAT COMMAND...: the command's own counts (its last
+# "N passed, N failed" line), plus one check that LOG has a line PATTERN.
+also_check() {
+	local log=$1 pat=$2 what=$3 out rc p=0 f=0
+	shift 3
+	out=$("$@" 2>&1)
+	rc=$?
+	echo "$out"
+	if [[ $(echo "$out" | grep -E '[0-9]+ passed, [0-9]+ failed' | tail -n 1) =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+		p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}
+	elif [[ $rc -ne 0 ]]; then f=1; fi
+	if grep -qE "$pat" "$log" 2>/dev/null; then p=$((p + 1)); else f=$((f + 1)); echo "not ok - $what"; fi
+	echo "$p passed, $f failed"
+}
+# x2APIC: a QEMU with x2APIC under TCG (>= 8.1; scripts/qemu-x2apic.sh).
+QX2=$(scripts/qemu-x2apic.sh 2>"$LOGS/qemu-x2apic-get.err") || QX2=
+run_step qemu-x2apic-get test -n "$QX2"
+X2=(--qemu "${QX2:-none}" --timeout "${QEMU_TIMEOUT:-300}")
+X2MODE='^# local APIC: x2APIC mode'
+run_step qemu-x2apic also_check "$LOGS/qemu-x2apic.ktap" "$X2MODE" "x2APIC mode" \
+	qemu_run qemu-x2apic "" tests/expectations/qemu-tcg.txt --qemu "${QX2:-none}"
+run_step qemu-x2apic-selftest also_check "$LOGS/qemu-x2apic-selftest.ktap" "$X2MODE" "x2APIC mode" \
+	qemu_run qemu-x2apic-selftest tests/configs/selftest.cfg tests/expectations/selftest.txt --qemu "${QX2:-none}"
+run_step qemu-x2apic-smp4 also_check "$LOGS/qemu-x2apic-smp4.ktap" "$X2MODE" "x2APIC mode" \
+	smp_run qemu-x2apic-smp4 tests/expectations/qemu-tcg.txt 4 4 "" \
+	scripts/run-qemu.sh --smp 4 "${X2[@]}" --log "$LOGS/qemu-x2apic-smp4.ktap"
+run_step qemu-x2apic-smp4-silent also_check "$LOGS/qemu-x2apic-smp4-silent.ktap" "$X2MODE" "x2APIC mode" \
+	smp_run qemu-x2apic-smp4-silent tests/expectations/selftest-smp.txt 3 4 3 \
+	scripts/run-qemu.sh --smp 4 "${X2[@]}" --config tests/configs/smp-silent-selftest.cfg \
+	--log "$LOGS/qemu-x2apic-smp4-silent.ktap"
+# A hand-over already in x2APIC mode: q35 whose second CPU has APIC ID 105H
+# (OVMF enters x2APIC mode for it; the MADT lists it as a local x2APIC).
+run_step qemu-x2apic-id105 also_check "$LOGS/qemu-x2apic-id105.ktap" '^# cpu 1: APIC ID 0x105: online' \
+	"the CPU with APIC ID 105H online" smp_run qemu-x2apic-id105 tests/expectations/qemu-tcg.txt 2 2 "" \
+	scripts/run-qemu.sh "${X2[@]}" --machine q35 --qemu-arg=-smp --qemu-arg=1,sockets=2,cores=256,maxcpus=512 \
+	--qemu-arg=-device --qemu-arg=max-x86_64-cpu,socket-id=1,core-id=5,thread-id=0 --log "$LOGS/qemu-x2apic-id105.ktap"
+# rates_run NAME ARGS...: qemu_run of the suite, then the rates it reports
+# are sane: the calibration source, an APIC timer and a TSC between 10 MHz
+# and 10 GHz, and run.suite_time_ms within the run's own wall-clock time
+# (a timer 1000x off, as with a PIT taken on trust, breaks one of them).
+rates_run() {
+	local name=$1 log=$LOGS/$1.ktap t0=$SECONDS out p=0 f=0
+	shift
+	out=$(qemu_run "$name" "" tests/expectations/qemu-tcg.txt "$@" 2>&1)
+	echo "$out"
+	local wall_ms=$(((SECONDS - t0 + 1) * 1000)) line apic tsc suite
+	line=$(grep -m1 '^# pmutest ' "$log")
+	[[ $line =~ APIC\ timer\ ([0-9]+)\ MHz,\ TSC\ ([0-9]+)\ MHz\ by\ ACPI\ PM\ timer ]] && apic=${BASH_REMATCH[1]} tsc=${BASH_REMATCH[2]}
+	suite=$(sed -nE 's/^# measure: run.suite_time_ms = ([0-9]+) ms$/\1/p' "$log")
+	echo "rates: APIC timer ${apic:-?} MHz, TSC ${tsc:-?} MHz, suite ${suite:-?} ms of ${wall_ms} ms"
+	rate() { if "$@"; then p=$((p + 1)); else f=$((f + 1)); echo "not ok - rates: $*"; fi; }
+	rate test "${apic:-0}" -ge 10 -a "${apic:-0}" -le 10000
+	rate test "${tsc:-0}" -ge 10 -a "${tsc:-0}" -le 10000
+	rate test "${suite:-0}" -gt 0 -a "${suite:-0}" -le "$wall_ms"
+	[[ $(echo "$out" | tail -n 1) =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]] &&
+		p=$((p + BASH_REMATCH[1])) f=$((f + BASH_REMATCH[2]))
+	echo "$p passed, $f failed"
+}
+# No PIT (clock-gated, as on recent Intel clients): the PM timer's rates.
+run_step qemu-pit-off rates_run qemu-pit-off --machine q35,pit=off
+# No HPET: no NMI watchdog ("none" and why), the suite as ever.
+run_step qemu-hpet-off also_check "$LOGS/qemu-hpet-off.ktap" 'NMI watchdog: none \(' "no NMI watchdog, and why" \
+	qemu_run qemu-hpet-off "" tests/expectations/qemu-tcg.txt --machine q35,hpet=off
+# An HPET with FSB delivery (QEMU hpet.msi=on): the NMI watchdog's MSI route,
+# re-targeted to each CPU, ends the self-tests' hangs on 4 CPUs.
+run_step qemu-hpet-fsb also_check "$LOGS/qemu-hpet-fsb.ktap" 'NMI watchdog: HPET timer [0-9]+ one-shot, FSB message' \
+	"the NMI watchdog takes the FSB route" smp_run qemu-hpet-fsb tests/expectations/selftest-smp.txt 3 4 3 \
+	scripts/run-qemu.sh --smp 4 --qemu-arg=-global --qemu-arg=hpet.msi=on --config tests/configs/smp-silent-selftest.cfg \
+	--log "$LOGS/qemu-hpet-fsb.ktap" --timeout "${QEMU_TIMEOUT:-300}"
+# A stray NMI (QEMU monitor `nmi`) while selftest.endless_loop runs: the same
+# verdicts, and the NMI listed under that test and in the run's totals.
+nmi_run() {
+	scripts/qemu-nmi.sh --after '^ *not ok 5 ' --log "$LOGS/qemu-nmi.ktap" --config tests/configs/selftest.cfg \
+		--timeout "${QEMU_TIMEOUT:-300}"
+	echo "qemu-nmi.sh exit status $?"
+	also_check "$LOGS/qemu-nmi.ktap" '^# platform events: 1 stray NMI,' "the run lists the NMI" \
+		also_check "$LOGS/qemu-nmi.ktap" '^ +# platform events during the test: 1 stray NMI,' "endless_loop lists the NMI" \
+		compare_run "$LOGS/qemu-nmi.ktap" tests/expectations/selftest.txt
+}
+run_step qemu-nmi nmi_run
+# Two machine checks (monitor `mce`, RIPV set) into selftest.endless_loop and
+# its retry: each reported with its bank; the second would shut the machine
+# down if the first had left MCG_STATUS.MCIP set.
+mce_run() {
+	scripts/qemu-nmi.sh --after '# Subtest: selftest' --command 'mce 0 1 0xb200000000000000 5 0 0' \
+		--after 'retried once' --command 'mce 0 2 0xb200000000000002 5 0 0' --log "$LOGS/qemu-mce.ktap" \
+		--config tests/configs/selftest-loop.cfg --timeout "${QEMU_TIMEOUT:-300}"
+	echo "qemu-nmi.sh exit status $?"
+	also_check "$LOGS/qemu-mce.ktap" '^# platform events: .* 2 machine check \(bank 2, MCi_STATUS 0xb200000000000002\)' \
+		"both machine checks reported, with the bank" compare_run "$LOGS/qemu-mce.ktap" tests/expectations/selftest-loop.txt
+}
+run_step qemu-mce mce_run
+# -smp 8 on 2 host cores: every CPU up and running the suite.
+run_step qemu-tcg-smp8 smp_run qemu-tcg-smp8 tests/expectations/qemu-tcg.txt 8 8 "" \
+	taskset -c 0,1 scripts/run-qemu.sh --smp 8 --log "$LOGS/qemu-tcg-smp8.ktap" --timeout "${QEMU_TIMEOUT:-300}"
 
 echo
 if [[ ${#steps_failed[@]} -gt 0 ]]; then

@@ -196,6 +196,37 @@ TEST_FULL(selftest, nmi_probe_keeps_nmis_blocked, REQ_APIC, TEST_SELFTEST, 0)
 		  "the probe inside the handler faulted (fixed up)");
 }
 
+static void step_elsewhere(void *arg)
+{
+	(void)arg;
+}
+
+/*
+ * The NMI watchdog after a step on another CPU (arch_run_on_cpu from inside
+ * a test): the step's own guarded run re-targets the watchdog to its CPU;
+ * when it ends, the watchdog must be back on this CPU with this test's
+ * deadline, or this hang with interrupts off on the boot CPU, which nothing
+ * else can end, hangs the run. On the boot CPU only: an AP's hang the boot
+ * CPU would end anyway.
+ */
+TEST_FULL(selftest, nmi_watchdog_after_step, REQ_NONE, TEST_SELFTEST, 500)
+{
+	unsigned other = 0, me = arch_cpu_current();
+	struct arch_exception ex;
+
+	if (me != arch_cpu_boot() || !arch_watchdog_stops_any_hang())
+		t_skip_return(t, "the boot CPU's case, with an NMI watchdog");
+	while (other < arch_cpu_count() && (other == me || arch_cpu_state(other) != CPU_ONLINE))
+		other++;
+	if (other == arch_cpu_count())
+		t_skip_return(t, "no second CPU online for the step");
+	expect_eq(t, arch_run_on_cpu(other, step_elsewhere, NULL, 200, &ex), ARCH_GUARD_RETURNED,
+		  RULE_HARNESS, "a step on another CPU returned");
+	arch_irq_disable();
+	for (;;)
+		spin_counter++;
+}
+
 /*
  * A hang that the CPU's own watchdog cannot end (interrupts off): only another
  * CPU can notice it and stop the hung one (arch_run_on_cpu: a bounded wait,

@@ -95,8 +95,8 @@ static uint64_t load_elf(const char *path)
 		const Elf64_Phdr *ph = (const void *)(f + eh->e_phoff + i * sizeof(Elf64_Phdr));
 		if (ph->p_type != PT_LOAD)
 			continue;
-		if (ph->p_offset + ph->p_filesz > (uint64_t)st.st_size || ph->p_memsz < ph->p_filesz ||
-		    ph->p_paddr + ph->p_memsz > MEM_SIZE)
+		if (ph->p_offset + ph->p_filesz > (uint64_t)st.st_size ||
+		    ph->p_memsz < ph->p_filesz || ph->p_paddr + ph->p_memsz > MEM_SIZE)
 			die("a LOAD segment outside the file or the guest's memory");
 		put(ph->p_paddr, f + ph->p_offset, ph->p_filesz);
 		memset(mem + ph->p_paddr + ph->p_filesz, 0, ph->p_memsz - ph->p_filesz);
@@ -137,8 +137,13 @@ static void boot_data(const char *cmdline)
 
 static void set_seg(struct kvm_segment *s, uint16_t sel, int code)
 {
-	*s = (struct kvm_segment){.base = 0, .limit = 0xFFFFFFFF, .selector = sel, .present = 1,
-				  .dpl = 0, .s = 1, .g = 1};
+	*s = (struct kvm_segment){.base = 0,
+				  .limit = 0xFFFFFFFF,
+				  .selector = sel,
+				  .present = 1,
+				  .dpl = 0,
+				  .s = 1,
+				  .g = 1};
 	s->type = code ? 11 : 3;
 	s->l = code;
 	s->db = !code;
@@ -150,7 +155,8 @@ static void setup_vcpu(int kvm, int vcpu, uint64_t entry)
 		struct kvm_cpuid2 h;
 		struct kvm_cpuid_entry2 e[MAX_CPUID];
 	} cpuid = {.h.nent = MAX_CPUID};
-	if (ioctl(kvm, KVM_GET_SUPPORTED_CPUID, &cpuid) < 0 || ioctl(vcpu, KVM_SET_CPUID2, &cpuid) < 0)
+	if (ioctl(kvm, KVM_GET_SUPPORTED_CPUID, &cpuid) < 0 ||
+	    ioctl(vcpu, KVM_SET_CPUID2, &cpuid) < 0)
 		die("KVM CPUID");
 
 	struct kvm_sregs sr;
@@ -164,9 +170,9 @@ static void setup_vcpu(int kvm, int vcpu, uint64_t entry)
 	sr.gdt.base = GDT_ADDR;
 	sr.gdt.limit = 23;
 	sr.cr3 = PML4_ADDR;
-	sr.cr4 = 1u << 5;					  /* PAE */
+	sr.cr4 = 1u << 5;					 /* PAE */
 	sr.cr0 = (1u << 0) | (1u << 4) | (1u << 5) | (1u << 31); /* PE ET NE PG */
-	sr.efer = (1u << 8) | (1u << 10);			  /* LME LMA */
+	sr.efer = (1u << 8) | (1u << 10);			 /* LME LMA */
 	if (ioctl(vcpu, KVM_SET_SREGS, &sr) < 0)
 		die("KVM_SET_SREGS");
 	/* No stack: the boot protocol promises none (RSP 0 here, so that a
@@ -180,13 +186,15 @@ static void setup_vcpu(int kvm, int vcpu, uint64_t entry)
  * exit device's status, or -1 to go on. */
 static int port_io(struct kvm_run *run)
 {
-	static uint8_t scratch;
+	static uint8_t scratch, lcr;
 	uint8_t *data = (uint8_t *)run + run->io.data_offset;
 	uint16_t port = run->io.port;
 
 	for (uint32_t n = 0; n < run->io.count; n++, data += run->io.size) {
 		if (run->io.direction == KVM_EXIT_IO_OUT) {
-			if (port == COM1) {
+			if (port == COM1 + 3) {
+				lcr = data[0]; /* bit 7 DLAB: port +0 is the divisor */
+			} else if (port == COM1 && !(lcr & 0x80)) {
 				fputc(data[0], stdout);
 				if (data[0] == '\n')
 					fflush(stdout);
@@ -219,12 +227,14 @@ int main(int argc, char **argv)
 	int vm = ioctl(kvm, KVM_CREATE_VM, 0);
 	if (vm < 0)
 		die("KVM_CREATE_VM");
-	mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		   -1, 0);
+	mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (mem == MAP_FAILED)
 		die("guest memory");
-	struct kvm_userspace_memory_region region = {
-	    .slot = 0, .guest_phys_addr = 0, .memory_size = MEM_SIZE, .userspace_addr = (uintptr_t)mem};
+	struct kvm_userspace_memory_region region = {.slot = 0,
+						     .guest_phys_addr = 0,
+						     .memory_size = MEM_SIZE,
+						     .userspace_addr = (uintptr_t)mem};
 	struct kvm_pit_config pit = {.flags = KVM_PIT_SPEAKER_DUMMY};
 	if (ioctl(vm, KVM_SET_USER_MEMORY_REGION, &region) < 0)
 		die("KVM_SET_USER_MEMORY_REGION");
@@ -265,7 +275,8 @@ int main(int argc, char **argv)
 			struct kvm_regs r;
 			fflush(stdout);
 			ioctl(vcpu, KVM_GET_REGS, &r);
-			fprintf(stderr, "minivmm: the guest stopped: KVM exit reason %u at RIP %#llx\n",
+			fprintf(stderr,
+				"minivmm: the guest stopped: KVM exit reason %u at RIP %#llx\n",
 				run->exit_reason, (unsigned long long)r.rip);
 			return 3;
 		}

@@ -183,6 +183,20 @@ bool arch_watchdog_stops_any_hang(void)
 	return true;
 }
 
+/* arch/sim/smp.c refuses a profile of more CPUs than it models. */
+unsigned arch_cpus_left_out(uint32_t *ids, unsigned max)
+{
+	(void)ids;
+	(void)max;
+	return 0;
+}
+
+/* A simulated CPU takes no interrupt nor machine check it was not sent. */
+void arch_platform_events(struct arch_platform_events *e)
+{
+	*e = (struct arch_platform_events){0};
+}
+
 void arch_selftest_overflow_stack(void)
 {
 	/* The machine's #PF in the stack's guard page: a write, not present. */

@@ -4,27 +4,23 @@
  * CPUID.01H:ECX[21] says the CPU has it; the spurious vector, the LVT
  * performance-monitoring entry, EOI, and the timer as the watchdog.
  *
- * Timer calibration: against PIT channel 2 (1.193182 MHz, gated through
- * port 61H, the method every PC OS has used), because it needs nothing
- * but the PIT and gives the APIC timer's own rate whatever clocks it
- * (bus, crystal, or a VMM's choice). Where the PIT does not count (some
- * recent platforms gate it off) the fallback is CPUID.15H:ECX, the core
- * crystal clock, which drives the APIC timer on processors that report it;
- * if neither works, 100 MHz is assumed and the platform line says so.
+ * Timer calibration (calibrate.c): PIT channel 2 where its run is
+ * plausible, checked against the ACPI PM timer; the PM timer alone where
+ * the PIT is gated off or disagrees; CPUID.15H/16H where neither counts.
+ * The platform line names the source used.
  */
 #include "x86.h"
 
+#include "calibrate.h"
+
 #include "kstring.h"
 #include "ktap.h"
-
-#define PIT_HZ	     1193182ULL
-#define CALIBRATE_MS 10
 
 static volatile uint32_t *xapic;
 static bool x2apic;
 static uint64_t timer_hz; /* APIC timer ticks per second at divide-by-1 */
 static const char *calibration = "uncalibrated";
-static uint64_t tsc_hz; /* 0 until measured against the PIT */
+static uint64_t tsc_hz; /* 0: unknown */
 
 uint64_t arch_tsc_hz(void)
 {
@@ -143,54 +139,108 @@ static const struct {
 } dividers[] = {{1, 0xB},  {2, 0x0},  {4, 0x1},	 {8, 0x2},
 		{16, 0x3}, {32, 0x8}, {64, 0x9}, {128, 0xA}};
 
-/* Count APIC timer ticks (divide by 16) over CALIBRATE_MS of PIT channel 2
- * in mode 0; false when the PIT's output never rises. */
-static bool calibrate_with_pit(void)
+/* The machine side of calibrate.c: ports, the TSC, the APIC timer. */
+static uint64_t op_tsc(void *ctx)
 {
-	uint32_t latch = (uint32_t)(PIT_HZ * CALIBRATE_MS / 1000);
+	(void)ctx;
+	return arch_rdtsc();
+}
 
+static void op_pit_start(void *ctx, uint16_t latch)
+{
+	(void)ctx;
 	outb(0x61, (inb(0x61) & ~0x02) | 0x01); /* gate on, speaker off */
 	outb(0x43, 0xB0);			/* channel 2, lobyte/hibyte, mode 0, binary */
 	outb(0x42, latch & 0xFF);
 	outb(0x42, (uint8_t)(latch >> 8));
+}
+
+static bool op_pit_out(void *ctx)
+{
+	(void)ctx;
+	return inb(0x61) & 0x20;
+}
+
+static uint32_t op_pm_timer(void *ctx)
+{
+	uint32_t v;
+	__asm__ volatile("inl %w1, %0" : "=a"(v) : "Nd"((uint16_t)(uintptr_t)ctx));
+	return v;
+}
+
+/* PIT channel 0 as an up-counter: mode 2 (rate generator), reload 0
+ * (65536), so it counts 65536 periods over and over; a latch command
+ * (counter 0, 00H) freezes the count for the two reads (8254 data sheet,
+ * "Counter Latch Command"). */
+static void pit0_start(void)
+{
+	outb(0x43, 0x34); /* channel 0, lobyte/hibyte, mode 2, binary */
+	outb(0x40, 0);
+	outb(0x40, 0);
+}
+
+static uint32_t op_pit0(void *ctx)
+{
+	(void)ctx;
+	outb(0x43, 0x00);
+	uint32_t lo = inb(0x40);
+	return 0x10000u - (lo | (uint32_t)inb(0x40) << 8);
+}
+
+static void op_apic_start(void *ctx)
+{
+	(void)ctx;
+	apic_write(APIC_REG_TIMER_INITIAL, 0);
 	apic_write(APIC_REG_TIMER_DIVIDE, 0x3);
 	apic_write(APIC_REG_LVT_TIMER, APIC_LVT_MASKED | TIMER_VECTOR);
 	apic_write(APIC_REG_TIMER_INITIAL, 0xFFFFFFFF);
-	uint64_t t0 = arch_rdtsc();
-	/* OUT2 (port 61H bit 5) goes high at terminal count. The bound is far
-	 * beyond 10 ms on any CPU clock (2^34 TSC ticks are seconds). */
-	while (!(inb(0x61) & 0x20))
-		if (arch_rdtsc() - t0 > (1ULL << 34))
-			return false;
-	uint32_t left = apic_read(APIC_REG_TIMER_CURRENT);
-	/* The same 10 ms window measures the TSC, for reports in seconds. */
-	tsc_hz = (arch_rdtsc() - t0) * 1000 / CALIBRATE_MS;
-	apic_write(APIC_REG_TIMER_INITIAL, 0);
-	uint64_t ticks = (uint64_t)(0xFFFFFFFFu - left) * 16;
-	if (ticks == 0)
-		return false;
-	timer_hz = ticks * 1000 / CALIBRATE_MS;
-	calibration = "PIT channel 2";
-	return true;
 }
 
-static void calibrate(void)
+static uint32_t op_apic_count(void *ctx)
 {
-	struct cpuid_regs r;
+	(void)ctx;
+	return apic_read(APIC_REG_TIMER_CURRENT);
+}
 
-	if (calibrate_with_pit())
-		return;
-	arch_cpuid(0, 0, &r);
-	if (r.eax >= 0x15) {
-		arch_cpuid(0x15, 0, &r);
-		if (r.ecx) {
-			timer_hz = r.ecx;
-			calibration = "CPUID.15H:ECX crystal clock (no PIT)";
-			return;
-		}
-	}
-	timer_hz = 100000000;
-	calibration = "assumed 100 MHz (no PIT, no CPUID.15H crystal)";
+static void op_cpuid(void *ctx, uint32_t leaf, uint32_t r[4])
+{
+	(void)ctx;
+	arch_cpuid(leaf, 0, (struct cpuid_regs *)r);
+}
+
+static void calibrate(const struct acpi_reg *pm)
+{
+	static char text[112];
+	struct clock_result res;
+	bool io = pm->addr && pm->space == ACPI_SPACE_IO;
+	const struct clock_ops o = {
+	    .ctx = (void *)(uintptr_t)pm->addr,
+	    .tsc = op_tsc,
+	    .pit_start = op_pit_start,
+	    .pit_out = op_pit_out,
+	    .ref_read = io ? op_pm_timer : op_pit0,
+	    .ref_hz = io ? PM_TIMER_HZ : PIT_HZ,
+	    .ref_bits = io ? pm->bits : 16,
+	    .ref_name = io ? "ACPI PM timer" : "PIT channel 0",
+	    .apic_start = op_apic_start,
+	    .apic_count = op_apic_count,
+	    .cpuid = op_cpuid,
+	};
+
+	if (!io)
+		pit0_start();
+	clock_calibrate(&o, &res);
+	apic_write(APIC_REG_TIMER_INITIAL, 0);
+	timer_hz = res.apic_hz;
+	tsc_hz = res.tsc_hz;
+	/* "PIT, checked by the ACPI PM timer", "PIT channel 0", ...: the
+	 * reference named where it decided or checked. */
+	bool ref = res.source == CLOCK_PIT_CHECKED || res.source == CLOCK_REFERENCE;
+	ksnprintf(text, sizeof(text), "%s%s%s (PIT: %s)", clock_source_name(res.source),
+		  res.source == CLOCK_PIT_CHECKED ? " " : "", ref ? o.ref_name : "",
+		  res.pit == PIT_OK && res.source == CLOCK_REFERENCE ? "off by >2%"
+								     : pit_verdict_name(res.pit));
+	calibration = text;
 }
 
 /* This CPU's local APIC in the mode the boot CPU chose (apic_init): x2APIC
@@ -217,7 +267,7 @@ void apic_cpu_init(void)
 	apic_write(APIC_REG_LVT_PMI, APIC_LVT_MASKED | PMI_VECTOR);
 }
 
-void apic_init(uint64_t lapic_phys)
+void apic_init(uint64_t lapic_phys, const struct acpi_reg *pm_timer)
 {
 	struct cpuid_regs r;
 
@@ -232,7 +282,7 @@ void apic_init(uint64_t lapic_phys)
 	if (!x2apic)
 		xapic = (volatile uint32_t *)lapic_phys;
 	apic_cpu_init();
-	calibrate();
+	calibrate(pm_timer);
 }
 
 void apic_watchdog_arm(uint32_t ms)
@@ -274,6 +324,11 @@ bool apic_watchdog_expired(void)
 #define APIC_REG_LINT1	 0x360
 #define APIC_REG_LVT_ERR 0x370
 
+bool apic_in_service(unsigned v)
+{
+	return apic_read(APIC_REG_ISR + 0x10 * (v / 32)) & (1u << (v % 32));
+}
+
 /* Per CPU: a CPU's run may happen inside another CPU's (smp.c). */
 static uint64_t saved_base_of[ARCH_MAX_CPUS];
 static uint32_t saved_lvt_pmi_of[ARCH_MAX_CPUS];
@@ -300,11 +355,22 @@ static bool any_in_service(void)
 	return false;
 }
 
+/* In the guard's epilogue: in x2APIC mode a reserved bit is #GP (SDM Vol.
+ * 3A 10.12.1.2), and a fault here would re-enter the same epilogue, so the
+ * WRMSR is a probe. */
+static void apic_write_safe(uint32_t off, uint32_t v)
+{
+	if (x2apic)
+		(void)wrmsr_safe(X2APIC_MSR(off), v);
+	else
+		xapic[off / 4] = v;
+}
+
 static void put_back(uint32_t reg, uint32_t want, const char *name, char *changed, size_t size)
 {
 	if (apic_read(reg) == want)
 		return;
-	apic_write(reg, want);
+	apic_write_safe(reg, want);
 	size_t n = kstrlen(changed);
 	ksnprintf(changed + n, size - n, "%slocal APIC %s", n ? ", " : "", name);
 }
@@ -318,9 +384,12 @@ unsigned apic_state_restore(uint32_t tpr, uint32_t svr, uint32_t lint0, uint32_t
 	unsigned eois = 0;
 
 	/* A disabled APIC, or one left in the other mode, first (SDM Vol. 3A
-	 * 10.12.5: x2APIC is entered from xAPIC, with EN set). */
+	 * 10.12.5: x2APIC is entered from xAPIC, with EN set, and left only
+	 * by disabling: from x2APIC mode the saved value is written at once). */
 	if (rdmsr_safe(MSR_IA32_APIC_BASE, &base) == 0 && base != saved_base) {
-		wrmsr_safe(MSR_IA32_APIC_BASE, (saved_base & ~APIC_BASE_EXTD) | APIC_BASE_EN);
+		if (!(base & APIC_BASE_EXTD))
+			wrmsr_safe(MSR_IA32_APIC_BASE,
+				   (saved_base & ~APIC_BASE_EXTD) | APIC_BASE_EN);
 		wrmsr_safe(MSR_IA32_APIC_BASE, saved_base);
 		size_t n = kstrlen(changed);
 		ksnprintf(changed + n, size - n, "%sIA32_APIC_BASE", n ? ", " : "");
@@ -330,7 +399,7 @@ unsigned apic_state_restore(uint32_t tpr, uint32_t svr, uint32_t lint0, uint32_t
 	put_back(APIC_REG_LINT0, lint0, "LVT LINT0", changed, size);
 	put_back(APIC_REG_LINT1, lint1, "LVT LINT1", changed, size);
 	put_back(APIC_REG_LVT_ERR, lvt_err, "LVT error", changed, size);
-	apic_write(APIC_REG_LVT_PMI, saved_lvt_pmi);
+	apic_write_safe(APIC_REG_LVT_PMI, saved_lvt_pmi);
 	/* Each EOI retires the highest-priority vector in service (10.8.5). */
 	while (any_in_service() && eois < 256) {
 		arch_apic_eoi();

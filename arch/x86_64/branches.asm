@@ -33,7 +33,7 @@ section .text progbits alloc exec nowrite align=64
 ; Interrupts are held off across it (the LBRs would record an interrupt
 ; and its IRET); RFLAGS comes back as it was.
 align 64
-global arch_branch_chain
+global arch_branch_chain:function hidden
 arch_branch_chain:
 	pushfq
 	cli
@@ -72,7 +72,7 @@ arch_branch_chain:
 %assign i i + 1
 %endrep
 %endmacro
-global arch_branch_chain_sites
+global arch_branch_chain_sites:function hidden
 arch_branch_chain_sites:
 	CHAIN_SITES arch_branch_chain
 	SITE 6, arch_branch_chain.b6, arch_branch_chain.t6
@@ -83,7 +83,7 @@ arch_branch_chain_sites:
 ; all taken (XOR sets ZF), then RET with RAX = 0. In the user pages.
 section .text.user progbits alloc exec nowrite align=64
 align 64
-global arch_branch_chain_user
+global arch_branch_chain_user:function hidden
 arch_branch_chain_user:
 	xor eax, eax		; ZF = 1, the result 0
 	JMP_JZ_CHAIN
@@ -91,7 +91,7 @@ arch_branch_chain_user:
 
 section .text
 ; void arch_branch_chain_user_sites(uint64_t from[6], uint64_t to[6])
-global arch_branch_chain_user_sites
+global arch_branch_chain_user_sites:function hidden
 arch_branch_chain_user_sites:
 	CHAIN_SITES arch_branch_chain_user
 	ret

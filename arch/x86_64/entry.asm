@@ -91,7 +91,7 @@ trap_common:
 	ret
 
 ; int x86_ctx_save(struct x86_ctx *c): setjmp. 0 now, val from restore.
-global x86_ctx_save
+global x86_ctx_save:function hidden
 x86_ctx_save:
 	mov [rdi + 0], rbx
 	mov [rdi + 8], rbp
@@ -109,7 +109,7 @@ x86_ctx_save:
 ; void x86_ctx_restore(const struct x86_ctx *c, int val): longjmp, also from
 ; a trap handler running on another stack. Interrupts stay off; the data
 ; segments are reloaded because a trap from an outer ring left them null.
-global x86_ctx_restore
+global x86_ctx_restore:function hidden
 x86_ctx_restore:
 	cli
 	mov ax, SEL_KDATA
@@ -129,7 +129,7 @@ x86_ctx_restore:
 ; void x86_enter_ring(cs, ss, rsp, rflags, fn, arg): IRETQ to the outer
 ; ring at x86_user_trampoline, which calls fn(arg) and comes back through
 ; the #UD of its UD2 at x86_user_return (user.asm).
-global x86_enter_ring
+global x86_enter_ring:function hidden
 extern x86_user_trampoline
 x86_enter_ring:
 	push rsi		; SS
@@ -158,7 +158,7 @@ x86_enter_ring:
 
 ; void x86_load_segments(void): after LGDT, reload CS with a far return and
 ; the data segments with the ring-0 data selector.
-global x86_load_segments
+global x86_load_segments:function hidden
 x86_load_segments:
 	; Loading GS clears its base, which holds this CPU's per-CPU pointer
 	; (smp.c): kept across the reload.
@@ -183,7 +183,7 @@ x86_load_segments:
 ; void x86_iret_to_self(void): an IRETQ to the next instruction. Leaving an
 ; NMI handler through x86_ctx_restore leaves NMIs blocked until the next
 ; IRET (SDM Vol. 3A 6.7.1); this is that IRET.
-global x86_iret_to_self
+global x86_iret_to_self:function hidden
 x86_iret_to_self:
 	mov rax, rsp
 	push SEL_KDATA		; SS
@@ -197,7 +197,7 @@ x86_iret_to_self:
 	ret
 
 ; void x86_switch_stack(uint64_t top, void (*fn)(void *), void *arg)
-global x86_switch_stack
+global x86_switch_stack:function hidden
 x86_switch_stack:
 	mov rsp, rdi
 	xor ebp, ebp
@@ -207,7 +207,7 @@ x86_switch_stack:
 
 section .data
 align 8
-global x86_vector_stubs
+global x86_vector_stubs:data hidden
 x86_vector_stubs:
 %assign i 0
 %rep 256

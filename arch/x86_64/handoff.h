@@ -29,7 +29,13 @@ struct phys_range {
 };
 
 #define HANDOFF_MAX_RANGES 512
-#define HANDOFF_MAX_CPUS   256 /* = ARCH_MAX_CPUS */
+/* Two sockets of today's largest parts (2 x 2 x 192 threads) fit; each CPU
+ * costs ~300 bytes of tables here and its stacks from the pool only once
+ * started. */
+#define HANDOFF_MAX_CPUS 1024 /* = ARCH_MAX_CPUS */
+
+#define HANDOFF_MAX_IOAPICS   8
+#define HANDOFF_MAX_OVERRIDES 16
 
 /* The application processors' start-up page: real-mode code, its parameters
  * and a copy of the top-level page table, all below 1 MiB (the SIPI vector
@@ -68,13 +74,35 @@ struct x86_handoff {
 	uint32_t range_count;
 	struct phys_range ranges[HANDOFF_MAX_RANGES];
 	/* Processors from the ACPI MADT: the APIC IDs of the enabled ones in
-	 * MADT order (the boot CPU among them), how many the MADT lists as not
-	 * enabled, and how many did not fit. */
-	uint32_t cpu_count, cpus_disabled, cpus_beyond_max;
+	 * MADT order (the boot CPU among them), each once (a CPU may be listed
+	 * as local APIC and as local x2APIC); how many the MADT lists as
+	 * disabled, as online capable (hot-pluggable, not present now), and
+	 * how many enabled ones did not fit, with their APIC IDs (the first
+	 * HANDOFF_MAX_CPUS of them). */
+	uint32_t cpu_count, cpus_disabled, cpus_online_capable, cpus_beyond_max;
 	uint32_t apic_ids[HANDOFF_MAX_CPUS];
+	uint32_t beyond_ids[HANDOFF_MAX_CPUS];
 	/* TRAMPOLINE_PAGES pages below 1 MiB reserved from the firmware's map
 	 * before ExitBootServices; 0 when none could be had (no AP starts). */
 	uint64_t trampoline_phys;
+	/* Interrupt routing for the NMI watchdog (nmi_watchdog.c): the HPET
+	 * (ACPI HPET table; 0: none), the I/O APICs and the ISA interrupt
+	 * source overrides of the MADT (ACPI 6.x 5.2.12.3, 5.2.12.5; flags:
+	 * MPS INTI polarity bits 1:0, trigger mode bits 3:2). */
+	uint64_t hpet_phys;
+	uint32_t ioapic_count, override_count;
+	struct {
+		uint64_t phys;
+		uint32_t gsi_base;
+	} ioapics[HANDOFF_MAX_IOAPICS];
+	struct {
+		uint32_t gsi;
+		uint8_t irq;
+		uint16_t flags;
+	} overrides[HANDOFF_MAX_OVERRIDES];
+	/* The ACPI PM timer (FADT PM_TMR_BLK; bits 24 or 32): the reference
+	 * clock of the timer calibration (arch/x86_64/calibrate.c). */
+	struct acpi_reg pm_timer;
 	/* ACPI S5, for arch_exit() where no exit device ends the run. */
 	struct acpi_poweroff poweroff;
 	/* Keep the report on the boot medium (boot/uefi: NV variables); NULL

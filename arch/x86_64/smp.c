@@ -33,6 +33,10 @@
 
 static struct x86_percpu cpus[ARCH_MAX_CPUS];
 static unsigned n_cpus, boot_cpu;
+/* CPUs beyond ARCH_MAX_CPUS (the MADT's, and the one the boot CPU took the
+ * last place from when the MADT listed it beyond the limit). */
+static const struct x86_handoff *g_h;
+static uint32_t evicted_id, evicted;
 static uint64_t trampoline;
 /* Control registers the APs copy from the boot CPU. */
 static uint64_t boot_cr0, boot_cr4, boot_efer, boot_pat;
@@ -50,6 +54,23 @@ unsigned arch_cpu_boot(void)
 unsigned arch_cpu_current(void)
 {
 	return this_cpu()->index;
+}
+
+unsigned arch_cpus_left_out(uint32_t *ids, unsigned max)
+{
+	unsigned n = 0, count = g_h->cpus_beyond_max + evicted;
+	unsigned known =
+	    g_h->cpus_beyond_max < HANDOFF_MAX_CPUS ? g_h->cpus_beyond_max : HANDOFF_MAX_CPUS;
+
+	for (unsigned i = 0; i < known; i++) {
+		if (g_h->beyond_ids[i] == cpus[boot_cpu].apic_id)
+			count--; /* the boot CPU took a place (smp_init_boot_cpu) */
+		else if (n < max)
+			ids[n++] = g_h->beyond_ids[i];
+	}
+	if (evicted && n < max)
+		ids[n++] = evicted_id;
+	return count;
 }
 
 uint32_t arch_cpu_apic_id(unsigned cpu)
@@ -96,6 +117,8 @@ void smp_init_boot_cpu(const struct x86_handoff *h, struct cpu_tables *t)
 {
 	uint32_t me = own_apic_id();
 
+	g_h = h;
+
 	n_cpus = h->cpu_count < ARCH_MAX_CPUS ? h->cpu_count : ARCH_MAX_CPUS;
 	boot_cpu = ARCH_NO_CPU;
 	for (unsigned i = 0; i < n_cpus; i++) {
@@ -107,8 +130,10 @@ void smp_init_boot_cpu(const struct x86_handoff *h, struct cpu_tables *t)
 	}
 	if (boot_cpu == ARCH_NO_CPU) {
 		/* No MADT, or one without us: we are the one CPU we know of. */
-		if (n_cpus == ARCH_MAX_CPUS)
-			n_cpus--;
+		if (n_cpus == ARCH_MAX_CPUS) {
+			evicted_id = cpus[--n_cpus].apic_id;
+			evicted = 1;
+		}
 		boot_cpu = n_cpus++;
 		cpus[boot_cpu].index = boot_cpu;
 		cpus[boot_cpu].apic_id = me;

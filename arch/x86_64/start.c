@@ -6,6 +6,9 @@
  */
 #include "x86.h"
 
+#include "kstring.h"
+#include "ktap.h"
+
 #define KSTACK_SIZE	(64 * 1024)
 #define TRAP_STACK_SIZE (32 * 1024)
 #define IST_STACK_SIZE	(16 * 1024)
@@ -13,7 +16,7 @@
 
 static struct x86_handoff *g_handoff;
 static bool g_hypervisor;
-static char g_platform[256];
+static char g_platform[384];
 
 void arch_console_write(const char *s, size_t n)
 {
@@ -116,30 +119,36 @@ static void describe_platform(void)
 	}
 }
 
-/* The watchdog's clock, so that a report says what its timeouts rest on. */
+/* The watchdog's clock, so that a report says what its timeouts rest on;
+ * the NMI watchdog; the CPUs left out (README "Platform facts"). */
+static size_t g_platform_len;
 static void describe_timer(void)
 {
-	char num[24];
-	uint64_t mhz = apic_timer_hz() / 1000000;
-	int i = sizeof(num) - 1;
-	size_t n = 0;
+	size_t n = kstrlen(g_platform);
+	uint32_t none;
 
-	while (g_platform[n])
-		n++;
-	num[i] = 0;
-	do
-		num[--i] = (char)('0' + mhz % 10);
-	while ((mhz /= 10) != 0);
-	n = append(g_platform, n, "; APIC timer ", 32);
-	n = append(g_platform, n, num + i, sizeof(num));
-	n = append(g_platform, n, " MHz by ", 32);
-	n = append(g_platform, n, apic_calibration_source(), 64);
-	n = append(g_platform, n, "; NMI watchdog: ", 32);
-	append(g_platform, n, nmi_watchdog_status(), 112);
+	n += (size_t)ksnprintf(g_platform + n, sizeof(g_platform) - n,
+			       "; APIC timer %llu MHz, TSC %llu MHz by %s; NMI watchdog: %s",
+			       (unsigned long long)apic_timer_hz() / 1000000,
+			       (unsigned long long)arch_tsc_hz() / 1000000,
+			       apic_calibration_source(), nmi_watchdog_status());
+	unsigned left = arch_cpus_left_out(&none, 0);
+	if (left && n < sizeof(g_platform))
+		n += (size_t)ksnprintf(g_platform + n, sizeof(g_platform) - n,
+				       "; %u CPUs left out (beyond %u)", left, ARCH_MAX_CPUS);
+	g_platform_len = n < sizeof(g_platform) ? n : sizeof(g_platform) - 1;
 }
 
+/* With the platform events so far (the screen's summary shows this). */
 const char *arch_platform(void)
 {
+	struct arch_platform_events e;
+
+	arch_platform_events(&e);
+	g_platform[g_platform_len] = 0;
+	if (e.nmi || e.irq || e.mce)
+		ksnprintf(g_platform + g_platform_len, sizeof(g_platform) - g_platform_len,
+			  "; platform events: %u NMI, %u IRQ, %u #MC", e.nmi, e.irq, e.mce);
 	return g_platform;
 }
 
@@ -222,8 +231,8 @@ void x86_start(struct x86_handoff *h)
 	paging_map_user(ustack, USER_STACK_SIZE, true);
 	x86_set_user_stack(ustack + USER_STACK_SIZE);
 	fbcon_init(&h->bi.fb);
-	apic_init(h->bi.lapic_phys);
-	nmi_watchdog_init(apic_self_id());
+	apic_init(h->bi.lapic_phys, &h->pm_timer);
+	nmi_watchdog_init(h, apic_self_id());
 	describe_timer();
 
 	x86_switch_stack(kstack + 4096 + KSTACK_SIZE, enter_kernel, h);

@@ -79,12 +79,16 @@ static void note(const char *what);
 #define undo_active   (saved.undo_active)
 #define undo_overflow (saved.undo_overflow)
 
-/* Called before every WRMSR at CPL 0 (cpu.c wrmsr, user.asm wrmsr_safe). */
+/* Called before every WRMSR at CPL 0 (cpu.c wrmsr, user.asm wrmsr_safe).
+ * Not the local APIC's (apic.c puts it back), nor MCG_STATUS and the
+ * machine-check banks (400H-47FH), which only trap.c's #MC handler writes:
+ * putting back MCIP would make the next #MC shut the processor down. */
 void x86_msr_note_write(uint32_t msr)
 {
 	uint64_t v;
 
-	if (!undo_active || (msr >= 0x800 && msr <= 0x8ff) || msr == MSR_IA32_APIC_BASE)
+	if (!undo_active || (msr >= 0x800 && msr <= 0x8ff) || msr == MSR_IA32_APIC_BASE ||
+	    msr == 0x17A || (msr >= 0x400 && msr < 0x480))
 		return;
 	for (unsigned i = 0; i < n_undo; i++)
 		if (undo[i].msr == msr)

@@ -33,9 +33,9 @@ default abs
 
 section .text
 
-global x86_trampoline_start
-global x86_trampoline_pm32
-global x86_trampoline_end
+global x86_trampoline_start:data hidden
+global x86_trampoline_pm32:data hidden
+global x86_trampoline_end:data hidden
 
 x86_trampoline_start:
 	cli

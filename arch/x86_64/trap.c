@@ -17,6 +17,13 @@
  * IRET instead (entry.asm), and a recovery that leaves the handler through
  * x86_ctx_restore ends NMI blocking itself (x86_iret_to_self).
  *
+ * What no test asked for is a platform event (arch_platform_events), counted
+ * and resumed from, never a test's fault: an NMI that neither the watchdog
+ * nor an installed handler claims (a BMC, IOCHK/SERR, an unknown source:
+ * Linux logs "NMI received for unknown reason" and goes on), an interrupt at
+ * a vector no handler owns, and a machine check (below) whose RIPV says the
+ * interrupted code can resume.
+ *
  * Order of decisions for a fault (x86_trap):
  *   1. the #UD of the UD2 at x86_user_return, at CPL > 0 inside
  *      arch_call_at_cpl -> the way back: that call returns fn's result;
@@ -37,6 +44,8 @@ struct guard {
 	struct cpl_call *cpl_at_entry;
 	struct arch_exception *ex;
 	bool watchdog;
+	bool restoring;		   /* the epilogue is putting the state back */
+	struct nmi_watch nmi_prev; /* the NMI watchdog before this run armed it */
 };
 
 struct cpl_call {
@@ -54,6 +63,48 @@ static pmi_handler_fn volatile g_pmi_handler;
 static nmi_handler_fn volatile g_nmi_handler;
 static uint64_t g_user_stack_top;
 static volatile unsigned g_nmi_depth; /* NMI handlers running (0 or 1) */
+static struct arch_platform_events g_events;
+
+/* Machine-check registers, SDM Vol. 3B 16.3.1 / 16.3.2. */
+#define MSR_IA32_MCG_CAP    0x179
+#define MSR_IA32_MCG_STATUS 0x17A
+#define MSR_IA32_MC0_STATUS 0x401 /* IA32_MCi_STATUS = 401H + 4i */
+#define MCG_STATUS_RIPV	    BIT_ULL(0)
+#define MCG_STATUS_MCIP	    BIT_ULL(2)
+#define MCI_STATUS_VAL	    BIT_ULL(63)
+
+void arch_platform_events(struct arch_platform_events *e)
+{
+	*e = g_events;
+}
+
+/*
+ * #MC: MCG_STATUS.MCIP is cleared first, as software must before it
+ * returns (Vol. 3B 16.3.1.2; a second #MC while MCIP is set shuts the
+ * processor down); then every bank with MCi_STATUS.VAL is noted (the
+ * latest kept) and cleared. True when RIPV says the code may resume.
+ */
+static bool machine_check(void)
+{
+	uint32_t error_code = g_fault_error_code;
+	uint64_t cap = 0, st, mcg = 0;
+
+	/* MCIP first: an NMI (not held back by #MC) that abandons this handler
+	 * must not leave it set. */
+	(void)rdmsr_safe(MSR_IA32_MCG_STATUS, &mcg);
+	(void)wrmsr_safe(MSR_IA32_MCG_STATUS, mcg & ~MCG_STATUS_MCIP);
+	(void)rdmsr_safe(MSR_IA32_MCG_CAP, &cap);
+	for (uint32_t i = 0; i < (cap & 0xFF); i++) {
+		if (rdmsr_safe(MSR_IA32_MC0_STATUS + 4 * i, &st) || !(st & MCI_STATUS_VAL))
+			continue;
+		g_events.mce_bank = i;
+		g_events.mce_status = st;
+		(void)wrmsr_safe(MSR_IA32_MC0_STATUS + 4 * i, 0);
+	}
+	__atomic_fetch_add(&g_events.mce, 1, __ATOMIC_RELAXED);
+	g_fault_error_code = error_code;
+	return mcg & MCG_STATUS_RIPV;
+}
 
 /* Values x86_ctx_restore passes to arch_call_at_cpl. */
 #define CPL_RETURNED 0x1000
@@ -171,8 +222,13 @@ enum x86_trap_exit x86_trap(struct x86_frame *f)
 			/* IRET: unblocks NMIs, resumes the interrupted code */
 			return X86_TRAP_IRET;
 		}
-		break; /* no handler: an unexpected exception (no fixup, below) */
+		__atomic_fetch_add(&g_events.nmi, 1, __ATOMIC_RELAXED);
+		return X86_TRAP_IRET; /* nobody's: a platform event */
 	}
+	case X86_VEC_MC:
+		if (machine_check())
+			return X86_TRAP_IRET;
+		break; /* RIPV clear: the test cannot go on (an exception, below) */
 	case PMI_VECTOR:
 		if (g_pmi_handler)
 			g_pmi_handler(); /* it sends EOI itself */
@@ -202,13 +258,21 @@ enum x86_trap_exit x86_trap(struct x86_frame *f)
 		g_cpl->result = f->rdi;
 		x86_ctx_restore(&g_cpl->ctx, CPL_RETURNED);
 	}
-	/* An NMI is not raised by the instruction at RIP: never a probe's. */
-	if (vec < 32 && vec != X86_VEC_NMI && apply_fixup(f))
+	/* An NMI or #MC is not raised by the instruction at RIP: never a probe's. */
+	if (vec < 32 && vec != X86_VEC_NMI && vec != X86_VEC_MC && apply_fixup(f))
 		return g_nmi_depth && cpl == 0 ? return_without_iret(f) : X86_TRAP_IRET;
 	if (vec == X86_VEC_DF)
 		bail("double fault", f);
-	if (vec >= 32)
-		arch_apic_eoi(); /* an unexpected interrupt: do not block lower ones */
+	if (vec >= 32) {
+		/* An interrupt no handler owns: EOI only if the local APIC has it
+		 * in service (an ExtINT from the 8259 is not; an EOI would retire
+		 * another vector, SDM Vol. 3A 10.8.5), then resume. */
+		if (apic_in_service(vec))
+			arch_apic_eoi();
+		g_events.last_vector = vec;
+		__atomic_fetch_add(&g_events.irq, 1, __ATOMIC_RELAXED);
+		return X86_TRAP_IRET;
+	}
 
 	if (cpl != 0 && g_cpl) {
 		g_fault_error_code =
@@ -241,12 +305,13 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 	g.cpl_at_entry = g_cpl;
 	g.ex = ex;
 	g.watchdog = timeout_ms != 0;
+	g.restoring = false;
 	g_guard = &g;
 	int r = x86_ctx_save(&g.ctx);
 	if (r == 0) {
 		if (timeout_ms) {
 			apic_watchdog_arm(timeout_ms);
-			nmi_watchdog_arm(timeout_ms);
+			nmi_watchdog_arm(timeout_ms, &g.nmi_prev);
 		}
 		/* Interrupts on while fn runs: the watchdog is an interrupt. */
 		arch_irq_enable();
@@ -258,10 +323,16 @@ enum arch_guard_result arch_run_guarded(void (*fn)(void *), void *arg, uint32_t 
 	struct guard *gp = g_guard;
 	/* The tables, control registers and APIC first: a PMI left in service
 	 * or a raised TPR would block the next test's watchdog. */
-	const char *changed = outermost ? x86_state_restore() : NULL;
+	const char *changed = NULL;
+	if (gp->restoring) /* a fault while putting it back: never again */
+		changed = "(restore faulted)";
+	else if (outermost && (gp->restoring = true))
+		changed = x86_state_restore();
 	apic_watchdog_disarm();
 	if (outermost)
 		nmi_watchdog_disarm();
+	else if (gp->watchdog) /* back to the outer run's CPU and deadline */
+		nmi_watchdog_resume(&gp->nmi_prev);
 	g_guard = gp->prev;
 	g_cpl = gp->cpl_at_entry;
 	arch_write_cr4(cr4);

@@ -30,7 +30,7 @@ section .text progbits alloc exec nowrite align=64
 ; uint32_t arch_workload_tsx(uint64_t outside /* RDI */,
 ;                            uint64_t inside /* RSI */, bool abort /* DL */)
 align 64
-global arch_workload_tsx
+global arch_workload_tsx:function hidden
 arch_workload_tsx:
 	pushfq
 	cli			; before XBEGIN: CLI inside may abort (Vol. 1 16.3.8.1)

@@ -24,7 +24,7 @@ section .text.user
 section .text.user progbits alloc exec nowrite align=64
 
 ; int rdmsr_safe(uint32_t msr, uint64_t *val); *val = 0 on a fault.
-global rdmsr_safe
+global rdmsr_safe:function hidden
 rdmsr_safe:
 	mov ecx, edi
 rdmsr_safe.insn:
@@ -41,7 +41,7 @@ rdmsr_safe.fix:
 FIXUP rdmsr_safe.insn, rdmsr_safe.fix
 
 ; int wrmsr_safe(uint32_t msr, uint64_t val)
-global wrmsr_safe
+global wrmsr_safe:function hidden
 extern x86_msr_note_write
 wrmsr_safe:
 	; At CPL 0 the write is noted for its undo after the test (state.c);
@@ -72,7 +72,7 @@ FIXUP wrmsr_safe.insn, wrmsr_safe.fix
 ; int rdpmc_safe(uint64_t rcx, uint64_t *rax, uint64_t *rdx): RCX whole;
 ; RAX and RDX poisoned first and returned whole. On a fault both outputs
 ; are the poison (RDPMC wrote nothing).
-global rdpmc_safe
+global rdpmc_safe:function hidden
 rdpmc_safe:
 	mov r8, rsi
 	mov r9, rdx
@@ -113,7 +113,7 @@ FIXUP rdpmc_safe.insn, rdpmc_safe.fix
 ; Aligned so that each loop sits in one 64-byte line (no line-crossing
 ; effects on cycle counts); the padding precedes the entry, never runs.
 align 64
-global arch_workload
+global arch_workload:function hidden
 arch_workload:
 	test rdi, rdi
 	jz .done
@@ -126,7 +126,7 @@ arch_workload:
 ; WRMSR(msr, on); the loop; WRMSR(msr, off): between the two WRMSRs there
 ; are only the loop's instructions. iters == 0 does nothing (no WRMSR).
 align 64
-global arch_workload_gated
+global arch_workload_gated:function hidden
 arch_workload_gated:
 	test rdi, rdi
 	jz .done
@@ -144,7 +144,7 @@ arch_workload_gated:
 arch_workload_gated.end:
 
 ; void arch_workload_gated_range(uint64_t *start, uint64_t *end)
-global arch_workload_gated_range
+global arch_workload_gated_range:function hidden
 arch_workload_gated_range:
 	lea rax, [arch_workload_gated]
 	mov [rdi], rax
@@ -159,7 +159,7 @@ arch_workload_gated_range:
 ; prefetchers that line i wakes work inside its page. 6 instructions per line
 ; (include/arch.h WORKLOAD_LLC_INSNS_PER_LINE). lines == 0 does nothing.
 align 64
-global arch_workload_llc_miss
+global arch_workload_llc_miss:function hidden
 arch_workload_llc_miss:
 	test rsi, rsi
 	jz .done
@@ -180,7 +180,7 @@ arch_workload_llc_miss:
 ; (WORKLOAD_BRMISS_INSNS_PER_ITER / _BRANCHES_PER_ITER). iters == 0 does
 ; nothing; seed 0 (a fixed point of xorshift) is replaced by 1.
 align 64
-global arch_workload_branch_miss
+global arch_workload_branch_miss:function hidden
 arch_workload_branch_miss:
 	test rdi, rdi
 	jz .done
@@ -224,7 +224,8 @@ arch_workload_branch_miss:
 ; INT n, which KVM's emulator cannot do outside real mode (seen on this
 ; project's KVM host: "KVM internal error ... emulation failure" at CPL 1,
 ; the INT skipped at CPL 3).
-global x86_user_trampoline, x86_user_return
+global x86_user_trampoline:function hidden
+global x86_user_return:function hidden
 x86_user_trampoline:
 	call rsi
 	mov rdi, rax

@@ -140,7 +140,7 @@ void paging_unmap_guard(uint64_t addr);
 #define PF_HOLE_ADDR 0x00007FFFFFFFF000ULL /* never mapped: #PF self-test */
 
 /* apic.c */
-void apic_init(uint64_t lapic_phys);
+void apic_init(uint64_t lapic_phys, const struct acpi_reg *pm_timer);
 void apic_cpu_init(void); /* this CPU's local APIC: mode, enable, LVTs masked */
 /* Send an IPI by physical destination; `low` is the ICR's low half (delivery
  * mode, level, vector). Bounded wait for the send on xAPIC; true when sent. */
@@ -150,11 +150,19 @@ void apic_watchdog_disarm(void);
 bool apic_watchdog_expired(void);
 void apic_self_ipi(uint8_t vector);
 uint32_t apic_self_id(void);
+bool apic_in_service(unsigned vector); /* ISR bit of `vector` set */
 /* nmi_watchdog.c: the backstop a test cannot block. */
-void nmi_watchdog_init(uint32_t bsp_apic_id);
+void nmi_watchdog_init(const struct x86_handoff *h, uint32_t bsp_apic_id);
+/* What an arm replaced: put back when a nested or another CPU's run ends. */
+struct nmi_watch {
+	bool armed;
+	uint64_t deadline;
+	uint32_t apic_id;
+};
 const char *nmi_watchdog_status(void);
 bool nmi_watchdog_available(void);
-void nmi_watchdog_arm(uint32_t ms);
+void nmi_watchdog_arm(uint32_t ms, struct nmi_watch *prev);
+void nmi_watchdog_resume(const struct nmi_watch *prev);
 void nmi_watchdog_disarm(void);
 bool nmi_watchdog_claims(bool *ignore);
 void apic_state_save(uint32_t *tpr, uint32_t *svr, uint32_t *lint0, uint32_t *lint1,

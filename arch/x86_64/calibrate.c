@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The TSC and local APIC timer rates (calibrate.h), decided the way Linux
+ * decides (arch/x86/kernel/tsc.c: pit_calibrate_tsc(), the reference
+ * cross-check in tsc_refine / native_calibrate_tsc()):
+ *
+ *   1. PIT channel 2 over 10 ms, trusted only when the run was plausible:
+ *      OUT2 rose within a bound (a PIT that is gated off never does), after
+ *      at least 1000 reads (a floating port reads "ready" at once), and no
+ *      gap between two reads was more than 10x the shortest and 2% of the
+ *      window (an SMI or a preemption stretched it);
+ *   2. the ACPI PM timer (FADT PM_TMR_BLK, 3.579545 MHz) over 10 ms as the
+ *      reference (without one, PIT channel 0 read by latch commands): the
+ *      channel 2 rates stand when they are within 2% of it, the
+ *      reference's otherwise, and alone when channel 2 was not plausible;
+ *   3. neither: CPUID.15H, TSC = crystal x EBX / EAX, the crystal from ECX
+ *      or, where ECX is 0 (Skylake-class clients), from CPUID.16H's base
+ *      frequency x EAX / EBX; the local APIC timer runs at the crystal clock
+ *      on such processors (Linux native_calibrate_tsc() sets
+ *      lapic_timer_period from it; SDM Vol. 3A 10.5.4 "APIC Timer": the
+ *      timer counts the core crystal clock where CPUID.15H enumerates it);
+ *   4. nothing: a 100 MHz APIC timer is assumed and the report says so.
+ */
+#include "calibrate.h"
+
+#define WINDOW_MS  10
+#define MIN_READS  1000	      /* Linux CAL_PIT_LOOPS for a 10 ms window */
+#define MAX_READS  (1u << 18) /* 10x the reads of a 10 ms window at 0.4 us each: give up */
+#define AGREE_PART 50	      /* within 1/50 = 2% */
+
+static const char *const source_names[] = {
+    [CLOCK_PIT_CHECKED] = "PIT, checked by the",
+    [CLOCK_PIT] = "PIT (no reference timer to check it)",
+    [CLOCK_REFERENCE] = "",
+    [CLOCK_CPUID] = "CPUID.15H/16H",
+    [CLOCK_ASSUMED] = "nothing: 100 MHz assumed",
+};
+_Static_assert(sizeof(source_names) / sizeof(source_names[0]) == CLOCK_SOURCE_COUNT,
+	       "a name per enum clock_source");
+
+static const char *const pit_names[] = {
+    [PIT_OK] = "ok",
+    [PIT_NEVER_READY] = "never ready",
+    [PIT_READY_AT_ONCE] = "ready at once",
+    [PIT_STALL] = "stalled",
+};
+_Static_assert(sizeof(pit_names) / sizeof(pit_names[0]) == PIT_VERDICT_COUNT,
+	       "a name per enum pit_verdict");
+
+const char *clock_source_name(enum clock_source s)
+{
+	return s < CLOCK_SOURCE_COUNT ? source_names[s] : "?";
+}
+
+const char *pit_verdict_name(enum pit_verdict v)
+{
+	return v < PIT_VERDICT_COUNT ? pit_names[v] : "?";
+}
+
+/* APIC timer ticks at divide-by-1 from count c0 to c1, over num / den s. */
+static uint64_t apic_rate(uint32_t c0, uint32_t c1, uint64_t num, uint64_t den)
+{
+	return (uint64_t)(c0 - c1) * 16 * den / num;
+}
+
+static enum pit_verdict pit_measure(const struct clock_ops *o, uint64_t *tsc_hz, uint64_t *apic_hz)
+{
+	const uint16_t latch = (uint16_t)(PIT_HZ * WINDOW_MS / 1000);
+	uint64_t min_gap = ~0ULL, max_gap = 0;
+	uint32_t reads = 0;
+
+	o->apic_start(o->ctx);
+	o->pit_start(o->ctx, latch);
+	uint32_t c0 = o->apic_count(o->ctx);
+	uint64_t t0 = o->tsc(o->ctx), prev = t0;
+	for (;;) {
+		bool out = o->pit_out(o->ctx);
+		uint64_t now = o->tsc(o->ctx), gap = now - prev;
+		prev = now;
+		min_gap = gap < min_gap ? gap : min_gap;
+		max_gap = gap > max_gap ? gap : max_gap;
+		if (out)
+			break;
+		if (++reads >= MAX_READS)
+			return PIT_NEVER_READY;
+	}
+	if (reads < MIN_READS)
+		return PIT_READY_AT_ONCE;
+	/* Linux's test (10x the shortest gap), and the gap long enough to
+	 * matter (2% of the window: SMIs take 100s of microseconds), so that an
+	 * emulator's uneven port reads do not count as a stall. */
+	if (max_gap > 10 * min_gap && max_gap * AGREE_PART > prev - t0)
+		return PIT_STALL;
+	*tsc_hz = (prev - t0) * PIT_HZ / latch;
+	*apic_hz = apic_rate(c0, o->apic_count(o->ctx), latch, PIT_HZ);
+	return PIT_OK;
+}
+
+/* Over WINDOW_MS of the reference counter, from one of its edges; false
+ * when it does not count. */
+static bool ref_measure(const struct clock_ops *o, uint64_t *tsc_hz, uint64_t *apic_hz)
+{
+	uint32_t mask = o->ref_bits >= 32 ? 0xFFFFFFFFu : (1u << o->ref_bits) - 1;
+	uint32_t want = (uint32_t)(o->ref_hz * WINDOW_MS / 1000), r0, r, n = 0;
+
+	if (!o->ref_read || !o->ref_hz)
+		return false;
+	o->apic_start(o->ctx);
+	r0 = o->ref_read(o->ctx) & mask;
+	while ((r = o->ref_read(o->ctx) & mask) == r0)
+		if (++n >= MAX_READS)
+			return false;
+	/* Each clock read right after the reference's edge and right after
+	 * its last read: the three windows match to a read's time. */
+	uint32_t c0 = o->apic_count(o->ctx), c1, elapsed;
+	uint64_t t0 = o->tsc(o->ctx), t;
+	r0 = r;
+	do {
+		elapsed = ((o->ref_read(o->ctx) & mask) - r0) & mask;
+		c1 = o->apic_count(o->ctx);
+		t = o->tsc(o->ctx);
+		if (++n >= 2 * MAX_READS)
+			return false;
+	} while (elapsed < want);
+	*tsc_hz = (t - t0) * o->ref_hz / elapsed;
+	*apic_hz = apic_rate(c0, c1, elapsed, o->ref_hz);
+	return *tsc_hz != 0;
+}
+
+static bool from_cpuid(const struct clock_ops *o, uint64_t *tsc_hz, uint64_t *apic_hz)
+{
+	uint32_t r[4];
+
+	o->cpuid(o->ctx, 0, r);
+	uint32_t max = r[0];
+	if (max < 0x15)
+		return false;
+	o->cpuid(o->ctx, 0x15, r);
+	uint64_t den = r[0], num = r[1], crystal = r[2];
+	if (!den || !num)
+		return false;
+	if (!crystal && max >= 0x16) {
+		o->cpuid(o->ctx, 0x16, r);
+		crystal = (uint64_t)(r[0] & 0xFFFF) * 1000000 * den / num;
+	}
+	if (!crystal)
+		return false;
+	*tsc_hz = crystal * num / den;
+	*apic_hz = crystal;
+	return true;
+}
+
+void clock_calibrate(const struct clock_ops *o, struct clock_result *res)
+{
+	uint64_t ptsc = 0, papic = 0, rtsc = 0, rapic = 0;
+
+	res->pit = pit_measure(o, &ptsc, &papic);
+	res->ref_ok = ref_measure(o, &rtsc, &rapic);
+	bool agree =
+	    res->ref_ok && ptsc + rtsc / AGREE_PART >= rtsc && ptsc <= rtsc + rtsc / AGREE_PART;
+
+	if (res->pit == PIT_OK && (agree || !res->ref_ok)) {
+		res->source = res->ref_ok ? CLOCK_PIT_CHECKED : CLOCK_PIT;
+		res->tsc_hz = ptsc;
+		res->apic_hz = papic;
+	} else if (res->ref_ok) {
+		res->source = CLOCK_REFERENCE;
+		res->tsc_hz = rtsc;
+		res->apic_hz = rapic;
+	} else if (from_cpuid(o, &res->tsc_hz, &res->apic_hz)) {
+		res->source = CLOCK_CPUID;
+	} else {
+		res->source = CLOCK_ASSUMED;
+		res->tsc_hz = 0;
+		res->apic_hz = 100000000;
+	}
+}

@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * boot/acpi.c over synthetic tables: an RSDP, an XSDT (or RSDT), a MADT
+ * and a FADT laid out in a buffer that the reader reaches through its
+ * mapper, as if at physical addresses. The MADT's processors: placeholder
+ * IDs, a CPU listed both as local APIC and local x2APIC, disabled and
+ * online-capable entries, x2APIC IDs above 255, and more CPUs than
+ * HANDOFF_MAX_CPUS; the FADT's PM timer.
+ */
+#include <stdlib.h>
+
+#include "acpi.h"
+#include "unit.h"
+
+#define BASE	  0x100000u /* "physical" address of buf[0] */
+#define BUF_BYTES (64 * 1024)
+
+static uint8_t buf[BUF_BYTES];
+static uint32_t used;
+
+static const void *map(void *ctx, uint64_t phys, uint32_t len)
+{
+	(void)ctx;
+	if (phys < BASE || phys - BASE + len > used)
+		return NULL;
+	return buf + (phys - BASE);
+}
+
+static void put(uint8_t *p, uint64_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void fix_checksum(uint8_t *p, uint32_t len, uint32_t at)
+{
+	uint8_t sum = 0;
+	p[at] = 0;
+	for (uint32_t i = 0; i < len; i++)
+		sum += p[i];
+	p[at] = (uint8_t)-sum;
+}
+
+/* A table header at the next free place; returns its "physical" address. */
+static uint32_t table(const char *sig, const uint8_t *body, uint32_t len)
+{
+	uint32_t at = used;
+	uint8_t *t = buf + at;
+	memcpy(t, sig, 4);
+	put(t + 4, 36 + len, 4);
+	t[8] = 6;
+	memcpy(t + 10, "PMUTST", 6);
+	memcpy(t + 36, body, len);
+	fix_checksum(t, 36 + len, 9);
+	used += (36 + len + 15) & ~15u;
+	return BASE + at;
+}
+
+/* The MADT body being built: local APIC address, flags, then entries. */
+static uint8_t madt[48 * 1024];
+static uint32_t madt_len;
+
+static void madt_begin(void)
+{
+	memset(madt, 0, sizeof(madt));
+	put(madt, 0xFEE00000, 4);
+	madt_len = 8;
+}
+
+static void lapic(uint8_t id, uint32_t flags)
+{
+	uint8_t *e = madt + madt_len;
+	e[0] = 0;
+	e[1] = 8;
+	e[2] = id; /* processor UID */
+	e[3] = id;
+	put(e + 4, flags, 4);
+	madt_len += 8;
+}
+
+static void x2apic(uint32_t id, uint32_t flags)
+{
+	uint8_t *e = madt + madt_len;
+	memset(e, 0, 16);
+	e[0] = 9;
+	e[1] = 16;
+	put(e + 4, id, 4);
+	put(e + 8, flags, 4);
+	put(e + 12, id, 4); /* UID */
+	madt_len += 16;
+}
+
+/* An I/O APIC (type 1) and an ISA override (type 2: bus 0, IRQ, GSI, flags). */
+static void ioapic_entry(uint32_t phys, uint32_t gsi_base)
+{
+	uint8_t *e = madt + madt_len;
+	memset(e, 0, 12);
+	e[0] = 1;
+	e[1] = 12;
+	put(e + 4, phys, 4);
+	put(e + 8, gsi_base, 4);
+	madt_len += 12;
+}
+
+static void override(uint8_t irq, uint32_t gsi, uint16_t flags)
+{
+	uint8_t *e = madt + madt_len;
+	memset(e, 0, 10);
+	e[0] = 2;
+	e[1] = 10;
+	e[3] = irq;
+	put(e + 4, gsi, 4);
+	put(e + 8, flags, 2);
+	madt_len += 10;
+}
+
+/* The HPET table: its base address in a GAS (system memory) at offset 40. */
+static uint32_t hpet_table(uint64_t base)
+{
+	uint8_t body[56 - 36] = {0};
+	put(body + 44 - 36, base, 8);
+	return table("HPET", body, sizeof(body));
+}
+
+/* RSDP (revision 2) -> XSDT -> the given tables; or revision 0 -> RSDT. */
+static uint64_t rsdp(bool xsdt, const uint32_t *tables, int n)
+{
+	uint8_t sdt[64];
+	for (int i = 0; i < n; i++)
+		put(sdt + i * (xsdt ? 8 : 4), tables[i], xsdt ? 8 : 4);
+	uint32_t s = table(xsdt ? "XSDT" : "RSDT", sdt, (uint32_t)n * (xsdt ? 8 : 4));
+	uint32_t at = used;
+	uint8_t *p = buf + at;
+	memcpy(p, "RSD PTR ", 8);
+	p[15] = xsdt ? 2 : 0;
+	put(p + 16, xsdt ? 0 : s, 4);
+	put(p + 20, 36, 4);
+	put(p + 24, xsdt ? s : 0, 8);
+	fix_checksum(p, 20, 8);
+	fix_checksum(p, 36, 32);
+	used += 48;
+	return BASE + at;
+}
+
+/* A FADT long enough for X_PM_TMR_BLK; PM_TMR_BLK at port, flags. */
+static uint32_t fadt(uint32_t port, uint32_t flags)
+{
+	uint8_t body[276 - 36] = {0};
+	put(body + 76 - 36, port, 4);
+	put(body + 112 - 36, flags, 4);
+	return table("FACP", body, sizeof(body));
+}
+
+static struct x86_handoff *read_tables(uint64_t rsdp_phys, bool *has_madt, enum acpi_result *res)
+{
+	static struct x86_handoff h;
+	struct acpi_reader r = {map, NULL};
+	memset(&h, 0, sizeof(h));
+	*res = acpi_read(&r, rsdp_phys, &h, has_madt);
+	return &h;
+}
+
+int main(void)
+{
+	bool has;
+	enum acpi_result res;
+	struct x86_handoff *h;
+
+	/* 1. Placeholders, a CPU in both lists, disabled and online capable,
+	 *    an x2APIC ID above 255. */
+	used = 0;
+	madt_begin();
+	lapic(0, 1);
+	lapic(1, 1);
+	lapic(0xFF, 1);	       /* placeholder */
+	x2apic(0xFFFFFFFF, 1); /* placeholder */
+	x2apic(1, 1);	       /* CPU 1 again, as x2APIC */
+	lapic(2, 0);	       /* disabled */
+	x2apic(0x200, 2);      /* online capable: not present now */
+	x2apic(0x105, 1);      /* above 255 */
+	ioapic_entry(0xFEC00000, 0);
+	override(0, 2, 0);
+	override(9, 9, 0xD); /* the SCI: level, active high */
+	uint32_t t[3] = {table("APIC", madt, madt_len), fadt(0x608, 1u << 8),
+			 hpet_table(0xFED00000)};
+	h = read_tables(rsdp(true, t, 3), &has, &res);
+	UNIT_EQ(h->hpet_phys, 0xFED00000, "HPET base from the HPET table");
+	UNIT_EQ(h->ioapic_count, 1, "one I/O APIC");
+	UNIT_EQ(h->ioapics[0].phys, 0xFEC00000, "its address");
+	UNIT_EQ(h->override_count, 2, "two ISA overrides");
+	UNIT_EQ(h->overrides[0].gsi, 2, "IRQ0 -> GSI 2");
+	UNIT_EQ(h->overrides[1].irq, 9, "the SCI's override");
+	UNIT_EQ(h->overrides[1].flags, 0xD, "with its flags");
+	UNIT_EQ(res, ACPI_FOUND_XSDT, "XSDT found");
+	UNIT_EQ(has, 1, "MADT found");
+	UNIT_EQ(h->bi.lapic_phys, 0xFEE00000, "local APIC address");
+	UNIT_EQ(h->cpu_count, 3, "placeholders and the duplicate skipped: 3 CPUs");
+	UNIT_EQ(h->apic_ids[0], 0, "CPU 0");
+	UNIT_EQ(h->apic_ids[1], 1, "CPU 1 (listed twice, kept once)");
+	UNIT_EQ(h->apic_ids[2], 0x105, "x2APIC ID 105H");
+	UNIT_EQ(h->cpus_disabled, 1, "one disabled");
+	UNIT_EQ(h->cpus_online_capable, 1, "one online capable");
+	UNIT_EQ(h->cpus_beyond_max, 0, "none beyond the limit");
+	UNIT_EQ(h->pm_timer.addr, 0x608, "PM timer port from PM_TMR_BLK");
+	UNIT_EQ(h->pm_timer.space, ACPI_SPACE_IO, "PM timer in I/O space");
+	UNIT_EQ(h->pm_timer.bits, 32, "TMR_VAL_EXT: a 32-bit PM timer");
+
+	/* 2. More CPUs than fit, each listed as local APIC (IDs < 255) and
+	 *    local x2APIC: every one once, those beyond the limit by ID. */
+	used = 0;
+	madt_begin();
+	for (uint32_t id = 0; id < 255; id++)
+		lapic((uint8_t)id, 1);
+	for (uint32_t id = 0; id < HANDOFF_MAX_CPUS + 6; id++)
+		x2apic(id, 1);
+	x2apic(HANDOFF_MAX_CPUS + 2, 1); /* a duplicate beyond the limit */
+	t[0] = table("APIC", madt, madt_len);
+	t[1] = fadt(0x408, 0);
+	h = read_tables(rsdp(false, t, 2), &has, &res);
+	UNIT_EQ(res, ACPI_FOUND_RSDT, "RSDT found (revision 0 RSDP)");
+	UNIT_EQ(h->cpu_count, HANDOFF_MAX_CPUS, "the first HANDOFF_MAX_CPUS CPUs");
+	UNIT_EQ(h->apic_ids[254], 254, "the type-0 entries kept their order");
+	UNIT_EQ(h->apic_ids[255], 255, "then the x2APIC-only ones");
+	UNIT_EQ(h->cpus_beyond_max, 6, "6 beyond the limit, each once");
+	UNIT_EQ(h->beyond_ids[0], HANDOFF_MAX_CPUS, "the first left out, by APIC ID");
+	UNIT_EQ(h->beyond_ids[5], HANDOFF_MAX_CPUS + 5, "the last left out, by APIC ID");
+	UNIT_EQ(h->pm_timer.bits, 24, "no TMR_VAL_EXT: a 24-bit PM timer");
+
+	/* 3. A MADT with a wrong checksum is not read; a hardware-reduced
+	 *    FADT has no PM timer. */
+	used = 0;
+	madt_begin();
+	lapic(0, 1);
+	t[0] = table("APIC", madt, madt_len);
+	buf[t[0] - BASE + 9]++;
+	t[1] = fadt(0x608, 1u << 20);
+	h = read_tables(rsdp(true, t, 2), &has, &res);
+	UNIT_EQ(has, 0, "a MADT with a bad checksum is skipped");
+	UNIT_EQ(h->cpu_count, 0, "no CPUs from it");
+	UNIT_EQ(h->pm_timer.addr, 0, "HW_REDUCED_ACPI: no PM timer");
+
+	/* 4. Every entry a placeholder or disabled: no CPU at all. */
+	used = 0;
+	madt_begin();
+	lapic(0xFF, 1);
+	x2apic(0xFFFFFFFF, 3);
+	lapic(3, 0);
+	t[0] = table("APIC", madt, madt_len);
+	h = read_tables(rsdp(true, t, 1), &has, &res);
+	UNIT_EQ(has, 1, "MADT found");
+	UNIT_EQ(h->cpu_count, 0, "placeholders only: no CPU");
+	UNIT_EQ(h->cpus_disabled, 1, "the disabled one counted");
+	return unit_done();
+}
