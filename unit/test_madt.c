@@ -26,6 +26,12 @@ static const void *map(void *ctx, uint64_t phys, uint32_t len)
 	return buf + (phys - BASE);
 }
 
+/* The low MiB of a machine for the RSDP scan: ctx is its bytes. */
+static const void *scan_map(void *ctx, uint64_t phys, uint32_t len)
+{
+	return phys + len <= 0x100000 ? (const uint8_t *)ctx + phys : NULL;
+}
+
 static void put(uint8_t *p, uint64_t v, int bytes)
 {
 	for (int i = 0; i < bytes; i++)
@@ -151,6 +157,40 @@ static uint32_t fadt(uint32_t port, uint32_t flags)
 	return table("FACP", body, sizeof(body));
 }
 
+/* A DSDT whose AML holds Name(_S5_, Package(4){a, b, 0, 0}), the values as
+ * firmware writes them (ByteConst, Zero/One, or a bare byte), after some
+ * bytes that only look like it. */
+static uint32_t dsdt_with_s5(const uint8_t *pkg, uint32_t len)
+{
+	uint8_t body[64] = {'_', 'S', '5', '_', 0x12}; /* a NameString without NameOp: not it */
+	uint32_t n = 5;
+	body[n++] = 0x08; /* NameOp */
+	memcpy(body + n, "_S5_", 4);
+	n += 4;
+	body[n++] = 0x12; /* PackageOp */
+	body[n++] = (uint8_t)(len + 1);
+	body[n++] = 4; /* NumElements */
+	memcpy(body + n, pkg, len);
+	return table("DSDT", body, n + len);
+}
+
+/* A FADT with the sleep registers: PM1a_CNT port, the DSDT, flags, and the
+ * sleep control register (a GAS in I/O space). */
+static uint32_t fadt_s5(uint32_t pm1a, uint32_t dsdt, uint32_t flags, uint32_t sleep_ctl)
+{
+	uint8_t body[276 - 36] = {0};
+	put(body + 40 - 36, dsdt, 4);
+	put(body + 64 - 36, pm1a, 4);
+	body[89 - 36] = 2; /* PM1_CNT_LEN */
+	put(body + 112 - 36, flags, 4);
+	if (sleep_ctl) {
+		body[244 - 36] = ACPI_SPACE_IO;
+		body[245 - 36] = 8;
+		put(body + 248 - 36, sleep_ctl, 8);
+	}
+	return table("FACP", body, sizeof(body));
+}
+
 static struct x86_handoff *read_tables(uint64_t rsdp_phys, bool *has_madt, enum acpi_result *res)
 {
 	static struct x86_handoff h;
@@ -250,5 +290,51 @@ int main(void)
 	UNIT_EQ(has, 1, "MADT found");
 	UNIT_EQ(h->cpu_count, 0, "placeholders only: no CPU");
 	UNIT_EQ(h->cpus_disabled, 1, "the disabled one counted");
+
+	/* 5. ACPI S5 (boot/direct's way to switch off): PM1a_CNT and \_S5 as a
+	 *    full ACPI platform (QEMU pc: SLP_TYP 0 as ZeroOp), then a
+	 *    hardware-reduced one with the sleep control register (microvm,
+	 *    Cloud Hypervisor: ByteConst 5). */
+	used = 0;
+	static const uint8_t zero_pkg[] = {0x00, 0x00, 0x00, 0x00};
+	t[0] = fadt_s5(0x604, dsdt_with_s5(zero_pkg, sizeof(zero_pkg)), 0, 0);
+	h = read_tables(rsdp(true, t, 1), &has, &res);
+	UNIT_EQ(h->poweroff.have_s5, 1, "\\_S5 found past a look-alike without NameOp");
+	UNIT_EQ(h->poweroff.slp_typ_a, 0, "SLP_TYPa from ZeroOp");
+	UNIT_EQ(h->poweroff.pm1a_cnt.addr, 0x604, "PM1a_CNT port");
+	UNIT_EQ(h->poweroff.pm1a_cnt.bits, 16, "PM1_CNT_LEN 2: 16 bits");
+	UNIT_EQ(h->poweroff.hw_reduced, 0, "full ACPI");
+	used = 0;
+	static const uint8_t byte_pkg[] = {0x0A, 0x05, 0x01, 0x00};
+	t[0] = fadt_s5(0, dsdt_with_s5(byte_pkg, sizeof(byte_pkg)), 1u << 20, 0x3C0);
+	h = read_tables(rsdp(false, t, 1), &has, &res);
+	UNIT_EQ(h->poweroff.have_s5, 1, "\\_S5 found (through an RSDT)");
+	UNIT_EQ(h->poweroff.slp_typ_a, 5, "SLP_TYPa from a ByteConst");
+	UNIT_EQ(h->poweroff.slp_typ_b, 1, "SLP_TYPb from OneOp");
+	UNIT_EQ(h->poweroff.hw_reduced, 1, "HW_REDUCED_ACPI");
+	UNIT_EQ(h->poweroff.sleep_control.addr, 0x3C0, "the sleep control register");
+	UNIT_EQ(h->poweroff.sleep_control.space, ACPI_SPACE_IO, "in I/O space");
+	used = 0;
+	t[0] = fadt_s5(0x604, 0, 0, 0);
+	h = read_tables(rsdp(true, t, 1), &has, &res);
+	UNIT_EQ(h->poweroff.have_s5, 0, "no DSDT: no \\_S5, nothing to write");
+
+	/* 6. The legacy RSDP scan (Firecracker's PVH path gives no rsdp_paddr):
+	 *    a checksummed RSDP on a 16-byte boundary of E0000H-FFFFFH. */
+	static uint8_t low[0x100000];
+	struct acpi_reader lr = {scan_map, low};
+	UNIT_EQ(acpi_scan_rsdp(&lr), 0, "nothing in an empty low MiB");
+	memcpy(low + 0xE1238, "RSD PTR ", 8);
+	fix_checksum(low + 0xE1238, 20, 8);
+	UNIT_EQ(acpi_scan_rsdp(&lr), 0, "not on a 16-byte boundary: not found");
+	memset(low + 0xE1238, 0, 20);
+	memcpy(low + 0xE1240, "RSD PTR ", 8);
+	UNIT_EQ(acpi_scan_rsdp(&lr), 0, "a wrong checksum: not found");
+	fix_checksum(low + 0xE1240, 20, 8);
+	UNIT_EQ(acpi_scan_rsdp(&lr), 0xE1240, "found at E1240H");
+	put(low + 0x40E, 0x9FC0, 2); /* EBDA at 9FC00H, searched first */
+	memcpy(low + 0x9FC10, "RSD PTR ", 8);
+	fix_checksum(low + 0x9FC10, 20, 8);
+	UNIT_EQ(acpi_scan_rsdp(&lr), 0x9FC10, "the EBDA's first KiB comes first");
 	return unit_done();
 }
