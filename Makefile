@@ -59,8 +59,12 @@ bench: all $(HELLO_EFI) $(HELLO_PVH)
 screenshot: all
 	scripts/screenshot.py
 
+# SIGN_KEY/SIGN_CERT: signed for Secure Boot; SHIM=1: the shim layout
+# (build/pmutest-usb-shim.img). README "Secure Boot".
 image: all
-	scripts/make-usb-image.sh
+	scripts/make-usb-image.sh $(if $(SIGN_KEY),--sign-key $(SIGN_KEY)) \
+		$(if $(SIGN_CERT),--sign-cert $(SIGN_CERT)) \
+		$(if $(SHIM),--shim --out $(BUILD)/pmutest-usb-shim.img)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -487,6 +487,10 @@ unsigned arch_cpus_start(unsigned silent_cpu);
  */
 enum arch_guard_result arch_run_on_cpu(unsigned cpu, void (*fn)(void *), void *arg,
 				       uint32_t timeout_ms, struct arch_exception *ex);
+/* Inside a guarded run: the MSRs it wrote so far keep their new values (the
+ * harness puts back none of them). The runner's PMU reset, so that every
+ * test starts from the state pmutest set, not from what the firmware left. */
+void arch_msr_keep(void);
 
 /*
  * Platform events: what struck the machine that no test asked for, counted
@@ -576,6 +580,10 @@ void arch_screen_publish(void);
  * a keyboard to ask at all. */
 enum arch_key { ARCH_KEY_NONE, ARCH_KEY_PRESSED, ARCH_KEY_NO_KEYBOARD };
 enum arch_key arch_key_poll(void);
+/* Halt about ms milliseconds, woken by a timer (interrupts off again on
+ * return): between key polls after the verdict, so that a machine left on
+ * does not spin at full power. Returns at once where no timer can wake it. */
+void arch_idle_ms(unsigned ms);
 
 /* Called by arch_exit() when the machine stays up after the verdict (no
  * exit device: real hardware): the kernel's last screen, paged by key or
@@ -586,5 +594,8 @@ __attribute__((noreturn)) void kernel_halted(enum run_status status);
  * cannot. name: the machine, without extension (the stored file's name adds
  * the date and ".ktap", see boot/uefi/report_store.c). */
 bool arch_save_report(const char *name, const char *data, size_t len);
+/* Why the last arch_save_report() kept nothing (e.g. the variable store
+ * has no room to spare), NULL when unknown. */
+const char *arch_save_report_error(void);
 
 #endif

@@ -17,6 +17,15 @@ struct boot_framebuffer {
 	uint32_t bgr; /* 1 for PixelBlueGreenRedReserved8BitPerColor */
 };
 
+/* Whether the firmware enforced image signatures for this boot (UEFI
+ * SecureBoot variable, read before ExitBootServices). */
+enum boot_secure_boot {
+	BOOT_SECURE_BOOT_UNKNOWN,     /* not read (simulator, direct boot) */
+	BOOT_SECURE_BOOT_UNSUPPORTED, /* firmware without Secure Boot */
+	BOOT_SECURE_BOOT_OFF,
+	BOOT_SECURE_BOOT_ON,
+};
+
 struct boot_info {
 	/* Options text (pmutest.cfg): config_len bytes (a NUL byte in them is an
 	 * error of the file, not its end), NULL when absent. The kernel parses it
@@ -42,6 +51,7 @@ struct boot_info {
 	struct boot_framebuffer fb;
 	const char *firmware_vendor; /* UTF-8/ASCII copy, may be NULL */
 	uint64_t tsc_at_entry;	     /* TSC on entry to the loader */
+	enum boot_secure_boot secure_boot;
 };
 
 /* The kernel's entry point, called by the arch once the environment is up. */

@@ -110,6 +110,7 @@
 
 /* IA32_MISC_ENABLE, Vol. 4 Table 2-2. */
 #define MISC_ENABLE_PERF_MON_AVAILABLE BIT_ULL(7)
+#define MISC_ENABLE_LIMIT_CPUID	       BIT_ULL(22) /* Limit CPUID Maxval */
 #define MISC_ENABLE_PEBS_UNAVAILABLE   BIT_ULL(12)
 
 /* ---- Last branch records (Vol. 3B chapter 19) -------------------------- */

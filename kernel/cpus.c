@@ -3,6 +3,7 @@
 #include "cpus.h"
 
 #include "arch.h"
+#include "fw_state.h"
 #include "kstring.h"
 #include "ktap.h"
 #include "msr.h"
@@ -50,6 +51,7 @@ static void read_record(void *arg)
 	struct reading *rd = arg;
 
 	kmemset(&rd->c, 0, sizeof(rd->c));
+	fw_state_lift_cpuid_limit(); /* the CPUID the record reads is the CPU's */
 	caps_decode(&rd->c, machine_cpuid, NULL);
 	rd->perf_cap_vector = 0;
 	if (rd->c.pdcm) {

@@ -249,15 +249,6 @@ static const struct known_deviation table[] = {
 		  "before the 2024 rework (read at 0033fa35)",
     },
     {
-	.id = "kvm-global-ctrl-reset-zero",
-	.vendors = VENDOR(VENDOR_INTEL),
-	.platform = KNOWN_HV_KVM,
-	CHECKS(CHECK("cpuid.global_ctrl_reset_value", RULE_GLOBAL_CTRL_RESET)),
-	.what = "IA32_PERF_GLOBAL_CTRL reads 0 after reset, not the GP counters' enable bits",
-	.source = "Linux arch/x86/kvm/pmu.c kvm_pmu_reset() zeroes global_ctrl (004a0aa5); QEMU "
-		  "kvm_put_msrs() writes 0 at KVM_PUT_RESET_STATE",
-    },
-    {
 	.id = "kvm-debugctl-freeze-perfmon-gp",
 	.vendors = VENDOR(VENDOR_INTEL),
 	.platform = KNOWN_HV_KVM,

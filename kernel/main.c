@@ -8,6 +8,7 @@
 #include "boot_info.h"
 #include "caps.h"
 #include "cpus.h"
+#include "fw_state.h"
 #include "ktap.h"
 #include "msr.h"
 #include "options.h"
@@ -49,11 +50,29 @@ static unsigned read_options(struct options *o, const struct boot_info *bi, unsi
 	return errors;
 }
 
+/* The SecureBoot variable as the loader read it (NULL: not read). */
+static const char *secure_boot_text(enum boot_secure_boot sb)
+{
+	switch (sb) {
+	case BOOT_SECURE_BOOT_ON:
+		return "on (the firmware enforced image signatures for this boot)";
+	case BOOT_SECURE_BOOT_OFF:
+		return "off";
+	case BOOT_SECURE_BOOT_UNSUPPORTED:
+		return "not supported by the firmware (no SecureBoot variable)";
+	case BOOT_SECURE_BOOT_UNKNOWN:
+		break;
+	}
+	return NULL;
+}
+
 static void describe_run(const struct boot_info *bi)
 {
 	ktap_diag(&g_ktap, "pmutest %s on %s: %s", PMUTEST_VERSION, arch_name(), arch_platform());
 	if (bi->firmware_vendor)
 		ktap_diag(&g_ktap, "firmware: %s", bi->firmware_vendor);
+	if (secure_boot_text(bi->secure_boot))
+		ktap_diag(&g_ktap, "secure boot: %s", secure_boot_text(bi->secure_boot));
 	if (bi->boot_message)
 		ktap_diag(&g_ktap, "boot: %s", bi->boot_message);
 	if (bi->boot_notes)
@@ -97,6 +116,7 @@ void kernel_main(const struct boot_info *bi)
 	 * and the plan line needs the selection. Neither prints anything. */
 	arch_cpus_start(opts.smp_silent_cpu);
 	cpus_read_records();
+	fw_state_read(); /* the boot CPU's counters before any test wrote them */
 	unsigned n_cpus = cpus_selected(&opts, cpus);
 
 	ktap_header(&g_ktap, runner_count_suites(&opts) * n_cpus);
@@ -113,6 +133,7 @@ void kernel_main(const struct boot_info *bi)
 			  "ends with verdict ERROR: it is not the run the options asked for",
 			  option_errors);
 	cpus_report(&opts);
+	fw_state_report();
 	/* A CPUID no processor can have (caps_absurd), on any CPU: no test could
 	 * say anything true about it. Refuse the run, naming the field. */
 	char absurd[160];
@@ -161,6 +182,7 @@ void kernel_main(const struct boot_info *bi)
 	struct screen_summary sum = {
 	    .status = status,
 	    .firmware = bi->firmware_vendor,
+	    .secure_boot = secure_boot_text(bi->secure_boot),
 	    .boot_message = bi->boot_message,
 	    .report = SCREEN_REPORT_NOT_KEPT,
 	};
@@ -179,6 +201,9 @@ void kernel_main(const struct boot_info *bi)
 		if (arch_save_report(machine, text, len)) {
 			ktap_diag(&g_ktap, "report saved%s", truncated ? " (truncated)" : "");
 			sum.report = SCREEN_REPORT_KEPT;
+		} else if (arch_save_report_error()) {
+			ktap_diag(&g_ktap, "report not saved: %s", arch_save_report_error());
+			sum.report_error = arch_save_report_error();
 		}
 	}
 	screen_summary(&sum);

@@ -5,6 +5,8 @@
  */
 #include "pmu.h"
 
+#include "fw_state.h"
+
 #include "lbr.h"
 
 #include "caps.h"
@@ -420,19 +422,45 @@ static uint64_t count_gated(struct counter c, uint64_t cfg, uint64_t k, uint64_t
 	return pmu_gp_read(i);
 }
 
+static unsigned smi_windows;
+
+unsigned pmu_smi_windows(void)
+{
+	return smi_windows;
+}
+
+/*
+ * An SMI inside a counting window adds what the SMM handler executed
+ * (unless FREEZE_WHILE_SMM stops the counters, SDM Vol. 3B 20.8): where the
+ * CPU counts SMIs (MSR_SMI_COUNT, kernel/fw_state.c) the count is read
+ * around the window, and a window an SMI hit is measured once more.
+ */
+static uint64_t count_window(struct counter c, uint64_t cfg, uint64_t k, uint64_t iters)
+{
+	uint64_t smi0, smi1;
+	bool smi = fw_smi_count(&smi0);
+	uint64_t v = count_gated(c, cfg, k, iters);
+
+	if (smi && fw_smi_count(&smi1) && smi1 != smi0) {
+		smi_windows++;
+		v = count_gated(c, cfg, k, iters);
+	}
+	return v;
+}
+
 uint64_t pmu_count_gp(unsigned i, uint64_t evtsel, uint64_t iters)
 {
-	return count_gated(GP_COUNTER(i), evtsel, 0, iters);
+	return count_window(GP_COUNTER(i), evtsel, 0, iters);
 }
 
 uint64_t counter_count(struct counter c, uint64_t cfg, uint64_t iters)
 {
-	return count_gated(c, cfg, 0, iters);
+	return count_window(c, cfg, 0, iters);
 }
 
 uint64_t counter_count_preloaded(struct counter c, uint64_t cfg, uint64_t k, uint64_t iters)
 {
-	return count_gated(c, cfg, k, iters);
+	return count_window(c, cfg, k, iters);
 }
 
 uint64_t pmu_count_gp_call(unsigned i, uint64_t evtsel, void (*fn)(void *), void *arg)

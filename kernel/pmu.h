@@ -234,6 +234,9 @@ void pmu_run_gated_irq(struct pmu_gate g, uint64_t iters);
  * must not contain EN (it is added). The counter is left disabled.
  */
 uint64_t pmu_count_gp(unsigned i, uint64_t evtsel, uint64_t iters);
+/* Counting windows an SMI hit (MSR_SMI_COUNT changed) and that were
+ * measured once more, since boot. */
+unsigned pmu_smi_windows(void);
 
 /*
  * The same with the workload run at `cpl` (0..3) through arch_call_at_cpl:

@@ -253,6 +253,7 @@ static void reset_fn(void *arg)
 	arch_set_pmi_handler(NULL);
 	arch_set_nmi_handler(NULL);
 	pmu_reset_all();
+	arch_msr_keep(); /* the clean state stays: the next test starts from it */
 }
 
 static void report_exception(struct ktap_writer *w, const struct arch_exception *ex)
@@ -337,8 +338,14 @@ again:;
 	struct arch_exception ex;
 	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;
 	live_test = d;
+	unsigned smi_before = pmu_smi_windows();
 	enum arch_guard_result rc = arch_run_on_cpu(run_cpu, run_fn, &t, timeout, &ex);
 	live_test = NULL;
+	if (pmu_smi_windows() != smi_before)
+		ktap_diag(w,
+			  "smi: %u counting window(s) of this test saw an SMI (MSR_SMI_COUNT "
+			  "changed) and were measured once more",
+			  pmu_smi_windows() - smi_before);
 
 	if (rc != ARCH_RUN_CPU_LOST && rc != ARCH_RUN_CPU_OFFLINE) {
 		struct arch_exception rex;
@@ -474,6 +481,13 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 		run_cpu = cpus[c];
 		cpus_use(run_cpu);
 		screen_set_cpu(run_cpu);
+		/* The suites start from a PMU pmutest set, not from what the
+		 * firmware left (kernel/fw_state.c reported that already). */
+		struct arch_exception rex;
+		if (arch_run_on_cpu(run_cpu, reset_fn, NULL, o->timeout_ms, &rex) !=
+		    ARCH_GUARD_RETURNED)
+			ktap_diag(&g_ktap, "cpu %u: the PMU reset before the suites failed (%s)",
+				  run_cpu, x86_vector_name(rex.vector));
 		for (unsigned i = 0; i < n; i++) {
 			char *label = labels[i];
 			if (n_cpus > 1)

@@ -20,13 +20,17 @@
 #include "msr.h"
 #include "version.h"
 
-#define MAX_SUITES     64
+/* One row per suite per CPU it ran on: 23 suites on 44 CPUs fit; a larger
+ * run says how many rows it left out (never a silent cap). */
+#define MAX_ROWS       1024
+#define ROW_NAME_LEN   48
 #define MAX_FAILURES   48 /* shown; the rest are counted */
 #define FIELD_LEN      240
-#define MAX_LINES      640
+#define MAX_LINES      (MAX_ROWS + 640)
 #define LINE_LEN       200
 #define VERDICT_SCALE  4  /* cells a large character is wide and high */
 #define CYCLE_SECONDS  10 /* a page's time on screen without a key */
+#define KEY_POLL_MS    50 /* halted between key polls: a key still feels instant */
 #define RECENT	       4  /* failing tests the progress view lists */
 #define SUITE_COLUMN_W 24
 
@@ -35,7 +39,7 @@
 enum count_column { COUNT_PASS, COUNT_FAIL, COUNT_SKIP, COUNT_KNOWN, COUNT_COLUMNS };
 
 struct suite_count {
-	const char *name;
+	char name[ROW_NAME_LEN]; /* a copy: the runner reuses its label buffers */
 	unsigned n[COUNT_COLUMNS];
 };
 
@@ -51,8 +55,11 @@ static struct {
 	unsigned cpu;
 	unsigned suites_planned, tests_planned, tests_done;
 	const char *test;
-	struct suite_count suites[MAX_SUITES], total;
-	unsigned n_suites;
+	struct suite_count suites[MAX_ROWS], total;
+	struct suite_count *cur; /* the running suite's row; NULL when left out */
+	char cur_name[ROW_NAME_LEN];
+	unsigned n_suites, rows_left_out;
+	bool cpu_ran[ARCH_MAX_CPUS];
 	struct failure failures[MAX_FAILURES];
 	unsigned n_failures, failures_total, test_first_failure;
 	char recent[RECENT][96];
@@ -124,9 +131,9 @@ static void draw_progress(void)
 {
 	if (!s.on)
 		return;
-	const struct suite_count *cur = s.n_suites ? &s.suites[s.n_suites - 1] : NULL;
-	row_printf(ROW_SUITE, SCREEN_WHITE, "CPU %u   suite %u of %u: %s", s.cpu, s.n_suites,
-		   s.suites_planned, cur ? cur->name : "-");
+	row_printf(ROW_SUITE, SCREEN_WHITE, "CPU %u   suite %u of %u: %s", s.cpu,
+		   s.n_suites + s.rows_left_out, s.suites_planned,
+		   s.cur_name[0] ? s.cur_name : "-");
 	row_printf(ROW_TEST, SCREEN_GREY, "test: %s", s.test ? s.test : "-");
 	draw_counts(ROW_COUNTS, &s.total);
 
@@ -160,15 +167,22 @@ void screen_run_begin(unsigned suites, unsigned tests)
 void screen_set_cpu(unsigned cpu)
 {
 	s.cpu = cpu;
+	if (cpu < ARCH_MAX_CPUS)
+		s.cpu_ran[cpu] = true;
 	draw_progress();
 }
 
 void screen_suite_begin(const char *suite, unsigned index)
 {
 	(void)index;
-	if (s.n_suites < MAX_SUITES) {
-		kmemset(&s.suites[s.n_suites], 0, sizeof(s.suites[0]));
-		s.suites[s.n_suites++].name = suite;
+	kstrlcpy(s.cur_name, suite, sizeof(s.cur_name));
+	s.cur = NULL;
+	if (s.n_suites < MAX_ROWS) {
+		s.cur = &s.suites[s.n_suites++];
+		kmemset(s.cur, 0, sizeof(*s.cur));
+		kstrlcpy(s.cur->name, suite, sizeof(s.cur->name));
+	} else {
+		s.rows_left_out++;
 	}
 	s.test = NULL;
 	draw_progress();
@@ -187,7 +201,7 @@ void screen_failure(const char *what, const char *expected, const char *actual, 
 	if (s.n_failures == MAX_FAILURES)
 		return;
 	struct failure *f = &s.failures[s.n_failures++];
-	const char *suite = s.n_suites ? s.suites[s.n_suites - 1].name : "?";
+	const char *suite = s.cur_name[0] ? s.cur_name : "?";
 	ksnprintf(f->test, sizeof(f->test), "%s.%s", suite, s.test ? s.test : "?");
 	kstrlcpy(f->what, what, sizeof(f->what));
 	kstrlcpy(f->expected, expected, sizeof(f->expected));
@@ -205,7 +219,7 @@ static void note_recent(const char *test, bool known)
 			kstrlcpy(s.recent[i - 1], s.recent[i], sizeof(s.recent[0]));
 		s.n_recent--;
 	}
-	const char *suite = s.n_suites ? s.suites[s.n_suites - 1].name : "?";
+	const char *suite = s.cur_name[0] ? s.cur_name : "?";
 	ksnprintf(s.recent[s.n_recent++], sizeof(s.recent[0]), "%s %s.%s",
 		  known ? "known deviation" : "FAIL", suite, test ? test : "?");
 	row_text(ROW_RECENT, 0, SCREEN_WHITE, "latest failures:");
@@ -221,8 +235,8 @@ void screen_test_end(enum ktap_result r)
 				: r == KTAP_SKIP ? COUNT_SKIP
 						 : COUNT_FAIL; /* fail, timeout, error */
 	s.total.n[col]++;
-	if (s.n_suites)
-		s.suites[s.n_suites - 1].n[col]++;
+	if (s.cur)
+		s.cur->n[col]++;
 	for (unsigned i = s.test_first_failure; i < s.n_failures; i++)
 		s.failures[i].known = known;
 	if (r != KTAP_PASS && r != KTAP_SKIP)
@@ -352,12 +366,70 @@ static void add_machine(const struct screen_summary *sum)
 	add_wrapped(SCREEN_GREY, "  platform:    ", arch_platform());
 	if (sum->firmware)
 		add_wrapped(SCREEN_GREY, "  firmware:    ", sum->firmware);
+	if (sum->secure_boot)
+		add_wrapped(SCREEN_GREY, "  secure boot: ", sum->secure_boot);
 }
 
 static void add_suite_row(const char *name, const struct suite_count *c, enum screen_color col)
 {
 	addf(col, 0, "  %-*s %6u %6u %6u %6u", SUITE_COLUMN_W, name, c->n[COUNT_PASS],
 	     c->n[COUNT_FAIL], c->n[COUNT_SKIP], c->n[COUNT_KNOWN]);
+}
+
+/* "0-3, 5": the CPUs for which want(cpu) holds; empty when none. */
+static void cpu_list(char *buf, size_t size, bool (*want)(unsigned cpu))
+{
+	size_t at = 0;
+	unsigned n = arch_cpu_count();
+	buf[0] = 0;
+	for (unsigned c = 0; c < n && at + 24 < size; c++) {
+		if (!want(c))
+			continue;
+		unsigned e = c;
+		while (e + 1 < n && want(e + 1))
+			e++;
+		at += (size_t)ksnprintf(buf + at, size - at, e > c ? "%s%u-%u" : "%s%u",
+					at ? ", " : "", c, e);
+		c = e;
+	}
+}
+
+static bool cpu_ran(unsigned c)
+{
+	return c < ARCH_MAX_CPUS && s.cpu_ran[c] && arch_cpu_state(c) != CPU_LOST;
+}
+static bool cpu_left_out(unsigned c)
+{
+	return arch_cpu_state(c) == CPU_ONLINE && !(c < ARCH_MAX_CPUS && s.cpu_ran[c]);
+}
+static bool cpu_lost(unsigned c)
+{
+	return arch_cpu_state(c) == CPU_LOST;
+}
+static bool cpu_never_up(unsigned c)
+{
+	return arch_cpu_state(c) != CPU_ONLINE && arch_cpu_state(c) != CPU_LOST;
+}
+
+/* Which CPUs the rows are of, and which ran nothing: left out by the cpus
+ * option, lost during the run, or never started (the log says why). */
+static void add_cpus(void)
+{
+	char b[LINE_LEN];
+	if (arch_cpu_count() < 2)
+		return;
+	cpu_list(b, sizeof(b), cpu_ran);
+	add_wrapped(SCREEN_GREY, "  CPUs run:          ", b[0] ? b : "none");
+	cpu_list(b, sizeof(b), cpu_left_out);
+	if (b[0])
+		add_wrapped(SCREEN_GREY, "  CPUs left out:     ",
+			    b); /* the cpus option: one per PMU configuration */
+	cpu_list(b, sizeof(b), cpu_lost);
+	if (b[0])
+		add_wrapped(SCREEN_RED, "  CPUs lost:         ", b);
+	cpu_list(b, sizeof(b), cpu_never_up);
+	if (b[0])
+		add_wrapped(SCREEN_YELLOW, "  CPUs not started:  ", b);
 }
 
 static void add_suites(void)
@@ -373,7 +445,13 @@ static void add_suites(void)
 							    : SCREEN_GREY;
 		add_suite_row(c->name, c, col);
 	}
+	if (s.rows_left_out)
+		addf(SCREEN_YELLOW, 0,
+		     "  %u more rows not shown (the table holds %u); the total counts them, "
+		     "the serial port has each",
+		     s.rows_left_out, MAX_ROWS);
 	add_suite_row("total", &s.total, SCREEN_WHITE);
+	add_cpus();
 }
 
 static void add_report(const struct screen_summary *sum)
@@ -391,7 +469,9 @@ static void add_report(const struct screen_summary *sum)
 		break;
 	case SCREEN_REPORT_FAILED:
 		ksnprintf(b, sizeof(b),
-			  "could not be kept in UEFI variables: take it from the serial port.");
+			  "could not be kept in UEFI variables%s%s: take it from the serial port.",
+			  sum->report_error ? ": " : "",
+			  sum->report_error ? sum->report_error : "");
 		break;
 	default:
 		ksnprintf(b, sizeof(b),
@@ -511,7 +591,7 @@ void kernel_halted(enum run_status status)
 	(void)status;
 	if (!s.on || !n_pages)
 		for (;;)
-			arch_irq_disable(); /* nothing to page: the log stays */
+			arch_idle_ms(1000); /* nothing to page: the log stays */
 	uint64_t hz = arch_tsc_hz() ? arch_tsc_hz() : 2000000000ull;
 	unsigned page = 0;
 	bool keyed = false;
@@ -527,5 +607,6 @@ void kernel_halted(enum run_status status)
 			draw_page(page, k);
 			shown = arch_rdtsc();
 		}
+		arch_idle_ms(KEY_POLL_MS);
 	}
 }

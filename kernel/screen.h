@@ -30,8 +30,10 @@ struct screen_summary {
 	enum run_status status;
 	const char *why;	  /* one line under the verdict (ERROR's reason) */
 	const char *firmware;	  /* may be NULL */
+	const char *secure_boot;  /* may be NULL */
 	const char *boot_message; /* the previous run's report, may be NULL */
 	const char *report_name;  /* machine part of the stored file's name */
+	const char *report_error; /* why it was not kept, may be NULL */
 	enum { SCREEN_REPORT_NOT_KEPT, SCREEN_REPORT_KEPT, SCREEN_REPORT_FAILED } report;
 };
 

@@ -52,7 +52,7 @@ EFI_BOOT_CFLAGS := -Iboot/uefi -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64 \
 	-isystem $(EFI_INC)/protocol
 EFI_LDFLAGS := -nostdlib -znocombreloc -z noexecstack -shared -Bsymbolic \
 	--gc-sections --exclude-libs ALL -T boot/uefi/linker.ld -L$(EFI_LIB)
-EFI_SECTIONS := -j .text -j .sdata -j .data -j .bss -j .dynamic -j .dynsym -j .relr \
+EFI_SECTIONS := -j .text -j .sdata -j .data -j .sbat -j .bss -j .dynamic -j .dynsym -j .relr \
 	-j .rel -j .rela -j .rel.* -j .rela.* -j .reloc
 
 .PHONY: efi
@@ -69,7 +69,7 @@ $(EFI_IMAGE): $(EFI_ELF)
 	$(call quiet,PE,$@)$(EFI_OBJCOPY) $< $@
 
 $(EFI_ELF): $(EFI_OBJS) $(EFI_OBJS_LIST) boot/uefi/linker.ld mk/efi.mk
-	$(call quiet,LD,$@)ld $(EFI_LDFLAGS) -z pack-relative-relocs $(EFI_CRT0) $(EFI_OBJS) -lefi -lgnuefi -o $@
+	$(call quiet,LD,$@)ld $(EFI_LDFLAGS) -z pack-relative-relocs $(EFI_CRT0) $(EFI_OBJS) -lgnuefi -o $@
 	@# Every relocation packed into RELR (boot/uefi/relocate.c applies those);
 	@# crt0 applies RELA entries, which must then be none.
 	@if readelf -r $@ | grep -q 'R_X86_64_[A-Z]'; then \

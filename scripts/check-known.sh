@@ -50,7 +50,6 @@ ref-tsc-overflow-sticky|ref-tsc-overflow-sticky|--cpuid-dump $S/intel_icelake_cl
 ref-tsc-overflow-sticky-pcore|ref-tsc-overflow-sticky|--cpuid-dump $C/genuineintel00b06d1_lunarlake_04.txt|--profile synth-leaf23-10gp
 kvm-vmware-backdoor-pmcs|kvm-vmware-backdoor-pmcs|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
 kvm-rdpmc-fast-bit|rdpmc-fast-on-arch|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
-kvm-global-ctrl-reset-zero|global-ctrl-reset-zero|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
 kvm-debugctl-freeze-perfmon-gp|debugctl-freeze-perfmon-rejected|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_broadwell_ep_406f1.txt
 kvm-emulated-insns-unfiltered|intercepted-insns-counted-unfiltered|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
 kvm-lvtpc-not-masked|lvt-mask-not-set-on-pmi|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt

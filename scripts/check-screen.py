@@ -37,10 +37,10 @@ def log_facts(log):
     lines = log.splitlines()
     for i, line in enumerate(lines):
         t = line.strip()
-        m = re.match(r"# (\w[\w.-]*): pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)", t)
+        m = re.match(r"# (\w[\w.@-]*): pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)", t)
         if m and m.group(1) != "Totals":
             facts["suites"][m.group(1)] = tuple(int(m.group(k)) for k in (2, 3, 4)) + (0,)
-        m = re.match(r"# (\w[\w.-]*): (\d+) known deviation", t)
+        m = re.match(r"# (\w[\w.@-]*): (\d+) known deviation", t)
         if m and m.group(1) in facts["suites"]:
             facts["suites"][m.group(1)] = facts["suites"][m.group(1)][:3] + (int(m.group(2)),)
         m = re.match(r"# Totals: pass:(\d+) fail:(\d+) skip:(\d+)(?: xfail:(\d+))?", t)
@@ -120,19 +120,46 @@ def main():
         check(re.search(r"^\s+" + label + r"\s+\S", body, re.M),
               f"the machine's {label[:-1]} is shown")
 
-    rows = {}
-    for line in first:
-        m = re.match(r"^  (\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$", line)
-        if m:
-            rows[m.group(1)] = tuple(int(x) for x in m.groups()[1:])
+    # The per-suite table, row by row, on whichever pages it runs over: one
+    # row per suite of the log (suite@cpuN on several CPUs), labelled as the
+    # log labels it, in the log's order, with its counts; no row the log
+    # lacks, none twice (a reused label buffer once named every row after
+    # the last CPU).
+    order, rows, dup = [], {}, []
+    for pg in reversed(pages):  # published last page first: reading order
+        for line in pg:
+            m = re.match(r"^  (\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$", line)
+            if m:
+                if m.group(1) in rows and m.group(1) != "total":
+                    dup.append(m.group(1))
+                rows[m.group(1)] = tuple(int(x) for x in m.groups()[1:])
+                order.append(m.group(1))
     for suite, (sp, sf, ss, sx) in facts["suites"].items():
         got = rows.get(suite)
         check(got == (sp, sf, ss, sx), f"suite row {suite} pass/fail/skip/known as in the log",
               f"screen {got}, log {(sp, sf, ss, sx)}")
+    listed = [r for r in order if r != "total"]
+    check(listed == list(facts["suites"]), "the rows are the log's suites, in its order, each once",
+          f"extra {sorted(set(listed) - set(facts['suites']))}, duplicated {dup}")
     check(rows.get("total") == (p, f, s, x), "total row as in the log's Totals",
           f"screen {rows.get('total')}, log {facts['totals']}")
+    cpus = sorted({int(m.group(1)) for m in
+                   (re.search(r"@cpu(\d+)$", k) for k in facts["suites"]) if m})
+    if cpus:
+        flat = re.sub(r"\s+", " ", "\n".join(unwrap(pg) for pg in pages))
+        m = re.search(r"CPUs run: ([0-9, -]+)", flat)
+        shown = set()
+        for part in (m.group(1).split(",") if m else []):
+            part = part.strip()
+            if "-" in part:
+                a, b = part.split("-")
+                shown |= set(range(int(a), int(b) + 1))
+            elif part:
+                shown.add(int(part))
+        check(shown == set(cpus), "the screen names the CPUs the suites ran on",
+              f"screen {sorted(shown)}, log {cpus}")
 
-    text = unwrap(first)
+    text = " ".join(unwrap(pg) for pg in pages)
     if facts["saved"]:
         check("kept in UEFI variables" in text and "\\pmutest\\" in text,
               "says the report is in UEFI variables and where the next boot writes it")

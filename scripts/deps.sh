@@ -20,6 +20,12 @@ needs=(
 	"/usr/lib/crt0-efi-x86_64.o gnu-efi"
 	"/usr/include/efi/efi.h gnu-efi"
 	"/usr/share/ovmf/OVMF.fd ovmf"
+	"/usr/share/OVMF/OVMF_CODE_4M.secboot.fd ovmf"
+	"sbsign sbsigntool"
+	"sbverify sbsigntool"
+	"openssl openssl"
+	"iconv libc-bin"
+	"/usr/lib/shim/shimx64.efi.signed shim-signed"
 )
 
 missing=()

@@ -10,7 +10,20 @@
 # No root, no loop device: sfdisk writes the partition table into the file,
 # mtools formats and fills the partition (a separate file, copied in).
 #
-# Exit status: 0 written, 2 bad arguments or a missing tool/file.
+# For a PC with Secure Boot on (README "Secure Boot"):
+#   --sign-key K --sign-cert C   BOOTX64.EFI signed with the user's key
+#                                (sbsign), checked (sbverify), under 256 KiB;
+#   --shim (with the key)        Debian's Microsoft-signed shim as
+#                                \EFI\BOOT\BOOTX64.EFI, MokManager beside
+#                                it, pmutest signed as \EFI\BOOT\pmutest.efi
+#                                named by \EFI\BOOT\options.csv (shim 16
+#                                reads its first field as the second stage),
+#                                the certificate as \pmutest-key.cer (DER)
+#                                for the one-time MOK enrolment. No fbx64.efi:
+#                                beside shim it would run fallback instead.
+#
+# Exit status: 0 written, 2 bad arguments or a missing tool/file, 3 the
+# signed image failed its check (sbverify, size).
 set -euo pipefail
 
 usage() {
@@ -21,6 +34,12 @@ usage: scripts/make-usb-image.sh [--config FILE] [--efi PATH] [--out IMG] [--siz
   --efi PATH      image to install (default build/BOOTX64.EFI)
   --out IMG       output (default build/pmutest-usb.img)
   --size MIB      disk size in MiB, 48..4096 (default 64)
+  --sign-key K    sign BOOTX64.EFI with this PEM private key (no passphrase)
+  --sign-cert C   ... and this PEM certificate (both or neither)
+  --shim          the shim layout (needs the key): Debian's signed shim and
+                  MokManager (package shim-signed), pmutest as pmutest.efi
+  --shim-dir DIR  where shimx64.efi.signed, mmx64.efi.signed are
+                  (default /usr/lib/shim)
 USAGE
 }
 
@@ -36,6 +55,12 @@ config=
 efi=$here/build/BOOTX64.EFI
 out=$here/build/pmutest-usb.img
 size=64
+sign_key=
+sign_cert=
+shim=0
+shim_dir=/usr/lib/shim
+# The firmware's limit for a fast-loading stick, signature included.
+max_bytes=262144
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -43,6 +68,10 @@ while [ $# -gt 0 ]; do
 	--efi) efi=${2:?--efi needs a path}; shift ;;
 	--out) out=${2:?--out needs a path}; shift ;;
 	--size) size=${2:?--size needs MiB}; shift ;;
+	--sign-key) sign_key=${2:?--sign-key needs a file}; shift ;;
+	--sign-cert) sign_cert=${2:?--sign-cert needs a file}; shift ;;
+	--shim) shim=1 ;;
+	--shim-dir) shim_dir=${2:?--shim-dir needs a directory}; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option: $1" ;;
 	esac
@@ -60,6 +89,18 @@ fi
 for t in mformat mmd mcopy sfdisk; do
 	command -v $t >/dev/null || die "$t missing: apt-get install mtools fdisk"
 done
+if [ -n "$sign_key$sign_cert" ]; then
+	[ -f "$sign_key" ] && [ -f "$sign_cert" ] || die "--sign-key and --sign-cert need both files"
+	for t in sbsign sbverify openssl; do
+		command -v $t >/dev/null || die "$t missing: apt-get install sbsigntool openssl"
+	done
+fi
+if [ "$shim" = 1 ]; then
+	[ -n "$sign_key" ] || die "--shim needs --sign-key/--sign-cert: shim runs only what a key it trusts signed"
+	for f in shimx64.efi.signed mmx64.efi.signed; do
+		[ -f "$shim_dir/$f" ] || die "$shim_dir/$f missing: apt-get install shim-signed"
+	done
+fi
 
 # The partition: from 1 MiB (aligned for every flash controller) to 1 MiB
 # before the end (the backup GPT lives in the last 33 sectors).
@@ -72,7 +113,27 @@ mkdir -p "$(dirname "$out")"
 tmp=$out.tmp
 part=$out.part
 rm -f "$tmp" "$part"
-trap 'rm -f "$tmp" "$part" "${sample-}"' EXIT
+trap 'rm -f "$tmp" "$part" "${sample-}" "${signed-}" "${csv-}" "${der-}"' EXIT
+
+if [ -n "$sign_key" ]; then
+	# The signed copy is what goes on the stick; the build's file stays
+	# unsigned (a second signature would be appended, not replace it).
+	signed=$(mktemp)
+	sbsign --key "$sign_key" --cert "$sign_cert" --output "$signed" "$efi" >/dev/null 2>"$signed.err" ||
+		{ cat "$signed.err" >&2; rm -f "$signed.err"; die "sbsign failed (a key with a passphrase? see README)"; }
+	rm -f "$signed.err"
+	if ! sbverify --cert "$sign_cert" "$signed" >/dev/null 2>&1; then
+		echo "make-usb-image.sh: sbverify does not accept the signed image" >&2
+		exit 3
+	fi
+	bytes=$(stat -c %s "$signed")
+	if [ "$bytes" -ge "$max_bytes" ]; then
+		echo "make-usb-image.sh: the signed image is $bytes bytes, not under $max_bytes" >&2
+		exit 3
+	fi
+	echo "signed $efi with $sign_cert: $bytes bytes, sbverify: Signature verification OK"
+	efi=$signed
+fi
 
 truncate -s "${size}M" "$tmp"
 # C12A7328-...: the EFI System Partition type GUID (UEFI 2.x, table 5.8).
@@ -84,7 +145,22 @@ PARTS
 truncate -s "$((part_sectors * 512))" "$part"
 mformat -i "$part" -F -T "$part_sectors" -h 64 -s 32 -H "$part_start" -c "$clusters" -v PMUTEST ::
 mmd -i "$part" ::/EFI ::/EFI/BOOT ::/pmutest
-mcopy -i "$part" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+if [ "$shim" = 1 ]; then
+	mcopy -i "$part" "$shim_dir/shimx64.efi.signed" ::/EFI/BOOT/BOOTX64.EFI
+	mcopy -i "$part" "$shim_dir/mmx64.efi.signed" ::/EFI/BOOT/mmx64.efi
+	mcopy -i "$part" "$efi" ::/EFI/BOOT/pmutest.efi
+	# options.csv: UTF-16LE with a byte-order mark; shim takes the text
+	# before the first comma as its second stage (a path from \EFI\ is
+	# used as it is).
+	csv=$(mktemp)
+	{ printf '\377\376'; printf '\\EFI\\BOOT\\pmutest.efi,pmutest\n' | iconv -f ASCII -t UTF-16LE; } >"$csv"
+	mcopy -i "$part" "$csv" ::/EFI/BOOT/options.csv
+	der=$(mktemp)
+	openssl x509 -in "$sign_cert" -outform DER -out "$der"
+	mcopy -i "$part" "$der" ::/pmutest-key.cer
+else
+	mcopy -i "$part" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+fi
 if [ -n "$config" ]; then
 	mcopy -i "$part" "$config" ::/EFI/BOOT/pmutest.cfg
 else
@@ -111,5 +187,6 @@ dd if="$part" of="$tmp" bs=1M seek=1 conv=notrunc,sparse status=none
 mv "$tmp" "$out"
 
 echo "wrote $out (${size} MiB, GPT, one FAT32 EFI System Partition)"
+[ "$shim" = 0 ] || echo "shim layout: enrol \\pmutest-key.cer once in MokManager (README \"Secure Boot\")"
 echo "write it to a USB stick (this destroys the stick's contents; check the device name with lsblk):"
 echo "  sudo dd if=$out of=/dev/sdX bs=4M conv=fsync status=progress"

@@ -45,7 +45,7 @@ DIR=$(mktemp -d "${TMPDIR:-/tmp}/pmutest-mutation.XXXXXX")
 for p in $(awk '$1 == "profile" { print $2 }' "$DIR/plan"); do
 	echo "base.$p --profile $p" >>"$DIR/jobs"
 done
-awk '$1 == "quirk" && $3 != "-" { print "q." $2 "." $3 " --profile " $3 " --quirk " $2 " --set known=0" }' \
+awk '($1 == "quirk" || $1 == "firmware") && $3 != "-" { print "q." $2 "." $3 " --profile " $3 " --quirk " $2 " --set known=0" }' \
 	"$DIR/plan" >>"$DIR/jobs"
 
 # Run: each job's KTAP in $DIR/<id>.out, its exit status in $DIR/<id>.rc.
@@ -153,6 +153,29 @@ for q in $(awk '$1 == "quirk" { print $2 }' "$DIR/plan" | uniq); do
 		status=1
 	fi
 done
+# Firmware-state quirks (what firmware may write after reset): the run must
+# name it ("# firmware state: ..." beyond the conforming run's) and fail no
+# test the conforming run passes: firmware is not the CPU.
+echo "== firmware state (quirk / profile / note; nothing may fail)"
+fw_total=0
+fw_ok=0
+for q in $(awk '$1 == "firmware" { print $2 }' "$DIR/plan" | uniq); do
+	for p in $(awk -v q="$q" '$1 == "firmware" && $2 == q && $3 != "-" { print $3 }' "$DIR/plan"); do
+		fw_total=$((fw_total + 1))
+		id=q.$q.$p
+		failed "$DIR/base.$p.out" >"$DIR/base.$p.failed"
+		new=$(failed "$DIR/$id.out" | comm -23 - "$DIR/base.$p.failed" | tr '\n' ' ')
+		grep '^# firmware state: ' "$DIR/base.$p.out" >"$DIR/base.$p.fw"
+		note=$(grep '^# firmware state: ' "$DIR/$id.out" | grep -vxF -f "$DIR/base.$p.fw" | head -n 1)
+		if [ -z "$new" ] && [ -n "$note" ] && grep -q '^# verdict: ' "$DIR/$id.out"; then
+			fw_ok=$((fw_ok + 1))
+			printf '  %-34s %-32s ok: %.90s\n' "$q" "$p" "${note#\# firmware state: }"
+		else
+			printf '  %-34s %-32s WRONG: failed [%s] note [%s]\n' "$q" "$p" "$new" "$note"
+			status=1
+		fi
+	done
+done
 # The other way: every test that runs on some profile is failed by a quirk.
 echo "== tests that run on some profile and no quirk fails"
 for p in $(awk '$1 == "profile" { print $2 }' "$DIR/plan"); do
@@ -173,7 +196,8 @@ printf 'mutation: %d profiles, %d runs on %s cores in %.2f s\n' "$nprof" "$runs"
 	"$(awk -v a="$T0" -v b="$T1" 'BEGIN { print b - a }')"
 [ "$KEEP" = 1 ] && echo "mutation: runs kept in $DIR"
 # One line for test runners: every conforming profile and every quirk is a check.
-echo "mutation: $((nprof_ok + caught + nran - nnever)) passed, $((nprof - nprof_ok + total - caught + nnever)) failed"
+echo "mutation: $((nprof_ok + caught + nran - nnever + fw_ok)) passed, $((nprof - nprof_ok + total - caught + nnever + fw_total - fw_ok)) failed"
 echo "caught $caught of $total quirks"
+echo "firmware state: $fw_ok of $fw_total runs reported it and failed nothing"
 echo "failed $((nran - nnever)) of $nran tests that run (each by at least one quirk)"
 exit $status

@@ -35,6 +35,9 @@
 #  13. the HTML report in headless Chromium: counts, failures, screenshot
 #      colours, filters, a 500-run matrix within 2 s, and diff
 #      (scripts/test-html-report.sh)
+#  14. Secure Boot enforced (scripts/test-secureboot.sh): the signed stick
+#      runs, the unsigned and tampered ones are refused, the shim layout runs
+#      once its key is enrolled
 #
 # Each step's full output is in build/test-logs/; the terminal gets one line a
 # step plus what failed. Every step ends with "N passed, N failed" (a step
@@ -274,7 +277,8 @@ run_step qemu-selftest qemu_run qemu-selftest tests/configs/selftest.cfg tests/e
 run_step sim-smp-silent smp_run sim-smp-silent tests/expectations/selftest-smp.txt 3 4 3 \
 	sh -c "build/host/pmusim --profile smp-synth-v5-x4 --config tests/configs/smp-silent-selftest.cfg >$LOGS/sim-smp-silent.ktap"
 run_step qemu-tcg-smp4 smp_run qemu-tcg-smp4 tests/expectations/qemu-tcg.txt 4 4 "" \
-	scripts/run-qemu.sh --smp 4 --log "$LOGS/qemu-tcg-smp4.ktap" --timeout "${QEMU_TIMEOUT:-300}"
+	scripts/run-qemu.sh --smp 4 --log "$LOGS/qemu-tcg-smp4.ktap" --screen "$LOGS/qemu-tcg-smp4.screen" \
+	--timeout "${QEMU_TIMEOUT:-300}"
 run_step qemu-smp4-silent smp_run qemu-smp4-silent tests/expectations/selftest-smp.txt 3 4 3 \
 	scripts/run-qemu.sh --smp 4 --config tests/configs/smp-silent-selftest.cfg \
 	--log "$LOGS/qemu-smp4-silent.ktap" --timeout "${QEMU_TIMEOUT:-300}"
@@ -289,6 +293,10 @@ run_step direct-append direct_append
 run_step sim-kvm-amd-pmu-off sim_platform kvm-amd-zen4-pmu-off tests/expectations/qemu-kvm-amd-pmu-off.txt
 run_step kvm-direct kvm_direct
 run_step direct-linux64 direct_linux64
+# The 4-CPU run's summary screen, row by row (a row per suite per CPU).
+run_step qemu-smp4-screen python3 scripts/check-screen.py "$LOGS/qemu-tcg-smp4.ktap" "$LOGS/qemu-tcg-smp4.screen"
+run_step qemu-secureboot scripts/test-secureboot.sh # signed, refused, shim + MOK (issue 22)
+run_step qemu-store-full scripts/test-store-full.sh   # no room: said, and the run ends normally
 
 # Issue 21: the machines it will meet (README "Platform facts").
 # also_check LOG PATTERN WHAT COMMAND...: the command's own counts (its last

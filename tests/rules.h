@@ -37,9 +37,10 @@
 	"SDM Vol.4 Table 2-2: IA32_PERF_CAPABILITIES (345H) exists if "                            \
 	"CPUID.01H:ECX[15] (PDCM) = 1"
 #define RULE_GLOBAL_CTRL_RESET                                                                     \
-	"SDM Vol.3B 20.2.2: at reset IA32_PERF_GLOBAL_CTRL has the enable bit "                    \
-	"of every GP counter set and the fixed ones clear (v1 software keeps "                     \
-	"working)"
+	"SDM Vol.3B 20.2.2, Vol.4 Table 2-2 (38FH): IA32_PERF_GLOBAL_CTRL bits "                   \
+	"other than the counter enables (and EN_PERF_METRICS) are reserved, so "                   \
+	"no software, firmware included, can have set them; its power-on "                         \
+	"value (GP enables set) is firmware state once the firmware ran"
 #define RULE_PERF_CAP_RO                                                                           \
 	"SDM Vol.4 Table 2-2: IA32_PERF_CAPABILITIES (345H) is read-only; WRMSR "                  \
 	"raises #GP"

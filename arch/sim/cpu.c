@@ -33,6 +33,24 @@ static void hide_fixed_counters(uint32_t leaf, struct cpuid_regs *r)
 	}
 }
 
+static bool cpuid_unlimited(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+
+/* IA32_MISC_ENABLE[22] (Limit CPUID Maxval, Vol. 4 Table 2-2): CPUID.0H:EAX
+ * reads at most 2, and a basic leaf above the maximum returns the highest
+ * basic leaf's data (Vol. 2A CPUID, "If a value entered for CPUID.EAX is
+ * higher than the maximum input value..."). */
+bool sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	if (!g_sim.cpuid_limited || leaf >= 0x80000000u)
+		return cpuid_unlimited(leaf, subleaf, r);
+	if (leaf > 2)
+		return cpuid_unlimited(2, 0, r);
+	bool known = cpuid_unlimited(leaf, subleaf, r);
+	if (leaf == 0 && r->eax > 2)
+		r->eax = 2;
+	return known;
+}
+
 /* --hypervisor SIG: the profile's CPUID seen as a guest of a hypervisor with
  * that CPUID.40000000H signature (01H:ECX[31] set, leaves 40000000H-01H),
  * and nothing else changed: how a known deviation's platform is proven. */
@@ -57,7 +75,7 @@ static bool hypervisor_leaf(uint32_t leaf, struct cpuid_regs *r)
 
 static bool sim_cpuid_profile(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 
-bool sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+static bool cpuid_unlimited(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	if (hypervisor_leaf(leaf, r))
 		return true;
@@ -297,6 +315,39 @@ void sim_pmu_reset(void)
 	/* Vol. 3A 10.4.7.1: LVT entries reset masked. */
 	g_sim.apic.lvt_pmi = APIC_LVT_MASKED;
 	g_sim.apic.irr = g_sim.apic.isr = false;
+	if (quirk(Q_FW_LEFT_COUNTERS))
+		sim_firmware_left_counters();
+	/* The firmware option "Limit CPUID Maxval" (Linux early_init_intel()
+	 * clears it on family 6 from model 0DH and later families). */
+	if (quirk(Q_FW_CPUID_LIMIT))
+		sim_wrmsr(MSR_IA32_MISC_ENABLE, MISC_ENABLE_LIMIT_CPUID);
+}
+
+/* What firmware that uses the PMU leaves behind (Linux check_hw_exists():
+ * "Broken BIOS detected"), written through WRMSR as the firmware would: a
+ * write the PMU refuses (#GP) is simply not made. */
+void sim_firmware_left_counters(void)
+{
+	const uint64_t evtsel = 0x43003c; /* EN | OS | USR, unhalted core cycles */
+	int saved_cpl = g_sim.cpl;
+	g_sim.cpl = 0;
+	if (caps_amd_like(&g_sim.caps)) {
+		sim_wrmsr(g_sim.caps.amd.perfctr_core ? MSR_F15H_PERF_CTL0 : MSR_K7_EVNTSEL0,
+			  evtsel);
+		sim_wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 1);
+	} else if (g_sim.version >= 1) {
+		sim_wrmsr(MSR_IA32_PERFEVTSEL(0), evtsel);
+		if (g_sim.version >= 2) {
+			/* counters 1 and 2 at every ring, as the issue's board left them */
+			uint64_t fixed = 0x330, global = 0;
+			if (sim_wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed) == 0)
+				global = BIT_ULL(33) | BIT_ULL(34);
+			uint64_t g = 0;
+			sim_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL, &g);
+			sim_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, g | global);
+		}
+	}
+	g_sim.cpl = saved_cpl;
 }
 
 /* One CPU of the machine, made current: its profile's CPUID and PMU. */

@@ -254,12 +254,16 @@ static void mutation_plan(void)
 			if (!quirk_applicable(q, &caps_of[i], order[i]) ||
 			    (picked >= 2 && (kinds & k)))
 				continue;
-			printf("quirk\t%s\t%s\n", g_quirks[q].name, order[i]->name);
+			/* A firmware-state quirk is checked the other way: a
+			 * note, and nothing failed (scripts/mutation.sh). */
+			printf("%s\t%s\t%s\n", quirk_is_firmware(q) ? "firmware" : "quirk",
+			       g_quirks[q].name, order[i]->name);
 			picked++;
 			kinds |= k;
 		}
 		if (!picked)
-			printf("quirk\t%s\t-\n", g_quirks[q].name);
+			printf("%s\t%s\t-\n", quirk_is_firmware(q) ? "firmware" : "quirk",
+			       g_quirks[q].name);
 	}
 }
 

@@ -33,7 +33,8 @@ static enum sim_msr_result cpu_rdmsr(uint32_t msr, uint64_t *val)
 			return SIM_MSR_NOT_MINE;
 		/* Bit 7 PERF_MON_AVAILABLE, bit 12 PEBS_UNAVAILABLE (RO). */
 		*val = (g_sim.arch_pmu || c->netburst ? MISC_ENABLE_PERF_MON_AVAILABLE : 0) |
-		       (c->ds ? 0 : MISC_ENABLE_PEBS_UNAVAILABLE) | BIT_ULL(0);
+		       (c->ds ? 0 : MISC_ENABLE_PEBS_UNAVAILABLE) | BIT_ULL(0) |
+		       (g_sim.cpuid_limited ? MISC_ENABLE_LIMIT_CPUID : 0);
 		return SIM_MSR_OK;
 	}
 	return SIM_MSR_NOT_MINE;
@@ -73,7 +74,11 @@ static enum sim_msr_result cpu_wrmsr(uint32_t msr, uint64_t val)
 			return SIM_MSR_OK;
 		return quirk(Q_PERF_CAP_WRITABLE) ? SIM_MSR_OK : SIM_MSR_GP;
 	case MSR_IA32_MISC_ENABLE:
-		return c->vendor == VENDOR_INTEL ? SIM_MSR_OK : SIM_MSR_NOT_MINE;
+		if (c->vendor != VENDOR_INTEL)
+			return SIM_MSR_NOT_MINE;
+		/* Bit 22 Limit CPUID Maxval is read/write (Vol. 4 Table 2-2). */
+		g_sim.cpuid_limited = (val & MISC_ENABLE_LIMIT_CPUID) != 0;
+		return SIM_MSR_OK;
 	}
 	return SIM_MSR_NOT_MINE;
 }

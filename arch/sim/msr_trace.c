@@ -74,6 +74,11 @@ static void undo_note(uint32_t msr)
 	undo_active = true;
 }
 
+void arch_msr_keep(void)
+{
+	n_undo = 0;
+}
+
 void sim_msr_undo_begin(void)
 {
 	n_undo = 0;

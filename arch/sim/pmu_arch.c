@@ -677,6 +677,8 @@ static void arch_reset(void)
 {
 	if (g_sim.version >= 2 && !quirk(Q_GLOBAL_CTRL_RESET_ZERO))
 		P->global_ctrl = g_sim.gp_reset;
+	if (g_sim.version >= 2 && quirk(Q_GLOBAL_CTRL_RESET_RSVD))
+		P->global_ctrl |= BIT_ULL(62);
 }
 
 const struct sim_family sim_family_arch =

@@ -38,6 +38,24 @@ static bool on_v2(const struct caps *c, const struct sim_profile *p)
 	return arch_version_at_least(c, 2);
 }
 
+/* Firmware-state quirks (quirk_is_firmware): the same machines, another
+ * verdict. */
+static bool fw_on_v2(const struct caps *c, const struct sim_profile *p)
+{
+	return on_v2(c, p);
+}
+
+static bool fw_on_counters(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) || caps_amd_like(c);
+}
+
+static bool fw_on_cpuid_limit(const struct caps *c, const struct sim_profile *p)
+{
+	return c->vendor == VENDOR_INTEL && c->max_basic_leaf > 2 &&
+	       (c->family > 6 || (c->family == 6 && c->model >= 0x0d));
+}
+
 static bool on_v4(const struct caps *c, const struct sim_profile *p)
 {
 	return arch_version_at_least(c, 4);
@@ -461,6 +479,13 @@ bool quirk_find(const char *name, enum quirk *q)
 		}
 	}
 	return false;
+}
+
+bool quirk_is_firmware(enum quirk q)
+{
+	return q < QUIRK_COUNT &&
+	       (g_quirks[q].applies == fw_on_v2 || g_quirks[q].applies == fw_on_counters ||
+		g_quirks[q].applies == fw_on_cpuid_limit);
 }
 
 bool quirk_applicable(enum quirk q, const struct caps *c, const struct sim_profile *p)

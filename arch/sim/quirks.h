@@ -114,10 +114,19 @@
 	      "RDMSR / WRMSR execute at CPL > 0 instead of #GP(0)")                                \
 	/* ---- Counting (Vol. 3B 20.2) ---- */                                                    \
 	QUIRK(                                                                                     \
-	    Q_GLOBAL_CTRL_RESET_ZERO, "global-ctrl-reset-zero", on_v2,                             \
+	    Q_GLOBAL_CTRL_RESET_ZERO, "global-ctrl-reset-zero", fw_on_v2,                          \
 	    "QEMU/KVM: QEMU kvm_put_msrs() writes its reset value 0 at KVM_PUT_RESET_STATE; KVM "  \
 	    "kvm_pmu_reset()/intel_pmu_reset() zero it too (torvalds/linux 0033fa35)",             \
 	    "IA32_PERF_GLOBAL_CTRL resets to 0 instead of the GP enable bits set")                 \
+	QUIRK(Q_GLOBAL_CTRL_RESET_RSVD, "global-ctrl-reset-reserved", on_v2, "hypothetical",       \
+	      "IA32_PERF_GLOBAL_CTRL comes out of reset with reserved bit 62 set")                 \
+	/* firmware state (fw_*: reported, never a FAIL; quirk_is_firmware) */                     \
+	QUIRK(Q_FW_LEFT_COUNTERS, "firmware-left-counters", fw_on_counters,                        \
+	      "HP ProLiant, Lenovo ThinkSystem, AMD boards (Linux check_hw_exists())",             \
+	      "firmware hands over with counters enabled (FIXED_CTR_CTRL = 0x330, PerfEvtSel0)")   \
+	QUIRK(Q_FW_CPUID_LIMIT, "firmware-cpuid-limit", fw_on_cpuid_limit,                         \
+	      "firmware option \"Limit CPUID Maxval\" (Linux early_init_intel())",                 \
+	      "firmware hands over with IA32_MISC_ENABLE[22] set: CPUID.0H:EAX reads 2")           \
 	QUIRK(Q_GLOBAL_CTRL_IGNORED, "global-ctrl-not-gating", on_v2, "hypothetical",              \
 	      "counting is not gated by IA32_PERF_GLOBAL_CTRL")                                    \
 	QUIRK(Q_EN_IGNORED, "evtsel-en-ignored", on_arch_pmu, "hypothetical",                      \
@@ -635,6 +644,9 @@ extern const struct quirk_desc g_quirks[QUIRK_COUNT];
 
 /* False when no quirk has that name. */
 bool quirk_find(const char *name, enum quirk *q);
+/* A firmware-state quirk: what firmware may write after reset. The suite
+ * must report it (# firmware state) and fail nothing (scripts/mutation.sh). */
+bool quirk_is_firmware(enum quirk q);
 /* Whether the deviation is observable on a machine with these caps. */
 bool quirk_applicable(enum quirk q, const struct caps *c, const struct sim_profile *p);
 

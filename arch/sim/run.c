@@ -244,3 +244,8 @@ bool arch_save_report(const char *name, const char *data, size_t len)
 	(void)len;
 	return false; /* the simulator's report is its stdout */
 }
+
+const char *arch_save_report_error(void)
+{
+	return "the simulator keeps no report: it is its standard output";
+}

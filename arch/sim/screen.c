@@ -36,3 +36,9 @@ enum arch_key arch_key_poll(void)
 {
 	return ARCH_KEY_NO_KEYBOARD;
 }
+
+/* The simulator never stays up after the verdict: nothing to wait for. */
+void arch_idle_ms(unsigned ms)
+{
+	(void)ms;
+}

@@ -243,6 +243,7 @@ struct sim_cpu {
 	uint64_t fixed_ctrl_valid, global_ctrl_valid;
 	uint64_t status_reset_valid, status_set_valid;
 	uint64_t perf_cap;
+	bool cpuid_limited; /* IA32_MISC_ENABLE[22] Limit CPUID Maxval set */
 	uint64_t perf_cap_value; /* IA32_PERF_CAPABILITIES this CPU reads with PDCM */
 
 	/* architectural state */
@@ -278,6 +279,8 @@ enum sim_config_result sim_configure(const struct sim_profile *p, const bool *qu
 				     unsigned errlen);
 bool sim_cpuid_raw(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 void sim_pmu_reset(void);
+/* The firmware-left-counters quirk: counters programmed as firmware leaves them. */
+void sim_firmware_left_counters(void);
 
 /* msr.c: the dispatcher over the families; returns the vector (0 or
  * X86_VEC_GP). */

@@ -108,6 +108,7 @@ struct x86_handoff {
 	/* Keep the report on the boot medium (boot/uefi: NV variables); NULL
 	 * when the front end has no such store. */
 	bool (*store_report)(const char *name, const char *data, size_t len);
+	const char *store_error; /* why store_report kept nothing; may be NULL */
 };
 
 /* The arch entry: builds the environment and calls kernel_main(&h->bi). */

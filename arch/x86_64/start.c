@@ -157,6 +157,12 @@ bool arch_save_report(const char *name, const char *data, size_t len)
 	return g_handoff->store_report && g_handoff->store_report(name, data, len);
 }
 
+const char *arch_save_report_error(void)
+{
+	const char *e = g_handoff->store_error;
+	return e && e[0] ? e : NULL;
+}
+
 /*
  * Ending the run, in order (the KTAP "# verdict:" line, printed before, is
  * the authority; the host reads it, not how the machine ended):

@@ -171,6 +171,12 @@ void x86_state_save(void)
 	undo_active = true;
 }
 
+void arch_msr_keep(void)
+{
+	n_undo = 0;
+	undo_overflow = false;
+}
+
 /* Puts everything back; returns the names of what differed, or NULL. */
 const char *x86_state_restore(void)
 {

@@ -10,18 +10,33 @@ EFI_FILE_HANDLE efi_boot_volume(EFI_HANDLE image)
 	EFI_LOADED_IMAGE *li = NULL;
 	EFI_SIMPLE_FILE_SYSTEM_PROTOCOL *fs = NULL;
 	EFI_FILE_HANDLE root = NULL;
-	EFI_BOOT_SERVICES *bs = gBS;
+	static EFI_GUID loaded_image = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+	static EFI_GUID simple_fs = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
+	EFI_BOOT_SERVICES *bs = efi_bs;
 
-	if (EFI_ERROR(bs->HandleProtocol(image, &gEfiLoadedImageProtocolGuid, (void **)&li)) ||
-	    !li || !li->DeviceHandle)
+	if (EFI_ERROR(bs->HandleProtocol(image, &loaded_image, (void **)&li)) || !li ||
+	    !li->DeviceHandle)
 		return NULL;
-	if (EFI_ERROR(bs->HandleProtocol(li->DeviceHandle, &gEfiSimpleFileSystemProtocolGuid,
-					 (void **)&fs)) ||
-	    !fs)
+	if (EFI_ERROR(bs->HandleProtocol(li->DeviceHandle, &simple_fs, (void **)&fs)) || !fs)
 		return NULL;
 	if (EFI_ERROR(fs->OpenVolume(fs, &root)))
 		return NULL;
 	return root;
+}
+
+/* The file's size from EFI_FILE_INFO (UEFI 2.x, 13.5 "EFI_FILE_PROTOCOL.GetInfo"). */
+static bool file_size(EFI_FILE_HANDLE f, UINT64 *size)
+{
+	static EFI_GUID file_info = EFI_FILE_INFO_ID;
+	UINTN n = 0;
+	if (f->GetInfo(f, &file_info, &n, NULL) != EFI_BUFFER_TOO_SMALL)
+		return false;
+	EFI_FILE_INFO *info = efi_alloc(n);
+	bool ok = info && !EFI_ERROR(f->GetInfo(f, &file_info, &n, info));
+	if (ok)
+		*size = info->FileSize;
+	efi_free(info);
+	return ok;
 }
 
 char *efi_read_file(EFI_FILE_HANDLE root, const CHAR16 *path, UINTN max_size, UINTN *size,
@@ -39,20 +54,18 @@ char *efi_read_file(EFI_FILE_HANDLE root, const CHAR16 *path, UINTN max_size, UI
 		*err = "options file present but cannot be opened";
 		return NULL;
 	}
-	EFI_FILE_INFO *info = LibFileInfo(f);
-	if (!info) {
+	UINT64 len = 0;
+	if (!file_size(f, &len)) {
 		f->Close(f);
 		*err = "options file: cannot read its size";
 		return NULL;
 	}
-	UINT64 len = info->FileSize;
-	FreePool(info);
 	if (len > max_size) {
 		f->Close(f);
 		*err = "options file larger than 64 KiB; ignored";
 		return NULL;
 	}
-	char *buf = AllocatePool(len + 1);
+	char *buf = efi_alloc(len + 1);
 	if (!buf) {
 		f->Close(f);
 		*err = "options file: out of memory";
@@ -62,7 +75,7 @@ char *efi_read_file(EFI_FILE_HANDLE root, const CHAR16 *path, UINTN max_size, UI
 	s = f->Read(f, &got, buf);
 	f->Close(f);
 	if (EFI_ERROR(s) || got != len) {
-		FreePool(buf);
+		efi_free(buf);
 		*err = "options file: read error";
 		return NULL;
 	}

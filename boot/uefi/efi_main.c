@@ -9,6 +9,7 @@
 #include "acpi.h"
 #include "pool.h"
 #include "arch.h"
+#include "bits.h"
 #include "efi_relocate.h"
 #include "options.h"
 
@@ -17,20 +18,53 @@
 #define CONFIG_SOURCE	"\\EFI\\BOOT\\pmutest.cfg"
 #define CONFIG_MAX_SIZE OPT_MAX_TEXT
 
-static void fatal(EFI_SYSTEM_TABLE *st, const CHAR16 *what, EFI_STATUS s)
+/* How long a loader error stays on the screen before control returns to the
+ * firmware (a key ends the wait): long enough to read and photograph. */
+#define FATAL_PAUSE_SECONDS 60
+
+/* What stops the run before the kernel's console exists is said with the
+ * firmware's console, and stays there: afterwards the firmware boots the
+ * next option and the screen is gone. */
+static void fatal(const char *what, EFI_STATUS s)
 {
-	Print(L"pmutest: %s: %r\n", what, s);
-	Print(L"Bail out! pmutest loader: %s\n", what);
-	/* Give the user time to read it, then return to the firmware. */
-	st->BootServices->Stall(5 * 1000 * 1000);
+	char st[32];
+	efi_print("pmutest: %s (%s)\n", what, efi_status_name(s, st, sizeof(st)));
+	efi_print("Bail out! pmutest loader: %s\n", what);
+	efi_print("pmutest: any key returns to the firmware (or wait %u s)\n", FATAL_PAUSE_SECONDS);
+	EFI_INPUT_KEY key;
+	for (unsigned i = 0; i < FATAL_PAUSE_SECONDS * 10; i++) {
+		if (efi_st->ConIn && !EFI_ERROR(efi_st->ConIn->ReadKeyStroke(efi_st->ConIn, &key)))
+			break;
+		efi_bs->Stall(100 * 1000);
+	}
 }
 
-static void find_framebuffer(struct boot_framebuffer *fb)
+/*
+ * The GOP that shows the firmware console: the one on ConsoleOutHandle when
+ * it has one (UEFI 2.x, 12.9: a GOP on the console's handle), else the
+ * first in the handle database. With several GPUs or a console splitter the
+ * first is not necessarily the screen the user looks at.
+ */
+static EFI_GRAPHICS_OUTPUT_PROTOCOL *console_gop(EFI_SYSTEM_TABLE *st)
 {
+	static EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
 	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop = NULL;
 
-	if (EFI_ERROR(LibLocateProtocol(&gEfiGraphicsOutputProtocolGuid, (void **)&gop)) || !gop ||
-	    !gop->Mode || !gop->Mode->Info)
+	if (st->ConsoleOutHandle &&
+	    !EFI_ERROR(efi_bs->HandleProtocol(st->ConsoleOutHandle, &gop_guid, (void **)&gop)) &&
+	    gop)
+		return gop;
+	gop = NULL;
+	if (EFI_ERROR(efi_bs->LocateProtocol(&gop_guid, NULL, (void **)&gop)))
+		return NULL;
+	return gop;
+}
+
+static void find_framebuffer(EFI_SYSTEM_TABLE *st, struct boot_framebuffer *fb)
+{
+	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop = console_gop(st);
+
+	if (!gop || !gop->Mode || !gop->Mode->Info)
 		return;
 	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *info = gop->Mode->Info;
 	/* Only direct 32-bit RGB/BGR framebuffers; BltOnly/bitmask are skipped. */
@@ -88,28 +122,40 @@ static void describe_memory(struct x86_handoff *h, EFI_MEMORY_DESCRIPTOR *map, U
 static EFI_STATUS allocate_pool_pages(EFI_SYSTEM_TABLE *st, struct x86_handoff *h)
 {
 	UINTN size = 0, key, dsize;
-	UINT32 dver;
-	EFI_MEMORY_DESCRIPTOR *map = LibMemoryMap(&size, &key, &dsize, &dver);
-	uint64_t end = 4ULL << 30;
+	EFI_MEMORY_DESCRIPTOR *map = efi_memory_map(&size, &key, &dsize);
+	uint64_t end = 4ULL << 30, splits = 0, free_bytes = 0;
 
 	if (!map)
 		return EFI_OUT_OF_RESOURCES;
-	size *= dsize; /* LibMemoryMap returns the entry count */
 	FOR_EACH_DESC(d, map, size, dsize)
 	{
 		if (map_end(d) > end)
 			end = map_end(d);
+		/* An uncached range splits large pages at both of its ends: up
+		 * to two tables per level below 1 GiB (arch/x86_64/paging.c). */
+		if (d->Type == EfiMemoryMappedIO || d->Type == EfiMemoryMappedIOPortSpace ||
+		    !(d->Attribute & EFI_MEMORY_WB))
+			splits++;
+		if (d->Type == EfiConventionalMemory)
+			free_bytes += d->NumberOfPages << EFI_PAGE_SHIFT;
 	}
-	FreePool(map);
+	efi_free(map);
 	if (h->bi.fb.base && h->bi.fb.base + (64ULL << 20) > end)
 		end = h->bi.fb.base + (64ULL << 20);
 
-	uint64_t bytes = boot_pool_bytes(end, h->cpu_count);
+	/* + the tables that uncached ranges split off (boot/pool.h counts
+	 * per GiB only). */
+	uint64_t bytes = boot_pool_bytes(end, h->cpu_count) + splits * 4 * 4096;
 	EFI_PHYSICAL_ADDRESS base = 0;
 	EFI_STATUS s = st->BootServices->AllocatePages(AllocateAnyPages, EfiLoaderData,
 						       EFI_SIZE_TO_PAGES(bytes), &base);
-	if (EFI_ERROR(s))
+	if (EFI_ERROR(s)) {
+		efi_print("pmutest: the page tables and stacks need %llu KiB; the firmware has "
+			  "%llu KiB free\n",
+			  (unsigned long long)(bytes >> 10),
+			  (unsigned long long)(free_bytes >> 10));
 		return s;
+	}
 	h->pool_base = base;
 	h->pool_size = EFI_SIZE_TO_PAGES(bytes) * EFI_PAGE_SIZE;
 	return EFI_SUCCESS;
@@ -174,7 +220,7 @@ static EFI_STATUS exit_boot_services(EFI_HANDLE image, EFI_SYSTEM_TABLE *st, str
 	if (s != EFI_BUFFER_TOO_SMALL)
 		return s;
 	UINTN cap = size + 16 * dsize;
-	EFI_MEMORY_DESCRIPTOR *map = AllocatePool(cap);
+	EFI_MEMORY_DESCRIPTOR *map = efi_alloc(cap);
 	if (!map)
 		return EFI_OUT_OF_RESOURCES;
 	for (int tries = 0; tries < 8; tries++) {
@@ -201,24 +247,31 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	uint64_t tsc = arch_rdtsc();
 	EFI_STATUS s;
 
-	/* GNU-EFI's globals, without InitializeLib(): its object also defines
-	 * memset/memcpy, which arch/x86_64 provides for the whole image. Pool
-	 * memory is EfiLoaderData so that it survives ExitBootServices. */
-	ST = st;
-	BS = st->BootServices;
-	RT = st->RuntimeServices;
-	LibImageHandle = image;
-	PoolAllocationType = EfiLoaderData;
+	efi_st = st;
+	efi_bs = st->BootServices;
+	efi_rt = st->RuntimeServices;
 	/* The firmware's 5-minute watchdog would reset a long run. */
 	st->BootServices->SetWatchdogTimer(0, 0, 0, NULL);
 
-	struct x86_handoff *h = AllocateZeroPool(sizeof(*h));
+	/* What would stop the arch before its console exists is refused here,
+	 * where the firmware's console can still say so. 5-level paging: the
+	 * arch builds 4-level tables, and CR4.LA57 cannot change while paging
+	 * is on (SDM Vol. 3A 4.1.1: only outside IA-32e mode). */
+	if (arch_read_cr4() & BIT_ULL(12)) {
+		fatal("the firmware runs 5-level paging (CR4.LA57 = 1); pmutest builds 4-level "
+		      "page tables: switch 5-level paging off in the firmware setup",
+		      EFI_UNSUPPORTED);
+		return EFI_UNSUPPORTED;
+	}
+	struct x86_handoff *h = efi_alloc(sizeof(*h));
 	if (!h) {
-		fatal(st, L"out of memory", EFI_OUT_OF_RESOURCES);
+		fatal("out of memory for the hand-over", EFI_OUT_OF_RESOURCES);
 		return EFI_OUT_OF_RESOURCES;
 	}
+	kmemset(h, 0, sizeof(*h));
 	h->bi.tsc_at_entry = tsc;
-	efi_report_store_init(st->RuntimeServices);
+	h->bi.secure_boot = efi_secure_boot_state();
+	efi_report_store_init(st->RuntimeServices, &h->store_error);
 
 	EFI_FILE_HANDLE root = efi_boot_volume(image);
 	const char *flushed = efi_report_flush(root);
@@ -233,19 +286,19 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	(void)acpi_read(&acpi, efi_find_rsdp(st), h, &has_madt);
 	h->store_report = efi_store_report;
 	reserve_trampoline(st, h);
-	find_framebuffer(&h->bi.fb);
+	find_framebuffer(st, &h->bi.fb);
 	if (st->FirmwareVendor)
 		h->bi.firmware_vendor = efi_strdup_ascii(st->FirmwareVendor);
 
 	s = allocate_pool_pages(st, h);
 	if (EFI_ERROR(s)) {
-		fatal(st, L"cannot allocate page-table memory", s);
+		fatal("cannot allocate page-table memory", s);
 		return s;
 	}
-	Print(L"pmutest: leaving boot services\n");
+	efi_print("pmutest: leaving boot services\n");
 	s = exit_boot_services(image, st, h);
 	if (EFI_ERROR(s)) {
-		fatal(st, L"ExitBootServices failed", s);
+		fatal("ExitBootServices failed", s);
 		return s;
 	}
 	/* No boot service from here on. */

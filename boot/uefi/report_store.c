@@ -25,6 +25,7 @@
  * as garbage.
  */
 #include "efi_boot.h"
+#include "ktap.h"
 #include "report_format.h"
 
 /* {706d7574-6573-7421-9a3c-5265706f7274}: "pmut" "es" "t!" .. "Report" */
@@ -36,11 +37,16 @@ static EFI_GUID report_guid = {
 #define TAIL_KEEP (12 * 1024)
 
 static EFI_RUNTIME_SERVICES *rt;
+/* Why the last efi_store_report() kept nothing ("" when it did), and where
+ * the hand-over looks for it (its store_error). */
+static char store_error[200];
+static const char **store_error_out;
 static CHAR16 meta_name[] = L"PmutestReport";
 
-void efi_report_store_init(EFI_RUNTIME_SERVICES *r)
+void efi_report_store_init(EFI_RUNTIME_SERVICES *r, const char **error_out)
 {
 	rt = r;
+	store_error_out = error_out;
 }
 
 static void chunk_name(CHAR16 *out, unsigned i)
@@ -136,6 +142,42 @@ static void view_init(struct report_view *v, const char *data, size_t len)
 	v->head = REPORT_CAP - 256 - TAIL_KEEP;
 }
 
+/* Space the variable store must keep: some firmware does not boot any more
+ * with a full store (Linux's efivars keeps the same 5 KiB,
+ * EFI_MIN_RESERVE in drivers/firmware/efi/vars.c). */
+#define STORE_RESERVE (5 * 1024)
+/* A variable's cost beyond its data: the header of an authenticated store
+ * entry and a name of up to 17 UCS-2 characters. */
+#define VAR_OVERHEAD 100
+
+/* QueryVariableInfo (UEFI 2.x, 8.2; runtime services of revision 2.0 and
+ * later) before any write: the report is stored only when the store keeps
+ * STORE_RESERVE bytes free after it. */
+static bool room_for(size_t packed_len)
+{
+	UINT64 max_store, remaining, max_var;
+	uint64_t need = packed_len +
+			((packed_len + CHUNK_SIZE - 1) / CHUNK_SIZE + 1) * VAR_OVERHEAD +
+			sizeof(struct report_meta);
+
+	if (rt->Hdr.Revision < (2u << 16) /* UEFI 2.0 */)
+		return true; /* UEFI 1.x: no QueryVariableInfo, nothing to ask */
+	if (EFI_ERROR(rt->QueryVariableInfo(REPORT_ATTRS, &max_store, &remaining, &max_var))) {
+		ksnprintf(store_error, sizeof(store_error),
+			  "the firmware does not say how much of its variable store is free "
+			  "(QueryVariableInfo failed): not written, so as not to fill it");
+		return false;
+	}
+	if (remaining < need + STORE_RESERVE) {
+		ksnprintf(store_error, sizeof(store_error),
+			  "the UEFI variable store has %llu bytes free; the report needs %llu and "
+			  "%u must stay free for the firmware: not written",
+			  (unsigned long long)remaining, (unsigned long long)need, STORE_RESERVE);
+		return false;
+	}
+	return true;
+}
+
 bool efi_store_report(const char *name, const char *data, size_t len)
 {
 	static uint8_t text[REPORT_CAP];
@@ -147,11 +189,16 @@ bool efi_store_report(const char *name, const char *data, size_t len)
 
 	if (!rt)
 		return false;
+	store_error[0] = 0;
+	if (store_error_out)
+		*store_error_out = store_error;
 	view_init(&v, data, len);
 	size_t text_len = view_len(&v);
 	for (size_t i = 0; i < text_len; i++)
 		text[i] = (uint8_t)view_at(&v, i);
 	size_t total = lz_compress(text, text_len, packed, sizeof(packed), &work), done = 0;
+	if (!room_for(total))
+		return false;
 	unsigned chunks = 0;
 	bool ok = true;
 	while (done < total && chunks < MAX_CHUNKS) {
@@ -159,13 +206,15 @@ bool efi_store_report(const char *name, const char *data, size_t len)
 		chunk_name(vname, chunks);
 		if (EFI_ERROR(
 			rt->SetVariable(vname, &report_guid, REPORT_ATTRS, n, packed + done))) {
+			ksnprintf(store_error, sizeof(store_error),
+				  "SetVariable failed after %u of the report's variables", chunks);
 			ok = false;
 			break;
 		}
 		done += n;
 		chunks++;
 	}
-	SetMem(&meta, sizeof(meta), 0);
+	kmemset(&meta, 0, sizeof(meta));
 	meta.magic = REPORT_MAGIC;
 	meta.format = REPORT_FORMAT_LZ1;
 	meta.chunks = chunks;
@@ -220,8 +269,9 @@ static void file_name(CHAR16 *out, const struct report_meta *m, unsigned attempt
 		out[n++] = L'-';
 		n = append_safe(out, n, num, sizeof(num));
 	}
+	for (const char *e = ".ktap"; *e; e++)
+		out[n++] = (CHAR16)*e;
 	out[n] = 0;
-	StrCat(out, L".ktap");
 }
 
 #define MAX_NAME_ATTEMPTS 999
@@ -241,8 +291,8 @@ static char *load_text(const struct report_meta *m, UINTN *len, const char **why
 {
 	CHAR16 vname[24];
 	UINT32 attrs;
-	uint8_t *packed = AllocatePool(m->stored + 1);
-	char *text = AllocatePool(m->text_len + 1);
+	uint8_t *packed = efi_alloc(m->stored + 1);
+	char *text = efi_alloc(m->text_len + 1);
 	*why = "a saved report is in UEFI variables but memory ran out; kept";
 	if (!packed || !text)
 		goto fail;
@@ -256,7 +306,7 @@ static char *load_text(const struct report_meta *m, UINTN *len, const char **why
 	}
 	size_t produced = 0;
 	enum lz_status st = lz_decompress(packed, got, (uint8_t *)text, m->text_len, &produced);
-	FreePool(packed);
+	efi_free(packed);
 	packed = NULL;
 	if (report_text_check(m, st, (const uint8_t *)text, produced) != REPORT_TEXT_CORRUPT) {
 		*len = produced;
@@ -267,9 +317,9 @@ static char *load_text(const struct report_meta *m, UINTN *len, const char **why
 		       "nothing written");
 fail:
 	if (packed)
-		FreePool(packed);
+		efi_free(packed);
 	if (text)
-		FreePool(text);
+		efi_free(text);
 	return NULL;
 }
 
@@ -310,22 +360,21 @@ const char *efi_report_flush(EFI_FILE_HANDLE root)
 		file_name(fname, &meta, attempt);
 		s = efi_create_file(root, L"\\pmutest", fname, text, got);
 	} while (s == EFI_ACCESS_DENIED && ++attempt <= MAX_NAME_ATTEMPTS);
-	FreePool(text);
-	CHAR16 *msg;
+	efi_free(text);
+	char *name = efi_strdup_ascii(fname), msg[320], st[32];
 	if (EFI_ERROR(s)) {
-		msg = PoolPrint(L"the saved report of the previous run could not be written to "
-				L"\\pmutest\\%s (%r); it stays in UEFI variables",
-				fname, s);
+		ksnprintf(msg, sizeof(msg),
+			  "the saved report of the previous run could not be written to "
+			  "\\pmutest\\%s (%s); it stays in UEFI variables",
+			  name ? name : "?", efi_status_name(s, st, sizeof(st)));
 	} else {
 		discard(NULL);
-		msg = PoolPrint(L"the report of the previous run (%ld of %ld bytes%s) was written "
-				L"to \\pmutest\\%s",
-				(UINT64)got, meta.original, meta.complete ? L"" : L", incomplete",
-				fname);
+		ksnprintf(msg, sizeof(msg),
+			  "the report of the previous run (%llu of %llu bytes%s) was written "
+			  "to \\pmutest\\%s",
+			  (unsigned long long)got, (unsigned long long)meta.original,
+			  meta.complete ? "" : ", incomplete", name ? name : "?");
 	}
-	if (!msg)
-		return "a saved report was handled, but no memory for the message";
-	char *a = efi_strdup_ascii(msg);
-	FreePool(msg);
-	return a;
+	efi_free(name);
+	return efi_strdup(msg);
 }

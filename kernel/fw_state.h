@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Firmware is not the CPU. The firmware runs after reset and may program
+ * the PMU (counters left enabled, counters used from SMM, "Limit CPUID
+ * Maxval"); what it wrote is reported as firmware state, never judged as
+ * a CPU deviation. The suites start from a state pmutest set itself
+ * (pmu_reset_all before every test).
+ */
+#ifndef PMUTEST_FW_STATE_H
+#define PMUTEST_FW_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* On each CPU before its CPUID is decoded: an Intel CPU whose firmware set
+ * IA32_MISC_ENABLE[22] (Limit CPUID Maxval) has the bit cleared, as Linux
+ * does (arch/x86/kernel/cpu/intel.c, early_init_intel()). */
+void fw_state_lift_cpuid_limit(void);
+
+/* On the boot CPU, with g_caps decoded and before any test: the counter
+ * controls as the firmware handed them over. */
+void fw_state_read(void);
+/* "# firmware state: ..." lines. */
+void fw_state_report(void);
+/* IA32_PERF_GLOBAL_CTRL at hand-over; false when it was not readable. */
+bool fw_state_global_ctrl(uint64_t *val);
+
+/* MSR_SMI_COUNT (34H) where the CPU has it (Intel, Nehalem and later,
+ * SDM Vol. 4 Table 2-20 and later tables); false elsewhere. */
+bool fw_smi_count(uint64_t *count);
+
+#endif
