@@ -23,3 +23,8 @@ $(DIRECT_ELF): $(DIRECT_OBJS) boot/direct/linker.ld mk/direct.mk
 	@# Nothing may be left to resolve, and the PVH note must be there.
 	@if nm -u $@ | grep . ; then echo "error: undefined symbols in $@" >&2; rm -f $@; exit 1; fi
 	@readelf -n $@ | grep -q 'Xen.*0x00000012' || { echo "error: $@ has no PVH note" >&2; rm -f $@; exit 1; }
+
+# Rebuild the front end when a header it includes changes (handoff.h: a
+# stale direct_main.o with an older hand-over layout passed a trampoline
+# page the arch never saw).
+-include $(patsubst %.c,$(EFI_BUILD)/%.d,$(DIRECT_C_SRCS))
