@@ -81,6 +81,9 @@ static void describe_run(const struct boot_info *bi)
 		ktap_diag(&g_ktap, "memory: %llu MiB usable in %u map entries",
 			  (unsigned long long)(bi->usable_memory >> 20), bi->memory_map_count);
 	ktap_diag(&g_ktap, "local APIC: %s mode", arch_apic_is_x2apic() ? "x2APIC" : "xAPIC");
+	char mc[64];
+	describe_microcode(mc, sizeof(mc));
+	ktap_diag(&g_ktap, "microcode: %s", mc);
 }
 
 /* A duration in TSC cycles, and in milliseconds when the TSC rate is known. */

@@ -328,7 +328,7 @@ static enum screen_color verdict_color(enum run_status st)
 
 /* The microcode revision where the MSR reads (SDM: write 0, CPUID.01H, read
  * EDX; AMD: PATCH_LEVEL in EAX). */
-static void describe_microcode(char *buf, size_t size)
+void describe_microcode(char *buf, size_t size)
 {
 	uint64_t v = 0;
 	int vec = 0;

@@ -40,4 +40,8 @@ struct screen_summary {
 /* Draws the summary's first page and publishes the screen's text. */
 void screen_summary(const struct screen_summary *s);
 
+/* The running CPU's microcode revision, or why there is none to give
+ * (MSR 8BH; screen.c): for the report's header and the summary. */
+void describe_microcode(char *buf, size_t size);
+
 #endif
