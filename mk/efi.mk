@@ -4,7 +4,7 @@
 # GNU-EFI's crt0 (+ libefi/libgnuefi) links the core (kernel/, tests/), the
 # UEFI front end (boot/uefi/, with boot/'s shared readers) and the machine
 # layer (arch/x86_64/) into a position-
-# independent ELF through our own linker.ld; objcopy turns that into PE.
+# independent ELF through boot/uefi/linker.ld; objcopy turns that into PE.
 #
 #   make efi                      the image
 #   make efi EFI_EXTRA_SRCS=x.c   add sources (throwaway kernels in tests)
@@ -60,7 +60,7 @@ efi: $(EFI_IMAGE)
 
 # --strip-all: the COFF symbol table (40 KiB) is of no use to a firmware;
 # the ELF keeps the symbols for debugging. Zero-filled data is .bss, which
-# the PE file does not store (linker.ld): `make test` keeps the image under
+# the PE file does not store (boot/uefi/linker.ld): `make test` keeps the image under
 # EFI_MAX_BYTES.
 EFI_OBJCOPY := objcopy $(EFI_SECTIONS) --strip-all --target efi-app-x86_64 --subsystem=10
 EFI_MAX_BYTES := 262144

@@ -55,7 +55,7 @@ struct x86_fixup {
 };
 extern const struct x86_fixup __start_x86_fixup[], __stop_x86_fixup[];
 
-/* Linker-script symbols (linker.ld). */
+/* Linker-script symbols (boot/uefi/linker.ld, boot/direct/linker.ld). */
 extern char __user_text_start[], __user_text_end[];
 extern char __user_data_start[], __user_data_end[];
 extern char ImageBase[], _edata[];
