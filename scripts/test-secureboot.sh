@@ -21,14 +21,9 @@ cd "$(dirname "$0")/.."
 PATH=$PATH:/usr/sbin:/sbin
 
 out=${1:-build/test-logs/secureboot}
-mkdir -p "$out"
-rm -f "$out"/*
 # shellcheck source=scripts/lib/checks.sh
 . scripts/lib/checks.sh
-finish() {
-	checks_summary
-	exit
-}
+checks_outdir "$out"
 expect=tests/expectations/qemu-tcg.txt
 snakeoil_vars=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd
 ms_vars=/usr/share/OVMF/OVMF_VARS_4M.ms.fd
@@ -121,4 +116,4 @@ python3 scripts/ovmf-vars.py add-mok "$out/ms-mok.fd" "$out/key.cer" >"$out/ovmf
 check "MokList with the key added to a copy of $ms_vars" $?
 boot shim "$out/shim.img" "$out/ms-mok.fd"
 verdict_run shim "the shim layout with the key enrolled"
-finish
+checks_finish

@@ -22,14 +22,9 @@ cd "$(dirname "$0")/.."
 PATH=$PATH:/usr/sbin:/sbin # sfdisk
 
 out=${1:-build/test-logs/stick}
-mkdir -p "$out"
-rm -f "$out"/*
 # shellcheck source=scripts/lib/checks.sh
 . scripts/lib/checks.sh
-finish() {
-	checks_summary
-	exit
-}
+checks_outdir "$out"
 
 efi=build/BOOTX64.EFI
 size=$(stat -c %s "$efi" 2>/dev/null || echo 0)
@@ -39,7 +34,7 @@ check "$efi is $size bytes (under 256 KiB)" $?
 img=$out/pmutest-usb.img
 scripts/make-usb-image.sh --out "$img" >"$out/make-image.txt" 2>&1
 check "make-usb-image.sh wrote $img" $?
-[[ -f $img ]] || finish
+[[ -f $img ]] || checks_finish
 parts=$(sfdisk -d "$img" 2>/dev/null)
 grep -q '^label: gpt' <<<"$parts" &&
 	[[ $(grep -c '^[^ ]*img[0-9]* :' <<<"$parts") -eq 1 ]] &&
@@ -82,4 +77,4 @@ grep -v '^# report saved' "$out/boot-1.ktap" | cmp -s - "$out/stored.ktap"
 check "the stored report is byte for byte boot 1's log (before \"# report saved\")" $?
 [[ $(mdir -b -i "$esp" ::/pmutest 2>/dev/null | grep -c '\.ktap$') -eq 1 ]]
 check "\\pmutest\\ holds that one report (boot 2's own waits in the variables)" $?
-finish
+checks_finish

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=bash
 # Sourced by the scripts that are a `make test` step of their own
-# (robustness.sh, test-stick.sh): one "ok"/"not ok" line a check, and the
+# (robustness.sh, test-stick.sh, test-secureboot.sh...): one "ok"/"not ok" line a check, and the
 # closing "N passed, N failed" that scripts/run-tests.sh reads.
 
 checks_passed=0
@@ -22,4 +22,17 @@ check() {
 checks_summary() {
 	echo "$checks_passed passed, $checks_failed failed"
 	[[ $checks_failed -eq 0 ]]
+}
+
+# checks_finish: the closing line, then the script's exit with its status
+# (also the way out of a step that cannot go on).
+checks_finish() {
+	checks_summary
+	exit
+}
+
+# checks_outdir DIR: DIR made and emptied, so that what is in it is this
+# run's only.
+checks_outdir() {
+	mkdir -p "$1" && rm -f "$1"/*
 }
