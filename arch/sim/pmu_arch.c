@@ -518,6 +518,23 @@ static bool unavailable_arch_event(uint64_t sel)
 	return false;
 }
 
+/* The bits the 2023-2026 parts define, as the documents describe them and
+ * independently of the suite's reading (issue 27): BR_CNTR (35) on PMCi
+ * when CPUID.(1CH,0):ECX[16 + i] (Linux 33744916196b, `lbr_counters`, one
+ * bit per PMC0-3), RDPMC_USR_DISABLE (37) on every counter when
+ * CPUID.(23H,0):EBX[2] (Linux 59af95e028d4). */
+uint64_t sim_evtsel_new_bits(unsigned i)
+{
+	const struct caps *c = &g_sim.caps;
+	uint64_t bits = 0;
+
+	if (c->arch_lbr.present && i < 4 && (c->arch_lbr.event_logging >> i) & 1)
+		bits |= PERFEVTSEL_BR_CNTR;
+	if (c->l23.present && c->l23.rdpmc_user_disable)
+		bits |= PERFEVTSEL_RDPMC_USR_DISABLE;
+	return bits;
+}
+
 /* IA32_PERFEVTSELi's reserved bits: the high half as caps.c reads the SDM
  * (caps_evtsel_high_reserved), AnyThread (21) unless version 3 allows it. */
 static uint64_t evtsel_reserved(unsigned i)
@@ -533,7 +550,7 @@ static uint64_t evtsel_reserved(unsigned i)
 		res &= ~PERFEVTSEL_IN_TXCP;
 	if (!g_sim.anythread_ok)
 		res |= PERFEVTSEL_ANY;
-	return res;
+	return res & ~sim_evtsel_new_bits(i);
 }
 
 static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)

@@ -289,6 +289,10 @@ static const struct {
 #define MAX_DUMPS 64
 static struct sim_profile dumps[MAX_DUMPS];
 static unsigned n_dumps;
+/* The generations of issue 27 (generations.c), on their dumps. */
+#define MAX_GENERATIONS 16
+static struct sim_profile generations[MAX_GENERATIONS];
+static unsigned n_generations;
 /* Platform models (platforms.c), on their host dumps; listed last. */
 #define MAX_PLATFORMS 8
 static struct sim_profile platforms[MAX_PLATFORMS];
@@ -328,6 +332,25 @@ void sim_load_profiles(const char *dir)
 	}
 	closedir(d);
 	qsort(dumps, n_dumps, sizeof(dumps[0]), cmp_name);
+	for (unsigned i = 0; i < sim_generation_count && n_generations < MAX_GENERATIONS; i++) {
+		const struct sim_generation *g = &sim_generations[i];
+		char *path = malloc(strlen(dir) + strlen(g->dump) + 2);
+		if (!path)
+			exit(3);
+		sprintf(path, "%s/%s", dir, g->dump);
+		if (access(path, R_OK) != 0) {
+			free(path); /* no such dump here: no such profile */
+			continue;
+		}
+		generations[n_generations++] = (struct sim_profile){
+		    .name = g->name,
+		    .desc = g->desc,
+		    .dump_path = path,
+		    .entries = g->overrides,
+		    .n_entries = g->n_overrides,
+		    .perf_capabilities = g->perf_capabilities,
+		};
+	}
 	for (unsigned i = 0; i < sim_platform_count && n_platforms < MAX_PLATFORMS; i++) {
 		const struct sim_platform *pl = &sim_platforms[i];
 		char *path = malloc(strlen(dir) + strlen(pl->host_dump) + 2);
@@ -378,9 +401,9 @@ static const struct sim_profile *machine_at(unsigned i);
 
 unsigned sim_profile_count(void)
 {
-	unsigned n = ARRAY_SIZE(builtins) + n_dumps + n_platforms;
+	unsigned n = ARRAY_SIZE(builtins) + n_dumps + n_generations + n_platforms;
 
-	while (machine_at(n - ARRAY_SIZE(builtins) - n_dumps - n_platforms))
+	while (machine_at(n - ARRAY_SIZE(builtins) - n_dumps - n_generations - n_platforms))
 		n++;
 	return n;
 }
@@ -421,6 +444,9 @@ const struct sim_profile *sim_profile_at(unsigned i)
 	if (i < n_dumps)
 		return &dumps[i];
 	i -= n_dumps;
+	if (i < n_generations)
+		return &generations[i];
+	i -= n_generations;
 	if (i < n_platforms)
 		return &platforms[i];
 	return machine_at(i - n_platforms);
