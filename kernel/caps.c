@@ -768,7 +768,30 @@ uint64_t caps_evtsel_high_reserved(const struct caps *c, unsigned counter)
 		res &= ~PERFEVTSEL_EQ;
 	if (c->l23.present && c->l23.umask2)
 		res &= ~PERFEVTSEL_UMASK2;
+	/* BR_CNTR (35), LBR branch-counter logging: CPUID.(1CH,0):ECX[19:16]
+	 * one bit per IA32_PMC0-3 (Linux `cpuid28_ecx.lbr_counters`,
+	 * 33744916196b). RDPMC_USR_DISABLE (37): CPUID.(23H,0):EBX[2] (Linux
+	 * 59af95e028d4, "starting with Panther Cove"). */
+	if (c->arch_lbr.present && counter < 4 && ((c->arch_lbr.event_logging >> counter) & 1))
+		res &= ~PERFEVTSEL_BR_CNTR;
+	if (c->l23.present && c->l23.rdpmc_user_disable)
+		res &= ~PERFEVTSEL_RDPMC_USR_DISABLE;
 	return res;
+}
+
+uint64_t caps_fixed_ctrl_high_defined(const struct caps *c)
+{
+	uint64_t def = 0;
+
+	for (unsigned i = 0; i < 8; i++) {
+		if (!((c->pm.fixed_supported >> i) & 1))
+			continue;
+		if (c->perf_cap.valid && c->perf_cap.pebs_baseline)
+			def |= FIXED_CTRL_ADAPTIVE(i);
+		if (c->l23.present && c->l23.rdpmc_user_disable)
+			def |= FIXED_CTRL_RDPMC_USR_DISABLE(i);
+	}
+	return def;
 }
 
 /* IA32_PERF_CAPABILITIES (345H), SDM Vol. 3B 20.9 / Figure 20-68 and Vol. 4

@@ -267,9 +267,18 @@ const char *caps_absurd(const struct caps *c, char *buf, unsigned size);
  * HLE or RTM on IA32_PERFEVTSEL2 only (Vol.3B "Performance Monitoring and
  * Intel TSX"), Adaptive_Record (34) with IA32_PERF_CAPABILITIES.
  * PEBS_BASELINE[14] (Vol.3B "Adaptive PEBS"), EQ (36) and UMASK2 (47:40)
- * with CPUID.(23H,0):EBX[1] / EBX[0]. The rest is reserved. The suite's
+ * with CPUID.(23H,0):EBX[1] / EBX[0], BR_CNTR (35) on IA32_PERFEVTSEL0-3 with
+ * CPUID.(1CH,0):ECX[16 + counter], RDPMC_USR_DISABLE (37) with
+ * CPUID.(23H,0):EBX[2]. The rest is reserved. The suite's
  * sweeps and the simulator both use this one reading. */
 uint64_t caps_evtsel_high_reserved(const struct caps *c, unsigned counter);
+
+/* Bits 63:32 of IA32_FIXED_CTR_CTRL that an enumeration defines for a fixed
+ * counter that exists: Adaptive_Record 32 + 4i with PEBS_BASELINE (Vol.3B
+ * "Adaptive PEBS"), RDPMC_USR_DISABLE 33 + 4i with CPUID.(23H,0):EBX[2]. A
+ * probe of an absent counter's field (8 + i sits on those bits) must not
+ * take one of them for reserved. */
+uint64_t caps_fixed_ctrl_high_defined(const struct caps *c);
 
 /* Architectural PEBS: PEBS_FMT = 0FH and CPUID.(23H,0):EAX[5:4] = 11B
  * (Linux d243d0bb64af: `pebs_format == 0xf` and both sub-leaves). Where it

@@ -325,7 +325,8 @@
 	"(#GP(0)) except those enumerated: IN_TX 32 and IN_TXCP 33 (PERFEVTSEL2 only) with "       \
 	"CPUID.(07H,0):EBX HLE[4]/RTM[11] (Vol.3B 20.3.6.5), Adaptive_Record 34 with "             \
 	"IA32_PERF_CAPABILITIES.PEBS_BASELINE[14] (Vol.3B 20.9.2), EQ 36 and UMASK2 47:40 by "     \
-	"CPUID.(23H,0):EBX"
+	"CPUID.(23H,0):EBX; BR_CNTR 35 on PERFEVTSEL0-3 by CPUID.(1CH,0):ECX[19:16], "             \
+	"RDPMC_USR_DISABLE 37 by CPUID.(23H,0):EBX[2] (ISE; Linux cpuid28_ecx, cpuid35_ebx)"
 #define RULE_EVTSEL_HIGH_DEFINED                                                                   \
 	"SDM Vol.3B 20.3.6.5 (IN_TX, IN_TXCP), 20.9.2 (Adaptive_Record), CPUID leaf 23H (EQ, "     \
 	"UMASK2): an IA32_PERFEVTSELx field the CPU enumerates is writable and reads back"
@@ -680,6 +681,15 @@
 #define RULE_METRICS_L1_EVENTS                                                                     \
 	"SDM Vol.3B Table 20-1 (topdown events, CPUID.0AH:EBX[11:8]): backend bound, bad "         \
 	"speculation, frontend bound and retiring partition TOPDOWN.SLOTS; our tolerance: 1% + 64"
+
+/* Issue 27: PEBS on the 2023-2026 parts (tests/pebs.c) */
+#define RULE_PEBS_TIMED                                                                            \
+	"ISE 8.4.1 Timed PEBS (IA32_PERF_CAPABILITIES.PEBS_TIMING_INFO[17]): the basic group's "   \
+	"record format field is [31:0] and [47:32] the retire latency; [63:48] the record size"
+#define RULE_PEBS_RESET_LAYOUT                                                                     \
+	"SDM Vol.3B 18.4.9 (DS save area, PEBS counter reset fields): 8 GP + 4 fixed reset "       \
+	"fields up to PEBS format 4, 32 GP + 16 fixed from format 5 (fixed i at 32 + i); the "     \
+	"counter is reloaded from its own field after the record"
 
 /* TSX qualifiers (tests/tsx.c) */
 #define RULE_IN_TX_INSIDE_ONLY                                                                     \

@@ -56,7 +56,9 @@ static unsigned reset_slot(bool fixed, unsigned idx)
 
 	if (!fixed)
 		return DS_PEBS_RESET + idx;
-	return (fmt >= 5 ? DS_PEBS_RESET_FIXED_FMT5 : DS_PEBS_RESET_FIXED) + idx;
+	if (fmt >= 5 && !quirk(Q_PEBS_RESET_FMT4_LAYOUT))
+		return DS_PEBS_RESET_FIXED_FMT5 + idx;
+	return DS_PEBS_RESET_FIXED + idx;
 }
 
 static bool has_ds(void)
@@ -200,7 +202,9 @@ static void write_record(uint64_t *r, unsigned qwords, bool adaptive, uint64_t a
 	}
 	uint64_t cfg = adaptive && !quirk(Q_PEBS_FORMAT_FIELD_ZERO) ? S.data_cfg : 0;
 	unsigned size = record_qwords(adaptive, S.data_cfg, true) * 8;
-	if (g_sim.perf_cap & PERF_CAP_PEBS_TIMING_INFO)
+	if (g_sim.perf_cap & PERF_CAP_PEBS_TIMING_INFO && quirk(Q_PEBS_TIMED_GROUPS_HIGH))
+		r[0] = ((cfg & GENMASK_ULL(15, 0)) << 32) | ((uint64_t)size << 48);
+	else if (g_sim.perf_cap & PERF_CAP_PEBS_TIMING_INFO)
 		r[0] = (cfg & GENMASK_ULL(31, 0)) | ((uint64_t)SIM_RETIRE_LATENCY << 32) |
 		       ((uint64_t)size << 48);
 	else

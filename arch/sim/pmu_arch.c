@@ -550,6 +550,8 @@ static uint64_t evtsel_reserved(unsigned i)
 		res &= ~PERFEVTSEL_IN_TXCP;
 	if (!g_sim.anythread_ok)
 		res |= PERFEVTSEL_ANY;
+	if (quirk(Q_EVTSEL_NEW_BITS_REJECTED))
+		return res | PERFEVTSEL_BR_CNTR | PERFEVTSEL_RDPMC_USR_DISABLE;
 	return res & ~sim_evtsel_new_bits(i);
 }
 
