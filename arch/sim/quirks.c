@@ -481,6 +481,18 @@ static bool on_evtsel_new_bits(const struct caps *c, const struct sim_profile *p
 					       (c->l23.present && c->l23.rdpmc_user_disable));
 }
 
+/* Instructions Retired, and with it Branch Instructions Retired, available
+ * (the SRF7 overcount rows). */
+static bool on_instructions_event(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && c->pm.event_available[ARCH_EVENT_INSTRUCTIONS];
+}
+
+static bool on_instructions_and_branches(const struct caps *c, const struct sim_profile *p)
+{
+	return on_instructions_event(c, p) && c->pm.event_available[ARCH_EVENT_BRANCHES];
+}
+
 /* ---- The table ------------------------------------------------------------ */
 
 const struct quirk_desc g_quirks[QUIRK_COUNT] = {

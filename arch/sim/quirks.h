@@ -638,7 +638,17 @@
 	      on_evtsel_new_bits,                                                                  \
 	      "hypothetical (a VMM or CPU predating CPUID.(1CH,0):ECX[19:16] / (23H,0):EBX[2])",  \
 	      "IA32_PERFEVTSELx bits 35 (BR_CNTR) and 37 (RDPMC_USR_DISABLE) raise #GP(0) "        \
-	      "where CPUID enumerates them")
+	      "where CPUID enumerates them")                                                       \
+	QUIRK(Q_ATOM_VMEXIT_OVERCOUNT, "atom-vmexit-overcount", on_instructions_and_branches,      \
+	      "Sierra Forest and earlier Atom servers, erratum SRF7 (kvm-unit-tests 3ffdf39c; "    \
+	      "kernel/known.c atom-srf7-vmexit-overcount)",                                        \
+	      "each VM exit and entry of an intercepted instruction counts one more instruction "  \
+	      "retired and one more branch retired")                                               \
+	QUIRK(Q_CWF_VMEXIT_INSN_OVERCOUNT, "cwf-vmexit-insn-overcount", on_instructions_event,     \
+	      "Clearwater Forest, erratum SRF7 as kvm-unit-tests 3ffdf39c applies it there "       \
+	      "(kernel/known.c cwf-vmexit-insn-overcount)",                                        \
+	      "each VM exit and entry of an intercepted instruction counts one more instruction "  \
+	      "retired")
 
 enum quirk {
 #define QUIRK(id, name, applies, where, desc) id,

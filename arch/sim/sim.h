@@ -149,6 +149,11 @@ enum {
 	 * branch (SEG_INSN, SEG_INTERCEPT_ITER of CPUID otherwise). */
 	SEG_CPUID_AS_BRANCH,
 	SEG_INTERCEPT_CPUID_AS_BRANCH,
+	/* Issue 27, Atom erratum SRF7: the VM exit and entry of an intercepted
+	 * instruction add one instruction (and one branch, before Clearwater
+	 * Forest) to SEG_INTERCEPT_ITER. */
+	SEG_INTERCEPT_EXIT_OVERCOUNT,
+	SEG_INTERCEPT_EXIT_OVERCOUNT_INSNS,
 	SEG_COUNT
 };
 extern const struct sim_segment sim_segments[]; /* SEG_COUNT rows */
