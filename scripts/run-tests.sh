@@ -8,7 +8,8 @@
 #   4. the suite on the simulator: every conforming profile, then the
 #      mutation matrix (every quirk caught, every test failed by a quirk),
 #      then every real CPUID dump of ../shared/cpuid and its corpus, then
-#      every known deviation (kernel/known.c) proven both ways by its quirk
+#      every known deviation (kernel/known.c) proven both ways by its quirk,
+#      then the 2023-2026 generations (scripts/check-generations.sh)
 #   5. harness self-tests (#PF, #UD, endless loop) on the simulator and in QEMU;
 #      the hypervisor platform models (pmusim kvm-*) against their shipped
 #      expectations (tests/expectations/qemu-kvm-*.txt)
@@ -265,6 +266,8 @@ run_step msr-writes python3 scripts/check-msrs.py
 run_step sim-mutation scripts/mutation.sh
 run_step sim-corpus scripts/check-corpus.sh # every real dump clean (issue 9)
 run_step sim-known scripts/check-known.sh   # every known deviation proven both ways (issue 23)
+# Issue 27: the 2023-2026 generations (gen-* profiles) clean, their checks run.
+run_step sim-generations scripts/check-generations.sh
 run_step sim-selftest sim_selftest
 run_step sim-kvm-intel sim_platform kvm-intel-sapphirerapids tests/expectations/qemu-kvm-intel.txt
 run_step sim-kvm-intel-pmu-off sim_platform kvm-intel-sapphirerapids-pmu-off \
