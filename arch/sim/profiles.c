@@ -304,6 +304,20 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(((const struct sim_profile *)a)->name, ((const struct sim_profile *)b)->name);
 }
 
+/* dir/file, allocated, when that file is readable; NULL otherwise. */
+static char *readable_dump(const char *dir, const char *file)
+{
+	char *path = malloc(strlen(dir) + strlen(file) + 2);
+
+	if (!path)
+		exit(3);
+	sprintf(path, "%s/%s", dir, file);
+	if (access(path, R_OK) == 0)
+		return path;
+	free(path);
+	return NULL;
+}
+
 void sim_load_profiles(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -334,14 +348,9 @@ void sim_load_profiles(const char *dir)
 	qsort(dumps, n_dumps, sizeof(dumps[0]), cmp_name);
 	for (unsigned i = 0; i < sim_generation_count && n_generations < MAX_GENERATIONS; i++) {
 		const struct sim_generation *g = &sim_generations[i];
-		char *path = malloc(strlen(dir) + strlen(g->dump) + 2);
+		char *path = readable_dump(dir, g->dump);
 		if (!path)
-			exit(3);
-		sprintf(path, "%s/%s", dir, g->dump);
-		if (access(path, R_OK) != 0) {
-			free(path); /* no such dump here: no such profile */
-			continue;
-		}
+			continue; /* no such dump here: no such profile */
 		generations[n_generations++] = (struct sim_profile){
 		    .name = g->name,
 		    .desc = g->desc,
@@ -353,14 +362,9 @@ void sim_load_profiles(const char *dir)
 	}
 	for (unsigned i = 0; i < sim_platform_count && n_platforms < MAX_PLATFORMS; i++) {
 		const struct sim_platform *pl = &sim_platforms[i];
-		char *path = malloc(strlen(dir) + strlen(pl->host_dump) + 2);
+		char *path = readable_dump(dir, pl->host_dump);
 		if (!path)
-			exit(3);
-		sprintf(path, "%s/%s", dir, pl->host_dump);
-		if (access(path, R_OK) != 0) {
-			free(path); /* no host dump here: no such platform */
-			continue;
-		}
+			continue; /* no host dump here: no such platform */
 		platforms[n_platforms++] = (struct sim_profile){
 		    .name = pl->name,
 		    .desc = pl->desc,
