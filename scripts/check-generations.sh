@@ -11,7 +11,8 @@
 #      PEBS_FMT 0FH; the header says so;
 #   5. PERFEVTSELx bits 35 / 37 enumerated (LNL, SRF, PTL, CWF, DMR):
 #      versions.evtsel_defined_high_bits and evtsel_reserved_bits run and pass;
-#   6. pmucaps decodes the new fields from the Panther Lake dump.
+#   6. a profile's leaves replace its dump's (DMR on the PTL dump);
+#   7. pmucaps decodes the new fields from the Panther Lake dump.
 # Prints an ok / not ok line a check and ends "N passed, N failed".
 #
 #   scripts/check-generations.sh [PMUSIM] [PMUCAPS]
@@ -76,6 +77,15 @@ for p in gen-lunar-lake gen-sierra-forest gen-panther-lake gen-clearwater-forest
 		check "$p: versions.$t ran and passed (bits 35/37 by CPUID)" $?
 	done
 done
+
+# A profile's leaves replace its dump's: DMR is the PTL dump with (23H,0)
+# EBX[2] and sub-leaf 2 added, PTL itself has neither.
+check "gen-diamond-rapids: its leaf 23H replaces the dump's (RDPMC_USR_DISABLE, ACR)" \
+	"$(grep -q 'RDPMC_USR_DISABLE yes' "$DIR/gen-diamond-rapids.ktap" &&
+		grep -q 'CPUID.(23H,2) auto counter reload' "$DIR/gen-diamond-rapids.ktap"; echo $?)"
+check "gen-panther-lake: the dump's own leaf 23H (no RDPMC_USR_DISABLE, no ACR)" \
+	"$(grep -q 'RDPMC_USR_DISABLE no' "$DIR/gen-panther-lake.ktap" &&
+		! grep -q 'CPUID.(23H,2) auto counter reload' "$DIR/gen-panther-lake.ktap"; echo $?)"
 
 PTL=../shared/cpuid/corpus/genuineintel00c06c3_pantherlakel_01.txt
 if [ -r "$PTL" ]; then
