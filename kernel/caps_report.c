@@ -212,12 +212,20 @@ static void report_arch_lbr(const struct caps *c)
 static void report_decoded_only(const struct caps *c)
 {
 	const struct caps_leaf23 *x = &c->l23;
+	char list[160];
+	size_t n = 0;
 
-	if (x->acr_valid || x->events_valid || x->pebs_caps_valid || x->pebs_counters_valid ||
-	    c->perf_cap.rdpmc_metrics_clear)
-		ktap_diag(&g_ktap,
-			  "caps: decoded, no test uses yet: CPUID.(23H,2) ACR, (23H,3) events, "
-			  "(23H,4/5) arch-PEBS capabilities and PDIST, RDPMC metrics clear");
+	list[0] = '\0';
+	if (x->acr_valid)
+		n = append(list, sizeof(list), n, " CPUID.(23H,2) ACR;");
+	if (x->events_valid)
+		n = append(list, sizeof(list), n, " (23H,3) events;");
+	if (x->pebs_caps_valid || x->pebs_counters_valid)
+		n = append(list, sizeof(list), n, " (23H,4/5) arch-PEBS and PDIST;");
+	if (c->perf_cap.valid && c->perf_cap.rdpmc_metrics_clear)
+		n = append(list, sizeof(list), n, " RDPMC metrics clear;");
+	if (n)
+		ktap_diag(&g_ktap, "caps: decoded, no test uses yet:%s", list);
 }
 
 static void report_amd(const struct caps *c)
