@@ -625,9 +625,9 @@
 	      "(kvm_pmu_check_rdpmc_early(); kernel/known.c kvm-vmware-backdoor-pmcs)",            \
 	      "RDPMC ECX = 10000H, 10001H, 10002H return the host TSC, boot time and apparent "    \
 	      "time in ns instead of #GP(0)")                                                      \
-	/* ---- issue 27: the 2023-2026 parts ---- */                                             \
+	/* ---- issue 27: the 2023-2026 parts ---- */                                              \
 	QUIRK(Q_PEBS_TIMED_GROUPS_HIGH, "pebs-timed-groups-in-latency", on_pebs_timed,             \
-	      "hypothetical (a timed-PEBS part writing the groups where the latency goes)",         \
+	      "hypothetical (a timed-PEBS part writing the groups where the latency goes)",        \
 	      "with PEBS_TIMING_INFO the record format field [31:0] is 0 and the groups are "      \
 	      "written at [47:32]")                                                                \
 	QUIRK(Q_PEBS_RESET_FMT4_LAYOUT, "pebs-reset-format4-layout", on_pebs_fmt5_fixed,           \
@@ -636,7 +636,7 @@
 	      "field 8 + i instead of 32 + i")                                                     \
 	QUIRK(Q_EVTSEL_NEW_BITS_REJECTED, "evtsel-br-cntr-usr-disable-rejected",                   \
 	      on_evtsel_new_bits,                                                                  \
-	      "hypothetical (a VMM or CPU predating CPUID.(1CH,0):ECX[19:16] / (23H,0):EBX[2])",  \
+	      "hypothetical (a VMM or CPU predating CPUID.(1CH,0):ECX[19:16] / (23H,0):EBX[2])",   \
 	      "IA32_PERFEVTSELx bits 35 (BR_CNTR) and 37 (RDPMC_USR_DISABLE) raise #GP(0) "        \
 	      "where CPUID enumerates them")                                                       \
 	QUIRK(Q_ATOM_VMEXIT_OVERCOUNT, "atom-vmexit-overcount", on_instructions_and_branches,      \
