@@ -10,8 +10,9 @@
 #      then every real CPUID dump of ../shared/cpuid and its corpus, then
 #      every known deviation (kernel/known.c) proven both ways by its quirk
 #   5. harness self-tests (#PF, #UD, endless loop) on the simulator and in QEMU;
-#      the hypervisor platform models (pmusim kvm-*) against their shipped
-#      expectations (tests/expectations/qemu-kvm-*.txt)
+#      the hypervisor platform models (pmusim kvm-*, firecracker-*, xen-*) against
+#      their shipped expectations (tests/expectations/qemu-kvm-*.txt, firecracker-*,
+#      xen-*), and the host range each of those files names
 #   6. the suite booted in QEMU under TCG, compared with its expectations
 #   7. the robustness set (scripts/robustness.sh): bad options, broken runs,
 #      hostile inputs; seconds, not minutes
@@ -291,6 +292,19 @@ run_step direct-smp4 smp_run direct-smp4 tests/expectations/qemu-tcg.txt 4 4 "" 
 	scripts/run-qemu.sh --kernel --machine q35 --smp 4 --log "$LOGS/direct-smp4.ktap" --timeout "${QEMU_TIMEOUT:-300}"
 run_step direct-append direct_append
 run_step sim-kvm-amd-pmu-off sim_platform kvm-amd-zen4-pmu-off tests/expectations/qemu-kvm-amd-pmu-off.txt
+# Hypervisors as they are in 2026 (issue 29): KVM's mediated vPMU, Firecracker, Xen's vpmu= modes,
+# each model against its shipped file; every hypervisor file names the host range it describes.
+run_step sim-kvm-intel-mediated sim_platform kvm-intel-sapphirerapids-mediated \
+	tests/expectations/qemu-kvm-intel-mediated.txt
+run_step sim-kvm-amd-mediated sim_platform kvm-amd-zen4-mediated tests/expectations/qemu-kvm-amd-mediated.txt
+run_step sim-firecracker-intel sim_platform firecracker-intel-sapphirerapids tests/expectations/firecracker-intel.txt
+run_step sim-firecracker-amd sim_platform firecracker-amd-zen4 tests/expectations/firecracker-amd.txt
+for mode in off on ipc arch; do
+	run_step sim-xen-vpmu-$mode sim_platform xen-intel-sapphirerapids-vpmu-$mode \
+		tests/expectations/xen-intel-vpmu-$mode.txt
+done
+run_step expect-host-ranges python3 scripts/expect-range.py check \
+	tests/expectations/qemu-kvm-*.txt tests/expectations/firecracker-*.txt tests/expectations/xen-*.txt
 run_step kvm-direct kvm_direct
 run_step direct-linux64 direct_linux64
 # The 4-CPU run's summary screen, row by row (a row per suite per CPU).

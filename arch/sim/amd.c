@@ -143,7 +143,8 @@ static enum sim_msr_result amd_wrmsr(uint32_t msr, uint64_t val)
 		return SIM_MSR_OK; /* dropped: nothing counts */
 	if (k != AMD_NONE) {
 		if (is_select(k)) {
-			if (quirk(Q_KVM_AMD_RESERVED_DROPPED))
+			if (quirk(Q_KVM_AMD_RESERVED_DROPPED) ||
+			    quirk(Q_KVM_AMD_MEDIATED_SEL_DROPPED))
 				val &= ~KVM_AMD_SEL_DROPPED;
 			if (val & AMD_SEL_RESERVED)
 				return SIM_MSR_GP;

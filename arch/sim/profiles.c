@@ -290,7 +290,7 @@ static const struct {
 static struct sim_profile dumps[MAX_DUMPS];
 static unsigned n_dumps;
 /* Platform models (platforms.c), on their host dumps; listed last. */
-#define MAX_PLATFORMS 8
+#define MAX_PLATFORMS 16
 static struct sim_profile platforms[MAX_PLATFORMS];
 static unsigned n_platforms;
 const char *g_sim_dumps_dir;

@@ -71,6 +71,7 @@ struct sim_machine_part {
  * profile, but not a conforming one: the mutation matrix leaves it out. */
 struct sim_platform {
 	const char *name, *desc;
+	const char *releases;  /* the hypervisor releases the model describes */
 	const char *host_dump; /* a file of the dumps directory */
 	void (*guest_cpuid)(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 	uint64_t perf_capabilities;
@@ -243,7 +244,7 @@ struct sim_cpu {
 	uint64_t fixed_ctrl_valid, global_ctrl_valid;
 	uint64_t status_reset_valid, status_set_valid;
 	uint64_t perf_cap;
-	bool cpuid_limited; /* IA32_MISC_ENABLE[22] Limit CPUID Maxval set */
+	bool cpuid_limited;	 /* IA32_MISC_ENABLE[22] Limit CPUID Maxval set */
 	uint64_t perf_cap_value; /* IA32_PERF_CAPABILITIES this CPU reads with PDCM */
 
 	/* architectural state */
