@@ -218,6 +218,33 @@ static void print_known(void)
 	}
 }
 
+/* The hypervisor platform models in the matrix (issue 29): each platform
+ * ("platform NAME"), and each quirk observable there that the platform does
+ * not already have ("pquirk QUIRK PLATFORM"): scripts/mutation.sh checks
+ * that such a quirk, added to the hypervisor's own deviations, still fails
+ * a test on some platform. Firmware-state quirks are left to the profiles. */
+static void platform_plan(void)
+{
+	char err[256];
+
+	for (unsigned i = 0; i < sim_profile_count(); i++) {
+		const struct sim_profile *p = sim_profile_at(i);
+		if (!sim_profile_is_platform(p) || p->parts)
+			continue;
+		if (sim_configure(p, NULL, err, sizeof(err)) != SIM_CONFIG_OK)
+			bad_usage("%s", err);
+		struct caps c = g_sim.caps;
+		printf("platform\t%s\n", p->name);
+		for (unsigned q = 0; q < QUIRK_COUNT; q++) {
+			bool own = false;
+			for (unsigned k = 0; k < p->n_quirks; k++)
+				own |= p->quirks[k] == q;
+			if (!own && !quirk_is_firmware(q) && quirk_applicable(q, &c, p))
+				printf("pquirk\t%s\t%s\n", g_quirks[q].name, p->name);
+		}
+	}
+}
+
 static void mutation_plan(void)
 {
 	unsigned np = sim_profile_count();
@@ -265,6 +292,7 @@ static void mutation_plan(void)
 			printf("%s\t%s\t-\n", quirk_is_firmware(q) ? "firmware" : "quirk",
 			       g_quirks[q].name);
 	}
+	platform_plan();
 }
 
 int main(int argc, char **argv)
