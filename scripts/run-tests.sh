@@ -313,6 +313,13 @@ for mode in off on ipc arch; do
 	run_step sim-xen-vpmu-$mode sim_platform xen-intel-sapphirerapids-vpmu-$mode \
 		tests/expectations/xen-intel-vpmu-$mode.txt
 done
+# pmusim --list-platforms: every hypervisor model names the releases it describes.
+list_platforms() {
+	build/host/pmusim --list-platforms | awk '
+		/^ +describes: ./ { ok++; next } /^[a-z]/ { n++ }
+		END { printf "%d passed, %d failed\n", ok, n - ok; exit n == 0 || ok != n }'
+}
+run_step sim-list-platforms list_platforms
 run_step expect-host-ranges python3 scripts/expect-range.py check \
 	tests/expectations/qemu-kvm-*.txt tests/expectations/firecracker-*.txt tests/expectations/xen-*.txt
 run_step kvm-direct kvm_direct

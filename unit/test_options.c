@@ -161,7 +161,8 @@ int main(void)
 	UNIT_EQ(o.vpmu, VPMU_MEDIATED, "mediated");
 	UNIT_EQ(parse(&o, "vpmu = off\n"), 0, "vpmu = off");
 	UNIT_EQ(o.vpmu, VPMU_OFF, "off");
-	UNIT_EQ(parse(&o, "vpmu = passthrough\n"), 1, "a word other than off / emulated / mediated");
+	UNIT_EQ(parse(&o, "vpmu = passthrough\n"), 1,
+		"a word other than off / emulated / mediated");
 	UNIT_EQ(o.vpmu, VPMU_UNTOLD, "and keeps the default");
 	UNIT_EQ(parse(&o, "vpmu = \n"), 1, "an empty value is an error");
 	UNIT_EQ(strncmp(options_vpmu_text(VPMU_UNTOLD, true), "not told", 8), 0,
