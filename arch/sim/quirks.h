@@ -644,7 +644,16 @@
 	      "IA32_PERFEVTSELx write whose bits 15:0 are not one of the first seven "             \
 	      "architectural events, enabled or not (XENPMU_FEATURE_ARCH_ONLY): the guest's #GP",  \
 	      "WRMSR IA32_PERFEVTSELx with an event other than the first seven architectural "     \
-	      "events (0 included) raises #GP(0)")
+	      "events (0 included) raises #GP(0)")                                                 \
+	QUIRK(Q_AMD_HG_NOTHING_NO_SVME, "amd-hg-only-counts-nothing-without-svme", on_amd,         \
+	      "Family 15h as Linux 1018faa6cf23 ('perf/x86/kvm: Fix Host-Only/Guest-Only "         \
+	      "counting with SVM disabled') describes it",                                         \
+	      "with EFER.SVME = 0 a counter with HostOnly or GuestOnly (not both) set counts "     \
+	      "nothing")                                                                           \
+	QUIRK(Q_AMD_HG_SVME_IGNORED, "amd-guest-only-counts-in-host-mode", on_amd,                 \
+	      "hypothetical on hardware; what a vPMU that drops HostOnly / GuestOnly (KVM "        \
+	      "amd_pmu_set_msr()) shows a guest that sets EFER.SVME",                              \
+	      "with EFER.SVME = 1 outside a guest, GuestOnly (01B) counts like 00B")
 
 enum quirk {
 #define QUIRK(id, name, applies, where, desc) id,

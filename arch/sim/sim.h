@@ -189,6 +189,7 @@ struct sim_pmu {
 	bool amd_last[SIM_MAX_AMD_CORE];
 	uint64_t amd_lctr[4], amd_lsel[4]; /* only with Q_AMD_NOT_ALIASED */
 	uint64_t amd_global_ctl, amd_global_status;
+	bool amd_svme; /* EFER.SVME (amd.c): HostOnly / GuestOnly apply */
 	/* Nehalem uncore: one per package, every CPU sees the same (smp.c) */
 	struct sim_uncore {
 		uint64_t pmc[UNCORE_NUM_GP], sel[UNCORE_NUM_GP];
