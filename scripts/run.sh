@@ -111,11 +111,14 @@ ls -1t build/runs/ 2>/dev/null | tail -n +121 | while read -r old; do rm -f "bui
 log=build/runs/$platform-$(date -u +%Y%m%dT%H%M%S)-$$.log
 ln -sfn "runs/${log##*/}" "build/$platform.log" 2>/dev/null
 if [[ $accel == kvm ]]; then
-	# The guest is told its vPMU (and the host kernel, when it knows that
-	# option): the user's options, then these lines, as one options file.
+	# One options file: make test's KVM settings (tests/configs/kvm-host.cfg:
+	# the longer watchdog a slow KVM host needs), what the guest is told (its
+	# vPMU; the host kernel when the kernel knows that option), then the
+	# user's options, which win where they repeat a key.
 	kvm_cfg=$log.cfg
-	{ [[ -n $config ]] && cat "$config" && echo; scripts/kvm-host.sh options \
-		"$([[ $direct == 1 ]] && echo build/pmutest.elf || echo build/BOOTX64.EFI)" "$kvm_cpu"; } >"$kvm_cfg"
+	{ cat tests/configs/kvm-host.cfg; scripts/kvm-host.sh options \
+		"$([[ $direct == 1 ]] && echo build/pmutest.elf || echo build/BOOTX64.EFI)" "$kvm_cpu"
+	  [[ -n $config ]] && cat "$config"; } >"$kvm_cfg"
 	config=$kvm_cfg
 	[[ $(scripts/expect-range.py match "$expect" "$(uname -r)") == out ]] &&
 		echo "run: WARNING: this host's kernel $(uname -r) is outside the range $expect describes" \
