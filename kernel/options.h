@@ -22,6 +22,11 @@
  *                               PMU configuration), or a list: 0, 2-5
  *   smp_silent_cpu = 3          test hook: CPU 3 gets INIT but no Start-Up
  *                               IPI, so it never answers (default: none)
+ *   vpmu = mediated             what the host says the guest's vPMU is: off,
+ *                               emulated or mediated (scripts/run.sh reads
+ *                               the host's KVM parameters); the report header
+ *                               names it (default: not told -- a guest cannot
+ *                               tell KVM's emulated vPMU from its mediated one)
  *
  * A malformed line is reported with its line number and ignored, so that
  * option keeps its default; the rest of the file still applies, and the run
@@ -61,7 +66,12 @@ struct options {
 	enum cpus_mode { CPUS_ALL, CPUS_PER_CONFIG, CPUS_LIST } cpus_mode;
 	uint64_t cpus_list[OPT_MAX_CPUS / 64]; /* CPUS_LIST: bit n = CPU n */
 	uint32_t smp_silent_cpu;	       /* OPT_NO_CPU: none */
+	/* The vPMU the host says the guest has (issue 29). */
+	enum vpmu_mode { VPMU_UNTOLD, VPMU_OFF, VPMU_EMULATED, VPMU_MEDIATED } vpmu;
 };
+
+/* The report header's "vpmu:" text for a mode; hypervisor: CPUID.01H:ECX[31]. */
+const char *options_vpmu_text(enum vpmu_mode m, bool hypervisor);
 
 void options_defaults(struct options *o);
 

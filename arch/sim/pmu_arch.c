@@ -535,6 +535,26 @@ uint64_t sim_evtsel_new_bits(unsigned i)
 	return bits;
 }
 
+/* Xen's vpmu=ipc / vpmu=arch event filter (core2_vpmu_do_wrmsr(),
+ * xen/arch/x86/cpu/vpmu_intel.c): bits 15:0 of every IA32_PERFEVTSELx write,
+ * enabled or not (0 included), must be one of its listed encodings. */
+static bool xen_event_blocked(uint64_t sel)
+{
+	static const uint16_t ipc[] = {0x003C, 0x013C, 0x00C0};
+	static const uint16_t arch[] = {0x4F2E, 0x412E, 0x00C4, 0x00C5};
+	uint16_t ue = (uint16_t)(sel & 0xFFFF);
+
+	if (!quirk(Q_XEN_IPC_ONLY) && !quirk(Q_XEN_ARCH_ONLY))
+		return false;
+	for (unsigned i = 0; i < ARRAY_SIZE(ipc); i++)
+		if (ue == ipc[i])
+			return false;
+	for (unsigned i = 0; quirk(Q_XEN_ARCH_ONLY) && i < ARRAY_SIZE(arch); i++)
+		if (ue == arch[i])
+			return false;
+	return true;
+}
+
 /* IA32_PERFEVTSELi's reserved bits: the high half as caps.c reads the SDM
  * (caps_evtsel_high_reserved), AnyThread (21) unless version 3 allows it. */
 static uint64_t evtsel_reserved(unsigned i)
@@ -597,6 +617,8 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 		if ((v & evtsel_reserved(i)) && !quirk(Q_EVTSEL_RESERVED))
 			return SIM_MSR_GP;
 		if (quirk(Q_EVTSEL_UNAVAIL_GP) && unavailable_arch_event(v))
+			return SIM_MSR_GP;
+		if (xen_event_blocked(v))
 			return SIM_MSR_GP;
 		P->evtsel[i] = v;
 		P->gp_last[i] = false;

@@ -294,7 +294,7 @@ static unsigned n_dumps;
 static struct sim_profile generations[MAX_GENERATIONS];
 static unsigned n_generations;
 /* Platform models (platforms.c), on their host dumps; listed last. */
-#define MAX_PLATFORMS 8
+#define MAX_PLATFORMS 16
 static struct sim_profile platforms[MAX_PLATFORMS];
 static unsigned n_platforms;
 const char *g_sim_dumps_dir;

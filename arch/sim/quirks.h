@@ -648,7 +648,36 @@
 	      "Clearwater Forest, erratum SRF7 as kvm-unit-tests 3ffdf39c applies it there "       \
 	      "(kernel/known.c cwf-vmexit-insn-overcount)",                                        \
 	      "each VM exit and entry of an intercepted instruction counts one more instruction "  \
-	      "retired")
+	      "retired")                                                                           \
+	/* ---- Hypervisors as of 2026 (platforms.c: mediated KVM, Firecracker, Xen) ---- */       \
+	QUIRK(Q_KVM_AMD_MEDIATED_SEL_DROPPED, "kvm-amd-mediated-evtsel-bits-dropped", on_amd,      \
+	      "KVM mediated vPMU, Linux 7.0: PerfEvtSel stays intercepted; amd_pmu_set_msr() "     \
+	      "(svm/pmu.c) clears pmu->reserved_bits (HostOnly / GuestOnly included) and "         \
+	      "a2f4ba534cc5 'Always stuff GuestOnly=1,HostOnly=0 for mediated PMCs on AMD' "       \
+	      "loads eventsel_hw with them; the counters and PerfCntrGlobal* are passed through",  \
+	      "PerfEvtSel writes drop bits 19, 21 and 63:36 (HostOnly / GuestOnly included) "      \
+	      "without #GP; PerfCntrGlobal* MSRs are the hardware's")                              \
+	QUIRK(Q_XEN_IPC_ONLY, "xen-vpmu-ipc-events-only", on_arch_pmu,                             \
+	      "Xen vpmu=ipc: core2_vpmu_do_wrmsr() (xen/arch/x86/cpu/vpmu_intel.c) refuses an "    \
+	      "IA32_PERFEVTSELx write whose bits 15:0 are not 003CH, 00C0H or 013CH, enabled or "  \
+	      "not (XENPMU_FEATURE_IPC_ONLY); the refusal is the guest's #GP",                     \
+	      "WRMSR IA32_PERFEVTSELx with an event other than core cycles, instructions "         \
+	      "retired or reference cycles (0 included) raises #GP(0)")                            \
+	QUIRK(Q_XEN_ARCH_ONLY, "xen-vpmu-arch-events-only", on_arch_pmu,                           \
+	      "Xen vpmu=arch: core2_vpmu_do_wrmsr() (xen/arch/x86/cpu/vpmu_intel.c) refuses an "   \
+	      "IA32_PERFEVTSELx write whose bits 15:0 are not one of the first seven "             \
+	      "architectural events, enabled or not (XENPMU_FEATURE_ARCH_ONLY): the guest's #GP",  \
+	      "WRMSR IA32_PERFEVTSELx with an event other than the first seven architectural "     \
+	      "events (0 included) raises #GP(0)")                                                 \
+	QUIRK(Q_AMD_HG_NOTHING_NO_SVME, "amd-hg-only-counts-nothing-without-svme", on_amd,         \
+	      "Family 15h as Linux 1018faa6cf23 ('perf/x86/kvm: Fix Host-Only/Guest-Only "         \
+	      "counting with SVM disabled') describes it",                                         \
+	      "with EFER.SVME = 0 a counter with HostOnly or GuestOnly (not both) set counts "     \
+	      "nothing")                                                                           \
+	QUIRK(Q_AMD_HG_SVME_IGNORED, "amd-guest-only-counts-in-host-mode", on_amd,                 \
+	      "hypothetical on hardware; what a vPMU that drops HostOnly / GuestOnly (KVM "        \
+	      "amd_pmu_set_msr()) shows a guest that sets EFER.SVME",                              \
+	      "with EFER.SVME = 1 outside a guest, GuestOnly (01B) counts like 00B")
 
 enum quirk {
 #define QUIRK(id, name, applies, where, desc) id,

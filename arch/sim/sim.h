@@ -72,6 +72,7 @@ struct sim_machine_part {
  * profile, but not a conforming one: the mutation matrix leaves it out. */
 struct sim_platform {
 	const char *name, *desc;
+	const char *releases;  /* the hypervisor releases the model describes */
 	const char *host_dump; /* a file of the dumps directory */
 	void (*guest_cpuid)(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 	uint64_t perf_capabilities;
@@ -207,6 +208,7 @@ struct sim_pmu {
 	bool amd_last[SIM_MAX_AMD_CORE];
 	uint64_t amd_lctr[4], amd_lsel[4]; /* only with Q_AMD_NOT_ALIASED */
 	uint64_t amd_global_ctl, amd_global_status;
+	bool amd_svme; /* EFER.SVME (amd.c): HostOnly / GuestOnly apply */
 	/* Nehalem uncore: one per package, every CPU sees the same (smp.c) */
 	struct sim_uncore {
 		uint64_t pmc[UNCORE_NUM_GP], sel[UNCORE_NUM_GP];
