@@ -279,16 +279,25 @@ static void s5_read(const struct acpi_header *dsdt, struct acpi_poweroff *off)
 	}
 }
 
-/* The PM timer (ACPI 6.x 4.8.3.3): absent on hardware-reduced platforms. */
+/* The PM timer (ACPI 6.x 4.8.3.3). On a hardware-reduced platform the
+ * legacy PM_TMR_BLK is ignored (ACPI 6.x 5.2.9: the fixed-hardware fields),
+ * but an X_PM_TMR_BLK in I/O space is taken: Cloud Hypervisor's FADT is
+ * hardware-reduced and has a working 32-bit PM timer there at 608H
+ * (vmm/src/acpi.rs create_facp_table), as Linux's acpi_pm clocksource reads
+ * it whatever the flag. A dead one is caught by the calibration (a
+ * reference that never moves is abandoned). */
 static void pm_timer_read(const uint8_t *b, uint32_t len, uint32_t flags, struct acpi_reg *t)
 {
-	if (len >= FADT_PM_TMR_BLK + 4)
+	bool reduced = flags & FADT_HW_REDUCED_ACPI;
+
+	if (len >= FADT_PM_TMR_BLK + 4 && !reduced)
 		*t = io_port((uint32_t)le(b + FADT_PM_TMR_BLK, 4), 4);
-	if (len >= FADT_X_PM_TMR_BLK + GAS_SIZE && gas(b + FADT_X_PM_TMR_BLK).addr)
-		*t = gas(b + FADT_X_PM_TMR_BLK);
+	if (len >= FADT_X_PM_TMR_BLK + GAS_SIZE && gas(b + FADT_X_PM_TMR_BLK).addr) {
+		struct acpi_reg x = gas(b + FADT_X_PM_TMR_BLK);
+		if (!reduced || x.space == ACPI_SPACE_IO)
+			*t = x;
+	}
 	t->bits = flags & FADT_TMR_VAL_EXT ? 32 : 24;
-	if (flags & FADT_HW_REDUCED_ACPI)
-		t->addr = 0;
 }
 
 static void fadt_read(const struct acpi_reader *r, const struct acpi_header *f,

@@ -157,6 +157,20 @@ static uint32_t fadt(uint32_t port, uint32_t flags)
 	return table("FACP", body, sizeof(body));
 }
 
+/* A FADT with PM_TMR_BLK at port and X_PM_TMR_BLK (offset 208) a 32-bit
+ * GAS at xaddr in address space `space`. */
+static uint32_t fadt_xpm(uint32_t port, uint64_t xaddr, uint8_t space, uint32_t flags)
+{
+	uint8_t body[276 - 36] = {0};
+	put(body + 76 - 36, port, 4);
+	put(body + 112 - 36, flags, 4);
+	body[208 - 36] = space;
+	body[209 - 36] = 32;
+	body[211 - 36] = 3; /* access size: dword */
+	put(body + 212 - 36, xaddr, 8);
+	return table("FACP", body, sizeof(body));
+}
+
 /* A DSDT whose AML holds Name(_S5_, Package(4){a, b, 0, 0}), the values as
  * firmware writes them (ByteConst, Zero/One, or a bare byte), after some
  * bytes that only look like it. */
@@ -278,6 +292,21 @@ int main(void)
 	UNIT_EQ(has, 0, "a MADT with a bad checksum is skipped");
 	UNIT_EQ(h->cpu_count, 0, "no CPUs from it");
 	UNIT_EQ(h->pm_timer.addr, 0, "HW_REDUCED_ACPI: no PM timer");
+
+	/* 3b. Cloud Hypervisor's FADT (vmm/src/acpi.rs create_facp_table):
+	 *     hardware-reduced, TMR_VAL_EXT, and X_PM_TMR_BLK a 32-bit GAS in
+	 *     I/O space at 608H: that PM timer is taken; the same GAS in memory
+	 *     space on a hardware-reduced FADT is not. */
+	used = 0;
+	t[0] = fadt_xpm(0, 0x608, ACPI_SPACE_IO, (1u << 20) | (1u << 8));
+	h = read_tables(rsdp(true, t, 1), &has, &res);
+	UNIT_EQ(h->pm_timer.addr, 0x608, "HW_REDUCED_ACPI with X_PM_TMR_BLK in I/O space: taken");
+	UNIT_EQ(h->pm_timer.space, ACPI_SPACE_IO, "in I/O space");
+	UNIT_EQ(h->pm_timer.bits, 32, "TMR_VAL_EXT: 32 bits");
+	used = 0;
+	t[0] = fadt_xpm(0x408, 0xFED00000, 0, 1u << 20);
+	h = read_tables(rsdp(true, t, 1), &has, &res);
+	UNIT_EQ(h->pm_timer.addr, 0, "HW_REDUCED_ACPI, X_PM_TMR_BLK in memory space: none");
 
 	/* 4. Every entry a placeholder or disabled: no CPU at all. */
 	used = 0;
