@@ -243,7 +243,7 @@ struct sim_cpu {
 	uint64_t fixed_ctrl_valid, global_ctrl_valid;
 	uint64_t status_reset_valid, status_set_valid;
 	uint64_t perf_cap;
-	bool cpuid_limited;	 /* IA32_MISC_ENABLE[22] Limit CPUID Maxval set */
+	bool cpuid_limited; /* IA32_MISC_ENABLE[22] Limit CPUID Maxval set */
 	uint64_t perf_cap_value; /* IA32_PERF_CAPABILITIES this CPU reads with PDCM */
 
 	/* architectural state */
