@@ -147,13 +147,16 @@ static bool rsdp_valid(const struct acpi_reader *r, uint64_t phys)
 	return p && same(p->signature, "RSD PTR ", 8) && checksum_ok(p, 20);
 }
 
+/* The EBDA up to A0000H inclusive: Cloud Hypervisor's 40EH says A000H
+ * (arch/src/x86_64/layout.rs EBDA_START, its RSDP there); a direct-boot
+ * fatal() needs it before start_info was read. */
 uint64_t acpi_scan_rsdp(const struct acpi_reader *r)
 {
 	const uint8_t *bda = map(r, 0x40E, 2);
 	uint64_t ebda = bda ? le(bda, 2) << 4 : 0;
 	struct {
 		uint64_t base, len;
-	} areas[] = {{ebda, ebda >= 0x80000 && ebda < 0xA0000 ? 1024 : 0}, {0xE0000, 0x20000}};
+	} areas[] = {{ebda, ebda >= 0x80000 && ebda <= 0xA0000 ? 1024 : 0}, {0xE0000, 0x20000}};
 
 	for (unsigned a = 0; a < sizeof(areas) / sizeof(areas[0]); a++)
 		for (uint64_t p = areas[a].base; p + 20 <= areas[a].base + areas[a].len; p += 16)
@@ -311,6 +314,7 @@ static void fadt_read(const struct acpi_reader *r, const struct acpi_header *f,
 
 	pm_timer_read(b, len, flags, &h->pm_timer);
 	off->hw_reduced = flags & FADT_HW_REDUCED_ACPI;
+	off->reset_reboots = same(f->oem_id, "CLOUDH", 6);
 	uint8_t cnt_len = len > FADT_PM1_CNT_LEN ? b[FADT_PM1_CNT_LEN] : 2;
 	if (len >= FADT_PM1B_CNT_BLK + 4) {
 		off->pm1a_cnt = io_port((uint32_t)le(b + FADT_PM1A_CNT_BLK, 4), cnt_len);

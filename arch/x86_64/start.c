@@ -173,9 +173,10 @@ const char *arch_save_report_error(void)
  *  3. without one, ACPI S5 (Cloud Hypervisor, QEMU microvm: the sleep
  *     control register; pc/q35: PM1a_CNT);
  *  4. then, under a hypervisor only, the i8042 reset: Firecracker's one
- *     guest-initiated exit, a reboot elsewhere (never first: under Cloud
- *     Hypervisor it restarts the VM; on bare metal it would run the stick
- *     again);
+ *     guest-initiated exit, a reboot elsewhere (never first: on bare metal
+ *     it would run the stick again), and never where it restarts the VM
+ *     (Cloud Hypervisor: poweroff.reset_reboots), which would rerun the
+ *     suite forever;
  *  5. halt.
  */
 void arch_exit(enum run_status status)
@@ -190,7 +191,9 @@ void arch_exit(enum run_status status)
 	if (!g_handoff->bi.fb.base) {
 		x86_puts(". Switching off (ACPI S5).\n");
 		x86_acpi_power_off(&g_handoff->poweroff);
-		if (g_hypervisor) {
+		if (g_hypervisor && g_handoff->poweroff.reset_reboots) {
+			x86_puts("# pmutest: still on; no i8042 reset: it restarts this VMM\n");
+		} else if (g_hypervisor) {
 			x86_puts("# pmutest: still on: the i8042 reset.\n");
 			x86_i8042_reset();
 		}

@@ -60,15 +60,39 @@ struct boot_data {
 	bool has_module;
 };
 
-/* Before x86_start() only COM1 can speak: the arch's serial driver,
- * QEMU's exit device, then halt. */
+/* The RSDP the boot data named, once read: fatal() switches off with it. */
+static uint64_t g_rsdp_hint;
+
+/* Bad boot data, before x86_start(): a KTAP report of its own on COM1 (no
+ * test, verdict ERROR, one line naming what was wrong), then the VM ended
+ * the way each VMM ends it, as arch_exit does: QEMU's exit device, ACPI S5
+ * from the tables (Cloud Hypervisor's sleep control register, crosvm's
+ * PM1a_CNT; the RSDP given, else the legacy scan), then under a hypervisor
+ * the i8042 reset (Firecracker's exit) unless it restarts the VM (Cloud
+ * Hypervisor), then halt. */
 __attribute__((noreturn)) static void fatal(const char *msg)
 {
+	struct acpi_reader acpi = {acpi_map_identity, NULL};
+	struct cpuid_regs r;
+	bool has_madt;
+
 	serial_init();
-	x86_puts("\nBail out! pmutest direct boot: ");
+	x86_puts("\nKTAP version 1\n1..0\n# error: bad boot data: ");
+	x86_puts(msg);
+	x86_puts("\n# verdict: ERROR\nBail out! pmutest direct boot: ");
 	x86_puts(msg);
 	x86_puts("\n");
-	outl(DEBUG_EXIT_PORT, DEBUG_EXIT_BASE + RUN_ERROR);
+	arch_cpuid(1, 0, &r);
+	bool hypervisor = r.ecx & (1u << 31);
+	if (hypervisor)
+		outl(DEBUG_EXIT_PORT, DEBUG_EXIT_BASE + RUN_ERROR);
+	uint64_t rsdp = g_rsdp_hint ? g_rsdp_hint : acpi_scan_rsdp(&acpi);
+	kmemset(&g_h.poweroff, 0, sizeof(g_h.poweroff));
+	if (rsdp)
+		acpi_read(&acpi, rsdp, &g_h, &has_madt);
+	x86_acpi_power_off(&g_h.poweroff);
+	if (hypervisor && !g_h.poweroff.reset_reboots)
+		x86_i8042_reset();
 	for (;;)
 		__asm__ volatile("cli; hlt");
 }
@@ -102,7 +126,7 @@ static void read_pvh(uint64_t info, struct boot_data *d)
 		fatal("EBX does not point at a PVH start_info (magic 336EC578H)");
 	d->protocol = si->version >= 1 ? "PVH start_info v1" : "PVH start_info v0";
 	d->cmdline = si->cmdline_paddr;
-	d->rsdp = si->rsdp_paddr;
+	d->rsdp = g_rsdp_hint = si->rsdp_paddr;
 	const struct hvm_modlist_entry *m =
 	    si->nr_modules ? low(si->modlist_paddr, sizeof(*m)) : NULL;
 	if (m) {
@@ -129,7 +153,7 @@ static void read_linux64(uint64_t info, struct boot_data *d)
 			  ? "Linux 64-bit boot protocol"
 			  : "Linux 64-bit boot protocol (no HdrS header)";
 	d->cmdline = rd(bp, BP_CMD_LINE_PTR, 4) | rd(bp, BP_EXT_CMD_LINE_PTR, 4) << 32;
-	d->rsdp = rd(bp, BP_ACPI_RSDP_ADDR, 8);
+	d->rsdp = g_rsdp_hint = rd(bp, BP_ACPI_RSDP_ADDR, 8);
 	d->module = rd(bp, BP_RAMDISK_IMAGE, 4) | rd(bp, BP_EXT_RAMDISK_IMAGE, 4) << 32;
 	d->module_size = rd(bp, BP_RAMDISK_SIZE, 4) | rd(bp, BP_EXT_RAMDISK_SIZE, 4) << 32;
 	d->has_module = d->module != 0;
