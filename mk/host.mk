@@ -54,7 +54,7 @@ $(HOST_BUILD)/unit/test_efivars: unit/test_efivars.c tools/report_efivars.c kern
 HOST_TOOLS += $(HOST_BUILD)/minivmm
 $(HOST_BUILD)/minivmm: tools/minivmm.c
 	@mkdir -p $(@D)
-	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -o $@ $<
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -o $@ $< -lpthread
 
 # Issue 21: the clock calibration's decisions and the ACPI reader, on the host.
 $(HOST_BUILD)/unit/test_calibrate: unit/test_calibrate.c arch/x86_64/calibrate.c
