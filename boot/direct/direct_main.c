@@ -79,10 +79,16 @@ __attribute__((noreturn)) static void fatal(const char *msg)
 	bool hypervisor = r.ecx & (1u << 31);
 	if (hypervisor)
 		outl(DEBUG_EXIT_PORT, DEBUG_EXIT_BASE + RUN_ERROR);
-	uint64_t rsdp = g_rsdp_hint ? g_rsdp_hint : acpi_scan_rsdp(&acpi);
+	/* The RSDP given, else (none, or it is what was wrong) the scan. */
 	kmemset(&g_h.poweroff, 0, sizeof(g_h.poweroff));
-	if (rsdp)
-		acpi_read(&acpi, rsdp, &g_h, &has_madt);
+	enum acpi_result ar = ACPI_NO_RSDP;
+	if (g_rsdp_hint)
+		ar = acpi_read(&acpi, g_rsdp_hint, &g_h, &has_madt);
+	if (ar != ACPI_FOUND_XSDT && ar != ACPI_FOUND_RSDT) {
+		uint64_t found = acpi_scan_rsdp(&acpi);
+		if (found)
+			acpi_read(&acpi, found, &g_h, &has_madt);
+	}
 	x86_acpi_power_off(&g_h.poweroff);
 	if (hypervisor && !g_h.poweroff.reset_reboots)
 		x86_i8042_reset();
