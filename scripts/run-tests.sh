@@ -265,8 +265,9 @@ direct_linux64() {
 # here is the platform, not the PMU. Checked: the comparison, the way that
 # VMM ends the run, the TSC and APIC timer rates within 2% of what the
 # guest really runs at (minivmm prints KVM_GET_TSC_KHZ and KVM's 1 GHz APIC
-# bus), both CPUs online, the entry taken, and bad boot data ending the VM
-# with verdict ERROR and its cause.
+# bus), both CPUs online, the entry taken, CR0 set to the kernel's own value
+# (crosvm hands over CD set, the PVH paths WP and NE clear), and bad boot
+# data ending the VM with verdict ERROR and its cause.
 VMM_SUITES=privilege,rdt,cpuid
 declare -A vmm_ends=([firecracker]='i8042 reset \(Firecracker exits\)'
 	[cloud-hypervisor]='S5 through the sleep control register'
@@ -323,7 +324,8 @@ vmm_mode() {
 			echo "not ok - the run ended the way $mode ends it (status $rc)"$'\n'"ends: 0 passed, 1 failed"
 		fi
 		boot_facts "$log" "both vCPUs online" '^# cpus: 2 of 2 online' \
-			"entered as $mode enters" "^# firmware: none \\(direct kernel boot: ${vmm_entry[$mode]}\\)"
+			"entered as $mode enters" "^# firmware: none \\(direct kernel boot: ${vmm_entry[$mode]}\\)" \
+			"CR0 defined whatever the VMM left" '^# boot: .*CR0 at entry 0x[0-9a-f]+, now 0x80010033;'
 		case $mode in
 		firecracker) vmm_bad "$mode" magic 'does not point at a PVH start_info' ;;
 		cloud-hypervisor) vmm_bad "$mode" cmdline-long 'command line .* is longer than 4095 bytes' ;;

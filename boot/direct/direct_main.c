@@ -36,6 +36,7 @@
 #define HIDDEN __attribute__((visibility("hidden")))
 extern char __kernel_end[] HIDDEN;	 /* boot/direct/linker.ld */
 extern uint64_t direct_entry_tsc HIDDEN; /* entry.asm */
+extern uint64_t direct_entry_cr0 HIDDEN; /* entry.asm: CR0 as the VMM left it */
 
 #define SZ_1M		 0x100000ULL
 #define SZ_2M		 0x200000ULL
@@ -236,10 +237,13 @@ __attribute__((noreturn)) void direct_main(uint64_t info, enum direct_protocol p
 
 	ksnprintf(g_firmware, sizeof(g_firmware), "none (direct kernel boot: %s)", d.protocol);
 	h->bi.firmware_vendor = g_firmware;
+	uint64_t cr0;
+	__asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
 	ksnprintf(g_notes, sizeof(g_notes),
-		  "%s (RSDP %s)%s%s%s%s; absent on direct boot: the report store (UEFI "
-		  "variables) and the screen (GOP)",
+		  "%s (RSDP %s); CR0 at entry %#llx, now %#llx%s%s%s%s; absent on direct boot: the "
+		  "report store (UEFI variables) and the screen (GOP)",
 		  acpi_result_name(ar), rsdp ? rsdp_from : "not given, none found by the scan",
+		  (unsigned long long)direct_entry_cr0, (unsigned long long)cr0,
 		  has_madt ? "" : "; no MADT: the boot CPU alone, its local APIC at IA32_APIC_BASE",
 		  g_map_count > HANDOFF_MAX_RANGES ? "; memory map entries beyond 512 ignored" : "",
 		  g_ignored[0] ? "; command line words not for pmutest: " : "", g_ignored);

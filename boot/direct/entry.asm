@@ -31,6 +31,7 @@
 
 %define CR0_PE   (1 << 0)
 %define CR0_PG   (1 << 31)
+%define CR0_DEFINED 0x80010033 ; PG WP NE ET MP PE
 %define CR4_PAE  (1 << 5)
 %define MSR_EFER 0xC0000080
 %define EFER_LME (1 << 8)
@@ -39,7 +40,7 @@
 
 extern direct_main
 extern __bss_start, __bss_end
-global pvh_start32, linux64_start, direct_entry_tsc
+global pvh_start32, linux64_start, direct_entry_tsc, direct_entry_cr0
 
 ; The PVH note: name "Xen", a 4-byte physical entry address (the form QEMU,
 ; rust-vmm's linux-loader and Cloud Hypervisor's firmware read).
@@ -109,6 +110,14 @@ linux64_start:
 	; fall through
 
 common64:
+	; A defined CR0, whatever the VMM left: PE MP ET NE WP PG (0x80010033).
+	; Firecracker's Linux64 path and crosvm hand over CD (and NW) set,
+	; every PVH path WP and NE clear; the UEFI front end runs with WP and
+	; NE set. The entry value is kept for the report.
+	mov rax, cr0
+	mov [rel direct_entry_cr0], rax
+	mov eax, CR0_DEFINED
+	mov cr0, rax
 	mov ax, SEL_DATA
 	mov ds, ax
 	mov es, ax
@@ -127,6 +136,7 @@ section .data
 align 8
 direct_entry_tsc: dq 0			; TSC at the first instruction (.data:
 					; written before .bss is cleared)
+direct_entry_cr0: dq 0			; CR0 as the VMM left it
 align 16
 gdt:
 	dq 0
