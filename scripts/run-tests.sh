@@ -306,6 +306,17 @@ vmm_bad() {
 	echo "bad: $p passed, $f failed"
 }
 
+# vmm_mptable: Firecracker before 1.8 (no ACPI, its MP table only): both
+# vCPUs from the MP table (one suite: the CPUs are what is checked).
+vmm_mptable() {
+	local log=$LOGS/vmm-firecracker-mptable.ktap
+	timeout -k 5 300 build/host/minivmm --vmm firecracker --acpi off --timeout 240 build/pmutest.elf \
+		"console=ttyS0 pmutest.suites=cpuid" 2>"$log.err" | tr -d '\r' |
+		awk '/KTAP version 1/ { on = 1 } on' >"$log"
+	boot_facts "$log" "no ACPI: the CPUs from the MP table" '^# boot: no ACPI RSDP.*no MADT: the CPUs of the MP table' \
+		"both vCPUs online from it" '^# cpus: 2 of 2 online' "the run reached its verdict" '^# verdict: '
+}
+
 vmm_mode() {
 	local mode=$1 log=$LOGS/vmm-$1.ktap err=$LOGS/vmm-$1.err expect=$LOGS/vmm-$1.expect rc out
 	kvm_host_ready || return 0
@@ -327,7 +338,8 @@ vmm_mode() {
 			"entered as $mode enters" "^# firmware: none \\(direct kernel boot: ${vmm_entry[$mode]}\\)" \
 			"CR0 defined whatever the VMM left" '^# boot: .*CR0 at entry 0x[0-9a-f]+, now 0x80010033;'
 		case $mode in
-		firecracker) vmm_bad "$mode" magic 'does not point at a PVH start_info' ;;
+		firecracker) vmm_bad "$mode" magic 'does not point at a PVH start_info'
+			vmm_mptable ;;
 		cloud-hypervisor) vmm_bad "$mode" cmdline-long 'command line .* is longer than 4095 bytes' ;;
 		crosvm) vmm_bad "$mode" e820-count 'says 200 E820 entries' ;;
 		esac) 2>&1)

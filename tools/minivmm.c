@@ -20,8 +20,9 @@
  * the 16550, the PM timer, sleep control) and how the VM ends (or reboots).
  * See struct vmm below: one row per mode.
  *
- * usage: minivmm [--vmm MODE] [--cpus N] [--bad WHAT] [--timeout S] ELF
- *                [COMMAND-LINE]
+ * usage: minivmm [--vmm MODE] [--cpus N] [--bad WHAT] [--acpi off]
+ *                [--timeout S] ELF [COMMAND-LINE]
+ * --acpi off: no ACPI tables (Firecracker before 1.8: its MP table only).
  * --bad injects bad boot data (see bad_names[]): the kernel must end the VM
  * with verdict ERROR and the cause on one line.
  *
@@ -460,6 +461,45 @@ static uint64_t build_acpi(void)
 	return V->rsdp;
 }
 
+/* The MP table (MultiProcessor Specification 1.4) Firecracker always
+ * writes (src/vmm/src/arch/x86_64/mptable.rs: the floating pointer at
+ * 9FC00H, then the PCMP table: a processor entry per vCPU, the BSP first,
+ * an ISA bus, the I/O APIC). */
+static void build_mptable(void)
+{
+	const uint64_t fp = 0x9FC00, ct = fp + 16;
+	uint64_t e = ct + 44;
+	uint16_t count = 0;
+
+	for (int i = 0; i < g_ncpus; i++, e += 20, count++) {
+		put8(e, 0);
+		put8(e + 1, (uint8_t)i);
+		put8(e + 2, 0x14);
+		put8(e + 3, i ? 1 : 3); /* enabled; the BSP */
+	}
+	put8(e, 1); /* bus 0: ISA */
+	put(e + 2, "ISA   ", 6);
+	e += 8, count++;
+	put8(e, 2); /* the I/O APIC */
+	put8(e + 1, (uint8_t)g_ncpus);
+	put8(e + 2, 0x11);
+	put8(e + 3, 1);
+	put32(e + 4, 0xFEC00000);
+	e += 8, count++;
+	put(ct, "PCMP", 4);
+	put16(ct + 4, (uint16_t)(e - ct));
+	put8(ct + 6, 4);
+	put(ct + 8, "FC      ", 8);
+	put16(ct + 34, count);
+	put32(ct + 36, 0xFEE00000);
+	checksum(ct, (uint32_t)(e - ct), 7);
+	put(fp, "_MP_", 4);
+	put32(fp + 4, (uint32_t)ct);
+	put8(fp + 8, 1);
+	put8(fp + 9, 4);
+	checksum(fp, 16, 10);
+}
+
 /* ---- boot data ---- */
 
 static void e820(uint64_t table, unsigned stride, int i, uint64_t addr, uint64_t size,
@@ -845,13 +885,14 @@ static void on_alarm(int sig)
 static void usage(void)
 {
 	fprintf(stderr, "usage: minivmm [--vmm linux64|firecracker|cloud-hypervisor|crosvm] "
-			"[--cpus N] [--bad WHAT] [--timeout S] ELF [COMMAND-LINE]\n");
+			"[--cpus N] [--bad WHAT] [--acpi off] [--timeout S] ELF [COMMAND-LINE]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	int timeout = 300, i = 1;
+	bool no_acpi = false;
 	g_mode = LINUX64;
 	bool cpus_given = false;
 	for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
@@ -875,6 +916,8 @@ int main(int argc, char **argv)
 			if (b == BAD_COUNT)
 				usage();
 			g_bad = (enum bad)b;
+		} else if (!strcmp(o, "--acpi")) {
+			no_acpi = !strcmp(val, "off"); /* Firecracker before 1.8 */
 		} else if (!strcmp(o, "--timeout")) {
 			timeout = atoi(val);
 		} else {
@@ -923,7 +966,9 @@ int main(int argc, char **argv)
 	}
 	put64(GDT_ADDR, 0);
 	gdt();
-	uint64_t rsdp = V->rsdp ? build_acpi() : 0;
+	uint64_t rsdp = V->rsdp && !no_acpi ? build_acpi() : 0;
+	if (g_mode == FIRECRACKER)
+		build_mptable();
 	if (g_mode == CLOUD_HV)
 		put16(0x40E, 0xA000); /* EBDA pointer (arch/src/x86_64/mod.rs:1204-1207) */
 	if (V->entry == ENTRY_PVH) {

@@ -365,5 +365,51 @@ int main(void)
 	memcpy(low + 0x9FC10, "RSD PTR ", 8);
 	fix_checksum(low + 0x9FC10, 20, 8);
 	UNIT_EQ(acpi_scan_rsdp(&lr), 0x9FC10, "the EBDA's first KiB comes first");
+	/* Cloud Hypervisor's EBDA at A0000H (40EH = A000H), its RSDP there. */
+	put(low + 0x40E, 0xA000, 2);
+	memcpy(low + 0xA0000, "RSD PTR ", 8);
+	fix_checksum(low + 0xA0000, 20, 8);
+	UNIT_EQ(acpi_scan_rsdp(&lr), 0xA0000, "an EBDA at A0000H (Cloud Hypervisor) is searched");
+
+	/* 7. No MADT: the MP table (Firecracker before 1.8, or run without
+	 *    ACPI): the floating pointer at 9FC00H, a PCMP table with two
+	 *    enabled processors (APIC IDs 0 and 1), a disabled one, a bus and
+	 *    an I/O APIC entry between them. */
+	memset(low, 0, sizeof(low));
+	struct x86_handoff *mh = calloc(1, sizeof(*mh));
+	UNIT_EQ(acpi_read_mptable(&lr, mh), 0, "no MP table: none");
+	uint8_t *fp = low + 0x9FC00, *ct = low + 0x9FC10;
+	memcpy(fp, "_MP_", 4);
+	put(fp + 4, 0x9FC10, 4);
+	fp[8] = 1;
+	fp[9] = 4;
+	fix_checksum(fp, 16, 10);
+	memcpy(ct, "PCMP", 4);
+	put(ct + 36, 0xFEE00000, 4);
+	uint8_t *e = ct + 44;
+	const uint8_t cpus[3][2] = {{0, 3}, {1, 1}, {2, 0}}; /* {APIC ID, flags: EN, BP} */
+	for (int i = 0; i < 3; i++, e += 20) {
+		e[0] = 0;
+		e[1] = cpus[i][0];
+		e[3] = cpus[i][1];
+		if (i == 0) { /* a bus and an I/O APIC after the BSP */
+			e[20] = 1;
+			e[28] = 2;
+			e += 16;
+		}
+	}
+	put(ct + 4, (uint64_t)(e - ct), 2);
+	put(ct + 34, 5, 2);
+	fix_checksum(ct, (uint32_t)(e - ct), 7);
+	UNIT_EQ(acpi_read_mptable(&lr, mh), 1, "the MP table found at 9FC00H");
+	UNIT_EQ(mh->cpu_count, 2, "two enabled processors");
+	UNIT_EQ(mh->apic_ids[1], 1, "the second one's APIC ID");
+	UNIT_EQ(mh->cpus_disabled, 1, "the disabled one counted");
+	UNIT_EQ(mh->bi.lapic_phys, 0xFEE00000, "the local APIC address");
+	ct[7]++;
+	memset(mh, 0, sizeof(*mh));
+	UNIT_EQ(acpi_read_mptable(&lr, mh), 0, "a wrong checksum: not read");
+	UNIT_EQ(mh->cpu_count, 0, "no CPUs from it");
+	free(mh);
 	return unit_done();
 }

@@ -232,6 +232,10 @@ __attribute__((noreturn)) void direct_main(uint64_t info, enum direct_protocol p
 		fatal(g_error);
 	}
 
+	/* No MADT: the MP table's processors (Firecracker before 1.8, a VMM
+	 * run with ACPI off). */
+	bool from_mp = !has_madt && acpi_read_mptable(&acpi, h);
+
 	h->trampoline_phys = find_trampoline();
 	find_pool(h);
 
@@ -244,7 +248,10 @@ __attribute__((noreturn)) void direct_main(uint64_t info, enum direct_protocol p
 		  "report store (UEFI variables) and the screen (GOP)",
 		  acpi_result_name(ar), rsdp ? rsdp_from : "not given, none found by the scan",
 		  (unsigned long long)direct_entry_cr0, (unsigned long long)cr0,
-		  has_madt ? "" : "; no MADT: the boot CPU alone, its local APIC at IA32_APIC_BASE",
+		  has_madt  ? ""
+		  : from_mp ? "; no MADT: the CPUs of the MP table"
+			    : "; no MADT: the boot CPU alone (no MP table either), its local "
+			      "APIC at IA32_APIC_BASE",
 		  g_map_count > HANDOFF_MAX_RANGES ? "; memory map entries beyond 512 ignored" : "",
 		  g_ignored[0] ? "; command line words not for pmutest: " : "", g_ignored);
 	h->bi.boot_notes = g_notes;
