@@ -42,12 +42,16 @@ extern direct_main
 extern __bss_start, __bss_end
 global pvh_start32, linux64_start, direct_entry_tsc, direct_entry_cr0
 
-; The PVH note: name "Xen", a 4-byte physical entry address (the form QEMU,
-; rust-vmm's linux-loader and Cloud Hypervisor's firmware read).
+; The PVH note: name "Xen", the physical entry address as 8 bytes (Linux's
+; _ASM_PTR form): QEMU reads a size_t from an ELF64's note (x86-common.c
+; read_pvh_start_addr) and keeps its low 32 bits; rust-vmm's linux-loader
+; (Firecracker, Cloud Hypervisor) needs a descriptor of 4 bytes or more and
+; reads 4 (elf/mod.rs:397-410). Aligned 4, not 8: QEMU 7.2 finds the
+; descriptor by rounding the name size up to the note segment's p_align.
 section .note.pvh note alloc noexec nowrite align=4
-	dd 4, 4, XEN_ELFNOTE_PHYS32_ENTRY
+	dd 4, 8, XEN_ELFNOTE_PHYS32_ENTRY
 	db "Xen", 0
-	dd pvh_start32
+	dq pvh_start32
 
 section .text.direct_entry progbits alloc exec nowrite align=16
 
