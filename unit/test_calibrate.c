@@ -15,7 +15,7 @@
 #define READ_NS 100
 
 enum pit_mode { PIT_HONEST, PIT_DEAD, PIT_HIGH, PIT_SMI };
-enum ref_mode { REF_NONE, REF_HONEST, REF_STUCK, REF_FAST, REF_WRAP };
+enum ref_mode { REF_NONE, REF_HONEST, REF_STUCK, REF_FAST, REF_WRAP, REF_PREEMPTED };
 
 struct fake {
 	uint64_t ns; /* machine time */
@@ -59,6 +59,10 @@ static uint32_t f_ref(void *ctx)
 	struct fake *f = ctx;
 	f->ns += READ_NS;
 	f->ref_reads++;
+	/* The vCPU preempted for 5 s (beyond the 24-bit PM timer's 4.69 s
+	 * wrap) in the first window only: that window loses a whole period. */
+	if (f->ref == REF_PREEMPTED && f->ref_reads == 5000)
+		f->ns += 5000000000ULL;
 	uint64_t hz = f->ref == REF_FAST ? PM_TIMER_HZ * 11 / 10 : PM_TIMER_HZ;
 	uint64_t v = f->ns * hz / 1000000000ULL;
 	if (f->ref == REF_STUCK)
@@ -179,6 +183,19 @@ int main(void)
 	CASE("hypervisor leaf 40000010H with zeros: measured", PIT_HONEST, REF_HONEST,
 	     CLOCK_PIT_CHECKED, PIT_OK, TSC_HZ, APIC_HZ, .leaf1_ecx = 1u << 31,
 	     .hv_max = 0x40000010);
+	/* A loaded host (make test on 2 shared cores): the first reference
+	 * window has a gap longer than the counter's wrap; measured again. */
+	{
+		struct fake f = {.pit = PIT_HIGH, .ref = REF_PREEMPTED, .max_leaf = 0xD};
+		struct clock_result r = run(&f);
+		char d[120];
+		snprintf(d, sizeof(d), "tsc %llu (want %llu)", (unsigned long long)r.tsc_hz,
+			 (unsigned long long)TSC_HZ);
+		UNIT_EQ(r.source, CLOCK_REFERENCE, "preempted past the wrap: the reference still");
+		unit_result(near(r.tsc_hz, TSC_HZ) && near(r.apic_hz, APIC_HZ),
+			    "preempted past the wrap: the window measured again, rates right",
+			    __FILE__, __LINE__, d);
+	}
 	/* Cloud Hypervisor without the leaf: port 61H reads 20H (ready at
 	 * once), no PIT (channel 0 reads a constant): the dead reference is
 	 * abandoned after STUCK_READS reads, not 2^18 (port exits are slow). */

@@ -27,7 +27,9 @@
  *      reference's otherwise, and alone when channel 2 was not plausible.
  *      A reference that reads the same value STUCK_READS times in a row is
  *      abandoned at once (a counter of >= 1 MHz moves within a few reads;
- *      Cloud Hypervisor has no PIT, its ports 40H/43H read FFH);
+ *      Cloud Hypervisor has no PIT, its ports 40H/43H read FFH); a window
+ *      with a gap between reads over half its span (a preempted vCPU: one
+ *      longer than the counter's wrap loses periods) is measured again;
  *   3. neither: CPUID.15H, TSC = crystal x EBX / EAX, the crystal from ECX
  *      or, where ECX is 0 (Skylake-class clients), from CPUID.16H's base
  *      frequency x EAX / EBX; the local APIC timer runs at the crystal clock
@@ -43,6 +45,7 @@
 #define MAX_READS   (1u << 18) /* 10x the reads of a 10 ms window at 0.4 us each: give up */
 #define AGREE_PART  50	       /* within 1/50 = 2% */
 #define STUCK_READS 1000       /* the same reference value this often: it does not count */
+#define REF_TRIES   5	       /* reference windows spoiled by a long gap, at most */
 
 #define CPUID_HYPERVISOR (1u << 31) /* CPUID.01H:ECX */
 #define HV_LEAF_BASE	 0x40000000u
@@ -119,35 +122,59 @@ static enum pit_verdict pit_measure(const struct clock_ops *o, uint64_t *tsc_hz,
 	return PIT_OK;
 }
 
-/* Over WINDOW_MS of the reference counter, from one of its edges; false
- * when it does not count. */
-static bool ref_measure(const struct clock_ops *o, uint64_t *tsc_hz, uint64_t *apic_hz)
+/* One window of WINDOW_MS of the reference counter, from one of its
+ * edges; false when it does not count (or stopped counting). */
+static bool ref_window(const struct clock_ops *o, uint32_t *n, uint64_t *tsc_hz, uint64_t *apic_hz,
+		       uint64_t *max_gap, uint64_t *span)
 {
 	uint32_t mask = o->ref_bits >= 32 ? 0xFFFFFFFFu : (1u << o->ref_bits) - 1;
-	uint32_t want = (uint32_t)(o->ref_hz * WINDOW_MS / 1000), r0, r, n = 0;
+	uint32_t want = (uint32_t)(o->ref_hz * WINDOW_MS / 1000), r0, r, same = 0;
 
-	if (!o->ref_read || !o->ref_hz)
-		return false;
 	o->apic_start(o->ctx);
 	r0 = o->ref_read(o->ctx) & mask;
 	while ((r = o->ref_read(o->ctx) & mask) == r0)
-		if (++n >= STUCK_READS)
+		if (++same >= STUCK_READS)
 			return false;
 	/* Each clock read right after the reference's edge and right after
 	 * its last read: the three windows match to a read's time. */
 	uint32_t c0 = o->apic_count(o->ctx), c1, elapsed;
-	uint64_t t0 = o->tsc(o->ctx), t;
+	uint64_t t0 = o->tsc(o->ctx), t = t0, prev;
+	*max_gap = 0;
 	r0 = r;
 	do {
 		elapsed = ((o->ref_read(o->ctx) & mask) - r0) & mask;
 		c1 = o->apic_count(o->ctx);
+		prev = t;
 		t = o->tsc(o->ctx);
-		if (++n >= 2 * MAX_READS)
+		*max_gap = t - prev > *max_gap ? t - prev : *max_gap;
+		if (++*n >= 2 * MAX_READS)
 			return false;
 	} while (elapsed < want);
-	*tsc_hz = (t - t0) * o->ref_hz / elapsed;
+	*span = t - t0;
+	*tsc_hz = *span * o->ref_hz / elapsed;
 	*apic_hz = apic_rate(c0, c1, elapsed, o->ref_hz);
 	return *tsc_hz != 0;
+}
+
+/* The reference's rates over a window no read gap spoiled: a gap longer
+ * than the counter's wrap (PIT channel 0: 55 ms; a vCPU preempted on a
+ * loaded host) loses whole periods, and is necessarily more than half the
+ * window (the window is 10 ms), so a window with a gap over half its span
+ * is measured again, up to REF_TRIES times. */
+static bool ref_measure(const struct clock_ops *o, uint64_t *tsc_hz, uint64_t *apic_hz)
+{
+	uint64_t max_gap, span;
+	uint32_t n = 0;
+
+	if (!o->ref_read || !o->ref_hz)
+		return false;
+	for (int i = 0; i < REF_TRIES; i++) {
+		if (!ref_window(o, &n, tsc_hz, apic_hz, &max_gap, &span))
+			return false;
+		if (max_gap * 2 <= span)
+			return true;
+	}
+	return false;
 }
 
 /* Step 0 (the header): an exact source, or CLOCK_SOURCE_COUNT for none. */
