@@ -15,7 +15,15 @@
 #define READ_NS 100
 
 enum pit_mode { PIT_HONEST, PIT_DEAD, PIT_HIGH, PIT_SMI };
-enum ref_mode { REF_NONE, REF_HONEST, REF_STUCK, REF_FAST, REF_WRAP, REF_PREEMPTED };
+enum ref_mode {
+	REF_NONE,
+	REF_HONEST,
+	REF_STUCK,
+	REF_FAST,
+	REF_WRAP,
+	REF_PREEMPTED,
+	REF_PREEMPTED_SHORT
+};
 
 struct fake {
 	uint64_t ns; /* machine time */
@@ -63,6 +71,9 @@ static uint32_t f_ref(void *ctx)
 	 * wrap) in the first window only: that window loses a whole period. */
 	if (f->ref == REF_PREEMPTED && f->ref_reads == 5000)
 		f->ns += 5000000000ULL;
+	/* 1 s (under half the wrap): nothing lost, the window stands. */
+	if (f->ref == REF_PREEMPTED_SHORT && f->ref_reads == 5000)
+		f->ns += 1000000000ULL;
 	uint64_t hz = f->ref == REF_FAST ? PM_TIMER_HZ * 11 / 10 : PM_TIMER_HZ;
 	uint64_t v = f->ns * hz / 1000000000ULL;
 	if (f->ref == REF_STUCK)
@@ -195,6 +206,13 @@ int main(void)
 		unit_result(near(r.tsc_hz, TSC_HZ) && near(r.apic_hz, APIC_HZ),
 			    "preempted past the wrap: the window measured again, rates right",
 			    __FILE__, __LINE__, d);
+	}
+	{
+		struct fake f = {.pit = PIT_HIGH, .ref = REF_PREEMPTED_SHORT, .max_leaf = 0xD};
+		struct clock_result r = run(&f);
+		UNIT_EQ(r.source, CLOCK_REFERENCE, "preempted under half the wrap: the reference");
+		UNIT_EQ(near(r.tsc_hz, TSC_HZ) && f.ref_reads < 10000, 1,
+			"preempted under half the wrap: one window, rates right");
 	}
 	/* Cloud Hypervisor without the leaf: port 61H reads 20H (ready at
 	 * once), no PIT (channel 0 reads a constant): the dead reference is

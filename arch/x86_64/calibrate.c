@@ -28,8 +28,8 @@
  *      A reference that reads the same value STUCK_READS times in a row is
  *      abandoned at once (a counter of >= 1 MHz moves within a few reads;
  *      Cloud Hypervisor has no PIT, its ports 40H/43H read FFH); a window
- *      with a gap between reads over half its span (a preempted vCPU: one
- *      longer than the counter's wrap loses periods) is measured again;
+ *      with a gap between reads of half the counter's wrap or more (a
+ *      preempted vCPU: whole periods may be lost) is measured again;
  *   3. neither: CPUID.15H, TSC = crystal x EBX / EAX, the crystal from ECX
  *      or, where ECX is 0 (Skylake-class clients), from CPUID.16H's base
  *      frequency x EAX / EBX; the local APIC timer runs at the crystal clock
@@ -123,9 +123,10 @@ static enum pit_verdict pit_measure(const struct clock_ops *o, uint64_t *tsc_hz,
 }
 
 /* One window of WINDOW_MS of the reference counter, from one of its
- * edges; false when it does not count (or stopped counting). */
+ * edges; false when it does not count (or stopped counting), or when one
+ * gap between reads may have hidden a wrap of the counter (*spoiled). */
 static bool ref_window(const struct clock_ops *o, uint32_t *n, uint64_t *tsc_hz, uint64_t *apic_hz,
-		       uint64_t *max_gap, uint64_t *span)
+		       bool *spoiled)
 {
 	uint32_t mask = o->ref_bits >= 32 ? 0xFFFFFFFFu : (1u << o->ref_bits) - 1;
 	uint32_t want = (uint32_t)(o->ref_hz * WINDOW_MS / 1000), r0, r, same = 0;
@@ -137,41 +138,46 @@ static bool ref_window(const struct clock_ops *o, uint32_t *n, uint64_t *tsc_hz,
 			return false;
 	/* Each clock read right after the reference's edge and right after
 	 * its last read: the three windows match to a read's time. */
-	uint32_t c0 = o->apic_count(o->ctx), c1, elapsed;
-	uint64_t t0 = o->tsc(o->ctx), t = t0, prev;
-	*max_gap = 0;
+	uint32_t c0 = o->apic_count(o->ctx), c1, elapsed = 0, prev_elapsed, gap_ref = 0;
+	uint64_t t0 = o->tsc(o->ctx), t = t0, prev, gap = 0;
 	r0 = r;
 	do {
+		prev_elapsed = elapsed;
 		elapsed = ((o->ref_read(o->ctx) & mask) - r0) & mask;
 		c1 = o->apic_count(o->ctx);
 		prev = t;
 		t = o->tsc(o->ctx);
-		*max_gap = t - prev > *max_gap ? t - prev : *max_gap;
+		if (t - prev > gap) {
+			gap = t - prev;
+			gap_ref = elapsed - prev_elapsed;
+		}
 		if (++*n >= 2 * MAX_READS)
 			return false;
 	} while (elapsed < want);
-	*span = t - t0;
-	*tsc_hz = *span * o->ref_hz / elapsed;
+	/* The longest gap in reference ticks, at the rate the rest of the
+	 * window shows: half a wrap or more, and whole periods may be lost. */
+	uint64_t rest = t - t0 - gap, rest_ref = elapsed - gap_ref;
+	*spoiled = !rest_ref || gap * rest_ref * 2 >= rest * ((uint64_t)mask + 1);
+	*tsc_hz = (t - t0) * o->ref_hz / elapsed;
 	*apic_hz = apic_rate(c0, c1, elapsed, o->ref_hz);
 	return *tsc_hz != 0;
 }
 
 /* The reference's rates over a window no read gap spoiled: a gap longer
  * than the counter's wrap (PIT channel 0: 55 ms; a vCPU preempted on a
- * loaded host) loses whole periods, and is necessarily more than half the
- * window (the window is 10 ms), so a window with a gap over half its span
- * is measured again, up to REF_TRIES times. */
+ * loaded host) loses whole periods; such a window is measured again, up
+ * to REF_TRIES times. */
 static bool ref_measure(const struct clock_ops *o, uint64_t *tsc_hz, uint64_t *apic_hz)
 {
-	uint64_t max_gap, span;
 	uint32_t n = 0;
+	bool spoiled;
 
 	if (!o->ref_read || !o->ref_hz)
 		return false;
 	for (int i = 0; i < REF_TRIES; i++) {
-		if (!ref_window(o, &n, tsc_hz, apic_hz, &max_gap, &span))
+		if (!ref_window(o, &n, tsc_hz, apic_hz, &spoiled))
 			return false;
-		if (max_gap * 2 <= span)
+		if (!spoiled)
 			return true;
 	}
 	return false;
