@@ -197,6 +197,7 @@ enum bad {
 	BAD_RSDP,	  /* the RSDP passed points at garbage */
 	BAD_XSDT,	  /* the XSDT's checksum is wrong */
 	BAD_E820_COUNT,	  /* boot_params e820_entries > 128 */
+	BAD_NO_APIC,	  /* not boot data: the local APIC off (IA32_APIC_BASE.EN 0) */
 	BAD_COUNT,
 };
 static const char *const bad_names[BAD_COUNT] = {
@@ -210,6 +211,7 @@ static const char *const bad_names[BAD_COUNT] = {
     [BAD_RSDP] = "rsdp",
     [BAD_XSDT] = "xsdt",
     [BAD_E820_COUNT] = "e820-count",
+    [BAD_NO_APIC] = "no-apic",
 };
 
 static const struct vmm *V;
@@ -687,6 +689,18 @@ static void setup_vcpu(int kvm, int vcpu, int id, uint64_t entry)
 	}
 	if (ioctl(vcpu, KVM_SET_SREGS, &sr) < 0)
 		die("KVM_SET_SREGS");
+	if (g_bad == BAD_NO_APIC) {
+		/* IA32_APIC_BASE with EN clear: the CPU is then "functionally
+		 * equivalent to an IA-32 processor without an on-chip APIC" and
+		 * CPUID.01H:EDX[9] reads 0 (SDM Vol. 3A 10.4.3; KVM derives the
+		 * bit from EN, kvm_update_cpuid_runtime()). */
+		struct {
+			struct kvm_msrs h;
+			struct kvm_msr_entry e;
+		} msr = {.h.nmsrs = 1, .e = {.index = 0x1B, .data = 0xFEE00000 | 0x100}};
+		if (ioctl(vcpu, KVM_SET_MSRS, &msr) != 1)
+			die("KVM_SET_MSRS IA32_APIC_BASE");
+	}
 	struct kvm_regs r = {.rip = entry, .rflags = 2};
 	if (pvh)
 		r.rbx = START_INFO;

@@ -203,6 +203,23 @@ void arch_exit(enum run_status status)
 	kernel_halted(status);
 }
 
+/* A CPU without a local APIC (CPUID.01H:EDX[9] clear; SDM Vol. 3A 10.4.2):
+ * no timer for the watchdog every test runs under, no PMI, no other CPU.
+ * No test can run safely, and "xAPIC mode" would be untrue: a report of
+ * its own, verdict ERROR, before anything touches the APIC. */
+static void require_local_apic(void)
+{
+	struct cpuid_regs r;
+
+	arch_cpuid(1, 0, &r);
+	if (r.edx & BIT_ULL(9))
+		return;
+	x86_puts("\nKTAP version 1\n1..0\n# local APIC: none (CPUID.01H:EDX[9] clear)\n"
+		 "# error: no local APIC: no timer watchdog, no PMI, no other CPU; no test can "
+		 "run safely\n# verdict: ERROR\n");
+	arch_exit(RUN_ERROR);
+}
+
 static void enter_kernel(void *arg)
 {
 	struct x86_handoff *h = arg;
@@ -234,6 +251,7 @@ void x86_start(struct x86_handoff *h)
 	paging_map_user(ustack, USER_STACK_SIZE, true);
 	x86_set_user_stack(ustack + USER_STACK_SIZE);
 	fbcon_init(&h->bi.fb);
+	require_local_apic();
 	apic_init(h->bi.lapic_phys, &h->pm_timer);
 	nmi_watchdog_init(h, apic_self_id());
 	describe_timer();
