@@ -14,8 +14,9 @@ with their outcome class, its exception, its known row) must be rejected
 A quirk that only adds skips is counted apart: a skip names the CPUID bit
 the run lacks and is not a mismatch.
 
-  scripts/check-expectations.py [-j JOBS] [--report TOOL] [--pmusim PMUSIM] [-v]
+  scripts/check-expectations.py [-j JOBS] [--report TOOL] [--tree DIR] [--pmusim PMUSIM] [-v]
     --report  the ktap-report.py to judge (default: this tree's)
+    --tree    the tree whose tests/expectations to judge (default: .)
     -v        also list each accepted run and its changes
 
 Prints per platform the runs, how many changed the failures, how many of
@@ -88,6 +89,7 @@ def main(argv):
     p.add_argument("-j", "--jobs", type=int, default=2)
     p.add_argument("--report", default=os.path.join(HERE, "ktap-report.py"))
     p.add_argument("--pmusim", default="build/host/pmusim")
+    p.add_argument("--tree", default=".", help="where tests/expectations is (an older tree's files)")
     p.add_argument("-v", "--verbose", action="store_true")
     args = p.parse_args(argv)
     if not os.access(args.pmusim, os.X_OK):
@@ -101,6 +103,7 @@ def main(argv):
     with tempfile.TemporaryDirectory(prefix="pmutest-expect.") as tmp, \
             concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         for step, model, expectations in PLATFORMS:
+            expectations = os.path.join(args.tree, expectations)
             base_run, rc, text = run_one(args.pmusim, args.report, model, expectations,
                                          os.path.join(tmp, f"{step}.base.ktap"))
             if base_run.errors:
