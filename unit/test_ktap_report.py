@@ -525,6 +525,17 @@ class Html(unittest.TestCase):
         for needle in ("http://", "https://", "<link", " src=", "url(", "@import", "//cdn"):
             self.assertNotIn(needle, page)
 
+    def test_every_test_listed_by_suite(self):
+        # Issue 32 item 4: a collapsed block a suite, each test with its result and skip reason.
+        page = self.html(write(self.tmp, "g.ktap", GOOD))
+        self.assertIn('<details class="suite-tests" data-suite-tests="rdpmc">', page)
+        self.assertNotIn("<details open", page)
+        self.assertIn('data-test-row="rdpmc.gp_type" data-result="pass" data-reason=""', page)
+        self.assertIn('data-test-row="rdpmc.metrics" data-result="skip" '
+                      'data-reason="missing IA32_PERF_CAPABILITIES[15]"', page)
+        self.assertIn('data-test-row="selftest.endless_loop" data-result="timeout"', page)
+        self.assertEqual(page.count("data-test-row="), 5)
+
     def test_one_run(self):
         page = self.html(write(self.tmp, "m.ktap", MACHINE_LOG))
         self.assert_self_contained(page)
