@@ -10,6 +10,7 @@
   ktap-report.py html LOG... -o FILE       one self-contained HTML page: one run's
                                            report, or a matrix of several runs
   ktap-report.py diff OLD NEW              what changed from run OLD to run NEW
+  ktap-report.py kcidb LOG [-o FILE]       a KernelCI (KCIDB v5) submission of the run
 
 Exit status: 0 when the log is valid / matches, 1 when compare finds a
 mismatch, 2 on bad input: no file, not KTAP, a broken log (truncated, bailed
@@ -33,7 +34,7 @@ mismatch: a skip names the CPUID bit the platform lacks, which is no
 deviation. An exact name that the log does not report is a mismatch (the
 test vanished).
 
-html and diff refuse a broken log (no file, not KTAP, truncated, no plan,
+html, diff and kcidb refuse a broken log (no file, not KTAP, truncated, no plan,
 bailed out, a contradicted verdict): one line naming it, exit 2. A run
 whose own verdict is ERROR is a finished run and is shown as such. diff
 exits 1 when NEW regressed (see scripts/ktapdiff.py), else 0.
@@ -53,6 +54,7 @@ import xml.etree.ElementTree as ET
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ktapdiff  # noqa: E402
 import ktaphtml  # noqa: E402
+import ktapkcidb  # noqa: E402
 import ktaplib  # noqa: E402
 
 
@@ -402,6 +404,16 @@ def cmd_html(args):
     return emit(ktaphtml.render(runs), args)
 
 
+def cmd_kcidb(args):
+    run = read_complete(args.log)
+    try:
+        with open(args.log, "rb") as f:
+            data = f.read(ktaplib.MAX_LOG_BYTES)
+    except OSError as e:
+        raise UsageError(f"cannot read {args.log}: {e.strerror}")
+    return emit(json.dumps(ktapkcidb.submission(run, data), indent=1) + "\n", args)
+
+
 def cmd_diff(args):
     old, new = read_complete(args.old), read_complete(args.new)
     changes = ktapdiff.compare(old, new)
@@ -466,6 +478,9 @@ def main(argv):
     c = sub.add_parser("html")
     c.add_argument("logs", nargs="+", metavar="LOG")
     c.add_argument("-o", "--output", required=True)
+    c = sub.add_parser("kcidb")
+    c.add_argument("log")
+    c.add_argument("-o", "--output")
     c = sub.add_parser("diff")
     c.add_argument("old")
     c.add_argument("new")
@@ -477,8 +492,8 @@ def main(argv):
                    help="list each skip the file does not name (default: their number)")
     args = p.parse_args(argv)
     try:
-        if args.cmd in ("html", "diff"):
-            rc = (cmd_html if args.cmd == "html" else cmd_diff)(args)
+        if args.cmd in ("html", "diff", "kcidb"):
+            rc = {"html": cmd_html, "diff": cmd_diff, "kcidb": cmd_kcidb}[args.cmd](args)
             return rc if flush_stdout() else 2
         run = ktaplib.read_log(args.log)
         rc = {"validate": cmd_validate, "junit": cmd_junit, "json": cmd_json,
