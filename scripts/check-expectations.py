@@ -28,6 +28,9 @@ on bad usage (no pmusim, a model that does not run).
 
 import argparse
 import concurrent.futures
+import contextlib
+import importlib.util
+import io
 import os
 import subprocess
 import sys
@@ -63,13 +66,41 @@ def outcome(run):
     return failing, skipped
 
 
-def run_one(pmusim, tool, args, expectations, path):
-    """Run pmusim ARGS into PATH, compare it; (parsed run, compare exit, output)."""
+def load_tool(path):
+    """The ktap-report.py at path as a module with its own ktaplib (an older
+    tree's tool judges with its own code), so that compare runs in this
+    process: a thousand interpreters would take minutes on a shared machine."""
+    names = ("ktaplib", "ktaphtml", "ktapdiff", "ktapkcidb")
+    saved = {k: sys.modules.pop(k) for k in names if k in sys.modules}
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    try:
+        spec = importlib.util.spec_from_file_location("ktap_report_under_test", path)
+        tool = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(tool)
+    finally:
+        sys.path.pop(0)
+        for k in names:
+            sys.modules.pop(k, None)
+        sys.modules.update(saved)
+    return tool
+
+
+def simulate(pmusim, args, path):
+    """Run pmusim ARGS into PATH."""
     with open(path, "w") as f:
         subprocess.run([pmusim] + args, stdout=f, stderr=subprocess.STDOUT, timeout=120)
-    cmp = subprocess.run([sys.executable, tool, "compare", path, expectations],
-                         capture_output=True, text=True, timeout=120)
-    return ktaplib.read_log(path), cmp.returncode, cmp.stdout + cmp.stderr
+    return path
+
+
+def compare(tool, path, expectations):
+    """(parsed run, compare's exit status, its output)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            rc = tool.main(["compare", path, expectations])
+        except SystemExit as e:  # argparse
+            rc = e.code
+    return ktaplib.read_log(path), rc, out.getvalue()
 
 
 def changes(base, run):
@@ -98,14 +129,15 @@ def main(argv):
     quirks = [ln.split()[0] for ln in listed.stdout.splitlines() if ln.strip()]
     if listed.returncode != 0 or not quirks:
         die("pmusim --list-quirks gave no quirk")
+    tool = load_tool(args.report)
     passed = failed = 0
     total_changed = total_accepted = 0
     with tempfile.TemporaryDirectory(prefix="pmutest-expect.") as tmp, \
             concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         for step, model, expectations in PLATFORMS:
             expectations = os.path.join(args.tree, expectations)
-            base_run, rc, text = run_one(args.pmusim, args.report, model, expectations,
-                                         os.path.join(tmp, f"{step}.base.ktap"))
+            base_run, rc, text = compare(tool, simulate(args.pmusim, model, os.path.join(tmp, f"{step}.base.ktap")),
+                                         expectations)
             if base_run.errors:
                 die(f"{step}: the model's own run is broken: {base_run.errors[0]}")
             base = outcome(base_run)
@@ -115,11 +147,11 @@ def main(argv):
                 failed += 1
                 print(f"not ok - {step}: compare rejects the model's own run (exit {rc})")
                 print("\n".join("#   " + ln for ln in text.splitlines()[-8:]))
-            jobs = {q: pool.submit(run_one, args.pmusim, args.report, model + ["--quirk", q], expectations,
+            jobs = {q: pool.submit(simulate, args.pmusim, model + ["--quirk", q],
                                    os.path.join(tmp, f"{step}.{q}.ktap")) for q in quirks}
             changed = accepted = skip_only = unchanged_rejected = broken = 0
             for q in quirks:
-                run, rc, text = jobs[q].result()
+                run, rc, text = compare(tool, jobs[q].result(), expectations)
                 if ktaplib.broken(run):
                     broken += 1  # a quirk that breaks the log: compare must say so (exit 2)
                 got = outcome(run)
