@@ -385,7 +385,7 @@ bool options_selects(const struct options *o, const char *suite, const char *nam
 
 /* Appends to buf (size bytes, *len used), truncating, never past the end. */
 __attribute__((format(printf, 4, 5))) static void append(char *buf, size_t size, size_t *len,
-							   const char *fmt, ...)
+							 const char *fmt, ...)
 {
 	va_list ap;
 
