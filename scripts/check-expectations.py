@@ -88,7 +88,12 @@ def load_tool(path):
 def simulate(pmusim, args, path):
     """Run pmusim ARGS into PATH."""
     with open(path, "w") as f:
-        subprocess.run([pmusim] + args, stdout=f, stderr=subprocess.STDOUT, timeout=120)
+        try:
+            subprocess.run([pmusim] + args, stdout=f, stderr=subprocess.STDOUT, timeout=120)
+        except subprocess.TimeoutExpired:
+            pass  # the log stops where the run hung: compare must refuse it (exit 2)
+        except OSError as e:
+            die(f"cannot run {pmusim}: {e.strerror}")
     return path
 
 
