@@ -507,7 +507,7 @@ def counts(tests):
 FINGERPRINT_KEYS = ("known", "check", "exception", "state", "timeout")
 # A description names its subject; a workload's random seed (a fresh one each
 # run: tests/amd.c fresh_seed()) is no part of it.
-_SEED_RE = re.compile(r"seed 0x[0-9a-fA-F]{1,16}")
+SEED_RE = re.compile(r"seed 0x[0-9a-fA-F]{1,16}")
 STATE_RE = re.compile(r"^the test left machine state changed: (.{1,200}?)(?: \(put back by the harness\))?$")
 FP_SEP = " :: "
 _VECTOR_RE = re.compile(r"^(#[A-Z]{2,3})(?:\((0x[0-9a-fA-F]{1,16}|\d{1,20})\))?$")
@@ -579,7 +579,7 @@ def fingerprint(test):
         if f["known"]:
             facts.add(f"known: {f['known'].split(None, 1)[0]}")
         facts.add("check: " + FP_SEP.join((outcome_class(f["expected"], f["actual"]),
-                                           _SEED_RE.sub("seed", " ".join(f["what"].split())),
+                                           SEED_RE.sub("seed", " ".join(f["what"].split())),
                                            " ".join(f["rule"].split()))))
     for d in exceptions(test):
         m = _EXCEPTION_RE.match(d)
