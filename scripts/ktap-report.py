@@ -19,8 +19,9 @@ out, no or a contradicted verdict, an unknown directive, no test executed:
 json always convert, and a broken log never converts to a pass: it is an
 error testcase in JUnit and verdict ERROR in JSON.
 
-Expectations file: one entry a line, '#' comments:
+Expectations file: one entry a line, '#' starting a comment line:
     PATTERN  RESULT  [REASON...]
+        FINGERPRINT-LINE...        (indented; every fail, error, timeout, xfail)
 PATTERN is suite.test, with shell wildcards (rdpmc.*); in a run on several
 CPUs (suites named suite@cpuN) it applies to every CPU, and suite@cpuN.test
 to that CPU only (an exact name with the CPU beats one without); RESULT is one of
@@ -32,7 +33,19 @@ match when its result is the stated one (a stated SKIP included). A test no
 entry matches that skips is reported ("skip, not listed") but is not a
 mismatch: a skip names the CPUID bit the platform lacks, which is no
 deviation. An exact name that the log does not report is a mismatch (the
-test vanished).
+test vanished), unless the run did not select it (the log's "# selection:"
+line; a log without one selected every test).
+
+A fail, error, timeout or xfail entry states its failure: its fingerprint
+lines (ktaplib.fingerprint: "check: CLASS :: WHAT :: RULE" for each failed
+check, "exception: #GP(0)", "state: changed", "timeout:", "known: ID").
+The test matches only when its own fingerprint is exactly those lines: any
+other failed check (one before an exception included), another outcome
+class (#UD where the line says #GP(0)), another known row, or a described
+check that no longer fails is a mismatch. An XFAIL of a test the file
+expects to pass is a mismatch too: a known deviation the file does not
+name. Skips no entry names are counted in one line (--list-skips lists
+them).
 
 html, diff and kcidb refuse a broken log (no file, not KTAP, truncated, no plan,
 bailed out, a contradicted verdict): one line naming it, exit 2. A run
@@ -40,7 +53,8 @@ whose own verdict is ERROR is a finished run and is shown as such. diff
 exits 1 when NEW regressed (see scripts/ktapdiff.py), else 0.
 
 baseline writes one line per test that did not pass, its reason prefilled:
-the skip reason, the rule of the first failed check, or the exception.
+the skip reason, the rule of the first failed check, or the exception, and
+under it the test's fingerprint.
 Review every line before shipping it: a line is a claim about the platform.
 """
 
