@@ -26,8 +26,9 @@ PATTERN is suite.test, with shell wildcards (rdpmc.*); in a run on several
 CPUs (suites named suite@cpuN) it applies to every CPU, and suite@cpuN.test
 to that CPU only (an exact name with the CPU beats one without); RESULT is one of
 pass, fail, skip, timeout, error, xfail; every RESULT other than pass needs
-a REASON. A known deviation ("# XFAIL", the kernel's table) meets an
-expected pass: the kernel names it and its source, and its verdict is PASS. An exact name beats a wildcard; among wildcards the first wins;
+a REASON. A known deviation ("# XFAIL", the kernel's table) needs an xfail
+entry naming its row: the kernel's verdict is PASS, but it is a deviation
+the platform's file must expect. An exact name beats a wildcard; among wildcards the first wins;
 tests no entry matches are expected to pass. A test the file states is a
 match when its result is the stated one (a stated SKIP included). A test no
 entry matches that skips is reported ("skip, not listed") but is not a
