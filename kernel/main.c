@@ -136,6 +136,9 @@ void kernel_main(const struct boot_info *bi)
 			  "option error: %u in all; malformed lines were ignored, and the run "
 			  "ends with verdict ERROR: it is not the run the options asked for",
 			  option_errors);
+	char selection[3 * OPT_MAX_NAMES * OPT_NAME_LEN / 4];
+	options_describe_selection(&opts, selection, sizeof(selection));
+	ktap_diag(&g_ktap, "selection: %s", selection);
 	cpus_report(&opts);
 	fw_state_report();
 	/* A CPUID no processor can have (caps_absurd), on any CPU: no test could

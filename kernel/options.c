@@ -426,3 +426,37 @@ bool options_selects(const struct options *o, const char *suite, const char *nam
 		return true;
 	return suite_listed(&o->suites, suite) || listed(&o->tests, suite, name);
 }
+
+/* Appends to buf (size bytes, *len used), truncating, never past the end. */
+__attribute__((format(printf, 4, 5))) static void append(char *buf, size_t size, size_t *len,
+							 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	*len += kvformat(buf + *len, size - *len, fmt, ap);
+	va_end(ap);
+}
+
+/* "a,b" or "none". */
+static void append_names(char *buf, size_t size, size_t *len, const struct name_list *l)
+{
+	if (l->count == 0)
+		append(buf, size, len, "none");
+	for (unsigned i = 0; i < l->count; i++)
+		append(buf, size, len, "%s%s", i ? "," : "", l->names[i]);
+}
+
+void options_describe_selection(const struct options *o, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	append(buf, size, &len, "suites = ");
+	append_names(buf, size, &len, &o->suites);
+	append(buf, size, &len, "; tests = ");
+	append_names(buf, size, &len, &o->tests);
+	append(buf, size, &len, "; exclude = ");
+	append_names(buf, size, &len, &o->exclude);
+	append(buf, size, &len, "; selftest = %d", o->selftest);
+}

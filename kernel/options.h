@@ -99,4 +99,10 @@ size_t options_from_cmdline(const char *cmdline, char *out, size_t cap, char *ig
 bool options_selects(const struct options *o, const char *suite, const char *name,
 		     bool is_selftest);
 
+/* The selection as the report's "selection:" line, which the host tools
+ * read to compare only what was run (scripts/ktap-report.py compare):
+ * "suites = rdpmc,privilege; tests = none; exclude = none; selftest = 0";
+ * suites and tests both none select every test. */
+void options_describe_selection(const struct options *o, char *buf, size_t size);
+
 #endif

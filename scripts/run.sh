@@ -3,7 +3,9 @@
 # `make run`: boot the suite in QEMU, stream the report, then compare it with
 # the platform's expectations. Exit 0 only when they match.
 #   scripts/run.sh [--kvm [--kvm-cpu OPTS]] [--direct] [--machine pc|q35|microvm]
-#                  [--cpu MODEL] [--smp N] [--config FILE] [--expect FILE]
+#                  [--cpu MODEL] [--smp N] [--config FILE] [--expect FILE] [--list-skips]
+# --list-skips lists each skip the expectations do not name (default: their
+# number, in one line).
 # --direct boots build/pmutest.elf without firmware (PVH; machine pc unless
 # --machine says otherwise); the expectations are the UEFI run's.
 # The expectations file defaults to tests/expectations/qemu-tcg.txt, or
@@ -34,11 +36,12 @@ cpu=
 kvm_cpu=
 expect=
 config=
+list_skips=()
 args=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help)
-		sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0 ;;
 	--kvm) accel=kvm; args+=(--kvm) ;;
 	--direct) direct=1 ;;
@@ -62,7 +65,8 @@ while [[ $# -gt 0 ]]; do
 		[[ $# -ge 2 ]] || { echo "run: --expect needs a file" >&2; exit 2; }
 		[[ -r $2 ]] || { echo "run: cannot read expectations file '$2'" >&2; exit 2; }
 		expect=$2; shift ;;
-	*) echo "run: unknown argument '$1' (use --kvm, --kvm-cpu OPTS, --direct, --machine M, --cpu MODEL, --smp N, --config FILE, --expect FILE)" >&2; exit 2 ;;
+	--list-skips) list_skips=(--list-skips) ;;
+	*) echo "run: unknown argument '$1' (use --kvm, --kvm-cpu OPTS, --direct, --machine M, --cpu MODEL, --smp N, --config FILE, --expect FILE, --list-skips)" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -152,4 +156,4 @@ if [[ ! -s $log ]]; then
 fi
 python3 scripts/ktap-report.py validate "$log" || exit 2
 echo "== compared with $expect"
-python3 scripts/ktap-report.py compare "$log" "$expect"
+python3 scripts/ktap-report.py compare "${list_skips[@]}" "$log" "$expect"
