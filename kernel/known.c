@@ -299,6 +299,18 @@ static const struct known_deviation table[] = {
 	.source = "Linux arch/x86/kvm/lapic.c kvm_apic_local_deliver(): LVTPC masked for every "
 		  "vendor from the 2023 fix until v6.9 limited it to Intel-compatible guests",
     },
+    /* ---- KVM: reset values (issue 33) ---- */
+    {
+	.id = "kvm-global-ctrl-reset-zero",
+	.vendors = VENDOR(VENDOR_INTEL),
+	.platform = KNOWN_HV_KVM,
+	CHECKS(CHECK("cpuid.global_ctrl_reset_value", RULE_GLOBAL_CTRL_RESET_VALUE)),
+	.what = "IA32_PERF_GLOBAL_CTRL comes out of a vCPU reset as 0 instead of the GP "
+		"counters' enable bits",
+	.source = "Linux arch/x86/kvm/pmu.c: c49467a45fe0 (v6.0) stopped setting it at RESET; "
+		  "de120e1d692d (kvm_pmu_refresh(), 2024, v6.10) sets bits n-1:0 again; QEMU "
+		  "kvm_put_msrs() writes its own reset value 0 at KVM_PUT_RESET_STATE",
+    },
 };
 
 static const char *const platform_names[] = {

@@ -26,7 +26,11 @@ to that CPU only (an exact name with the CPU beats one without); RESULT is one o
 pass, fail, skip, timeout, error, xfail; every RESULT other than pass needs
 a REASON. A known deviation ("# XFAIL", the kernel's table) meets an
 expected pass: the kernel names it and its source, and its verdict is PASS. An exact name beats a wildcard; among wildcards the first wins;
-tests no entry matches are expected to pass. A test the file states is a
+tests no entry matches are expected to pass. One line may state
+    verdict  incomplete  REASON
+for a run that leaves an enumerated CPU untested on purpose (verdict
+INCOMPLETE, "# incomplete: ..."); without it INCOMPLETE is a mismatch, and
+with it a complete run is. A test the file states is a
 match when its result is the stated one (a stated SKIP included). A test no
 entry matches that skips is reported ("skip, not listed") but is not a
 mismatch: a skip names the CPUID bit the platform lacks, which is no
@@ -60,6 +64,11 @@ class UsageError(Exception):
     pass
 
 
+# "verdict incomplete REASON": the run is expected to leave an enumerated CPU
+# untested (verdict INCOMPLETE); without the line, INCOMPLETE is a mismatch.
+VERDICT_ENTRY = "verdict"
+
+
 def load_expectations(path):
     try:
         with open(path, "rb") as f:
@@ -82,6 +91,14 @@ def load_expectations(path):
             raise UsageError(f"{path}:{n}: expected 'suite.test RESULT [reason]', got {raw.strip()!r}")
         pattern, result = parts[0], parts[1].lower()
         reason = parts[2].strip() if len(parts) > 2 else ""
+        if pattern == VERDICT_ENTRY:
+            if result != "incomplete" or not reason:
+                raise UsageError(f"{path}:{n}: expected 'verdict incomplete REASON' (the only "
+                                 f"verdict a file states), got {raw.strip()!r}")
+            if VERDICT_ENTRY in exact:
+                raise UsageError(f"{path}:{n}: the verdict is stated twice")
+            exact[VERDICT_ENTRY] = (pattern, result, reason, n)
+            continue
         if result not in ktaplib.RESULTS:
             raise UsageError(f"{path}:{n}: result {parts[1]!r} is not one of {', '.join(ktaplib.RESULTS)}")
         if "." not in pattern:
@@ -122,6 +139,7 @@ def cmd_compare(run, args):
     exact, wild = load_expectations(args.expectations)
     passed = failed = 0
     seen = set()
+    want_incomplete = exact.pop(VERDICT_ENTRY, None)
 
     def verdict(ok, text, details=()):
         nonlocal passed, failed
@@ -155,6 +173,14 @@ def cmd_compare(run, args):
             src = f"{args.expectations}:{line}" if line else "default"
             verdict(False, f"{t.full_name}: {t.result}, expected {want} [{src}]{why}",
                     t.diagnostics[-12:])
+    if want_incomplete or run.verdict == "INCOMPLETE":
+        _, _, reason, line = want_incomplete or (None, None, "", 0)
+        src = f"{args.expectations}:{line}" if line else "default: a complete run"
+        untested = [d for d in run.diagnostics if d.startswith(ktaplib.INCOMPLETE_PREFIX)]
+        verdict(bool(want_incomplete) == (run.verdict == "INCOMPLETE"),
+                f"verdict {run.verdict or 'none'}, expected "
+                f"{'INCOMPLETE' if want_incomplete else 'a complete run'} [{src}]"
+                + (f" ({reason})" if reason else ""), untested)
     for name, (_, want, reason, line) in exact.items():
         if name not in seen:
             verdict(False, f"{name}: not in the log, expected {want} [{args.expectations}:{line}]")
@@ -205,6 +231,11 @@ def cmd_baseline(run, args):
             continue
         reason = " ".join(baseline_reason(t).split())
         out.append(f"{t.full_name:<{width}}{t.result:<7} {reason}")
+        n += 1
+    if run.verdict == "INCOMPLETE":
+        untested = [d for d in run.diagnostics if d.startswith(ktaplib.INCOMPLETE_PREFIX)]
+        why = untested[0][len(ktaplib.INCOMPLETE_PREFIX):].strip() if untested else "?"
+        out.append(f"{VERDICT_ENTRY:<{width}}{'incomplete':<7} {why}")
         n += 1
     out.append("")
     text = "\n".join(out)

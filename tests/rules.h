@@ -694,4 +694,14 @@
 	"SDM Vol.1 16.3.5 Table 16-1 / Vol.2A XABORT: after XABORT imm8 the fallback path finds "  \
 	"EAX[0] = 1 and the imm8 in EAX[31:24]"
 
+/* What the runner's safety nets must not hide (kernel/runner.c, kernel/pmu.c; issue 33) */
+#define RULE_SMM_FROZEN                                                                            \
+	"SDM Vol.3B 18.4.1 (IA32_DEBUGCTL.FREEZE_WHILE_SMM, bit 14; Vol.4 Table 2-2 1D9H: "        \
+	"freezes perfmon while in SMM): on SMI delivery the processor clears the enable bits of "  \
+	"IA32_PERF_GLOBAL_CTRL and sets them again at RSM, so an SMI adds nothing to a count"
+#define RULE_GLOBAL_CTRL_RESET_VALUE                                                               \
+	"SDM Vol.4 Table 2-2 (38FH, IA32_PERF_GLOBAL_CTRL, from the March 2023 edition): "         \
+	"reset value: sets bits n-1:0 and clears the upper bits, n the number of "                 \
+	"general-purpose counters"
+
 #endif
