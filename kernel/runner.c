@@ -312,7 +312,7 @@ static void platform_events_since(struct ktap_writer *w, struct arch_platform_ev
 	if (!d->nmi && !d->irq && !d->mce)
 		return;
 	platform_events_text(d, text, sizeof(text));
-	ktap_diag(w, "platform events during the test (cpu %u): %s", run_cpu, text);
+	ktap_diag(w, "platform events during the test: %s, on cpu %u", text, run_cpu);
 }
 
 /*

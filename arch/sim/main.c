@@ -454,6 +454,13 @@ int main(int argc, char **argv)
 	bi.firmware_vendor = "pmusim (no firmware)";
 	bi.firmware = BOOT_NO_FIRMWARE;
 	bi.firmware_why = "the simulator: nothing runs before pmutest";
+	/* A firmware-state quirk models a firmware that ran. */
+	for (unsigned q = 0; q < QUIRK_COUNT; q++) {
+		if (quirks[q] && quirk_is_firmware((enum quirk)q)) {
+			bi.firmware = BOOT_FIRMWARE_MAY_HAVE_RUN;
+			bi.firmware_why = "pmusim: a firmware-state quirk models a firmware";
+		}
+	}
 	/* Bad options are bad usage here (SIM_EXIT_USAGE), judged by the kernel's own
 	 * parser and name check: the kernel would report the same errors and end
 	 * its run with verdict ERROR. */
