@@ -516,6 +516,22 @@ struct arch_platform_events {
 	uint64_t mce_status;  /* its IA32_MCi_STATUS */
 };
 #define ARCH_ALL_CPUS (~0u)
+/* Adds c's counts to sum (the latest vector and machine check kept): the
+ * ARCH_ALL_CPUS total, on the machine and the simulator alike. */
+static inline void arch_platform_events_add(struct arch_platform_events *sum,
+					    const struct arch_platform_events *c)
+{
+	sum->nmi += c->nmi;
+	sum->irq += c->irq;
+	sum->mce += c->mce;
+	sum->pmu += c->pmu;
+	if (c->irq)
+		sum->last_vector = c->last_vector;
+	if (c->mce) {
+		sum->mce_bank = c->mce_bank;
+		sum->mce_status = c->mce_status;
+	}
+}
 /* cpu's events; ARCH_ALL_CPUS: every CPU's, summed. */
 void arch_platform_events(unsigned cpu, struct arch_platform_events *e);
 /* On this CPU: the LVT modes and vectors seen so far are no longer the PMU's

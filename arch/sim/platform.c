@@ -172,19 +172,8 @@ void arch_platform_events(unsigned cpu, struct arch_platform_events *e)
 {
 	*e = (struct arch_platform_events){0};
 	for (unsigned i = 0; sim_cpu_at(i); i++) {
-		const struct arch_platform_events *c = &sim_cpu_at(i)->events;
-		if (cpu != ARCH_ALL_CPUS && cpu != i)
-			continue;
-		e->nmi += c->nmi;
-		e->irq += c->irq;
-		e->mce += c->mce;
-		e->pmu += c->pmu;
-		if (c->irq)
-			e->last_vector = c->last_vector;
-		if (c->mce) {
-			e->mce_bank = c->mce_bank;
-			e->mce_status = c->mce_status;
-		}
+		if (cpu == ARCH_ALL_CPUS || cpu == i)
+			arch_platform_events_add(e, &sim_cpu_at(i)->events);
 	}
 }
 

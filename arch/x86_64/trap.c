@@ -83,17 +83,7 @@ void arch_platform_events(unsigned cpu, struct arch_platform_events *e)
 	}
 	*e = (struct arch_platform_events){0};
 	for (unsigned i = 0; i < arch_cpu_count(); i++) {
-		const struct arch_platform_events *c = &x86_cpu(i)->events;
-		e->nmi += c->nmi;
-		e->irq += c->irq;
-		e->mce += c->mce;
-		e->pmu += c->pmu;
-		if (c->irq)
-			e->last_vector = c->last_vector;
-		if (c->mce) {
-			e->mce_bank = c->mce_bank;
-			e->mce_status = c->mce_status;
-		}
+		arch_platform_events_add(e, &x86_cpu(i)->events);
 	}
 }
 
