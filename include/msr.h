@@ -29,6 +29,7 @@
 #define MSR_IA32_PERF_GLOBAL_INUSE	  0x392 /* v4 */
 #define MSR_IA32_PERF_METRICS		  0x329 /* PERF_METRICS_AVAILABLE */
 #define MSR_IA32_DEBUGCTL		  0x1D9
+#define MSR_SMI_COUNT			  0x034 /* model-specific: Nehalem on (Vol. 4 Table 2-20) */
 #define MSR_IA32_MISC_ENABLE		  0x1A0
 #define MSR_IA32_APIC_BASE		  0x01B
 #define MSR_IA32_PAT			  0x277

@@ -52,6 +52,7 @@ static void read_record(void *arg)
 
 	kmemset(&rd->c, 0, sizeof(rd->c));
 	fw_state_lift_cpuid_limit(); /* the CPUID the record reads is the CPU's */
+	fw_state_read_cpu();	     /* before any test wrote its PMU */
 	caps_decode(&rd->c, machine_cpuid, NULL);
 	rd->perf_cap_vector = 0;
 	if (rd->c.pdcm) {
@@ -91,6 +92,37 @@ void cpus_read_records(void)
 	}
 	/* Until a run picks one: the boot CPU's record. */
 	cpus_use(arch_cpu_boot());
+}
+
+unsigned cpus_untested(const struct options *o, char *buf, size_t size)
+{
+	static uint32_t none;
+	unsigned n = 0, left = arch_cpus_left_out(&none, 0);
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (unsigned c = 0; c < arch_cpu_count(); c++) {
+		if (config_of[c] != CPUS_NO_CONFIG)
+			continue; /* it has a record: cpus_selected decides */
+		/* Only a list can exclude a CPU whose PMU nobody read: "one per
+		 * configuration" cannot tell that it has none of its own. */
+		if (o->cpus_mode == CPUS_LIST && !((o->cpus_list[c / 64] >> (c % 64)) & 1))
+			continue;
+		const char *why = arch_cpu_state(c) != CPU_ONLINE
+				      ? arch_cpu_state_name(arch_cpu_state(c))
+				      : "its capability record could not be read";
+		n++;
+		if (at < size)
+			at += (size_t)ksnprintf(buf + at, size - at, "%scpu %u (%s)",
+						n > 1 ? ", " : "", c, why);
+	}
+	if (left && o->cpus_mode != CPUS_LIST) {
+		n += left;
+		if (at < size)
+			ksnprintf(buf + at, size - at, "%s%u beyond %u CPUs", n > left ? ", " : "",
+				  left, ARCH_MAX_CPUS);
+	}
+	return n;
 }
 
 unsigned cpus_config_count(void)

@@ -327,6 +327,18 @@ static const struct known_deviation table[] = {
 		  "pmu_detect_intel_overcount_errata() (3ffdf39c) applies it to Clearwater Forest "
 		  "06_DDH: instructions only",
     },
+    /* ---- KVM: reset values (issue 33) ---- */
+    {
+	.id = "kvm-global-ctrl-reset-zero",
+	.vendors = VENDOR(VENDOR_INTEL),
+	.platform = KNOWN_HV_KVM,
+	CHECKS(CHECK("cpuid.global_ctrl_reset_value", RULE_GLOBAL_CTRL_RESET_VALUE)),
+	.what = "IA32_PERF_GLOBAL_CTRL comes out of a vCPU reset as 0 instead of the GP "
+		"counters' enable bits",
+	.source = "Linux arch/x86/kvm/pmu.c: c49467a45fe0 (v6.0) stopped setting it at RESET; "
+		  "de120e1d692d (kvm_pmu_refresh(), 2024, v6.10) sets bits n-1:0 again; QEMU "
+		  "kvm_put_msrs() writes its own reset value 0 at KVM_PUT_RESET_STATE",
+    },
 };
 
 static const char *const platform_names[] = {

@@ -71,6 +71,10 @@ static void describe_run(const struct boot_info *bi)
 	ktap_diag(&g_ktap, "pmutest %s on %s: %s", PMUTEST_VERSION, arch_name(), arch_platform());
 	if (bi->firmware_vendor)
 		ktap_diag(&g_ktap, "firmware: %s", bi->firmware_vendor);
+	ktap_diag(&g_ktap, "before pmutest: %s (%s)",
+		  bi->firmware == BOOT_NO_FIRMWARE ? "nothing ran that could write the PMU's MSRs"
+						   : "a firmware may have written the PMU's MSRs",
+		  bi->firmware_why ? bi->firmware_why : "unknown");
 	if (secure_boot_text(bi->secure_boot))
 		ktap_diag(&g_ktap, "secure boot: %s", secure_boot_text(bi->secure_boot));
 	if (bi->boot_message)
@@ -119,7 +123,7 @@ void kernel_main(const struct boot_info *bi)
 	 * and the plan line needs the selection. Neither prints anything. */
 	arch_cpus_start(opts.smp_silent_cpu);
 	cpus_read_records();
-	fw_state_read(); /* the boot CPU's counters before any test wrote them */
+	fw_state_read(bi); /* the boot CPU's counters before any test wrote them */
 	unsigned n_cpus = cpus_selected(&opts, cpus);
 
 	ktap_header(&g_ktap, runner_count_suites(&opts) * n_cpus);
@@ -168,7 +172,7 @@ void kernel_main(const struct boot_info *bi)
 		  tot.distinct_checks, tot.checks, tot.timeout, tot.error);
 	struct arch_platform_events ev;
 	char evtext[192];
-	arch_platform_events(&ev);
+	arch_platform_events(ARCH_ALL_CPUS, &ev);
 	platform_events_text(&ev, evtext, sizeof(evtext));
 	ktap_diag(&g_ktap, "platform events: %s", evtext);
 	report_duration("run.suite_time", t1 - t0);
@@ -181,8 +185,20 @@ void kernel_main(const struct boot_info *bi)
 		status = RUN_ERROR;
 	if (tot.pass + failed == 0)
 		ktap_diag(&g_ktap, "error: no test was executed (%u skipped)", tot.skip);
+	/* INCOMPLETE: an enumerated CPU the options did not exclude ran no
+	 * test; what ran says nothing about it, pass or fail. Its exit status
+	 * is ERROR's: not a pass. */
+	char untested[256];
+	unsigned n_untested = cpus_untested(&opts, untested, sizeof(untested));
+	bool incomplete = n_untested && status != RUN_ERROR;
+	if (n_untested)
+		ktap_diag(&g_ktap, "incomplete: %u enumerated CPU(s) not tested: %s", n_untested,
+			  untested);
+	if (incomplete)
+		status = RUN_ERROR;
 	ktap_diag(&g_ktap, "verdict: %s",
-		  status == RUN_PASS   ? "PASS"
+		  incomplete	       ? "INCOMPLETE"
+		  : status == RUN_PASS ? "PASS"
 		  : status == RUN_FAIL ? "FAIL"
 				       : "ERROR");
 
@@ -200,6 +216,8 @@ void kernel_main(const struct boot_info *bi)
 		sum.why = "the options file has errors (the serial log names them)";
 	else if (tot.pass + failed == 0)
 		sum.why = "no test was executed";
+	else if (incomplete)
+		sum.why = "incomplete: an enumerated CPU was not tested (the serial log names it)";
 	if (opts.save_report) {
 		size_t len;
 		bool truncated;

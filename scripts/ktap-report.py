@@ -29,7 +29,11 @@ pass, fail, skip, timeout, error, xfail; every RESULT other than pass needs
 a REASON. A known deviation ("# XFAIL", the kernel's table) needs an xfail
 entry naming its row: the kernel's verdict is PASS, but it is a deviation
 the platform's file must expect. An exact name beats a wildcard; among wildcards the first wins;
-tests no entry matches are expected to pass. A test the file states is a
+tests no entry matches are expected to pass. One line may state
+    verdict  incomplete  REASON
+for a run that leaves an enumerated CPU untested on purpose (verdict
+INCOMPLETE, "# incomplete: ..."); without it INCOMPLETE is a mismatch, and
+with it a complete run is. A test the file states is a
 match when its result is the stated one (a stated SKIP included). A test no
 entry matches that skips is reported ("skip, not listed") but is not a
 mismatch: a skip names the CPUID bit the platform lacks, which is no
@@ -80,6 +84,10 @@ class UsageError(Exception):
 # Results whose line must carry the failure's fingerprint (ktaplib.fingerprint).
 FINGERPRINTED = ("fail", "error", "timeout", "xfail")
 
+# "verdict incomplete REASON": the run is expected to leave an enumerated CPU
+# untested (verdict INCOMPLETE); without the line, INCOMPLETE is a mismatch.
+VERDICT_ENTRY = "verdict"
+
 
 def load_expectations(path):
     """(exact, wild): entries (pattern, result, reason, line, fingerprint),
@@ -97,6 +105,7 @@ def load_expectations(path):
         raise UsageError(f"{path}: not a UTF-8 text file")
     lines = [ktaplib.sanitize(ln.rstrip("\r")) for ln in lines]
     entries = []
+    verdict_entry = None
     for n, raw in enumerate(lines, 1):
         # A comment is a line of its own: a reason or a fingerprint may hold '#' (#GP).
         ln = raw.strip()
@@ -119,6 +128,14 @@ def load_expectations(path):
             raise UsageError(f"{path}:{n}: expected 'suite.test RESULT [reason]', got {ln!r}")
         pattern, result = parts[0], parts[1].lower()
         reason = parts[2].strip() if len(parts) > 2 else ""
+        if pattern == VERDICT_ENTRY:
+            if result != "incomplete" or not reason:
+                raise UsageError(f"{path}:{n}: expected 'verdict incomplete REASON' (the only "
+                                 f"verdict a file states), got {raw.strip()!r}")
+            if verdict_entry:
+                raise UsageError(f"{path}:{n}: the verdict is stated twice")
+            verdict_entry = (pattern, result, reason, n, set())
+            continue
         if result not in ktaplib.RESULTS:
             raise UsageError(f"{path}:{n}: result {parts[1]!r} is not one of {', '.join(ktaplib.RESULTS)}")
         if "." not in pattern:
@@ -139,6 +156,8 @@ def load_expectations(path):
             raise UsageError(f"{path}:{n}: {pattern} is listed twice (first on line {exact[pattern][3]})")
         else:
             exact[pattern] = entry
+    if verdict_entry:
+        exact[VERDICT_ENTRY] = verdict_entry
     return exact, wild
 
 
@@ -181,6 +200,7 @@ def cmd_compare(run, args):
     exact, wild = load_expectations(args.expectations)
     passed = failed = 0
     seen = set()
+    want_incomplete = exact.pop(VERDICT_ENTRY, None)
 
     def verdict(ok, text, details=()):
         nonlocal passed, failed
@@ -222,6 +242,14 @@ def cmd_compare(run, args):
                     f"[{src}] describes", fingerprint_details(want_fp, set(ktaplib.fingerprint(t))))
         else:
             verdict(True, f"{t.full_name}: {t.result}{why}")
+    if want_incomplete or run.verdict == "INCOMPLETE":
+        _, _, reason, line, _ = want_incomplete or (None, None, "", 0, None)
+        src = f"{args.expectations}:{line}" if line else "default: a complete run"
+        untested = [d for d in run.diagnostics if d.startswith(ktaplib.INCOMPLETE_PREFIX)]
+        verdict(bool(want_incomplete) == (run.verdict == "INCOMPLETE"),
+                f"verdict {run.verdict or 'none'}, expected "
+                f"{'INCOMPLETE' if want_incomplete else 'a complete run'} [{src}]"
+                + (f" ({reason})" if reason else ""), untested)
     unselected = 0
     for name, (_, want, reason, line, _) in exact.items():
         if name in seen:
@@ -287,6 +315,11 @@ def cmd_baseline(run, args):
         reason = " ".join(baseline_reason(t).split())
         out.append(f"{t.full_name:<{width}}{t.result:<7} {reason}")
         out += [f"    {f}" for f in ktaplib.fingerprint(t)]
+        n += 1
+    if run.verdict == "INCOMPLETE":
+        untested = [d for d in run.diagnostics if d.startswith(ktaplib.INCOMPLETE_PREFIX)]
+        why = untested[0][len(ktaplib.INCOMPLETE_PREFIX):].strip() if untested else "?"
+        out.append(f"{VERDICT_ENTRY:<{width}}{'incomplete':<7} {why}")
         n += 1
     out.append("")
     text = "\n".join(out)

@@ -26,7 +26,7 @@ import ktaplib
 
 COLOURS = {"pass": "#2e7d32", "fail": "#c62828", "timeout": "#8e24aa", "error": "#5d4037",
            "skip": "#b0b0b0", "xfail": "#f9a825", "absent": "#ffffff"}
-VERDICT_COLOURS = {"PASS": "#2e7d32", "FAIL": "#c62828", "ERROR": "#f9a825"}
+VERDICT_COLOURS = {"PASS": "#2e7d32", "FAIL": "#c62828", "ERROR": "#f9a825", "INCOMPLETE": "#f9a825"}
 # One character a cell in the matrix data.
 CODES = {"pass": "P", "fail": "F", "timeout": "T", "error": "E", "skip": "S", "xfail": "X"}
 LABELS = {"pass": "pass", "fail": "fail", "timeout": "timeout", "error": "exception",
@@ -44,6 +44,7 @@ h2 { font-size: 16px; margin: 20px 0 8px; border-bottom: 1px solid #ddd; }
 .verdict small { font-size: 15px; font-weight: normal; letter-spacing: 0; margin-left: 16px; }
 .v-PASS { background: #2e7d32; } .v-FAIL { background: #c62828; }
 .v-ERROR { background: #f9a825; color: #212121; }
+.v-INCOMPLETE { background: #f9a825; color: #212121; }
 table { border-collapse: collapse; }
 td, th { padding: 2px 8px; text-align: left; vertical-align: top; }
 table.grid td, table.grid th { border: 1px solid #e0e0e0; }

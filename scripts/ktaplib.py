@@ -37,8 +37,10 @@ RESULTS = ("pass", "fail", "skip", "timeout", "error", "xfail")
 # Directives a result line may carry (KTAP v1: SKIP, XFAIL; pmutest adds
 # TIMEOUT). Any other directive is an error of the log, never a pass.
 DIRECTIVES = {"SKIP": "skip", "TIMEOUT": "timeout", "XFAIL": "xfail"}
-# Verdicts the kernel prints ("# verdict: X").
-VERDICTS = ("PASS", "FAIL", "ERROR")
+# Verdicts the kernel prints ("# verdict: X"). INCOMPLETE: the tests that ran
+# say nothing about an enumerated CPU that ran none ("# incomplete: ...").
+VERDICTS = ("PASS", "FAIL", "ERROR", "INCOMPLETE")
+INCOMPLETE_PREFIX = "incomplete:"
 # The error that is the kernel's own verdict, not damage to the log.
 KERNEL_VERDICT = "the run reported verdict"
 # A verdict word this reader does not know (a newer kernel's): the run's own
@@ -165,11 +167,17 @@ def _classify(res, diags, errors, where):
 
 
 def recompute_verdict(run):
-    """The verdict the results call for: FAIL if any test failed, timed out
-    or raised an exception; ERROR if no test was executed; PASS otherwise."""
+    """The verdict the results call for: ERROR if no test was executed;
+    INCOMPLETE if an enumerated CPU ran no test (the kernel's "# incomplete:"
+    line); FAIL if any test failed, timed out or raised an exception; PASS
+    otherwise."""
     counts = {r: 0 for r in RESULTS}
     for t in run.tests():
         counts[t.result] += 1
+    if counts["pass"] + counts["xfail"] + counts["fail"] + counts["timeout"] + counts["error"] == 0:
+        return "ERROR"
+    if any(d.startswith(INCOMPLETE_PREFIX) for d in run.diagnostics):
+        return "INCOMPLETE"
     if counts["fail"] or counts["timeout"] or counts["error"]:
         return "FAIL"
     if counts["pass"] + counts["xfail"] == 0:

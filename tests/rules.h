@@ -716,5 +716,14 @@
 	"AMD APM Vol.2 13.2.1 HG_ONLY as KVM's selftest svm_pmu_host_guest_test (2026, steps "     \
 	"1 and 5) asserts it: with EFER.SVME = 0 the bits are ignored, all four combinations "     \
 	"count (Linux 1018faa6cf23 saw Family 15h count nothing with either bit set instead)"
+/* What the runner's safety nets must not hide (kernel/runner.c, kernel/pmu.c; issue 33) */
+#define RULE_SMM_FROZEN                                                                            \
+	"SDM Vol.3B 18.4.1 (IA32_DEBUGCTL.FREEZE_WHILE_SMM, bit 14; Vol.4 Table 2-2 1D9H: "        \
+	"freezes perfmon while in SMM): on SMI delivery the processor clears the enable bits of "  \
+	"IA32_PERF_GLOBAL_CTRL and sets them again at RSM, so an SMI adds nothing to a count"
+#define RULE_GLOBAL_CTRL_RESET_VALUE                                                               \
+	"SDM Vol.4 Table 2-2 (38FH, IA32_PERF_GLOBAL_CTRL, from the March 2023 edition): "         \
+	"reset value: sets bits n-1:0 and clears the upper bits, n the number of "                 \
+	"general-purpose counters"
 
 #endif

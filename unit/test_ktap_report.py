@@ -972,10 +972,10 @@ class Fingerprints(unittest.TestCase):
             self.assertNotIn("Traceback", err)
 
     def test_unknown_verdict_word_is_no_pass(self):
-        log = GOOD.replace("# verdict: FAIL", "# verdict: INCOMPLETE")
+        log = GOOD.replace("# verdict: FAIL", "# verdict: PARTIAL")
         run = ktaplib.parse(log)
         self.assertEqual(ktaplib.broken(run), [])
-        self.assertTrue(any("verdict INCOMPLETE" in e for e in run.errors))
+        self.assertTrue(any("verdict PARTIAL" in e for e in run.errors))
         rc, out, err = self.cmp(log, EXPECT_GOOD)
         self.assertEqual(rc, 2, out + err)
         self.assertNotIn("Traceback", err)
@@ -984,7 +984,7 @@ class Fingerprints(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         with open(os.path.join(self.tmp, "i.html")) as f:
             page = f.read()
-        self.assertIn('data-verdict="INCOMPLETE"', page)
+        self.assertIn('data-verdict="PARTIAL"', page)
         self.assertIn("v-ERROR", page)
 
 
@@ -1063,6 +1063,56 @@ class Kcidb(unittest.TestCase):
             self.assertEqual(rc, 2, err)
             self.assertEqual(out, "")
             self.assertEqual(len(err.strip().splitlines()), 1, err)
+
+class Incomplete(unittest.TestCase):
+    """Verdict INCOMPLETE (issue 33): an enumerated CPU ran no test."""
+
+    UNTESTED = "# incomplete: 1 enumerated CPU(s) not tested: cpu 3 (did not answer the start-up IPIs)\n"
+    LOG = GOOD.replace("# verdict: FAIL", UNTESTED.rstrip("\n") + "\n# verdict: INCOMPLETE")
+    EXPECT = EXPECT_GOOD
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.log = write(self.tmp, "run.log", self.LOG)
+
+    def test_valid(self):
+        rc, out, _ = run_cli("validate", self.log)
+        self.assertEqual(rc, 0, out)
+
+    def test_contradicted(self):
+        run = ktaplib.parse(GOOD.replace("# verdict: FAIL", "# verdict: INCOMPLETE"))
+        self.assertTrue(any("results make it FAIL" in e for e in run.errors), run.errors)
+        run = ktaplib.parse(self.LOG.replace("# verdict: INCOMPLETE", "# verdict: FAIL"))
+        self.assertTrue(any("results make it INCOMPLETE" in e for e in run.errors), run.errors)
+
+    def test_not_expected_is_a_mismatch(self):
+        rc, out, _ = compare(self.tmp, self.log, self.EXPECT)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("not ok - verdict INCOMPLETE, expected a complete run", out)
+        self.assertIn("#   incomplete: 1 enumerated CPU(s) not tested: cpu 3", out)
+
+    def test_expected(self):
+        rc, out, _ = compare(self.tmp, self.log, self.EXPECT + "verdict incomplete cpu 3 is silent\n")
+        self.assertEqual(rc, 0, out)
+
+    def test_expected_but_complete_is_a_mismatch(self):
+        good = write(self.tmp, "good.log", GOOD)
+        rc, out, _ = compare(self.tmp, good, self.EXPECT + "verdict incomplete cpu 3 is silent\n")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("not ok - verdict FAIL, expected INCOMPLETE", out)
+
+    def test_bad_verdict_lines(self):
+        for text in ("verdict incomplete\n", "verdict fail because\n",
+                     "verdict incomplete a\nverdict incomplete b\n"):
+            rc, _, err = compare(self.tmp, self.log, self.EXPECT + text)
+            self.assertEqual(rc, 2, text)
+
+    def test_baseline_states_it(self):
+        rc, out, err = run_cli("baseline", self.log)
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(out, r"\nverdict +incomplete +1 enumerated CPU\(s\) not tested: cpu 3")
+        rc, out, _ = compare(self.tmp, self.log, out)
+        self.assertEqual(rc, 0, out)
 
 
 if __name__ == "__main__":

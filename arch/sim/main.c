@@ -36,6 +36,7 @@ static void usage(FILE *f)
 	    "usage: pmusim [--profile NAME | --cpuid-dump FILE [--cpu N]] [--quirk NAME]...\n"
 	    "              [--config FILE] [--set KEY=VALUE]... [--dumps-dir DIR]\n"
 	    "              [--perf-capabilities [core=|atom=]VALUE]... [--hypervisor SIGNATURE]\n"
+	    "              [--platform-event nmi|irq|mce|mce-fatal@SUITE.TEST]... [--smi-every N]\n"
 	    "       pmusim --list-profiles | --list-platforms | --list-quirks | --list-known | "
 	    "--mutation-plan | "
 	    "--help\n"
@@ -44,6 +45,8 @@ static void usage(FILE *f)
 	    "A dump of several CPUs (`cpuid -r`) is a machine of them all unless --cpu picks\n"
 	    "one; --perf-capabilities core=/atom= gives a hybrid core type its own value;\n"
 	    "--hypervisor runs the CPUID as a guest of that CPUID.40000000H signature.\n"
+	    "--platform-event strikes that test's first run with a platform event;\n"
+	    "--smi-every sends an SMI into every Nth counting window of each CPU.\n"
 	    "Default profile: " DEFAULT_PROFILE ". Exit: 0 pass, 1 fail, 2 usage, 3 error.\n");
 }
 
@@ -356,6 +359,18 @@ int main(int argc, char **argv)
 				bad_usage("--perf-capabilities given more than %u times",
 					  (unsigned)ARRAY_SIZE(perf_caps));
 			perf_caps[n_perf_caps++] = v;
+		} else if (!strcmp(a, "--platform-event")) {
+			NEED_ARG;
+			if (!sim_platform_event_option(v))
+				bad_usage("--platform-event wants nmi|irq|mce|mce-fatal@SUITE.TEST "
+					  "(at most 8), got '%s'",
+					  v);
+		} else if (!strcmp(a, "--smi-every")) {
+			NEED_ARG;
+			if (!sim_smi_option(v))
+				bad_usage("--smi-every wants a number of counting windows "
+					  "(1-1000000), got '%s'",
+					  v);
 		} else if (!strcmp(a, "--quirk")) {
 			NEED_ARG;
 			enum quirk q;
@@ -473,6 +488,15 @@ int main(int argc, char **argv)
 	bi.config_len = tl;
 	bi.config_source = config ? config : (sets_len ? "--set" : NULL);
 	bi.firmware_vendor = "pmusim (no firmware)";
+	bi.firmware = BOOT_NO_FIRMWARE;
+	bi.firmware_why = "the simulator: nothing runs before pmutest";
+	/* A firmware-state quirk models a firmware that ran. */
+	for (unsigned q = 0; q < QUIRK_COUNT; q++) {
+		if (quirks[q] && quirk_is_firmware((enum quirk)q)) {
+			bi.firmware = BOOT_FIRMWARE_MAY_HAVE_RUN;
+			bi.firmware_why = "pmusim: a firmware-state quirk models a firmware";
+		}
+	}
 	/* Bad options are bad usage here (SIM_EXIT_USAGE), judged by the kernel's own
 	 * parser and name check: the kernel would report the same errors and end
 	 * its run with verdict ERROR. */

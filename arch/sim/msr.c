@@ -18,6 +18,8 @@ static enum sim_msr_result cpu_rdmsr(uint32_t msr, uint64_t *val)
 	case MSR_IA32_DEBUGCTL:
 		*val = g_sim.pmu.debugctl;
 		return SIM_MSR_OK;
+	case MSR_SMI_COUNT:
+		return sim_smi_count(val) ? SIM_MSR_OK : SIM_MSR_NOT_MINE;
 	case MSR_IA32_PERF_CAPABILITIES:
 		/* Exists when CPUID.01H:ECX[15] PDCM (Vol. 4 Table 2-2, 345H). */
 		if (!c->pdcm) {
@@ -48,6 +50,10 @@ static enum sim_msr_result cpu_wrmsr(uint32_t msr, uint64_t val)
 	switch (msr) {
 	case MSR_IA32_APIC_BASE:
 		return SIM_MSR_OK; /* the model keeps the APIC where it is */
+	case MSR_SMI_COUNT: {	   /* read only (SDM Vol. 4 Table 2-20) */
+		uint64_t v;
+		return sim_smi_count(&v) ? SIM_MSR_GP : SIM_MSR_NOT_MINE;
+	}
 	case MSR_IA32_DEBUGCTL:
 		/* Vol. 3B Figure 18-3: LBR(0), BTF(1), TR(6), BTS(7), BTINT(8),
 		 * BTS_OFF_OS(9), BTS_OFF_USR(10), FREEZE_LBRS_ON_PMI(11),

@@ -716,7 +716,9 @@ bool sim_arch_fixed_value(unsigned i, bool edx_rule_only, uint64_t *v)
  * IA32_PERF_GLOBAL_CTRL are set (v1 software keeps working). */
 static void arch_reset(void)
 {
-	if (g_sim.version >= 2 && !quirk(Q_GLOBAL_CTRL_RESET_ZERO))
+	bool wrong_here =
+	    quirk(Q_GLOBAL_CTRL_RESET_ZERO) || (quirk(Q_GLOBAL_CTRL_RESET_AP) && g_sim.index != 0);
+	if (g_sim.version >= 2 && !wrong_here)
 		P->global_ctrl = g_sim.gp_reset;
 	if (g_sim.version >= 2 && quirk(Q_GLOBAL_CTRL_RESET_RSVD))
 		P->global_ctrl |= BIT_ULL(62);

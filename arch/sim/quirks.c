@@ -38,13 +38,22 @@ static bool on_v2(const struct caps *c, const struct sim_profile *p)
 	return arch_version_at_least(c, 2);
 }
 
-/* Firmware-state quirks (quirk_is_firmware): the same machines, another
- * verdict. */
-static bool fw_on_v2(const struct caps *c, const struct sim_profile *p)
+/* FREEZE_WHILE_SMM enumerated (IA32_PERF_CAPABILITIES[12]) where
+ * MSR_SMI_COUNT tells pmutest that an SMI struck (arch/sim/platform.c). */
+static bool on_freeze_while_smm(const struct caps *c, const struct sim_profile *p)
 {
-	return on_v2(c, p);
+	return arch_version_at_least(c, 2) && perf_cap(p, PERF_CAP_FREEZE_WHILE_SMM) &&
+	       c->vendor == VENDOR_INTEL && c->family == 6 && c->model >= 0x1a;
 }
 
+/* A machine of several CPUs, each with IA32_PERF_GLOBAL_CTRL. */
+static bool on_v2_smp(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && p && p->n_parts;
+}
+
+/* Firmware-state quirks (quirk_is_firmware): the same machines, another
+ * verdict. */
 static bool fw_on_counters(const struct caps *c, const struct sim_profile *p)
 {
 	return arch_version_at_least(c, 1) || caps_amd_like(c);
@@ -515,8 +524,7 @@ bool quirk_find(const char *name, enum quirk *q)
 bool quirk_is_firmware(enum quirk q)
 {
 	return q < QUIRK_COUNT &&
-	       (g_quirks[q].applies == fw_on_v2 || g_quirks[q].applies == fw_on_counters ||
-		g_quirks[q].applies == fw_on_cpuid_limit);
+	       (g_quirks[q].applies == fw_on_counters || g_quirks[q].applies == fw_on_cpuid_limit);
 }
 
 bool quirk_applicable(enum quirk q, const struct caps *c, const struct sim_profile *p)

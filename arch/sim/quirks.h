@@ -114,9 +114,10 @@
 	      "RDMSR / WRMSR execute at CPL > 0 instead of #GP(0)")                                \
 	/* ---- Counting (Vol. 3B 20.2) ---- */                                                    \
 	QUIRK(                                                                                     \
-	    Q_GLOBAL_CTRL_RESET_ZERO, "global-ctrl-reset-zero", fw_on_v2,                          \
+	    Q_GLOBAL_CTRL_RESET_ZERO, "global-ctrl-reset-zero", on_v2,                             \
 	    "QEMU/KVM: QEMU kvm_put_msrs() writes its reset value 0 at KVM_PUT_RESET_STATE; KVM "  \
-	    "kvm_pmu_reset()/intel_pmu_reset() zero it too (torvalds/linux 0033fa35)",             \
+	    "from c49467a45fe0 (v6.0) until de120e1d692d (kvm_pmu_refresh(), v6.10) zeroes it "    \
+	    "(kernel/known.c kvm-global-ctrl-reset-zero)",                                         \
 	    "IA32_PERF_GLOBAL_CTRL resets to 0 instead of the GP enable bits set")                 \
 	QUIRK(Q_GLOBAL_CTRL_RESET_RSVD, "global-ctrl-reset-reserved", on_v2, "hypothetical",       \
 	      "IA32_PERF_GLOBAL_CTRL comes out of reset with reserved bit 62 set")                 \
@@ -677,7 +678,28 @@
 	QUIRK(Q_AMD_HG_SVME_IGNORED, "amd-guest-only-counts-in-host-mode", on_amd,                 \
 	      "hypothetical on hardware; what a vPMU that drops HostOnly / GuestOnly (KVM "        \
 	      "amd_pmu_set_msr()) shows a guest that sets EFER.SVME",                              \
-	      "with EFER.SVME = 1 outside a guest, GuestOnly (01B) counts like 00B")
+	      "with EFER.SVME = 1 outside a guest, GuestOnly (01B) counts like 00B")               \
+	/* ---- what the safety nets must not hide (issue 33: retry, stray NMIs, SMIs, ---- */     \
+	/* ---- the reset value; arch/sim/platform.c, apic.c) ---- */                              \
+	QUIRK(Q_PMI_NMI_LATE, "pmi-nmi-late", on_arch_pmu, "hypothetical",                         \
+	      "the first NMI-mode PMI of each CPU arrives late, after the test removed its NMI "   \
+	      "handler")                                                                           \
+	QUIRK(Q_PMI_NMI_DUPLICATED, "pmi-nmi-duplicated", on_arch_pmu, "hypothetical",             \
+	      "every NMI-mode PMI is delivered twice, the copy after the test removed its NMI "    \
+	      "handler")                                                                           \
+	QUIRK(Q_PMI_NMI_LOST_ONCE, "pmi-nmi-lost-once", on_arch_pmu, "hypothetical",               \
+	      "the first NMI-mode PMI of each CPU is lost")                                        \
+	QUIRK(Q_MISCOUNT_ONCE, "miscount-once-with-irq", on_arch_pmu, "hypothetical",              \
+	      "strikes only sometimes: the first run of each test counts one instruction too "     \
+	      "many in its first counting window, and the CPU takes a stray interrupt with it; "   \
+	      "a second run of the test is exact")                                                 \
+	QUIRK(Q_SMM_COUNTS_FROZEN, "smm-counts-while-frozen", on_freeze_while_smm, "hypothetical", \
+	      "counters count the SMM handler's instructions although "                            \
+	      "IA32_DEBUGCTL.FREEZE_WHILE_SMM is set (an SMI every 5th counting window unless "    \
+	      "pmusim --smi-every says otherwise)")                                                \
+	QUIRK(Q_GLOBAL_CTRL_RESET_AP, "global-ctrl-reset-wrong-on-aps", on_v2_smp, "hypothetical", \
+	      "IA32_PERF_GLOBAL_CTRL comes out of reset with every enable bit clear on the "       \
+	      "application processors (right on the boot CPU)")
 
 enum quirk {
 #define QUIRK(id, name, applies, where, desc) id,

@@ -236,6 +236,10 @@ struct sim_apic {
 	 * (NMIs blocked until its IRET). held_by_if: Q_PMI_NMI_BLOCKED_BY_IF's
 	 * request waiting for IF = 1. */
 	bool nmi_latched, nmi_blocked, nmi_held_by_if;
+	/* platform.c: NMI-mode PMIs sent so far; a copy or a late one that
+	 * waits for the NMI handler to go (Q_PMI_NMI_DUPLICATED, _LATE). */
+	unsigned nmi_pmis;
+	unsigned nmi_after_handler;
 };
 
 struct cpuid_dump;
@@ -279,6 +283,14 @@ struct sim_cpu {
 	unsigned segment; /* the segment the engine is running (SEG_*) */
 	bool in_tx;	  /* inside an RTM transaction (arch_workload_tsx) */
 	unsigned pmi_count, stray_interrupts, nmi_count;
+	/* platform.c: what this CPU took that no test asked for (as
+	 * arch/x86_64/trap.c counts it), MSR_SMI_COUNT, counting windows seen. */
+	struct arch_platform_events events;
+	bool lvt_nmi_seen;	 /* what the PMU can have sent since */
+	uint64_t lvt_vectors[4]; /* arch_pmu_sources_forget (trap.c's rule) */
+	uint64_t smi_count;
+	unsigned windows;
+	bool glitched; /* Q_MISCOUNT_ONCE struck already */
 };
 
 /* The CPU that runs now (smp.c): only one runs at a time. */
@@ -335,6 +347,17 @@ extern const char *g_sim_hypervisor;
 enum sim_config_result sim_load_dump(const char *path, unsigned cpu, char *err, unsigned errlen);
 #define SIM_FIRST_CPU 0xFFFFFFFFU
 extern unsigned g_sim_cpu_select; /* --cpu N, or the dump's first CPU */
+
+/* platform.c: the platform's events (pmusim --platform-event, --smi-every)
+ * and how an NMI or interrupt no handler takes is counted. */
+bool sim_platform_event_option(const char *arg);
+bool sim_smi_option(const char *arg);
+void sim_platform_test_start(void);
+void sim_unclaimed_nmi(void);
+void sim_unowned_vector(uint32_t vec);
+/* A counting window begins (arch_workload_gated): an SMI may strike it. */
+void sim_window_begins(void);
+bool sim_smi_count(uint64_t *v);
 
 /* apic.c: an overflow asked for a PMI. */
 void sim_pmi_request(void);

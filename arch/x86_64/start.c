@@ -144,7 +144,7 @@ const char *arch_platform(void)
 {
 	struct arch_platform_events e;
 
-	arch_platform_events(&e);
+	arch_platform_events(ARCH_ALL_CPUS, &e);
 	g_platform[g_platform_len] = 0;
 	if (e.nmi || e.irq || e.mce)
 		ksnprintf(g_platform + g_platform_len, sizeof(g_platform) - g_platform_len,

@@ -91,7 +91,14 @@ struct x86_percpu {
 	bool job_is_step; /* posted from inside a guarded run (a test's step) */
 	bool in_step;	  /* running such a step: no state save / restore */
 	uint64_t stack_top, trap_stack, ist[CPU_IST_STACKS];
+	/* trap.c: this CPU's platform events, and what its PMU can have sent
+	 * since arch_pmu_sources_forget (apic.c records the LVT's writes). */
+	struct arch_platform_events events;
+	bool lvt_nmi_seen;
+	uint64_t lvt_vectors[4];
 };
+/* smp.c: CPU i's state (i < arch_cpu_count()). */
+struct x86_percpu *x86_cpu(unsigned i);
 static inline struct x86_percpu *this_cpu(void)
 {
 	struct x86_percpu *p;

@@ -197,6 +197,27 @@ static void find_pool(struct x86_handoff *h)
 	fatal("no RAM below 4 GiB above the kernel for page tables and stacks");
 }
 
+/*
+ * Did a BIOS run before the VMM jumped to us? QEMU's -kernel goes through
+ * SeaBIOS (its PVH / linuxboot option ROM on pc and q35) or qboot (microvm):
+ * a firmware image sits at the reset vector, F000:FFF0 (physical FFFF0H).
+ * A VMM that boots the kernel itself (minivmm, Firecracker, Cloud
+ * Hypervisor) loads nothing there: RAM it never wrote reads zero. Anything
+ * but sixteen zero bytes is taken as a firmware that may have run.
+ */
+static void find_bios(struct boot_info *bi)
+{
+	const uint8_t *reset = low(NULL, 0xFFFF0, 16);
+	bool zero = reset != NULL;
+
+	for (unsigned i = 0; zero && i < 16; i++)
+		zero = reset[i] == 0;
+	bi->firmware = zero ? BOOT_NO_FIRMWARE : BOOT_FIRMWARE_MAY_HAVE_RUN;
+	bi->firmware_why = zero ? "direct boot with no BIOS at the reset vector (FFFF0H reads zero)"
+				: "direct boot through a BIOS (code at the reset vector FFFF0H: "
+				  "SeaBIOS, qboot)";
+}
+
 __attribute__((noreturn)) void direct_main(uint64_t info, enum direct_protocol protocol)
 {
 	struct x86_handoff *h = &g_h;
@@ -243,6 +264,7 @@ __attribute__((noreturn)) void direct_main(uint64_t info, enum direct_protocol p
 	h->bi.firmware_vendor = g_firmware;
 	uint64_t cr0;
 	__asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
+	find_bios(&h->bi);
 	ksnprintf(g_notes, sizeof(g_notes),
 		  "%s (RSDP %s); CR0 at entry %#llx, now %#llx%s%s%s%s; absent on direct boot: the "
 		  "report store (UEFI variables) and the screen (GOP)",
