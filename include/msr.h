@@ -44,6 +44,30 @@
 #define MSR_IA32_A_PMC(i)      (MSR_IA32_A_PMC0 + (i))
 #define MSR_IA32_FIXED_CTR(i)  (MSR_IA32_FIXED_CTR0 + (i))
 
+/* ---- Architectural PMU version 6 (ISE, "Architectural Performance
+ * Monitoring Version 6"; addresses as in Linux msr-index.h MSR_IA32_PMC_V6_*,
+ * 149fd4712bcd / ec980e4facef): four MSRs per counter, GP counter n at
+ * 1900H + 4n, fixed counter m at 1980H + 4m. CTR and CFG_A are the same
+ * registers as IA32_PMCn / IA32_PERFEVTSELn and IA32_FIXED_CTRm; CFG_B and
+ * CFG_C (Auto Counter Reload, architectural PEBS) are new; there is no
+ * FXm_CFG_A (IA32_FIXED_CTR_CTRL stays at 38DH). ---- */
+#define MSR_IA32_PMC_V6_STEP	 4
+#define MSR_IA32_PMC_GP0_CTR	 0x1900
+#define MSR_IA32_PMC_GP0_CFG_A	 0x1901
+#define MSR_IA32_PMC_GP0_CFG_B	 0x1902
+#define MSR_IA32_PMC_GP0_CFG_C	 0x1903
+#define MSR_IA32_PMC_FX0_CTR	 0x1980
+#define MSR_IA32_PMC_FX0_CFG_A	 0x1981 /* the address no register holds */
+#define MSR_IA32_PMC_FX0_CFG_B	 0x1982
+#define MSR_IA32_PMC_FX0_CFG_C	 0x1983
+#define MSR_IA32_PMC_GP_CTR(n)	 (MSR_IA32_PMC_GP0_CTR + MSR_IA32_PMC_V6_STEP * (n))
+#define MSR_IA32_PMC_GP_CFG_A(n) (MSR_IA32_PMC_GP0_CFG_A + MSR_IA32_PMC_V6_STEP * (n))
+#define MSR_IA32_PMC_FX_CTR(m)	 (MSR_IA32_PMC_FX0_CTR + MSR_IA32_PMC_V6_STEP * (m))
+#define MSR_IA32_PMC_FX_CFG_A(m) (MSR_IA32_PMC_FX0_CFG_A + MSR_IA32_PMC_V6_STEP * (m))
+/* The range's slots: 32 GP counters (1900H-197FH), then the fixed ones. */
+#define PMC_V6_GP_SLOTS 32
+#define PMC_V6_FX_SLOTS 32
+
 /* IA32_PERFEVTSELx, Vol. 3B Figure 20-1 (and 20-6 for AnyThread, v3). */
 #define PERFEVTSEL_EVENT   GENMASK_ULL(7, 0)
 #define PERFEVTSEL_UMASK   GENMASK_ULL(15, 8)

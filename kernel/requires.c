@@ -48,6 +48,11 @@ static bool arch_pmu_v5(const struct caps *c)
 	return pmu_version_at_least(c, 5);
 }
 
+static bool arch_pmu_v6(const struct caps *c)
+{
+	return pmu_version_at_least(c, 6);
+}
+
 static bool fixed(const struct caps *c)
 {
 	return c->pm.present && c->pm.fixed_supported != 0;
@@ -204,6 +209,8 @@ static const struct requirement_desc table[] = {
     [REQ_ARCH_PMU_V3_BIT] = {arch_pmu_v3, "CPUID.0AH:EAX[7:0] >= 3 (architectural PMU version 3)"},
     [REQ_ARCH_PMU_V4_BIT] = {arch_pmu_v4, "CPUID.0AH:EAX[7:0] >= 4 (architectural PMU version 4)"},
     [REQ_ARCH_PMU_V5_BIT] = {arch_pmu_v5, "CPUID.0AH:EAX[7:0] >= 5 (architectural PMU version 5)"},
+    [REQ_ARCH_PMU_V6_BIT] = {arch_pmu_v6, "CPUID.0AH:EAX[7:0] >= 6 (architectural PMU version 6: "
+					  "the 19xxH counter MSRs)"},
     [REQ_FIXED_BIT] = {fixed, "a fixed counter: CPUID.0AH:EDX[4:0] > 0 (v2+) or a bit of "
 			      "CPUID.0AH:ECX (v5+) or of CPUID.(23H,1):EBX"},
     [REQ_PDCM_BIT] = {pdcm, "CPUID.01H:ECX.PDCM[15] (IA32_PERF_CAPABILITIES)"},

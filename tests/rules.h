@@ -694,4 +694,35 @@
 	"SDM Vol.1 16.3.5 Table 16-1 / Vol.2A XABORT: after XABORT imm8 the fallback path finds "  \
 	"EAX[0] = 1 and the imm8 in EAX[31:24]"
 
+/* ---- Architectural PMU version 6: the 19xxH MSR range (tests/v6.c, issue 28).
+ * The defining text is the ISE ("Intel Architecture Instruction Set Extensions
+ * and Future Features", rev. 052+, "Architectural Performance Monitoring
+ * Version 6"), not reachable here: it is cited as Linux quotes it in
+ * 149fd4712bcd ("Support Perfmon MSRs aliasing", v6.11). ---- */
+#define ISE_V6 "ISE 'Architectural Performance Monitoring V6' (as quoted in Linux 149fd4712bcd)"
+#define RULE_V6_ALIAS                                                                              \
+	ISE_V6 ": the 19xxH range includes all the GP counter MSRs, the GP control MSRs and the "  \
+	       "fixed counter MSRs: IA32_PMC_GPn_CTR (1900H+4n) is IA32_PMCn, IA32_PMC_GPn_CFG_A " \
+	       "(1901H+4n) is IA32_PERFEVTSELn, IA32_PMC_FXm_CTR (1980H+4m) is IA32_FIXED_CTRm: "  \
+	       "what is "                                                                          \
+	       "written through one name reads back through the other"
+#define RULE_V6_ALIAS_COUNTS                                                                       \
+	ISE_V6 ": IA32_PMC_GPn_CFG_A / _CTR are IA32_PERFEVTSELn / IA32_PMCn, so a counter "       \
+	       "programmed through CFG_A counts (SDM Vol.3B 20.2.1) and both names read the same " \
+	       "count"
+#define RULE_V6_CFG_A_RSVD                                                                         \
+	ISE_V6 ": IA32_PMC_GPn_CFG_A is IA32_PERFEVTSELn, so it has its reserved bits; SDM "       \
+	       "Vol.3B 20.2.1.1: writing a reserved bit of IA32_PERFEVTSELx raises #GP(0)"
+#define RULE_V6_ALIAS_ABSENT                                                                       \
+	ISE_V6 ": the aliases are those of the counters that exist (SDM Vol.4 Table 2-2, "         \
+	       "CPUID.0AH / the CPUID.(23H,1) bitmaps); an alias of a counter that does not "      \
+	       "exist names "                                                                      \
+	       "no register: RDMSR / WRMSR of it raise #GP(0) (SDM Vol.2B RDMSR, WRMSR)"
+#define RULE_V6_NO_FX_CFG_A                                                                        \
+	RULE_INFERRED ISE_V6                                                                       \
+	    " lists FXm_CTR, FXm_CFG_B and FXm_CFG_C (Linux "                                      \
+	    "MSR_IA32_PMC_V6_FX0_*) and keeps IA32_FIXED_CTR_CTRL at 38DH; that 1981H+4m is no "   \
+	    "register is pmutest's reading of the list, so RDMSR / WRMSR #GP(0) (SDM Vol.2B "      \
+	    "RDMSR)"
+
 #endif

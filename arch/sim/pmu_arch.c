@@ -386,8 +386,52 @@ static uint64_t inuse(void)
 	return v;
 }
 
-/* Which counter an address names, when in a counter range. */
-enum kind { K_NONE, K_PMC, K_APMC, K_EVTSEL, K_FIXED };
+/* Which counter an address names, when in a counter range. The K_V6_*
+ * kinds are version 6's 19xxH aliases (classify_v6). */
+enum kind {
+	K_NONE,
+	K_PMC,
+	K_APMC,
+	K_EVTSEL,
+	K_FIXED,
+	K_V6_CTR,
+	K_V6_CFG_A,
+	K_V6_FX_CTR,
+	K_V6_FX_CFG_A
+};
+
+/* Version 6 (ISE "Architectural Performance Monitoring Version 6"): GPn_CTR
+ * and GPn_CFG_A are IA32_PMCn and IA32_PERFEVTSELn, FXm_CTR is
+ * IA32_FIXED_CTRm; FXm_CFG_A is no register. CFG_B / CFG_C are not modelled
+ * here (K_NONE: #GP). */
+static enum kind classify_v6(uint32_t msr, unsigned *idx)
+{
+	unsigned slot;
+
+	if (g_sim.version < 6)
+		return K_NONE;
+	if (sim_msr_in(msr, MSR_IA32_PMC_GP0_CTR, PMC_V6_GP_SLOTS * MSR_IA32_PMC_V6_STEP, &slot)) {
+		*idx = slot / MSR_IA32_PMC_V6_STEP;
+		switch (slot % MSR_IA32_PMC_V6_STEP) {
+		case 0:
+			return K_V6_CTR;
+		case 1:
+			return K_V6_CFG_A;
+		}
+		return K_NONE;
+	}
+	if (sim_msr_in(msr, MSR_IA32_PMC_FX0_CTR, PMC_V6_FX_SLOTS * MSR_IA32_PMC_V6_STEP, &slot)) {
+		*idx = slot / MSR_IA32_PMC_V6_STEP;
+		switch (slot % MSR_IA32_PMC_V6_STEP) {
+		case 0:
+			return K_V6_FX_CTR;
+		case 1:
+			return K_V6_FX_CFG_A;
+		}
+	}
+	return K_NONE;
+}
+
 static enum kind classify(uint32_t msr, unsigned *idx)
 {
 	if (sim_msr_in(msr, MSR_IA32_PMC0, SIM_MAX_GP, idx))
@@ -399,7 +443,7 @@ static enum kind classify(uint32_t msr, unsigned *idx)
 		return K_EVTSEL;
 	if (sim_msr_in(msr, MSR_IA32_FIXED_CTR0, SIM_MAX_FIXED, idx))
 		return K_FIXED;
-	return K_NONE;
+	return classify_v6(msr, idx);
 }
 
 /* A counter MSR exists exactly when CPUID enumerates its counter (Vol. 4
@@ -425,12 +469,23 @@ static enum counter_msr counter_msr(uint32_t msr, enum kind *k, unsigned *idx)
 	case K_FIXED:
 		return (g_sim.version >= 2 && fixed_exists(*idx)) ? CTR_MSR_PRESENT
 								  : CTR_MSR_ABSENT;
+	case K_V6_CTR:
+	case K_V6_CFG_A:
+		return gp_exists(*idx) ? CTR_MSR_PRESENT : CTR_MSR_ABSENT;
+	case K_V6_FX_CTR:
+		return fixed_exists(*idx) ? CTR_MSR_PRESENT : CTR_MSR_ABSENT;
+	case K_V6_FX_CFG_A:
+		return CTR_MSR_ABSENT;
 	}
 	return CTR_MSR_NONE;
 }
 
 static bool absent_reads_zero(enum kind k, unsigned idx)
 {
+	if (k == K_V6_FX_CFG_A)
+		return quirk(Q_V6_FX_CFG_A);
+	if (k == K_V6_CTR || k == K_V6_CFG_A || k == K_V6_FX_CTR)
+		return quirk(Q_V6_ALIAS_BEYOND_BITMAP);
 	if (k == K_FIXED)
 		return quirk(Q_FIXED_BEYOND_COUNT);
 	if (k == K_APMC && !g_sim.fw_write)
@@ -466,6 +521,17 @@ static enum sim_msr_result arch_rdmsr(uint32_t msr, uint64_t *val)
 			return SIM_MSR_OK;
 		case K_FIXED:
 			*val = P->fixed[i];
+			return SIM_MSR_OK;
+		case K_V6_CTR:
+			*val = quirk(Q_V6_ALIAS_SEPARATE) ? P->v6_ctr[i]
+			       : quirk(Q_V6_ALIAS_STALE)  ? P->v6_written[i]
+							  : P->pmc[i];
+			return SIM_MSR_OK;
+		case K_V6_CFG_A:
+			*val = quirk(Q_V6_ALIAS_SEPARATE) ? P->v6_cfg_a[i] : P->evtsel[i];
+			return SIM_MSR_OK;
+		case K_V6_FX_CTR:
+			*val = quirk(Q_V6_ALIAS_SEPARATE) ? P->v6_fx[i] : P->fixed[i];
 			return SIM_MSR_OK;
 		default:
 			break;
@@ -550,6 +616,7 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 			P->pmc[i] = store((uint32_t)v, gp_mask());
 		else
 			P->pmc[i] = store((uint64_t)(int64_t)(int32_t)(uint32_t)v, gp_mask());
+		P->v6_written[i] = P->pmc[i];
 		return SIM_MSR_OK;
 	case K_APMC:
 		/* Full-width writes: bits above the width are reserved, #GP(0). */
@@ -557,7 +624,36 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 			return SIM_MSR_GP;
 		P->pmc[i] = v & gp_mask();
 		P->apmc_shadow[i] = P->pmc[i];
+		P->v6_written[i] = P->pmc[i];
 		return SIM_MSR_OK;
+	case K_V6_CTR:
+		/* The model takes full-width writes (Linux writes full-width
+		 * values through GPn_CTR; no text read states it). */
+		if (v & ~gp_mask())
+			return SIM_MSR_GP;
+		if (quirk(Q_V6_ALIAS_SEPARATE)) {
+			P->v6_ctr[i] = v;
+			return SIM_MSR_OK;
+		}
+		return write_counter(K_APMC, i, v);
+	case K_V6_CFG_A:
+		if ((v & evtsel_reserved(i)) && !quirk(Q_V6_CFG_A_RESERVED))
+			return SIM_MSR_GP;
+		if (quirk(Q_V6_ALIAS_SEPARATE)) {
+			P->v6_cfg_a[i] = v;
+			return SIM_MSR_OK;
+		}
+		P->evtsel[i] = v;
+		P->gp_last[i] = false;
+		return SIM_MSR_OK;
+	case K_V6_FX_CTR:
+		if (quirk(Q_V6_ALIAS_SEPARATE)) {
+			if (v & ~fixed_mask())
+				return SIM_MSR_GP;
+			P->v6_fx[i] = v;
+			return SIM_MSR_OK;
+		}
+		return write_counter(K_FIXED, i, v);
 	case K_FIXED:
 		/* Vol. 3B 20.2.2: bits beyond the fixed width are reserved. */
 		if ((v & ~fixed_mask()) && !quirk(Q_FIXED_NO_WIDTH_GP))

@@ -215,6 +215,18 @@ static const struct sim_cpuid_entry synth_amd_15ctr[] = {
     {0x80000022, 0, {0x1, 0xF, 0, 0}},
 };
 
+/* ---- The 2023-2026 architecture (issue 28): synthetic parts for the
+ * features no dump of ../shared/cpuid enumerates. ------------------------ */
+
+/* Architectural PMU version 6 (the 19xxH MSR range): leaf 0AH says 8 GP and
+ * fixed 0-2, leaf 23H GP bitmap 0xEF (a hole at PMC4, so an alias inside
+ * the range is absent) and fixed bitmap 0x77; FW_WRITE. */
+static const struct sim_cpuid_entry synth_v6[] = {
+    LEAF23_PART_HEAD,
+    {0xA, 0, {0x08300806, 0, 0x77, 0x8603}},
+    {0x23, 1, {0xEF, 0x77, 0, 0}},
+};
+
 #define BUILTIN(n, d, tab, pc)                                                                     \
 	{                                                                                          \
 		.name = n, .desc = d, .entries = tab, .n_entries = ARRAY_SIZE(tab),                \
@@ -257,6 +269,9 @@ static const struct sim_profile builtins[] = {
 	    synth_tsx_baseline, 0xF4C5),
     BUILTIN("synth-rdt-subleaf-missing", "RDT L3 monitoring enumerated, CPUID.(0FH,1) missing",
 	    synth_rdt_subleaf_missing, 0x33C5),
+    /* issue 28 (the 2023-2026 architecture) */
+    BUILTIN("synth-v6", "v6 + leaf 23H: GP bitmap 0xEF, fixed 0x77, the 19xxH aliases", synth_v6,
+	    0x34C5),
 };
 
 /* IA32_PERF_CAPABILITIES for the dumps of ../shared/cpuid, by file name. */

@@ -38,6 +38,12 @@ static bool on_v2(const struct caps *c, const struct sim_profile *p)
 	return arch_version_at_least(c, 2);
 }
 
+/* Architectural PMU version 6: the 19xxH aliases (issue 28). */
+static bool on_v6(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 6);
+}
+
 /* Firmware-state quirks (quirk_is_firmware): the same machines, another
  * verdict. */
 static bool fw_on_v2(const struct caps *c, const struct sim_profile *p)

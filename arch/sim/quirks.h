@@ -564,6 +564,21 @@
 	QUIRK(Q_PEBS_RECORD_ON_ENABLE, "pebs-record-on-enable", on_pebs_baseline, "hypothetical",  \
 	      "a PEBS record is written when IA32_PEBS_ENABLE switches a GP counter on, before "   \
 	      "any overflow")                                                                      \
+	/* ---- Architectural PMU version 6, the 19xxH aliases (issue 28, tests/v6.c) ---- */      \
+	QUIRK(Q_V6_ALIAS_SEPARATE, "v6-alias-separate-register", on_v6, "hypothetical",            \
+	      "IA32_PMC_GPn_CTR / _CFG_A and IA32_PMC_FXm_CTR are registers of their own, not "    \
+	      "IA32_PMCn / IA32_PERFEVTSELn / IA32_FIXED_CTRm (they neither count nor program)")   \
+	QUIRK(Q_V6_ALIAS_STALE, "v6-alias-ctr-stale", on_v6,                                       \
+	      "hypothetical (an emulator keeping the alias as the last value written)",            \
+	      "IA32_PMC_GPn_CTR reads the value last written to the counter, not its count")       \
+	QUIRK(Q_V6_CFG_A_RESERVED, "v6-cfg-a-reserved-accepted", on_v6, "hypothetical",            \
+	      "IA32_PMC_GPn_CFG_A accepts the bits IA32_PERFEVTSELn reserves")                     \
+	QUIRK(Q_V6_ALIAS_BEYOND_BITMAP, "v6-aliases-beyond-bitmap", on_v6, "hypothetical",         \
+	      "the 19xxH aliases of counters CPUID does not enumerate read 0 and ignore writes "   \
+	      "instead of #GP(0)")                                                                 \
+	QUIRK(Q_V6_FX_CFG_A, "v6-fixed-cfg-a-exists", on_v6, "hypothetical",                       \
+	      "IA32_PMC_FXm_CTR + 1 (an FXm_CFG_A the ISE does not define) reads 0 and ignores "   \
+	      "writes instead of #GP(0)")                                                          \
 	/* ---- Real silicon and hypervisors: each reproduces the kernel/known.c row it cites      \
 	 * (issue 23; scripts/check-known.sh proves each both ways) ---- */                        \
 	QUIRK(Q_PCORE_EXTRA_COUNTERS, "pcore-counters-beyond-cpuid", on_non_atom_below_31_gp,      \

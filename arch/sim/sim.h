@@ -170,6 +170,10 @@ struct sim_pmu {
 	/* architectural (Intel) */
 	uint64_t pmc[SIM_MAX_GP], evtsel[SIM_MAX_GP];
 	uint64_t apmc_shadow[SIM_MAX_GP]; /* quirk a-pmc-separate-register */
+	/* quirks v6-alias-separate-register and v6-alias-ctr-stale: the 19xxH
+	 * aliases' own storage, and IA32_PMCx as last written (not counted). */
+	uint64_t v6_ctr[SIM_MAX_GP], v6_cfg_a[SIM_MAX_GP], v6_fx[SIM_MAX_FIXED];
+	uint64_t v6_written[SIM_MAX_GP];
 	bool gp_last[SIM_MAX_GP];
 	uint64_t fixed[SIM_MAX_FIXED];
 	bool fixed_last[SIM_MAX_FIXED];
@@ -243,7 +247,7 @@ struct sim_cpu {
 	uint64_t fixed_ctrl_valid, global_ctrl_valid;
 	uint64_t status_reset_valid, status_set_valid;
 	uint64_t perf_cap;
-	bool cpuid_limited; /* IA32_MISC_ENABLE[22] Limit CPUID Maxval set */
+	bool cpuid_limited;	 /* IA32_MISC_ENABLE[22] Limit CPUID Maxval set */
 	uint64_t perf_cap_value; /* IA32_PERF_CAPABILITIES this CPU reads with PDCM */
 
 	/* architectural state */
