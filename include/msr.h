@@ -84,6 +84,13 @@
 #define PERFEVTSEL_IN_TXCP BIT_ULL(33)	       /* the same, IA32_PERFEVTSEL2 only */
 #define PERFEVTSEL_EQ	   BIT_ULL(36)	       /* CPUID.(23H,0):EBX[1] */
 #define PERFEVTSEL_UMASK2  GENMASK_ULL(47, 40) /* CPUID.(23H,0):EBX[0] */
+/* RDPMC user disable (ISE "RDPMC USER DISABLE", read in Linux 59af95e028d4):
+ * with CPUID.(23H,0):EBX[2], IA32_PERFEVTSELx bit 37 and IA32_FIXED_CTR_CTRL
+ * bit 33 + 4i make RDPMC at CPL > 0 return 0 for that counter. */
+#define PERFEVTSEL_RDPMC_USR_DISABLE	BIT_ULL(37)
+#define FIXED_CTRL_RDPMC_USR_DISABLE(i) BIT_ULL(33 + 4 * (i))
+/* Fixed counters with a bit 32 + 4i / 33 + 4i below bit 64: 0-7. */
+#define FIXED_CTRL_HIGH_FIELDS 8
 
 /* IA32_FIXED_CTR_CTRL, Vol. 3B Figure 20-2: 4 bits per fixed counter i at
  * bits 4i+3:4i. */

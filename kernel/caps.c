@@ -768,6 +768,10 @@ uint64_t caps_evtsel_high_reserved(const struct caps *c, unsigned counter)
 		res &= ~PERFEVTSEL_EQ;
 	if (c->l23.present && c->l23.umask2)
 		res &= ~PERFEVTSEL_UMASK2;
+	/* ISE "RDPMC USER DISABLE" (Linux 59af95e028d4): bit 37 with
+	 * CPUID.(23H,0):EBX[2]. */
+	if (c->l23.present && c->l23.rdpmc_user_disable)
+		res &= ~PERFEVTSEL_RDPMC_USR_DISABLE;
 	return res;
 }
 

@@ -267,7 +267,8 @@ const char *caps_absurd(const struct caps *c, char *buf, unsigned size);
  * HLE or RTM on IA32_PERFEVTSEL2 only (Vol.3B "Performance Monitoring and
  * Intel TSX"), Adaptive_Record (34) with IA32_PERF_CAPABILITIES.
  * PEBS_BASELINE[14] (Vol.3B "Adaptive PEBS"), EQ (36) and UMASK2 (47:40)
- * with CPUID.(23H,0):EBX[1] / EBX[0]. The rest is reserved. The suite's
+ * with CPUID.(23H,0):EBX[1] / EBX[0], RDPMC_USR_DISABLE (37) with EBX[2]
+ * (ISE "RDPMC USER DISABLE"). The rest is reserved. The suite's
  * sweeps and the simulator both use this one reading. */
 uint64_t caps_evtsel_high_reserved(const struct caps *c, unsigned counter);
 

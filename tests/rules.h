@@ -325,7 +325,8 @@
 	"(#GP(0)) except those enumerated: IN_TX 32 and IN_TXCP 33 (PERFEVTSEL2 only) with "       \
 	"CPUID.(07H,0):EBX HLE[4]/RTM[11] (Vol.3B 20.3.6.5), Adaptive_Record 34 with "             \
 	"IA32_PERF_CAPABILITIES.PEBS_BASELINE[14] (Vol.3B 20.9.2), EQ 36 and UMASK2 47:40 by "     \
-	"CPUID.(23H,0):EBX"
+	"CPUID.(23H,0):EBX, RDPMC_USR_DISABLE 37 by CPUID.(23H,0):EBX[2] (ISE 'RDPMC USER "        \
+	"DISABLE')"
 #define RULE_EVTSEL_HIGH_DEFINED                                                                   \
 	"SDM Vol.3B 20.3.6.5 (IN_TX, IN_TXCP), 20.9.2 (Adaptive_Record), CPUID leaf 23H (EQ, "     \
 	"UMASK2): an IA32_PERFEVTSELx field the CPU enumerates is writable and reads back"
@@ -724,5 +725,32 @@
 	    "MSR_IA32_PMC_V6_FX0_*) and keeps IA32_FIXED_CTR_CTRL at 38DH; that 1981H+4m is no "   \
 	    "register is pmutest's reading of the list, so RDMSR / WRMSR #GP(0) (SDM Vol.2B "      \
 	    "RDMSR)"
+
+/* ---- RDPMC user disable (tests/privilege.c, issue 28): ISE chapter "RDPMC USER
+ * DISABLE", as quoted in Linux 59af95e028d4. ---- */
+#define ISE_RDPMC_USR_DIS "ISE 'RDPMC USER DISABLE' (as quoted in Linux 59af95e028d4)"
+#define RULE_RDPMC_USR_DIS_ZERO                                                                    \
+	ISE_RDPMC_USR_DIS                                                                          \
+	    ": with CPUID.(23H,0):EBX[2], IA32_PERFEVTSELx bit 37 / "                              \
+	    "IA32_FIXED_CTR_CTRL bit 33+4i set, the counter cannot be read by RDPMC in ring 3: "   \
+	    "'If (!CPL0 && RDPMC_USR_DISABLE[x] == 1) ? 0 : counter_value' (0, no #GP)"
+#define RULE_RDPMC_USR_DIS_OTHERS                                                                  \
+	ISE_RDPMC_USR_DIS                                                                          \
+	    ": the bit is per counter ('RDPMC_USR_DISABLE[x]'): a counter whose "                  \
+	    "bit is clear reads its value at CPL > 0 with CR4.PCE = 1 (SDM Vol.2B RDPMC)"
+#define RULE_RDPMC_USR_DIS_CPL0                                                                    \
+	ISE_RDPMC_USR_DIS ": the 0 is for !CPL0 only; at CPL 0 RDPMC reads the counter (SDM "      \
+			  "Vol.2B RDPMC)"
+#define RULE_RDPMC_USR_DIS_COUNTS                                                                  \
+	ISE_RDPMC_USR_DIS                                                                          \
+	    ": the bit decides what RDPMC at CPL > 0 returns, not what is "                        \
+	    "counted: a counter with it set counts as without it (SDM Vol.3B 20.2.1)"
+#define RULE_RDPMC_USR_DIS_PCE                                                                     \
+	"SDM Vol.2B RDPMC: with CR4.PCE = 0, RDPMC at CPL > 0 raises #GP(0); " ISE_RDPMC_USR_DIS   \
+	" changes the value read when RDPMC is allowed, not that check (Linux keeps the #GP "      \
+	"case: intel/lkvs rdpmc_user_disable_0)"
+#define RULE_RDPMC_USR_DIS_DEFINED                                                                 \
+	ISE_RDPMC_USR_DIS ": with CPUID.(23H,0):EBX[2] the bits are defined, so writing them "     \
+			  "does not raise #GP and they read back"
 
 #endif

@@ -42,14 +42,15 @@ TEST(v6, aliases_are_the_same_registers, REQ_ARCH_PMU_V6)
 
 		expect_same_register(t, MSR_IA32_PMC(i), "IA32_PMC", MSR_IA32_PMC_GP_CTR(i),
 				     "IA32_PMC_GP_CTR n=", i, V6_LEGACY_VALUE(i));
-		expect_same_register(t, MSR_IA32_PMC_GP_CTR(i), "IA32_PMC_GP_CTR n=",
-				     MSR_IA32_PMC(i), "IA32_PMC", i, V6_ALIAS_VALUE(i));
+		expect_same_register(t, MSR_IA32_PMC_GP_CTR(i),
+				     "IA32_PMC_GP_CTR n=", MSR_IA32_PMC(i), "IA32_PMC", i,
+				     V6_ALIAS_VALUE(i));
 		expect_same_register(t, MSR_IA32_PERFEVTSEL(i), "IA32_PERFEVTSEL",
 				     MSR_IA32_PMC_GP_CFG_A(i), "IA32_PMC_GP_CFG_A n=", i,
 				     V6_CFG_A_VALUE(i));
-		expect_same_register(t, MSR_IA32_PMC_GP_CFG_A(i), "IA32_PMC_GP_CFG_A n=",
-				     MSR_IA32_PERFEVTSEL(i), "IA32_PERFEVTSEL", i,
-				     V6_CFG_A_VALUE(i) | PERFEVTSEL_INV);
+		expect_same_register(t, MSR_IA32_PMC_GP_CFG_A(i),
+				     "IA32_PMC_GP_CFG_A n=", MSR_IA32_PERFEVTSEL(i),
+				     "IA32_PERFEVTSEL", i, V6_CFG_A_VALUE(i) | PERFEVTSEL_INV);
 		wrmsr(MSR_IA32_PERFEVTSEL(i), 0);
 		wrmsr(MSR_IA32_PMC(i), 0);
 	}
@@ -59,8 +60,9 @@ TEST(v6, aliases_are_the_same_registers, REQ_ARCH_PMU_V6)
 		expect_same_register(t, MSR_IA32_FIXED_CTR(m), "IA32_FIXED_CTR",
 				     MSR_IA32_PMC_FX_CTR(m), "IA32_PMC_FX_CTR m=", m,
 				     V6_LEGACY_VALUE(m));
-		expect_same_register(t, MSR_IA32_PMC_FX_CTR(m), "IA32_PMC_FX_CTR m=",
-				     MSR_IA32_FIXED_CTR(m), "IA32_FIXED_CTR", m, V6_ALIAS_VALUE(m));
+		expect_same_register(t, MSR_IA32_PMC_FX_CTR(m),
+				     "IA32_PMC_FX_CTR m=", MSR_IA32_FIXED_CTR(m), "IA32_FIXED_CTR",
+				     m, V6_ALIAS_VALUE(m));
 		wrmsr(MSR_IA32_FIXED_CTR(m), 0);
 	}
 }
@@ -133,8 +135,7 @@ static void expect_no_register(struct t *t, uint32_t msr, const char *rule, cons
 {
 	uint64_t v;
 
-	expect_vector(t, rdmsr_safe(msr, &v), X86_VEC_GP, rule, "RDMSR %s%u (%#x)", name, idx,
-		      msr);
+	expect_vector(t, rdmsr_safe(msr, &v), X86_VEC_GP, rule, "RDMSR %s%u (%#x)", name, idx, msr);
 	expect_vector(t, wrmsr_safe(msr, 0), X86_VEC_GP, rule, "WRMSR %s%u (%#x) <- 0", name, idx,
 		      msr);
 }

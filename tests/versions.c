@@ -155,12 +155,18 @@ TEST(versions, fixed_counters_exist_as_enumerated, REQ_ARCH_PMU_V2)
 			      RULE_FIXED_ABSENT, "RDMSR IA32_FIXED_CTR%u (not enumerated)", x);
 		expect_vector(t, wrmsr_safe(MSR_IA32_FIXED_CTR(x), 0), X86_VEC_GP,
 			      RULE_FIXED_ABSENT, "WRMSR IA32_FIXED_CTR%u (not enumerated)", x);
-		/* The USR bit: with PEBS_BASELINE bit 32 + 4i is fixed counter i's
-		 * Adaptive_Record (Vol. 3B 20.9), the OS bit of field 8 + i. */
-		expect_vector(
-		    t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_FIELD(x, FIXED_CTRL_USR)),
-		    X86_VEC_GP, RULE_FIXED_CTRL_RSVD,
-		    "WRMSR IA32_FIXED_CTR_CTRL enabling fixed counter %u (not enumerated)", x);
+		/* Fields 8-15 overlap the high bits of fields 0-7: bit 32 + 4i is
+		 * fixed counter i's Adaptive_Record with PEBS_BASELINE (Vol. 3B
+		 * 20.9), the OS bit of field 8 + i; bit 33 + 4i its
+		 * RDPMC_USR_DISABLE with CPUID.(23H,0):EBX[2] (ISE), the USR bit.
+		 * So the USR bit below 8, the PMI bit (35 + 4i) from 8 on. */
+		uint64_t en = FIXED_CTRL_FIELD(x, x < FIXED_CTRL_HIGH_FIELDS ? FIXED_CTRL_USR
+									     : FIXED_CTRL_PMI);
+		expect_vector(t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, en), X86_VEC_GP,
+			      RULE_FIXED_CTRL_RSVD,
+			      "WRMSR IA32_FIXED_CTR_CTRL <- %#llx, a bit of fixed counter %u's "
+			      "field (not enumerated)",
+			      (unsigned long long)en, x);
 	}
 	if (ctrl_ok) {
 		expect_no_fault(t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, ctrl_ok), RULE_FIXED_BITMASK,

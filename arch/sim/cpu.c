@@ -279,6 +279,12 @@ static void derive(void)
 			fcv |= FIXED_CTRL_FIELD(i, FIXED_CTRL_OS | FIXED_CTRL_USR | FIXED_CTRL_PMI |
 						       (any ? FIXED_CTRL_ANY : 0)) |
 			       (adaptive ? FIXED_CTRL_ADAPTIVE(i) : 0);
+	/* RDPMC user disable, bit 33 + 4i, with CPUID.(23H,0):EBX[2] (ISE, Linux
+	 * 59af95e028d4). */
+	if (c->l23.rdpmc_user_disable && !quirk(Q_RDPMC_USR_DIS_RESERVED))
+		for (unsigned i = 0; i < FIXED_CTRL_HIGH_FIELDS; i++)
+			if ((s->fixed_exists >> i) & 1)
+				fcv |= FIXED_CTRL_RDPMC_USR_DISABLE(i);
 	s->fixed_ctrl_valid = fcv;
 
 	/* GP counters at bits 31:0, fixed counters 0-15 at 47:32: a counter

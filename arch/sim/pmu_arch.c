@@ -167,6 +167,8 @@ static bool gp_counting(unsigned i)
 	/* The 2019 TSX microcode holds IA32_PMC3 while a transaction runs. */
 	if (i == 3 && g_sim.in_tx && quirk(Q_TSX_USES_PMC3))
 		return false;
+	if ((sel & PERFEVTSEL_RDPMC_USR_DISABLE) && quirk(Q_RDPMC_USR_DIS_STOPS))
+		return false;
 	return global_enabled(i) && cpl_selected(sel & PERFEVTSEL_USR, sel & PERFEVTSEL_OS);
 }
 
@@ -196,6 +198,9 @@ static bool fixed_counting(unsigned i)
 		os = usr;
 		usr = t;
 	}
+	if (i < FIXED_CTRL_HIGH_FIELDS && (P->fixed_ctrl & FIXED_CTRL_RDPMC_USR_DISABLE(i)) &&
+	    quirk(Q_RDPMC_USR_DIS_STOPS))
+		return false;
 	return global_enabled(GLOBAL_FIXED_SHIFT + i) && cpl_selected(usr, os);
 }
 
@@ -599,6 +604,8 @@ static uint64_t evtsel_reserved(unsigned i)
 		res &= ~PERFEVTSEL_IN_TXCP;
 	if (!g_sim.anythread_ok)
 		res |= PERFEVTSEL_ANY;
+	if (quirk(Q_RDPMC_USR_DIS_RESERVED))
+		res |= PERFEVTSEL_RDPMC_USR_DISABLE;
 	return res;
 }
 
@@ -749,12 +756,34 @@ static enum sim_msr_result arch_wrmsr(uint32_t msr, uint64_t v)
 	return SIM_MSR_NOT_MINE;
 }
 
+/* RDPMC user disable (ISE, read in Linux 59af95e028d4): "If (!CPL0 &&
+ * RDPMC_USR_DISABLE[x] == 1) ? 0 : counter_value". `set` is the counter's
+ * bit; the quirks are the ways to get it wrong. */
+static uint64_t user_disable_read(bool set, uint64_t v)
+{
+	bool any = false;
+
+	if (!g_sim.caps.l23.rdpmc_user_disable || quirk(Q_RDPMC_USR_DIS_IGNORED))
+		return v;
+	if (quirk(Q_RDPMC_USR_DIS_ALL_COUNTERS)) {
+		for (unsigned i = 0; i < SIM_MAX_GP; i++)
+			any |= (P->evtsel[i] & PERFEVTSEL_RDPMC_USR_DISABLE) != 0;
+		for (unsigned i = 0; i < FIXED_CTRL_HIGH_FIELDS; i++)
+			any |= (P->fixed_ctrl & FIXED_CTRL_RDPMC_USR_DISABLE(i)) != 0;
+	}
+	if (!set && !any)
+		return v;
+	if (g_sim.cpl != 0 || quirk(Q_RDPMC_USR_DIS_AT_CPL0))
+		return 0;
+	return v;
+}
+
 /* RDPMC's view of the counters (rdpmc_arch.c). */
 bool sim_arch_gp_value(unsigned i, uint64_t *v)
 {
 	if (!gp_exists(i))
 		return false;
-	*v = P->pmc[i];
+	*v = user_disable_read(P->evtsel[i] & PERFEVTSEL_RDPMC_USR_DISABLE, P->pmc[i]);
 	return true;
 }
 
@@ -764,7 +793,24 @@ bool sim_arch_fixed_value(unsigned i, bool edx_rule_only, uint64_t *v)
 	if (!ok || g_sim.version < 2)
 		return false;
 	*v = i < SIM_MAX_FIXED ? P->fixed[i] : 0;
+	if (i < FIXED_CTRL_HIGH_FIELDS)
+		*v = user_disable_read(P->fixed_ctrl & FIXED_CTRL_RDPMC_USR_DISABLE(i), *v);
 	return true;
+}
+
+/* The RDPMC at CPL > 0 of a user-disabled counter (rdpmc.c): true when the
+ * faulting quirk turns the 0 into a #GP. */
+bool sim_arch_user_disable_faults(uint32_t ecx)
+{
+	uint32_t type = ecx >> 16, idx = ecx & 0xFFFF;
+
+	if (!quirk(Q_RDPMC_USR_DIS_FAULTS) || g_sim.cpl == 0 || !g_sim.caps.l23.rdpmc_user_disable)
+		return false;
+	if (type == 0 && idx < SIM_MAX_GP)
+		return P->evtsel[idx] & PERFEVTSEL_RDPMC_USR_DISABLE;
+	if (type == 0x4000 && idx < FIXED_CTRL_HIGH_FIELDS)
+		return P->fixed_ctrl & FIXED_CTRL_RDPMC_USR_DISABLE(idx);
+	return false;
 }
 
 /* Power-up: Vol. 3B 20.2.2, the enable bits of the GP counters in

@@ -44,6 +44,12 @@ static bool on_v6(const struct caps *c, const struct sim_profile *p)
 	return arch_version_at_least(c, 6);
 }
 
+/* RDPMC user disable: CPUID.(23H,0):EBX[2] (issue 28). */
+static bool on_rdpmc_user_disable(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && c->l23.present && c->l23.rdpmc_user_disable;
+}
+
 /* Firmware-state quirks (quirk_is_firmware): the same machines, another
  * verdict. */
 static bool fw_on_v2(const struct caps *c, const struct sim_profile *p)

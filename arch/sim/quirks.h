@@ -579,6 +579,30 @@
 	QUIRK(Q_V6_FX_CFG_A, "v6-fixed-cfg-a-exists", on_v6, "hypothetical",                       \
 	      "IA32_PMC_FXm_CTR + 1 (an FXm_CFG_A the ISE does not define) reads 0 and ignores "   \
 	      "writes instead of #GP(0)")                                                          \
+	/* ---- RDPMC user disable (issue 28, tests/privilege.c) ---- */                           \
+	QUIRK(Q_RDPMC_USR_DIS_IGNORED, "rdpmc-user-disable-ignored", on_rdpmc_user_disable,        \
+	      "hypothetical (a vPMU that stores the bit but reads the counter)",                   \
+	      "RDPMC at CPL > 0 of a counter with RDPMC_USR_DISABLE set returns its count")        \
+	QUIRK(Q_RDPMC_USR_DIS_ALL_COUNTERS, "rdpmc-user-disable-all-counters",                     \
+	      on_rdpmc_user_disable, "hypothetical (one global flag for the per-counter bits)",    \
+	      "one counter's RDPMC_USR_DISABLE makes RDPMC at CPL > 0 return 0 for every counter") \
+	QUIRK(Q_RDPMC_USR_DIS_AT_CPL0, "rdpmc-user-disable-at-cpl0", on_rdpmc_user_disable,        \
+	      "hypothetical", "RDPMC at CPL 0 of a counter with RDPMC_USR_DISABLE returns 0")      \
+	QUIRK(Q_RDPMC_USR_DIS_STOPS, "rdpmc-user-disable-stops-counting", on_rdpmc_user_disable,   \
+	      "hypothetical", "a counter with RDPMC_USR_DISABLE set does not count")               \
+	QUIRK(Q_RDPMC_USR_DIS_FAULTS, "rdpmc-user-disable-faults", on_rdpmc_user_disable,          \
+	      "hypothetical (the ISE says 0, not #GP)",                                            \
+	      "RDPMC at CPL > 0 of a counter with RDPMC_USR_DISABLE raises #GP(0) instead of "     \
+	      "returning 0")                                                                       \
+	QUIRK(                                                                                     \
+	    Q_RDPMC_USR_DIS_OVERRIDES_PCE, "rdpmc-user-disable-overrides-pce",                     \
+	    on_rdpmc_user_disable, "hypothetical",                                                 \
+	    "with CR4.PCE = 0, RDPMC at CPL > 0 of a user-disabled counter returns 0 instead of "  \
+	    "#GP(0)")                                                                              \
+	QUIRK(Q_RDPMC_USR_DIS_RESERVED, "rdpmc-user-disable-bit-reserved", on_rdpmc_user_disable,  \
+	      "hypothetical (an implementation predating the feature but enumerating it)",         \
+	      "IA32_PERFEVTSELx bit 37 and IA32_FIXED_CTR_CTRL bit 33 + 4i raise #GP(0) although " \
+	      "CPUID.(23H,0):EBX[2] enumerates them")                                              \
 	/* ---- Real silicon and hypervisors: each reproduces the kernel/known.c row it cites      \
 	 * (issue 23; scripts/check-known.sh proves each both ways) ---- */                        \
 	QUIRK(Q_PCORE_EXTRA_COUNTERS, "pcore-counters-beyond-cpuid", on_non_atom_below_31_gp,      \
