@@ -64,6 +64,14 @@
 #define MSR_IA32_PMC_GP_CFG_A(n) (MSR_IA32_PMC_GP0_CFG_A + MSR_IA32_PMC_V6_STEP * (n))
 #define MSR_IA32_PMC_FX_CTR(m)	 (MSR_IA32_PMC_FX0_CTR + MSR_IA32_PMC_V6_STEP * (m))
 #define MSR_IA32_PMC_FX_CFG_A(m) (MSR_IA32_PMC_FX0_CFG_A + MSR_IA32_PMC_V6_STEP * (m))
+#define MSR_IA32_PMC_GP_CFG_B(n) (MSR_IA32_PMC_GP0_CFG_B + MSR_IA32_PMC_V6_STEP * (n))
+#define MSR_IA32_PMC_GP_CFG_C(n) (MSR_IA32_PMC_GP0_CFG_C + MSR_IA32_PMC_V6_STEP * (n))
+#define MSR_IA32_PMC_FX_CFG_B(m) (MSR_IA32_PMC_FX0_CFG_B + MSR_IA32_PMC_V6_STEP * (m))
+#define MSR_IA32_PMC_FX_CFG_C(m) (MSR_IA32_PMC_FX0_CFG_C + MSR_IA32_PMC_V6_STEP * (m))
+/* Auto Counter Reload's cause bitmap in CFG_B: GP n at bit n, fixed m at
+ * bit 32 + m (Linux ec980e4facef, acr_cfg_b[32 + m]). */
+#define ACR_CAUSE_GP(n) BIT_ULL(n)
+#define ACR_CAUSE_FX(m) BIT_ULL(32 + (m))
 /* The range's slots: 32 GP counters (1900H-197FH), then the fixed ones. */
 #define PMC_V6_GP_SLOTS 32
 #define PMC_V6_FX_SLOTS 32

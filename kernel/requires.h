@@ -21,6 +21,7 @@ enum requirement {
 	REQ_ARCH_PMU_V5_BIT,
 	REQ_ARCH_PMU_V6_BIT,	    /* the 19xxH MSR range (issue 28) */
 	REQ_RDPMC_USER_DISABLE_BIT, /* CPUID.(23H,0):EBX[2] (issue 28) */
+	REQ_ACR_BIT,		    /* CPUID.(23H,2) Auto Counter Reload (issue 28) */
 	REQ_FIXED_BIT,		    /* at least one fixed counter supported */
 	REQ_PDCM_BIT,		    /* CPUID.01H:ECX[15] */
 	REQ_FW_WRITE_BIT,	    /* IA32_PERF_CAPABILITIES[13] */
@@ -63,6 +64,7 @@ enum requirement {
 #define REQ_ARCH_PMU_V5		BIT_ULL(REQ_ARCH_PMU_V5_BIT)
 #define REQ_ARCH_PMU_V6		BIT_ULL(REQ_ARCH_PMU_V6_BIT)
 #define REQ_RDPMC_USER_DISABLE	BIT_ULL(REQ_RDPMC_USER_DISABLE_BIT)
+#define REQ_ACR			BIT_ULL(REQ_ACR_BIT)
 #define REQ_FIXED		BIT_ULL(REQ_FIXED_BIT)
 #define REQ_PDCM		BIT_ULL(REQ_PDCM_BIT)
 #define REQ_FW_WRITE		BIT_ULL(REQ_FW_WRITE_BIT)

@@ -731,20 +731,20 @@
 #define ISE_RDPMC_USR_DIS "ISE 'RDPMC USER DISABLE' (as quoted in Linux 59af95e028d4)"
 #define RULE_RDPMC_USR_DIS_ZERO                                                                    \
 	ISE_RDPMC_USR_DIS                                                                          \
-	    ": with CPUID.(23H,0):EBX[2], IA32_PERFEVTSELx bit 37 / "                              \
-	    "IA32_FIXED_CTR_CTRL bit 33+4i set, the counter cannot be read by RDPMC in ring 3: "   \
-	    "'If (!CPL0 && RDPMC_USR_DISABLE[x] == 1) ? 0 : counter_value' (0, no #GP)"
+	": with CPUID.(23H,0):EBX[2], IA32_PERFEVTSELx bit 37 / "                                  \
+	"IA32_FIXED_CTR_CTRL bit 33+4i set, the counter cannot be read by RDPMC in ring 3: "       \
+	"'If (!CPL0 && RDPMC_USR_DISABLE[x] == 1) ? 0 : counter_value' (0, no #GP)"
 #define RULE_RDPMC_USR_DIS_OTHERS                                                                  \
 	ISE_RDPMC_USR_DIS                                                                          \
-	    ": the bit is per counter ('RDPMC_USR_DISABLE[x]'): a counter whose "                  \
-	    "bit is clear reads its value at CPL > 0 with CR4.PCE = 1 (SDM Vol.2B RDPMC)"
+	": the bit is per counter ('RDPMC_USR_DISABLE[x]'): a counter whose "                      \
+	"bit is clear reads its value at CPL > 0 with CR4.PCE = 1 (SDM Vol.2B RDPMC)"
 #define RULE_RDPMC_USR_DIS_CPL0                                                                    \
 	ISE_RDPMC_USR_DIS ": the 0 is for !CPL0 only; at CPL 0 RDPMC reads the counter (SDM "      \
 			  "Vol.2B RDPMC)"
 #define RULE_RDPMC_USR_DIS_COUNTS                                                                  \
 	ISE_RDPMC_USR_DIS                                                                          \
-	    ": the bit decides what RDPMC at CPL > 0 returns, not what is "                        \
-	    "counted: a counter with it set counts as without it (SDM Vol.3B 20.2.1)"
+	": the bit decides what RDPMC at CPL > 0 returns, not what is "                            \
+	"counted: a counter with it set counts as without it (SDM Vol.3B 20.2.1)"
 #define RULE_RDPMC_USR_DIS_PCE                                                                     \
 	"SDM Vol.2B RDPMC: with CR4.PCE = 0, RDPMC at CPL > 0 raises #GP(0); " ISE_RDPMC_USR_DIS   \
 	" changes the value read when RDPMC is allowed, not that check (Linux keeps the #GP "      \
@@ -752,5 +752,36 @@
 #define RULE_RDPMC_USR_DIS_DEFINED                                                                 \
 	ISE_RDPMC_USR_DIS ": with CPUID.(23H,0):EBX[2] the bits are defined, so writing them "     \
 			  "does not raise #GP and they read back"
+
+/* ---- Auto Counter Reload (tests/acr.c, issue 28): SDM Vol. 3 rev. 085+ "Auto
+ * Counter Reload" (21.9.11), as quoted in Linux ec980e4facef and 1271aeccc307. ---- */
+#define SDM_ACR "SDM Vol.3B 'Auto Counter Reload' (as quoted in Linux ec980e4facef)"
+#define RULE_ACR_MSRS                                                                              \
+	SDM_ACR                                                                                    \
+	    ": 'For a given counter IA32_PMC_GPn_CTR/IA32_PMC_FXm_CTR, bit fields in the "         \
+	    "IA32_PMC_GPn_CFG_B/IA32_PMC_FXm_CFG_B MSR indicate which counter(s) can cause a "     \
+	    "reload "                                                                              \
+	    "of that counter. The reload value is stored in the IA32_PMC_GPn_CFG_C/"               \
+	    "IA32_PMC_FXm_CFG_C': a counter CPUID.(23H,2) EAX / EBX names as reloadable has both"
+#define RULE_ACR_MSRS_ABSENT                                                                       \
+	RULE_INFERRED SDM_ACR                                                                      \
+	    " gives CFG_B / CFG_C to the reloadable counters (CPUID.(23H,2)); "                    \
+	    "that the other counters have none (CFG_C excepted where architectural PEBS, "         \
+	    "CPUID.(23H,5), uses it) is pmutest's reading: RDMSR #GP(0)"
+#define RULE_ACR_RELOAD                                                                            \
+	SDM_ACR ": when a counter named in CFG_B overflows, the counter restarts from its CFG_C "  \
+		"reload value; so, counting the same event, the reloaded counter minus the "       \
+		"reload value "                                                                    \
+		"equals what the overflowed counter counted since its wrap; our tolerance: 64 "    \
+		"events lost "                                                                     \
+		"between the overflow and the reload"
+#define RULE_ACR_SELF_STATUS                                                                       \
+	"SDM Vol.3B 'Auto Counter Reload' (as Linux 1271aeccc307 quotes it): 'the overflow bit "   \
+	"(IA32_PERF_GLOBAL_STATUS.PMCn_OVF) is never set for self-reloaded events'"
+#define RULE_ACR_CAUSE                                                                             \
+	RULE_INFERRED SDM_ACR ": CPUID.(23H,2) ECX / EDX name the counters that can cause a "      \
+			      "reload; a CFG_B bit of another counter is refused (#GP(0), as "     \
+			      "Linux saw on Panther Lake, "                                        \
+			      "43796f305078) or has no effect"
 
 #endif

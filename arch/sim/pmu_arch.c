@@ -259,6 +259,48 @@ static void arch_collect(struct sim_counter_set *set)
 /* ---- Overflow ---------------------------------------------------------- */
 
 /*
+ * Auto Counter Reload at the overflow of counter (fixed, idx): every
+ * reloadable counter whose CFG_B names it restarts from its CFG_C reload
+ * value (bits 31:0; Linux writes the u32 -period, ec980e4facef). The engine
+ * overflows at the end of an iteration, `post` events after the wrap: the
+ * model gives the reloaded counters the same `post` on top of the reload
+ * value (exact when they count the overflowing counter's event, as the
+ * suite's do). True when the counter reloaded itself: "the overflow bit
+ * (IA32_PERF_GLOBAL_STATUS.PMCn_OVF) is never set for self-reloaded events"
+ * (Linux 1271aeccc307, citing the SDM).
+ */
+static bool acr_reloadable(bool fixed, unsigned i); /* with the MSRs, below */
+
+static bool acr_reload(bool fixed, unsigned idx, uint64_t post)
+{
+	uint64_t cause = fixed ? BIT_ULL(32 + idx) : BIT_ULL(idx);
+	bool self = false;
+
+	if (!g_sim.caps.l23.acr_valid || quirk(Q_ACR_NO_RELOAD) || idx >= 32)
+		return false;
+	for (unsigned k = 0; k < 2; k++) {
+		bool fx = k == 1;
+
+		for (unsigned i = 0; i < (fx ? SIM_MAX_FIXED : SIM_MAX_GP); i++) {
+			uint64_t b = fx ? P->acr_fx_b[i] : P->acr_b[i];
+			uint64_t r = (fx ? P->acr_fx_c[i] : P->acr_c[i]) & 0xFFFFFFFFULL;
+
+			if (!(b & cause) || !acr_reloadable(fx, i))
+				continue;
+			if (quirk(Q_ACR_RELOAD_ZERO))
+				r = 0;
+			if (fx)
+				P->fixed[i] = (r + post) & fixed_mask();
+			else
+				P->pmc[i] = (r + post) & gp_mask();
+			if (fx == fixed && i == idx)
+				self = true;
+		}
+	}
+	return self;
+}
+
+/*
  * Vol. 3B 20.2.2: an overflow sets the counter's bit in
  * IA32_PERF_GLOBAL_STATUS; with INT (GP) / PMI (fixed) set it signals a PMI
  * through the local APIC. Vol. 3B 18.4.7 / 20.2.4.1: with
@@ -283,7 +325,9 @@ static void arch_overflow(const struct sim_counter *c)
 	/* A PEBS-enabled counter's overflow is the PEBS assist's (pebs.c). */
 	if (sim_pebs_overflow(fixed, idx))
 		return;
-	if (g_sim.version >= 2 && !quirk(Q_OVF_NO_STATUS))
+	bool self_reloaded = acr_reload(fixed, idx, c->val ? *c->val : 0);
+	if (g_sim.version >= 2 && !quirk(Q_OVF_NO_STATUS) &&
+	    (!self_reloaded || quirk(Q_ACR_SELF_STATUS)))
 		P->global_status |= fixed ? GLOBAL_FIXED_BIT(idx) : GLOBAL_PMC_BIT(idx);
 	if (fixed)
 		pmi =
@@ -402,7 +446,11 @@ enum kind {
 	K_V6_CTR,
 	K_V6_CFG_A,
 	K_V6_FX_CTR,
-	K_V6_FX_CFG_A
+	K_V6_FX_CFG_A,
+	K_V6_CFG_B,
+	K_V6_CFG_C,
+	K_V6_FX_CFG_B,
+	K_V6_FX_CFG_C
 };
 
 /* Version 6 (ISE "Architectural Performance Monitoring Version 6"): GPn_CTR
@@ -422,8 +470,10 @@ static enum kind classify_v6(uint32_t msr, unsigned *idx)
 			return K_V6_CTR;
 		case 1:
 			return K_V6_CFG_A;
+		case 2:
+			return K_V6_CFG_B;
 		}
-		return K_NONE;
+		return K_V6_CFG_C;
 	}
 	if (sim_msr_in(msr, MSR_IA32_PMC_FX0_CTR, PMC_V6_FX_SLOTS * MSR_IA32_PMC_V6_STEP, &slot)) {
 		*idx = slot / MSR_IA32_PMC_V6_STEP;
@@ -432,7 +482,10 @@ static enum kind classify_v6(uint32_t msr, unsigned *idx)
 			return K_V6_FX_CTR;
 		case 1:
 			return K_V6_FX_CFG_A;
+		case 2:
+			return K_V6_FX_CFG_B;
 		}
+		return K_V6_FX_CFG_C;
 	}
 	return K_NONE;
 }
@@ -455,6 +508,44 @@ static enum kind classify(uint32_t msr, unsigned *idx)
  * Table 2-2: "If CPUID.0AH: EAX[15:8] > n", fixed: the v5 bitmask rule).
  * An absent one: the caller raises #GP, or the beyond-count quirks'
  * read-as-zero applies. */
+/* Auto Counter Reload (SDM Vol. 3B "Auto Counter Reload", read in Linux
+ * ec980e4facef / 1856c6c2f841): CFG_B and CFG_C of the counters
+ * CPUID.(23H,2) EAX (GP) / EBX (fixed) says can be reloaded; CFG_C also of
+ * the architectural-PEBS counters (CPUID.(23H,5)), whose PEBS configuration
+ * it holds. The model: everything else #GP. */
+static bool acr_reloadable(bool fixed, unsigned i)
+{
+	const struct caps_leaf23 *l = &g_sim.caps.l23;
+
+	if (!l->present || !l->acr_valid || i >= 32)
+		return false;
+	return fixed ? fixed_exists(i) && ((l->acr_fixed_reloadable >> i) & 1)
+		     : gp_exists(i) && ((l->acr_gp_reloadable >> i) & 1);
+}
+
+static bool acr_msr_present(enum kind k, unsigned i)
+{
+	const struct caps_leaf23 *l = &g_sim.caps.l23;
+	bool fixed = k == K_V6_FX_CFG_B || k == K_V6_FX_CFG_C;
+	bool cfg_c = k == K_V6_CFG_C || k == K_V6_FX_CFG_C;
+
+	if (acr_reloadable(fixed, i))
+		return !(cfg_c && quirk(Q_ACR_CFG_C_MISSING));
+	if (cfg_c && l->present && l->arch_pebs && i < 32)
+		return fixed ? (l->pebs_fixed >> i) & 1 : (l->pebs_gp >> i) & 1;
+	return false;
+}
+
+/* The counters CPUID.(23H,2) ECX (GP, bit n) / EDX (fixed, bit 32 + m) says
+ * can cause a reload: CFG_B's defined bits (the model: others #GP, as Linux
+ * saw on Panther Lake, 43796f305078). */
+static uint64_t acr_cause_mask(void)
+{
+	const struct caps_leaf23 *l = &g_sim.caps.l23;
+
+	return (uint64_t)l->acr_gp_cause | ((uint64_t)l->acr_fixed_cause << 32);
+}
+
 enum counter_msr { CTR_MSR_NONE, CTR_MSR_PRESENT, CTR_MSR_ABSENT };
 static enum counter_msr counter_msr(uint32_t msr, enum kind *k, unsigned *idx)
 {
@@ -481,6 +572,11 @@ static enum counter_msr counter_msr(uint32_t msr, enum kind *k, unsigned *idx)
 		return fixed_exists(*idx) ? CTR_MSR_PRESENT : CTR_MSR_ABSENT;
 	case K_V6_FX_CFG_A:
 		return CTR_MSR_ABSENT;
+	case K_V6_CFG_B:
+	case K_V6_CFG_C:
+	case K_V6_FX_CFG_B:
+	case K_V6_FX_CFG_C:
+		return acr_msr_present(*k, *idx) ? CTR_MSR_PRESENT : CTR_MSR_ABSENT;
 	}
 	return CTR_MSR_NONE;
 }
@@ -491,6 +587,8 @@ static bool absent_reads_zero(enum kind k, unsigned idx)
 		return quirk(Q_V6_FX_CFG_A);
 	if (k == K_V6_CTR || k == K_V6_CFG_A || k == K_V6_FX_CTR)
 		return quirk(Q_V6_ALIAS_BEYOND_BITMAP);
+	if (k == K_V6_CFG_B || k == K_V6_CFG_C || k == K_V6_FX_CFG_B || k == K_V6_FX_CFG_C)
+		return quirk(Q_ACR_MSRS_EVERYWHERE);
 	if (k == K_FIXED)
 		return quirk(Q_FIXED_BEYOND_COUNT);
 	if (k == K_APMC && !g_sim.fw_write)
@@ -537,6 +635,18 @@ static enum sim_msr_result arch_rdmsr(uint32_t msr, uint64_t *val)
 			return SIM_MSR_OK;
 		case K_V6_FX_CTR:
 			*val = quirk(Q_V6_ALIAS_SEPARATE) ? P->v6_fx[i] : P->fixed[i];
+			return SIM_MSR_OK;
+		case K_V6_CFG_B:
+			*val = P->acr_b[i];
+			return SIM_MSR_OK;
+		case K_V6_CFG_C:
+			*val = P->acr_c[i];
+			return SIM_MSR_OK;
+		case K_V6_FX_CFG_B:
+			*val = P->acr_fx_b[i];
+			return SIM_MSR_OK;
+		case K_V6_FX_CFG_C:
+			*val = P->acr_fx_c[i];
 			return SIM_MSR_OK;
 		default:
 			break;
@@ -661,6 +771,16 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 			return SIM_MSR_OK;
 		}
 		return write_counter(K_FIXED, i, v);
+	case K_V6_CFG_B:
+	case K_V6_FX_CFG_B:
+		if ((v & ~acr_cause_mask()) && !quirk(Q_ACR_CAUSE_UNCHECKED))
+			return SIM_MSR_GP;
+		*(k == K_V6_CFG_B ? &P->acr_b[i] : &P->acr_fx_b[i]) = v;
+		return SIM_MSR_OK;
+	case K_V6_CFG_C:
+	case K_V6_FX_CFG_C:
+		*(k == K_V6_CFG_C ? &P->acr_c[i] : &P->acr_fx_c[i]) = v;
+		return SIM_MSR_OK;
 	case K_FIXED:
 		/* Vol. 3B 20.2.2: bits beyond the fixed width are reserved. */
 		if ((v & ~fixed_mask()) && !quirk(Q_FIXED_NO_WIDTH_GP))

@@ -50,6 +50,19 @@ static bool on_rdpmc_user_disable(const struct caps *c, const struct sim_profile
 	return arch_version_at_least(c, 1) && c->l23.present && c->l23.rdpmc_user_disable;
 }
 
+/* Auto Counter Reload: CPUID.(23H,2) names a reloadable counter (issue 28). */
+static bool on_acr(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && c->l23.present && c->l23.acr_valid &&
+	       (c->l23.acr_gp_reloadable || c->l23.acr_fixed_reloadable);
+}
+
+/* ... and an existing GP counter that cannot cause a reload. */
+static bool on_acr_non_cause(const struct caps *c, const struct sim_profile *p)
+{
+	return on_acr(c, p) && (c->pm.gp_mask & ~(uint64_t)c->l23.acr_gp_cause) != 0;
+}
+
 /* Firmware-state quirks (quirk_is_firmware): the same machines, another
  * verdict. */
 static bool fw_on_v2(const struct caps *c, const struct sim_profile *p)

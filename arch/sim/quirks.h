@@ -603,6 +603,21 @@
 	      "hypothetical (an implementation predating the feature but enumerating it)",         \
 	      "IA32_PERFEVTSELx bit 37 and IA32_FIXED_CTR_CTRL bit 33 + 4i raise #GP(0) although " \
 	      "CPUID.(23H,0):EBX[2] enumerates them")                                              \
+	/* ---- Auto Counter Reload (issue 28, tests/acr.c) ---- */                                \
+	QUIRK(Q_ACR_NO_RELOAD, "acr-reload-ignored", on_acr, "hypothetical",                       \
+	      "CFG_B / CFG_C are stored but no overflow reloads a counter")                        \
+	QUIRK(Q_ACR_RELOAD_ZERO, "acr-reload-to-zero", on_acr, "hypothetical",                     \
+	      "a reloaded counter restarts from 0 instead of its CFG_C reload value")              \
+	QUIRK(Q_ACR_SELF_STATUS, "acr-self-reload-sets-status", on_acr,                            \
+	      "hypothetical (Linux 1271aeccc307 relies on the opposite)",                          \
+	      "a counter that reloads itself sets its IA32_PERF_GLOBAL_STATUS bit")                \
+	QUIRK(Q_ACR_CFG_C_MISSING, "acr-cfg-c-missing", on_acr, "hypothetical",                    \
+	      "IA32_PMC_GPn_CFG_C / IA32_PMC_FXm_CFG_C of a reloadable counter raise #GP(0)")      \
+	QUIRK(Q_ACR_MSRS_EVERYWHERE, "acr-msrs-beyond-bitmap", on_acr, "hypothetical",             \
+	      "CFG_B / CFG_C of counters CPUID.(23H,2) does not name read 0 and ignore writes")    \
+	QUIRK(Q_ACR_CAUSE_UNCHECKED, "acr-cause-bitmap-ignored", on_acr_non_cause, "hypothetical", \
+	      "CFG_B accepts a counter CPUID.(23H,2) ECX / EDX does not name as a cause, and its " \
+	      "overflow reloads")                                                                  \
 	/* ---- Real silicon and hypervisors: each reproduces the kernel/known.c row it cites      \
 	 * (issue 23; scripts/check-known.sh proves each both ways) ---- */                        \
 	QUIRK(Q_PCORE_EXTRA_COUNTERS, "pcore-counters-beyond-cpuid", on_non_atom_below_31_gp,      \

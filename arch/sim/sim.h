@@ -174,6 +174,10 @@ struct sim_pmu {
 	 * aliases' own storage, and IA32_PMCx as last written (not counted). */
 	uint64_t v6_ctr[SIM_MAX_GP], v6_cfg_a[SIM_MAX_GP], v6_fx[SIM_MAX_FIXED];
 	uint64_t v6_written[SIM_MAX_GP];
+	/* Auto Counter Reload: IA32_PMC_GPn_CFG_B / _CFG_C, IA32_PMC_FXm_CFG_B /
+	 * _CFG_C (the cause bitmap: GP n at bit n, fixed m at bit 32 + m). */
+	uint64_t acr_b[SIM_MAX_GP], acr_c[SIM_MAX_GP];
+	uint64_t acr_fx_b[SIM_MAX_FIXED], acr_fx_c[SIM_MAX_FIXED];
 	bool gp_last[SIM_MAX_GP];
 	uint64_t fixed[SIM_MAX_FIXED];
 	bool fixed_last[SIM_MAX_FIXED];
