@@ -265,6 +265,7 @@ run_step msr-writes python3 scripts/check-msrs.py
 run_step sim-mutation scripts/mutation.sh
 run_step sim-corpus scripts/check-corpus.sh # every real dump clean (issue 9)
 run_step sim-known scripts/check-known.sh   # every known deviation proven both ways (issue 23)
+run_step sim-frontier scripts/check-frontier.sh # v6 aliases, RDPMC user disable, ACR: run where enumerated, skip elsewhere (issue 28)
 run_step sim-selftest sim_selftest
 run_step sim-kvm-intel sim_platform kvm-intel-sapphirerapids tests/expectations/qemu-kvm-intel.txt
 run_step sim-kvm-intel-pmu-off sim_platform kvm-intel-sapphirerapids-pmu-off \
