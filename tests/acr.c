@@ -61,8 +61,11 @@ static unsigned all_counters(struct counter *c)
 {
 	unsigned n = 0;
 
-	for_each_gp_counter(g) c[n++] = g;
-	for_each_fixed_counter(f) if (f.idx < PMU_FIXED_PROGRAMMABLE) c[n++] = f;
+	for_each_gp_counter(g)
+		c[n++] = g;
+	for_each_fixed_counter(f)
+		if (f.idx < PMU_FIXED_PROGRAMMABLE)
+			c[n++] = f;
 	return n;
 }
 
@@ -121,8 +124,8 @@ TEST(acr, msrs_exist_where_enumerated, REQ_ACR)
 				    (unsigned long long)ACR_RELOAD) &&
 		    expect_no_fault(t, rdmsr_safe(cfg_c_msr(c[k]), &v), RULE_ACR_MSRS,
 				    "RDMSR " COUNTER_FMT "'s CFG_C", COUNTER_ARG(c[k])))
-			expect_eq(t, v, ACR_RELOAD, RULE_ACR_MSRS,
-				  COUNTER_FMT "'s CFG_C read back", COUNTER_ARG(c[k]));
+			expect_eq(t, v, ACR_RELOAD, RULE_ACR_MSRS, COUNTER_FMT "'s CFG_C read back",
+				  COUNTER_ARG(c[k]));
 		wrmsr_safe(cfg_c_msr(c[k]), 0);
 	}
 }
@@ -172,7 +175,8 @@ TEST(acr, reload_by_another_counter, REQ_ACR | REQ_EXACT_EVENT)
 
 		expect_range(t, vb - ACR_RELOAD, va - ACR_SLACK, va, RULE_ACR_RELOAD,
 			     COUNTER_FMT " reloaded by " COUNTER_FMT
-			     "'s overflow: itself minus %#llx (" COUNTER_FMT " read %llu)",
+					 "'s overflow: itself minus %#llx (" COUNTER_FMT
+					 " read %llu)",
 			     COUNTER_ARG(c[b]), COUNTER_ARG(c[a]), (unsigned long long)ACR_RELOAD,
 			     COUNTER_ARG(c[a]), (unsigned long long)va);
 		unprogram(c[a]);
@@ -214,9 +218,10 @@ TEST(acr, self_reload_sets_no_status, REQ_ACR | REQ_EXACT_EVENT)
 			  "IA32_PERF_GLOBAL_STATUS bit of " COUNTER_FMT
 			  " after it reloaded itself (status %#llx)",
 			  COUNTER_ARG(c[s]), (unsigned long long)status);
-		expect_range(t, vs - ACR_RELOAD, vr - ACR_K - ACR_SLACK, vr - ACR_K, RULE_ACR_RELOAD,
+		expect_range(t, vs - ACR_RELOAD, vr - ACR_K - ACR_SLACK, vr - ACR_K,
+			     RULE_ACR_RELOAD,
 			     COUNTER_FMT " reloading itself: minus %#llx, against " COUNTER_FMT
-			     " (%llu) minus the %llu events before the overflow",
+					 " (%llu) minus the %llu events before the overflow",
 			     COUNTER_ARG(c[s]), (unsigned long long)ACR_RELOAD, COUNTER_ARG(c[r]),
 			     (unsigned long long)vr, (unsigned long long)ACR_K);
 		unprogram(c[s]);
@@ -260,10 +265,11 @@ TEST(acr, cfg_b_takes_enumerated_causes_only, REQ_ACR | REQ_EXACT_EVENT)
 		uint64_t vx = counter_read(c[x]), vb = counter_read(c[b]);
 
 		/* Same event, same window: b counted exactly K more than x. */
-		expect_eq(t, vb - vx, ACR_K, RULE_ACR_CAUSE,
-			  COUNTER_FMT " with CFG_B naming " COUNTER_FMT
-			  " (not a cause) after its overflow: " COUNTER_FMT " - " COUNTER_FMT,
-			  COUNTER_ARG(c[b]), COUNTER_ARG(c[x]), COUNTER_ARG(c[b]), COUNTER_ARG(c[x]));
+		expect_eq(
+		    t, vb - vx, ACR_K, RULE_ACR_CAUSE,
+		    COUNTER_FMT " with CFG_B naming " COUNTER_FMT
+				" (not a cause) after its overflow: " COUNTER_FMT " - " COUNTER_FMT,
+		    COUNTER_ARG(c[b]), COUNTER_ARG(c[x]), COUNTER_ARG(c[b]), COUNTER_ARG(c[x]));
 		wrmsr_safe(cfg_b_msr(c[b]), 0);
 		counter_program(c[b], 0, 0);
 		counter_program(c[x], 0, 0);

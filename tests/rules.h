@@ -758,11 +758,11 @@
 #define SDM_ACR "SDM Vol.3B 'Auto Counter Reload' (as quoted in Linux ec980e4facef)"
 #define RULE_ACR_MSRS                                                                              \
 	SDM_ACR                                                                                    \
-	    ": 'For a given counter IA32_PMC_GPn_CTR/IA32_PMC_FXm_CTR, bit fields in the "         \
-	    "IA32_PMC_GPn_CFG_B/IA32_PMC_FXm_CFG_B MSR indicate which counter(s) can cause a "     \
-	    "reload "                                                                              \
-	    "of that counter. The reload value is stored in the IA32_PMC_GPn_CFG_C/"               \
-	    "IA32_PMC_FXm_CFG_C': a counter CPUID.(23H,2) EAX / EBX names as reloadable has both"
+	": 'For a given counter IA32_PMC_GPn_CTR/IA32_PMC_FXm_CTR, bit fields in the "             \
+	"IA32_PMC_GPn_CFG_B/IA32_PMC_FXm_CFG_B MSR indicate which counter(s) can cause a "         \
+	"reload "                                                                                  \
+	"of that counter. The reload value is stored in the IA32_PMC_GPn_CFG_C/"                   \
+	"IA32_PMC_FXm_CFG_C': a counter CPUID.(23H,2) EAX / EBX names as reloadable has both"
 #define RULE_ACR_MSRS_ABSENT                                                                       \
 	RULE_INFERRED SDM_ACR                                                                      \
 	    " gives CFG_B / CFG_C to the reloadable counters (CPUID.(23H,2)); "                    \
@@ -783,5 +783,13 @@
 			      "reload; a CFG_B bit of another counter is refused (#GP(0), as "     \
 			      "Linux saw on Panther Lake, "                                        \
 			      "43796f305078) or has no effect"
+
+/* ---- EQ (tests/filtering.c, issue 28): no reachable text states its meaning ---- */
+#define RULE_EVTSEL_EQ                                                                             \
+	RULE_INFERRED                                                                              \
+	    "IA32_PERFEVTSELx bit 36 EQ (CPUID.(23H,0):EBX[1], ISE 'Architectural "                \
+	    "Performance Monitoring V6'; the 'equal flag' of Linux dce0c74d2d18): with EQ the "    \
+	    "counter counts the cycles whose event count equals CMASK instead of reaching it, so " \
+	    "count(CMASK=1, EQ) = count(CMASK=1) - count(CMASK=2); tolerance 1/64 + 64"
 
 #endif

@@ -234,6 +234,8 @@ static void arch_collect(struct sim_counter_set *set)
 		    .cmask = quirk(Q_CMASK_IGNORED) ? 0 : FIELD_GET_ULL(PERFEVTSEL_CMASK, sel),
 		    .inv = !quirk(Q_INV_IGNORED) && (sel & PERFEVTSEL_INV),
 		    .edge = !quirk(Q_EDGE_IGNORED) && (sel & PERFEVTSEL_EDGE),
+		    .eq = g_sim.caps.l23.present && g_sim.caps.l23.eq && (sel & PERFEVTSEL_EQ) &&
+			  !quirk(Q_EQ_IGNORED),
 		    .any_thread = g_sim.anythread_ok && (sel & PERFEVTSEL_ANY),
 		};
 		platform_counting(&f);

@@ -225,6 +225,8 @@ uint64_t sim_segment_count(const struct sim_segment *s, const struct sim_filter 
 		}
 		if (f->cmask == 0)
 			cond = v > 0;
+		else if (f->eq)
+			cond = f->inv ? v != f->cmask : v == f->cmask;
 		else
 			cond = f->inv ? v < f->cmask : v >= f->cmask;
 		if (f->edge)

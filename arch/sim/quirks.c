@@ -63,6 +63,13 @@ static bool on_acr_non_cause(const struct caps *c, const struct sim_profile *p)
 	return on_acr(c, p) && (c->pm.gp_mask & ~(uint64_t)c->l23.acr_gp_cause) != 0;
 }
 
+/* EQ enumerated (CPUID.(23H,0):EBX[1]) with three GP counters (issue 28). */
+static bool on_eq_three_gp(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && c->l23.present && c->l23.eq &&
+	       __builtin_popcountll(c->pm.gp_mask) >= 3;
+}
+
 /* Firmware-state quirks (quirk_is_firmware): the same machines, another
  * verdict. */
 static bool fw_on_v2(const struct caps *c, const struct sim_profile *p)

@@ -618,6 +618,9 @@
 	QUIRK(Q_ACR_CAUSE_UNCHECKED, "acr-cause-bitmap-ignored", on_acr_non_cause, "hypothetical", \
 	      "CFG_B accepts a counter CPUID.(23H,2) ECX / EDX does not name as a cause, and its " \
 	      "overflow reloads")                                                                  \
+	/* ---- EQ (issue 28, tests/filtering.c) ---- */                                           \
+	QUIRK(Q_EQ_IGNORED, "eq-ignored", on_eq_three_gp, "hypothetical",                          \
+	      "IA32_PERFEVTSELx.EQ (bit 36) is stored but CMASK still counts cycles >= CMASK")     \
 	/* ---- Real silicon and hypervisors: each reproduces the kernel/known.c row it cites      \
 	 * (issue 23; scripts/check-known.sh proves each both ways) ---- */                        \
 	QUIRK(Q_PCORE_EXTRA_COUNTERS, "pcore-counters-beyond-cpuid", on_non_atom_below_31_gp,      \

@@ -144,6 +144,9 @@ struct sim_filter {
 	enum sim_event ev;
 	unsigned cmask; /* 0: add the event count each cycle */
 	bool inv, edge;
+	/* EQ (IA32_PERFEVTSELx bit 36, CPUID.(23H,0):EBX[1]): the model's
+	 * reading, CMASK compared with = instead of >= (tests/filtering.c). */
+	bool eq;
 	/* NetBurst CCCR.FORCE_OVF: every increment is an overflow. */
 	bool force_ovf;
 	/* AnyThread (Vol. 3B 20.2.3): also counts the sibling thread's events
