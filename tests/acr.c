@@ -86,6 +86,27 @@ static void program(struct counter c, enum arch_event ev)
 		pmu_fixed_program(c.idx, FIXED_CTRL_OS, 0);
 }
 
+static bool any_counter(struct counter c)
+{
+	return true;
+}
+
+static bool not_cause(struct counter c)
+{
+	return !cause(c);
+}
+
+/* The first counter of c[0..n) other than c[self] that counts `ev` and that
+ * `want` accepts: its index, or -1. */
+static int partner(const struct counter *c, unsigned n, unsigned self, enum arch_event ev,
+		   bool (*want)(struct counter))
+{
+	for (unsigned k = 0; k < n; k++)
+		if (k != self && want(c[k]) && counts(c[k], ev))
+			return (int)k;
+	return -1;
+}
+
 static void unprogram(struct counter c)
 {
 	wrmsr(cfg_b_msr(c), 0);
@@ -160,14 +181,9 @@ TEST(acr, reload_by_another_counter, REQ_ACR | REQ_EXACT_EVENT)
 
 	pmu_exact_event(&ev, &per_iter);
 	for (unsigned b = 0; b < n; b++) {
-		int a = -1;
+		int a = partner(c, n, b, ev, cause);
 
-		if (!reloadable(c[b]) || !counts(c[b], ev))
-			continue;
-		for (unsigned k = 0; k < n && a < 0; k++)
-			if (k != b && cause(c[k]) && counts(c[k], ev))
-				a = (int)k;
-		if (a < 0)
+		if (!reloadable(c[b]) || !counts(c[b], ev) || a < 0)
 			continue;
 		pairs++;
 		reload_window(c[a], c[b], ev, 0);
@@ -197,15 +213,10 @@ TEST(acr, self_reload_sets_no_status, REQ_ACR | REQ_EXACT_EVENT)
 
 	pmu_exact_event(&ev, &per_iter);
 	for (unsigned s = 0; s < n; s++) {
-		int r = -1;
-
-		if (!reloadable(c[s]) || !cause(c[s]) || !counts(c[s], ev))
-			continue;
 		/* A reference counter on the same event, from 0, no reload. */
-		for (unsigned k = 0; k < n && r < 0; k++)
-			if (k != s && counts(c[k], ev))
-				r = (int)k;
-		if (r < 0)
+		int r = partner(c, n, s, ev, any_counter);
+
+		if (!reloadable(c[s]) || !cause(c[s]) || !counts(c[s], ev) || r < 0)
 			continue;
 		tested++;
 		program(c[r], ev);
@@ -242,14 +253,9 @@ TEST(acr, cfg_b_takes_enumerated_causes_only, REQ_ACR | REQ_EXACT_EVENT)
 
 	pmu_exact_event(&ev, &per_iter);
 	for (unsigned b = 0; b < n; b++) {
-		int x = -1;
+		int x = partner(c, n, b, ev, not_cause);
 
-		if (!reloadable(c[b]) || !counts(c[b], ev))
-			continue;
-		for (unsigned k = 0; k < n && x < 0; k++)
-			if (k != b && !cause(c[k]) && counts(c[k], ev))
-				x = (int)k;
-		if (x < 0)
+		if (!reloadable(c[b]) || !counts(c[b], ev) || x < 0)
 			continue;
 		tested++;
 		int vec = wrmsr_safe(cfg_b_msr(c[b]), cause_bit(c[x]));

@@ -787,9 +787,9 @@
 /* ---- EQ (tests/filtering.c, issue 28): no reachable text states its meaning ---- */
 #define RULE_EVTSEL_EQ                                                                             \
 	RULE_INFERRED                                                                              \
-	    "IA32_PERFEVTSELx bit 36 EQ (CPUID.(23H,0):EBX[1], ISE 'Architectural "                \
-	    "Performance Monitoring V6'; the 'equal flag' of Linux dce0c74d2d18): with EQ the "    \
-	    "counter counts the cycles whose event count equals CMASK instead of reaching it, so " \
-	    "count(CMASK=1, EQ) = count(CMASK=1) - count(CMASK=2); tolerance 1/64 + 64"
+	"IA32_PERFEVTSELx bit 36 EQ (CPUID.(23H,0):EBX[1], ISE 'Architectural "                    \
+	"Performance Monitoring V6'; the 'equal flag' of Linux dce0c74d2d18): with EQ the "        \
+	"counter counts the cycles whose event count equals CMASK instead of reaching it, so "     \
+	"count(CMASK=1, EQ) = count(CMASK=1) - count(CMASK=2); tolerance 1/64 + 64"
 
 #endif
