@@ -99,6 +99,10 @@
 #define FIXED_CTRL_RDPMC_USR_DISABLE(i) BIT_ULL(33 + 4 * (i))
 /* Fixed counters with a bit 32 + 4i / 33 + 4i below bit 64: 0-7. */
 #define FIXED_CTRL_HIGH_FIELDS 8
+/* RDPMC metrics clear mode (ISE, read in Linux 0e45818ec189): with
+ * IA32_PERF_CAPABILITIES[19], IA32_FIXED_CTR_CTRL bit 14 METRICS_CLEAR_EN
+ * makes RDPMC of the metrics clear them and IA32_FIXED_CTR3 after the read. */
+#define FIXED_CTRL_METRICS_CLEAR_EN BIT_ULL(14)
 
 /* IA32_FIXED_CTR_CTRL, Vol. 3B Figure 20-2: 4 bits per fixed counter i at
  * bits 4i+3:4i. */

@@ -4,7 +4,8 @@
 # they do not: on synth-v6 (architectural PMU v6, RDPMC user disable, Auto
 # Counter Reload) every test of theirs runs and passes, not skipped; on a
 # profile without those features (synth-v5-metrics) every one of them is
-# skipped, naming the CPUID bit it lacks. Quirks failing them are the
+# skipped, naming the CPUID bit it lacks. Likewise the RDPMC metrics clear
+# mode on synth-metrics-clear and synth-v5-topdown (IA32_PERF_CAPABILITIES[19]). Quirks failing them are the
 # mutation matrix's (scripts/mutation.sh).
 #
 #   scripts/check-frontier.sh [PMUSIM]
@@ -59,4 +60,14 @@ for t in "${TESTS[@]}"; do
 	[[ $line == *"# SKIP missing CPUID"* ]]
 	check "synth-v5-metrics: $t skips with the missing CPUID bit (${line:-not run})" $?
 done
+"$PMUSIM" --profile synth-metrics-clear >"$DIR/mc.ktap" 2>&1
+grep -q '^# verdict: PASS' "$DIR/mc.ktap"
+check "synth-metrics-clear: verdict PASS" $?
+line=$(result "$DIR/mc.ktap" metrics.rdpmc_clear_mode)
+[[ $line == ok\ * && $line != *"# SKIP"* ]]
+check "synth-metrics-clear: metrics.rdpmc_clear_mode runs and passes (${line:-not run})" $?
+"$PMUSIM" --profile synth-v5-topdown >"$DIR/td.ktap" 2>&1
+line=$(result "$DIR/td.ktap" metrics.rdpmc_clear_mode)
+[[ $line == *"# SKIP IA32_PERF_CAPABILITIES[19]"* ]]
+check "synth-v5-topdown: metrics.rdpmc_clear_mode skips naming PERF_CAPABILITIES[19] (${line:-not run})" $?
 checks_finish

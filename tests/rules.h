@@ -792,4 +792,16 @@
 	"counter counts the cycles whose event count equals CMASK instead of reaching it, so "     \
 	"count(CMASK=1, EQ) = count(CMASK=1) - count(CMASK=2); tolerance 1/64 + 64"
 
+/* ---- RDPMC metrics clear mode (tests/metrics.c, issue 28): ISE, as Linux 0e45818ec189
+ * quotes it. ---- */
+#define RULE_METRICS_RDPMC_CLEAR                                                                   \
+	"ISE 'RDPMC metrics clear mode' (as quoted in Linux 0e45818ec189): with "                  \
+	"IA32_PERF_CAPABILITIES.RDPMC_CLEAR_METRICS[19] and IA32_FIXED_CTR_CTRL."                  \
+	"METRICS_CLEAR_EN[14], RDPMC of the metrics (type 2000H) returns them, then clears 'the "  \
+	"PERF_METRICS-related resources as well as the fixed-function performance monitoring "     \
+	"counter 3 after the read is performed'"
+#define RULE_METRICS_RDPMC_CLEAR_OFF                                                               \
+	"ISE 'RDPMC metrics clear mode' (Linux 0e45818ec189): the mode is enabled by "             \
+	"METRICS_CLEAR_EN[14]; without it RDPMC only reads (SDM Vol.2B RDPMC)"
+
 #endif

@@ -285,6 +285,10 @@ static void derive(void)
 		for (unsigned i = 0; i < FIXED_CTRL_HIGH_FIELDS; i++)
 			if ((s->fixed_exists >> i) & 1)
 				fcv |= FIXED_CTRL_RDPMC_USR_DISABLE(i);
+	/* Metrics clear mode, bit 14, with IA32_PERF_CAPABILITIES[19] (ISE, Linux
+	 * 0e45818ec189). */
+	if (s->perf_cap & PERF_CAP_RDPMC_METRICS_CLEAR)
+		fcv |= FIXED_CTRL_METRICS_CLEAR_EN;
 	s->fixed_ctrl_valid = fcv;
 
 	/* GP counters at bits 31:0, fixed counters 0-15 at 47:32: a counter

@@ -396,6 +396,24 @@ static void reset_metrics(void)
 		P->td_acc[i] = 0;
 }
 
+/* RDPMC metrics clear mode (ISE, as Linux 0e45818ec189 quotes it): with
+ * IA32_PERF_CAPABILITIES[19] and IA32_FIXED_CTR_CTRL.METRICS_CLEAR_EN[14],
+ * RDPMC of the metrics clears "the PERF_METRICS-related resources as well
+ * as the fixed-function performance monitoring counter 3 after the read". */
+void sim_arch_metrics_read(void)
+{
+	bool en = (g_sim.perf_cap & PERF_CAP_RDPMC_METRICS_CLEAR) &&
+		  (P->fixed_ctrl & FIXED_CTRL_METRICS_CLEAR_EN);
+
+	if (quirk(Q_METRICS_CLEAR_ALWAYS) && (g_sim.perf_cap & PERF_CAP_RDPMC_METRICS_CLEAR))
+		en = true;
+	if (!en || quirk(Q_METRICS_CLEAR_IGNORED))
+		return;
+	reset_metrics();
+	if (!quirk(Q_METRICS_CLEAR_KEEPS_SLOTS))
+		P->fixed[FIXED_TOPDOWN_SLOTS] = 0;
+}
+
 /* The slots of each topdown class accumulate while TOPDOWN.SLOTS counts. */
 static void arch_advance(const struct sim_segment *s, uint64_t k)
 {

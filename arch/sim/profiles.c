@@ -277,6 +277,9 @@ static const struct sim_profile builtins[] = {
     BUILTIN("synth-rdt-subleaf-missing", "RDT L3 monitoring enumerated, CPUID.(0FH,1) missing",
 	    synth_rdt_subleaf_missing, 0x33C5),
     /* issue 28 (the 2023-2026 architecture) */
+    BUILTIN("synth-metrics-clear",
+	    "synth-v5-topdown with IA32_PERF_CAPABILITIES[19] RDPMC_METRICS_CLEAR",
+	    synth_v5_topdown, 0xF4C5 | PERF_CAP_RDPMC_METRICS_CLEAR),
     BUILTIN("synth-v6",
 	    "v6 + leaf 23H: GP 0xEF, fixed 0x77, 19xxH aliases, RDPMC user disable, ACR", synth_v6,
 	    0x34C5),

@@ -70,6 +70,14 @@ static bool on_eq_three_gp(const struct caps *c, const struct sim_profile *p)
 	       __builtin_popcountll(c->pm.gp_mask) >= 3;
 }
 
+/* RDPMC metrics clear mode: IA32_PERF_CAPABILITIES[19] with PERF_METRICS and
+ * fixed counter 3 (issue 28). */
+static bool on_metrics_clear(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && perf_cap(p, PERF_CAP_RDPMC_METRICS_CLEAR) &&
+	       perf_cap(p, PERF_CAP_PERF_METRICS_AVAILABLE) && (c->pm.fixed_supported & BIT_ULL(3));
+}
+
 /* Firmware-state quirks (quirk_is_firmware): the same machines, another
  * verdict. */
 static bool fw_on_v2(const struct caps *c, const struct sim_profile *p)

@@ -621,6 +621,16 @@
 	/* ---- EQ (issue 28, tests/filtering.c) ---- */                                           \
 	QUIRK(Q_EQ_IGNORED, "eq-ignored", on_eq_three_gp, "hypothetical",                          \
 	      "IA32_PERFEVTSELx.EQ (bit 36) is stored but CMASK still counts cycles >= CMASK")     \
+	/* ---- RDPMC metrics clear mode (issue 28, tests/metrics.c) ---- */                       \
+	QUIRK(Q_METRICS_CLEAR_IGNORED, "metrics-clear-ignored", on_metrics_clear, "hypothetical",  \
+	      "RDPMC of the metrics with METRICS_CLEAR_EN leaves IA32_PERF_METRICS and "           \
+	      "IA32_FIXED_CTR3 as they were")                                                      \
+	QUIRK(Q_METRICS_CLEAR_ALWAYS, "metrics-clear-without-enable", on_metrics_clear,            \
+	      "hypothetical", "RDPMC of the metrics clears them although METRICS_CLEAR_EN is 0")   \
+	QUIRK(Q_METRICS_CLEAR_KEEPS_SLOTS, "metrics-clear-keeps-slots", on_metrics_clear,          \
+	      "hypothetical",                                                                      \
+	      "the metrics clear mode clears IA32_PERF_METRICS but not "                           \
+	      "IA32_FIXED_CTR3")                                                                   \
 	/* ---- Real silicon and hypervisors: each reproduces the kernel/known.c row it cites      \
 	 * (issue 23; scripts/check-known.sh proves each both ways) ---- */                        \
 	QUIRK(Q_PCORE_EXTRA_COUNTERS, "pcore-counters-beyond-cpuid", on_non_atom_below_31_gp,      \

@@ -305,6 +305,8 @@ void sim_run_segments(unsigned seg, uint64_t n);
 uint64_t sim_perf_metrics(void);
 bool sim_arch_gp_value(unsigned i, uint64_t *v);
 bool sim_arch_user_disable_faults(uint32_t ecx);
+/* After an RDPMC of the metrics: the metrics clear mode (pmu_arch.c). */
+void sim_arch_metrics_read(void);
 bool sim_arch_fixed_value(unsigned i, bool edx_rule_only, uint64_t *v);
 /* The simulator's own encoding of architectural event i (Table 20-1). */
 bool sim_arch_event_encoding(unsigned i, uint8_t *event, uint8_t *umask);
