@@ -804,4 +804,14 @@
 	"ISE 'RDPMC metrics clear mode' (Linux 0e45818ec189): the mode is enabled by "             \
 	"METRICS_CLEAR_EN[14]; without it RDPMC only reads (SDM Vol.2B RDPMC)"
 
+/* ---- Fixed counters 4-6 (tests/counting.c, issue 28) ---- */
+#define RULE_FIXED_4_6_EVENTS                                                                      \
+	RULE_INFERRED                                                                              \
+	"fixed counters 4, 5, 6 count TOPDOWN_BAD_SPECULATION.ALL (0073H), "                       \
+	"TOPDOWN_FE_BOUND.ALL (019CH), TOPDOWN_RETIRING.ALL (02C2H) (Linux a932aa0e868f), "        \
+	"the "                                                                                     \
+	"encodings of architectural events 9, 10, 11 (SDM Vol.3B Table 20-1): a GP counter "       \
+	"programmed with that event counts the same in the same window; tolerance 1/64 + 64 "      \
+	"(the SDM's fixed-counter table for them was not read)"
+
 #endif

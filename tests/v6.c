@@ -68,9 +68,11 @@ TEST(v6, aliases_are_the_same_registers, REQ_ARCH_PMU_V6)
 }
 
 /* Count N and 2N iterations on a counter programmed through its alias and
- * read it through both names: equal, and exact where the event is. */
+ * read it through both names: equal, exact where the event is, growing
+ * where it surely occurs (fixed counters 4 and up count events Table 20-2
+ * does not tie to the workload). */
 static void count_both_names(struct t *t, struct counter c, uint32_t alias, uint32_t legacy,
-			     uint64_t per_iter)
+			     uint64_t per_iter, bool counts_workload)
 {
 	uint64_t a[2], l[2];
 
@@ -87,7 +89,7 @@ static void count_both_names(struct t *t, struct counter c, uint32_t alias, uint
 		expect_eq(t, a[1] - a[0], PMU_ITERS * per_iter, RULE_V6_ALIAS_COUNTS,
 			  COUNTER_FMT " through its alias: count(2N) - count(N), N = %llu",
 			  COUNTER_ARG(c), (unsigned long long)PMU_ITERS);
-	else
+	else if (counts_workload)
 		expect_true(t, a[1] > a[0], "count(2N) > count(N)",
 			    a[1] > a[0] ? "larger" : "not larger", RULE_V6_ALIAS_COUNTS,
 			    COUNTER_FMT " through its alias", COUNTER_ARG(c));
@@ -101,18 +103,19 @@ TEST(v6, alias_counts_as_legacy, REQ_ARCH_PMU_V6 | REQ_EXACT_EVENT)
 	pmu_exact_event(&ev, &per_iter);
 	for_each_gp_counter(c) {
 		wrmsr(MSR_IA32_PMC_GP_CFG_A(c.idx), pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_EN));
-		count_both_names(t, c, MSR_IA32_PMC_GP_CTR(c.idx), MSR_IA32_PMC(c.idx), per_iter);
+		count_both_names(t, c, MSR_IA32_PMC_GP_CTR(c.idx), MSR_IA32_PMC(c.idx), per_iter,
+				 true);
 		wrmsr(MSR_IA32_PMC_GP_CFG_A(c.idx), 0);
 	}
 	for_each_fixed_counter(c) {
 		enum arch_event fev;
-		bool exact = pmu_fixed_event(c.idx, &fev) && fev == ev;
+		bool known = pmu_fixed_event(c.idx, &fev), exact = known && fev == ev;
 
 		if (c.idx >= PMU_FIXED_PROGRAMMABLE)
 			continue;
 		pmu_fixed_program(c.idx, FIXED_CTRL_OS, 0);
 		count_both_names(t, c, MSR_IA32_PMC_FX_CTR(c.idx), MSR_IA32_FIXED_CTR(c.idx),
-				 exact ? per_iter : 0);
+				 exact ? per_iter : 0, known);
 		pmu_fixed_program(c.idx, 0, 0);
 	}
 }

@@ -117,6 +117,15 @@ static enum sim_event fixed_event(unsigned i)
 		return quirk(Q_REF_TSC_SLOW) ? EV_BRANCHES : EV_REF;
 	case FIXED_TOPDOWN_SLOTS:
 		return quirk(Q_TD_SLOTS_NEVER) ? EV_NONE : EV_TD_SLOTS;
+	/* Fixed counters 4-6 (Linux a932aa0e868f, Skymont): the encodings of
+	 * architectural events 9-11, TOPDOWN_BAD_SPECULATION.ALL 0073H,
+	 * TOPDOWN_FE_BOUND.ALL 019CH, TOPDOWN_RETIRING.ALL 02C2H. */
+	case 4:
+		return quirk(Q_FIXED_4_6_CYCLES) ? EV_CYCLES : EV_TD_BADSPEC;
+	case 5:
+		return quirk(Q_FIXED_4_6_CYCLES) ? EV_CYCLES : EV_TD_FRONTEND;
+	case 6:
+		return quirk(Q_FIXED_4_6_CYCLES) ? EV_CYCLES : EV_TD_RETIRING;
 	default:
 		return EV_CYCLES;
 	}

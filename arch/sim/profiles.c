@@ -218,18 +218,18 @@ static const struct sim_cpuid_entry synth_amd_15ctr[] = {
 /* ---- The 2023-2026 architecture (issue 28): synthetic parts for the
  * features no dump of ../shared/cpuid enumerates. ------------------------ */
 
-/* Architectural PMU version 6 (the 19xxH MSR range): leaf 0AH says 8 GP and
- * fixed 0-2, leaf 23H GP bitmap 0xEF (a hole at PMC4, so an alias inside
- * the range is absent) and fixed bitmap 0x77; (23H,0):EBX UMASK2, EQ and
- * RDPMC_USR_DISABLE (EBX[2], "starting with Panther Cove"); Auto Counter
- * Reload (sub-leaf 2): PMC0-3 and FIXED_CTR0 reloadable, PMC0-2, 5, 6 and
- * FIXED_CTR0 causes (PMC3 and PMC7 exist and cause nothing); FW_WRITE. */
+/* Architectural PMU version 6 (the 19xxH MSR range): leaf 0AH says 8 GP,
+ * all 13 architectural events and fixed 0-2, leaf 23H GP bitmap 0xEF (a hole at PMC4, so an alias
+ * inside the range is absent) and fixed bitmap 0x77; (23H,0):EBX UMASK2, EQ and RDPMC_USR_DISABLE
+ * (EBX[2], "starting with Panther Cove"); Auto Counter Reload (sub-leaf 2): PMC0-3 and FIXED_CTR0
+ * reloadable, PMC0-2, 5, 6 and FIXED_CTR0 causes (PMC3 and PMC7 exist and cause nothing); FW_WRITE.
+ */
 static const struct sim_cpuid_entry synth_v6[] = {
     INTEL_PART_HEAD(0x23, 0x000B06D0),
     {7, 0, {1, 0, 0, 0}},
     {7, 1, {1U << 8, 0, 0, 0}},
     {0x23, 0, {0x7, 0x7, 0, 0}},
-    {0xA, 0, {0x08300806, 0, 0x77, 0x8603}},
+    {0xA, 0, {0x0D300806, 0, 0x77, 0x8603}},
     {0x23, 1, {0xEF, 0x77, 0, 0}},
     {0x23, 2, {0x0F, 0x1, 0x67, 0x1}},
 };

@@ -78,6 +78,17 @@ static bool on_metrics_clear(const struct caps *c, const struct sim_profile *p)
 	       perf_cap(p, PERF_CAP_PERF_METRICS_AVAILABLE) && (c->pm.fixed_supported & BIT_ULL(3));
 }
 
+/* A fixed counter among 4-6 with its architectural event (9-11) available
+ * (issue 28). */
+static bool on_fixed_4_6_events(const struct caps *c, const struct sim_profile *p)
+{
+	for (unsigned m = 4; m <= 6; m++)
+		if (arch_version_at_least(c, 2) && (c->pm.fixed_supported & BIT_ULL(m)) &&
+		    c->pm.event_available[ARCH_EVENT_TOPDOWN_BAD_SPEC + m - 4] && c->pm.gp_mask)
+			return true;
+	return false;
+}
+
 /* Firmware-state quirks (quirk_is_firmware): the same machines, another
  * verdict. */
 static bool fw_on_v2(const struct caps *c, const struct sim_profile *p)

@@ -631,6 +631,10 @@
 	      "hypothetical",                                                                      \
 	      "the metrics clear mode clears IA32_PERF_METRICS but not "                           \
 	      "IA32_FIXED_CTR3")                                                                   \
+	/* ---- Fixed counters 4-6 (issue 28, tests/counting.c) ---- */                            \
+	QUIRK(Q_FIXED_4_6_CYCLES, "fixed-4-6-count-cycles", on_fixed_4_6_events, "hypothetical",   \
+	      "IA32_FIXED_CTR4-6 count core cycles instead of the topdown events 0073H, 019CH, "   \
+	      "02C2H")                                                                             \
 	/* ---- Real silicon and hypervisors: each reproduces the kernel/known.c row it cites      \
 	 * (issue 23; scripts/check-known.sh proves each both ways) ---- */                        \
 	QUIRK(Q_PCORE_EXTRA_COUNTERS, "pcore-counters-beyond-cpuid", on_non_atom_below_31_gp,      \
