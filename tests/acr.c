@@ -107,9 +107,14 @@ static int partner(const struct counter *c, unsigned n, unsigned self, enum arch
 	return -1;
 }
 
+/* Stop c; a reloadable one also gets CFG_B and CFG_C back to 0 (the others
+ * may have neither MSR). */
 static void unprogram(struct counter c)
 {
-	wrmsr(cfg_b_msr(c), 0);
+	if (reloadable(c)) {
+		wrmsr(cfg_b_msr(c), 0);
+		wrmsr(cfg_c_msr(c), 0);
+	}
 	counter_program(c, 0, 0);
 }
 
@@ -276,9 +281,8 @@ TEST(acr, cfg_b_takes_enumerated_causes_only, REQ_ACR | REQ_EXACT_EVENT)
 		    COUNTER_FMT " with CFG_B naming " COUNTER_FMT
 				" (not a cause) after its overflow: " COUNTER_FMT " - " COUNTER_FMT,
 		    COUNTER_ARG(c[b]), COUNTER_ARG(c[x]), COUNTER_ARG(c[b]), COUNTER_ARG(c[x]));
-		wrmsr_safe(cfg_b_msr(c[b]), 0);
-		counter_program(c[b], 0, 0);
-		counter_program(c[x], 0, 0);
+		unprogram(c[b]);
+		unprogram(c[x]);
 		clear_status();
 	}
 	if (!tested)

@@ -221,8 +221,9 @@ static const struct sim_cpuid_entry synth_amd_15ctr[] = {
 /* Architectural PMU version 6 (the 19xxH MSR range): leaf 0AH says 8 GP,
  * all 13 architectural events and fixed 0-2, leaf 23H GP bitmap 0xEF (a hole at PMC4, so an alias
  * inside the range is absent) and fixed bitmap 0x77; (23H,0):EBX UMASK2, EQ and RDPMC_USR_DISABLE
- * (EBX[2], "starting with Panther Cove"); Auto Counter Reload (sub-leaf 2): PMC0-3 and FIXED_CTR0
- * reloadable, PMC0-2, 5, 6 and FIXED_CTR0 causes (PMC3 and PMC7 exist and cause nothing); FW_WRITE.
+ * (EBX[2], "starting with Panther Cove"); Auto Counter Reload (sub-leaf 2): PMC1-3 and FIXED_CTR0
+ * reloadable, PMC0, 2, 5, 6 and FIXED_CTR0 causes (PMC1, 3 and 7 exist and cause nothing; PMC0
+ * causes but has no CFG_B / CFG_C); FW_WRITE.
  */
 static const struct sim_cpuid_entry synth_v6[] = {
     INTEL_PART_HEAD(0x23, 0x000B06D0),
@@ -231,7 +232,7 @@ static const struct sim_cpuid_entry synth_v6[] = {
     {0x23, 0, {0x7, 0x7, 0, 0}},
     {0xA, 0, {0x0D300806, 0, 0x77, 0x8603}},
     {0x23, 1, {0xEF, 0x77, 0, 0}},
-    {0x23, 2, {0x0F, 0x1, 0x67, 0x1}},
+    {0x23, 2, {0x0E, 0x1, 0x65, 0x1}},
 };
 
 #define BUILTIN(n, d, tab, pc)                                                                     \
