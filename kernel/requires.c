@@ -201,9 +201,12 @@ static bool arch_lbr(const struct caps *c)
 	return is_intel(c) && c->arch_lbr.present && c->arch_lbr.max_depth != 0;
 }
 
+/* The DS-area PEBS protocol: not on an architectural-PEBS part, where
+ * IA32_PEBS_ENABLE and MSR_PEBS_DATA_CFG do not exist (Linux d243d0bb64af,
+ * caps_arch_pebs()). */
 static bool pebs(const struct caps *c)
 {
-	return is_intel(c) && c->ds && c->perf_cap.valid;
+	return is_intel(c) && c->ds && c->perf_cap.valid && !caps_arch_pebs(c);
 }
 
 static bool pebs_baseline(const struct caps *c)
@@ -277,7 +280,8 @@ static const struct requirement_desc table[] = {
     [REQ_ARCH_LBR_BIT] = {arch_lbr, "CPUID.(07H,0):EDX[19] Arch LBR with leaf 1CH enumerating "
 				    "a depth (CPUID.1CH:EAX[7:0] != 0)"},
     [REQ_PEBS_BIT] = {pebs, "CPUID.01H:EDX.DS[21] (Debug Store) and IA32_PERF_CAPABILITIES "
-			    "(CPUID.01H:ECX.PDCM[15]) for the PEBS format"},
+			    "(CPUID.01H:ECX.PDCM[15]) for the PEBS format, not architectural PEBS "
+			    "(PEBS_FMT 0FH with CPUID.(23H,0):EAX[5:4])"},
     [REQ_PEBS_BASELINE_BIT] = {pebs_baseline, "IA32_PERF_CAPABILITIES[14] PEBS_BASELINE "
 					      "(adaptive PEBS, any counter), with DS and PDCM"},
     [REQ_RTM_BIT] = {rtm, "CPUID.(07H,0):EBX.RTM[11] (XBEGIN/XEND)"},

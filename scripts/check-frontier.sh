@@ -5,7 +5,8 @@
 # Counter Reload) every test of theirs runs and passes, not skipped; on a
 # profile without those features (synth-v5-metrics) every one of them is
 # skipped, naming the CPUID bit it lacks. Likewise the RDPMC metrics clear
-# mode on synth-metrics-clear and synth-v5-topdown (IA32_PERF_CAPABILITIES[19]). Quirks failing them are the
+# mode on synth-metrics-clear and synth-v5-topdown (IA32_PERF_CAPABILITIES[19]),
+# and the DS-area PEBS suite, which must skip on synth-arch-pebs. Quirks failing them are the
 # mutation matrix's (scripts/mutation.sh).
 #
 #   scripts/check-frontier.sh [PMUSIM]
@@ -70,4 +71,11 @@ check "synth-metrics-clear: metrics.rdpmc_clear_mode runs and passes (${line:-no
 line=$(result "$DIR/td.ktap" metrics.rdpmc_clear_mode)
 [[ $line == *"# SKIP IA32_PERF_CAPABILITIES[19]"* ]]
 check "synth-v5-topdown: metrics.rdpmc_clear_mode skips naming PERF_CAPABILITIES[19] (${line:-not run})" $?
+# Architectural PEBS (not modelled): the DS-area PEBS suite must skip.
+"$PMUSIM" --profile synth-arch-pebs >"$DIR/ap.ktap" 2>&1
+grep -q '^# verdict: PASS' "$DIR/ap.ktap"
+check "synth-arch-pebs: verdict PASS" $?
+line=$(result "$DIR/ap.ktap" pebs.msrs_read_write)
+[[ $line == *"# SKIP"*"not architectural PEBS"* ]]
+check "synth-arch-pebs: pebs.msrs_read_write skips, naming architectural PEBS (${line:-not run})" $?
 checks_finish

@@ -235,6 +235,21 @@ static const struct sim_cpuid_entry synth_v6[] = {
     {0x23, 2, {0x0E, 0x1, 0x65, 0x1}},
 };
 
+/* Architectural PEBS enumerated (CPUID.(23H,0):EAX[5:4], sub-leaves 4 and 5,
+ * IA32_PERF_CAPABILITIES.PEBS_FMT = 0FH): the DS-area PEBS MSRs are not
+ * there, so the pebs suite must skip (issue 28; arch-PEBS itself is not
+ * modelled). */
+static const struct sim_cpuid_entry synth_arch_pebs[] = {
+    INTEL_PART_HEAD(0x23, 0x000B06D0),
+    {7, 0, {1, 0, 0, 0}},
+    {7, 1, {1U << 8, 0, 0, 0}},
+    {0x23, 0, {0x33, 0x3, 0, 0}},
+    {0xA, 0, {0x08300806, 0, 0x7, 0x8603}},
+    {0x23, 1, {0xFF, 0x7, 0, 0}},
+    {0x23, 4, {0, 0x20000000, 0, 0}},
+    {0x23, 5, {0xFF, 0, 0x7, 0}},
+};
+
 #define BUILTIN(n, d, tab, pc)                                                                     \
 	{                                                                                          \
 		.name = n, .desc = d, .entries = tab, .n_entries = ARRAY_SIZE(tab),                \
@@ -278,6 +293,8 @@ static const struct sim_profile builtins[] = {
     BUILTIN("synth-rdt-subleaf-missing", "RDT L3 monitoring enumerated, CPUID.(0FH,1) missing",
 	    synth_rdt_subleaf_missing, 0x33C5),
     /* issue 28 (the 2023-2026 architecture) */
+    BUILTIN("synth-arch-pebs", "v6, architectural PEBS enumerated (PEBS_FMT 0FH): no DS-area PEBS",
+	    synth_arch_pebs, 0x3FC5),
     BUILTIN("synth-metrics-clear",
 	    "synth-v5-topdown with IA32_PERF_CAPABILITIES[19] RDPMC_METRICS_CLEAR",
 	    synth_v5_topdown, 0xF4C5 | PERF_CAP_RDPMC_METRICS_CLEAR),
