@@ -45,6 +45,38 @@
 #define MSR_IA32_A_PMC(i)      (MSR_IA32_A_PMC0 + (i))
 #define MSR_IA32_FIXED_CTR(i)  (MSR_IA32_FIXED_CTR0 + (i))
 
+/* ---- Architectural PMU version 6 (ISE, "Architectural Performance
+ * Monitoring Version 6"; addresses as in Linux msr-index.h MSR_IA32_PMC_V6_*,
+ * 149fd4712bcd / ec980e4facef): four MSRs per counter, GP counter n at
+ * 1900H + 4n, fixed counter m at 1980H + 4m. CTR and CFG_A are the same
+ * registers as IA32_PMCn / IA32_PERFEVTSELn and IA32_FIXED_CTRm; CFG_B and
+ * CFG_C (Auto Counter Reload, architectural PEBS) are new; there is no
+ * FXm_CFG_A (IA32_FIXED_CTR_CTRL stays at 38DH). ---- */
+#define MSR_IA32_PMC_V6_STEP	 4
+#define MSR_IA32_PMC_GP0_CTR	 0x1900
+#define MSR_IA32_PMC_GP0_CFG_A	 0x1901
+#define MSR_IA32_PMC_GP0_CFG_B	 0x1902
+#define MSR_IA32_PMC_GP0_CFG_C	 0x1903
+#define MSR_IA32_PMC_FX0_CTR	 0x1980
+#define MSR_IA32_PMC_FX0_CFG_A	 0x1981 /* the address no register holds */
+#define MSR_IA32_PMC_FX0_CFG_B	 0x1982
+#define MSR_IA32_PMC_FX0_CFG_C	 0x1983
+#define MSR_IA32_PMC_GP_CTR(n)	 (MSR_IA32_PMC_GP0_CTR + MSR_IA32_PMC_V6_STEP * (n))
+#define MSR_IA32_PMC_GP_CFG_A(n) (MSR_IA32_PMC_GP0_CFG_A + MSR_IA32_PMC_V6_STEP * (n))
+#define MSR_IA32_PMC_FX_CTR(m)	 (MSR_IA32_PMC_FX0_CTR + MSR_IA32_PMC_V6_STEP * (m))
+#define MSR_IA32_PMC_FX_CFG_A(m) (MSR_IA32_PMC_FX0_CFG_A + MSR_IA32_PMC_V6_STEP * (m))
+#define MSR_IA32_PMC_GP_CFG_B(n) (MSR_IA32_PMC_GP0_CFG_B + MSR_IA32_PMC_V6_STEP * (n))
+#define MSR_IA32_PMC_GP_CFG_C(n) (MSR_IA32_PMC_GP0_CFG_C + MSR_IA32_PMC_V6_STEP * (n))
+#define MSR_IA32_PMC_FX_CFG_B(m) (MSR_IA32_PMC_FX0_CFG_B + MSR_IA32_PMC_V6_STEP * (m))
+#define MSR_IA32_PMC_FX_CFG_C(m) (MSR_IA32_PMC_FX0_CFG_C + MSR_IA32_PMC_V6_STEP * (m))
+/* Auto Counter Reload's cause bitmap in CFG_B: GP n at bit n, fixed m at
+ * bit 32 + m (Linux ec980e4facef, acr_cfg_b[32 + m]). */
+#define ACR_CAUSE_GP(n) BIT_ULL(n)
+#define ACR_CAUSE_FX(m) BIT_ULL(32 + (m))
+/* The range's slots: 32 GP counters (1900H-197FH), then the fixed ones. */
+#define PMC_V6_GP_SLOTS 32
+#define PMC_V6_FX_SLOTS 32
+
 /* IA32_PERFEVTSELx, Vol. 3B Figure 20-1 (and 20-6 for AnyThread, v3). */
 #define PERFEVTSEL_EVENT	     GENMASK_ULL(7, 0)
 #define PERFEVTSEL_UMASK	     GENMASK_ULL(15, 8)
@@ -63,6 +95,8 @@
 #define PERFEVTSEL_EQ		     BIT_ULL(36)	 /* CPUID.(23H,0):EBX[1] */
 #define PERFEVTSEL_RDPMC_USR_DISABLE BIT_ULL(37)	 /* CPUID.(23H,0):EBX[2] */
 #define PERFEVTSEL_UMASK2	     GENMASK_ULL(47, 40) /* CPUID.(23H,0):EBX[0] */
+/* Fixed counters with a bit 32 + 4i / 33 + 4i below bit 64: 0-7. */
+#define FIXED_CTRL_HIGH_FIELDS 8
 
 /* IA32_FIXED_CTR_CTRL, Vol. 3B Figure 20-2: 4 bits per fixed counter i at
  * bits 4i+3:4i. */

@@ -48,6 +48,22 @@ static bool arch_pmu_v5(const struct caps *c)
 	return pmu_version_at_least(c, 5);
 }
 
+static bool arch_pmu_v6(const struct caps *c)
+{
+	return pmu_version_at_least(c, 6);
+}
+
+static bool rdpmc_user_disable(const struct caps *c)
+{
+	return pmu_version_at_least(c, 1) && c->l23.present && c->l23.rdpmc_user_disable;
+}
+
+static bool acr(const struct caps *c)
+{
+	return pmu_version_at_least(c, 2) && c->l23.present && c->l23.acr_valid &&
+	       (c->l23.acr_gp_reloadable || c->l23.acr_fixed_reloadable);
+}
+
 static bool fixed(const struct caps *c)
 {
 	return c->pm.present && c->pm.fixed_supported != 0;
@@ -209,6 +225,13 @@ static const struct requirement_desc table[] = {
     [REQ_ARCH_PMU_V3_BIT] = {arch_pmu_v3, "CPUID.0AH:EAX[7:0] >= 3 (architectural PMU version 3)"},
     [REQ_ARCH_PMU_V4_BIT] = {arch_pmu_v4, "CPUID.0AH:EAX[7:0] >= 4 (architectural PMU version 4)"},
     [REQ_ARCH_PMU_V5_BIT] = {arch_pmu_v5, "CPUID.0AH:EAX[7:0] >= 5 (architectural PMU version 5)"},
+    [REQ_ARCH_PMU_V6_BIT] = {arch_pmu_v6, "CPUID.0AH:EAX[7:0] >= 6 (architectural PMU version 6: "
+					  "the 19xxH counter MSRs)"},
+    [REQ_RDPMC_USER_DISABLE_BIT] =
+	{rdpmc_user_disable, "CPUID.(23H,0):EBX[2] RDPMC_USR_DISABLE (IA32_PERFEVTSELx bit 37, "
+			     "IA32_FIXED_CTR_CTRL bit 33+4i)"},
+    [REQ_ACR_BIT] = {acr, "CPUID.(23H,0):EAX[2] Auto Counter Reload with a reloadable counter "
+			  "in CPUID.(23H,2) EAX / EBX"},
     [REQ_FIXED_BIT] = {fixed, "a fixed counter: CPUID.0AH:EDX[4:0] > 0 (v2+) or a bit of "
 			      "CPUID.0AH:ECX (v5+) or of CPUID.(23H,1):EBX"},
     [REQ_PDCM_BIT] = {pdcm, "CPUID.01H:ECX.PDCM[15] (IA32_PERF_CAPABILITIES)"},

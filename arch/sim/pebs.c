@@ -66,6 +66,15 @@ static bool has_ds(void)
 	return g_sim.arch_pmu && g_sim.caps.ds;
 }
 
+/* The DS-area PEBS MSRs. Not on an architectural-PEBS part: "IA32_PEBS_ENABLE
+ * and MSR_PEBS_DATA_CFG MSRs are no longer existed for arch-PEBS" (Linux
+ * d243d0bb64af; caps_arch_pebs()); IA32_DS_AREA stays (BTS). */
+static bool ds_pebs_msr(uint32_t msr)
+{
+	return (msr == MSR_IA32_PEBS_ENABLE || msr == MSR_PEBS_DATA_CFG) &&
+	       caps_arch_pebs(&g_sim.caps);
+}
+
 static bool baseline(void)
 {
 	return has_ds() && (g_sim.perf_cap & PERF_CAP_PEBS_BASELINE);
@@ -95,7 +104,7 @@ static void pebs_reset(void)
 
 static enum sim_msr_result pebs_rdmsr(uint32_t msr, uint64_t *val)
 {
-	if (!has_ds())
+	if (!has_ds() || ds_pebs_msr(msr))
 		return SIM_MSR_NOT_MINE;
 	switch (msr) {
 	case MSR_IA32_DS_AREA:
@@ -117,7 +126,7 @@ static enum sim_msr_result pebs_rdmsr(uint32_t msr, uint64_t *val)
 
 static enum sim_msr_result pebs_wrmsr(uint32_t msr, uint64_t val)
 {
-	if (!has_ds())
+	if (!has_ds() || ds_pebs_msr(msr))
 		return SIM_MSR_NOT_MINE;
 	switch (msr) {
 	case MSR_IA32_DS_AREA:

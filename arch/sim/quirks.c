@@ -38,6 +38,57 @@ static bool on_v2(const struct caps *c, const struct sim_profile *p)
 	return arch_version_at_least(c, 2);
 }
 
+/* Architectural PMU version 6: the 19xxH aliases (issue 28). */
+static bool on_v6(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 6);
+}
+
+/* RDPMC user disable: CPUID.(23H,0):EBX[2] (issue 28). */
+static bool on_rdpmc_user_disable(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && c->l23.present && c->l23.rdpmc_user_disable;
+}
+
+/* Auto Counter Reload: CPUID.(23H,2) names a reloadable counter (issue 28). */
+static bool on_acr(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && c->l23.present && c->l23.acr_valid &&
+	       (c->l23.acr_gp_reloadable || c->l23.acr_fixed_reloadable);
+}
+
+/* ... and an existing GP counter that cannot cause a reload. */
+static bool on_acr_non_cause(const struct caps *c, const struct sim_profile *p)
+{
+	return on_acr(c, p) && (c->pm.gp_mask & ~(uint64_t)c->l23.acr_gp_cause) != 0;
+}
+
+/* EQ enumerated (CPUID.(23H,0):EBX[1]) with three GP counters (issue 28). */
+static bool on_eq_three_gp(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && c->l23.present && c->l23.eq &&
+	       __builtin_popcountll(c->pm.gp_mask) >= 3;
+}
+
+/* RDPMC metrics clear mode: IA32_PERF_CAPABILITIES[19] with PERF_METRICS and
+ * fixed counter 3 (issue 28). */
+static bool on_metrics_clear(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && perf_cap(p, PERF_CAP_RDPMC_METRICS_CLEAR) &&
+	       perf_cap(p, PERF_CAP_PERF_METRICS_AVAILABLE) && (c->pm.fixed_supported & BIT_ULL(3));
+}
+
+/* A fixed counter among 4-6 with its architectural event (9-11) available
+ * (issue 28). */
+static bool on_fixed_4_6_events(const struct caps *c, const struct sim_profile *p)
+{
+	for (unsigned m = 4; m <= 6; m++)
+		if (arch_version_at_least(c, 2) && (c->pm.fixed_supported & BIT_ULL(m)) &&
+		    c->pm.event_available[ARCH_EVENT_TOPDOWN_BAD_SPEC + m - 4] && c->pm.gp_mask)
+			return true;
+	return false;
+}
+
 /* FREEZE_WHILE_SMM enumerated (IA32_PERF_CAPABILITIES[12]) where
  * MSR_SMI_COUNT tells pmutest that an SMI struck (arch/sim/platform.c). */
 static bool on_freeze_while_smm(const struct caps *c, const struct sim_profile *p)

@@ -565,6 +565,77 @@
 	QUIRK(Q_PEBS_RECORD_ON_ENABLE, "pebs-record-on-enable", on_pebs_baseline, "hypothetical",  \
 	      "a PEBS record is written when IA32_PEBS_ENABLE switches a GP counter on, before "   \
 	      "any overflow")                                                                      \
+	/* ---- Architectural PMU version 6, the 19xxH aliases (issue 28, tests/v6.c) ---- */      \
+	QUIRK(Q_V6_ALIAS_SEPARATE, "v6-alias-separate-register", on_v6, "hypothetical",            \
+	      "IA32_PMC_GPn_CTR / _CFG_A and IA32_PMC_FXm_CTR are registers of their own, not "    \
+	      "IA32_PMCn / IA32_PERFEVTSELn / IA32_FIXED_CTRm (they neither count nor program)")   \
+	QUIRK(Q_V6_ALIAS_STALE, "v6-alias-ctr-stale", on_v6,                                       \
+	      "hypothetical (an emulator keeping the alias as the last value written)",            \
+	      "IA32_PMC_GPn_CTR reads the value last written to the counter, not its count")       \
+	QUIRK(Q_V6_CFG_A_RESERVED, "v6-cfg-a-reserved-accepted", on_v6, "hypothetical",            \
+	      "IA32_PMC_GPn_CFG_A accepts the bits IA32_PERFEVTSELn reserves")                     \
+	QUIRK(Q_V6_ALIAS_BEYOND_BITMAP, "v6-aliases-beyond-bitmap", on_v6, "hypothetical",         \
+	      "the 19xxH aliases of counters CPUID does not enumerate read 0 and ignore writes "   \
+	      "instead of #GP(0)")                                                                 \
+	QUIRK(Q_V6_FX_CFG_A, "v6-fixed-cfg-a-exists", on_v6, "hypothetical",                       \
+	      "IA32_PMC_FXm_CTR + 1 (an FXm_CFG_A the ISE does not define) reads 0 and ignores "   \
+	      "writes instead of #GP(0)")                                                          \
+	/* ---- RDPMC user disable (issue 28, tests/privilege.c) ---- */                           \
+	QUIRK(Q_RDPMC_USR_DIS_IGNORED, "rdpmc-user-disable-ignored", on_rdpmc_user_disable,        \
+	      "hypothetical (a vPMU that stores the bit but reads the counter)",                   \
+	      "RDPMC at CPL > 0 of a counter with RDPMC_USR_DISABLE set returns its count")        \
+	QUIRK(Q_RDPMC_USR_DIS_ALL_COUNTERS, "rdpmc-user-disable-all-counters",                     \
+	      on_rdpmc_user_disable, "hypothetical (one global flag for the per-counter bits)",    \
+	      "one counter's RDPMC_USR_DISABLE makes RDPMC at CPL > 0 return 0 for every counter") \
+	QUIRK(Q_RDPMC_USR_DIS_AT_CPL0, "rdpmc-user-disable-at-cpl0", on_rdpmc_user_disable,        \
+	      "hypothetical", "RDPMC at CPL 0 of a counter with RDPMC_USR_DISABLE returns 0")      \
+	QUIRK(Q_RDPMC_USR_DIS_STOPS, "rdpmc-user-disable-stops-counting", on_rdpmc_user_disable,   \
+	      "hypothetical", "a counter with RDPMC_USR_DISABLE set does not count")               \
+	QUIRK(Q_RDPMC_USR_DIS_FAULTS, "rdpmc-user-disable-faults", on_rdpmc_user_disable,          \
+	      "hypothetical (the ISE says 0, not #GP)",                                            \
+	      "RDPMC at CPL > 0 of a counter with RDPMC_USR_DISABLE raises #GP(0) instead of "     \
+	      "returning 0")                                                                       \
+	QUIRK(                                                                                     \
+	    Q_RDPMC_USR_DIS_OVERRIDES_PCE, "rdpmc-user-disable-overrides-pce",                     \
+	    on_rdpmc_user_disable, "hypothetical",                                                 \
+	    "with CR4.PCE = 0, RDPMC at CPL > 0 of a user-disabled counter returns 0 instead of "  \
+	    "#GP(0)")                                                                              \
+	QUIRK(Q_RDPMC_USR_DIS_RESERVED, "rdpmc-user-disable-bit-reserved", on_rdpmc_user_disable,  \
+	      "hypothetical (an implementation predating the feature but enumerating it)",         \
+	      "IA32_PERFEVTSELx bit 37 and IA32_FIXED_CTR_CTRL bit 33 + 4i raise #GP(0) although " \
+	      "CPUID.(23H,0):EBX[2] enumerates them")                                              \
+	/* ---- Auto Counter Reload (issue 28, tests/acr.c) ---- */                                \
+	QUIRK(Q_ACR_NO_RELOAD, "acr-reload-ignored", on_acr, "hypothetical",                       \
+	      "CFG_B / CFG_C are stored but no overflow reloads a counter")                        \
+	QUIRK(Q_ACR_RELOAD_ZERO, "acr-reload-to-zero", on_acr, "hypothetical",                     \
+	      "a reloaded counter restarts from 0 instead of its CFG_C reload value")              \
+	QUIRK(Q_ACR_SELF_STATUS, "acr-self-reload-sets-status", on_acr,                            \
+	      "hypothetical (Linux 1271aeccc307 relies on the opposite)",                          \
+	      "a counter that reloads itself sets its IA32_PERF_GLOBAL_STATUS bit")                \
+	QUIRK(Q_ACR_CFG_C_MISSING, "acr-cfg-c-missing", on_acr, "hypothetical",                    \
+	      "IA32_PMC_GPn_CFG_C / IA32_PMC_FXm_CFG_C of a reloadable counter raise #GP(0)")      \
+	QUIRK(Q_ACR_MSRS_EVERYWHERE, "acr-msrs-beyond-bitmap", on_acr, "hypothetical",             \
+	      "CFG_B / CFG_C of counters CPUID.(23H,2) does not name read 0 and ignore writes")    \
+	QUIRK(Q_ACR_CAUSE_UNCHECKED, "acr-cause-bitmap-ignored", on_acr_non_cause, "hypothetical", \
+	      "CFG_B accepts a counter CPUID.(23H,2) ECX / EDX does not name as a cause, and its " \
+	      "overflow reloads")                                                                  \
+	/* ---- EQ (issue 28, tests/filtering.c) ---- */                                           \
+	QUIRK(Q_EQ_IGNORED, "eq-ignored", on_eq_three_gp, "hypothetical",                          \
+	      "IA32_PERFEVTSELx.EQ (bit 36) is stored but CMASK still counts cycles >= CMASK")     \
+	/* ---- RDPMC metrics clear mode (issue 28, tests/metrics.c) ---- */                       \
+	QUIRK(Q_METRICS_CLEAR_IGNORED, "metrics-clear-ignored", on_metrics_clear, "hypothetical",  \
+	      "RDPMC of the metrics with METRICS_CLEAR_EN leaves IA32_PERF_METRICS and "           \
+	      "IA32_FIXED_CTR3 as they were")                                                      \
+	QUIRK(Q_METRICS_CLEAR_ALWAYS, "metrics-clear-without-enable", on_metrics_clear,            \
+	      "hypothetical", "RDPMC of the metrics clears them although METRICS_CLEAR_EN is 0")   \
+	QUIRK(Q_METRICS_CLEAR_KEEPS_SLOTS, "metrics-clear-keeps-slots", on_metrics_clear,          \
+	      "hypothetical",                                                                      \
+	      "the metrics clear mode clears IA32_PERF_METRICS but not "                           \
+	      "IA32_FIXED_CTR3")                                                                   \
+	/* ---- Fixed counters 4-6 (issue 28, tests/counting.c) ---- */                            \
+	QUIRK(Q_FIXED_4_6_CYCLES, "fixed-4-6-count-cycles", on_fixed_4_6_events, "hypothetical",   \
+	      "IA32_FIXED_CTR4-6 count core cycles instead of the topdown events 0073H, 019CH, "   \
+	      "02C2H")                                                                             \
 	/* ---- Real silicon and hypervisors: each reproduces the kernel/known.c row it cites      \
 	 * (issue 23; scripts/check-known.sh proves each both ways) ---- */                        \
 	QUIRK(Q_PCORE_EXTRA_COUNTERS, "pcore-counters-beyond-cpuid", on_non_atom_below_31_gp,      \

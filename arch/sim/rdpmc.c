@@ -33,7 +33,8 @@ __user_code int rdpmc_safe(uint64_t rcx, uint64_t *rax, uint64_t *rdx)
 
 	g_sim.fault_error_code = 0;
 	/* CR4.PCE clear: RDPMC only at CPL 0. */
-	if (g_sim.cpl != 0 && !(g_sim.cr4 & CR4_PCE) && !quirk(Q_RDPMC_PCE_IGNORED))
+	if (g_sim.cpl != 0 && !(g_sim.cr4 & CR4_PCE) && !quirk(Q_RDPMC_PCE_IGNORED) &&
+	    !(quirk(Q_RDPMC_USR_DIS_OVERRIDES_PCE) && read_pmc((uint32_t)rcx, &v) && !v))
 		return X86_VEC_GP;
 	if (g_sim.cpl == 3 && quirk(Q_RDPMC_CPL3_GP))
 		return X86_VEC_GP;
@@ -41,6 +42,8 @@ __user_code int rdpmc_safe(uint64_t rcx, uint64_t *rax, uint64_t *rdx)
 		return X86_VEC_GP;
 	if (!read_pmc((uint32_t)rcx, &v))
 		fault = quirk(Q_RDPMC_UD) ? X86_VEC_UD : X86_VEC_GP;
+	else if (sim_arch_user_disable_faults((uint32_t)rcx))
+		fault = X86_VEC_GP;
 	if (fault) {
 		if (fault == X86_VEC_GP && quirk(Q_RDPMC_ERRCODE))
 			g_sim.fault_error_code = (uint32_t)(rcx & 0xFFF8) | 0x8;

@@ -164,6 +164,9 @@ struct sim_filter {
 	enum sim_event ev;
 	unsigned cmask; /* 0: add the event count each cycle */
 	bool inv, edge;
+	/* EQ (IA32_PERFEVTSELx bit 36, CPUID.(23H,0):EBX[1]): the model's
+	 * reading, CMASK compared with = instead of >= (tests/filtering.c). */
+	bool eq;
 	/* NetBurst CCCR.FORCE_OVF: every increment is an overflow. */
 	bool force_ovf;
 	/* AnyThread (Vol. 3B 20.2.3): also counts the sibling thread's events
@@ -190,6 +193,14 @@ struct sim_pmu {
 	/* architectural (Intel) */
 	uint64_t pmc[SIM_MAX_GP], evtsel[SIM_MAX_GP];
 	uint64_t apmc_shadow[SIM_MAX_GP]; /* quirk a-pmc-separate-register */
+	/* quirks v6-alias-separate-register and v6-alias-ctr-stale: the 19xxH
+	 * aliases' own storage, and IA32_PMCx as last written (not counted). */
+	uint64_t v6_ctr[SIM_MAX_GP], v6_cfg_a[SIM_MAX_GP], v6_fx[SIM_MAX_FIXED];
+	uint64_t v6_written[SIM_MAX_GP];
+	/* Auto Counter Reload: IA32_PMC_GPn_CFG_B / _CFG_C, IA32_PMC_FXm_CFG_B /
+	 * _CFG_C (the cause bitmap: GP n at bit n, fixed m at bit 32 + m). */
+	uint64_t acr_b[SIM_MAX_GP], acr_c[SIM_MAX_GP];
+	uint64_t acr_fx_b[SIM_MAX_FIXED], acr_fx_c[SIM_MAX_FIXED];
 	bool gp_last[SIM_MAX_GP];
 	uint64_t fixed[SIM_MAX_FIXED];
 	bool fixed_last[SIM_MAX_FIXED];
@@ -326,6 +337,9 @@ void sim_run_segments(unsigned seg, uint64_t n);
 /* pmu_arch.c: the architectural PMU's view, for its RDPMC (rdpmc_arch.c). */
 uint64_t sim_perf_metrics(void);
 bool sim_arch_gp_value(unsigned i, uint64_t *v);
+bool sim_arch_user_disable_faults(uint32_t ecx);
+/* After an RDPMC of the metrics: the metrics clear mode (pmu_arch.c). */
+void sim_arch_metrics_read(void);
 bool sim_arch_fixed_value(unsigned i, bool edx_rule_only, uint64_t *v);
 /* The simulator's own encoding of architectural event i (Table 20-1). */
 bool sim_arch_event_encoding(unsigned i, uint8_t *event, uint8_t *umask);
