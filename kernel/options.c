@@ -13,6 +13,7 @@ void options_defaults(struct options *o)
 	o->save_report = true;
 	o->known = true;
 	o->smp_silent_cpu = OPT_NO_CPU;
+	o->trace = 1;
 }
 
 struct span {
@@ -183,12 +184,14 @@ static const struct option_desc {
     {"known", OPTION_FLAG, offsetof(struct options, known), 0, 1},
     {"cpus", OPTION_CPUS, 0, 0, 0},
     {"smp_silent_cpu", OPTION_UINT, offsetof(struct options, smp_silent_cpu), 0, OPT_MAX_CPUS - 1},
+    {"trace", OPTION_UINT, offsetof(struct options, trace), 0, 2},
 };
 
 /* OPTION_UINT stores through a uint32_t: the fields it names are that wide. */
 _Static_assert(sizeof(((struct options *)0)->verbose) == sizeof(uint32_t) &&
 		   sizeof(((struct options *)0)->timeout_ms) == sizeof(uint32_t) &&
-		   sizeof(((struct options *)0)->smp_silent_cpu) == sizeof(uint32_t),
+		   sizeof(((struct options *)0)->smp_silent_cpu) == sizeof(uint32_t) &&
+		   sizeof(((struct options *)0)->trace) == sizeof(uint32_t),
 	       "OPTION_UINT fields are 32-bit");
 
 static void fail_unknown(struct parser *ps, struct span key)

@@ -22,6 +22,9 @@
  *                               PMU configuration), or a list: 0, 2-5
  *   smp_silent_cpu = 3          test hook: CPU 3 gets INIT but no Start-Up
  *                               IPI, so it never answers (default: none)
+ *   trace = 0..2                the access trace (kernel/trace.h): 0 none,
+ *                               1 under each failed check (default), 2 also
+ *                               every test's first accesses (explain)
  *
  * A malformed line is reported with its line number and ignored, so that
  * option keeps its default; the rest of the file still applies, and the run
@@ -61,6 +64,7 @@ struct options {
 	enum cpus_mode { CPUS_ALL, CPUS_PER_CONFIG, CPUS_LIST } cpus_mode;
 	uint64_t cpus_list[OPT_MAX_CPUS / 64]; /* CPUS_LIST: bit n = CPU n */
 	uint32_t smp_silent_cpu;	       /* OPT_NO_CPU: none */
+	uint32_t trace;			       /* kernel/trace.h: 0, 1 or 2 */
 };
 
 void options_defaults(struct options *o);

@@ -16,6 +16,7 @@ struct t {
 	unsigned verbose;
 	bool strict; /* options: inferred rules are checks */
 	bool known;  /* options: consult the known-deviations table */
+	unsigned trace; /* options: kernel/trace.h, 0 none */
 	unsigned long long checks;
 	unsigned failures;
 	unsigned known_failures; /* failures the known-deviations table explains */

@@ -6,6 +6,8 @@
  */
 #include "x86.h"
 
+#include "trace.h"
+
 /* Code: L=1, D=0, P=1, S=1, type execute/read. Data: P=1, S=1, type
  * read/write, G=1, limit ignored in 64-bit mode. DPL in bits 46:45. */
 #define DESC_CODE64(dpl) (0x00AF9A000000FFFFULL | ((uint64_t)(dpl) << 45))
@@ -141,6 +143,7 @@ uint64_t rdmsr(uint32_t msr)
 {
 	uint32_t lo, hi;
 	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	trace_access(TRACE_RDMSR, msr, ((uint64_t)hi << 32) | lo, 0); /* a fault does not return */
 	return ((uint64_t)hi << 32) | lo;
 }
 
@@ -151,6 +154,7 @@ void wrmsr(uint32_t msr, uint64_t val)
 			 :
 			 : "c"(msr), "a"((uint32_t)val), "d"((uint32_t)(val >> 32))
 			 : "memory");
+	trace_access(TRACE_WRMSR, msr, val, 0);
 }
 
 uint64_t arch_read_cr4(void)
