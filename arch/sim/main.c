@@ -2,7 +2,7 @@
 /*
  * pmusim: the suite on a simulated CPU.
  *
- *   pmusim [--profile NAME | --cpuid-dump FILE [--cpu N]] [--quirk NAME]...
+ *   pmusim [--profile NAME | --cpuid-dump FILE [--cpu N] | --replay REPORT] [--quirk NAME]...
  *          [--config FILE] [--set KEY=VALUE]... [--dumps-dir DIR]
  *          [--perf-capabilities [core=|atom=]VALUE]... [--hypervisor SIGNATURE]
  *   pmusim --list-profiles | --list-quirks | --list-known | --mutation-plan | --help
@@ -23,6 +23,7 @@
 #include "known.h"
 #include "kstring.h"
 #include "options.h"
+#include "replay.h"
 #include "runner.h"
 #include "sim.h"
 
@@ -32,7 +33,8 @@ static void usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "usage: pmusim [--profile NAME | --cpuid-dump FILE [--cpu N]] [--quirk NAME]...\n"
+	    "usage: pmusim [--profile NAME | --cpuid-dump FILE [--cpu N] | --replay REPORT]\n"
+	    "              [--quirk NAME]...\n"
 	    "              [--config FILE] [--set KEY=VALUE]... [--dumps-dir DIR]\n"
 	    "              [--perf-capabilities [core=|atom=]VALUE]... [--hypervisor SIGNATURE]\n"
 	    "       pmusim --list-profiles | --list-quirks | --list-known | --mutation-plan | "
@@ -42,6 +44,7 @@ static void usage(FILE *f)
 	    "A dump of several CPUs (`cpuid -r`) is a machine of them all unless --cpu picks\n"
 	    "one; --perf-capabilities core=/atom= gives a hybrid core type its own value;\n"
 	    "--hypervisor runs the CPUID as a guest of that CPUID.40000000H signature.\n"
+	    "--replay runs the machine, deviations and options a pmutest report carries.\n"
 	    "Default profile: " DEFAULT_PROFILE ". Exit: 0 pass, 1 fail, 2 usage, 3 error.\n");
 }
 
@@ -270,7 +273,7 @@ static void mutation_plan(void)
 int main(int argc, char **argv)
 {
 	const char *profile = NULL, *dump = NULL, *dumps_dir = NULL, *config = NULL;
-	const char *cpu = NULL, *hypervisor = NULL;
+	const char *cpu = NULL, *hypervisor = NULL, *replay = NULL;
 	const char *perf_caps[3];
 	unsigned n_perf_caps = 0;
 	bool list_profiles = false, list_quirks = false, list_known = false, plan = false;
@@ -293,6 +296,7 @@ int main(int argc, char **argv)
 	} value_opts[] = {
 	    {"--profile", &profile},	 {"--cpuid-dump", &dump},	{"--cpu", &cpu},
 	    {"--dumps-dir", &dumps_dir}, {"--hypervisor", &hypervisor}, {"--config", &config},
+	    {"--replay", &replay},
 	};
 
 	for (int i = 1; i < argc; i++) {
@@ -376,7 +380,15 @@ int main(int argc, char **argv)
 		bad_usage("--profile and --cpuid-dump exclude each other");
 	if (cpu && !dump)
 		bad_usage("--cpu applies to --cpuid-dump only");
-	if (dump) {
+	static struct replay rp;
+	char err[512];
+	if (replay) {
+		if (dump || profile || config)
+			bad_usage("--replay excludes --profile, --cpuid-dump and --config");
+		if (!sim_replay_load(replay, &rp, quirks, err, sizeof(err)))
+			bad_usage("%s", err);
+		p = &rp.profile;
+	} else if (dump) {
 		char *base = strdup(dump);
 		from_dump.name = base ? basename(base) : dump;
 		from_dump.desc = "CPUID dump";
@@ -410,8 +422,10 @@ int main(int argc, char **argv)
 		    t,
 		    number_arg("--perf-capabilities", t == CORE_TYPE_NONE ? v : v + 5, UINT64_MAX));
 	}
-	char err[512];
-	if (sim_configure(p, quirks, err, sizeof(err)) != SIM_CONFIG_OK)
+	enum sim_config_result configured = sim_configure(p, quirks, err, sizeof(err));
+	if (replay)
+		unlink(rp.dump_path); /* read: the CPUs hold their leaves */
+	if (configured != SIM_CONFIG_OK)
 		bad_usage("%s", err);
 	/* A CPUID no processor can have: refused before the run, one line
 	 * naming the field (the kernel bails out with the same line). */
@@ -421,6 +435,10 @@ int main(int argc, char **argv)
 	static struct boot_info bi;
 	size_t tl = 0;
 	char *text = config ? read_file(config, &tl) : NULL;
+	if (replay) {
+		text = rp.config_text;
+		tl = rp.config_len;
+	}
 	if (sets_len) {
 		char *all = malloc(tl + sets_len + 2);
 		if (!all)
@@ -435,7 +453,7 @@ int main(int argc, char **argv)
 	}
 	bi.config_text = text;
 	bi.config_len = tl;
-	bi.config_source = config ? config : (sets_len ? "--set" : NULL);
+	bi.config_source = config ? config : replay ? replay : (sets_len ? "--set" : NULL);
 	bi.firmware_vendor = "pmusim (no firmware)";
 	/* Bad options are bad usage here (SIM_EXIT_USAGE), judged by the kernel's own
 	 * parser and name check: the kernel would report the same errors and end
