@@ -54,6 +54,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ktapdiff  # noqa: E402
 import ktaphtml  # noqa: E402
 import ktaplib  # noqa: E402
+import ktapreplay  # noqa: E402
 
 
 class UsageError(Exception):
@@ -408,8 +409,11 @@ def main(argv):
     c.add_argument("log")
     c.add_argument("expectations")
     c.add_argument("-v", "--verbose", action="store_true", help="also list the matching tests")
+    ktapreplay.add_parsers(sub)  # explain, bugreport (issue 32)
     args = p.parse_args(argv)
     try:
+        if args.cmd in ktapreplay.COMMANDS:
+            return ktapreplay.run(args, emit, UsageError)
         if args.cmd in ("html", "diff"):
             rc = (cmd_html if args.cmd == "html" else cmd_diff)(args)
             return rc if flush_stdout() else 2

@@ -44,7 +44,9 @@ static void usage(FILE *f)
 	    "A dump of several CPUs (`cpuid -r`) is a machine of them all unless --cpu picks\n"
 	    "one; --perf-capabilities core=/atom= gives a hybrid core type its own value;\n"
 	    "--hypervisor runs the CPUID as a guest of that CPUID.40000000H signature.\n"
-	    "--replay runs the machine, deviations and options a pmutest report carries.\n"
+	    "--replay runs the machine, deviations and options a pmutest report carries;\n"
+	    "--conforming drops the deviations; --known-rows prints which known-deviation\n"
+	    "rows cover the machine and exits.\n"
 	    "Default profile: " DEFAULT_PROFILE ". Exit: 0 pass, 1 fail, 2 usage, 3 error.\n");
 }
 
@@ -221,6 +223,21 @@ static void print_known(void)
 	}
 }
 
+/* --known-rows: whether each known-deviation row covers this machine's boot
+ * CPU (its CPUs, core type, CPUID bits and platform), for explain. */
+static void print_known_rows(void)
+{
+	for (unsigned i = 0; i < known_count(); i++) {
+		const struct known_deviation *k = known_at(i);
+		char suite[64];
+		const char *dot = strchr(k->checks[0].test, '.');
+		snprintf(suite, sizeof(suite), "%.*s", (int)(dot - k->checks[0].test),
+			 k->checks[0].test);
+		bool applies = known_match(&g_sim.caps, suite, dot + 1, k->checks[0].rule) == k;
+		printf("%s\t%s\n", k->id, applies ? "applies" : "does-not-apply");
+	}
+}
+
 static void mutation_plan(void)
 {
 	unsigned np = sim_profile_count();
@@ -277,6 +294,7 @@ int main(int argc, char **argv)
 	const char *perf_caps[3];
 	unsigned n_perf_caps = 0;
 	bool list_profiles = false, list_quirks = false, list_known = false, plan = false;
+	bool conforming = false, known_rows = false;
 	static bool quirks[QUIRK_COUNT];
 	char *sets = calloc(1, 1);
 	size_t sets_len = 0;
@@ -289,6 +307,8 @@ int main(int argc, char **argv)
 	    {"--list-quirks", &list_quirks},
 	    {"--list-known", &list_known},
 	    {"--mutation-plan", &plan},
+	    {"--conforming", &conforming},
+	    {"--known-rows", &known_rows},
 	};
 	const struct {
 		const char *name;
@@ -388,6 +408,8 @@ int main(int argc, char **argv)
 		if (!sim_replay_load(replay, &rp, quirks, err, sizeof(err)))
 			bad_usage("%s", err);
 		p = &rp.profile;
+		if (conforming) /* the same enumeration, no deviation */
+			memset(quirks, 0, sizeof(quirks));
 	} else if (dump) {
 		char *base = strdup(dump);
 		from_dump.name = base ? basename(base) : dump;
@@ -431,6 +453,10 @@ int main(int argc, char **argv)
 	 * naming the field (the kernel bails out with the same line). */
 	if (caps_absurd(&g_sim.caps, err, sizeof(err)))
 		bad_usage("%s: refused: %s", p->name, err);
+	if (known_rows) {
+		print_known_rows();
+		return SIM_EXIT_PASS;
+	}
 
 	static struct boot_info bi;
 	size_t tl = 0;
