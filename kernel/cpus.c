@@ -56,6 +56,8 @@ static struct raw_machine raw_of[CPUS_MAX_CONFIGS];
 
 /* Leaves the suites read themselves (tests/smp.c, tests/bounds.c), beyond
  * the record's: they go into the report as well. */
+#define LEAF_HV_FEATURES 0x40000001u
+
 static const struct {
 	uint32_t leaf, subleaf;
 } suite_leaves[] = {{0x0B, 0}, {0x0B, 1}, {0x16, 0}};
@@ -98,6 +100,14 @@ static void read_record(void *arg)
 			(void)machine_cpuid(&rd->raw, suite_leaves[i].leaf, suite_leaves[i].subleaf,
 					    &r);
 	}
+	/* The hypervisor's leaf 40000001H (KVM's features), where its leaf
+	 * 40000000H gives it: the report names the platform whole. */
+	for (unsigned i = 0; i < rd->raw.n; i++) {
+		struct cpuid_regs r;
+		if (rd->raw.e[i].leaf == LEAF_HV_FEATURES - 1 &&
+		    rd->raw.e[i].r.eax >= LEAF_HV_FEATURES && rd->raw.e[i].r.eax <= 0x400000FFu)
+			(void)machine_cpuid(&rd->raw, LEAF_HV_FEATURES, 0, &r);
+	}
 	rd->perf_cap_vector = 0;
 	rd->raw.perf_cap_read = false;
 	rd->raw.perf_cap = 0;
@@ -119,8 +129,9 @@ static void raw_report(unsigned k)
 	const struct raw_machine *m = &raw_of[k];
 
 	for (unsigned i = 0; i < m->n; i++)
-		ktap_diag(&g_ktap, "cpuid: config %u: 0x%08x 0x%02x: eax=0x%08x ebx=0x%08x "
-				   "ecx=0x%08x edx=0x%08x",
+		ktap_diag(&g_ktap,
+			  "cpuid: config %u: 0x%08x 0x%02x: eax=0x%08x ebx=0x%08x "
+			  "ecx=0x%08x edx=0x%08x",
 			  k + 1, m->e[i].leaf, m->e[i].subleaf, m->e[i].r.eax, m->e[i].r.ebx,
 			  m->e[i].r.ecx, m->e[i].r.edx);
 	if (m->n == CPUS_RAW_LEAVES)

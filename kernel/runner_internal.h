@@ -14,8 +14,8 @@ struct t {
 	const struct test_desc *desc;
 	struct ktap_writer *w;
 	unsigned verbose;
-	bool strict; /* options: inferred rules are checks */
-	bool known;  /* options: consult the known-deviations table */
+	bool strict;	/* options: inferred rules are checks */
+	bool known;	/* options: consult the known-deviations table */
 	unsigned trace; /* options: kernel/trace.h, 0 none */
 	unsigned long long checks;
 	unsigned failures;

@@ -303,12 +303,9 @@ int main(int argc, char **argv)
 		const char *name;
 		bool *to;
 	} flag_opts[] = {
-	    {"--list-profiles", &list_profiles},
-	    {"--list-quirks", &list_quirks},
-	    {"--list-known", &list_known},
-	    {"--mutation-plan", &plan},
-	    {"--conforming", &conforming},
-	    {"--known-rows", &known_rows},
+	    {"--list-profiles", &list_profiles}, {"--list-quirks", &list_quirks},
+	    {"--list-known", &list_known},	 {"--mutation-plan", &plan},
+	    {"--conforming", &conforming},	 {"--known-rows", &known_rows},
 	};
 	const struct {
 		const char *name;

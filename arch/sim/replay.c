@@ -68,8 +68,9 @@ static const struct sim_platform *kvm_platform(const struct caps *c)
 {
 	bool amd = caps_amd_like(c);
 	bool pmu = amd ? c->amd.perfctr_core : c->pm.present;
-	const char *name = amd ? (pmu ? "kvm-amd-zen4" : "kvm-amd-zen4-pmu-off")
-			       : (pmu ? "kvm-intel-sapphirerapids" : "kvm-intel-sapphirerapids-pmu-off");
+	const char *name =
+	    amd ? (pmu ? "kvm-amd-zen4" : "kvm-amd-zen4-pmu-off")
+		: (pmu ? "kvm-intel-sapphirerapids" : "kvm-intel-sapphirerapids-pmu-off");
 	for (unsigned i = 0; i < sim_platform_count; i++)
 		if (!strcmp(sim_platforms[i].name, name))
 			return &sim_platforms[i];
@@ -92,8 +93,8 @@ static bool parse(FILE *f, const char *path, struct replay *r, char **cpu_dump, 
 			line[--n] = 0;
 		if (strstr(line, "KTAP version 1"))
 			ktap = true;
-		if (starts(s, "# cpuid: config ", &rest) && sscanf(rest, "%u: ", &k) == 1 && k >= 1 &&
-		    k <= REPLAY_MAX_CONFIG) {
+		if (starts(s, "# cpuid: config ", &rest) && sscanf(rest, "%u: ", &k) == 1 &&
+		    k >= 1 && k <= REPLAY_MAX_CONFIG) {
 			const char *regs = strchr(rest, ':');
 			if (!regs)
 				continue;
@@ -167,7 +168,8 @@ static void write_cpu(FILE *out, const struct config *c, uint32_t apic)
 				ebx = (ebx & 0x00FFFFFFu) | ((apic & 0xFF) << 24);
 			if (leaf == 0xB || leaf == 0x1F)
 				edx = apic;
-			fprintf(out, "   0x%08x 0x%02x: eax=0x%08x ebx=0x%08x ecx=0x%08x edx=0x%08x\n",
+			fprintf(out,
+				"   0x%08x 0x%02x: eax=0x%08x ebx=0x%08x ecx=0x%08x edx=0x%08x\n",
 				leaf, sub, eax, ebx, ecx, edx);
 		}
 		p = e ? e + 1 : NULL;

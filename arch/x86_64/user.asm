@@ -121,13 +121,13 @@ arch_workload:
 .done:
 	ret
 
-; void arch_workload_gated(uint64_t iters, uint32_t msr, uint64_t on,
+; void x86_workload_gated (arch_workload_gated untraced: probes.c)(uint64_t iters, uint32_t msr, uint64_t on,
 ;                          uint64_t off)
 ; WRMSR(msr, on); the loop; WRMSR(msr, off): between the two WRMSRs there
 ; are only the loop's instructions. iters == 0 does nothing (no WRMSR).
 align 64
-global arch_workload_gated:function hidden
-arch_workload_gated:
+global x86_workload_gated:function hidden
+x86_workload_gated:
 	test rdi, rdi
 	jz .done
 	mov r10d, ecx		; off[31:0]
@@ -141,14 +141,14 @@ arch_workload_gated:
 	wrmsr
 .done:
 	ret
-arch_workload_gated.end:
+x86_workload_gated.end:
 
 ; void arch_workload_gated_range(uint64_t *start, uint64_t *end)
 global arch_workload_gated_range:function hidden
 arch_workload_gated_range:
-	lea rax, [arch_workload_gated]
+	lea rax, [x86_workload_gated]
 	mov [rdi], rax
-	lea rax, [arch_workload_gated.end]
+	lea rax, [x86_workload_gated.end]
 	mov [rsi], rax
 	ret
 
