@@ -57,6 +57,7 @@ static struct raw_machine raw_of[CPUS_MAX_CONFIGS];
 /* Leaves the suites read themselves (tests/smp.c, tests/bounds.c), beyond
  * the record's: they go into the report as well. */
 #define LEAF_HV_FEATURES 0x40000001u
+static const uint32_t cache_leaves[] = {0x4, 0x8000001Du};
 
 static const struct {
 	uint32_t leaf, subleaf;
@@ -99,6 +100,20 @@ static void read_record(void *arg)
 		if (suite_leaves[i].leaf <= rd->c.max_basic_leaf)
 			(void)machine_cpuid(&rd->raw, suite_leaves[i].leaf, suite_leaves[i].subleaf,
 					    &r);
+	}
+	/* The deterministic cache parameters tests/rdt.c walks (CPUID.04H,
+	 * 8000001DH), sub-leaf by sub-leaf up to the first of type 0. */
+	for (unsigned i = 0; i < ARRAY_SIZE(cache_leaves); i++) {
+		uint32_t leaf = cache_leaves[i];
+		bool basic = leaf < 0x80000000u;
+		if (basic ? leaf > rd->c.max_basic_leaf
+			  : !rd->c.max_ext_valid || leaf > rd->c.max_ext_leaf)
+			continue;
+		for (uint32_t sub = 0; sub < 16; sub++) {
+			struct cpuid_regs r;
+			if (!machine_cpuid(&rd->raw, leaf, sub, &r) || !(r.eax & 0x1F))
+				break;
+		}
 	}
 	/* The hypervisor's leaf 40000001H (KVM's features), where its leaf
 	 * 40000000H gives it: the report names the platform whole. */
