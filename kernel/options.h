@@ -25,6 +25,8 @@
  *   trace = 0..2                the access trace (kernel/trace.h): 0 none,
  *                               1 under each failed check (default), 2 also
  *                               every test's first accesses (explain)
+ *   trace_from = 512            trace = 2 prints accesses from this number
+ *                               of the test on (default 0)
  *
  * A malformed line is reported with its line number and ignored, so that
  * option keeps its default; the rest of the file still applies, and the run
@@ -65,6 +67,7 @@ struct options {
 	uint64_t cpus_list[OPT_MAX_CPUS / 64]; /* CPUS_LIST: bit n = CPU n */
 	uint32_t smp_silent_cpu;	       /* OPT_NO_CPU: none */
 	uint32_t trace;			       /* kernel/trace.h: 0, 1 or 2 */
+	uint32_t trace_from;		       /* trace = 2: the first access shown */
 };
 
 void options_defaults(struct options *o);

@@ -240,7 +240,7 @@ void kernel_emergency_summary(const char *why)
 static void run_fn(void *arg)
 {
 	struct t *t = arg;
-	trace_begin(t->trace >= 2);
+	trace_begin(t->trace >= 2, t->trace_from);
 	t->desc->fn(t);
 	trace_end();
 }
@@ -338,6 +338,7 @@ again:;
 	t.strict = o->strict;
 	t.known = o->known;
 	t.trace = o->trace;
+	t.trace_from = o->trace_from;
 
 	struct arch_exception ex;
 	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;
@@ -347,7 +348,7 @@ again:;
 	live_test = NULL;
 	trace_end(); /* also when the test was abandoned */
 	if (t.trace >= 2) {
-		ktap_diag(w, "trace log: the test's first accesses");
+		ktap_diag(w, "trace log: the test's accesses from number %u", t.trace_from);
 		trace_print_log();
 	}
 	if (pmu_smi_windows() != smi_before)

@@ -16,7 +16,8 @@ struct t {
 	unsigned verbose;
 	bool strict;	/* options: inferred rules are checks */
 	bool known;	/* options: consult the known-deviations table */
-	unsigned trace; /* options: kernel/trace.h, 0 none */
+	unsigned trace;	/* options: kernel/trace.h, 0 none */
+	uint32_t trace_from; /* options: trace = 2 shows accesses from this one */
 	unsigned long long checks;
 	unsigned failures;
 	unsigned known_failures; /* failures the known-deviations table explains */

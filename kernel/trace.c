@@ -23,12 +23,14 @@ _Static_assert(ARRAY_SIZE(op_names) == TRACE_RDPMC + 1, "a name per enum trace_o
 
 static struct access ring[TRACE_RING];
 static struct access test_log[TRACE_LOG_MAX];
-static uint32_t seq; /* accesses of the running test so far */
+static uint32_t seq;	 /* accesses of the running test so far */
+static uint32_t log_from; /* the first access test_log[] keeps */
 static bool on, keep_log;
 
-void trace_begin(bool full)
+void trace_begin(bool full, uint32_t from)
 {
 	seq = 0;
+	log_from = from;
 	keep_log = full;
 	on = true;
 }
@@ -44,8 +46,8 @@ void trace_access(enum trace_op op, uint32_t addr, uint64_t value, int vector)
 		return;
 	struct access a = {seq, addr, value, (uint8_t)op, (int8_t)vector};
 	ring[seq % TRACE_RING] = a;
-	if (keep_log && seq < TRACE_LOG_MAX)
-		test_log[seq] = a;
+	if (keep_log && seq >= log_from && seq - log_from < TRACE_LOG_MAX)
+		test_log[seq - log_from] = a;
 	seq++;
 }
 
@@ -67,8 +69,9 @@ void trace_print_log(void)
 {
 	if (!keep_log)
 		return;
-	for (uint32_t s = 0; s < seq && s < TRACE_LOG_MAX; s++)
+	for (uint32_t s = 0; log_from + s < seq && s < TRACE_LOG_MAX; s++)
 		print_one(&test_log[s]);
-	if (seq > TRACE_LOG_MAX)
-		ktap_diag(&g_ktap, "trace: %u more accesses not shown", seq - TRACE_LOG_MAX);
+	if (seq > log_from && seq - log_from > TRACE_LOG_MAX)
+		ktap_diag(&g_ktap, "trace: %u more accesses not shown",
+			  seq - log_from - TRACE_LOG_MAX);
 }

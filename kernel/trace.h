@@ -17,7 +17,8 @@
  * rdpmc, ADDRESS the MSR (RDPMC: ECX), VALUE the value read or written
  * (RDPMC: EDX:EAX's low halves), OUTCOME `ok` or the vector (`#GP`).
  * `trace = 2` (an option, for ktap-report.py explain) also prints, when a
- * test ends, its first TRACE_LOG_MAX accesses the same way.
+ * test ends, TRACE_LOG_MAX of its accesses the same way, from number
+ * `trace_from` (default 0) on.
  */
 #ifndef PMUTEST_TRACE_H
 #define PMUTEST_TRACE_H
@@ -34,14 +35,14 @@ enum trace_op { TRACE_RDMSR, TRACE_WRMSR, TRACE_RDPMC };
 /* From the probes, at CPL 0: one access and its outcome (0 = no fault). */
 void trace_access(enum trace_op op, uint32_t addr, uint64_t value, int vector);
 
-/* Around a test's function (runner.c); `full`: keep the test's first
- * TRACE_LOG_MAX accesses for trace_print_log(). */
-void trace_begin(bool full);
+/* Around a test's function (runner.c); `full`: keep TRACE_LOG_MAX accesses
+ * from number `from` on for trace_print_log(). */
+void trace_begin(bool full, uint32_t from);
 void trace_end(void);
 
 /* The ring, oldest first (check.c, under a failed check). */
 void trace_print_ring(void);
-/* trace = 2: the test's first accesses (runner.c, after the test). */
+/* trace = 2: those accesses (runner.c, after the test). */
 void trace_print_log(void);
 
 #endif

@@ -43,6 +43,16 @@ def accesses(test, log_only=False):
     return out
 
 
+TRACE_LOG_MAX = 512  # kernel/trace.h: accesses a trace = 2 window shows
+TRACE_WINDOWS = 16   # windows explain reads per test before it gives up
+
+
+def log_full(test):
+    """Whether a trace = 2 window of the test was full (more accesses follow)."""
+    return any(d.startswith("trace: ") and d.endswith("more accesses not shown")
+               for d in test.diagnostics)
+
+
 def first_difference(machine, conforming):
     """(seq, machine access, conforming access) of the first access number
     both traces hold with different contents, or None."""
@@ -82,17 +92,23 @@ def by_name(run):
 
 
 def known_rows(report, pmusim_path):
-    """[(row id, applies, quirk)]: each row, whether it covers the machine,
-    and the quirk that reproduces it (its 'where seen' cites the row)."""
-    quirks = {}
-    for line in pmusim(["--list-quirks"], pmusim_path).splitlines():
-        name = line.split(" ", 1)[0]
-        for rid in re.findall(r"kernel/known\.c ([\w-]+)", line):
-            quirks.setdefault(rid, name)
+    """[(row id, applies, quirk options)]: each row, whether it covers the
+    machine, and the --quirk options that reproduce it."""
+    # The quirks that reproduce each row: the proof lines of
+    # scripts/check-known.sh ("id|quirks|affected|unaffected"), one place.
+    proofs = {}
+    try:
+        with open(os.path.join(HERE, "check-known.sh"), encoding="utf-8") as f:
+            for line in f:
+                mm = re.match(r"^([a-z0-9][\w-]*)\|([\w -]+)\|", line)
+                if mm:
+                    proofs[mm.group(1)] = " ".join(f"--quirk {q}" for q in mm.group(2).split())
+    except OSError:
+        pass
     rows = []
     for line in pmusim(["--replay", report, "--known-rows"], pmusim_path).splitlines():
         rid, _, state = line.partition("\t")
-        rows.append((rid, state == "applies", quirks.get(rid, "")))
+        rows.append((rid, state == "applies", proofs.get(rid, "")))
     return rows
 
 
@@ -107,15 +123,21 @@ def explain(report, pmusim_path=PMUSIM, out=print):
     out(f"# machine: {ktaplib.machine_label(machine, report)}")
     out(f"# replay: pmusim --replay {report}; conforming CPU: pmusim --replay {report} --conforming")
     names = sorted({name for _, name, _, _ in changes})
-    traced_m, traced_c = {}, {}
-    if names:
-        sel = ["--set", "trace=2", "--set", "tests=" + ", ".join(
-            sorted({ktaplib.split_cpu(n.split(".")[0])[0] + "." + n.split(".", 1)[1] for n in names}))]
-        traced_c = by_name(run_of(pmusim(["--replay", report, "--conforming"] + sel, pmusim_path)))
-        # The machine's own accesses are the report's rings; its replay
-        # (the same model for a simulator's report) adds each test's first.
-        traced_m = by_name(run_of(pmusim(["--replay", report] + sel, pmusim_path)))
+    windows = {}  # from -> (machine replay, conforming replay), by test name
     mtests = by_name(machine)
+
+    def window(start):
+        """Both replays of the differing tests with trace = 2 from `start`
+        (the machine's own rings come from the report)."""
+        if start not in windows:
+            sel = ["--set", "trace=2", "--set", f"trace_from={start}", "--set", "tests=" + ", ".join(
+                sorted({ktaplib.split_cpu(n.split(".")[0])[0] + "." + n.split(".", 1)[1]
+                        for n in names}))]
+            windows[start] = (by_name(run_of(pmusim(["--replay", report] + sel, pmusim_path))),
+                              by_name(run_of(pmusim(["--replay", report, "--conforming"] + sel,
+                                                    pmusim_path))))
+        return windows[start]
+
     for kind, name, a, b in changes:
         out(f"{name}: conforming {ktapdiff.describe(a)}, machine {ktapdiff.describe(b)} ({kind})")
         t = mtests.get(name)
@@ -124,18 +146,28 @@ def explain(report, pmusim_path=PMUSIM, out=print):
             out(f"  expected: {f['expected']}")
             out(f"  actual:   {f['actual']}")
             out(f"  rule:     {f['rule']}")
-        m_acc = accesses(t) if t else {}
-        if name in traced_m:
-            m_acc = {**accesses(traced_m[name], log_only=True), **m_acc}
-        c_acc = accesses(traced_c[name], log_only=True) if name in traced_c else {}
-        diff = first_difference(m_acc, c_acc)
+        ring = accesses(t) if t else {}
+        diff, seen_m, seen_c = None, len(ring), 0
+        # Window by window (TRACE_LOG_MAX accesses each), up to
+        # TRACE_WINDOWS of them, then the window of the report's rings.
+        starts = [i * TRACE_LOG_MAX for i in range(TRACE_WINDOWS)]
+        if ring and min(ring) >= TRACE_WINDOWS * TRACE_LOG_MAX:
+            starts.append(max(0, min(ring) - TRACE_LOG_MAX // 2))
+        for start in starts:
+            tm, tc = window(start)
+            m_acc = {**(accesses(tm[name], log_only=True) if name in tm else {}), **ring}
+            c_acc = accesses(tc[name], log_only=True) if name in tc else {}
+            seen_c += len(c_acc)
+            diff = first_difference(m_acc, c_acc)
+            if diff or not (name in tc and log_full(tc[name])):
+                break
         if diff:
             seq, ma, ca = diff
             out(f"  first differing access: #{seq}: machine {fmt_access(ma)}, "
                 f"conforming {fmt_access(ca)}")
         else:
-            out("  first differing access: none within the traces (the machine's trace "
-                f"holds {len(m_acc)} accesses, the conforming CPU's first {len(c_acc)})")
+            out("  first differing access: none in the accesses compared (the machine's "
+                f"trace under its failed checks: {seen_m}; the conforming CPU's: {seen_c})")
     rows = known_rows(report, pmusim_path)
     xfails = {ktaplib.known_deviation(t)[0] for t in machine.tests() if t.result == "xfail"}
     for rid, applies, quirk in rows:
@@ -143,7 +175,7 @@ def explain(report, pmusim_path=PMUSIM, out=print):
             out(f"known deviation matches the machine: {rid}")
         elif applies:
             out(f"known deviation would match if present: {rid}"
-                + (f" (pmusim --replay {report} --quirk {quirk})" if quirk else ""))
+                + (f" (pmusim --replay {report} {quirk})" if quirk else ""))
     out(f"# {len(changes)} tests differ from a conforming CPU with the same enumeration")
     return len(changes)
 

@@ -81,6 +81,14 @@ python3 scripts/ktap-report.py bugreport "$OUT/quirk.ktap" -o "$OUT/quirk.md" &&
 	grep -q '^build/host/pmusim --replay quirk.ktap' "$OUT/quirk.md" && grep -q '^rdpmc 0x' "$OUT/quirk.md" ||
 	grep -q 'trace: ' "$OUT/quirk.md"
 check "bugreport: the failures, their trace and the replay command" $?
+# A known deviation the machine shows (its row matches), explained with the
+# access where the machine departs: GLOBAL_STATUS keeps the REF_TSC bit.
+"$PMUSIM" --cpuid-dump ../shared/cpuid/intel_icelake_client_706e5.txt --quirk ref-tsc-overflow-sticky \
+	--set suites=global >"$OUT/known.ktap"
+python3 scripts/ktap-report.py explain "$OUT/known.ktap" >"$OUT/known.explain" 2>&1
+grep -q '^known deviation matches the machine: ref-tsc-overflow-sticky$' "$OUT/known.explain" &&
+	grep -q '^  first differing access: #[0-9]*: machine rdmsr 0x38e -> 0xc00000000 (ok), conforming rdmsr 0x38e -> 0x800000000 (ok)' "$OUT/known.explain"
+check "explain: the matching known-deviation row and its first differing access (IA32_PERF_GLOBAL_STATUS)" $?
 head -c 3000 "$OUT/quirk.ktap" >"$OUT/cut.ktap"
 out=$(python3 scripts/ktap-report.py explain "$OUT/cut.ktap" 2>&1)
 check "explain: a cut log is one line and exit 2 ($out)" $([[ $? -eq 2 && $(wc -l <<<"$out") -eq 1 ]]; echo $?)
