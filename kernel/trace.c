@@ -23,7 +23,7 @@ _Static_assert(ARRAY_SIZE(op_names) == TRACE_RDPMC + 1, "a name per enum trace_o
 
 static struct access ring[TRACE_RING];
 static struct access test_log[TRACE_LOG_MAX];
-static uint32_t seq;	 /* accesses of the running test so far */
+static uint32_t seq;	  /* accesses of the running test so far */
 static uint32_t log_from; /* the first access test_log[] keeps */
 static bool on, keep_log;
 

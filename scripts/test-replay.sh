@@ -6,7 +6,8 @@
 # this project's host (tests/data/kvm-direct-amd-pmu-off.ktap.xz):
 #   run -> report -> `pmusim --replay REPORT` gives the same result for every
 #   test (`ktap-report.py diff`: nothing regressed, fixed, appeared,
-#   disappeared, known or changed);
+#   disappeared, known or changed); so do QEMU TCG logs of both vendors
+#   (tests/data/qemu-tcg-*.ktap.xz, replayed with TCG's quirks);
 # and a report with an injected deviation (quirk rdpmc-type-as-flags) is
 # explained (`ktap-report.py explain`) with that quirk's tests and the first
 # differing access; a broken log is one line and exit 2.
@@ -69,6 +70,18 @@ check "replay: the real-KVM direct-boot log (tests/data/kvm-direct-amd-pmu-off.k
 	"$([[ $d == *"0 regressed, 0 fixed, 0 appeared, 0 disappeared, 0 known, 0 skip-reason, 0 changed"* ]]; echo $?)"
 grep -q '^# pmutest .* on sim: profile replay.*, quirks .*kvm-amd-no-vpmu' "$OUT/kvm-direct.replay.ktap"
 check "replay: the KVM guest runs with the platform model's quirks (kvm-amd-zen4-pmu-off)" $?
+
+# QEMU TCG (no PMU; its deviations are quirks, arch/sim/replay.c): the
+# direct-boot logs of the `max` CPU (AMD) and Skylake-Client, recorded
+# 2026-11-26 with QEMU 7.2 (scripts/run-qemu.sh --kernel [--cpu
+# Skylake-Client]), xz-compressed.
+for t in qemu-tcg-max qemu-tcg-skylake-client; do
+	xz -dc "tests/data/$t.ktap.xz" >"$OUT/$t.ktap"
+	"$PMUSIM" --replay "$OUT/$t.ktap" >"$OUT/$t.replay.ktap" 2>"$OUT/$t.err"
+	d=$(python3 scripts/ktap-report.py diff "$OUT/$t.ktap" "$OUT/$t.replay.ktap" | tail -n 1)
+	check "replay: the QEMU TCG log tests/data/$t.ktap.xz: $d" \
+		"$([[ $d == *"0 regressed, 0 fixed, 0 appeared, 0 disappeared, 0 known, 0 skip-reason, 0 changed"* ]]; echo $?)"
+done
 
 # An injected deviation, explained: the quirk's tests and the first access.
 "$PMUSIM" --profile synth-v5-metrics --set suites=rdpmc --quirk rdpmc-type-as-flags >"$OUT/quirk.ktap"

@@ -16,7 +16,8 @@
  * --cpuid-dump, with the run's options. The deviations that are not in
  * CPUID come back as quirks: a simulator report's own, or for a KVM guest
  * (CPUID.40000000H "KVMKVMKVM") the quirks of the matching platform model
- * (arch/sim/platforms.c; its guest CPUID is already what the report holds).
+ * (arch/sim/platforms.c; its guest CPUID is already what the report holds),
+ * for QEMU TCG ("TCGTCGTCGTCG") the quirks of its expectations files.
  * What a report does not carry is not replayed: firmware state at
  * hand-over, the microcode revision (reported, never judged).
  */
@@ -76,6 +77,18 @@ static const struct sim_platform *kvm_platform(const struct caps *c)
 			return &sim_platforms[i];
 	return NULL;
 }
+
+/* QEMU TCG (CPUID.40000000H "TCGTCGTCGTCG") has no PMU and no platform
+ * model: what it does at run time is these quirks, each a line of
+ * tests/expectations/qemu-tcg.txt (AMD: the `max` CPU) or
+ * qemu-tcg-skylake-client.txt (Intel), which the round trip of make test
+ * step sim-replay checks against a TCG log of each: RDPMC #UD (helper_rdpmc),
+ * PMU MSRs that read 0 and ignore writes (unknown MSRs under TCG; on AMD the
+ * legacy and the C001_02xxH counters), IA32_PERF_CAPABILITIES read as 0
+ * without PDCM (Intel). */
+static const enum quirk tcg_amd_quirks[] = {Q_RDPMC_UD, Q_KVM_AMD_NO_VPMU, Q_AMD_EXT_WITHOUT_CORE};
+static const enum quirk tcg_intel_quirks[] = {Q_RDPMC_UD, Q_NO_PMU_MSRS_RAZ,
+					      Q_PERF_CAP_WITHOUT_PDCM};
 
 /* A one-line reason in err, false: the report cannot be replayed. */
 static bool parse(FILE *f, const char *path, struct replay *r, char **cpu_dump, size_t *cpu_len,
@@ -247,6 +260,14 @@ bool sim_replay_load(const char *path, struct replay *r, bool *quirks, char *err
 				for (unsigned i = 0; pl && i < pl->n_quirks; i++)
 					quirks[pl->quirks[i]] = true;
 				r->platform = pl ? pl->name : NULL;
+			} else if (c.hypervisor && !strcmp(c.hypervisor_vendor, "TCGTCGTCGTCG")) {
+				bool amd = caps_amd_like(&c);
+				const enum quirk *q = amd ? tcg_amd_quirks : tcg_intel_quirks;
+				unsigned n =
+				    amd ? ARRAY_SIZE(tcg_amd_quirks) : ARRAY_SIZE(tcg_intel_quirks);
+				for (unsigned i = 0; i < n; i++)
+					quirks[q[i]] = true;
+				r->platform = "QEMU TCG";
 			}
 			cpuid_dump_free(&d);
 		}
