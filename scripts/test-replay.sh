@@ -83,6 +83,13 @@ for t in qemu-tcg-max qemu-tcg-skylake-client; do
 		"$([[ $d == *"0 regressed, 0 fixed, 0 appeared, 0 disappeared, 0 known, 0 skip-reason, 0 changed"* ]]; echo $?)"
 done
 
+# The report's leaves are a `cpuid -r` dump for the dump reader of pmucaps
+# too (lib/cpuid_dump.h: the "# pmutest report" mark).
+{ echo "# pmutest report"; sed -n 's/^# cpuid: config 1: //p' "$OUT/kvm-direct.ktap"; } >"$OUT/kvm-direct.cpuid"
+build/host/pmucaps --cpuid-dump "$OUT/kvm-direct.cpuid" >"$OUT/kvm-direct.json" 2>&1 &&
+	grep -q '"hypervisor_vendor": "KVMKVMKVM"' "$OUT/kvm-direct.json"
+check "pmucaps --cpuid-dump reads a report's '# cpuid:' lines (the KVM guest's record)" $?
+
 # An injected deviation, explained: the quirk's tests and the first access.
 "$PMUSIM" --profile synth-v5-metrics --set suites=rdpmc --quirk rdpmc-type-as-flags >"$OUT/quirk.ktap"
 python3 scripts/ktap-report.py explain "$OUT/quirk.ktap" >"$OUT/quirk.explain" 2>&1
