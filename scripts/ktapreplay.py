@@ -20,6 +20,7 @@ import subprocess
 import ktapdiff
 import ktaplib
 
+CPU_LINE_RE = re.compile(r"^cpu \d+: APIC ID ")
 TRACE_RE = re.compile(r"^trace: (\d+) (rdmsr|wrmsr|rdpmc) (\S+) (\S+) (\S+)$")
 HERE = os.path.dirname(os.path.abspath(__file__))
 PMUSIM = os.path.join(HERE, "..", "build", "host", "pmusim")
@@ -196,7 +197,8 @@ def bugreport(report):
             lines.append(f"- {key}: {m[key]}")
     lines += ["", "Raw machine (what `pmusim --replay` rebuilds it from):", "", "```"]
     lines += [d for d in run.diagnostics
-              if d.startswith(("cpuid: ", "msr: ", "cpu ", "option: ", "firmware state"))]
+              if d.startswith(("cpuid: ", "msr: ", "option: ", "firmware state"))
+              or CPU_LINE_RE.match(d)]
     lines += ["```", "", "## Failures", ""]
     failed = [t for t in run.tests() if t.result in ("fail", "timeout", "error")]
     if not failed:
