@@ -299,6 +299,34 @@ static const struct known_deviation table[] = {
 	.source = "Linux arch/x86/kvm/lapic.c kvm_apic_local_deliver(): LVTPC masked for every "
 		  "vendor from the 2023 fix until v6.9 limited it to Intel-compatible guests",
     },
+    /* ---- Issue 27: Atom erratum SRF7 (VM exit / entry overcount), under KVM ---- */
+    {
+	.id = "atom-srf7-vmexit-overcount",
+	.vendors = VENDOR(VENDOR_INTEL),
+	MODELS(ANY_STEP(0x6, 0xAF), ANY_STEP(0x6, 0x4D), ANY_STEP(0x6, 0x5F), ANY_STEP(0x6, 0x86)),
+	.platform = KNOWN_HV_KVM,
+	CHECKS(CHECK("intercepted.instructions_and_branches_exact", RULE_INTERCEPT_INSNS),
+	       CHECK("intercepted.instructions_and_branches_exact", RULE_INTERCEPT_BRANCHES),
+	       CHECK("intercepted.usr_os_filter", RULE_INTERCEPT_USR_OS)),
+	.what = "Instructions Retired and Branch Instructions Retired count VM exits and entries "
+		"(one more each per intercepted instruction)",
+	.source = "Intel Xeon 6700E (Sierra Forest) specification update erratum SRF7, applied by "
+		  "kvm-unit-tests lib/x86/pmu.c pmu_detect_intel_overcount_errata() (3ffdf39c) to "
+		  "06_AFH, 4DH, 5FH and 86H: both events",
+    },
+    {
+	.id = "cwf-vmexit-insn-overcount",
+	.vendors = VENDOR(VENDOR_INTEL),
+	MODELS(ANY_STEP(0x6, 0xDD)),
+	.platform = KNOWN_HV_KVM,
+	CHECKS(CHECK("intercepted.instructions_and_branches_exact", RULE_INTERCEPT_INSNS),
+	       CHECK("intercepted.usr_os_filter", RULE_INTERCEPT_USR_OS)),
+	.what = "Instructions Retired counts VM exits and entries (one more per intercepted "
+		"instruction)",
+	.source = "Erratum SRF7 as kvm-unit-tests lib/x86/pmu.c "
+		  "pmu_detect_intel_overcount_errata() (3ffdf39c) applies it to Clearwater Forest "
+		  "06_DDH: instructions only",
+    },
 };
 
 static const char *const platform_names[] = {

@@ -154,6 +154,7 @@ void kernel_main(const struct boot_info *bi)
 
 	ktap_header(&g_ktap, runner_count_suites(&opts) * n_cpus);
 	describe_run(bi);
+	ktap_diag(&g_ktap, "vpmu: %s", options_vpmu_text(opts.vpmu, g_caps.hypervisor));
 	static struct options again;
 	unsigned printed = 0;
 	unsigned option_errors = read_options(&again, bi, &printed);

@@ -165,7 +165,47 @@ enum option_kind {
 	OPTION_FLAG,  /* 0 or 1 (bool) */
 	OPTION_UINT,  /* a number from lo to hi (unsigned or uint32_t) */
 	OPTION_CPUS,  /* all, per-config or CPU numbers and ranges */
+	OPTION_VPMU,  /* off, emulated or mediated (enum vpmu_mode) */
 };
+
+/* The words of `vpmu`, indexed by enum vpmu_mode (VPMU_UNTOLD has none). */
+static const char *const vpmu_words[] = {
+    [VPMU_UNTOLD] = NULL,
+    [VPMU_OFF] = "off",
+    [VPMU_EMULATED] = "emulated",
+    [VPMU_MEDIATED] = "mediated",
+};
+_Static_assert(ARRAY_SIZE(vpmu_words) == VPMU_MEDIATED + 1, "one word per vPMU mode");
+
+const char *options_vpmu_text(enum vpmu_mode m, bool hypervisor)
+{
+	switch (m) {
+	case VPMU_OFF:
+		return "off (told by the host: its hypervisor gives this guest no PMU)";
+	case VPMU_EMULATED:
+		return "emulated (told by the host: KVM's perf-event vPMU)";
+	case VPMU_MEDIATED:
+		return "mediated (told by the host: KVM's mediated vPMU, enable_mediated_pmu)";
+	case VPMU_UNTOLD:
+		break;
+	}
+	return hypervisor ? "not told (no vpmu option: a guest cannot tell an emulated vPMU from a "
+			    "mediated one by itself; scripts/run.sh passes it)"
+			  : "not told; CPUID.01H:ECX[31] = 0, no hypervisor announces itself";
+}
+
+static bool parse_vpmu(struct parser *ps, struct span key, struct span v, enum vpmu_mode *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(vpmu_words); i++) {
+		if (vpmu_words[i] && span_is(v, vpmu_words[i])) {
+			*out = (enum vpmu_mode)i;
+			return true;
+		}
+	}
+	fail(ps, "'%.*s' wants off, emulated or mediated, got '%.*s'", (int)key.n, key.p, (int)v.n,
+	     v.p);
+	return false;
+}
 
 static const struct option_desc {
 	const char *key;
@@ -186,6 +226,7 @@ static const struct option_desc {
     {"smp_silent_cpu", OPTION_UINT, offsetof(struct options, smp_silent_cpu), 0, OPT_MAX_CPUS - 1},
     {"trace", OPTION_UINT, offsetof(struct options, trace), 0, 2},
     {"trace_from", OPTION_UINT, offsetof(struct options, trace_from), 0, 0xFFFFFFFFu},
+    {"vpmu", OPTION_VPMU, offsetof(struct options, vpmu), 0, 0},
 };
 
 /* OPTION_UINT stores through a uint32_t: the fields it names are that wide. */
@@ -245,6 +286,9 @@ static void parse_line(struct options *o, struct parser *ps, struct span ln)
 		break;
 	case OPTION_CPUS:
 		parse_cpus(ps, key, val, o);
+		break;
+	case OPTION_VPMU:
+		parse_vpmu(ps, key, val, field);
 		break;
 	}
 }

@@ -27,6 +27,11 @@
  *                               every test's first accesses (explain)
  *   trace_from = 512            trace = 2 prints accesses from this number
  *                               of the test on (default 0)
+ *   vpmu = mediated             what the host says the guest's vPMU is: off,
+ *                               emulated or mediated (scripts/run.sh reads
+ *                               the host's KVM parameters); the report header
+ *                               names it (default: not told -- a guest cannot
+ *                               tell KVM's emulated vPMU from its mediated one)
  *
  * A malformed line is reported with its line number and ignored, so that
  * option keeps its default; the rest of the file still applies, and the run
@@ -68,7 +73,12 @@ struct options {
 	uint32_t smp_silent_cpu;	       /* OPT_NO_CPU: none */
 	uint32_t trace;			       /* kernel/trace.h: 0, 1 or 2 */
 	uint32_t trace_from;		       /* trace = 2: the first access shown */
+	/* The vPMU the host says the guest has (issue 29). */
+	enum vpmu_mode { VPMU_UNTOLD, VPMU_OFF, VPMU_EMULATED, VPMU_MEDIATED } vpmu;
 };
+
+/* The report header's "vpmu:" text for a mode; hypervisor: CPUID.01H:ECX[31]. */
+const char *options_vpmu_text(enum vpmu_mode m, bool hypervisor);
 
 void options_defaults(struct options *o);
 

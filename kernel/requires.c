@@ -185,9 +185,14 @@ static bool arch_lbr(const struct caps *c)
 	return is_intel(c) && c->arch_lbr.present && c->arch_lbr.max_depth != 0;
 }
 
+/* The DS-area PEBS protocol (IA32_PEBS_ENABLE, the DS PEBS fields): not on
+ * an architectural-PEBS part, whose PEBS_FMT 0FH says those MSRs are gone
+ * ("IA32_PEBS_ENABLE and MSR_PEBS_DATA_CFG MSRs are no longer existed for
+ * arch-PEBS", Linux d243d0bb64af), though CPUID.01H:EDX.DS stays set
+ * (Panther Lake's CPUID, corpus genuineintel00c06c3). */
 static bool pebs(const struct caps *c)
 {
-	return is_intel(c) && c->ds && c->perf_cap.valid;
+	return is_intel(c) && c->ds && c->perf_cap.valid && !c->perf_cap.arch_pebs_format;
 }
 
 static bool pebs_baseline(const struct caps *c)
@@ -254,7 +259,9 @@ static const struct requirement_desc table[] = {
     [REQ_ARCH_LBR_BIT] = {arch_lbr, "CPUID.(07H,0):EDX[19] Arch LBR with leaf 1CH enumerating "
 				    "a depth (CPUID.1CH:EAX[7:0] != 0)"},
     [REQ_PEBS_BIT] = {pebs, "CPUID.01H:EDX.DS[21] (Debug Store) and IA32_PERF_CAPABILITIES "
-			    "(CPUID.01H:ECX.PDCM[15]) for the PEBS format"},
+			    "(CPUID.01H:ECX.PDCM[15]) with a DS-area PEBS format (PEBS_FMT "
+			    "0FH is architectural PEBS: no IA32_PEBS_ENABLE, no "
+			    "MSR_PEBS_DATA_CFG)"},
     [REQ_PEBS_BASELINE_BIT] = {pebs_baseline, "IA32_PERF_CAPABILITIES[14] PEBS_BASELINE "
 					      "(adaptive PEBS, any counter), with DS and PDCM"},
     [REQ_RTM_BIT] = {rtm, "CPUID.(07H,0):EBX.RTM[11] (XBEGIN/XEND)"},

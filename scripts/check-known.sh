@@ -55,6 +55,8 @@ kvm-emulated-insns-unfiltered|intercepted-insns-counted-unfiltered|--cpuid-dump 
 kvm-lvtpc-not-masked|lvt-mask-not-set-on-pmi|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
 kvm-amd-reserved-bits-dropped|kvm-amd-reserved-writes-dropped|--cpuid-dump $S/amd_zen4_genoa_a10f11.txt --hypervisor KVMKVMKVM|--cpuid-dump $S/amd_zen4_genoa_a10f11.txt
 kvm-amd-lvtpc-masked|amd-lvt-masked-on-pmi|--cpuid-dump $S/amd_zen4_genoa_a10f11.txt --hypervisor KVMKVMKVM|--cpuid-dump $S/amd_zen4_genoa_a10f11.txt
+atom-srf7-vmexit-overcount|atom-vmexit-overcount|--cpuid-dump $C/genuineintel00506f1_denverton.txt --hypervisor KVMKVMKVM|--cpuid-dump $C/genuineintel00506f1_denverton.txt
+cwf-vmexit-insn-overcount|cwf-vmexit-insn-overcount|--profile gen-clearwater-forest --hypervisor KVMKVMKVM|--profile gen-clearwater-forest
 "
 
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/pmutest-known.XXXXXX")

@@ -8,10 +8,12 @@
 #   4. the suite on the simulator: every conforming profile, then the
 #      mutation matrix (every quirk caught, every test failed by a quirk),
 #      then every real CPUID dump of ../shared/cpuid and its corpus, then
-#      every known deviation (kernel/known.c) proven both ways by its quirk
+#      every known deviation (kernel/known.c) proven both ways by its quirk,
+#      then the 2023-2026 generations (scripts/check-generations.sh)
 #   5. harness self-tests (#PF, #UD, endless loop) on the simulator and in QEMU;
-#      the hypervisor platform models (pmusim kvm-*) against their shipped
-#      expectations (tests/expectations/qemu-kvm-*.txt)
+#      the hypervisor platform models (pmusim kvm-*, firecracker-*, xen-*) against
+#      their shipped expectations (tests/expectations/qemu-kvm-*.txt, firecracker-*,
+#      xen-*), and the host range each of those files names
 #   6. the suite booted in QEMU under TCG, compared with its expectations
 #   7. the robustness set (scripts/robustness.sh): bad options, broken runs,
 #      hostile inputs; seconds, not minutes
@@ -196,7 +198,8 @@ direct_append() {
 }
 
 # kvm_host_ready: can this machine's KVM run a guest, and which shipped
-# expectations fit it (vendor; -pmu-off when kvm.enable_pmu=N)? Sets
+# expectations fit it (vendor; -pmu-off when kvm.enable_pmu=N, -mediated with
+# enable_mediated_pmu=Y)? Sets
 # kvm_cpu_opts and kvm_expect; otherwise says "skipped" and why, with the
 # counts 0 passed, 0 failed (a skip is neither), and returns 1.
 kvm_host_ready() {
@@ -204,7 +207,10 @@ kvm_host_ready() {
 	probe=$(scripts/kvm-host.sh probe)
 	kvm_cpu_opts=$(sed -n 's/^cpu: //p' <<<"$probe")
 	kvm_expect=tests/expectations/qemu-kvm-$(scripts/kvm-host.sh vendor).txt
-	[[ $(scripts/kvm-host.sh facts) == *enable_pmu=N* ]] && kvm_expect=${kvm_expect%.txt}-pmu-off.txt
+	case $(scripts/kvm-host.sh vpmu) in # the vPMU it has (issue 29)
+	off) kvm_expect=${kvm_expect%.txt}-pmu-off.txt ;;
+	mediated) kvm_expect=${kvm_expect%.txt}-mediated.txt ;;
+	esac
 	if [[ $probe != *"kvm: yes"* ]]; then
 		echo "skipped: ${probe#kvm: }"
 	elif [[ ! -r $kvm_expect ]]; then
@@ -222,15 +228,19 @@ kvm_host_ready() {
 kvm_direct() {
 	local out
 	kvm_host_ready || return 0
+	# The guest is told its vPMU as scripts/run.sh tells it (issue 29).
+	{ cat tests/configs/kvm-host.cfg; scripts/kvm-host.sh options build/pmutest.elf; } >"$LOGS/kvm-host.cfg"
 	out=$(smp_run kvm-direct "$kvm_expect" 2 2 "" scripts/run-qemu.sh --kvm --kvm-cpu "$kvm_cpu_opts" \
-		--kernel --machine pc --smp 2 --config tests/configs/kvm-host.cfg \
+		--kernel --machine pc --smp 2 --config "$LOGS/kvm-host.cfg" \
 		--log "$LOGS/kvm-direct.ktap" --timeout "${KVM_TIMEOUT:-900}" 2>&1)
 	echo "$out"
 	# KVM's local APIC always offers x2APIC: this run is the second x2APIC
 	# witness (issue 21), on a real hypervisor.
 	sum_counts <<<"$(tail -n 1 <<<"$out"
 		boot_facts "$LOGS/kvm-direct.ktap" "the guest runs its local APIC in x2APIC mode" \
-			'^# local APIC: x2APIC mode')"
+			'^# local APIC: x2APIC mode' \
+			"the report names the vPMU mode the host told it (or that it was not told)" \
+			"^# vpmu: $(scripts/kvm-host.sh vpmu | sed 's/^unknown$/not told/;s/^[a-z]*$/& \\(told by the host/')")"
 }
 
 # direct_linux64: the ELF's other entry, the Linux 64-bit boot protocol
@@ -238,10 +248,12 @@ kvm_direct() {
 # firmware, no ACPI (the kernel must say so and run on the boot CPU), the
 # options from the command line; the whole suite against the host's file.
 direct_linux64() {
-	local log=$LOGS/direct-linux64.ktap out
+	local log=$LOGS/direct-linux64.ktap out vp
 	kvm_host_ready || return 0
+	vp=$(scripts/kvm-host.sh vpmu)
+	[[ $vp == unknown ]] && vp=
 	timeout -k 5 "${KVM_TIMEOUT:-900}" build/host/minivmm build/pmutest.elf \
-		"console=ttyS0 pmutest.timeout_ms=60000" | tr -d '\r' | awk '/KTAP version 1/ { on = 1 } on' >"$log"
+		"console=ttyS0 pmutest.timeout_ms=60000${vp:+ pmutest.vpmu=$vp}" | tr -d '\r' | awk '/KTAP version 1/ { on = 1 } on' >"$log"
 	echo "minivmm exit status ${PIPESTATUS[0]} (the comparison below decides)"
 	out=$( (compare_run "$log" "$kvm_expect"
 		boot_facts "$log" \
@@ -265,6 +277,8 @@ run_step msr-writes python3 scripts/check-msrs.py
 run_step sim-mutation scripts/mutation.sh
 run_step sim-corpus scripts/check-corpus.sh # every real dump clean (issue 9)
 run_step sim-known scripts/check-known.sh   # every known deviation proven both ways (issue 23)
+# Issue 27: the 2023-2026 generations (gen-* profiles) clean, their checks run.
+run_step sim-generations scripts/check-generations.sh
 run_step sim-selftest sim_selftest
 run_step sim-kvm-intel sim_platform kvm-intel-sapphirerapids tests/expectations/qemu-kvm-intel.txt
 run_step sim-kvm-intel-pmu-off sim_platform kvm-intel-sapphirerapids-pmu-off \
@@ -294,6 +308,26 @@ run_step direct-smp4 smp_run direct-smp4 tests/expectations/qemu-tcg.txt 4 4 "" 
 	scripts/run-qemu.sh --kernel --machine q35 --smp 4 --log "$LOGS/direct-smp4.ktap" --timeout "${QEMU_TIMEOUT:-300}"
 run_step direct-append direct_append
 run_step sim-kvm-amd-pmu-off sim_platform kvm-amd-zen4-pmu-off tests/expectations/qemu-kvm-amd-pmu-off.txt
+# Hypervisors as they are in 2026 (issue 29): KVM's mediated vPMU, Firecracker, Xen's vpmu= modes,
+# each model against its shipped file; every hypervisor file names the host range it describes.
+run_step sim-kvm-intel-mediated sim_platform kvm-intel-sapphirerapids-mediated \
+	tests/expectations/qemu-kvm-intel-mediated.txt
+run_step sim-kvm-amd-mediated sim_platform kvm-amd-zen4-mediated tests/expectations/qemu-kvm-amd-mediated.txt
+run_step sim-firecracker-intel sim_platform firecracker-intel-sapphirerapids tests/expectations/firecracker-intel.txt
+run_step sim-firecracker-amd sim_platform firecracker-amd-zen4 tests/expectations/firecracker-amd.txt
+for mode in off on ipc arch; do
+	run_step sim-xen-vpmu-$mode sim_platform xen-intel-sapphirerapids-vpmu-$mode \
+		tests/expectations/xen-intel-vpmu-$mode.txt
+done
+# pmusim --list-platforms: every hypervisor model names the releases it describes.
+list_platforms() {
+	build/host/pmusim --list-platforms | awk '
+		/^ +describes: ./ { ok++; next } /^[a-z]/ { n++ }
+		END { printf "%d passed, %d failed\n", ok, n - ok; exit n == 0 || ok != n }'
+}
+run_step sim-list-platforms list_platforms
+run_step expect-host-ranges python3 scripts/expect-range.py check \
+	tests/expectations/qemu-kvm-*.txt tests/expectations/firecracker-*.txt tests/expectations/xen-*.txt
 run_step kvm-direct kvm_direct
 run_step direct-linux64 direct_linux64
 # The 4-CPU run's summary screen, row by row (a row per suite per CPU).

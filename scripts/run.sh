@@ -9,7 +9,12 @@
 # The expectations file defaults to tests/expectations/qemu-tcg.txt, or
 # qemu-tcg-<model, lower case>.txt for a TCG CPU model other than the default;
 # with --kvm to qemu-kvm-<host vendor: intel|amd>.txt, -pmu-off appended for
-# --kvm-cpu pmu=off or a host whose KVM has no vPMU (kvm.enable_pmu=N). A KVM
+# --kvm-cpu pmu=off or a host whose KVM has no vPMU (kvm.enable_pmu=N),
+# -mediated for a host whose kvm_intel / kvm_amd has enable_mediated_pmu=Y
+# (scripts/kvm-host.sh vpmu). The guest is told which (option vpmu =
+# off|emulated|mediated, added to the options file, and host_kernel = uname -r
+# when the kernel knows that option), and a host kernel outside the range the
+# expectations file names (its "# host-kernel:" line) is warned about. A KVM
 # run first checks the host (scripts/kvm-host.sh probe: can /dev/kvm run a
 # guest, with which -cpu options, does OVMF start under it) and boots the
 # direct-boot kernel when OVMF cannot run, saying why; it warns about host
@@ -28,11 +33,12 @@ machine=
 cpu=
 kvm_cpu=
 expect=
+config=
 args=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help)
-		sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0 ;;
 	--kvm) accel=kvm; args+=(--kvm) ;;
 	--direct) direct=1 ;;
@@ -45,7 +51,7 @@ while [[ $# -gt 0 ]]; do
 	--config)
 		[[ $# -ge 2 ]] || { echo "run: --config needs a file" >&2; exit 2; }
 		[[ -r $2 ]] || { echo "run: cannot read config file '$2'" >&2; exit 2; }
-		args+=(--config "$2"); shift ;;
+		config=$2; shift ;;
 	--smp)
 		[[ $# -ge 2 && -n $2 ]] || { echo "run: --smp needs a CPU count" >&2; exit 2; }
 		args+=(--smp "$2"); shift ;;
@@ -68,7 +74,13 @@ platform=qemu-$accel
 	{ echo "run: --machine microvm has no firmware: add --direct (make run BOOT=direct MACHINE=microvm)" >&2; exit 2; }
 if [[ $accel == kvm ]]; then
 	platform=qemu-kvm-$(scripts/kvm-host.sh vendor)
-	[[ ,$kvm_cpu, == *,pmu=off,* || $(scripts/kvm-host.sh facts) == *enable_pmu=N* ]] && platform=$platform-pmu-off
+	vpmu=$(scripts/kvm-host.sh vpmu)
+	[[ ,$kvm_cpu, == *,pmu=off,* ]] && vpmu=off
+	case $vpmu in
+	off) platform=$platform-pmu-off ;;
+	mediated) platform=$platform-mediated ;;
+	unknown) echo "run: KVM's enable_pmu is unreadable: assuming its emulated vPMU; the guest is not told" >&2 ;;
+	esac
 	probe=$(scripts/kvm-host.sh probe "${kvm_cpu:-pmu=on}" $([[ $direct == 1 ]] || echo --ovmf))
 	if [[ $probe != *"kvm: yes"* ]]; then
 		echo "run: this host's KVM cannot run a guest: ${probe#kvm: }" >&2
@@ -93,11 +105,26 @@ if [[ -z $expect ]]; then
 	[[ -r $expect ]] || { echo "run: no expectations file $expect for this platform: give one with --expect (start one from any log with 'python3 scripts/ktap-report.py baseline LOG')" >&2; exit 2; }
 fi
 mkdir -p build/runs || { echo "run: cannot create build/runs" >&2; exit 2; }
-# Keep the newest 40 runs (a log and its .raw each; a stopped run has only
-# its .raw).
-ls -1t build/runs/ 2>/dev/null | tail -n +81 | while read -r old; do rm -f "build/runs/$old"; done
+# Keep the newest 40 runs (a log, its .raw and a KVM run's .cfg each; a
+# stopped run has only its .raw).
+ls -1t build/runs/ 2>/dev/null | tail -n +121 | while read -r old; do rm -f "build/runs/$old"; done
 log=build/runs/$platform-$(date -u +%Y%m%dT%H%M%S)-$$.log
 ln -sfn "runs/${log##*/}" "build/$platform.log" 2>/dev/null
+if [[ $accel == kvm ]]; then
+	# One options file: make test's KVM settings (tests/configs/kvm-host.cfg:
+	# the longer watchdog a slow KVM host needs), what the guest is told (its
+	# vPMU; the host kernel when the kernel knows that option), then the
+	# user's options, which win where they repeat a key.
+	kvm_cfg=$log.cfg
+	{ cat tests/configs/kvm-host.cfg; scripts/kvm-host.sh options \
+		"$([[ $direct == 1 ]] && echo build/pmutest.elf || echo build/BOOTX64.EFI)" "$kvm_cpu"
+	  [[ -n $config ]] && cat "$config"; } >"$kvm_cfg"
+	config=$kvm_cfg
+	[[ $(scripts/expect-range.py match "$expect" "$(uname -r)") == out ]] &&
+		echo "run: WARNING: this host's kernel $(uname -r) is outside the range $expect describes" \
+			"($(sed -n 's/^# host-kernel: //p' "$expect")): expect mismatches" >&2
+fi
+[[ -n $config ]] && args+=(--config "$config")
 # run-qemu.sh in the background, so that a SIGTERM (CI cancelling the job)
 # or ^C is passed on to it at once: it stops QEMU and exits.
 # A KVM host may be slow (nested, or every VM exit emulated): 15 minutes.

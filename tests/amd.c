@@ -605,3 +605,59 @@ TEST(amd, event_select_high_and_hg_only, REQ_AMD)
 		wrmsr(sel_msr(i), 0);
 	}
 }
+
+/* EFER.SVME (APM Vol. 2 15.4: EFER bit 12) and the SVM feature
+ * (CPUID.80000001H:ECX[2]); with VM_CR.SVMDIS set, setting SVME raises #GP. */
+#define EFER_SVME	 BIT_ULL(12)
+#define CPUID_E1_ECX_SVM BIT_ULL(2)
+
+/*
+ * HostOnly / GuestOnly (PerfEvtSel bits 41:40) in the four combinations,
+ * with EFER.SVME clear and then set, as KVM's selftest svm_pmu_host_guest_test
+ * steps 1, 2 and 5 do (its steps 3-4 need a nested guest: not here). pmutest
+ * runs as the host (or as L1 of a hypervisor offering SVM): with SVME set it
+ * is in host mode, so GuestOnly alone must count nothing. Bare metal and a
+ * guest with SVM run the same code.
+ */
+TEST(amd, hg_only_with_efer_svme, REQ_AMD)
+{
+	struct cpuid_regs r;
+	const uint64_t exact = PMU_ITERS * WORKLOAD_INSNS_PER_ITER;
+
+	arch_cpuid(0x80000001, 0, &r);
+	if (!(r.ecx & CPUID_E1_ECX_SVM))
+		t_skip_return(t, "CPUID.80000001H:ECX.SVM[2] = 0: EFER.SVME cannot be set");
+	uint64_t efer = rdmsr(MSR_IA32_EFER);
+	uint64_t base = run_counter(0, AMD_SEL(0), 0, 2 * PMU_ITERS, false) -
+			run_counter(0, AMD_SEL(0), 0, PMU_ITERS, false);
+	if (base != exact)
+		t_skip_return(t,
+			      "PerfCtr0 counting C0H with HG_ONLY = 00B gave %llu, not %llu: no "
+			      "exact count to compare HostOnly / GuestOnly with "
+			      "(amd.retired_instructions_every_counter checks that)",
+			      (unsigned long long)base, (unsigned long long)exact);
+	for (unsigned svme = 0; svme <= 1; svme++) {
+		uint64_t want = svme ? efer | EFER_SVME : efer & ~EFER_SVME;
+		if (wrmsr_safe(MSR_IA32_EFER, want)) {
+			wrmsr(MSR_IA32_EFER, efer);
+			t_skip_return(t,
+				      "WRMSR IA32_EFER.SVME <- %u raised #GP (SVM disabled: "
+				      "VM_CR.SVMDIS)",
+				      svme);
+		}
+		for (unsigned hg = 0; hg < 4; hg++) {
+			unsigned i = hg % n_ctrs();
+			uint64_t sel = AMD_SEL((uint64_t)hg << 40);
+			uint64_t c1 = run_counter(i, sel, 0, PMU_ITERS, false);
+			uint64_t c2 = run_counter(i, sel, 0, 2 * PMU_ITERS, false);
+			bool counts = !(svme && hg == 1); /* GuestOnly alone, in host mode */
+			expect_eq(t, c2 - c1, counts ? exact : 0,
+				  svme ? RULE_AMD_HG_SVME_HOST : RULE_AMD_HG_NO_SVME,
+				  "PerfCtr%u counting C0H with HostOnly = %u, GuestOnly = %u, "
+				  "EFER.SVME = %u: count(2N) - count(N)",
+				  i, hg >> 1, hg & 1, svme);
+			wrmsr(sel_msr(i), 0);
+		}
+	}
+	wrmsr(MSR_IA32_EFER, efer);
+}

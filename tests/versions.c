@@ -133,6 +133,19 @@ TEST(versions, gp_bitmap_holes_absent, REQ_ARCH_PMU)
 		       l->gp_bitmap);
 }
 
+/* A bit of fixed counter x's IA32_FIXED_CTR_CTRL field (USR, else PMI, else
+ * OS) that no enumeration defines for another counter; 0 when there is none. */
+static uint64_t fixed_field_probe(unsigned x)
+{
+	static const uint64_t bits[] = {FIXED_CTRL_USR, FIXED_CTRL_PMI, FIXED_CTRL_OS};
+	uint64_t defined = caps_fixed_ctrl_high_defined(caps());
+
+	for (unsigned i = 0; i < ARRAY_SIZE(bits); i++)
+		if (!(FIXED_CTRL_FIELD(x, bits[i]) & defined))
+			return FIXED_CTRL_FIELD(x, bits[i]);
+	return 0;
+}
+
 TEST(versions, fixed_counters_exist_as_enumerated, REQ_ARCH_PMU_V2)
 {
 	uint64_t ctrl_ok = 0;
@@ -155,12 +168,19 @@ TEST(versions, fixed_counters_exist_as_enumerated, REQ_ARCH_PMU_V2)
 			      RULE_FIXED_ABSENT, "RDMSR IA32_FIXED_CTR%u (not enumerated)", x);
 		expect_vector(t, wrmsr_safe(MSR_IA32_FIXED_CTR(x), 0), X86_VEC_GP,
 			      RULE_FIXED_ABSENT, "WRMSR IA32_FIXED_CTR%u (not enumerated)", x);
-		/* The USR bit: with PEBS_BASELINE bit 32 + 4i is fixed counter i's
-		 * Adaptive_Record (Vol. 3B 20.9), the OS bit of field 8 + i. */
-		expect_vector(
-		    t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_FIELD(x, FIXED_CTRL_USR)),
-		    X86_VEC_GP, RULE_FIXED_CTRL_RSVD,
-		    "WRMSR IA32_FIXED_CTR_CTRL enabling fixed counter %u (not enumerated)", x);
+		/* An enable bit of the field that nothing else defines: with
+		 * PEBS_BASELINE bit 32 + 4i (the OS bit of field 8 + i) is fixed
+		 * counter i's Adaptive_Record (Vol. 3B 20.9), with
+		 * RDPMC_USR_DISABLE bit 33 + 4i (its USR bit) fixed counter i's
+		 * (caps_fixed_ctrl_high_defined()). */
+		uint64_t probe = fixed_field_probe(x);
+		if (!probe)
+			continue;
+		expect_vector(t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, probe), X86_VEC_GP,
+			      RULE_FIXED_CTRL_RSVD,
+			      "WRMSR IA32_FIXED_CTR_CTRL <- %#llx enabling fixed counter %u (not "
+			      "enumerated)",
+			      (unsigned long long)probe, x);
 	}
 	if (ctrl_ok) {
 		expect_no_fault(t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, ctrl_ok), RULE_FIXED_BITMASK,

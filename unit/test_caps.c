@@ -476,6 +476,62 @@ static void test_leaf23(void)
 	NO_READ_ABOVE_MAX(&f, "max 22H");
 }
 
+/* Sub-leaves 2-5 and EBX[2] (Linux `union cpuid35_eax/ebx`; SDM Vol. 3B
+ * "Auto Counter Reload"; ISE "Architectural PEBS"): each read only when
+ * sub-leaf 0 EAX names it, each register in its own field. */
+static void test_leaf23_subleaves(void)
+{
+	struct fake f;
+	struct caps c;
+
+	/* EAX = 111111B: sub-leaves 0-5; EBX = 111B: UMASK2, EQ, RDPMC user
+	 * disable. Sub-leaf 2: reloadable GP 0xFF fixed 0x7, cause GP 0xF0
+	 * fixed 0x3. Sub-leaf 3: events 0x1FFF. Sub-leaf 4: EBX 0x60000F08.
+	 * Sub-leaf 5: PEBS GP 0xFF, PDIST GP 0x3, PEBS fixed 0x7, PDIST fixed 1. */
+	setup_leaf23(&f, true);
+	fake_set(&f, 0x23, 0, 0x3F, 0x7, 0, 0);
+	fake_set(&f, 0x23, 1, 0xFF, 0x7, 0, 0);
+	fake_set(&f, 0x23, 2, 0xFF, 0x7, 0xF0, 0x3);
+	fake_set(&f, 0x23, 3, 0x1FFF, 0, 0, 0);
+	fake_set(&f, 0x23, 4, 0, 0x60000F08, 0, 0);
+	fake_set(&f, 0x23, 5, 0xFF, 0x3, 0x7, 0x1);
+	c = decode(&f);
+	UNIT_TRUE(c.l23.rdpmc_user_disable, "leaf 23H: EBX[2] RDPMC_USR_DISABLE");
+	UNIT_TRUE(c.l23.acr_valid, "leaf 23H: sub-leaf 2 (ACR) valid");
+	UNIT_EQ(c.l23.acr_gp_reloadable, 0xFF, "leaf 23H ACR: EAX reloadable GP");
+	UNIT_EQ(c.l23.acr_fixed_reloadable, 0x7, "leaf 23H ACR: EBX reloadable fixed");
+	UNIT_EQ(c.l23.acr_gp_cause, 0xF0, "leaf 23H ACR: ECX cause GP");
+	UNIT_EQ(c.l23.acr_fixed_cause, 0x3, "leaf 23H ACR: EDX cause fixed");
+	UNIT_TRUE(c.l23.events_valid && c.l23.events_bitmap == 0x1FFF,
+		  "leaf 23H: sub-leaf 3 EAX events bitmap");
+	UNIT_TRUE(c.l23.pebs_caps_valid && c.l23.pebs_caps == 0x60000F08,
+		  "leaf 23H: sub-leaf 4 EBX arch-PEBS capabilities");
+	UNIT_EQ(c.l23.pebs_gp, 0xFF, "leaf 23H: sub-leaf 5 EAX PEBS GP");
+	UNIT_EQ(c.l23.pdist_gp, 0x3, "leaf 23H: sub-leaf 5 EBX PDIST GP");
+	UNIT_EQ(c.l23.pebs_fixed, 0x7, "leaf 23H: sub-leaf 5 ECX PEBS fixed");
+	UNIT_EQ(c.l23.pdist_fixed, 0x1, "leaf 23H: sub-leaf 5 EDX PDIST fixed");
+	UNIT_TRUE(c.l23.arch_pebs, "leaf 23H: EAX[5:4] = 11B: arch-PEBS enumerated");
+	UNIT_TRUE(!caps_arch_pebs(&c), "arch PEBS: not without PEBS_FMT = 0FH");
+	c.pdcm = true;
+	caps_decode_perf_capabilities(&c, 0x000F00 | PERF_CAP_PEBS_BASELINE);
+	UNIT_TRUE(caps_arch_pebs(&c), "arch PEBS: PEBS_FMT = 0FH and 23H EAX[5:4]");
+	NO_READ_ABOVE_MAX(&f, "leaf 23H sub-leaves");
+
+	/* EAX = 10011B: sub-leaves 1 and 4 only (5 not): the others are not
+	 * asked, arch-PEBS is incomplete, EBX[2] clear. */
+	fake_set(&f, 0x23, 0, 0x13, 0x3, 0, 0);
+	f.nasked = 0;
+	c = decode(&f);
+	UNIT_TRUE(!c.l23.rdpmc_user_disable, "leaf 23H EBX = 3: no RDPMC_USR_DISABLE");
+	UNIT_TRUE(!c.l23.acr_valid && !fake_asked(&f, 0x23, 2), "leaf 23H EAX[2] = 0: no ACR");
+	UNIT_TRUE(!c.l23.events_valid && !fake_asked(&f, 0x23, 3), "EAX[3] = 0: no events");
+	UNIT_TRUE(c.l23.pebs_caps_valid && !c.l23.pebs_counters_valid && !fake_asked(&f, 0x23, 5),
+		  "leaf 23H EAX[5] = 0: sub-leaf 5 not asked");
+	UNIT_TRUE(!c.l23.arch_pebs, "leaf 23H EAX[5:4] = 01B: no arch-PEBS");
+	caps_decode_perf_capabilities(&c, 0x000F00);
+	UNIT_TRUE(!caps_arch_pebs(&c), "arch PEBS: PEBS_FMT = 0FH without 23H EAX[5]");
+}
+
 /* ---- Hybrid, RDT --------------------------------------------------------- */
 
 static void test_hybrid(void)
@@ -526,6 +582,7 @@ static void test_arch_lbr(void)
 		  "arch LBR: EBX[2:0]");
 	UNIT_TRUE(c.arch_lbr.mispredict && c.arch_lbr.timed && c.arch_lbr.branch_type,
 		  "arch LBR: ECX[2:0]");
+	UNIT_EQ(c.arch_lbr.event_logging, 0, "arch LBR: ECX[19:16] = 0, no event logging");
 	UNIT_TRUE(requires_missing(&c, REQ_ARCH_LBR) == NULL, "arch LBR: REQ_ARCH_LBR holds");
 
 	/* Leaf 1CH above the maximum: enumerated, not present, never read. */
@@ -534,6 +591,14 @@ static void test_arch_lbr(void)
 		  "arch LBR: 1CH above CPUID.0H:EAX is not read");
 	UNIT_TRUE(requires_missing(&c, REQ_ARCH_LBR) != NULL, "arch LBR: REQ_ARCH_LBR missing");
 	NO_READ_ABOVE_MAX(&f, "arch LBR");
+
+	/* ECX = F0007H: ECX[19:16] = 1111B, branch counters logged for PMC0-3
+	 * (Linux `cpuid28_ecx.lbr_counters`). */
+	decode_spr_arch_lbr(&f, 0x20, true);
+	fake_set(&f, 0x1C, 0, 0x4000000B, 7, 0xF0007, 0);
+	c = decode(&f);
+	UNIT_EQ(c.arch_lbr.event_logging, 0xF, "arch LBR: ECX[19:16] event logging bitmap");
+	UNIT_TRUE(c.arch_lbr.branch_type, "arch LBR: ECX[2] kept beside ECX[19:16]");
 
 	/* Without the 07H bit leaf 1CH is not asked. */
 	c = decode_spr_arch_lbr(&f, 0x20, false);
@@ -714,6 +779,25 @@ static void test_perf_capabilities(void)
 	UNIT_TRUE(c.perf_cap.perf_metrics, "perf caps: perf metrics");
 	UNIT_TRUE(requires_missing(&c, REQ_PDCM | REQ_FW_WRITE | REQ_PERF_METRICS) == NULL,
 		  "perf caps: PDCM, FW_WRITE, PERF_METRICS hold");
+	UNIT_TRUE(!c.perf_cap.pebs_timing_info && !c.perf_cap.rdpmc_metrics_clear &&
+		      !c.perf_cap.arch_pebs_format && c.perf_cap.undefined_bits == 0,
+		  "perf caps B3C5H: nothing above bit 16");
+
+	/* The fields Linux names above bit 16 (`union perf_capabilities`):
+	 * 17 PEBS_TIMING_INFO, 18 unnamed, 19 RDPMC_METRICS_CLEAR. 0AF5C5H =
+	 * bits 19, 17, 15, 14, 12, 10, 8, 7, 6, 2, 0: PEBS format 5, LBR 5. */
+	caps_decode_perf_capabilities(&c, 0x0AF5C5);
+	UNIT_TRUE(c.perf_cap.pebs_timing_info, "perf caps: bit 17 timed PEBS");
+	UNIT_TRUE(c.perf_cap.rdpmc_metrics_clear, "perf caps: bit 19 RDPMC metrics clear");
+	UNIT_EQ(c.perf_cap.pebs_format, 5, "perf caps: PEBS format 5");
+	UNIT_TRUE(!c.perf_cap.pebs_output_pt, "perf caps: bit 16 clear");
+	UNIT_EQ(c.perf_cap.undefined_bits, 0, "perf caps 0AF5C5H: no undefined bit");
+	/* Bit 18, bit 20 and bit 63: undefined, kept as such. */
+	caps_decode_perf_capabilities(&c, BIT_ULL(63) | BIT_ULL(20) | BIT_ULL(18) | 0x0F00);
+	UNIT_EQ(c.perf_cap.undefined_bits, BIT_ULL(63) | BIT_ULL(20) | BIT_ULL(18),
+		"perf caps: bits 18, 20, 63 undefined");
+	UNIT_TRUE(c.perf_cap.arch_pebs_format && c.perf_cap.pebs_format == 0xF,
+		  "perf caps: PEBS_FMT 0FH = architectural PEBS");
 }
 
 static void test_requires(void)
@@ -918,7 +1002,8 @@ static void test_dump_reader(void)
 	/* Issue 32: the leaves of a pmutest report (CPUID_DUMP_SPARSE_MARK):
 	 * the gaps are unknown leaves, not a cut dump. */
 	rc = load_text(&d,
-		       CPUID_DUMP_SPARSE_MARK ": the leaves of r.ktap\n"
+		       CPUID_DUMP_SPARSE_MARK
+		       ": the leaves of r.ktap\n"
 		       "CPU 0:\n   0x00000000 0x00: eax=0xa ebx=0x0 ecx=0x0 edx=0x0\n"
 		       "   0x0000000a 0x00: eax=0x5 ebx=0x0 ecx=0x0 edx=0x0\n",
 		       err, sizeof(err));
@@ -927,9 +1012,9 @@ static void test_dump_reader(void)
 		  "dump: a pmutest report's leaves load with their gaps unknown");
 	if (rc == 0)
 		cpuid_dump_free(&d);
-	rc = load_text(&d,
-		       "# not the mark\nCPU 0:\n   0x00000000 0x00: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\n",
-		       err, sizeof(err));
+	rc = load_text(
+	    &d, "# not the mark\nCPU 0:\n   0x00000000 0x00: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\n",
+	    err, sizeof(err));
 	UNIT_TRUE(rc != 0, "dump: any other '#' line is still an error");
 	rc = load_text(&d, "CPU 0:\n   0x00000001 0x00: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\n", err,
 		       sizeof(err));
@@ -1176,6 +1261,7 @@ int main(void)
 	test_fixed_counters();
 	test_zeroed_leaf_0a_under_hypervisor();
 	test_leaf23();
+	test_leaf23_subleaves();
 	test_hybrid();
 	test_arch_lbr();
 	test_rdt();

@@ -155,6 +155,19 @@ int main(void)
 	UNIT_EQ(parse(&o, "smp_silent_cpu = 3\n"), 0, "smp_silent_cpu");
 	UNIT_EQ(o.smp_silent_cpu, 3, "CPU 3 gets no SIPI");
 
+	/* vpmu = off | emulated | mediated (issue 29): the host says, the guest reports. */
+	UNIT_EQ(o.vpmu, VPMU_UNTOLD, "default: not told");
+	UNIT_EQ(parse(&o, "vpmu = mediated\n"), 0, "vpmu = mediated");
+	UNIT_EQ(o.vpmu, VPMU_MEDIATED, "mediated");
+	UNIT_EQ(parse(&o, "vpmu = off\n"), 0, "vpmu = off");
+	UNIT_EQ(o.vpmu, VPMU_OFF, "off");
+	UNIT_EQ(parse(&o, "vpmu = passthrough\n"), 1,
+		"a word other than off / emulated / mediated");
+	UNIT_EQ(o.vpmu, VPMU_UNTOLD, "and keeps the default");
+	UNIT_EQ(parse(&o, "vpmu = \n"), 1, "an empty value is an error");
+	UNIT_EQ(strncmp(options_vpmu_text(VPMU_UNTOLD, true), "not told", 8), 0,
+		"a guest that was not told says so");
+
 	/* The kernel command line of a direct boot (options_from_cmdline). */
 	char text[256], ignored[64];
 	size_t n =

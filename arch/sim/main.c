@@ -5,7 +5,8 @@
  *   pmusim [--profile NAME | --cpuid-dump FILE [--cpu N] | --replay REPORT] [--quirk NAME]...
  *          [--config FILE] [--set KEY=VALUE]... [--dumps-dir DIR]
  *          [--perf-capabilities [core=|atom=]VALUE]... [--hypervisor SIGNATURE]
- *   pmusim --list-profiles | --list-quirks | --list-known | --mutation-plan | --help
+ *   pmusim --list-profiles | --list-platforms | --list-quirks | --list-known |
+ *          --mutation-plan | --help
  *
  * Exit status: 0 nothing failed, 1 a check failed, 2 bad usage, 3 the
  * environment broke (RUN_ERROR).
@@ -37,7 +38,8 @@ static void usage(FILE *f)
 	    "              [--quirk NAME]...\n"
 	    "              [--config FILE] [--set KEY=VALUE]... [--dumps-dir DIR]\n"
 	    "              [--perf-capabilities [core=|atom=]VALUE]... [--hypervisor SIGNATURE]\n"
-	    "       pmusim --list-profiles | --list-quirks | --list-known | --mutation-plan | "
+	    "       pmusim --list-profiles | --list-platforms | --list-quirks | --list-known | "
+	    "--mutation-plan | "
 	    "--help\n"
 	    "Runs the pmutest suite on a simulated CPU whose PMU is exactly what the\n"
 	    "profile's CPUID enumerates; --quirk adds a named deviation from the SDM.\n"
@@ -238,6 +240,33 @@ static void print_known_rows(void)
 	}
 }
 
+/* The hypervisor platform models in the matrix (issue 29): each platform
+ * ("platform NAME"), and each quirk observable there that the platform does
+ * not already have ("pquirk QUIRK PLATFORM"): scripts/mutation.sh checks
+ * that such a quirk, added to the hypervisor's own deviations, still fails
+ * a test on some platform. Firmware-state quirks are left to the profiles. */
+static void platform_plan(void)
+{
+	char err[256];
+
+	for (unsigned i = 0; i < sim_profile_count(); i++) {
+		const struct sim_profile *p = sim_profile_at(i);
+		if (!sim_profile_is_platform(p) || p->parts)
+			continue;
+		if (sim_configure(p, NULL, err, sizeof(err)) != SIM_CONFIG_OK)
+			bad_usage("%s", err);
+		struct caps c = g_sim.caps;
+		printf("platform\t%s\n", p->name);
+		for (unsigned q = 0; q < QUIRK_COUNT; q++) {
+			bool own = false;
+			for (unsigned k = 0; k < p->n_quirks; k++)
+				own |= p->quirks[k] == q;
+			if (!own && !quirk_is_firmware(q) && quirk_applicable(q, &c, p))
+				printf("pquirk\t%s\t%s\n", g_quirks[q].name, p->name);
+		}
+	}
+}
+
 static void mutation_plan(void)
 {
 	unsigned np = sim_profile_count();
@@ -285,6 +314,7 @@ static void mutation_plan(void)
 			printf("%s\t%s\t-\n", quirk_is_firmware(q) ? "firmware" : "quirk",
 			       g_quirks[q].name);
 	}
+	platform_plan();
 }
 
 int main(int argc, char **argv)
@@ -295,6 +325,7 @@ int main(int argc, char **argv)
 	unsigned n_perf_caps = 0;
 	bool list_profiles = false, list_quirks = false, list_known = false, plan = false;
 	bool conforming = false, known_rows = false;
+	bool list_platforms = false;
 	static bool quirks[QUIRK_COUNT];
 	char *sets = calloc(1, 1);
 	size_t sets_len = 0;
@@ -303,9 +334,10 @@ int main(int argc, char **argv)
 		const char *name;
 		bool *to;
 	} flag_opts[] = {
-	    {"--list-profiles", &list_profiles}, {"--list-quirks", &list_quirks},
-	    {"--list-known", &list_known},	 {"--mutation-plan", &plan},
-	    {"--conforming", &conforming},	 {"--known-rows", &known_rows},
+	    {"--list-profiles", &list_profiles}, {"--list-platforms", &list_platforms},
+	    {"--list-quirks", &list_quirks},	 {"--list-known", &list_known},
+	    {"--mutation-plan", &plan},		 {"--conforming", &conforming},
+	    {"--known-rows", &known_rows},
 	};
 	const struct {
 		const char *name;
@@ -384,6 +416,12 @@ int main(int argc, char **argv)
 	if (list_profiles) {
 		for (unsigned i = 0; i < sim_profile_count(); i++)
 			printf("%-40s %s\n", sim_profile_at(i)->name, sim_profile_at(i)->desc);
+		return SIM_EXIT_PASS;
+	}
+	if (list_platforms) { /* the hypervisor models and the releases each describes */
+		for (unsigned i = 0; i < sim_platform_count; i++)
+			printf("%-36s %s\n%-36s   describes: %s\n", sim_platforms[i].name,
+			       sim_platforms[i].desc, "", sim_platforms[i].releases);
 		return SIM_EXIT_PASS;
 	}
 	if (plan) {

@@ -518,6 +518,43 @@ static bool unavailable_arch_event(uint64_t sel)
 	return false;
 }
 
+/* The bits the 2023-2026 parts define, as the documents describe them and
+ * independently of the suite's reading (issue 27): BR_CNTR (35) on PMCi
+ * when CPUID.(1CH,0):ECX[16 + i] (Linux 33744916196b, `lbr_counters`, one
+ * bit per PMC0-3), RDPMC_USR_DISABLE (37) on every counter when
+ * CPUID.(23H,0):EBX[2] (Linux 59af95e028d4). */
+uint64_t sim_evtsel_new_bits(unsigned i)
+{
+	const struct caps *c = &g_sim.caps;
+	uint64_t bits = 0;
+
+	if (c->arch_lbr.present && i < 4 && (c->arch_lbr.event_logging >> i) & 1)
+		bits |= PERFEVTSEL_BR_CNTR;
+	if (c->l23.present && c->l23.rdpmc_user_disable)
+		bits |= PERFEVTSEL_RDPMC_USR_DISABLE;
+	return bits;
+}
+
+/* Xen's vpmu=ipc / vpmu=arch event filter (core2_vpmu_do_wrmsr(),
+ * xen/arch/x86/cpu/vpmu_intel.c): bits 15:0 of every IA32_PERFEVTSELx write,
+ * enabled or not (0 included), must be one of its listed encodings. */
+static bool xen_event_blocked(uint64_t sel)
+{
+	static const uint16_t ipc[] = {0x003C, 0x013C, 0x00C0};
+	static const uint16_t arch[] = {0x4F2E, 0x412E, 0x00C4, 0x00C5};
+	uint16_t ue = (uint16_t)(sel & 0xFFFF);
+
+	if (!quirk(Q_XEN_IPC_ONLY) && !quirk(Q_XEN_ARCH_ONLY))
+		return false;
+	for (unsigned i = 0; i < ARRAY_SIZE(ipc); i++)
+		if (ue == ipc[i])
+			return false;
+	for (unsigned i = 0; quirk(Q_XEN_ARCH_ONLY) && i < ARRAY_SIZE(arch); i++)
+		if (ue == arch[i])
+			return false;
+	return true;
+}
+
 /* IA32_PERFEVTSELi's reserved bits: the high half as caps.c reads the SDM
  * (caps_evtsel_high_reserved), AnyThread (21) unless version 3 allows it. */
 static uint64_t evtsel_reserved(unsigned i)
@@ -533,7 +570,9 @@ static uint64_t evtsel_reserved(unsigned i)
 		res &= ~PERFEVTSEL_IN_TXCP;
 	if (!g_sim.anythread_ok)
 		res |= PERFEVTSEL_ANY;
-	return res;
+	if (quirk(Q_EVTSEL_NEW_BITS_REJECTED))
+		return res | PERFEVTSEL_BR_CNTR | PERFEVTSEL_RDPMC_USR_DISABLE;
+	return res & ~sim_evtsel_new_bits(i);
 }
 
 static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
@@ -578,6 +617,8 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 		if ((v & evtsel_reserved(i)) && !quirk(Q_EVTSEL_RESERVED))
 			return SIM_MSR_GP;
 		if (quirk(Q_EVTSEL_UNAVAIL_GP) && unavailable_arch_event(v))
+			return SIM_MSR_GP;
+		if (xen_event_blocked(v))
 			return SIM_MSR_GP;
 		P->evtsel[i] = v;
 		P->gp_last[i] = false;

@@ -144,6 +144,29 @@ const struct sim_segment sim_segments[] = {
 		    [EV_BRANCHES] = {[10] = 1, [19] = 1},
 		},
 	},
+    /* Erratum SRF7 (kvm-unit-tests 3ffdf39c): VMENTRY/VMEXIT overcount
+     * Instructions Retired and, up to Sierra Forest, Branch Instructions
+     * Retired; one more of each where the intercepted instruction retires. */
+    [SEG_INTERCEPT_EXIT_OVERCOUNT] =
+	{
+	    .cycles = 20,
+	    .ev =
+		{
+		    [EV_INSNS] = {2, [10] = 2, [19] = 3},
+		    [EV_INTERCEPTED] = {[10] = 1},
+		    [EV_BRANCHES] = {[10] = 1, [19] = 1},
+		},
+	},
+    [SEG_INTERCEPT_EXIT_OVERCOUNT_INSNS] =
+	{
+	    .cycles = 20,
+	    .ev =
+		{
+		    [EV_INSNS] = {2, [10] = 2, [19] = 3},
+		    [EV_INTERCEPTED] = {[10] = 1},
+		    [EV_BRANCHES] = {[19] = 1},
+		},
+	},
     /* The three MOVs that load the closing WRMSR. */
     [SEG_INTERCEPT_CLOSE] =
 	{

@@ -289,8 +289,12 @@ static const struct {
 #define MAX_DUMPS 64
 static struct sim_profile dumps[MAX_DUMPS];
 static unsigned n_dumps;
+/* The generations of issue 27 (generations.c), on their dumps. */
+#define MAX_GENERATIONS 16
+static struct sim_profile generations[MAX_GENERATIONS];
+static unsigned n_generations;
 /* Platform models (platforms.c), on their host dumps; listed last. */
-#define MAX_PLATFORMS 8
+#define MAX_PLATFORMS 16
 static struct sim_profile platforms[MAX_PLATFORMS];
 static unsigned n_platforms;
 const char *g_sim_dumps_dir;
@@ -298,6 +302,20 @@ const char *g_sim_dumps_dir;
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(((const struct sim_profile *)a)->name, ((const struct sim_profile *)b)->name);
+}
+
+/* dir/file, allocated, when that file is readable; NULL otherwise. */
+static char *readable_dump(const char *dir, const char *file)
+{
+	char *path = malloc(strlen(dir) + strlen(file) + 2);
+
+	if (!path)
+		exit(3);
+	sprintf(path, "%s/%s", dir, file);
+	if (access(path, R_OK) == 0)
+		return path;
+	free(path);
+	return NULL;
 }
 
 void sim_load_profiles(const char *dir)
@@ -328,16 +346,25 @@ void sim_load_profiles(const char *dir)
 	}
 	closedir(d);
 	qsort(dumps, n_dumps, sizeof(dumps[0]), cmp_name);
+	for (unsigned i = 0; i < sim_generation_count && n_generations < MAX_GENERATIONS; i++) {
+		const struct sim_generation *g = &sim_generations[i];
+		char *path = readable_dump(dir, g->dump);
+		if (!path)
+			continue; /* no such dump here: no such profile */
+		generations[n_generations++] = (struct sim_profile){
+		    .name = g->name,
+		    .desc = g->desc,
+		    .dump_path = path,
+		    .entries = g->overrides,
+		    .n_entries = g->n_overrides,
+		    .perf_capabilities = g->perf_capabilities,
+		};
+	}
 	for (unsigned i = 0; i < sim_platform_count && n_platforms < MAX_PLATFORMS; i++) {
 		const struct sim_platform *pl = &sim_platforms[i];
-		char *path = malloc(strlen(dir) + strlen(pl->host_dump) + 2);
+		char *path = readable_dump(dir, pl->host_dump);
 		if (!path)
-			exit(3);
-		sprintf(path, "%s/%s", dir, pl->host_dump);
-		if (access(path, R_OK) != 0) {
-			free(path); /* no host dump here: no such platform */
-			continue;
-		}
+			continue; /* no host dump here: no such platform */
 		platforms[n_platforms++] = (struct sim_profile){
 		    .name = pl->name,
 		    .desc = pl->desc,
@@ -378,9 +405,9 @@ static const struct sim_profile *machine_at(unsigned i);
 
 unsigned sim_profile_count(void)
 {
-	unsigned n = ARRAY_SIZE(builtins) + n_dumps + n_platforms;
+	unsigned n = ARRAY_SIZE(builtins) + n_dumps + n_generations + n_platforms;
 
-	while (machine_at(n - ARRAY_SIZE(builtins) - n_dumps - n_platforms))
+	while (machine_at(n - ARRAY_SIZE(builtins) - n_dumps - n_generations - n_platforms))
 		n++;
 	return n;
 }
@@ -421,6 +448,9 @@ const struct sim_profile *sim_profile_at(unsigned i)
 	if (i < n_dumps)
 		return &dumps[i];
 	i -= n_dumps;
+	if (i < n_generations)
+		return &generations[i];
+	i -= n_generations;
 	if (i < n_platforms)
 		return &platforms[i];
 	return machine_at(i - n_platforms);

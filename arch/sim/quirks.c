@@ -462,6 +462,37 @@ static bool on_branch_event(const struct caps *c, const struct sim_profile *p)
 	return arch_version_at_least(c, 1) && c->pm.event_available[ARCH_EVENT_BRANCHES];
 }
 
+/* Issue 27: timed PEBS (PERF_CAPABILITIES[17]) with adaptive records. */
+static bool on_pebs_timed(const struct caps *c, const struct sim_profile *p)
+{
+	return on_pebs_baseline(c, p) && c->perf_cap.pebs_timing_info;
+}
+
+/* PEBS format 5 or later (the 32 + 16 reset fields) with a fixed counter. */
+static bool on_pebs_fmt5_fixed(const struct caps *c, const struct sim_profile *p)
+{
+	return on_pebs_baseline_fixed(c, p) && c->perf_cap.pebs_format >= 5;
+}
+
+/* IA32_PERFEVTSELx bit 35 or 37 enumerated. */
+static bool on_evtsel_new_bits(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && ((c->arch_lbr.present && c->arch_lbr.event_logging) ||
+					       (c->l23.present && c->l23.rdpmc_user_disable));
+}
+
+/* Instructions Retired, and with it Branch Instructions Retired, available
+ * (the SRF7 overcount rows). */
+static bool on_instructions_event(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && c->pm.event_available[ARCH_EVENT_INSTRUCTIONS];
+}
+
+static bool on_instructions_and_branches(const struct caps *c, const struct sim_profile *p)
+{
+	return on_instructions_event(c, p) && c->pm.event_available[ARCH_EVENT_BRANCHES];
+}
+
 /* ---- The table ------------------------------------------------------------ */
 
 const struct quirk_desc g_quirks[QUIRK_COUNT] = {

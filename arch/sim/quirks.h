@@ -624,7 +624,60 @@
 	      "whatever enable_vmware_backdoor says; on Intel RDPMC exits before the #GP check "   \
 	      "(kvm_pmu_check_rdpmc_early(); kernel/known.c kvm-vmware-backdoor-pmcs)",            \
 	      "RDPMC ECX = 10000H, 10001H, 10002H return the host TSC, boot time and apparent "    \
-	      "time in ns instead of #GP(0)")
+	      "time in ns instead of #GP(0)")                                                      \
+	/* ---- issue 27: the 2023-2026 parts ---- */                                              \
+	QUIRK(Q_PEBS_TIMED_GROUPS_HIGH, "pebs-timed-groups-in-latency", on_pebs_timed,             \
+	      "hypothetical (a timed-PEBS part writing the groups where the latency goes)",        \
+	      "with PEBS_TIMING_INFO the record format field [31:0] is 0 and the groups are "      \
+	      "written at [47:32]")                                                                \
+	QUIRK(Q_PEBS_RESET_FMT4_LAYOUT, "pebs-reset-format4-layout", on_pebs_fmt5_fixed,           \
+	      "hypothetical (the layout before PEBS format 5, Linux 2145e77fecfb)",                \
+	      "on a PEBS format 5+ part the fixed counters' reset values are read at DS reset "    \
+	      "field 8 + i instead of 32 + i")                                                     \
+	QUIRK(Q_EVTSEL_NEW_BITS_REJECTED, "evtsel-br-cntr-usr-disable-rejected",                   \
+	      on_evtsel_new_bits,                                                                  \
+	      "hypothetical (a VMM or CPU predating CPUID.(1CH,0):ECX[19:16] / (23H,0):EBX[2])",   \
+	      "IA32_PERFEVTSELx bits 35 (BR_CNTR) and 37 (RDPMC_USR_DISABLE) raise #GP(0) "        \
+	      "where CPUID enumerates them")                                                       \
+	QUIRK(Q_ATOM_VMEXIT_OVERCOUNT, "atom-vmexit-overcount", on_instructions_and_branches,      \
+	      "Sierra Forest and earlier Atom servers, erratum SRF7 (kvm-unit-tests 3ffdf39c; "    \
+	      "kernel/known.c atom-srf7-vmexit-overcount)",                                        \
+	      "each VM exit and entry of an intercepted instruction counts one more instruction "  \
+	      "retired and one more branch retired")                                               \
+	QUIRK(Q_CWF_VMEXIT_INSN_OVERCOUNT, "cwf-vmexit-insn-overcount", on_instructions_event,     \
+	      "Clearwater Forest, erratum SRF7 as kvm-unit-tests 3ffdf39c applies it there "       \
+	      "(kernel/known.c cwf-vmexit-insn-overcount)",                                        \
+	      "each VM exit and entry of an intercepted instruction counts one more instruction "  \
+	      "retired")                                                                           \
+	/* ---- Hypervisors as of 2026 (platforms.c: mediated KVM, Firecracker, Xen) ---- */       \
+	QUIRK(Q_KVM_AMD_MEDIATED_SEL_DROPPED, "kvm-amd-mediated-evtsel-bits-dropped", on_amd,      \
+	      "KVM mediated vPMU, Linux 7.0: PerfEvtSel stays intercepted; amd_pmu_set_msr() "     \
+	      "(svm/pmu.c) clears pmu->reserved_bits (HostOnly / GuestOnly included) and "         \
+	      "a2f4ba534cc5 'Always stuff GuestOnly=1,HostOnly=0 for mediated PMCs on AMD' "       \
+	      "loads eventsel_hw with them; the counters and PerfCntrGlobal* are passed through",  \
+	      "PerfEvtSel writes drop bits 19, 21 and 63:36 (HostOnly / GuestOnly included) "      \
+	      "without #GP; PerfCntrGlobal* MSRs are the hardware's")                              \
+	QUIRK(Q_XEN_IPC_ONLY, "xen-vpmu-ipc-events-only", on_arch_pmu,                             \
+	      "Xen vpmu=ipc: core2_vpmu_do_wrmsr() (xen/arch/x86/cpu/vpmu_intel.c) refuses an "    \
+	      "IA32_PERFEVTSELx write whose bits 15:0 are not 003CH, 00C0H or 013CH, enabled or "  \
+	      "not (XENPMU_FEATURE_IPC_ONLY); the refusal is the guest's #GP",                     \
+	      "WRMSR IA32_PERFEVTSELx with an event other than core cycles, instructions "         \
+	      "retired or reference cycles (0 included) raises #GP(0)")                            \
+	QUIRK(Q_XEN_ARCH_ONLY, "xen-vpmu-arch-events-only", on_arch_pmu,                           \
+	      "Xen vpmu=arch: core2_vpmu_do_wrmsr() (xen/arch/x86/cpu/vpmu_intel.c) refuses an "   \
+	      "IA32_PERFEVTSELx write whose bits 15:0 are not one of the first seven "             \
+	      "architectural events, enabled or not (XENPMU_FEATURE_ARCH_ONLY): the guest's #GP",  \
+	      "WRMSR IA32_PERFEVTSELx with an event other than the first seven architectural "     \
+	      "events (0 included) raises #GP(0)")                                                 \
+	QUIRK(Q_AMD_HG_NOTHING_NO_SVME, "amd-hg-only-counts-nothing-without-svme", on_amd,         \
+	      "Family 15h as Linux 1018faa6cf23 ('perf/x86/kvm: Fix Host-Only/Guest-Only "         \
+	      "counting with SVM disabled') describes it",                                         \
+	      "with EFER.SVME = 0 a counter with HostOnly or GuestOnly (not both) set counts "     \
+	      "nothing")                                                                           \
+	QUIRK(Q_AMD_HG_SVME_IGNORED, "amd-guest-only-counts-in-host-mode", on_amd,                 \
+	      "hypothetical on hardware; what a vPMU that drops HostOnly / GuestOnly (KVM "        \
+	      "amd_pmu_set_msr()) shows a guest that sets EFER.SVME",                              \
+	      "with EFER.SVME = 1 outside a guest, GuestOnly (01B) counts like 00B")
 
 enum quirk {
 #define QUIRK(id, name, applies, where, desc) id,

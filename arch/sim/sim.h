@@ -44,7 +44,8 @@ struct sim_cpuid_entry {
 struct sim_profile {
 	const char *name;
 	const char *desc;
-	/* Built-in profiles: a table; dump profiles: a file. */
+	/* Built-in profiles: a table; dump profiles: a file, and in `entries`
+	 * the leaves that replace the file's (generations.c). */
 	const struct sim_cpuid_entry *entries;
 	unsigned n_entries;
 	const char *dump_path; /* NULL for built-ins */
@@ -71,6 +72,7 @@ struct sim_machine_part {
  * profile, but not a conforming one: the mutation matrix leaves it out. */
 struct sim_platform {
 	const char *name, *desc;
+	const char *releases;  /* the hypervisor releases the model describes */
 	const char *host_dump; /* a file of the dumps directory */
 	void (*guest_cpuid)(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 	uint64_t perf_capabilities;
@@ -78,6 +80,19 @@ struct sim_platform {
 	unsigned n_quirks;
 };
 extern const struct sim_platform sim_platforms[];
+
+/* A CPU generation (generations.c, issue 27): a dump of the dumps directory
+ * and the leaves that replace the dump's, with the part's
+ * IA32_PERF_CAPABILITIES. A conforming profile like any other. */
+struct sim_generation {
+	const char *name, *desc;
+	const char *dump; /* a file of the dumps directory */
+	const struct sim_cpuid_entry *overrides;
+	unsigned n_overrides;
+	uint64_t perf_capabilities;
+};
+extern const struct sim_generation sim_generations[];
+extern const unsigned sim_generation_count;
 extern const unsigned sim_platform_count;
 
 static inline bool sim_profile_is_platform(const struct sim_profile *p)
@@ -135,6 +150,11 @@ enum {
 	 * branch (SEG_INSN, SEG_INTERCEPT_ITER of CPUID otherwise). */
 	SEG_CPUID_AS_BRANCH,
 	SEG_INTERCEPT_CPUID_AS_BRANCH,
+	/* Issue 27, Atom erratum SRF7: the VM exit and entry of an intercepted
+	 * instruction add one instruction (and one branch, before Clearwater
+	 * Forest) to SEG_INTERCEPT_ITER. */
+	SEG_INTERCEPT_EXIT_OVERCOUNT,
+	SEG_INTERCEPT_EXIT_OVERCOUNT_INSNS,
 	SEG_COUNT
 };
 extern const struct sim_segment sim_segments[]; /* SEG_COUNT rows */
@@ -188,6 +208,7 @@ struct sim_pmu {
 	bool amd_last[SIM_MAX_AMD_CORE];
 	uint64_t amd_lctr[4], amd_lsel[4]; /* only with Q_AMD_NOT_ALIASED */
 	uint64_t amd_global_ctl, amd_global_status;
+	bool amd_svme; /* EFER.SVME (amd.c): HostOnly / GuestOnly apply */
 	/* Nehalem uncore: one per package, every CPU sees the same (smp.c) */
 	struct sim_uncore {
 		uint64_t pmc[UNCORE_NUM_GP], sel[UNCORE_NUM_GP];
@@ -243,7 +264,7 @@ struct sim_cpu {
 	uint64_t fixed_ctrl_valid, global_ctrl_valid;
 	uint64_t status_reset_valid, status_set_valid;
 	uint64_t perf_cap;
-	bool cpuid_limited; /* IA32_MISC_ENABLE[22] Limit CPUID Maxval set */
+	bool cpuid_limited;	 /* IA32_MISC_ENABLE[22] Limit CPUID Maxval set */
 	uint64_t perf_cap_value; /* IA32_PERF_CAPABILITIES this CPU reads with PDCM */
 
 	/* architectural state */
@@ -343,6 +364,9 @@ unsigned sim_dump_cpu_count(const char *path, char *err, unsigned errlen);
 unsigned sim_dump_cpu_number(unsigned index);
 /* IA32_PERF_CAPABILITIES for every CPU (CORE_TYPE_NONE) or one core type. */
 void sim_set_perf_capabilities(enum core_type t, uint64_t value);
+/* IA32_PERFEVTSELi bits defined since 2023 (pmu_arch.c): BR_CNTR, RDPMC
+ * user disable, where their enumeration says so. */
+uint64_t sim_evtsel_new_bits(unsigned i);
 /* Make c the running CPU (state the CPUs share moves with it). */
 void sim_switch_cpu(struct sim_cpu *c);
 /* An interrupt request raised on CPU `to` while another runs: `to` is
