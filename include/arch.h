@@ -92,7 +92,9 @@ void arch_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 bool arch_cpuid_known(uint32_t leaf, uint32_t subleaf);
 
 /* Probes, callable at any CPL (a fault at CPL > 0 is returned the same way).
- * Each returns the vector raised (0 when none). */
+ * Each returns the vector raised (0 when none). At CPL 0 each access, and
+ * each of rdmsr()/wrmsr() below, is also handed to the kernel's access trace
+ * (kernel/trace.h: trace_access()), on the machine and the simulator alike. */
 int rdmsr_safe(uint32_t msr, uint64_t *val);
 int wrmsr_safe(uint32_t msr, uint64_t val);
 

@@ -6,6 +6,7 @@
 #include "arch.h"
 #include "kstring.h"
 #include "ktap.h"
+#include "trace.h"
 #include "runner_internal.h"
 #include "screen.h"
 #include "test.h"
@@ -73,6 +74,8 @@ static void report(struct t *t, bool ok, const char *expected, const char *actua
 	ktap_diag(t->w, "  rule:     %s", rule ? rule : "(none given)");
 	if (k)
 		ktap_diag(t->w, "  known:    %s (%s): %s", k->id, k->what, k->source);
+	if (t->trace && t->failures <= TRACE_FAILS_SHOWN)
+		trace_print_ring(); /* the accesses that led to it */
 	screen_failure(desc, expected, actual, rule);
 	if (t->failures == T_MAX_FAIL_DIAGS)
 		ktap_diag(t->w, "(further failures of this test are counted, not shown)");

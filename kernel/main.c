@@ -50,6 +50,36 @@ static unsigned read_options(struct options *o, const struct boot_info *bi, unsi
 	return errors;
 }
 
+/* The options as given, one `# option:` line per setting (comments and blank
+ * lines left out, at most 64 lines of 160 characters): what `pmusim
+ * --replay` runs again. Bytes outside printable ASCII are shown as '?'. */
+static void report_options(const struct boot_info *bi)
+{
+	const char *p = bi->config_text, *end = p ? p + bi->config_len : NULL;
+	unsigned lines = 0;
+
+	while (p && p < end && lines < 64) {
+		const char *e = p;
+		while (e < end && *e != '\n')
+			e++;
+		char line[161];
+		size_t n = 0;
+		for (const char *q = p; q < e && *q != '#' && n < sizeof(line) - 1; q++)
+			line[n++] = (*q >= 0x20 && *q < 0x7F) ? *q : '?';
+		while (n && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '?'))
+			n--;
+		line[n] = 0;
+		size_t lead = 0;
+		while (line[lead] == ' ')
+			lead++;
+		if (line[lead]) {
+			ktap_diag(&g_ktap, "option: %s", line + lead);
+			lines++;
+		}
+		p = e + 1;
+	}
+}
+
 /* The SecureBoot variable as the loader read it (NULL: not read). */
 static const char *secure_boot_text(enum boot_secure_boot sb)
 {
@@ -143,6 +173,7 @@ void kernel_main(const struct boot_info *bi)
 	char selection[3 * OPT_MAX_NAMES * OPT_NAME_LEN / 4];
 	options_describe_selection(&opts, selection, sizeof(selection));
 	ktap_diag(&g_ktap, "selection: %s", selection);
+	report_options(bi);
 	cpus_report(&opts);
 	fw_state_report();
 	/* A CPUID no processor can have (caps_absurd), on any CPU: no test could

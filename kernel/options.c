@@ -13,6 +13,7 @@ void options_defaults(struct options *o)
 	o->save_report = true;
 	o->known = true;
 	o->smp_silent_cpu = OPT_NO_CPU;
+	o->trace = 1;
 }
 
 struct span {
@@ -223,13 +224,17 @@ static const struct option_desc {
     {"known", OPTION_FLAG, offsetof(struct options, known), 0, 1},
     {"cpus", OPTION_CPUS, 0, 0, 0},
     {"smp_silent_cpu", OPTION_UINT, offsetof(struct options, smp_silent_cpu), 0, OPT_MAX_CPUS - 1},
+    {"trace", OPTION_UINT, offsetof(struct options, trace), 0, 2},
+    {"trace_from", OPTION_UINT, offsetof(struct options, trace_from), 0, 0xFFFFFFFFu},
     {"vpmu", OPTION_VPMU, offsetof(struct options, vpmu), 0, 0},
 };
 
 /* OPTION_UINT stores through a uint32_t: the fields it names are that wide. */
 _Static_assert(sizeof(((struct options *)0)->verbose) == sizeof(uint32_t) &&
 		   sizeof(((struct options *)0)->timeout_ms) == sizeof(uint32_t) &&
-		   sizeof(((struct options *)0)->smp_silent_cpu) == sizeof(uint32_t),
+		   sizeof(((struct options *)0)->smp_silent_cpu) == sizeof(uint32_t) &&
+		   sizeof(((struct options *)0)->trace) == sizeof(uint32_t) &&
+		   sizeof(((struct options *)0)->trace_from) == sizeof(uint32_t),
 	       "OPTION_UINT fields are 32-bit");
 
 static void fail_unknown(struct parser *ps, struct span key)

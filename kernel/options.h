@@ -22,6 +22,11 @@
  *                               PMU configuration), or a list: 0, 2-5
  *   smp_silent_cpu = 3          test hook: CPU 3 gets INIT but no Start-Up
  *                               IPI, so it never answers (default: none)
+ *   trace = 0..2                the access trace (kernel/trace.h): 0 none,
+ *                               1 under each failed check (default), 2 also
+ *                               every test's first accesses (explain)
+ *   trace_from = 512            trace = 2 prints accesses from this number
+ *                               of the test on (default 0)
  *   vpmu = mediated             what the host says the guest's vPMU is: off,
  *                               emulated or mediated (scripts/run.sh reads
  *                               the host's KVM parameters); the report header
@@ -66,6 +71,8 @@ struct options {
 	enum cpus_mode { CPUS_ALL, CPUS_PER_CONFIG, CPUS_LIST } cpus_mode;
 	uint64_t cpus_list[OPT_MAX_CPUS / 64]; /* CPUS_LIST: bit n = CPU n */
 	uint32_t smp_silent_cpu;	       /* OPT_NO_CPU: none */
+	uint32_t trace;			       /* kernel/trace.h: 0, 1 or 2 */
+	uint32_t trace_from;		       /* trace = 2: the first access shown */
 	/* The vPMU the host says the guest has (issue 29). */
 	enum vpmu_mode { VPMU_UNTOLD, VPMU_OFF, VPMU_EMULATED, VPMU_MEDIATED } vpmu;
 };

@@ -26,6 +26,7 @@
 #include "requires.h"
 #include "runner_internal.h"
 #include "screen.h"
+#include "trace.h"
 
 #include "../tests/rules.h"
 
@@ -246,7 +247,9 @@ void kernel_emergency_summary(const char *why)
 static void run_fn(void *arg)
 {
 	struct t *t = arg;
+	trace_begin(t->trace >= 2, t->trace_from);
 	t->desc->fn(t);
+	trace_end();
 }
 
 /* The CPU the suites run on now. */
@@ -363,6 +366,8 @@ again:;
 	t.verbose = o->verbose;
 	t.strict = o->strict;
 	t.known = o->known;
+	t.trace = o->trace;
+	t.trace_from = o->trace_from;
 
 	struct arch_exception ex;
 	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;
@@ -370,6 +375,11 @@ again:;
 	unsigned smi_before = pmu_smi_windows();
 	enum arch_guard_result rc = arch_run_on_cpu(run_cpu, run_fn, &t, timeout, &ex);
 	live_test = NULL;
+	trace_end(); /* also when the test was abandoned */
+	if (t.trace >= 2) {
+		ktap_diag(w, "trace log: the test's accesses from number %u", t.trace_from);
+		trace_print_log();
+	}
 	if (pmu_smi_windows() != smi_before)
 		ktap_diag(w,
 			  "smi: %u counting window(s) of this test saw an SMI (MSR_SMI_COUNT "

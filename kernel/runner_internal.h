@@ -14,8 +14,10 @@ struct t {
 	const struct test_desc *desc;
 	struct ktap_writer *w;
 	unsigned verbose;
-	bool strict; /* options: inferred rules are checks */
-	bool known;  /* options: consult the known-deviations table */
+	bool strict;	     /* options: inferred rules are checks */
+	bool known;	     /* options: consult the known-deviations table */
+	unsigned trace;	     /* options: kernel/trace.h, 0 none */
+	uint32_t trace_from; /* options: trace = 2 shows accesses from this one */
 	unsigned long long checks;
 	unsigned failures;
 	unsigned known_failures; /* failures the known-deviations table explains */

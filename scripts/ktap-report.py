@@ -75,6 +75,7 @@ import ktapdiff  # noqa: E402
 import ktaphtml  # noqa: E402
 import ktapkcidb  # noqa: E402
 import ktaplib  # noqa: E402
+import ktapreplay  # noqa: E402
 
 
 class UsageError(Exception):
@@ -538,8 +539,11 @@ def main(argv):
     c.add_argument("-v", "--verbose", action="store_true", help="also list the matching tests")
     c.add_argument("--list-skips", action="store_true",
                    help="list each skip the file does not name (default: their number)")
+    ktapreplay.add_parsers(sub)  # explain, bugreport (issue 32)
     args = p.parse_args(argv)
     try:
+        if args.cmd in ktapreplay.COMMANDS:
+            return ktapreplay.run(args, emit, UsageError)
         if args.cmd in ("html", "diff", "kcidb"):
             rc = {"html": cmd_html, "diff": cmd_diff, "kcidb": cmd_kcidb}[args.cmd](args)
             return rc if flush_stdout() else 2

@@ -412,6 +412,9 @@ run_step sim-kvm-intel sim_platform kvm-intel-sapphirerapids tests/expectations/
 run_step sim-kvm-intel-pmu-off sim_platform kvm-intel-sapphirerapids-pmu-off \
 	tests/expectations/qemu-kvm-intel-pmu-off.txt
 run_step sim-kvm-amd sim_platform kvm-amd-zen4 tests/expectations/qemu-kvm-amd.txt
+# Issue 32: every report replays to the same results (profiles, platforms,
+# corpus sample, the real-KVM log of tests/data/); explain and bugreport.
+run_step sim-replay scripts/test-replay.sh
 run_step qemu-tcg qemu_run qemu-tcg "" tests/expectations/qemu-tcg.txt
 run_step qemu-tcg-skylake qemu_run qemu-tcg-skylake "" tests/expectations/qemu-tcg-skylake-client.txt --cpu Skylake-Client
 run_step qemu-usb-stick scripts/test-stick.sh

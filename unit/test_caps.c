@@ -999,6 +999,23 @@ static void test_dump_reader(void)
 		       err, sizeof(err));
 	UNIT_TRUE(rc != 0 && strstr(err, "lacks leaf 0x2"),
 		  "dump: a dump cut below its maximum leaf is an error");
+	/* Issue 32: the leaves of a pmutest report (CPUID_DUMP_SPARSE_MARK):
+	 * the gaps are unknown leaves, not a cut dump. */
+	rc = load_text(&d,
+		       CPUID_DUMP_SPARSE_MARK
+		       ": the leaves of r.ktap\n"
+		       "CPU 0:\n   0x00000000 0x00: eax=0xa ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x0000000a 0x00: eax=0x5 ebx=0x0 ecx=0x0 edx=0x0\n",
+		       err, sizeof(err));
+	UNIT_TRUE(rc == 0 && cpuid_dump_lookup(&d, 0, 0xA, 0, &r) && r.eax == 5 &&
+		      !cpuid_dump_lookup(&d, 0, 0x2, 0, &r),
+		  "dump: a pmutest report's leaves load with their gaps unknown");
+	if (rc == 0)
+		cpuid_dump_free(&d);
+	rc = load_text(
+	    &d, "# not the mark\nCPU 0:\n   0x00000000 0x00: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\n",
+	    err, sizeof(err));
+	UNIT_TRUE(rc != 0, "dump: any other '#' line is still an error");
 	rc = load_text(&d, "CPU 0:\n   0x00000001 0x00: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\n", err,
 		       sizeof(err));
 	UNIT_TRUE(rc != 0 && strstr(err, "no leaf 0"), "dump: a dump without leaf 0 is an error");

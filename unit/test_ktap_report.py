@@ -897,6 +897,97 @@ class ScreenshotCheck(unittest.TestCase):
         self.assertEqual(self.results(page, "FAIL"), [True, True])
         self.assertEqual(self.results(page, "PASS"), [True, False])
 
+# ---- issue 32: explain and bugreport (scripts/ktapreplay.py) ----------------
+
+import ktapreplay  # noqa: E402
+
+TRACED = GOOD.replace("""    #   actual:   no exception
+    not ok 2 type_space""", """    #   actual:   no exception
+    #   rule:     SDM Vol.2B RDPMC
+    # trace: 3 wrmsr 0x186 0x43003c ok
+    # trace: 4 rdpmc 0x10000 0 ok
+    not ok 2 type_space""").replace("# caps: architectural PMU version 5\n", """# caps: architectural PMU version 5
+# option: suites = rdpmc
+# cpu 0: APIC ID 0: online, PMU configuration 1
+# cpuid: config 1: 0x00000000 0x00: eax=0x0000000a ebx=0x756e6547 ecx=0x6c65746e edx=0x49656e69
+# msr: config 1: IA32_PERF_CAPABILITIES (345H) = 0xf4c5
+""")
+PMUSIM_BIN = os.path.join(HERE, "..", "build", "host", "pmusim")
+
+
+class Replay(unittest.TestCase):
+    def test_trace_lines_and_first_difference(self):
+        run = ktaplib.parse(TRACED)
+        t = [x for x in run.tests() if x.name == "type_space"][0]
+        acc = ktapreplay.accesses(t)
+        self.assertEqual(acc[4], ("rdpmc", "0x10000", "0", "ok"))
+        self.assertEqual(ktapreplay.accesses(t, log_only=True), {})
+        conforming = {3: ("wrmsr", "0x186", "0x43003c", "ok"), 4: ("rdpmc", "0x10000", "0", "#GP")}
+        self.assertEqual(ktapreplay.first_difference(acc, conforming),
+                         (4, acc[4], conforming[4]))
+        self.assertIsNone(ktapreplay.first_difference(acc, {4: acc[4]}))
+        self.assertIsNone(ktapreplay.first_difference(acc, {}))
+
+    def test_bugreport(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            log, md = write(tmp, "r.ktap", TRACED), os.path.join(tmp, "r.md")
+            rc, out, err = run_cli("bugreport", log, "-o", md)
+            self.assertEqual((rc, err), (0, ""))
+            text = open(md).read()
+            for want in ("**Verdict: FAIL**", "### rdpmc.type_space: fail", "- expected: #GP(0)",
+                         "- rule: SDM Vol.2B RDPMC", "trace: 4 rdpmc 0x10000 0 ok",
+                         "cpuid: config 1: 0x00000000 0x00: eax=0x0000000a",
+                         "build/host/pmusim --replay r.ktap", "## What this text holds"):
+                self.assertIn(want, text)
+
+    def test_broken_logs_one_line_exit_2(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, text in (("cut", TRACED[:400]), ("notktap", "hello\n"), ("empty", "")):
+                log = write(tmp, name, text)
+                for cmd in (["explain", log, "--pmusim", "/bin/false"],
+                            ["bugreport", log, "-o", os.path.join(tmp, "x.md")]):
+                    rc, out, err = run_cli(*cmd)
+                    self.assertEqual(rc, 2, (name, cmd, out, err))
+                    self.assertEqual(len(err.splitlines()), 1, err)
+                    self.assertNotIn("Traceback", err)
+
+    def test_explain_without_simulator_one_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rc, out, err = run_cli("explain", write(tmp, "r.ktap", TRACED), "--pmusim",
+                                   os.path.join(tmp, "no-such-pmusim"))
+            self.assertEqual(rc, 2)
+            self.assertEqual(len(err.splitlines()), 1, err)
+
+    @unittest.skipUnless(os.access(PMUSIM_BIN, os.X_OK), "build/host/pmusim not built")
+    def test_explain_a_quirk(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "q.ktap")
+            with open(log, "w") as f:
+                subprocess.run([PMUSIM_BIN, "--profile", "synth-v5-metrics", "--set", "suites=rdpmc",
+                                "--quirk", "rdpmc-type-as-flags"], stdout=f, timeout=120)
+            rc, out, err = run_cli("explain", log)
+            self.assertEqual(rc, 1, err)
+            self.assertIn("rdpmc.all_types_sweep: conforming pass, machine fail", out)
+            self.assertIn("first differing access: #0: machine rdpmc 0x10000 -> 0 (ok), "
+                          "conforming rdpmc 0x10000 -> 0 (#GP)", out)
+            self.assertIn("# 2 tests differ", out)
+            clean = os.path.join(tmp, "c.ktap")
+            with open(clean, "w") as f:
+                subprocess.run([PMUSIM_BIN, "--profile", "synth-v5-metrics", "--set", "suites=rdpmc"],
+                               stdout=f, timeout=120)
+            rc, out, err = run_cli("explain", clean)
+            self.assertEqual(rc, 0, out + err)
+            self.assertIn("# 0 tests differ", out)
+
+    @unittest.skipUnless(os.access(PMUSIM_BIN, os.X_OK), "build/host/pmusim not built")
+    def test_replay_refuses_a_report_without_its_machine(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = subprocess.run([PMUSIM_BIN, "--replay", write(tmp, "old.ktap", GOOD)],
+                               capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("no '# cpuid: config' lines", p.stderr)
+            self.assertEqual(len(p.stderr.splitlines()), 1)
+
 
 class Fingerprints(unittest.TestCase):
     """Issue 33 item 6: a line accepts the failure it describes, no other."""

@@ -2,7 +2,7 @@
 /*
  * pmusim: the suite on a simulated CPU.
  *
- *   pmusim [--profile NAME | --cpuid-dump FILE [--cpu N]] [--quirk NAME]...
+ *   pmusim [--profile NAME | --cpuid-dump FILE [--cpu N] | --replay REPORT] [--quirk NAME]...
  *          [--config FILE] [--set KEY=VALUE]... [--dumps-dir DIR]
  *          [--perf-capabilities [core=|atom=]VALUE]... [--hypervisor SIGNATURE]
  *   pmusim --list-profiles | --list-platforms | --list-quirks | --list-known |
@@ -24,6 +24,7 @@
 #include "known.h"
 #include "kstring.h"
 #include "options.h"
+#include "replay.h"
 #include "runner.h"
 #include "sim.h"
 
@@ -33,7 +34,8 @@ static void usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "usage: pmusim [--profile NAME | --cpuid-dump FILE [--cpu N]] [--quirk NAME]...\n"
+	    "usage: pmusim [--profile NAME | --cpuid-dump FILE [--cpu N] | --replay REPORT]\n"
+	    "              [--quirk NAME]...\n"
 	    "              [--config FILE] [--set KEY=VALUE]... [--dumps-dir DIR]\n"
 	    "              [--perf-capabilities [core=|atom=]VALUE]... [--hypervisor SIGNATURE]\n"
 	    "              [--platform-event nmi|irq|mce|mce-fatal@SUITE.TEST]... [--smi-every N]\n"
@@ -47,6 +49,9 @@ static void usage(FILE *f)
 	    "--hypervisor runs the CPUID as a guest of that CPUID.40000000H signature.\n"
 	    "--platform-event strikes that test's first run with a platform event;\n"
 	    "--smi-every sends an SMI into every Nth counting window of each CPU.\n"
+	    "--replay runs the machine, deviations and options a pmutest report carries;\n"
+	    "--conforming drops the deviations; --known-rows prints which known-deviation\n"
+	    "rows cover the machine and exits.\n"
 	    "Default profile: " DEFAULT_PROFILE ". Exit: 0 pass, 1 fail, 2 usage, 3 error.\n");
 }
 
@@ -223,6 +228,21 @@ static void print_known(void)
 	}
 }
 
+/* --known-rows: whether each known-deviation row covers this machine's boot
+ * CPU (its CPUs, core type, CPUID bits and platform), for explain. */
+static void print_known_rows(void)
+{
+	for (unsigned i = 0; i < known_count(); i++) {
+		const struct known_deviation *k = known_at(i);
+		char suite[64];
+		const char *dot = strchr(k->checks[0].test, '.');
+		snprintf(suite, sizeof(suite), "%.*s", (int)(dot - k->checks[0].test),
+			 k->checks[0].test);
+		bool applies = known_match(&g_sim.caps, suite, dot + 1, k->checks[0].rule) == k;
+		printf("%s\t%s\n", k->id, applies ? "applies" : "does-not-apply");
+	}
+}
+
 /* The hypervisor platform models in the matrix (issue 29): each platform
  * ("platform NAME"), and each quirk observable there that the platform does
  * not already have ("pquirk QUIRK PLATFORM"): scripts/mutation.sh checks
@@ -303,10 +323,11 @@ static void mutation_plan(void)
 int main(int argc, char **argv)
 {
 	const char *profile = NULL, *dump = NULL, *dumps_dir = NULL, *config = NULL;
-	const char *cpu = NULL, *hypervisor = NULL;
+	const char *cpu = NULL, *hypervisor = NULL, *replay = NULL;
 	const char *perf_caps[3];
 	unsigned n_perf_caps = 0;
 	bool list_profiles = false, list_quirks = false, list_known = false, plan = false;
+	bool conforming = false, known_rows = false;
 	bool list_platforms = false;
 	static bool quirks[QUIRK_COUNT];
 	char *sets = calloc(1, 1);
@@ -318,7 +339,8 @@ int main(int argc, char **argv)
 	} flag_opts[] = {
 	    {"--list-profiles", &list_profiles}, {"--list-platforms", &list_platforms},
 	    {"--list-quirks", &list_quirks},	 {"--list-known", &list_known},
-	    {"--mutation-plan", &plan},
+	    {"--mutation-plan", &plan},		 {"--conforming", &conforming},
+	    {"--known-rows", &known_rows},
 	};
 	const struct {
 		const char *name;
@@ -326,6 +348,7 @@ int main(int argc, char **argv)
 	} value_opts[] = {
 	    {"--profile", &profile},	 {"--cpuid-dump", &dump},	{"--cpu", &cpu},
 	    {"--dumps-dir", &dumps_dir}, {"--hypervisor", &hypervisor}, {"--config", &config},
+	    {"--replay", &replay},
 	};
 
 	for (int i = 1; i < argc; i++) {
@@ -427,7 +450,17 @@ int main(int argc, char **argv)
 		bad_usage("--profile and --cpuid-dump exclude each other");
 	if (cpu && !dump)
 		bad_usage("--cpu applies to --cpuid-dump only");
-	if (dump) {
+	static struct replay rp;
+	char err[512];
+	if (replay) {
+		if (dump || profile || config)
+			bad_usage("--replay excludes --profile, --cpuid-dump and --config");
+		if (!sim_replay_load(replay, &rp, quirks, err, sizeof(err)))
+			bad_usage("%s", err);
+		p = &rp.profile;
+		if (conforming) /* the same enumeration, no deviation */
+			memset(quirks, 0, sizeof(quirks));
+	} else if (dump) {
 		char *base = strdup(dump);
 		from_dump.name = base ? basename(base) : dump;
 		from_dump.desc = "CPUID dump";
@@ -461,17 +494,27 @@ int main(int argc, char **argv)
 		    t,
 		    number_arg("--perf-capabilities", t == CORE_TYPE_NONE ? v : v + 5, UINT64_MAX));
 	}
-	char err[512];
-	if (sim_configure(p, quirks, err, sizeof(err)) != SIM_CONFIG_OK)
+	enum sim_config_result configured = sim_configure(p, quirks, err, sizeof(err));
+	if (replay)
+		unlink(rp.dump_path); /* read: the CPUs hold their leaves */
+	if (configured != SIM_CONFIG_OK)
 		bad_usage("%s", err);
 	/* A CPUID no processor can have: refused before the run, one line
 	 * naming the field (the kernel bails out with the same line). */
 	if (caps_absurd(&g_sim.caps, err, sizeof(err)))
 		bad_usage("%s: refused: %s", p->name, err);
+	if (known_rows) {
+		print_known_rows();
+		return SIM_EXIT_PASS;
+	}
 
 	static struct boot_info bi;
 	size_t tl = 0;
 	char *text = config ? read_file(config, &tl) : NULL;
+	if (replay) {
+		text = rp.config_text;
+		tl = rp.config_len;
+	}
 	if (sets_len) {
 		char *all = malloc(tl + sets_len + 2);
 		if (!all)
@@ -486,7 +529,7 @@ int main(int argc, char **argv)
 	}
 	bi.config_text = text;
 	bi.config_len = tl;
-	bi.config_source = config ? config : (sets_len ? "--set" : NULL);
+	bi.config_source = config ? config : replay ? replay : (sets_len ? "--set" : NULL);
 	bi.firmware_vendor = "pmusim (no firmware)";
 	bi.firmware = BOOT_NO_FIRMWARE;
 	bi.firmware_why = "the simulator: nothing runs before pmutest";

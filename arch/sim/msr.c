@@ -6,6 +6,7 @@
  * MSR address").
  */
 #include "sim.h"
+#include "trace.h"
 
 static enum sim_msr_result cpu_rdmsr(uint32_t msr, uint64_t *val)
 {
@@ -162,10 +163,19 @@ int sim_wrmsr(uint32_t msr, uint64_t val)
 
 /* ---- include/arch.h ---------------------------------------------------- */
 
+/* The kernel's access trace (kernel/trace.h) sees what the machine's probes
+ * can show it: accesses at CPL 0. */
+static void trace(enum trace_op op, uint32_t msr, uint64_t val, int vec)
+{
+	if (g_sim.cpl == 0)
+		trace_access(op, msr, val, vec);
+}
+
 __user_code int rdmsr_safe(uint32_t msr, uint64_t *val)
 {
 	int v = sim_rdmsr(msr, val);
 	g_sim.fault_error_code = 0; /* every MSR fault here is #GP(0) */
+	trace(TRACE_RDMSR, msr, *val, v);
 	return v;
 }
 
@@ -173,6 +183,7 @@ __user_code int wrmsr_safe(uint32_t msr, uint64_t val)
 {
 	int v = sim_wrmsr(msr, val);
 	g_sim.fault_error_code = 0;
+	trace(TRACE_WRMSR, msr, val, v);
 	return v;
 }
 
@@ -180,6 +191,7 @@ uint64_t rdmsr(uint32_t msr)
 {
 	uint64_t v = 0;
 	int vec = sim_rdmsr(msr, &v);
+	trace(TRACE_RDMSR, msr, v, vec);
 	if (vec)
 		sim_raise(vec, 0, (uint64_t)__builtin_return_address(0), 0);
 	return v;
@@ -188,6 +200,7 @@ uint64_t rdmsr(uint32_t msr)
 void wrmsr(uint32_t msr, uint64_t val)
 {
 	int vec = sim_wrmsr(msr, val);
+	trace(TRACE_WRMSR, msr, val, vec);
 	if (vec)
 		sim_raise(vec, 0, (uint64_t)__builtin_return_address(0), 0);
 }

@@ -12,6 +12,7 @@
  * AMD (APM Vol. 3 RDPMC): ECX is the index of a core counter.
  */
 #include "sim.h"
+#include "trace.h"
 
 /* The first family that implements RDPMC on this CPU decodes ECX; true with
  * the 64-bit result in *v, fast reads already applied. */
@@ -26,7 +27,7 @@ static bool read_pmc(uint32_t ecx, uint64_t *v)
 	return false;
 }
 
-__user_code int rdpmc_safe(uint64_t rcx, uint64_t *rax, uint64_t *rdx)
+static int rdpmc_probe(uint64_t rcx, uint64_t *rax, uint64_t *rdx)
 {
 	uint64_t v = 0;
 	int fault = 0;
@@ -66,4 +67,14 @@ __user_code int rdpmc_safe(uint64_t rcx, uint64_t *rax, uint64_t *rdx)
 	*rax = keep | (v & 0xFFFFFFFFULL);
 	*rdx = keep | (v >> 32);
 	return 0;
+}
+
+__user_code int rdpmc_safe(uint64_t rcx, uint64_t *rax, uint64_t *rdx)
+{
+	int fault = rdpmc_probe(rcx, rax, rdx);
+
+	if (g_sim.cpl == 0) /* the kernel's access trace, as on the machine */
+		trace_access(TRACE_RDPMC, (uint32_t)rcx,
+			     fault ? 0 : (*rax & 0xFFFFFFFFULL) | (*rdx << 32), fault);
+	return fault;
 }

@@ -181,6 +181,17 @@ void *x86_state_alloc(void); /* a CPU's saved state (x86_percpu.saved_state) */
 void x86_state_save(void);
 const char *x86_state_restore(void);
 void x86_msr_note_write(uint32_t msr);
+/* The probes themselves (user.asm), untraced: include/arch.h's rdmsr_safe,
+ * wrmsr_safe and rdpmc_safe are these plus the access trace (probes.c). The
+ * harness's own accesses during a test (the undo log) use them directly. */
+int x86_rdmsr_probe(uint32_t msr, uint64_t *val);
+int x86_wrmsr_probe(uint32_t msr, uint64_t val);
+int x86_rdpmc_probe(uint64_t rcx, uint64_t *rax, uint64_t *rdx);
+/* include/arch.h's gated workloads without the trace of their gate writes
+ * (user.asm, intercept.asm; probes.c adds it). */
+void x86_workload_gated(uint64_t iters, uint32_t msr, uint64_t on, uint64_t off);
+void x86_workload_intercepted(enum arch_intercept kind, uint64_t iters, uint32_t msr, uint64_t on,
+			      uint64_t off, uint32_t target);
 uint32_t apic_timer_hz(void);
 const char *apic_calibration_source(void);
 
