@@ -22,6 +22,12 @@
  *                               PMU configuration), or a list: 0, 2-5
  *   smp_silent_cpu = 3          test hook: CPU 3 gets INIT but no Start-Up
  *                               IPI, so it never answers (default: none)
+ *   host_kernel = 6.18.44       the version of the Linux kernel hosting the
+ *                               guest (KVM), given by the host's scripts: a
+ *                               KVM row of the known-deviations table with a
+ *                               version range excuses a failure only on a
+ *                               host known to be in its range (default: not
+ *                               given, so such a row excuses nothing)
  *
  * A malformed line is reported with its line number and ignored, so that
  * option keeps its default; the rest of the file still applies, and the run
@@ -61,7 +67,13 @@ struct options {
 	enum cpus_mode { CPUS_ALL, CPUS_PER_CONFIG, CPUS_LIST } cpus_mode;
 	uint64_t cpus_list[OPT_MAX_CPUS / 64]; /* CPUS_LIST: bit n = CPU n */
 	uint32_t smp_silent_cpu;	       /* OPT_NO_CPU: none */
+	uint32_t host_kernel;		       /* HOST_KERNEL(a, b, c), 0: not given */
 };
+
+/* Linux kernel version a.b.c as one ordered number (host_kernel, and the
+ * ranges of kernel/known.c). */
+#define HOST_KERNEL(a, b, c) (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | (uint32_t)(c))
+#define HOST_KERNEL_UNKNOWN  0
 
 void options_defaults(struct options *o);
 

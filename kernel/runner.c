@@ -334,6 +334,7 @@ again:;
 	t.verbose = o->verbose;
 	t.strict = o->strict;
 	t.known = o->known;
+	t.host_kernel = o->host_kernel;
 
 	struct arch_exception ex;
 	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;
