@@ -14,7 +14,13 @@
 #   3. an unaffected profile + the same quirk: exit 1 with a plain failure of
 #      one of the row's tests (a new deviation there: the row does not match);
 #   4. the affected profile without the quirk runs clean (the quirk, not the
-#      CPUID, makes the deviation).
+#      CPUID, makes the deviation);
+#   5. a KVM row with a host kernel range (proof line field 5: a version
+#      outside it): on that host, and on one whose version is not given,
+#      the quirk is a plain FAIL whose "host:" line says why (issue 33).
+# Then the other direction (issue 33): each affected profile with every quirk
+# of the catalogue reports no XFAIL the clean run did not, except for the
+# rows the quirk proves and the listed alike pairs whose run still FAILs.
 # Also: every row has a proof line and every proof line a row.
 # Prints an ok / not ok line a check (scripts/lib/checks.sh) and ends
 # "N passed, N failed".
