@@ -9,6 +9,7 @@
 #include "caps.h"
 #include "cpus.h"
 #include "fw_state.h"
+#include "known.h"
 #include "ktap.h"
 #include "msr.h"
 #include "options.h"
@@ -139,6 +140,23 @@ static void report_machine_name(char *buf, size_t size)
 		  g_caps.family, g_caps.model, g_caps.stepping);
 }
 
+/* The host's kernel (option host_kernel), which decides the KVM rows of the
+ * known-deviations table that carry a version range (kernel/known.c). */
+static void report_host_kernel(uint32_t v)
+{
+	char ver[24];
+
+	if (v != HOST_KERNEL_UNKNOWN) {
+		known_format_kernel(ver, sizeof(ver), v);
+		ktap_diag(&g_ktap, "host kernel: %s (host_kernel)", ver);
+	} else if (g_caps.hypervisor) {
+		ktap_diag(&g_ktap,
+			  "host kernel: not given: a known-deviation row with a host version range "
+			  "excuses nothing (give host_kernel = X.Y.Z in the options file, or "
+			  "pmutest.host_kernel=X.Y.Z on the command line)");
+	}
+}
+
 void kernel_main(const struct boot_info *bi)
 {
 	static struct options opts;
@@ -174,6 +192,7 @@ void kernel_main(const struct boot_info *bi)
 	options_describe_selection(&opts, selection, sizeof(selection));
 	ktap_diag(&g_ktap, "selection: %s", selection);
 	report_options(bi);
+	report_host_kernel(opts.host_kernel);
 	cpus_report(&opts);
 	fw_state_report();
 	/* A CPUID no processor can have (caps_absurd), on any CPU: no test could

@@ -114,6 +114,39 @@ static bool parse_uint(struct parser *ps, struct span key, struct span v, uint64
 	return true;
 }
 
+/* A Linux kernel version as `uname -r` prints it: "6.18.44", "6.8.0-45-generic",
+ * "5.15": major (1-255), minor (0-255), sublevel (0-65535, default 0), then
+ * nothing or a suffix starting with '-', '+' or '~'. */
+static bool parse_kernel_version(struct parser *ps, struct span key, struct span v, uint32_t *out)
+{
+	uint64_t part[3] = {0, 0, 0};
+	static const uint64_t max[3] = {255, 255, 65535};
+	const char *p = v.p, *end = v.p + v.n;
+	unsigned n = 0;
+
+	while (n < 3) {
+		const char *q = p;
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+		if (q == p || !kparse_u64(p, (size_t)(q - p), &part[n]) || part[n] > max[n])
+			break;
+		n++;
+		p = q;
+		if (n == 3 || p == end || *p != '.')
+			break;
+		p++;
+	}
+	bool tail_ok = p == end || *p == '-' || *p == '+' || *p == '~';
+	if (n < 2 || part[0] == 0 || !tail_ok) {
+		fail(ps,
+		     "'%.*s' wants a Linux kernel version such as 6.18.44 (uname -r), got '%.*s'",
+		     (int)key.n, key.p, (int)v.n, v.p);
+		return false;
+	}
+	*out = HOST_KERNEL(part[0], part[1], part[2]);
+	return true;
+}
+
 /* "all", "per-config", or CPU numbers and ranges: "0, 2-5". */
 static bool parse_cpus(struct parser *ps, struct span key, struct span v, struct options *o)
 {
@@ -161,11 +194,12 @@ static bool parse_cpus(struct parser *ps, struct span key, struct span v, struct
  * it goes, and for a number its range. "unknown option" lists them in this
  * order. */
 enum option_kind {
-	OPTION_NAMES, /* a list of suite or test names (struct name_list) */
-	OPTION_FLAG,  /* 0 or 1 (bool) */
-	OPTION_UINT,  /* a number from lo to hi (unsigned or uint32_t) */
-	OPTION_CPUS,  /* all, per-config or CPU numbers and ranges */
-	OPTION_VPMU,  /* off, emulated or mediated (enum vpmu_mode) */
+	OPTION_NAMES,	       /* a list of suite or test names (struct name_list) */
+	OPTION_FLAG,	       /* 0 or 1 (bool) */
+	OPTION_UINT,	       /* a number from lo to hi (unsigned or uint32_t) */
+	OPTION_CPUS,	       /* all, per-config or CPU numbers and ranges */
+	OPTION_VPMU,	       /* off, emulated or mediated (enum vpmu_mode) */
+	OPTION_KERNEL_VERSION, /* a Linux version a.b[.c][-suffix] (uint32_t HOST_KERNEL) */
 };
 
 /* The words of `vpmu`, indexed by enum vpmu_mode (VPMU_UNTOLD has none). */
@@ -227,6 +261,7 @@ static const struct option_desc {
     {"trace", OPTION_UINT, offsetof(struct options, trace), 0, 2},
     {"trace_from", OPTION_UINT, offsetof(struct options, trace_from), 0, 0xFFFFFFFFu},
     {"vpmu", OPTION_VPMU, offsetof(struct options, vpmu), 0, 0},
+    {"host_kernel", OPTION_KERNEL_VERSION, offsetof(struct options, host_kernel), 0, 0},
 };
 
 /* OPTION_UINT stores through a uint32_t: the fields it names are that wide. */
@@ -289,6 +324,9 @@ static void parse_line(struct options *o, struct parser *ps, struct span ln)
 		break;
 	case OPTION_VPMU:
 		parse_vpmu(ps, key, val, field);
+		break;
+	case OPTION_KERNEL_VERSION:
+		parse_kernel_version(ps, key, val, field);
 		break;
 	}
 }

@@ -32,6 +32,12 @@
  *                               the host's KVM parameters); the report header
  *                               names it (default: not told -- a guest cannot
  *                               tell KVM's emulated vPMU from its mediated one)
+ *   host_kernel = 6.18.44       the version of the Linux kernel hosting the
+ *                               guest (KVM), given by the host's scripts: a
+ *                               KVM row of the known-deviations table with a
+ *                               version range excuses a failure only on a
+ *                               host known to be in its range (default: not
+ *                               given, so such a row excuses nothing)
  *
  * A malformed line is reported with its line number and ignored, so that
  * option keeps its default; the rest of the file still applies, and the run
@@ -75,10 +81,16 @@ struct options {
 	uint32_t trace_from;		       /* trace = 2: the first access shown */
 	/* The vPMU the host says the guest has (issue 29). */
 	enum vpmu_mode { VPMU_UNTOLD, VPMU_OFF, VPMU_EMULATED, VPMU_MEDIATED } vpmu;
+	uint32_t host_kernel; /* HOST_KERNEL(a, b, c), 0: not given */
 };
 
 /* The report header's "vpmu:" text for a mode; hypervisor: CPUID.01H:ECX[31]. */
 const char *options_vpmu_text(enum vpmu_mode m, bool hypervisor);
+
+/* Linux kernel version a.b.c as one ordered number (host_kernel, and the
+ * ranges of kernel/known.c). */
+#define HOST_KERNEL(a, b, c) (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | (uint32_t)(c))
+#define HOST_KERNEL_UNKNOWN  0
 
 void options_defaults(struct options *o);
 

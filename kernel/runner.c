@@ -368,6 +368,7 @@ again:;
 	t.known = o->known;
 	t.trace = o->trace;
 	t.trace_from = o->trace_from;
+	t.host_kernel = o->host_kernel;
 
 	struct arch_exception ex;
 	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;

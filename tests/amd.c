@@ -148,12 +148,14 @@ TEST(amd, core_cycles_every_counter, REQ_AMD)
 		uint64_t c1 = count_event(i, AMD_EVT_CYCLES, PMU_ITERS);
 		uint64_t c2 = count_event(i, AMD_EVT_CYCLES, 2 * PMU_ITERS);
 
+		t_subject_event(t, AMD_EVT_CYCLES, i);
 		expect_range(t, c1, PMU_ITERS * WORKLOAD_INSNS_PER_ITER / AMD_MAX_IPC,
 			     PMU_ITERS * AMD_CYCLES_PER_ITER_MAX + AMD_CYCLES_OVERHEAD,
 			     RULE_AMD_CYCLES,
 			     "PerfCtr%u cycles not in halt (76H) over N iterations", i);
 		/* N more iterations retire 10N more instructions: >= 10N / 16
 		 * more cycles, whatever the frequency did meanwhile. */
+		t_subject_event(t, AMD_EVT_CYCLES, i);
 		expect_range(
 		    t, c2 > c1 ? c2 - c1 : 0, PMU_ITERS * WORKLOAD_INSNS_PER_ITER / AMD_MAX_IPC,
 		    PMU_ITERS * AMD_CYCLES_PER_ITER_MAX + AMD_CYCLES_OVERHEAD, RULE_AMD_CYCLES,
@@ -274,6 +276,7 @@ TEST(amd, pmi_leaves_lvt_unmasked, REQ_AMD | REQ_APIC)
 	arch_irq_disable();
 	wrmsr(sel_msr(0), 0);
 	expect_eq(t, g_pmi.count, 1, RULE_PMI_DELIVER, "PMIs for the PerfCtr0 overflow");
+	t_subject(t, SUBJECT_APIC, SUBJECT_APIC_LVT_PMI, 0);
 	if (g_pmi.count)
 		expect_eq(t, g_pmi.lvt & APIC_LVT_MASKED, 0, RULE_AMD_PMI_LVT_UNMASKED,
 			  "LVT PMI mask bit read in the handler");
@@ -530,6 +533,7 @@ TEST(amd, all_counters_different_events, REQ_AMD)
 		uint64_t per = mix[i % ARRAY_SIZE(mix)].per_iter;
 		const char *name = mix[i % ARRAY_SIZE(mix)].name;
 
+		t_subject_event(t, mix[i % ARRAY_SIZE(mix)].ev, i);
 		if (!per) {
 			expect_range(t, c1[i], PMU_ITERS * WORKLOAD_INSNS_PER_ITER / AMD_MAX_IPC,
 				     AMD_CYCLES_HI(PMU_ITERS), RULE_AMD_ALL_COUNTERS,
@@ -540,6 +544,7 @@ TEST(amd, all_counters_different_events, REQ_AMD)
 		expect_range(t, c1[i], PMU_ITERS * per, PMU_ITERS * per + PMU_OVERHEAD_EVENTS,
 			     RULE_AMD_ALL_COUNTERS,
 			     "PerfCtr%u (%s) with all counters enabled, N iterations", i, name);
+		t_subject_event(t, mix[i % ARRAY_SIZE(mix)].ev, i);
 		expect_eq(t, c2[i] - c1[i], PMU_ITERS * per, RULE_AMD_ALL_COUNTERS,
 			  "PerfCtr%u (%s) with all counters enabled: count(2N) - count(N)", i,
 			  name);
@@ -588,12 +593,17 @@ TEST(amd, event_select_high_and_hg_only, REQ_AMD)
 	for (unsigned i = 0; i < n_ctrs(); i++) {
 		uint64_t sel = AMD_SEL(0) | high, c1, c2;
 
+		t_subject_msr(t, sel_msr(i));
 		if (expect_no_fault(t, wrmsr_safe(sel_msr(i), sel), RULE_AMD_SEL_HIGH,
 				    "WRMSR PerfEvtSel%u <- %#llx (EventSelect[11:8] = FH, "
 				    "HG_ONLY = 11B)",
-				    i, (unsigned long long)sel))
-			expect_eq(t, rdmsr(sel_msr(i)), sel, RULE_AMD_SEL_HIGH,
-				  "PerfEvtSel%u read back", i);
+				    i, (unsigned long long)sel)) {
+			uint64_t back = rdmsr(sel_msr(i));
+			/* The outcome: the bits the write dropped (or added). */
+			t_subject_msr(t, sel_msr(i));
+			t_outcome_bits(t, back ^ sel);
+			expect_eq(t, back, sel, RULE_AMD_SEL_HIGH, "PerfEvtSel%u read back", i);
+		}
 		wrmsr(sel_msr(i), 0);
 		/* HG_ONLY = 11B counts like 00B: retired instructions, exact. */
 		c1 = run_counter(i, AMD_SEL(AMD_SEL_HG_ONLY), 0, PMU_ITERS, false);

@@ -36,6 +36,7 @@ TEST(cpuid, global_ctrl_reset_value, REQ_ARCH_PMU_V2)
 			 cpu))
 		return;
 	if (!firmware) {
+		t_subject_msr(t, MSR_IA32_PERF_GLOBAL_CTRL);
 		expect_eq(t, v, gp, RULE_GLOBAL_CTRL_RESET_VALUE,
 			  "IA32_PERF_GLOBAL_CTRL at hand-over on cpu %u, nothing having run before "
 			  "pmutest",
@@ -91,6 +92,8 @@ TEST(cpuid, leaf_0ah_fields, REQ_NONE)
 	if (pm->version >= 2) {
 		bool any_fixed = pm->fixed_counters_edx || pm->fixed_bitmask;
 
+		t_subject(t, SUBJECT_CPUID, 0xA, 0);
+		t_outcome(t, OUTCOME_ZERO); /* the fixed counters it enumerates */
 		expect_true(t, any_fixed, "EDX[4:0] > 0 or ECX != 0", "no fixed counter",
 			    RULE_CPUID_V2_FIXED, "fixed counters on version %u", pm->version);
 		if (any_fixed)

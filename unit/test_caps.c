@@ -22,6 +22,7 @@
 #include "cpuid_dump.h"
 #include "ktap.h"
 #include "requires.h"
+#include "../tests/rules.h"
 #include "unit.h"
 
 /* ---- The fake CPU -------------------------------------------------------- */
@@ -1048,6 +1049,18 @@ static void test_dump_reader(void)
 
 /* ---- Issue 9: the readings that keep real CPUs from false verdicts -------- */
 
+/* The row that excuses a failed check of "suite.test" with that subject and
+ * outcome on a host kernel (HOST_KERNEL(), 0 unknown). */
+static const struct known_deviation *known_match_at(const struct caps *c, const char *suite,
+						    const char *test, const char *rule,
+						    const struct check_subject *s,
+						    const struct check_outcome *o, uint32_t host)
+{
+	struct known_failure f = {suite, test, rule, s, o, host};
+
+	return known_match(c, &f).row;
+}
+
 static void test_verdict_rules(void)
 {
 	struct fake f;
@@ -1085,19 +1098,29 @@ static void test_verdict_rules(void)
 	fake_intel(&f, 0xA, 0x000006F6);
 	fake_set(&f, 0xA, 0, 0x07280202, 0, 0, 0);
 	c = decode(&f);
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule) == k, 1,
-		"Core 2 6F6H bare metal: the entry matches");
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", "another rule") == NULL, 1,
-		"another rule of the same test: no match");
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah", k->checks[0].rule) == NULL, 1,
-		"another test: no match");
+	struct check_subject cpuid_a = {SUBJECT_CPUID, 0xA, 0};
+	struct check_outcome zero = {OUTCOME_ZERO, 0};
+	UNIT_EQ(known_match_at(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule, &cpuid_a, &zero,
+			       0) == k,
+		1, "Core 2 6F6H bare metal: the entry matches");
+	UNIT_EQ(known_match_at(&c, "cpuid", "leaf_0ah_fields", "another rule", &cpuid_a, &zero,
+			       0) == NULL,
+		1, "another rule of the same test: no match");
+	UNIT_EQ(known_match_at(&c, "cpuid", "leaf_0ah", k->checks[0].rule, &cpuid_a, &zero, 0) ==
+		    NULL,
+		1, "another test: no match");
+	UNIT_EQ(known_match_at(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule, NULL, &zero, 0) ==
+		    NULL,
+		1, "no subject given: no match");
 	c.hypervisor = true;
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule) == NULL, 1,
-		"the same CPUID under a hypervisor: no match");
+	UNIT_EQ(known_match_at(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule, &cpuid_a, &zero,
+			       0) == NULL,
+		1, "the same CPUID under a hypervisor: no match");
 	fake_intel(&f, 0xA, 0x00010676);
 	c = decode(&f);
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule) == NULL, 1,
-		"Penryn (model 17H): no match");
+	UNIT_EQ(known_match_at(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule, &cpuid_a, &zero,
+			       0) == NULL,
+		1, "Penryn (model 17H): no match");
 }
 
 /* A row of the known-deviations table by id. */
@@ -1109,18 +1132,34 @@ static const struct known_deviation *known_row(const char *id)
 	return NULL;
 }
 
-/* Whether row id's first check, failing on a CPU with caps c, is matched by
- * that row. */
+/* The failure check j of row k describes: its first subject, its first
+ * outcome class (its bits for OUTCOME_BITS). */
+static void row_failure(const struct known_check *kc, struct check_subject *s,
+			struct check_outcome *o)
+{
+	*s = (struct check_subject){kc->subject, kc->lo, kc->counter_lo};
+	*o = (struct check_outcome){OUTCOME_NONE, 0};
+	for (unsigned cls = 0; cls < OUTCOME_CLASS_COUNT && o->cls == OUTCOME_NONE; cls++)
+		if (kc->outcomes & OUTCOME_BIT(cls))
+			*o = (struct check_outcome){(enum outcome_class)cls, kc->bits};
+}
+
+/* Whether row id's first check, failing as the row describes it on a CPU
+ * with caps c and a host kernel in the row's range, is matched by that row. */
 static bool known_hits(const struct caps *c, const char *id)
 {
 	const struct known_deviation *k = known_row(id);
+	struct check_subject s;
+	struct check_outcome o;
 	char suite[64];
 
 	if (!k || !k->n_checks)
 		return false;
 	const char *dot = strchr(k->checks[0].test, '.');
 	snprintf(suite, sizeof(suite), "%.*s", (int)(dot - k->checks[0].test), k->checks[0].test);
-	return known_match(c, suite, dot + 1, k->checks[0].rule) == k;
+	row_failure(&k->checks[0], &s, &o);
+	return known_match_at(c, suite, dot + 1, k->checks[0].rule, &s, &o,
+			      k->host_min ? k->host_min : HOST_KERNEL(1, 0, 0)) == k;
 }
 
 static struct caps known_cpu(enum cpu_vendor v, unsigned family, unsigned model, unsigned stepping)
@@ -1252,6 +1291,62 @@ static void test_known_rows(void)
 	UNIT_TRUE(!c.l3_cache, "CPUID.02H without an L3 descriptor: none");
 }
 
+/* A row excuses the deviation its source describes, not the rule (issue
+ * 33): the subject, the outcome, the reserved bits, the host's kernel. */
+static void test_known_observed(void)
+{
+	struct caps c = known_cpu(VENDOR_INTEL, 0xF, 0x06, 8);
+	c.l3_cache = true;
+	const char *r = known_row("p4-xeon-l3-rdpmc-18-25")->checks[0].rule;
+	struct check_subject ecx18 = {SUBJECT_RDPMC, 18, 0}, ecx26 = {SUBJECT_RDPMC, 26, 0};
+	struct check_outcome reads = {OUTCOME_NO_FAULT, 0}, ud = {OUTCOME_UD, 0};
+
+	UNIT_TRUE(known_match_at(&c, "rdpmc", "nonarch_index_and_fast_read", r, &ecx18, &reads,
+				 0) != NULL,
+		  "Xeon 7100: RDPMC 18 reading is the row's");
+	UNIT_TRUE(known_match_at(&c, "rdpmc", "nonarch_index_and_fast_read", r, &ecx18, &ud, 0) ==
+		      NULL,
+		  "Xeon 7100: RDPMC 18 raising #UD is not");
+	UNIT_TRUE(known_match_at(&c, "rdpmc", "nonarch_index_and_fast_read", r, &ecx26, &reads,
+				 0) == NULL,
+		  "Xeon 7100: RDPMC 26 reading is not");
+
+	/* Reserved bits: within the rows' bits only; two rows may add up. */
+	c = known_cpu(VENDOR_INTEL, 6, 0x97, 2);
+	c.hybrid = true;
+	c.core_type = CORE_TYPE_CORE;
+	r = RULE_GLOBAL_CTRL_RSVD;
+	struct check_subject ctrl = {SUBJECT_MSR, 0x38F, 0};
+	struct check_outcome b6_7_35 = {OUTCOME_BITS, 0x8000000C0ULL},
+			     b_all = {OUTCOME_BITS, 0x10008000000C0ULL},
+			     b62 = {OUTCOME_BITS, 0x40000000000000C0ULL};
+	UNIT_TRUE(known_match_at(&c, "global", "reserved_bits_fault", r, &ctrl, &b6_7_35, 0) !=
+		      NULL,
+		  "ADL P-core: GLOBAL_CTRL bits 6, 7, 35 accepted");
+	UNIT_TRUE(known_match_at(&c, "global", "reserved_bits_fault", r, &ctrl, &b_all, 0) != NULL,
+		  "ADL P-core: bits 6, 7, 35 and 48: the two rows name them all");
+	UNIT_TRUE(known_match_at(&c, "global", "reserved_bits_fault", r, &ctrl, &b62, 0) == NULL,
+		  "ADL P-core: bit 62 too: no row names it");
+
+	/* KVM with a host range: inside, outside, unknown. */
+	c = known_cpu(VENDOR_INTEL, 6, 0x8E, 10);
+	c.hypervisor = true;
+	snprintf(c.hypervisor_vendor, sizeof(c.hypervisor_vendor), "KVMKVMKVM");
+	r = RULE_PMI_LVT_MASK_SET;
+	struct check_subject lvt = {SUBJECT_APIC, SUBJECT_APIC_LVT_PMI, 0};
+	struct check_outcome zero = {OUTCOME_ZERO, 0};
+	struct known_failure f = {
+	    "pmi", "gp_overflow_delivers_one_pmi", r, &lvt, &zero, HOST_KERNEL(6, 5, 9)};
+	UNIT_TRUE(known_match(&c, &f).row != NULL, "LVTPC unmasked on a 6.5.9 host: known");
+	f.host_kernel = HOST_KERNEL(6, 6, 0);
+	struct known_verdict v = known_match(&c, &f);
+	UNIT_TRUE(v.row == NULL && v.host_row && !v.host_unknown, "on a 6.6.0 host: not excused");
+	f.host_kernel = HOST_KERNEL_UNKNOWN;
+	v = known_match(&c, &f);
+	UNIT_TRUE(v.row == NULL && v.host_row && v.host_unknown,
+		  "host version unknown: not excused, and said so");
+}
+
 int main(void)
 {
 	test_signature();
@@ -1273,5 +1368,6 @@ int main(void)
 	test_dump_reader();
 	test_verdict_rules();
 	test_known_rows();
+	test_known_observed();
 	return unit_done();
 }

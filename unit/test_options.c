@@ -167,6 +167,21 @@ int main(void)
 	UNIT_EQ(parse(&o, "vpmu = \n"), 1, "an empty value is an error");
 	UNIT_EQ(strncmp(options_vpmu_text(VPMU_UNTOLD, true), "not told", 8), 0,
 		"a guest that was not told says so");
+	/* host_kernel: a Linux version as uname -r prints it (issue 33). */
+	UNIT_EQ(o.host_kernel, HOST_KERNEL_UNKNOWN, "default: the host's kernel is unknown");
+	UNIT_EQ(parse(&o, "host_kernel = 6.18.44\n"), 0, "host_kernel = 6.18.44");
+	UNIT_EQ(o.host_kernel, HOST_KERNEL(6, 18, 44), "6.18.44");
+	UNIT_EQ(parse(&o, "host_kernel = 6.8.0-45-generic\n"), 0, "a -suffix is ignored");
+	UNIT_EQ(o.host_kernel, HOST_KERNEL(6, 8, 0), "6.8.0-45-generic is 6.8.0");
+	UNIT_EQ(parse(&o, "host_kernel = 5.15\n"), 0, "major.minor");
+	UNIT_EQ(o.host_kernel, HOST_KERNEL(5, 15, 0), "5.15 is 5.15.0");
+	UNIT_TRUE(HOST_KERNEL(4, 9, 337) < HOST_KERNEL(4, 10, 0),
+		  "sublevels above 255 order right");
+	UNIT_EQ(parse(&o, "host_kernel = 6\n"), 1, "a major alone is an error");
+	UNIT_EQ(parse(&o, "host_kernel = v6.8\n"), 1, "a leading letter is an error");
+	UNIT_EQ(parse(&o, "host_kernel = 6.8x\n"), 1, "a stray tail is an error");
+	UNIT_EQ(parse(&o, "host_kernel = 0.1\n"), 1, "major 0 is an error");
+	UNIT_EQ(o.host_kernel, HOST_KERNEL_UNKNOWN, "and keeps the default");
 
 	/* The kernel command line of a direct boot (options_from_cmdline). */
 	char text[256], ignored[64];

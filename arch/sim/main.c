@@ -222,8 +222,24 @@ static void print_known(void)
 			if (k->features_clear & b)
 				printf(", %s = 0", known_feature_name(b));
 		printf("\n  what:     %s\n", k->what);
-		for (unsigned c = 0; c < k->n_checks; c++)
+		if (k->host_min || k->host_max) {
+			char lo[24], hi[24] = "now";
+			known_format_kernel(lo, sizeof(lo), k->host_min);
+			if (k->host_max)
+				known_format_kernel(hi, sizeof(hi), k->host_max);
+			if (!k->host_min)
+				printf("  hosts:    host kernels before %s\n", hi);
+			else if (!k->host_max)
+				printf("  hosts:    host kernels %s and later\n", lo);
+			else
+				printf("  hosts:    host kernels %s to before %s\n", lo, hi);
+		}
+		for (unsigned c = 0; c < k->n_checks; c++) {
+			char on[160];
+			known_format_check(on, sizeof(on), &k->checks[c]);
 			printf("  check:    %s: %s\n", k->checks[c].test, k->checks[c].rule);
+			printf("    on:     %s\n", on);
+		}
 		printf("  source:   %s\n", k->source);
 	}
 }
@@ -234,11 +250,7 @@ static void print_known_rows(void)
 {
 	for (unsigned i = 0; i < known_count(); i++) {
 		const struct known_deviation *k = known_at(i);
-		char suite[64];
-		const char *dot = strchr(k->checks[0].test, '.');
-		snprintf(suite, sizeof(suite), "%.*s", (int)(dot - k->checks[0].test),
-			 k->checks[0].test);
-		bool applies = known_match(&g_sim.caps, suite, dot + 1, k->checks[0].rule) == k;
+		bool applies = known_covers_cpu(k, &g_sim.caps);
 		printf("%s\t%s\n", k->id, applies ? "applies" : "does-not-apply");
 	}
 }
