@@ -415,7 +415,7 @@ run_step sim-selftest sim_selftest
 run_step sim-kvm-intel sim_platform kvm-intel-sapphirerapids tests/expectations/qemu-kvm-intel.txt \
 	--set host_kernel=6.8.0
 run_step sim-kvm-intel-pmu-off sim_platform kvm-intel-sapphirerapids-pmu-off \
-	tests/expectations/qemu-kvm-intel-pmu-off.txt
+	tests/expectations/qemu-kvm-intel-pmu-off.txt --set host_kernel=6.8.0
 run_step sim-kvm-amd sim_platform kvm-amd-zen4 tests/expectations/qemu-kvm-amd.txt \
 	--set host_kernel=6.8.0
 # Issue 32: every report replays to the same results (profiles, platforms,
@@ -441,14 +441,18 @@ run_step direct-selftest qemu_run direct-selftest tests/configs/selftest.cfg tes
 run_step direct-smp4 smp_run direct-smp4 tests/expectations/qemu-tcg.txt 4 4 "" \
 	scripts/run-qemu.sh --kernel --machine q35 --smp 4 --log "$LOGS/direct-smp4.ktap" --timeout "${QEMU_TIMEOUT:-300}"
 run_step direct-append direct_append
-run_step sim-kvm-amd-pmu-off sim_platform kvm-amd-zen4-pmu-off tests/expectations/qemu-kvm-amd-pmu-off.txt
+run_step sim-kvm-amd-pmu-off sim_platform kvm-amd-zen4-pmu-off tests/expectations/qemu-kvm-amd-pmu-off.txt \
+	--set host_kernel=6.8.0
 # Hypervisors as they are in 2026 (issue 29): KVM's mediated vPMU, Firecracker, Xen's vpmu= modes,
 # each model against its shipped file; every hypervisor file names the host range it describes.
 run_step sim-kvm-intel-mediated sim_platform kvm-intel-sapphirerapids-mediated \
-	tests/expectations/qemu-kvm-intel-mediated.txt
-run_step sim-kvm-amd-mediated sim_platform kvm-amd-zen4-mediated tests/expectations/qemu-kvm-amd-mediated.txt
-run_step sim-firecracker-intel sim_platform firecracker-intel-sapphirerapids tests/expectations/firecracker-intel.txt
-run_step sim-firecracker-amd sim_platform firecracker-amd-zen4 tests/expectations/firecracker-amd.txt
+	tests/expectations/qemu-kvm-intel-mediated.txt --set host_kernel=7.0.0
+run_step sim-kvm-amd-mediated sim_platform kvm-amd-zen4-mediated tests/expectations/qemu-kvm-amd-mediated.txt \
+	--set host_kernel=7.0.0
+run_step sim-firecracker-intel sim_platform firecracker-intel-sapphirerapids tests/expectations/firecracker-intel.txt \
+	--set host_kernel=6.1.0
+run_step sim-firecracker-amd sim_platform firecracker-amd-zen4 tests/expectations/firecracker-amd.txt \
+	--set host_kernel=6.1.0
 for mode in off on ipc arch; do
 	run_step sim-xen-vpmu-$mode sim_platform xen-intel-sapphirerapids-vpmu-$mode \
 		tests/expectations/xen-intel-vpmu-$mode.txt

@@ -545,6 +545,10 @@ int main(int argc, char **argv)
 	bi.firmware_vendor = "pmusim (no firmware)";
 	bi.firmware = BOOT_NO_FIRMWARE;
 	bi.firmware_why = "the simulator: nothing runs before pmutest";
+	if (p && p->firmware) {
+		bi.firmware = BOOT_FIRMWARE_MAY_HAVE_RUN;
+		bi.firmware_why = p->firmware;
+	}
 	/* A firmware-state quirk models a firmware that ran. */
 	for (unsigned q = 0; q < QUIRK_COUNT; q++) {
 		if (quirks[q] && quirk_is_firmware((enum quirk)q)) {

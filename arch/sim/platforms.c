@@ -17,6 +17,8 @@
  * host. What a platform changes in CPUID is below; what it does differently
  * at run time is its quirk list (quirks.h, each row citing its source).
  */
+#include <string.h>
+
 #include "sim.h"
 
 /* CPUID bit positions (SDM Vol. 2A CPUID; APM Vol. 3 Appendix E). */
@@ -455,3 +457,12 @@ const struct sim_platform sim_platforms[] = {
 	     kvm_amd_pmu_off_guest_cpuid, 0, kvm_amd_pmu_off_quirks),
     HYPERVISORS_2026};
 const unsigned sim_platform_count = ARRAY_SIZE(sim_platforms);
+
+const char *sim_platform_firmware(const struct sim_platform *pl)
+{
+	/* Every QEMU/KVM model is named kvm-*; the others are Firecracker's
+	 * and Xen's (HYPERVISORS_2026). */
+	return strncmp(pl->name, "kvm-", 4) == 0
+		   ? "QEMU's firmware (SeaBIOS, OVMF or qboot) runs before pmutest"
+		   : NULL;
+}

@@ -417,6 +417,7 @@ void sim_load_profiles(const char *dir)
 		    .guest_cpuid = pl->guest_cpuid,
 		    .quirks = pl->quirks,
 		    .n_quirks = pl->n_quirks,
+		    .firmware = sim_platform_firmware(pl),
 		};
 	}
 }

@@ -57,6 +57,9 @@ struct sim_profile {
 	void (*guest_cpuid)(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 	const enum quirk *quirks;
 	unsigned n_quirks;
+	/* Platform models only: the firmware that runs before pmutest there,
+	 * NULL where nothing does (sim_platform_firmware()). */
+	const char *firmware;
 	/* A machine of several CPUs (smp.c): its parts in CPU order, each
 	 * `cpus` CPUs of the named profile; NULL for a one-CPU profile. */
 	const struct sim_machine_part *parts;
@@ -80,6 +83,11 @@ struct sim_platform {
 	unsigned n_quirks;
 };
 extern const struct sim_platform sim_platforms[];
+/* What runs before pmutest on platform pl, NULL for nothing: QEMU always
+ * boots a firmware first (SeaBIOS, OVMF, or qboot even for -kernel), so a
+ * QEMU/KVM guest's IA32_PERF_GLOBAL_CTRL at hand-over is the firmware's to
+ * have written; Firecracker and Xen PVH enter the kernel directly. */
+const char *sim_platform_firmware(const struct sim_platform *pl);
 
 /* A CPU generation (generations.c, issue 27): a dump of the dumps directory
  * and the leaves that replace the dump's, with the part's
