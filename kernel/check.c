@@ -220,6 +220,8 @@ static void report(struct t *t, bool ok, const char *expected, const char *actua
 	if (k) {
 		t->known_failures++;
 		t->known_last = k;
+		if (t->n_known_hits < T_MAX_KNOWN_HITS)
+			t->known_hits[t->n_known_hits++] = (struct known_hit){k, rule};
 	}
 	if (!print)
 		return;

@@ -456,6 +456,7 @@ static const struct known_deviation table[] = {
 		     ARCH_INTERCEPT_CPUID, ARCH_INTERCEPT_IN, O(PLUS_ONE_PER_ITER))),
 	.host_min = 0,
 	.host_max = HOST_NOT_FIXED, /* the CPU's erratum: any host kernel */
+	.together = true,	    /* both events (SRF7 adds to each): one alone is not SRF7 */
 	.what = "Instructions Retired and Branch Instructions Retired count VM exits and entries "
 		"(one more each per intercepted instruction)",
 	.source = "Intel Xeon 6700E (Sierra Forest) specification update erratum SRF7, applied by "
@@ -617,6 +618,21 @@ static bool test_is(const char *full, const char *suite, const char *test)
 	size_t n = kstrlen(suite);
 
 	return !kstrncmp(full, suite, n) && full[n] == '.' && !kstrcmp(full + n + 1, test);
+}
+
+bool known_together_met(const struct known_deviation *k, const char *suite, const char *test,
+			const char *const *rules, unsigned n)
+{
+	for (unsigned i = 0; k->together && i < k->n_checks; i++) {
+		bool hit = false;
+		if (!test_is(k->checks[i].test, suite, test))
+			continue;
+		for (unsigned j = 0; j < n && !hit; j++)
+			hit = !kstrcmp(rules[j], k->checks[i].rule);
+		if (!hit)
+			return false;
+	}
+	return true;
 }
 
 /* The failure's subject and outcome are the ones the row's check names. */

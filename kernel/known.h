@@ -115,6 +115,10 @@ struct known_deviation {
 	 * host_min <= version < host_max (HOST_KERNEL(); host_max 0: not
 	 * fixed). host_min = 0 and host_max = 0: any host. */
 	uint32_t host_min, host_max;
+	/* The source describes every check of the row in one test failing at
+	 * once (an erratum that adds to two events): a test where only some of
+	 * them failed has another deviation, which the row does not excuse. */
+	bool together;
 	const char *what;   /* the deviation, in one line */
 	const char *source; /* erratum ID, event description, or the Linux / KVM function */
 };
@@ -129,6 +133,11 @@ void known_format_observed(char *buf, size_t n, const struct check_subject *s,
 void known_format_check(char *buf, size_t n, const struct known_check *k);
 /* "6.6.0" into buf. */
 void known_format_kernel(char *buf, size_t n, uint32_t version);
+
+/* Row k's checks on suite.test all among the rules that failed there
+ * (rules[0..n)), or k is not a `together` row. */
+bool known_together_met(const struct known_deviation *k, const char *suite, const char *test,
+			const char *const *rules, unsigned n);
 
 /* Whether row k covers this CPU (vendor, models, features, platform),
  * whatever failed: pmusim --known-rows, for explain. */

@@ -10,6 +10,7 @@
 #define T_MAX_DISTINCT	 256 /* distinct check sites remembered per test */
 #define T_MAX_FAIL_DIAGS 25  /* failure reports printed per test */
 #define T_MAX_OFFENDERS	 16  /* offenders of one sweeping check remembered */
+#define T_MAX_KNOWN_HITS 8   /* (row, rule) excuses remembered per test */
 
 struct t {
 	const struct test_desc *desc;
@@ -23,6 +24,13 @@ struct t {
 	unsigned failures;
 	unsigned known_failures; /* failures the known-deviations table explains */
 	const struct known_deviation *known_last;
+	/* Each (row, rule) that excused a failure of this test, for the rows
+	 * whose checks must fail together (known_together_met()). */
+	struct known_hit {
+		const struct known_deviation *row;
+		const char *rule;
+	} known_hits[T_MAX_KNOWN_HITS];
+	unsigned n_known_hits;
 	unsigned inferred_deviations; /* inferred rules the machine did not follow */
 	bool skipped;
 	char skip_reason[192];

@@ -127,9 +127,11 @@ TEST(intercepted, instructions_and_branches_exact, REQ_ARCH_PMU | REQ_GP_COUNTER
 			    pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_USR | PERFEVTSEL_OS);
 			uint64_t c1 = count_intercepted(&s, k, sel, 0, n, false);
 			uint64_t c2 = count_intercepted(&s, k, sel, 0, 2 * n, false);
+			loop_subject(t, k, c1, base, base + 2, n);
 			expect_range(t, c1, base, base + 2, RULE_INTERCEPT_INSNS,
 				     "instructions retired in a window of %llu %s iterations",
 				     (unsigned long long)n, kind_name[k]);
+			loop_subject(t, k, c2 - c1, n * per, n * per, n);
 			expect_eq(t, c2 - c1, n * per, RULE_INTERCEPT_INSNS,
 				  "instructions(2N) - instructions(N), %s, N = %llu", kind_name[k],
 				  (unsigned long long)n);
@@ -157,9 +159,10 @@ TEST(intercepted, usr_os_filter, REQ_ARCH_PMU | REQ_GP_COUNTER | REQ_INSTRUCTION
 	{
 		expect_eq(t, insns_with(&s, k, PERFEVTSEL_USR), 0, RULE_INTERCEPT_USR_OS,
 			  "USR-only instructions at CPL 0, %s loop", kind_name[k]);
-		expect_range(t, insns_with(&s, k, PERFEVTSEL_OS), base, base + 2,
-			     RULE_INTERCEPT_USR_OS, "OS-only instructions at CPL 0, %s loop",
-			     kind_name[k]);
+		uint64_t os = insns_with(&s, k, PERFEVTSEL_OS);
+		loop_subject(t, k, os, base, base + 2, N_INTERCEPT);
+		expect_range(t, os, base, base + 2, RULE_INTERCEPT_USR_OS,
+			     "OS-only instructions at CPL 0, %s loop", kind_name[k]);
 	}
 }
 

@@ -18,7 +18,9 @@
  * (CPUID.40000000H "KVMKVMKVM") the quirks of the matching platform model
  * (arch/sim/platforms.c; its guest CPUID is already what the report holds),
  * for QEMU TCG ("TCGTCGTCGTCG") the quirks of its expectations files.
- * What a report does not carry is not replayed: firmware state at
+ * Whether a firmware ran before pmutest comes back from `# before
+ * pmutest:` (cpuid.global_ctrl_reset_value judges only where none did);
+ * what a report does not carry is not replayed: the firmware's state at
  * hand-over, the microcode revision (reported, never judged).
  */
 #include <stdio.h>
@@ -137,6 +139,15 @@ static bool parse(FILE *f, const char *path, struct replay *r, char **cpu_dump, 
 			snprintf(head, sizeof(head), "@%u %x\n", k, apic);
 			append(cpu_dump, cpu_len, head);
 			n_cpus++;
+		} else if (starts(s, "# before pmutest: a firmware may have written", &rest)) {
+			const char *why = strchr(rest, '(');
+			snprintf(r->firmware_why, sizeof(r->firmware_why), "%s",
+				 why ? why + 1 : "the report says a firmware may have run");
+			r->firmware_why[strcspn(r->firmware_why, "\n")] = 0;
+			char *close = strrchr(r->firmware_why, ')'); /* the line's last */
+			if (close)
+				*close = 0;
+			r->profile.firmware = r->firmware_why;
 		} else if (starts(s, "# option: ", &rest)) {
 			append(&r->config_text, &r->config_len, rest);
 			append(&r->config_text, &r->config_len, "\n");

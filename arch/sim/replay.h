@@ -17,6 +17,7 @@ struct replay {
 	bool simulated;		/* a pmusim report: its quirks come back */
 	char quirks_text[1024]; /* its ", quirks " list */
 	const char *platform;	/* a KVM guest's: the platform model's quirks */
+	char firmware_why[160]; /* `# before pmutest:` said a firmware ran: why */
 };
 
 /* Reads the report at `path`; sets the quirks it needs in quirks[]. False
