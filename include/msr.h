@@ -253,6 +253,46 @@ enum arch_lbr_br_type {
 #define PEBS_DATA_CFG_LBRS	  BIT_ULL(3)
 #define PEBS_DATA_CFG_LBR_ENTRIES GENMASK_ULL(28, 24) /* entries - 1 */
 
+/* ---- Architectural PEBS (ISE ch. 11 "Architectural PEBS"; the layouts as
+ * Linux d243d0bb64af / 2721e8da2de7 / 52448a0a7390 define them, the ISE
+ * text not read; IA32_PERF_CAPABILITIES.PEBS_FMT = 0FH and CPUID.(23H,0):
+ * EAX[5:4]) ------------------------------------------------------------ */
+#define MSR_IA32_PEBS_BASE  0x3F4 /* 4 KiB-aligned buffer | SIZE: 4 KiB << SIZE */
+#define MSR_IA32_PEBS_INDEX 0x3F5
+#define APEBS_BASE_SIZE	    GENMASK_ULL(3, 0)  /* Linux writes 4 (64 KiB); width inferred */
+#define APEBS_INDEX_WR	    GENMASK_ULL(26, 4) /* write offset, 16-byte units */
+#define APEBS_INDEX_FULL    BIT_ULL(31)
+#define APEBS_INDEX_EN	    BIT_ULL(32)
+#define APEBS_INDEX_THRESH  GENMASK_ULL(58, 36) /* 16-byte units, like WR */
+#define APEBS_INDEX_RSVD                                                                           \
+	(GENMASK_ULL(3, 0) | GENMASK_ULL(30, 27) | GENMASK_ULL(35, 33) | GENMASK_ULL(63, 59))
+#define APEBS_UNIT 16
+/* IA32_PMC_GPn_CFG_C / IA32_PMC_FXm_CFG_C: the reload value, the groups
+ * (CPUID.(23H,4):EBX[k] enumerates bit 32 + k) and EN. */
+#define APEBS_CFG_RELOAD GENMASK_ULL(31, 0)
+#define APEBS_CFG_XMM	 BIT_ULL(49)
+#define APEBS_CFG_GPR	 BIT_ULL(61)
+#define APEBS_CFG_AUX	 BIT_ULL(62)
+#define APEBS_CFG_EN	 BIT_ULL(63)
+/* The record header's first quadword (struct arch_pebs_header). */
+#define APEBS_HDR_SIZE	GENMASK_ULL(15, 0)
+#define APEBS_HDR_CONT	BIT_ULL(31)
+#define APEBS_HDR_XMM	BIT_ULL(49)
+#define APEBS_HDR_GPR	BIT_ULL(61)
+#define APEBS_HDR_AUX	BIT_ULL(62)
+#define APEBS_HDR_BASIC BIT_ULL(63)
+#define APEBS_HDR_GROUPS                                                                           \
+	(GENMASK_ULL(39, 35) | GENMASK_ULL(41, 40) | GENMASK_ULL(50, 49) | GENMASK_ULL(55, 53) |   \
+	 GENMASK_ULL(63, 61))
+/* Group sizes: header 2 quadwords, basic 6, aux 8, GPRs 20, XMM header 2 +
+ * 32. */
+#define APEBS_HDR_BYTES		0x10
+#define APEBS_BASIC_BYTES	0x30
+#define APEBS_AUX_BYTES		0x40
+#define APEBS_GPR_BYTES		0xA0
+#define APEBS_XMM_BYTES		0x110
+#define GLOBAL_STATUS_ARCH_PEBS BIT_ULL(54) /* the threshold interrupt */
+
 /* RDPMC ECX encodings, Vol. 2B "RDPMC" (../shared/spec/rdpmc.txt). */
 #define RDPMC_TYPE_SHIFT       16
 #define RDPMC_TYPE_GP	       0x0000U

@@ -6,7 +6,9 @@
 # profile without those features (synth-v5-metrics) every one of them is
 # skipped, naming the CPUID bit it lacks. Likewise the RDPMC metrics clear
 # mode on synth-metrics-clear and synth-v5-topdown (IA32_PERF_CAPABILITIES[19]),
-# and the DS-area PEBS suite, which must skip on synth-arch-pebs. Quirks failing them are the
+# and the DS-area PEBS suite, which must skip on synth-arch-pebs, where the
+# architectural PEBS suite runs (as on gen-panther-lake, -clearwater-forest,
+# -diamond-rapids). Quirks failing them are the
 # mutation matrix's (scripts/mutation.sh).
 #
 #   scripts/check-frontier.sh [PMUSIM]
@@ -76,6 +78,27 @@ check "synth-v5-topdown: metrics.rdpmc_clear_mode skips naming PERF_CAPABILITIES
 grep -q '^# verdict: PASS' "$DIR/ap.ktap"
 check "synth-arch-pebs: verdict PASS" $?
 line=$(result "$DIR/ap.ktap" pebs.msrs_read_write)
-[[ $line == *"# SKIP"*"not architectural PEBS"* ]]
+[[ $line == *"# SKIP"*"PEBS_FMT 0FH is architectural PEBS"* ]]
 check "synth-arch-pebs: pebs.msrs_read_write skips, naming architectural PEBS (${line:-not run})" $?
+# Architectural PEBS (tests/arch_pebs.c): runs and passes on the synthetic
+# profile (GPR the only group) and the 2026 parts that enumerate it; skips,
+# naming it, on synth-v6 (leaf 23H without sub-leaves 4-5).
+APEBS=(arch_pebs.msrs_read_write arch_pebs.one_record_per_overflow
+	arch_pebs.threshold_interrupt arch_pebs.full_buffer_not_overrun
+	arch_pebs.groups_where_enumerated)
+for p in gen-panther-lake gen-clearwater-forest gen-diamond-rapids; do
+	"$PMUSIM" --profile $p >"$DIR/$p.ktap" 2>&1
+done
+for log in ap gen-panther-lake gen-clearwater-forest gen-diamond-rapids; do
+	for t in "${APEBS[@]}"; do
+		line=$(result "$DIR/$log.ktap" "$t")
+		[[ $line == ok\ * && $line != *"# SKIP"* ]]
+		check "${log/#ap/synth-arch-pebs}: $t runs and passes (${line:-not run})" $?
+	done
+done
+for t in "${APEBS[@]}"; do
+	line=$(result "$DIR/v6.ktap" "$t")
+	[[ $line == *"# SKIP missing architectural PEBS"* ]]
+	check "synth-v6: $t skips naming architectural PEBS (${line:-not run})" $?
+done
 checks_finish

@@ -844,4 +844,36 @@
 	"programmed with that event counts the same in the same window; tolerance 1/64 + 64 "      \
 	"(the SDM's fixed-counter table for them was not read)"
 
+/* ---- Architectural PEBS (tests/arch_pebs.c, issue 28): ISE ch. 11
+ * "Architectural PEBS" was not reachable; every layout is Linux's
+ * (d243d0bb64af, d21954c8a0ff, 2721e8da2de7, 52448a0a7390, bb5f13df3c45:
+ * struct arch_pebs_index / _header / _basic / _gprs / _aux, msr-index.h
+ * IA32_PEBS_BASE / _INDEX, ARCH_PEBS_*), so every rule is inferred. ---- */
+#define LINUX_APEBS                                                                                \
+	"(ISE ch.11 'Architectural PEBS' as Linux d243d0bb64af/2721e8da2de7 lays it out)"
+#define RULE_APEBS_MSRS                                                                            \
+	RULE_INFERRED "IA32_PEBS_BASE (3F4H) and IA32_PEBS_INDEX (3F5H) are read/write; "          \
+		      "IA32_PEBS_INDEX bits 3:0, 30:27, 35:33, 63:59 are reserved (#GP(0)); "      \
+		      "CFG_C exists for the counters of CPUID.(23H,5) " LINUX_APEBS
+#define RULE_APEBS_RECORD                                                                          \
+	RULE_INFERRED "with IA32_PEBS_INDEX.EN and CFG_C.EN[63] a counter's overflow writes one "  \
+		      "record at IA32_PEBS_BASE + WR x 16 and advances WR by its size; the "       \
+		      "16-byte header's size [15:0] is the record's, BASIC[63] set, CONT[31] "     \
+		      "clear, no other group; the basic group's IP is the sampled instruction's "  \
+		      "and its applicable counters have the counter's bit (GP n: n, fixed m: "     \
+		      "32 + m) " LINUX_APEBS
+#define RULE_APEBS_THRESH                                                                          \
+	RULE_INFERRED "when WR reaches IA32_PEBS_INDEX.THRESH (58:36, 16-byte units as Linux's "   \
+		      "ARCH_PEBS_THRESH_* values are) IA32_PERF_GLOBAL_STATUS[54] is set and a "   \
+		      "PMI raised, not before " LINUX_APEBS
+#define RULE_APEBS_FULL                                                                            \
+	RULE_INFERRED "the buffer is 4 KiB << IA32_PEBS_BASE.SIZE ('Buffer Size = 4KB * "          \
+		      "2^SIZE', Linux); a record that does not fit is not written past its end, "  \
+		      "and IA32_PEBS_INDEX.FULL[31] is set " LINUX_APEBS
+#define RULE_APEBS_GROUPS                                                                          \
+	RULE_INFERRED "CPUID.(23H,4):EBX[k] enumerates CFG_C bit 32 + k (Linux "                   \
+		      "arch_pebs_cap.caps = EBX << 32): an enumerated group (AUX 62, 40H; GPR "    \
+		      "61, A0H; XMM 49, 110H with its header) sets its header bit and adds its "   \
+		      "size; a group not enumerated is refused, #GP(0) " LINUX_APEBS
+
 #endif

@@ -17,6 +17,7 @@
 
 static struct {
 	uint64_t ds_area, enable, data_cfg;
+	uint64_t apebs_base, apebs_index; /* IA32_PEBS_BASE, IA32_PEBS_INDEX */
 } S;
 
 /* DS save area, 64-bit layout (the 64-bit DS save area figure of 18.4.9): BTS
@@ -75,6 +76,84 @@ static bool ds_pebs_msr(uint32_t msr)
 	       caps_arch_pebs(&g_sim.caps);
 }
 
+/* The instruction the model says overflowed: inside the gated loop. */
+#define SIM_PEBS_IP_OFFSET 0x10
+
+/* ---- Architectural PEBS (ISE ch. 11, as Linux d243d0bb64af / 2721e8da2de7
+ * lay it out: include/msr.h APEBS_*): IA32_PEBS_BASE names a buffer of
+ * 4 KiB << SIZE, IA32_PEBS_INDEX its write offset WR (16-byte units), FULL,
+ * EN and the threshold; a counter's CFG_C (pmu_arch.c stores it) enables
+ * it and names the groups. The model writes the header, the basic group
+ * and zeroed groups of the enumerated sizes. */
+static bool apebs_msr(uint32_t msr)
+{
+	return (msr == MSR_IA32_PEBS_BASE || msr == MSR_IA32_PEBS_INDEX) &&
+	       caps_arch_pebs(&g_sim.caps) && g_sim.arch_pmu;
+}
+
+static enum sim_msr_result apebs_wrmsr(uint32_t msr, uint64_t val)
+{
+	if (msr == MSR_IA32_PEBS_BASE) {
+		S.apebs_base = val;
+		return SIM_MSR_OK;
+	}
+	if ((val & APEBS_INDEX_RSVD) && !quirk(Q_APEBS_INDEX_RSVD))
+		return SIM_MSR_GP;
+	S.apebs_index = val;
+	return SIM_MSR_OK;
+}
+
+static unsigned apebs_record_bytes(uint64_t cfg)
+{
+	unsigned n = APEBS_HDR_BYTES + APEBS_BASIC_BYTES;
+
+	n += (cfg & APEBS_CFG_AUX) ? APEBS_AUX_BYTES : 0;
+	n += (cfg & APEBS_CFG_GPR) ? APEBS_GPR_BYTES - (quirk(Q_APEBS_GPR_NO_SSP) ? 16 : 0) : 0;
+	n += (cfg & APEBS_CFG_XMM) ? APEBS_XMM_BYTES : 0;
+	return n;
+}
+
+static bool apebs_overflow(bool fixed, unsigned idx)
+{
+	uint64_t cfg = fixed ? g_sim.pmu.acr_fx_c[idx] : g_sim.pmu.acr_c[idx];
+	uint64_t base = S.apebs_base & ~0xFFFULL;
+	uint64_t end = base + (4096ULL << FIELD_GET_ULL(APEBS_BASE_SIZE, S.apebs_base));
+	uint64_t wr = FIELD_GET_ULL(APEBS_INDEX_WR, S.apebs_index) * APEBS_UNIT;
+	unsigned bytes = apebs_record_bytes(cfg);
+
+	if (!(cfg & APEBS_CFG_EN) || !(S.apebs_index & APEBS_INDEX_EN) || !base)
+		return false;
+	if (base + wr + bytes > end && !quirk(Q_APEBS_OVERRUN)) {
+		S.apebs_index |= APEBS_INDEX_FULL;
+	} else {
+		uint64_t *r = (uint64_t *)(uintptr_t)(base + wr), lo, hi;
+		unsigned size = quirk(Q_APEBS_SIZE_NO_HEADER) ? bytes - APEBS_HDR_BYTES : bytes;
+
+		arch_workload_gated_range(&lo, &hi);
+		memset(r, 0, bytes);
+		r[0] = size | APEBS_HDR_BASIC |
+		       (cfg & (APEBS_CFG_AUX | APEBS_CFG_GPR | APEBS_CFG_XMM));
+		r[2] = lo + SIM_PEBS_IP_OFFSET;
+		r[3] = quirk(Q_APEBS_APPLICABLE_ZERO) ? 0 : BIT_ULL(fixed ? 32 + idx : idx);
+		r[4] = g_sim.tsc;
+		if (!quirk(Q_APEBS_WR_STUCK))
+			wr += bytes;
+		S.apebs_index = (S.apebs_index & ~APEBS_INDEX_WR) | ((wr / APEBS_UNIT) << 4);
+	}
+	/* The counter restarts from its CFG_C reload value. */
+	if (fixed)
+		g_sim.pmu.fixed[idx] = (cfg & APEBS_CFG_RELOAD) & width_mask(g_sim.fixed_width);
+	else
+		g_sim.pmu.pmc[idx] = (cfg & APEBS_CFG_RELOAD) & width_mask(g_sim.gp_width);
+	uint64_t thresh = FIELD_GET_ULL(APEBS_INDEX_THRESH, S.apebs_index) * APEBS_UNIT;
+	bool at = wr >= thresh || quirk(Q_APEBS_THRESH_EARLY);
+	if (at && !quirk(Q_APEBS_THRESH_NO_STATUS)) {
+		g_sim.pmu.global_status |= GLOBAL_STATUS_ARCH_PEBS;
+		sim_pmi_request();
+	}
+	return true;
+}
+
 static bool baseline(void)
 {
 	return has_ds() && (g_sim.perf_cap & PERF_CAP_PEBS_BASELINE);
@@ -104,6 +183,10 @@ static void pebs_reset(void)
 
 static enum sim_msr_result pebs_rdmsr(uint32_t msr, uint64_t *val)
 {
+	if (apebs_msr(msr)) {
+		*val = msr == MSR_IA32_PEBS_BASE ? S.apebs_base : S.apebs_index;
+		return SIM_MSR_OK;
+	}
 	if (!has_ds() || ds_pebs_msr(msr))
 		return SIM_MSR_NOT_MINE;
 	switch (msr) {
@@ -126,6 +209,8 @@ static enum sim_msr_result pebs_rdmsr(uint32_t msr, uint64_t *val)
 
 static enum sim_msr_result pebs_wrmsr(uint32_t msr, uint64_t val)
 {
+	if (apebs_msr(msr))
+		return apebs_wrmsr(msr, val);
 	if (!has_ds() || ds_pebs_msr(msr))
 		return SIM_MSR_NOT_MINE;
 	switch (msr) {
@@ -194,9 +279,6 @@ static unsigned record_qwords(bool adaptive, uint64_t cfg, bool size_field)
 	}
 }
 
-/* The instruction the model says overflowed: inside the gated loop. */
-#define SIM_PEBS_IP_OFFSET 0x10
-
 static void write_record(uint64_t *r, unsigned qwords, bool adaptive, uint64_t applicable)
 {
 	uint64_t lo, hi;
@@ -230,6 +312,8 @@ bool sim_pebs_overflow(bool fixed, unsigned idx)
 {
 	unsigned bit = fixed ? GLOBAL_FIXED_SHIFT + idx : idx;
 
+	if (caps_arch_pebs(&g_sim.caps))
+		return g_sim.arch_pmu && apebs_overflow(fixed, idx);
 	if (!has_ds() || !((S.enable >> bit) & 1) || S.ds_area == 0)
 		return false;
 	if (fixed && !baseline())

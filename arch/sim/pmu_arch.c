@@ -575,6 +575,20 @@ static uint64_t acr_cause_mask(void)
 	return (uint64_t)l->acr_gp_cause | ((uint64_t)l->acr_fixed_cause << 32);
 }
 
+/* An architectural-PEBS counter's CFG_C (CPUID.(23H,5)): the reload value,
+ * EN[63] and the groups CPUID.(23H,4):EBX enumerates at 32 + k (Linux
+ * `arch_pebs_cap.caps = EBX << 32`); the model: other bits #GP. A counter
+ * only ACR reloads keeps any value. */
+static bool apebs_cfg_c_ok(bool fixed, unsigned i, uint64_t v)
+{
+	const struct caps_leaf23 *l = &g_sim.caps.l23;
+	uint64_t valid = APEBS_CFG_RELOAD | APEBS_CFG_EN | ((uint64_t)l->pebs_caps << 32);
+
+	if (!l->arch_pebs || i >= 32 || !(((fixed ? l->pebs_fixed : l->pebs_gp) >> i) & 1))
+		return true;
+	return !(v & ~valid) || quirk(Q_APEBS_GROUPS_UNCHECKED);
+}
+
 enum counter_msr { CTR_MSR_NONE, CTR_MSR_PRESENT, CTR_MSR_ABSENT };
 static enum counter_msr counter_msr(uint32_t msr, enum kind *k, unsigned *idx)
 {
@@ -848,6 +862,8 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 		return SIM_MSR_OK;
 	case K_V6_CFG_C:
 	case K_V6_FX_CFG_C:
+		if (!apebs_cfg_c_ok(k == K_V6_FX_CFG_C, i, v))
+			return SIM_MSR_GP;
 		*(k == K_V6_CFG_C ? &P->acr_c[i] : &P->acr_fx_c[i]) = v;
 		return SIM_MSR_OK;
 	case K_FIXED:

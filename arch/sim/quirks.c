@@ -57,6 +57,25 @@ static bool on_acr(const struct caps *c, const struct sim_profile *p)
 	       (c->l23.acr_gp_reloadable || c->l23.acr_fixed_reloadable);
 }
 
+/* Architectural PEBS (tests/arch_pebs.c): with a group of the suite's
+ * (AUX, GPR, XMM) missing from CPUID.(23H,4), and with GPR enumerated. */
+static bool on_arch_pebs(const struct caps *c, const struct sim_profile *p)
+{
+	return c->vendor == VENDOR_INTEL && caps_arch_pebs(c);
+}
+
+static bool on_arch_pebs_group_gap(const struct caps *c, const struct sim_profile *p)
+{
+	uint64_t want = APEBS_CFG_AUX | APEBS_CFG_GPR | APEBS_CFG_XMM;
+
+	return on_arch_pebs(c, p) && (((uint64_t)c->l23.pebs_caps << 32) & want) != want;
+}
+
+static bool on_arch_pebs_gpr(const struct caps *c, const struct sim_profile *p)
+{
+	return on_arch_pebs(c, p) && (((uint64_t)c->l23.pebs_caps << 32) & APEBS_CFG_GPR);
+}
+
 /* ... and an existing GP counter that cannot cause a reload. */
 static bool on_acr_non_cause(const struct caps *c, const struct sim_profile *p)
 {
