@@ -101,4 +101,11 @@ for t in "${APEBS[@]}"; do
 	[[ $line == *"# SKIP missing architectural PEBS"* ]]
 	check "synth-v6: $t skips naming architectural PEBS (${line:-not run})" $?
 done
+# PERF_METRICS level 2 (metrics.level2_within_level1): measured, not zero,
+# where the model has level 2 (Sapphire Rapids); 0 on Ice Lake, still run.
+"$PMUSIM" --profile intel_sapphirerapids_806f8 >"$DIR/spr.ktap" 2>&1
+line=$(result "$DIR/spr.ktap" metrics.level2_within_level1)
+[[ $line == ok\ * && $line != *"# SKIP"* ]] &&
+	grep -q 'level2_within_level1.memory bound = [1-9]' "$DIR/spr.ktap"
+check "intel_sapphirerapids_806f8: metrics.level2_within_level1 runs on non-zero level-2 bytes and passes (${line:-not run})" $?
 checks_finish

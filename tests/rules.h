@@ -876,4 +876,13 @@
 		      "61, A0H; XMM 49, 110H with its header) sets its header bit and adds its "   \
 		      "size; a group not enumerated is refused, #GP(0) " LINUX_APEBS
 
+/* ---- PERF_METRICS level 2 (tests/metrics.c, issue 28) ---- */
+#define RULE_METRICS_LEVEL2                                                                        \
+	RULE_INFERRED                                                                              \
+	    "IA32_PERF_METRICS bytes 4-7 (Linux INTEL_TD_METRIC_HEAVY_OPS, _BR_MISPREDICT, "       \
+	    "_FETCH_LAT, _MEM_BOUND) are level-2 fractions of the same slots, each the "           \
+	    "child of level-1 byte 0-3 (retiring, bad speculation, frontend bound, "               \
+	    "backend bound) by the names, so never above it; tolerance one unit; 0 "               \
+	    "where the CPU has no level 2 (the SDM text on level 2 was not read)"
+
 #endif

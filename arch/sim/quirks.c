@@ -487,6 +487,12 @@ static bool on_perf_metrics(const struct caps *c, const struct sim_profile *p)
 	       ((c->pm.fixed_supported >> FIXED_TOPDOWN_SLOTS) & 1);
 }
 
+/* ... with level 2 (pmu_arch.c sim_metrics_level2()). */
+static bool on_perf_metrics_l2(const struct caps *c, const struct sim_profile *p)
+{
+	return on_perf_metrics(c, p) && sim_metrics_level2(c);
+}
+
 static bool on_topdown_events(const struct caps *c, const struct sim_profile *p)
 {
 	return on_perf_metrics(c, p) && c->pm.gp_counters >= 4 &&

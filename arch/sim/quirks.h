@@ -639,6 +639,11 @@
 	      "hypothetical", "CFG_C takes group bits CPUID.(23H,4):EBX does not enumerate")       \
 	QUIRK(Q_APEBS_GPR_NO_SSP, "arch-pebs-gpr-group-short", on_arch_pebs_gpr, "hypothetical",   \
 	      "the GPR group leaves out SSP and its reserved quadword (90H instead of A0H)")       \
+	/* ---- PERF_METRICS level 2 (issue 28, tests/metrics.c) ---- */                           \
+	QUIRK(Q_METRICS_L2_ABOVE_PARENT, "perf-metrics-level2-above-parent", on_perf_metrics_l2,   \
+	      "hypothetical",                                                                      \
+	      "the heavy-operations byte (4) of IA32_PERF_METRICS exceeds its "                    \
+	      "level-1 parent, retiring (byte 0)")                                                 \
 	/* ---- EQ (issue 28, tests/filtering.c) ---- */                                           \
 	QUIRK(Q_EQ_IGNORED, "eq-ignored", on_eq_three_gp, "hypothetical",                          \
 	      "IA32_PERFEVTSELx.EQ (bit 36) is stored but CMASK still counts cycles >= CMASK")     \
