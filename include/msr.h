@@ -252,6 +252,15 @@ enum arch_lbr_br_type {
 #define PEBS_DATA_CFG_XMMS	  BIT_ULL(2)
 #define PEBS_DATA_CFG_LBRS	  BIT_ULL(3)
 #define PEBS_DATA_CFG_LBR_ENTRIES GENMASK_ULL(28, 24) /* entries - 1 */
+/* PEBS format 6, counters snapshotting (Linux e02e9b0374c3; the SDM text
+ * not read): the counters group, the PERF_METRICS snapshot, and which GP /
+ * fixed counters the group holds. In the record, after the LBR group: a
+ * 16-byte header {u32 GP mask, u32 fixed mask, u32 metrics, u32 0}, then a
+ * quadword per GP counter, per fixed counter, and 2 for the metrics. */
+#define PEBS_DATA_CFG_CNTR	 BIT_ULL(4)
+#define PEBS_DATA_CFG_METRICS	 BIT_ULL(5)
+#define PEBS_DATA_CFG_CNTR_GP	 GENMASK_ULL(47, 32)
+#define PEBS_DATA_CFG_CNTR_FIXED GENMASK_ULL(55, 48)
 
 /* ---- Architectural PEBS (ISE ch. 11 "Architectural PEBS"; the layouts as
  * Linux d243d0bb64af / 2721e8da2de7 / 52448a0a7390 define them, the ISE

@@ -108,4 +108,13 @@ line=$(result "$DIR/spr.ktap" metrics.level2_within_level1)
 [[ $line == ok\ * && $line != *"# SKIP"* ]] &&
 	grep -q 'level2_within_level1.memory bound = [1-9]' "$DIR/spr.ktap"
 check "intel_sapphirerapids_806f8: metrics.level2_within_level1 runs on non-zero level-2 bytes and passes (${line:-not run})" $?
+# PEBS counters snapshotting (format 6): runs on gen-lunar-lake (PEBS fmt
+# 6), skips naming the format on Sapphire Rapids (fmt 4).
+"$PMUSIM" --profile gen-lunar-lake >"$DIR/lnl.ktap" 2>&1
+line=$(result "$DIR/lnl.ktap" pebs.counter_snapshot_group)
+[[ $line == ok\ * && $line != *"# SKIP"* ]]
+check "gen-lunar-lake: pebs.counter_snapshot_group runs and passes (${line:-not run})" $?
+line=$(result "$DIR/spr.ktap" pebs.counter_snapshot_group)
+[[ $line == *"# SKIP PEBS format 4"* ]]
+check "intel_sapphirerapids_806f8: pebs.counter_snapshot_group skips naming PEBS format 4 (${line:-not run})" $?
 checks_finish

@@ -879,10 +879,18 @@
 /* ---- PERF_METRICS level 2 (tests/metrics.c, issue 28) ---- */
 #define RULE_METRICS_LEVEL2                                                                        \
 	RULE_INFERRED                                                                              \
-	    "IA32_PERF_METRICS bytes 4-7 (Linux INTEL_TD_METRIC_HEAVY_OPS, _BR_MISPREDICT, "       \
-	    "_FETCH_LAT, _MEM_BOUND) are level-2 fractions of the same slots, each the "           \
-	    "child of level-1 byte 0-3 (retiring, bad speculation, frontend bound, "               \
-	    "backend bound) by the names, so never above it; tolerance one unit; 0 "               \
-	    "where the CPU has no level 2 (the SDM text on level 2 was not read)"
+	"IA32_PERF_METRICS bytes 4-7 (Linux INTEL_TD_METRIC_HEAVY_OPS, _BR_MISPREDICT, "           \
+	"_FETCH_LAT, _MEM_BOUND) are level-2 fractions of the same slots, each the "               \
+	"child of level-1 byte 0-3 (retiring, bad speculation, frontend bound, "                   \
+	"backend bound) by the names, so never above it; tolerance one unit; 0 "                   \
+	"where the CPU has no level 2 (the SDM text on level 2 was not read)"
+
+/* ---- PEBS counters snapshotting (tests/pebs.c, issue 28) ---- */
+#define RULE_PEBS_CNTR                                                                             \
+	RULE_INFERRED "PEBS format 6 counters snapshotting (Linux e02e9b0374c3; the SDM text not " \
+		      "read): MSR_PEBS_DATA_CFG[4] adds, after the LBR group, a 16-byte header "   \
+		      "{GP mask = DATA_CFG[47:32], fixed mask = [55:48], metrics, 0} and each "    \
+		      "named counter's value at the record; the record format echoes bit 4 and "   \
+		      "its size counts the group"
 
 #endif

@@ -176,6 +176,29 @@ static uint64_t enable_valid(void)
 	(PEBS_DATA_CFG_MEMINFO | PEBS_DATA_CFG_GPRS | PEBS_DATA_CFG_XMMS | PEBS_DATA_CFG_LBRS |    \
 	 PEBS_DATA_CFG_LBR_ENTRIES)
 
+/* PEBS format 6 adds counters snapshotting (Linux e02e9b0374c3): the group,
+ * the metrics, and a bit per GP / fixed counter that exists. */
+static uint64_t data_cfg_valid(void)
+{
+	uint64_t v = DATA_CFG_VALID;
+
+	if (g_sim.caps.perf_cap.pebs_format < 6)
+		return v;
+	v |= PEBS_DATA_CFG_CNTR | (g_sim.perf_metrics ? PEBS_DATA_CFG_METRICS : 0);
+	v |= FIELD_PREP_ULL(PEBS_DATA_CFG_CNTR_GP, g_sim.gp_exists & 0xFFFF);
+	return v | FIELD_PREP_ULL(PEBS_DATA_CFG_CNTR_FIXED, g_sim.fixed_exists & 0xFF);
+}
+
+/* The counters group's quadwords: header 2, one per counter, metrics 2. */
+static unsigned cntr_qwords(uint64_t cfg)
+{
+	if (!(cfg & PEBS_DATA_CFG_CNTR))
+		return 0;
+	return 2 + (unsigned)__builtin_popcountll(cfg & PEBS_DATA_CFG_CNTR_GP) +
+	       (unsigned)__builtin_popcountll(cfg & PEBS_DATA_CFG_CNTR_FIXED) +
+	       ((cfg & PEBS_DATA_CFG_METRICS) ? 2 : 0);
+}
+
 static void pebs_reset(void)
 {
 	memset(&S, 0, sizeof(S));
@@ -233,7 +256,7 @@ static enum sim_msr_result pebs_wrmsr(uint32_t msr, uint64_t val)
 	case MSR_PEBS_DATA_CFG:
 		if (!baseline() || arch_pebs())
 			return SIM_MSR_NOT_MINE;
-		if (val & ~DATA_CFG_VALID)
+		if (val & ~data_cfg_valid())
 			return SIM_MSR_GP;
 		S.data_cfg = val;
 		return SIM_MSR_OK;
@@ -267,6 +290,8 @@ static unsigned record_qwords(bool adaptive, uint64_t cfg, bool size_field)
 		if ((cfg & PEBS_DATA_CFG_XMMS) && !(size_field && quirk(Q_PEBS_SIZE_IGNORES_XMM)))
 			n += XMM_QWORDS;
 		n += (cfg & PEBS_DATA_CFG_LBRS) ? LBR_QWORDS * lbr_entries(cfg) : 0;
+		if (!(size_field && quirk(Q_PEBS_SIZE_IGNORES_CNTR)))
+			n += cntr_qwords(cfg);
 		return n;
 	}
 	switch (g_sim.caps.perf_cap.pebs_format) {
@@ -303,6 +328,25 @@ static void write_record(uint64_t *r, unsigned qwords, bool adaptive, uint64_t a
 	r[1] = quirk(Q_PEBS_IP_ZERO) ? 0 : lo + SIM_PEBS_IP_OFFSET;
 	r[2] = quirk(Q_PEBS_APPLICABLE_ZERO) ? 0 : applicable;
 	r[3] = g_sim.tsc;
+	/* The counters group, last: each named counter's value now. */
+	unsigned q = cntr_qwords(adaptive ? S.data_cfg : 0);
+	if (!q)
+		return;
+	uint64_t *g = r + record_qwords(adaptive, S.data_cfg, false) - q, *v = g + 2;
+	uint32_t gp = (uint32_t)FIELD_GET_ULL(PEBS_DATA_CFG_CNTR_GP, S.data_cfg);
+	uint32_t fx = (uint32_t)FIELD_GET_ULL(PEBS_DATA_CFG_CNTR_FIXED, S.data_cfg);
+	g[0] = gp | ((uint64_t)fx << 32);
+	g[1] = (S.data_cfg & PEBS_DATA_CFG_METRICS) ? 3 : 0; /* Linux INTEL_CNTR_METRICS */
+	for (unsigned i = 0; i < 32; i++)
+		if ((gp >> i) & 1)
+			*v++ = quirk(Q_PEBS_CNTR_SNAPSHOT_ZERO) ? 0 : g_sim.pmu.pmc[i];
+	for (unsigned i = 0; i < 32; i++)
+		if ((fx >> i) & 1)
+			*v++ = quirk(Q_PEBS_CNTR_SNAPSHOT_ZERO) ? 0 : g_sim.pmu.fixed[i];
+	if (S.data_cfg & PEBS_DATA_CFG_METRICS) {
+		v[0] = g_sim.pmu.fixed[3];
+		v[1] = sim_perf_metrics();
+	}
 }
 
 const struct sim_family sim_family_pebs =

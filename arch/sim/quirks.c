@@ -487,6 +487,15 @@ static bool on_perf_metrics(const struct caps *c, const struct sim_profile *p)
 	       ((c->pm.fixed_supported >> FIXED_TOPDOWN_SLOTS) & 1);
 }
 
+/* Adaptive PEBS of format 6 and later, two GP counters (the counters
+ * snapshot group of tests/pebs.c). */
+static bool on_pebs_fmt6(const struct caps *c, const struct sim_profile *p)
+{
+	return c->vendor == VENDOR_INTEL && c->ds && c->perf_cap.valid &&
+	       c->perf_cap.pebs_baseline && !c->perf_cap.arch_pebs_format &&
+	       c->perf_cap.pebs_format >= 6 && c->pm.gp_counters >= 2;
+}
+
 /* ... with level 2 (pmu_arch.c sim_metrics_level2()). */
 static bool on_perf_metrics_l2(const struct caps *c, const struct sim_profile *p)
 {

@@ -644,6 +644,11 @@
 	      "hypothetical",                                                                      \
 	      "the heavy-operations byte (4) of IA32_PERF_METRICS exceeds its "                    \
 	      "level-1 parent, retiring (byte 0)")                                                 \
+	/* ---- PEBS counters snapshotting, format 6 (issue 28, tests/pebs.c) ---- */              \
+	QUIRK(Q_PEBS_CNTR_SNAPSHOT_ZERO, "pebs-counter-snapshot-zero", on_pebs_fmt6,               \
+	      "hypothetical", "the PEBS counters group holds 0 for every counter it names")        \
+	QUIRK(Q_PEBS_SIZE_IGNORES_CNTR, "pebs-size-ignores-counter-group", on_pebs_fmt6,           \
+	      "hypothetical", "the record size field leaves out the counters group")               \
 	/* ---- EQ (issue 28, tests/filtering.c) ---- */                                           \
 	QUIRK(Q_EQ_IGNORED, "eq-ignored", on_eq_three_gp, "hypothetical",                          \
 	      "IA32_PERFEVTSELx.EQ (bit 36) is stored but CMASK still counts cycles >= CMASK")     \
