@@ -465,7 +465,32 @@ enum fixed_counter {
 #define MSR_AMD64_PERF_CNTR_GLOBAL_CTL	      0xC0000301
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR 0xC0000302
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET 0xC0000303
-#define AMD_COUNTER_WIDTH		      48
+
+/* AMD LBR v2 (CPUID 8000_0022H EAX[1], depth EBX[9:4]; the APM text not
+ * read: names and bits as Linux arch/x86/events/amd/lbr.c and msr-index.h
+ * define them). The stack: entry i's FROM at C001_0300H + 2i, TO at + 1;
+ * entry 0 is always the youngest branch. */
+#define MSR_AMD64_LBR_SELECT	 0xC000010EU
+#define MSR_AMD_DBG_EXTN_CFG	 0xC000010FU
+#define AMD_DBG_EXTN_CFG_LBRV2EN BIT_ULL(6)
+#define MSR_AMD_SAMP_BR_FROM(i)	 (0xC0010300U + 2 * (i))
+#define MSR_AMD_SAMP_BR_TO(i)	 (0xC0010301U + 2 * (i))
+#define AMD_LBR_IP		 GENMASK_ULL(57, 0) /* sign-extended from bit 57 */
+#define AMD_LBR_FROM_MISPREDICT	 BIT_ULL(63)
+#define AMD_LBR_TO_SPEC		 BIT_ULL(62)
+#define AMD_LBR_TO_VALID	 BIT_ULL(63)
+/* LBR_SELECT: a set bit suppresses (Linux "Filter bits operate in suppress
+ * mode"): 0 branches ending at CPL 0, 1 at CPL > 0, 2 Jcc, 3 near relative
+ * CALL, 4 near indirect CALL, 5 near RET, 6 near indirect JMP, 7 near
+ * relative JMP, 8 far; bits 63:9 reserved (LBR_SELECT_MASK 1FFH). */
+#define AMD_LBR_SELECT_KERNEL	BIT_ULL(0)
+#define AMD_LBR_SELECT_USER	BIT_ULL(1)
+#define AMD_LBR_SELECT_JCC	BIT_ULL(2)
+#define AMD_LBR_SELECT_CALL_REL BIT_ULL(3)
+#define AMD_LBR_SELECT_RET	BIT_ULL(5)
+#define AMD_LBR_SELECT_JMP_REL	BIT_ULL(7)
+#define AMD_LBR_SELECT_VALID	GENMASK_ULL(8, 0)
+#define AMD_COUNTER_WIDTH	48
 /* Core counters: at most 15 (CPUID.80000022H:EBX[3:0] with PerfMonV2, APM
  * Vol. 2 13.2.2); arrays indexed by counter are this long. */
 #define AMD_CORE_COUNTERS_MAX 16

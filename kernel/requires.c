@@ -213,6 +213,12 @@ static bool arch_pebs(const struct caps *c)
 	return is_intel(c) && caps_arch_pebs(c) && pmu_version_at_least(c, 2);
 }
 
+/* AMD LBR v2: Linux's amd_pmu_lbr_init() asks PerfMonV2 too. */
+static bool amd_lbr_v2(const struct caps *c)
+{
+	return amd_perfmon_v2(c) && c->amd.lbr_stack_v2 && c->amd.lbr_v2_stack_size > 0;
+}
+
 static bool pebs(const struct caps *c)
 {
 	return is_intel(c) && c->ds && c->perf_cap.valid && !c->perf_cap.arch_pebs_format;
@@ -297,6 +303,8 @@ static const struct requirement_desc table[] = {
     [REQ_RTM_BIT] = {rtm, "CPUID.(07H,0):EBX.RTM[11] (XBEGIN/XEND)"},
     [REQ_ARCH_PEBS_BIT] = {arch_pebs, "architectural PEBS: IA32_PERF_CAPABILITIES.PEBS_FMT = 0FH "
 				      "and CPUID.(23H,0):EAX[5:4] = 11B"},
+    [REQ_AMD_LBR_V2_BIT] = {amd_lbr_v2, "CPUID 8000_0022H EAX[1] LbrStack (AMD LBR v2) with "
+					"PerfMonV2 and a depth EBX[9:4] > 0"},
 };
 
 _Static_assert(ARRAY_SIZE(table) == REQ_COUNT, "one row per requirement, the last one included");

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The 2023-2026 architecture suites (issue 28) where they apply and where
-# they do not: on synth-v6 (architectural PMU v6, RDPMC user disable, Auto
+# they do not (issue 28; the script's blocks say which): on synth-v6 (architectural PMU v6, RDPMC user disable, Auto
 # Counter Reload) every test of theirs runs and passes, not skipped; on a
 # profile without those features (synth-v5-metrics) every one of them is
 # skipped, naming the CPUID bit it lacks. Likewise the RDPMC metrics clear
@@ -117,4 +117,22 @@ check "gen-lunar-lake: pebs.counter_snapshot_group runs and passes (${line:-not 
 line=$(result "$DIR/spr.ktap" pebs.counter_snapshot_group)
 [[ $line == *"# SKIP PEBS format 4"* ]]
 check "intel_sapphirerapids_806f8: pebs.counter_snapshot_group skips naming PEBS format 4 (${line:-not run})" $?
+# AMD LBR v2 and LbrAndPmcFreeze (tests/amd_lbr.c): runs and passes on the
+# Zen 4 dump and gen-zen5 (both enumerate EAX[2:1], 16 entries); skips,
+# naming CPUID 8000_0022H, on Zen 2.
+AMDLBR=(amd_lbr.msrs_read_write amd_lbr.records_chain_youngest_first amd_lbr.select_filters
+	amd_lbr.freeze_on_pmi)
+for p in amd_zen4_genoa_a10f11 gen-zen5 amd_zen2_rome_830f10; do
+	"$PMUSIM" --profile $p >"$DIR/$p.ktap" 2>&1
+	for t in "${AMDLBR[@]}"; do
+		line=$(result "$DIR/$p.ktap" "$t")
+		if [[ $p == amd_zen2_* ]]; then
+			[[ $line == *"# SKIP missing CPUID 8000_0022H EAX[1] LbrStack"* ]]
+			check "$p: $t skips naming CPUID 8000_0022H EAX[1] (${line:-not run})" $?
+		else
+			[[ $line == ok\ * && $line != *"# SKIP"* ]]
+			check "$p: $t runs and passes (${line:-not run})" $?
+		fi
+	done
+done
 checks_finish

@@ -893,4 +893,27 @@
 		      "named counter's value at the record; the record format echoes bit 4 and "   \
 		      "its size counts the group"
 
+/* ---- AMD LBR v2 (tests/amd_lbr.c, issue 28): the APM text not read; the
+ * layout is Linux arch/x86/events/amd/lbr.c's, so every rule is inferred. ---- */
+#define LINUX_AMD_LBR "(AMD LBR v2 as Linux arch/x86/events/amd/lbr.c, ca5b7c0d9621, programs it)"
+#define RULE_AMD_LBR_MSRS                                                                          \
+	RULE_INFERRED "with CPUID 8000_0022H EAX[1], LBR_SELECT (C000_010EH, bits 8:0; 63:9 "      \
+		      "reserved), DBG_EXTN_CFG (C000_010FH) and the FROM / TO MSRs C001_0300H + "  \
+		      "2i / + 2i + 1 of each entry i < EBX[9:4] are read/write " LINUX_AMD_LBR
+#define RULE_AMD_LBR_RECORD                                                                        \
+	RULE_INFERRED                                                                              \
+	"with DBG_EXTN_CFG.LBRV2EN[6] each taken branch is recorded, entry 0 the "                 \
+	"youngest ('LBR From[0] and LBR To[0] always represent the TOS'), the "                    \
+	"address in bits 57:0, TO[63] VALID set; nothing else is recorded " LINUX_AMD_LBR
+#define RULE_AMD_LBR_SELECT                                                                        \
+	RULE_INFERRED                                                                              \
+	"LBR_SELECT bits suppress ('Filter bits operate in suppress mode'): 0 "                    \
+	"branches ending at CPL 0, 1 at CPL > 0, 2 Jcc, 3 near relative CALL, 5 "                  \
+	"near RET, 7 near relative JMP; the others are still recorded " LINUX_AMD_LBR
+#define RULE_AMD_LBR_FREEZE                                                                        \
+	RULE_INFERRED "with LbrAndPmcFreeze (CPUID 8000_0022H EAX[2]) and "                        \
+		      "DEBUGCTL.FREEZE_LBRS_ON_PMI[11], a counter's PMI sets "                     \
+		      "PerfCntrGlobalStatus[58] and freezes the stack until it is cleared "        \
+		      "through PerfCntrGlobalStatusClr " LINUX_AMD_LBR
+
 #endif

@@ -496,6 +496,19 @@ static bool on_pebs_fmt6(const struct caps *c, const struct sim_profile *p)
 	       c->perf_cap.pebs_format >= 6 && c->pm.gp_counters >= 2;
 }
 
+/* AMD LBR v2 (tests/amd_lbr.c). */
+static bool on_amd_lbr_v2(const struct caps *c, const struct sim_profile *p)
+{
+	return caps_amd_like(c) && c->amd.perfmon_v2 && c->amd.lbr_stack_v2 &&
+	       c->amd.lbr_v2_stack_size > 0;
+}
+
+/* ... with LbrAndPmcFreeze (CPUID 8000_0022H EAX[2]). */
+static bool on_amd_lbr_freeze(const struct caps *c, const struct sim_profile *p)
+{
+	return on_amd_lbr_v2(c, p) && c->amd.lbr_pmc_freeze;
+}
+
 /* ... with level 2 (pmu_arch.c sim_metrics_level2()). */
 static bool on_perf_metrics_l2(const struct caps *c, const struct sim_profile *p)
 {

@@ -649,6 +649,17 @@
 	      "hypothetical", "the PEBS counters group holds 0 for every counter it names")        \
 	QUIRK(Q_PEBS_SIZE_IGNORES_CNTR, "pebs-size-ignores-counter-group", on_pebs_fmt6,           \
 	      "hypothetical", "the record size field leaves out the counters group")               \
+	/* ---- AMD LBR v2 (issue 28, tests/amd_lbr.c) ---- */                                     \
+	QUIRK(Q_AMD_LBR_SELECT_RSVD, "amd-lbr-select-reserved-writable", on_amd_lbr_v2,            \
+	      "hypothetical", "LBR_SELECT takes writes to bits 63:9")                              \
+	QUIRK(Q_AMD_LBR_OLDEST_FIRST, "amd-lbr-oldest-first", on_amd_lbr_v2, "hypothetical",       \
+	      "the stack fills from entry 0 up, the youngest branch last, not at entry 0")         \
+	QUIRK(Q_AMD_LBR_SELECT_TYPE_IGNORED, "amd-lbr-select-type-ignored", on_amd_lbr_v2,         \
+	      "hypothetical", "LBR_SELECT's branch-type bits suppress nothing (CPL bits do)")      \
+	QUIRK(Q_AMD_LBR_FREEZE_IGNORED, "amd-lbr-freeze-ignored", on_amd_lbr_freeze,               \
+	      "hypothetical",                                                                      \
+	      "with LbrAndPmcFreeze and DEBUGCTL.FREEZE_LBRS_ON_PMI a PMI neither "                \
+	      "freezes the LBR stack nor sets PerfCntrGlobalStatus[58]")                           \
 	/* ---- EQ (issue 28, tests/filtering.c) ---- */                                           \
 	QUIRK(Q_EQ_IGNORED, "eq-ignored", on_eq_three_gp, "hypothetical",                          \
 	      "IA32_PERFEVTSELx.EQ (bit 36) is stored but CMASK still counts cycles >= CMASK")     \
