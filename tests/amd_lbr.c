@@ -19,14 +19,13 @@
  *
  * Not checked: the mispredict and speculation flags' values.
  */
+#include "lbr.h"
 #include "pmu.h"
 #include "rules.h"
 #include "test.h"
 
 #define CHAIN ARCH_BRANCH_CHAIN_LEN
 #define ALL   ((1U << CHAIN) - 1)
-
-static const enum arch_branch_kind chain_kinds[CHAIN] = ARCH_BRANCH_CHAIN_KINDS;
 
 static unsigned depth(void)
 {
@@ -86,16 +85,6 @@ static void expect_chain(struct t *t, uint64_t sel, unsigned want, const char *r
 	expect_eq(t, k, n, rule, "%s: valid records (entry 0 the youngest)", what);
 }
 
-static unsigned kinds_except(enum arch_branch_kind kind)
-{
-	unsigned m = 0;
-
-	for (unsigned i = 0; i < CHAIN; i++)
-		if (chain_kinds[i] != kind)
-			m |= 1U << i;
-	return m;
-}
-
 TEST(amd_lbr, msrs_read_write, REQ_AMD_LBR_V2)
 {
 	uint64_t v;
@@ -128,12 +117,12 @@ TEST(amd_lbr, select_filters, REQ_AMD_LBR_V2)
 		     "branches ending at CPL 0 suppressed, chain at CPL 0: nothing");
 	expect_chain(t, AMD_LBR_SELECT_USER, ALL, RULE_AMD_LBR_SELECT,
 		     "branches ending at CPL > 0 suppressed, chain at CPL 0: every branch");
-	expect_chain(t, AMD_LBR_SELECT_JCC, kinds_except(ARCH_BRANCH_JCC), RULE_AMD_LBR_SELECT,
+	expect_chain(t, AMD_LBR_SELECT_JCC, lbr_chain_except(ARCH_BRANCH_JCC), RULE_AMD_LBR_SELECT,
 		     "Jcc suppressed");
-	expect_chain(t, AMD_LBR_SELECT_JMP_REL, kinds_except(ARCH_BRANCH_JMP), RULE_AMD_LBR_SELECT,
-		     "near relative JMP suppressed");
+	expect_chain(t, AMD_LBR_SELECT_JMP_REL, lbr_chain_except(ARCH_BRANCH_JMP),
+		     RULE_AMD_LBR_SELECT, "near relative JMP suppressed");
 	expect_chain(t, AMD_LBR_SELECT_CALL_REL | AMD_LBR_SELECT_RET,
-		     kinds_except(ARCH_BRANCH_CALL) & kinds_except(ARCH_BRANCH_RET),
+		     lbr_chain_except(ARCH_BRANCH_CALL) & lbr_chain_except(ARCH_BRANCH_RET),
 		     RULE_AMD_LBR_SELECT, "near relative CALL and near RET suppressed");
 }
 
