@@ -18,7 +18,9 @@
 #include "rules.h"
 #include "test.h"
 
-/* The buffer (SIZE 0: 4 KiB), then a guard page nothing may write. */
+/* The buffer (SIZE 0: 4 KiB), then a guard page nothing may write.
+ * IA32_PEBS_BASE takes a physical address: the kernel's page tables are an
+ * identity map (arch/x86_64/paging.c), so the buffer's address is one. */
 #define APEBS_BUF_BYTES 4096
 static uint8_t apebs_buf[2 * APEBS_BUF_BYTES] __attribute__((aligned(4096)));
 
