@@ -252,6 +252,55 @@ enum arch_lbr_br_type {
 #define PEBS_DATA_CFG_XMMS	  BIT_ULL(2)
 #define PEBS_DATA_CFG_LBRS	  BIT_ULL(3)
 #define PEBS_DATA_CFG_LBR_ENTRIES GENMASK_ULL(28, 24) /* entries - 1 */
+/* PEBS format 6, counters snapshotting (Linux e02e9b0374c3; the SDM text
+ * not read): the counters group, the PERF_METRICS snapshot, and which GP /
+ * fixed counters the group holds. In the record, after the LBR group: a
+ * 16-byte header {u32 GP mask, u32 fixed mask, u32 metrics, u32 0}, then a
+ * quadword per GP counter, per fixed counter, and 2 for the metrics. */
+#define PEBS_DATA_CFG_CNTR	 BIT_ULL(4)
+#define PEBS_DATA_CFG_METRICS	 BIT_ULL(5)
+#define PEBS_DATA_CFG_CNTR_GP	 GENMASK_ULL(47, 32)
+#define PEBS_DATA_CFG_CNTR_FIXED GENMASK_ULL(55, 48)
+
+/* ---- Architectural PEBS (ISE ch. 11 "Architectural PEBS"; the layouts as
+ * Linux d243d0bb64af / 2721e8da2de7 / 52448a0a7390 define them, the ISE
+ * text not read; IA32_PERF_CAPABILITIES.PEBS_FMT = 0FH and CPUID.(23H,0):
+ * EAX[5:4]) ------------------------------------------------------------ */
+#define MSR_IA32_PEBS_BASE  0x3F4 /* 4 KiB-aligned buffer | SIZE: 4 KiB << SIZE */
+#define MSR_IA32_PEBS_INDEX 0x3F5
+#define APEBS_BASE_SIZE	    GENMASK_ULL(3, 0)  /* Linux writes 4 (64 KiB); width inferred */
+#define APEBS_INDEX_WR	    GENMASK_ULL(26, 4) /* write offset, 16-byte units */
+#define APEBS_INDEX_FULL    BIT_ULL(31)
+#define APEBS_INDEX_EN	    BIT_ULL(32)
+#define APEBS_INDEX_THRESH  GENMASK_ULL(58, 36) /* 16-byte units, like WR */
+#define APEBS_INDEX_RSVD                                                                           \
+	(GENMASK_ULL(3, 0) | GENMASK_ULL(30, 27) | GENMASK_ULL(35, 33) | GENMASK_ULL(63, 59))
+#define APEBS_UNIT 16
+/* IA32_PMC_GPn_CFG_C / IA32_PMC_FXm_CFG_C: the reload value, the groups
+ * (CPUID.(23H,4):EBX[k] enumerates bit 32 + k) and EN. */
+#define APEBS_CFG_RELOAD GENMASK_ULL(31, 0)
+#define APEBS_CFG_XMM	 BIT_ULL(49)
+#define APEBS_CFG_GPR	 BIT_ULL(61)
+#define APEBS_CFG_AUX	 BIT_ULL(62)
+#define APEBS_CFG_EN	 BIT_ULL(63)
+/* The record header's first quadword (struct arch_pebs_header). */
+#define APEBS_HDR_SIZE	GENMASK_ULL(15, 0)
+#define APEBS_HDR_CONT	BIT_ULL(31)
+#define APEBS_HDR_XMM	BIT_ULL(49)
+#define APEBS_HDR_GPR	BIT_ULL(61)
+#define APEBS_HDR_AUX	BIT_ULL(62)
+#define APEBS_HDR_BASIC BIT_ULL(63)
+#define APEBS_HDR_GROUPS                                                                           \
+	(GENMASK_ULL(39, 35) | GENMASK_ULL(41, 40) | GENMASK_ULL(50, 49) | GENMASK_ULL(55, 53) |   \
+	 GENMASK_ULL(63, 61))
+/* Group sizes: header 2 quadwords, basic 6, aux 8, GPRs 20, XMM header 2 +
+ * 32. */
+#define APEBS_HDR_BYTES		0x10
+#define APEBS_BASIC_BYTES	0x30
+#define APEBS_AUX_BYTES		0x40
+#define APEBS_GPR_BYTES		0xA0
+#define APEBS_XMM_BYTES		0x110
+#define GLOBAL_STATUS_ARCH_PEBS BIT_ULL(54) /* the threshold interrupt */
 
 /* RDPMC ECX encodings, Vol. 2B "RDPMC" (../shared/spec/rdpmc.txt). */
 #define RDPMC_TYPE_SHIFT       16
@@ -416,7 +465,32 @@ enum fixed_counter {
 #define MSR_AMD64_PERF_CNTR_GLOBAL_CTL	      0xC0000301
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR 0xC0000302
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET 0xC0000303
-#define AMD_COUNTER_WIDTH		      48
+
+/* AMD LBR v2 (CPUID 8000_0022H EAX[1], depth EBX[9:4]; the APM text not
+ * read: names and bits as Linux arch/x86/events/amd/lbr.c and msr-index.h
+ * define them). The stack: entry i's FROM at C001_0300H + 2i, TO at + 1;
+ * entry 0 is always the youngest branch. */
+#define MSR_AMD64_LBR_SELECT	 0xC000010EU
+#define MSR_AMD_DBG_EXTN_CFG	 0xC000010FU
+#define AMD_DBG_EXTN_CFG_LBRV2EN BIT_ULL(6)
+#define MSR_AMD_SAMP_BR_FROM(i)	 (0xC0010300U + 2 * (i))
+#define MSR_AMD_SAMP_BR_TO(i)	 (0xC0010301U + 2 * (i))
+#define AMD_LBR_IP		 GENMASK_ULL(57, 0) /* sign-extended from bit 57 */
+#define AMD_LBR_FROM_MISPREDICT	 BIT_ULL(63)
+#define AMD_LBR_TO_SPEC		 BIT_ULL(62)
+#define AMD_LBR_TO_VALID	 BIT_ULL(63)
+/* LBR_SELECT: a set bit suppresses (Linux "Filter bits operate in suppress
+ * mode"): 0 branches ending at CPL 0, 1 at CPL > 0, 2 Jcc, 3 near relative
+ * CALL, 4 near indirect CALL, 5 near RET, 6 near indirect JMP, 7 near
+ * relative JMP, 8 far; bits 63:9 reserved (LBR_SELECT_MASK 1FFH). */
+#define AMD_LBR_SELECT_KERNEL	BIT_ULL(0)
+#define AMD_LBR_SELECT_USER	BIT_ULL(1)
+#define AMD_LBR_SELECT_JCC	BIT_ULL(2)
+#define AMD_LBR_SELECT_CALL_REL BIT_ULL(3)
+#define AMD_LBR_SELECT_RET	BIT_ULL(5)
+#define AMD_LBR_SELECT_JMP_REL	BIT_ULL(7)
+#define AMD_LBR_SELECT_VALID	GENMASK_ULL(8, 0)
+#define AMD_COUNTER_WIDTH	48
 /* Core counters: at most 15 (CPUID.80000022H:EBX[3:0] with PerfMonV2, APM
  * Vol. 2 13.2.2); arrays indexed by counter are this long. */
 #define AMD_CORE_COUNTERS_MAX 16

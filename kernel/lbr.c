@@ -9,6 +9,7 @@
  */
 #include "lbr.h"
 
+#include "arch.h"
 #include "bits.h"
 #include "msr.h"
 
@@ -130,4 +131,15 @@ uint64_t lbr_from_address(unsigned fmt, uint64_t raw)
 uint64_t lbr_to_address(unsigned fmt, uint64_t raw)
 {
 	return lbr_fmt_to_cycles(fmt) ? sext(raw, 47) : raw;
+}
+
+unsigned lbr_chain_except(int kind)
+{
+	static const enum arch_branch_kind kinds[ARCH_BRANCH_CHAIN_LEN] = ARCH_BRANCH_CHAIN_KINDS;
+	unsigned m = 0;
+
+	for (unsigned i = 0; i < ARCH_BRANCH_CHAIN_LEN; i++)
+		if ((int)kinds[i] != kind)
+			m |= 1U << i;
+	return m;
 }

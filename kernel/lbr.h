@@ -72,4 +72,8 @@ bool lbr_fmt_to_cycles(unsigned fmt);  /* cycle count in TO[63:48]: 6 */
 uint64_t lbr_from_address(unsigned fmt, uint64_t raw);
 uint64_t lbr_to_address(unsigned fmt, uint64_t raw);
 
+/* The branches of arch_branch_chain() (include/arch.h) other than those of
+ * `kind`: bit i for chain branch i (the LBR suites' LBR_SELECT checks). */
+unsigned lbr_chain_except(int kind);
+
 #endif

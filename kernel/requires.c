@@ -206,6 +206,19 @@ static bool arch_lbr(const struct caps *c)
  * ("IA32_PEBS_ENABLE and MSR_PEBS_DATA_CFG MSRs are no longer existed for
  * arch-PEBS", Linux d243d0bb64af), though CPUID.01H:EDX.DS stays set
  * (Panther Lake's CPUID, corpus genuineintel00c06c3). */
+/* Architectural PEBS (IA32_PEBS_BASE / IA32_PEBS_INDEX, CFG_C): the
+ * IA32_MISC_ENABLE.PEBS_UNAVAILABLE check is the suite's (tests/arch_pebs.c). */
+static bool arch_pebs(const struct caps *c)
+{
+	return is_intel(c) && caps_arch_pebs(c) && pmu_version_at_least(c, 2);
+}
+
+/* AMD LBR v2: Linux's amd_pmu_lbr_init() asks PerfMonV2 too. */
+static bool amd_lbr_v2(const struct caps *c)
+{
+	return amd_perfmon_v2(c) && c->amd.lbr_stack_v2 && c->amd.lbr_v2_stack_size > 0;
+}
+
 static bool pebs(const struct caps *c)
 {
 	return is_intel(c) && c->ds && c->perf_cap.valid && !c->perf_cap.arch_pebs_format;
@@ -288,6 +301,10 @@ static const struct requirement_desc table[] = {
     [REQ_PEBS_BASELINE_BIT] = {pebs_baseline, "IA32_PERF_CAPABILITIES[14] PEBS_BASELINE "
 					      "(adaptive PEBS, any counter), with DS and PDCM"},
     [REQ_RTM_BIT] = {rtm, "CPUID.(07H,0):EBX.RTM[11] (XBEGIN/XEND)"},
+    [REQ_ARCH_PEBS_BIT] = {arch_pebs, "architectural PEBS: IA32_PERF_CAPABILITIES.PEBS_FMT = 0FH "
+				      "and CPUID.(23H,0):EAX[5:4] = 11B"},
+    [REQ_AMD_LBR_V2_BIT] = {amd_lbr_v2, "CPUID 8000_0022H EAX[1] LbrStack (AMD LBR v2) with "
+					"PerfMonV2 and a depth EBX[9:4] > 0"},
 };
 
 _Static_assert(ARRAY_SIZE(table) == REQ_COUNT, "one row per requirement, the last one included");

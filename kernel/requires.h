@@ -51,6 +51,8 @@ enum requirement {
 	REQ_PEBS_BIT,	       /* CPUID.01H:EDX[21] DS and PDCM */
 	REQ_PEBS_BASELINE_BIT, /* IA32_PERF_CAPABILITIES[14] */
 	REQ_RTM_BIT,	       /* CPUID.(07H,0):EBX[11] (tests/tsx.c) */
+	REQ_ARCH_PEBS_BIT,     /* PEBS_FMT 0FH, CPUID.(23H,0):EAX[5:4] (tests/arch_pebs.c) */
+	REQ_AMD_LBR_V2_BIT,    /* CPUID 8000_0022H EAX[1], EBX[9:4] (tests/amd_lbr.c) */
 	REQ_COUNT
 };
 
@@ -92,6 +94,8 @@ enum requirement {
 #define REQ_PEBS		BIT_ULL(REQ_PEBS_BIT)
 #define REQ_PEBS_BASELINE	BIT_ULL(REQ_PEBS_BASELINE_BIT)
 #define REQ_RTM			BIT_ULL(REQ_RTM_BIT)
+#define REQ_ARCH_PEBS		BIT_ULL(REQ_ARCH_PEBS_BIT)
+#define REQ_AMD_LBR_V2		BIT_ULL(REQ_AMD_LBR_V2_BIT)
 
 struct caps;
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The 2023-2026 architecture suites (issue 28) where they apply and where
-# they do not: on synth-v6 (architectural PMU v6, RDPMC user disable, Auto
+# they do not (issue 28; the script's blocks say which): on synth-v6 (architectural PMU v6, RDPMC user disable, Auto
 # Counter Reload) every test of theirs runs and passes, not skipped; on a
 # profile without those features (synth-v5-metrics) every one of them is
 # skipped, naming the CPUID bit it lacks. Likewise the RDPMC metrics clear
 # mode on synth-metrics-clear and synth-v5-topdown (IA32_PERF_CAPABILITIES[19]),
-# and the DS-area PEBS suite, which must skip on synth-arch-pebs. Quirks failing them are the
+# and the DS-area PEBS suite, which must skip on synth-arch-pebs, where the
+# architectural PEBS suite runs (as on gen-panther-lake, -clearwater-forest,
+# -diamond-rapids). Quirks failing them are the
 # mutation matrix's (scripts/mutation.sh).
 #
 #   scripts/check-frontier.sh [PMUSIM]
@@ -78,4 +80,59 @@ check "synth-arch-pebs: verdict PASS" $?
 line=$(result "$DIR/ap.ktap" pebs.msrs_read_write)
 [[ $line == *"# SKIP"*"PEBS_FMT 0FH is architectural PEBS"* ]]
 check "synth-arch-pebs: pebs.msrs_read_write skips, naming architectural PEBS (${line:-not run})" $?
+# Architectural PEBS (tests/arch_pebs.c): runs and passes on the synthetic
+# profile (GPR the only group) and the 2026 parts that enumerate it; skips,
+# naming it, on synth-v6 (leaf 23H without sub-leaves 4-5).
+APEBS=(arch_pebs.msrs_read_write arch_pebs.one_record_per_overflow
+	arch_pebs.threshold_interrupt arch_pebs.full_buffer_not_overrun
+	arch_pebs.groups_where_enumerated)
+for p in gen-panther-lake gen-clearwater-forest gen-diamond-rapids; do
+	"$PMUSIM" --profile $p >"$DIR/$p.ktap" 2>&1
+done
+for log in ap gen-panther-lake gen-clearwater-forest gen-diamond-rapids; do
+	for t in "${APEBS[@]}"; do
+		line=$(result "$DIR/$log.ktap" "$t")
+		[[ $line == ok\ * && $line != *"# SKIP"* ]]
+		check "${log/#ap/synth-arch-pebs}: $t runs and passes (${line:-not run})" $?
+	done
+done
+for t in "${APEBS[@]}"; do
+	line=$(result "$DIR/v6.ktap" "$t")
+	[[ $line == *"# SKIP missing architectural PEBS"* ]]
+	check "synth-v6: $t skips naming architectural PEBS (${line:-not run})" $?
+done
+# PERF_METRICS level 2 (metrics.level2_within_level1): measured, not zero,
+# where the model has level 2 (Sapphire Rapids); 0 on Ice Lake, still run.
+"$PMUSIM" --profile intel_sapphirerapids_806f8 >"$DIR/spr.ktap" 2>&1
+line=$(result "$DIR/spr.ktap" metrics.level2_within_level1)
+[[ $line == ok\ * && $line != *"# SKIP"* ]] &&
+	grep -q 'level2_within_level1.memory bound = [1-9]' "$DIR/spr.ktap"
+check "intel_sapphirerapids_806f8: metrics.level2_within_level1 runs on non-zero level-2 bytes and passes (${line:-not run})" $?
+# PEBS counters snapshotting (format 6): runs on gen-lunar-lake (PEBS fmt
+# 6), skips naming the format on Sapphire Rapids (fmt 4).
+"$PMUSIM" --profile gen-lunar-lake >"$DIR/lnl.ktap" 2>&1
+line=$(result "$DIR/lnl.ktap" pebs.counter_snapshot_group)
+[[ $line == ok\ * && $line != *"# SKIP"* ]]
+check "gen-lunar-lake: pebs.counter_snapshot_group runs and passes (${line:-not run})" $?
+line=$(result "$DIR/spr.ktap" pebs.counter_snapshot_group)
+[[ $line == *"# SKIP PEBS format 4"* ]]
+check "intel_sapphirerapids_806f8: pebs.counter_snapshot_group skips naming PEBS format 4 (${line:-not run})" $?
+# AMD LBR v2 and LbrAndPmcFreeze (tests/amd_lbr.c): runs and passes on the
+# Zen 4 dump and gen-zen5 (both enumerate EAX[2:1], 16 entries); skips,
+# naming CPUID 8000_0022H, on Zen 2.
+AMDLBR=(amd_lbr.msrs_read_write amd_lbr.records_chain_youngest_first amd_lbr.select_filters
+	amd_lbr.freeze_on_pmi)
+for p in amd_zen4_genoa_a10f11 gen-zen5 amd_zen2_rome_830f10; do
+	"$PMUSIM" --profile $p >"$DIR/$p.ktap" 2>&1
+	for t in "${AMDLBR[@]}"; do
+		line=$(result "$DIR/$p.ktap" "$t")
+		if [[ $p == amd_zen2_* ]]; then
+			[[ $line == *"# SKIP missing CPUID 8000_0022H EAX[1] LbrStack"* ]]
+			check "$p: $t skips naming CPUID 8000_0022H EAX[1] (${line:-not run})" $?
+		else
+			[[ $line == ok\ * && $line != *"# SKIP"* ]]
+			check "$p: $t runs and passes (${line:-not run})" $?
+		fi
+	done
+done
 checks_finish

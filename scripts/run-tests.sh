@@ -410,7 +410,7 @@ run_step sim-known scripts/check-known.sh   # every known deviation proven both 
 # Issue 27: the 2023-2026 generations (gen-* profiles) clean, their checks run.
 run_step sim-generations scripts/check-generations.sh
 run_step sim-safety-nets scripts/check-safety-nets.sh # retry, stray NMIs, SMIs, reset value, untested CPUs (issue 33)
-run_step sim-frontier scripts/check-frontier.sh # v6 aliases, RDPMC user disable, ACR: run where enumerated, skip elsewhere (issue 28)
+run_step sim-frontier scripts/check-frontier.sh # v6 aliases, RDPMC user disable, ACR, arch PEBS, metrics level 2, PEBS counter snapshots, AMD LBR v2: run where enumerated, skip elsewhere (issue 28)
 run_step sim-selftest sim_selftest
 run_step sim-kvm-intel sim_platform kvm-intel-sapphirerapids tests/expectations/qemu-kvm-intel.txt \
 	--set host_kernel=6.8.0

@@ -18,8 +18,6 @@
 
 #define CHAIN ARCH_BRANCH_CHAIN_LEN
 
-static const enum arch_branch_kind chain_kinds[CHAIN] = ARCH_BRANCH_CHAIN_KINDS;
-
 static bool layout(struct t *t, struct lbr_layout *l)
 {
 	switch (lbr_legacy_layout(caps(), l)) {
@@ -200,15 +198,6 @@ static void filtered(struct t *t, const struct lbr_layout *l, uint64_t sel, unsi
 	expect_stack(t, l, tos0, want, rule, what);
 }
 
-static unsigned kinds_except(enum arch_branch_kind k)
-{
-	unsigned m = 0;
-	for (unsigned i = 0; i < CHAIN; i++)
-		if (chain_kinds[i] != k)
-			m |= 1U << i;
-	return m;
-}
-
 /* The layout of a stack with MSR_LBR_SELECT (Nehalem and later). */
 static bool select_layout(struct t *t, struct lbr_layout *l)
 {
@@ -265,9 +254,9 @@ TEST(lbr, select_filters_by_type, REQ_INTEL | REQ_LBR_FMT)
 
 	if (!select_layout(t, &l))
 		return;
-	filtered(t, &l, LBR_SELECT_NEAR_REL_JMP, kinds_except(ARCH_BRANCH_JMP),
+	filtered(t, &l, LBR_SELECT_NEAR_REL_JMP, lbr_chain_except(ARCH_BRANCH_JMP),
 		 RULE_LBR_SELECT_TYPE, "NEAR_REL_JMP suppressed");
-	filtered(t, &l, LBR_SELECT_JCC, kinds_except(ARCH_BRANCH_JCC), RULE_LBR_SELECT_TYPE,
+	filtered(t, &l, LBR_SELECT_JCC, lbr_chain_except(ARCH_BRANCH_JCC), RULE_LBR_SELECT_TYPE,
 		 "JCC suppressed");
 }
 

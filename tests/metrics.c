@@ -61,6 +61,27 @@ TEST(metrics, level1_fields_sum_to_ff,
 		     "sum of the level-1 fields of IA32_PERF_METRICS %#llx", (unsigned long long)m);
 }
 
+TEST(metrics, level2_within_level1,
+     REQ_PERF_METRICS | REQ_ARCH_PMU_V2 | REQ_FIXED0 | REQ_FIXED_SLOTS)
+{
+	static const char *const child[4] = {"heavy operations", "branch mispredicts",
+					     "fetch latency", "memory bound"};
+	uint64_t insns, slots;
+
+	run_slots(&insns, &slots);
+	uint64_t m = rdmsr(MSR_IA32_PERF_METRICS);
+	if (!(m >> 32))
+		t_diag(t, "IA32_PERF_METRICS bytes 4-7 are 0 (no level-2 metrics, as on Ice Lake)");
+	for (unsigned i = 0; i < 4; i++) {
+		uint64_t c = (m >> (8 * (i + 4))) & 0xFF, p = (m >> (8 * i)) & 0xFF;
+
+		t_measure(t, child[i], c, "/255");
+		expect_range(t, c, 0, p + 1, RULE_METRICS_LEVEL2,
+			     "level-2 byte %u (%s) against its parent, byte %u (%#llx)", i + 4,
+			     child[i], i, (unsigned long long)p);
+	}
+}
+
 TEST(metrics, writing_zero_clears,
      REQ_PERF_METRICS | REQ_ARCH_PMU_V2 | REQ_FIXED0 | REQ_FIXED_SLOTS)
 {
@@ -158,8 +179,8 @@ static void metrics_rdpmc(struct t *t, bool clear_en)
 	uint64_t m = rdmsr(MSR_IA32_PERF_METRICS);
 	if (clear_en &&
 	    !expect_no_fault(t,
-			     wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, rdmsr(MSR_IA32_FIXED_CTR_CTRL) |
-								     FIXED_CTRL_METRICS_CLEAR),
+			     wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL,
+					rdmsr(MSR_IA32_FIXED_CTR_CTRL) | FIXED_CTRL_METRICS_CLEAR),
 			     RULE_METRICS_RDPMC_CLEAR, "setting METRICS_CLEAR_EN (bit 14)"))
 		return;
 	if (!expect_no_fault(t, rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_METRICS, 0), &rax, &rdx), rule,

@@ -95,6 +95,7 @@ struct pebs_run {
 	unsigned thresh; /* interrupt threshold, bytes after the base */
 	uint64_t k;	 /* events to the overflow; 0: from 0, no overflow */
 	uint64_t reset;	 /* the counter's DS reset field (others 0) */
+	uint64_t also;	 /* GLOBAL_CTRL bits of counters the caller programmed */
 	uint64_t after;	 /* out: the counter after the run */
 	unsigned pmis;	 /* out */
 	uint64_t status; /* out: IA32_PERF_GLOBAL_STATUS after the run */
@@ -130,7 +131,7 @@ static bool pebs_run(struct t *t, struct pebs_run *r)
 			     "WRMSR IA32_PEBS_ENABLE <- %#llx", (unsigned long long)r->bit))
 		return false;
 	pmu_pmi_install(true, 0, false);
-	pmu_run_gated_irq(pmu_gate_global(r->bit), PMU_ITERS);
+	pmu_run_gated_irq(pmu_gate_global(r->bit | r->also), PMU_ITERS);
 	r->pmis = g_pmi.count;
 	pmu_pmi_uninstall();
 	wrmsr(MSR_IA32_PEBS_ENABLE, 0);
@@ -378,4 +379,58 @@ TEST(pebs, fixed_counter_record, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC | REQ_
 		    "holds %#llx)",
 		    (unsigned long long)v, (caps()->perf_cap.pebs_format >= 5 ? 32u : 8u),
 		    caps()->perf_cap.pebs_format, (unsigned long long)PEBS_FIXED_RESET);
+}
+
+/* PEBS format 6 counters snapshotting (Linux e02e9b0374c3): PMC a overflows
+ * and writes the record; PMC b and FIXED_CTR0 (where it exists) count the
+ * same instructions from 0 and are named in MSR_PEBS_DATA_CFG[47:32] /
+ * [55:48], so the group holds their values at the record: above 0, at most
+ * what they read after the run. */
+TEST(pebs, counter_snapshot_group,
+     REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC | REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT)
+{
+	int a = pmu_gp_nth(0), b = pmu_gp_nth(1);
+	bool fx = caps()->pm.fixed_supported & 1;
+	const uint64_t *rec = (const uint64_t *)pebs_buf;
+
+	if (caps()->perf_cap.pebs_format < 6)
+		t_skip_return(t, "PEBS format %u: counters snapshotting is format 6's",
+			      caps()->perf_cap.pebs_format);
+	if (a < 0 || b < 0)
+		t_skip_return(t, "one GP counter: the snapshot needs a second one");
+	uint64_t cfg = PEBS_DATA_CFG_CNTR | FIELD_PREP_ULL(PEBS_DATA_CFG_CNTR_GP, BIT_ULL(b)) |
+		       FIELD_PREP_ULL(PEBS_DATA_CFG_CNTR_FIXED, fx ? 1 : 0);
+	unsigned bytes = BASIC_BYTES + 0x10 + 8 * (fx ? 2 : 1);
+	struct pebs_run r = {.idx = (unsigned)a,
+			     .adaptive = true,
+			     .cfg = cfg,
+			     .k = PEBS_K,
+			     .thresh = bytes,
+			     .also = GLOBAL_PMC_BIT(b) | (fx ? GLOBAL_FIXED_BIT(0) : 0)};
+
+	if (!pebs_available(t))
+		return;
+	pmu_gp_program(
+	    (unsigned)b,
+	    pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN), 0);
+	if (fx)
+		pmu_fixed_program(0, FIXED_CTRL_OS | FIXED_CTRL_USR, 0);
+	bool ran = pebs_run(t, &r);
+	uint64_t vb = pmu_gp_read((unsigned)b), vf = fx ? pmu_fixed_read(0) : 0;
+	pmu_gp_program((unsigned)b, 0, 0);
+	if (fx)
+		pmu_fixed_program(0, 0, 0);
+	wrmsr(MSR_PEBS_DATA_CFG, 0);
+	if (!ran || !expect_one_record(t, bytes, "counters group"))
+		return;
+	expect_eq(t, rec[0] & PEBS_DATA_CFG_CNTR, PEBS_DATA_CFG_CNTR, RULE_PEBS_CNTR,
+		  "record format bit 4 (the counters group)");
+	expect_eq(t, rec[0] >> 48, bytes, RULE_PEBS_CNTR, "record size [63:48]");
+	expect_eq(t, rec[4], BIT_ULL(b) | (fx ? 1ULL << 32 : 0), RULE_PEBS_CNTR,
+		  "the group's header: GP mask, fixed mask");
+	expect_range(t, rec[6], 1, vb, RULE_PEBS_CNTR, "PMC%d's snapshot (PMC%d after: %llu)", b, b,
+		     (unsigned long long)vb);
+	if (fx)
+		expect_range(t, rec[7], 1, vf, RULE_PEBS_CNTR,
+			     "FIXED_CTR0's snapshot (after: %llu)", (unsigned long long)vf);
 }

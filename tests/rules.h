@@ -844,4 +844,76 @@
 	"programmed with that event counts the same in the same window; tolerance 1/64 + 64 "      \
 	"(the SDM's fixed-counter table for them was not read)"
 
+/* ---- Architectural PEBS (tests/arch_pebs.c, issue 28): ISE ch. 11
+ * "Architectural PEBS" was not reachable; every layout is Linux's
+ * (d243d0bb64af, d21954c8a0ff, 2721e8da2de7, 52448a0a7390, bb5f13df3c45:
+ * struct arch_pebs_index / _header / _basic / _gprs / _aux, msr-index.h
+ * IA32_PEBS_BASE / _INDEX, ARCH_PEBS_*), so every rule is inferred. ---- */
+#define LINUX_APEBS                                                                                \
+	"(ISE ch.11 'Architectural PEBS' as Linux d243d0bb64af/2721e8da2de7 lays it out)"
+#define RULE_APEBS_MSRS                                                                            \
+	RULE_INFERRED "IA32_PEBS_BASE (3F4H) and IA32_PEBS_INDEX (3F5H) are read/write; "          \
+		      "IA32_PEBS_INDEX bits 3:0, 30:27, 35:33, 63:59 are reserved (#GP(0)); "      \
+		      "CFG_C exists for the counters of CPUID.(23H,5) " LINUX_APEBS
+#define RULE_APEBS_RECORD                                                                          \
+	RULE_INFERRED "with IA32_PEBS_INDEX.EN and CFG_C.EN[63] a counter's overflow writes one "  \
+		      "record at IA32_PEBS_BASE + WR x 16 and advances WR by its size; the "       \
+		      "16-byte header's size [15:0] is the record's, BASIC[63] set, CONT[31] "     \
+		      "clear, no other group; the basic group's IP is the sampled instruction's "  \
+		      "and its applicable counters have the counter's bit (GP n: n, fixed m: "     \
+		      "32 + m) " LINUX_APEBS
+#define RULE_APEBS_THRESH                                                                          \
+	RULE_INFERRED "when WR reaches IA32_PEBS_INDEX.THRESH (58:36, 16-byte units as Linux's "   \
+		      "ARCH_PEBS_THRESH_* values are) IA32_PERF_GLOBAL_STATUS[54] is set and a "   \
+		      "PMI raised, not before " LINUX_APEBS
+#define RULE_APEBS_FULL                                                                            \
+	RULE_INFERRED "the buffer is 4 KiB << IA32_PEBS_BASE.SIZE ('Buffer Size = 4KB * "          \
+		      "2^SIZE', Linux); a record that does not fit is not written past its end, "  \
+		      "and IA32_PEBS_INDEX.FULL[31] is set " LINUX_APEBS
+#define RULE_APEBS_GROUPS                                                                          \
+	RULE_INFERRED "CPUID.(23H,4):EBX[k] enumerates CFG_C bit 32 + k (Linux "                   \
+		      "arch_pebs_cap.caps = EBX << 32): an enumerated group (AUX 62, 40H; GPR "    \
+		      "61, A0H; XMM 49, 110H with its header) sets its header bit and adds its "   \
+		      "size; a group not enumerated is refused, #GP(0) " LINUX_APEBS
+
+/* ---- PERF_METRICS level 2 (tests/metrics.c, issue 28) ---- */
+#define RULE_METRICS_LEVEL2                                                                        \
+	RULE_INFERRED                                                                              \
+	"IA32_PERF_METRICS bytes 4-7 (Linux INTEL_TD_METRIC_HEAVY_OPS, _BR_MISPREDICT, "           \
+	"_FETCH_LAT, _MEM_BOUND) are level-2 fractions of the same slots, each the "               \
+	"child of level-1 byte 0-3 (retiring, bad speculation, frontend bound, "                   \
+	"backend bound) by the names, so never above it; tolerance one unit; 0 "                   \
+	"where the CPU has no level 2 (the SDM text on level 2 was not read)"
+
+/* ---- PEBS counters snapshotting (tests/pebs.c, issue 28) ---- */
+#define RULE_PEBS_CNTR                                                                             \
+	RULE_INFERRED "PEBS format 6 counters snapshotting (Linux e02e9b0374c3; the SDM text not " \
+		      "read): MSR_PEBS_DATA_CFG[4] adds, after the LBR group, a 16-byte header "   \
+		      "{GP mask = DATA_CFG[47:32], fixed mask = [55:48], metrics, 0} and each "    \
+		      "named counter's value at the record; the record format echoes bit 4 and "   \
+		      "its size counts the group"
+
+/* ---- AMD LBR v2 (tests/amd_lbr.c, issue 28): the APM text not read; the
+ * layout is Linux arch/x86/events/amd/lbr.c's, so every rule is inferred. ---- */
+#define LINUX_AMD_LBR "(AMD LBR v2 as Linux arch/x86/events/amd/lbr.c, ca5b7c0d9621, programs it)"
+#define RULE_AMD_LBR_MSRS                                                                          \
+	RULE_INFERRED "with CPUID 8000_0022H EAX[1], LBR_SELECT (C000_010EH, bits 8:0; 63:9 "      \
+		      "reserved), DBG_EXTN_CFG (C000_010FH) and the FROM / TO MSRs C001_0300H + "  \
+		      "2i / + 2i + 1 of each entry i < EBX[9:4] are read/write " LINUX_AMD_LBR
+#define RULE_AMD_LBR_RECORD                                                                        \
+	RULE_INFERRED                                                                              \
+	"with DBG_EXTN_CFG.LBRV2EN[6] each taken branch is recorded, entry 0 the "                 \
+	"youngest ('LBR From[0] and LBR To[0] always represent the TOS'), the "                    \
+	"address in bits 57:0, TO[63] VALID set; nothing else is recorded " LINUX_AMD_LBR
+#define RULE_AMD_LBR_SELECT                                                                        \
+	RULE_INFERRED                                                                              \
+	"LBR_SELECT bits suppress ('Filter bits operate in suppress mode'): 0 "                    \
+	"branches ending at CPL 0, 1 at CPL > 0, 2 Jcc, 3 near relative CALL, 5 "                  \
+	"near RET, 7 near relative JMP; the others are still recorded " LINUX_AMD_LBR
+#define RULE_AMD_LBR_FREEZE                                                                        \
+	RULE_INFERRED "with LbrAndPmcFreeze (CPUID 8000_0022H EAX[2]) and "                        \
+		      "DEBUGCTL.FREEZE_LBRS_ON_PMI[11], a counter's PMI sets "                     \
+		      "PerfCntrGlobalStatus[58] and freezes the stack until it is cleared "        \
+		      "through PerfCntrGlobalStatusClr " LINUX_AMD_LBR
+
 #endif

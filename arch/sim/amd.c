@@ -207,7 +207,7 @@ static enum sim_msr_result amd_wrmsr(uint32_t msr, uint64_t val)
 		P->amd_global_ctl = val;
 		return SIM_MSR_OK;
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR:
-		if (val & ~cmask & ~BIT_ULL(59))
+		if (val & ~cmask & ~BIT_ULL(59) & ~amd_lbr_frozen_bit())
 			return SIM_MSR_GP;
 		P->amd_global_status &= ~val;
 		return SIM_MSR_OK;
@@ -289,6 +289,13 @@ static void amd_collect(struct sim_counter_set *set)
 	}
 }
 
+/* PerfCntrGlobalStatus bit 58, LBRs frozen, where LbrAndPmcFreeze is
+ * enumerated (0 elsewhere). */
+uint64_t amd_lbr_frozen_bit(void)
+{
+	return g_sim.caps.amd.perfmon_v2 && g_sim.caps.amd.lbr_pmc_freeze ? BIT_ULL(58) : 0;
+}
+
 static void amd_overflow(const struct sim_counter *c)
 {
 	unsigned i = c->idx;
@@ -297,8 +304,14 @@ static void amd_overflow(const struct sim_counter *c)
 		P->amd_global_status |= BIT_ULL(i);
 	if (quirk(Q_AMD_PMI_CTR0_ONLY) && i != 0)
 		return;
-	if ((P->amd_sel[i] & BIT_ULL(20)) || quirk(Q_AMD_PMI_WITHOUT_INT))
-		sim_pmi_request();
+	if (!(P->amd_sel[i] & BIT_ULL(20)) && !quirk(Q_AMD_PMI_WITHOUT_INT))
+		return;
+	/* LbrAndPmcFreeze (CPUID 8000_0022H EAX[2]) with DEBUGCTL.
+	 * FREEZE_LBRS_ON_PMI: the PMI freezes the LBR stack and sets bit 58
+	 * (Linux amd_pmu_v2_handle_irq(), GLOBAL_STATUS_LBRS_FROZEN). */
+	if ((P->debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI) && !quirk(Q_AMD_LBR_FREEZE_IGNORED))
+		P->amd_global_status |= amd_lbr_frozen_bit();
+	sim_pmi_request();
 }
 
 /* APM Vol. 3 RDPMC: ECX is the index of a core counter. */

@@ -315,6 +315,10 @@ static void derive(void)
 		r |= GLOBAL_STATUS_OVF_UNCORE;
 	if (s->version >= 4)
 		r |= GLOBAL_STATUS_TOPA_PMI | GLOBAL_STATUS_LBR_FRZ | GLOBAL_STATUS_CTR_FRZ;
+	/* Architectural PEBS: its threshold interrupt, bit 54 (Linux
+	 * GLOBAL_STATUS_ARCH_PEBS_THRESHOLD, d243d0bb64af). */
+	if (caps_arch_pebs(&s->caps))
+		r |= GLOBAL_STATUS_ARCH_PEBS;
 	s->status_reset_valid = r;
 	/* STATUS_SET (v4, Figure 20-38): as RESET without CondChgd. */
 	s->status_set_valid = r & ~GLOBAL_STATUS_COND_CHGD;

@@ -23,6 +23,11 @@ static struct {
 	struct lbr_layout l;
 } L;
 
+/* AMD LBR v2: the stack (entry 0 the youngest), LBR_SELECT, DBG_EXTN_CFG. */
+static struct {
+	uint64_t from[64], to[64], select, extn;
+} A;
+
 static bool arch_lbr(void)
 {
 	return g_sim.caps.arch_lbr.present && g_sim.caps.arch_lbr.max_depth != 0;
@@ -31,6 +36,7 @@ static bool arch_lbr(void)
 static void lbr_reset(void)
 {
 	memset(&L, 0, sizeof(L));
+	memset(&A, 0, sizeof(A));
 	L.legacy = lbr_legacy_layout(&g_sim.caps, &L.l) == LBR_LAYOUT_OK;
 	if (L.legacy && quirk(Q_LBR_STACK_SHORT))
 		L.l.depth /= 2;
@@ -350,10 +356,91 @@ static void arch_record(uint64_t from, uint64_t to, enum arch_branch_kind kind)
 		L.info[slot] &= ~LBR_INFO_BR_TYPE;
 }
 
+/* ---- AMD LBR v2 (CPUID 8000_0022H EAX[1]; as Linux amd/lbr.c programs
+ * it, include/msr.h): entry 0 the youngest, LBR_SELECT suppresses. -------- */
+
+static bool amd_lbr_v2(void)
+{
+	return caps_amd_like(&g_sim.caps) && g_sim.caps.amd.perfmon_v2 &&
+	       g_sim.caps.amd.lbr_stack_v2 && g_sim.caps.amd.lbr_v2_stack_size;
+}
+
+static uint64_t *amd_entry(uint32_t msr)
+{
+	unsigned i = (msr - MSR_AMD_SAMP_BR_FROM(0)) / 2;
+
+	if (msr < MSR_AMD_SAMP_BR_FROM(0) || i >= g_sim.caps.amd.lbr_v2_stack_size)
+		return NULL;
+	return (msr & 1) ? &A.to[i] : &A.from[i];
+}
+
+static enum sim_msr_result amd_lbr_access(uint32_t msr, uint64_t *val, bool write)
+{
+	uint64_t *r = amd_entry(msr);
+
+	if (msr == MSR_AMD64_LBR_SELECT) {
+		if (write && (*val & ~AMD_LBR_SELECT_VALID) && !quirk(Q_AMD_LBR_SELECT_RSVD))
+			return SIM_MSR_GP;
+		r = &A.select;
+	} else if (msr == MSR_AMD_DBG_EXTN_CFG) {
+		r = &A.extn;
+	}
+	if (!r)
+		return SIM_MSR_NOT_MINE;
+	if (write)
+		*r = *val;
+	else
+		*val = *r;
+	return SIM_MSR_OK;
+}
+
+static uint64_t amd_select_bit(enum arch_branch_kind kind)
+{
+	switch (kind) {
+	case ARCH_BRANCH_JMP:
+		return AMD_LBR_SELECT_JMP_REL;
+	case ARCH_BRANCH_JCC:
+		return AMD_LBR_SELECT_JCC;
+	case ARCH_BRANCH_CALL:
+		return AMD_LBR_SELECT_CALL_REL;
+	case ARCH_BRANCH_RET:
+		return AMD_LBR_SELECT_RET;
+	}
+	return 0;
+}
+
+static void amd_record(uint64_t from, uint64_t to, enum arch_branch_kind kind)
+{
+	unsigned n = g_sim.caps.amd.lbr_v2_stack_size;
+	uint64_t cpl = g_sim.cpl ? AMD_LBR_SELECT_USER : AMD_LBR_SELECT_KERNEL;
+
+	if (!(A.extn & AMD_DBG_EXTN_CFG_LBRV2EN) || (A.select & cpl))
+		return;
+	if (g_sim.pmu.amd_global_status & amd_lbr_frozen_bit())
+		return; /* frozen by a PMI (amd.c) */
+	if ((A.select & amd_select_bit(kind)) && !quirk(Q_AMD_LBR_SELECT_TYPE_IGNORED))
+		return;
+	/* The youngest at 0 (the quirk: a TOS that moves, as Intel's). */
+	if (quirk(Q_AMD_LBR_OLDEST_FIRST)) {
+		unsigned e = 0;
+		while (e + 1 < n && (A.to[e] & AMD_LBR_TO_VALID))
+			e++;
+		A.from[e] = from & GENMASK_ULL(62, 0);
+		A.to[e] = (to & GENMASK_ULL(60, 0)) | AMD_LBR_TO_VALID;
+		return;
+	}
+	memmove(&A.from[1], &A.from[0], (n - 1) * sizeof(A.from[0]));
+	memmove(&A.to[1], &A.to[0], (n - 1) * sizeof(A.to[0]));
+	A.from[0] = from & GENMASK_ULL(62, 0); /* 63: mispredicted, never here */
+	A.to[0] = (to & GENMASK_ULL(60, 0)) | AMD_LBR_TO_VALID;
+}
+
 /* ---- Dispatch ----------------------------------------------------------- */
 
 static enum sim_msr_result lbr_rdmsr(uint32_t msr, uint64_t *val)
 {
+	if (amd_lbr_v2())
+		return amd_lbr_access(msr, val, false);
 	if (arch_lbr())
 		return arch_rdmsr(msr, val);
 	return L.legacy ? legacy_rdmsr(msr, val) : SIM_MSR_NOT_MINE;
@@ -361,6 +448,8 @@ static enum sim_msr_result lbr_rdmsr(uint32_t msr, uint64_t *val)
 
 static enum sim_msr_result lbr_wrmsr(uint32_t msr, uint64_t val)
 {
+	if (amd_lbr_v2())
+		return amd_lbr_access(msr, &val, true);
 	if (arch_lbr())
 		return arch_wrmsr(msr, val);
 	return L.legacy ? legacy_wrmsr(msr, val) : SIM_MSR_NOT_MINE;
@@ -375,7 +464,9 @@ static void sim_lbr_branch(uint64_t from, uint64_t to, enum arch_branch_kind kin
 {
 	if (g_sim.cpl != 0 && quirk(Q_LBR_RING3_NOT_RECORDED))
 		return;
-	if (arch_lbr())
+	if (amd_lbr_v2())
+		amd_record(from, to, kind);
+	else if (arch_lbr())
 		arch_record(from, to, kind);
 	else if (L.legacy)
 		legacy_record(from, to, kind);

@@ -17,6 +17,7 @@
 
 static struct {
 	uint64_t ds_area, enable, data_cfg;
+	uint64_t apebs_base, apebs_index; /* IA32_PEBS_BASE, IA32_PEBS_INDEX */
 } S;
 
 /* DS save area, 64-bit layout (the 64-bit DS save area figure of 18.4.9): BTS
@@ -75,6 +76,84 @@ static bool ds_pebs_msr(uint32_t msr)
 	       caps_arch_pebs(&g_sim.caps);
 }
 
+/* The instruction the model says overflowed: inside the gated loop. */
+#define SIM_PEBS_IP_OFFSET 0x10
+
+/* ---- Architectural PEBS (ISE ch. 11, as Linux d243d0bb64af / 2721e8da2de7
+ * lay it out: include/msr.h APEBS_*): IA32_PEBS_BASE names a buffer of
+ * 4 KiB << SIZE, IA32_PEBS_INDEX its write offset WR (16-byte units), FULL,
+ * EN and the threshold; a counter's CFG_C (pmu_arch.c stores it) enables
+ * it and names the groups. The model writes the header, the basic group
+ * and zeroed groups of the enumerated sizes. */
+static bool apebs_msr(uint32_t msr)
+{
+	return (msr == MSR_IA32_PEBS_BASE || msr == MSR_IA32_PEBS_INDEX) &&
+	       caps_arch_pebs(&g_sim.caps) && g_sim.arch_pmu;
+}
+
+static enum sim_msr_result apebs_wrmsr(uint32_t msr, uint64_t val)
+{
+	if (msr == MSR_IA32_PEBS_BASE) {
+		S.apebs_base = val;
+		return SIM_MSR_OK;
+	}
+	if ((val & APEBS_INDEX_RSVD) && !quirk(Q_APEBS_INDEX_RSVD))
+		return SIM_MSR_GP;
+	S.apebs_index = val;
+	return SIM_MSR_OK;
+}
+
+static unsigned apebs_record_bytes(uint64_t cfg)
+{
+	unsigned n = APEBS_HDR_BYTES + APEBS_BASIC_BYTES;
+
+	n += (cfg & APEBS_CFG_AUX) ? APEBS_AUX_BYTES : 0;
+	n += (cfg & APEBS_CFG_GPR) ? APEBS_GPR_BYTES - (quirk(Q_APEBS_GPR_NO_SSP) ? 16 : 0) : 0;
+	n += (cfg & APEBS_CFG_XMM) ? APEBS_XMM_BYTES : 0;
+	return n;
+}
+
+static bool apebs_overflow(bool fixed, unsigned idx)
+{
+	uint64_t cfg = fixed ? g_sim.pmu.acr_fx_c[idx] : g_sim.pmu.acr_c[idx];
+	uint64_t base = S.apebs_base & ~0xFFFULL;
+	uint64_t end = base + (4096ULL << FIELD_GET_ULL(APEBS_BASE_SIZE, S.apebs_base));
+	uint64_t wr = FIELD_GET_ULL(APEBS_INDEX_WR, S.apebs_index) * APEBS_UNIT;
+	unsigned bytes = apebs_record_bytes(cfg);
+
+	if (!(cfg & APEBS_CFG_EN) || !(S.apebs_index & APEBS_INDEX_EN) || !base)
+		return false;
+	if (base + wr + bytes > end && !quirk(Q_APEBS_OVERRUN)) {
+		S.apebs_index |= APEBS_INDEX_FULL;
+	} else {
+		uint64_t *r = (uint64_t *)(uintptr_t)(base + wr), lo, hi;
+		unsigned size = quirk(Q_APEBS_SIZE_NO_HEADER) ? bytes - APEBS_HDR_BYTES : bytes;
+
+		arch_workload_gated_range(&lo, &hi);
+		memset(r, 0, bytes);
+		r[0] = size | APEBS_HDR_BASIC |
+		       (cfg & (APEBS_CFG_AUX | APEBS_CFG_GPR | APEBS_CFG_XMM));
+		r[2] = lo + SIM_PEBS_IP_OFFSET;
+		r[3] = quirk(Q_APEBS_APPLICABLE_ZERO) ? 0 : BIT_ULL(fixed ? 32 + idx : idx);
+		r[4] = g_sim.tsc;
+		if (!quirk(Q_APEBS_WR_STUCK))
+			wr += bytes;
+		S.apebs_index = (S.apebs_index & ~APEBS_INDEX_WR) | ((wr / APEBS_UNIT) << 4);
+	}
+	/* The counter restarts from its CFG_C reload value. */
+	if (fixed)
+		g_sim.pmu.fixed[idx] = (cfg & APEBS_CFG_RELOAD) & width_mask(g_sim.fixed_width);
+	else
+		g_sim.pmu.pmc[idx] = (cfg & APEBS_CFG_RELOAD) & width_mask(g_sim.gp_width);
+	uint64_t thresh = FIELD_GET_ULL(APEBS_INDEX_THRESH, S.apebs_index) * APEBS_UNIT;
+	bool at = wr >= thresh || quirk(Q_APEBS_THRESH_EARLY);
+	if (at && !quirk(Q_APEBS_THRESH_NO_STATUS)) {
+		g_sim.pmu.global_status |= GLOBAL_STATUS_ARCH_PEBS;
+		sim_pmi_request();
+	}
+	return true;
+}
+
 static bool baseline(void)
 {
 	return has_ds() && (g_sim.perf_cap & PERF_CAP_PEBS_BASELINE);
@@ -97,6 +176,29 @@ static uint64_t enable_valid(void)
 	(PEBS_DATA_CFG_MEMINFO | PEBS_DATA_CFG_GPRS | PEBS_DATA_CFG_XMMS | PEBS_DATA_CFG_LBRS |    \
 	 PEBS_DATA_CFG_LBR_ENTRIES)
 
+/* PEBS format 6 adds counters snapshotting (Linux e02e9b0374c3): the group,
+ * the metrics, and a bit per GP / fixed counter that exists. */
+static uint64_t data_cfg_valid(void)
+{
+	uint64_t v = DATA_CFG_VALID;
+
+	if (g_sim.caps.perf_cap.pebs_format < 6)
+		return v;
+	v |= PEBS_DATA_CFG_CNTR | (g_sim.perf_metrics ? PEBS_DATA_CFG_METRICS : 0);
+	v |= FIELD_PREP_ULL(PEBS_DATA_CFG_CNTR_GP, g_sim.gp_exists & 0xFFFF);
+	return v | FIELD_PREP_ULL(PEBS_DATA_CFG_CNTR_FIXED, g_sim.fixed_exists & 0xFF);
+}
+
+/* The counters group's quadwords: header 2, one per counter, metrics 2. */
+static unsigned cntr_qwords(uint64_t cfg)
+{
+	if (!(cfg & PEBS_DATA_CFG_CNTR))
+		return 0;
+	return 2 + (unsigned)__builtin_popcountll(cfg & PEBS_DATA_CFG_CNTR_GP) +
+	       (unsigned)__builtin_popcountll(cfg & PEBS_DATA_CFG_CNTR_FIXED) +
+	       ((cfg & PEBS_DATA_CFG_METRICS) ? 2 : 0);
+}
+
 static void pebs_reset(void)
 {
 	memset(&S, 0, sizeof(S));
@@ -104,6 +206,10 @@ static void pebs_reset(void)
 
 static enum sim_msr_result pebs_rdmsr(uint32_t msr, uint64_t *val)
 {
+	if (apebs_msr(msr)) {
+		*val = msr == MSR_IA32_PEBS_BASE ? S.apebs_base : S.apebs_index;
+		return SIM_MSR_OK;
+	}
 	if (!has_ds() || ds_pebs_msr(msr))
 		return SIM_MSR_NOT_MINE;
 	switch (msr) {
@@ -126,6 +232,8 @@ static enum sim_msr_result pebs_rdmsr(uint32_t msr, uint64_t *val)
 
 static enum sim_msr_result pebs_wrmsr(uint32_t msr, uint64_t val)
 {
+	if (apebs_msr(msr))
+		return apebs_wrmsr(msr, val);
 	if (!has_ds() || ds_pebs_msr(msr))
 		return SIM_MSR_NOT_MINE;
 	switch (msr) {
@@ -148,7 +256,7 @@ static enum sim_msr_result pebs_wrmsr(uint32_t msr, uint64_t val)
 	case MSR_PEBS_DATA_CFG:
 		if (!baseline() || arch_pebs())
 			return SIM_MSR_NOT_MINE;
-		if (val & ~DATA_CFG_VALID)
+		if (val & ~data_cfg_valid())
 			return SIM_MSR_GP;
 		S.data_cfg = val;
 		return SIM_MSR_OK;
@@ -182,6 +290,8 @@ static unsigned record_qwords(bool adaptive, uint64_t cfg, bool size_field)
 		if ((cfg & PEBS_DATA_CFG_XMMS) && !(size_field && quirk(Q_PEBS_SIZE_IGNORES_XMM)))
 			n += XMM_QWORDS;
 		n += (cfg & PEBS_DATA_CFG_LBRS) ? LBR_QWORDS * lbr_entries(cfg) : 0;
+		if (!(size_field && quirk(Q_PEBS_SIZE_IGNORES_CNTR)))
+			n += cntr_qwords(cfg);
 		return n;
 	}
 	switch (g_sim.caps.perf_cap.pebs_format) {
@@ -193,9 +303,6 @@ static unsigned record_qwords(bool adaptive, uint64_t cfg, bool size_field)
 		return 25;
 	}
 }
-
-/* The instruction the model says overflowed: inside the gated loop. */
-#define SIM_PEBS_IP_OFFSET 0x10
 
 static void write_record(uint64_t *r, unsigned qwords, bool adaptive, uint64_t applicable)
 {
@@ -221,6 +328,25 @@ static void write_record(uint64_t *r, unsigned qwords, bool adaptive, uint64_t a
 	r[1] = quirk(Q_PEBS_IP_ZERO) ? 0 : lo + SIM_PEBS_IP_OFFSET;
 	r[2] = quirk(Q_PEBS_APPLICABLE_ZERO) ? 0 : applicable;
 	r[3] = g_sim.tsc;
+	/* The counters group, last: each named counter's value now. */
+	unsigned q = cntr_qwords(adaptive ? S.data_cfg : 0);
+	if (!q)
+		return;
+	uint64_t *g = r + record_qwords(adaptive, S.data_cfg, false) - q, *v = g + 2;
+	uint32_t gp = (uint32_t)FIELD_GET_ULL(PEBS_DATA_CFG_CNTR_GP, S.data_cfg);
+	uint32_t fx = (uint32_t)FIELD_GET_ULL(PEBS_DATA_CFG_CNTR_FIXED, S.data_cfg);
+	g[0] = gp | ((uint64_t)fx << 32);
+	g[1] = (S.data_cfg & PEBS_DATA_CFG_METRICS) ? 3 : 0; /* Linux INTEL_CNTR_METRICS */
+	for (unsigned i = 0; i < 32; i++)
+		if ((gp >> i) & 1)
+			*v++ = quirk(Q_PEBS_CNTR_SNAPSHOT_ZERO) ? 0 : g_sim.pmu.pmc[i];
+	for (unsigned i = 0; i < 32; i++)
+		if ((fx >> i) & 1)
+			*v++ = quirk(Q_PEBS_CNTR_SNAPSHOT_ZERO) ? 0 : g_sim.pmu.fixed[i];
+	if (S.data_cfg & PEBS_DATA_CFG_METRICS) {
+		v[0] = g_sim.pmu.fixed[3];
+		v[1] = sim_perf_metrics();
+	}
 }
 
 const struct sim_family sim_family_pebs =
@@ -230,6 +356,8 @@ bool sim_pebs_overflow(bool fixed, unsigned idx)
 {
 	unsigned bit = fixed ? GLOBAL_FIXED_SHIFT + idx : idx;
 
+	if (caps_arch_pebs(&g_sim.caps))
+		return g_sim.arch_pmu && apebs_overflow(fixed, idx);
 	if (!has_ds() || !((S.enable >> bit) & 1) || S.ds_area == 0)
 		return false;
 	if (fixed && !baseline())

@@ -387,15 +387,41 @@ static void ref_tsc_refire(void)
 /* Byte 0 retiring, 1 bad speculation, 2 frontend bound, 3 backend bound:
  * each the fraction of the slots counted by FIXED_CTR3 since the last reset
  * of PERF_METRICS / FIXED_CTR3, scaled to 0..255. */
+/* Level 2 (Linux INTEL_TD_METRIC_HEAVY_OPS..MEM_BOUND, bytes 4-7: heavy
+ * operations, branch mispredicts, fetch latency, memory bound): Linux reads
+ * eight metrics from Golden Cove on (intel_pmu_init_glc()), four on the Ice
+ * Lake / Tiger Lake / Rocket Lake cores (intel_pmu_init icl: 4), whose
+ * upper bytes the model leaves 0. Byte i + 4, the model: a fixed part of
+ * level-1 byte i's slots (its child, by the names; inferred). */
+bool sim_metrics_level2(const struct caps *c)
+{
+	static const uint8_t icl[] = {0x6A, 0x6C, 0x7D, 0x7E, 0x8C, 0x8D, 0xA7};
+
+	for (unsigned i = 0; c->family == 6 && i < ARRAY_SIZE(icl); i++)
+		if (c->model == icl[i])
+			return false;
+	return true;
+}
+
 uint64_t sim_perf_metrics(void)
 {
-	uint64_t sum = 0, v = 0;
+	static const uint8_t l2_quarters[4] = {1, 3, 2, 2}; /* child = parent x n / 4 */
+	uint64_t sum = 0, v = 0, scale = quirk(Q_METRICS_NOT_FF) ? 0xF0 : 0xFF;
 	for (unsigned i = 0; i < 4; i++)
 		sum += P->td_acc[i];
 	if (!sum)
 		return 0;
-	for (unsigned i = 0; i < 4; i++)
-		v |= (P->td_acc[i] * (quirk(Q_METRICS_NOT_FF) ? 0xF0 : 0xFF) / sum) << (8 * i);
+	for (unsigned i = 0; i < 4; i++) {
+		uint64_t parent = P->td_acc[i] * scale / sum;
+
+		v |= parent << (8 * i);
+		if (!sim_metrics_level2(&g_sim.caps))
+			continue;
+		uint64_t child = P->td_acc[i] * l2_quarters[i] / 4 * scale / sum;
+		if (quirk(Q_METRICS_L2_ABOVE_PARENT) && i == 0)
+			child = parent + 8 > 0xFF ? 0xFF : parent + 8;
+		v |= child << (8 * (i + 4));
+	}
 	return v;
 }
 
@@ -573,6 +599,20 @@ static uint64_t acr_cause_mask(void)
 	const struct caps_leaf23 *l = &g_sim.caps.l23;
 
 	return (uint64_t)l->acr_gp_cause | ((uint64_t)l->acr_fixed_cause << 32);
+}
+
+/* An architectural-PEBS counter's CFG_C (CPUID.(23H,5)): the reload value,
+ * EN[63] and the groups CPUID.(23H,4):EBX enumerates at 32 + k (Linux
+ * `arch_pebs_cap.caps = EBX << 32`); the model: other bits #GP. A counter
+ * only ACR reloads keeps any value. */
+static bool apebs_cfg_c_ok(bool fixed, unsigned i, uint64_t v)
+{
+	const struct caps_leaf23 *l = &g_sim.caps.l23;
+	uint64_t valid = APEBS_CFG_RELOAD | APEBS_CFG_EN | ((uint64_t)l->pebs_caps << 32);
+
+	if (!l->arch_pebs || i >= 32 || !(((fixed ? l->pebs_fixed : l->pebs_gp) >> i) & 1))
+		return true;
+	return !(v & ~valid) || quirk(Q_APEBS_GROUPS_UNCHECKED);
 }
 
 enum counter_msr { CTR_MSR_NONE, CTR_MSR_PRESENT, CTR_MSR_ABSENT };
@@ -848,6 +888,8 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 		return SIM_MSR_OK;
 	case K_V6_CFG_C:
 	case K_V6_FX_CFG_C:
+		if (!apebs_cfg_c_ok(k == K_V6_FX_CFG_C, i, v))
+			return SIM_MSR_GP;
 		*(k == K_V6_CFG_C ? &P->acr_c[i] : &P->acr_fx_c[i]) = v;
 		return SIM_MSR_OK;
 	case K_FIXED:

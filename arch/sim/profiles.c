@@ -237,8 +237,8 @@ static const struct sim_cpuid_entry synth_v6[] = {
 
 /* Architectural PEBS enumerated (CPUID.(23H,0):EAX[5:4], sub-leaves 4 and 5,
  * IA32_PERF_CAPABILITIES.PEBS_FMT = 0FH): the DS-area PEBS MSRs are not
- * there, so the pebs suite must skip (issue 28; arch-PEBS itself is not
- * modelled). */
+ * there, so the pebs suite must skip; the arch_pebs suite runs (pebs.c
+ * models it), with GPR the only group CPUID.(23H,4):EBX enumerates (issue 28). */
 static const struct sim_cpuid_entry synth_arch_pebs[] = {
     INTEL_PART_HEAD(0x23, 0x000B06D0),
     {7, 0, {1, 0, 0, 0}},

@@ -57,6 +57,25 @@ static bool on_acr(const struct caps *c, const struct sim_profile *p)
 	       (c->l23.acr_gp_reloadable || c->l23.acr_fixed_reloadable);
 }
 
+/* Architectural PEBS (tests/arch_pebs.c): with a group of the suite's
+ * (AUX, GPR, XMM) missing from CPUID.(23H,4), and with GPR enumerated. */
+static bool on_arch_pebs(const struct caps *c, const struct sim_profile *p)
+{
+	return c->vendor == VENDOR_INTEL && caps_arch_pebs(c);
+}
+
+static bool on_arch_pebs_group_gap(const struct caps *c, const struct sim_profile *p)
+{
+	uint64_t want = APEBS_CFG_AUX | APEBS_CFG_GPR | APEBS_CFG_XMM;
+
+	return on_arch_pebs(c, p) && (((uint64_t)c->l23.pebs_caps << 32) & want) != want;
+}
+
+static bool on_arch_pebs_gpr(const struct caps *c, const struct sim_profile *p)
+{
+	return on_arch_pebs(c, p) && (((uint64_t)c->l23.pebs_caps << 32) & APEBS_CFG_GPR);
+}
+
 /* ... and an existing GP counter that cannot cause a reload. */
 static bool on_acr_non_cause(const struct caps *c, const struct sim_profile *p)
 {
@@ -466,6 +485,34 @@ static bool on_perf_metrics(const struct caps *c, const struct sim_profile *p)
 {
 	return arch_version_at_least(c, 2) && perf_cap(p, PERF_CAP_PERF_METRICS_AVAILABLE) &&
 	       ((c->pm.fixed_supported >> FIXED_TOPDOWN_SLOTS) & 1);
+}
+
+/* Adaptive PEBS of format 6 and later, two GP counters (the counters
+ * snapshot group of tests/pebs.c). */
+static bool on_pebs_fmt6(const struct caps *c, const struct sim_profile *p)
+{
+	return c->vendor == VENDOR_INTEL && c->ds && c->perf_cap.valid &&
+	       c->perf_cap.pebs_baseline && !c->perf_cap.arch_pebs_format &&
+	       c->perf_cap.pebs_format >= 6 && c->pm.gp_counters >= 2;
+}
+
+/* AMD LBR v2 (tests/amd_lbr.c). */
+static bool on_amd_lbr_v2(const struct caps *c, const struct sim_profile *p)
+{
+	return caps_amd_like(c) && c->amd.perfmon_v2 && c->amd.lbr_stack_v2 &&
+	       c->amd.lbr_v2_stack_size > 0;
+}
+
+/* ... with LbrAndPmcFreeze (CPUID 8000_0022H EAX[2]). */
+static bool on_amd_lbr_freeze(const struct caps *c, const struct sim_profile *p)
+{
+	return on_amd_lbr_v2(c, p) && c->amd.lbr_pmc_freeze;
+}
+
+/* ... with level 2 (pmu_arch.c sim_metrics_level2()). */
+static bool on_perf_metrics_l2(const struct caps *c, const struct sim_profile *p)
+{
+	return on_perf_metrics(c, p) && sim_metrics_level2(c);
 }
 
 static bool on_topdown_events(const struct caps *c, const struct sim_profile *p)

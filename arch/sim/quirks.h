@@ -619,6 +619,47 @@
 	QUIRK(Q_ACR_CAUSE_UNCHECKED, "acr-cause-bitmap-ignored", on_acr_non_cause, "hypothetical", \
 	      "CFG_B accepts a counter CPUID.(23H,2) ECX / EDX does not name as a cause, and its " \
 	      "overflow reloads")                                                                  \
+	/* ---- Architectural PEBS (issue 28, tests/arch_pebs.c) ---- */                           \
+	QUIRK(Q_APEBS_INDEX_RSVD, "arch-pebs-index-reserved-writable", on_arch_pebs,               \
+	      "hypothetical", "IA32_PEBS_INDEX takes writes to its reserved bits")                 \
+	QUIRK(Q_APEBS_WR_STUCK, "arch-pebs-wr-stuck", on_arch_pebs, "hypothetical",                \
+	      "a record is written but IA32_PEBS_INDEX.WR does not advance")                       \
+	QUIRK(Q_APEBS_SIZE_NO_HEADER, "arch-pebs-size-without-header", on_arch_pebs,               \
+	      "hypothetical", "the record header's size field leaves out the 16-byte header")      \
+	QUIRK(Q_APEBS_APPLICABLE_ZERO, "arch-pebs-applicable-zero", on_arch_pebs, "hypothetical",  \
+	      "the basic group's applicable counters field is 0")                                  \
+	QUIRK(Q_APEBS_THRESH_EARLY, "arch-pebs-threshold-early", on_arch_pebs, "hypothetical",     \
+	      "every record sets IA32_PERF_GLOBAL_STATUS[54] and raises a PMI, below THRESH too")  \
+	QUIRK(Q_APEBS_THRESH_NO_STATUS, "arch-pebs-threshold-ignored", on_arch_pebs,               \
+	      "hypothetical",                                                                      \
+	      "WR reaching THRESH neither sets GLOBAL_STATUS[54] nor raises a PMI")                \
+	QUIRK(Q_APEBS_OVERRUN, "arch-pebs-buffer-overrun", on_arch_pebs, "hypothetical",           \
+	      "a record that does not fit is written past the buffer's end, FULL not set")         \
+	QUIRK(Q_APEBS_GROUPS_UNCHECKED, "arch-pebs-groups-unenumerated", on_arch_pebs_group_gap,   \
+	      "hypothetical", "CFG_C takes group bits CPUID.(23H,4):EBX does not enumerate")       \
+	QUIRK(Q_APEBS_GPR_NO_SSP, "arch-pebs-gpr-group-short", on_arch_pebs_gpr, "hypothetical",   \
+	      "the GPR group leaves out SSP and its reserved quadword (90H instead of A0H)")       \
+	/* ---- PERF_METRICS level 2 (issue 28, tests/metrics.c) ---- */                           \
+	QUIRK(Q_METRICS_L2_ABOVE_PARENT, "perf-metrics-level2-above-parent", on_perf_metrics_l2,   \
+	      "hypothetical",                                                                      \
+	      "the heavy-operations byte (4) of IA32_PERF_METRICS exceeds its "                    \
+	      "level-1 parent, retiring (byte 0)")                                                 \
+	/* ---- PEBS counters snapshotting, format 6 (issue 28, tests/pebs.c) ---- */              \
+	QUIRK(Q_PEBS_CNTR_SNAPSHOT_ZERO, "pebs-counter-snapshot-zero", on_pebs_fmt6,               \
+	      "hypothetical", "the PEBS counters group holds 0 for every counter it names")        \
+	QUIRK(Q_PEBS_SIZE_IGNORES_CNTR, "pebs-size-ignores-counter-group", on_pebs_fmt6,           \
+	      "hypothetical", "the record size field leaves out the counters group")               \
+	/* ---- AMD LBR v2 (issue 28, tests/amd_lbr.c) ---- */                                     \
+	QUIRK(Q_AMD_LBR_SELECT_RSVD, "amd-lbr-select-reserved-writable", on_amd_lbr_v2,            \
+	      "hypothetical", "LBR_SELECT takes writes to bits 63:9")                              \
+	QUIRK(Q_AMD_LBR_OLDEST_FIRST, "amd-lbr-oldest-first", on_amd_lbr_v2, "hypothetical",       \
+	      "the stack fills from entry 0 up, the youngest branch last, not at entry 0")         \
+	QUIRK(Q_AMD_LBR_SELECT_TYPE_IGNORED, "amd-lbr-select-type-ignored", on_amd_lbr_v2,         \
+	      "hypothetical", "LBR_SELECT's branch-type bits suppress nothing (CPL bits do)")      \
+	QUIRK(Q_AMD_LBR_FREEZE_IGNORED, "amd-lbr-freeze-ignored", on_amd_lbr_freeze,               \
+	      "hypothetical",                                                                      \
+	      "with LbrAndPmcFreeze and DEBUGCTL.FREEZE_LBRS_ON_PMI a PMI neither "                \
+	      "freezes the LBR stack nor sets PerfCntrGlobalStatus[58]")                           \
 	/* ---- EQ (issue 28, tests/filtering.c) ---- */                                           \
 	QUIRK(Q_EQ_IGNORED, "eq-ignored", on_eq_three_gp, "hypothetical",                          \
 	      "IA32_PERFEVTSELx.EQ (bit 36) is stored but CMASK still counts cycles >= CMASK")     \

@@ -361,6 +361,12 @@ enum sim_rdpmc_result sim_arch_rdpmc(uint32_t ecx, uint64_t *v);
  * when the PEBS assist took it (record, reload, OvfBuf), false for an
  * ordinary overflow. */
 bool sim_pebs_overflow(bool fixed, unsigned idx);
+/* pmu_arch.c: whether the model's IA32_PERF_METRICS has the level-2 bytes
+ * 4-7 on this CPU (not on the Ice Lake cores, as Linux reads them). */
+bool sim_metrics_level2(const struct caps *c);
+/* amd.c: PerfCntrGlobalStatus's LBRs-frozen bit (58) where LbrAndPmcFreeze
+ * is enumerated, else 0; lbr.c stops recording while it is set. */
+uint64_t amd_lbr_frozen_bit(void);
 
 /* pmusim --hypervisor: a CPUID.40000000H signature, or NULL (cpu.c). */
 extern const char *g_sim_hypervisor;
