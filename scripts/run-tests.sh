@@ -42,7 +42,8 @@
 # Each step's full output is in build/test-logs/; the terminal gets one line a
 # step plus what failed. Every step ends with "N passed, N failed" (a step
 # that dies without one counts as one failure), and so does this script.
-# Steps that mostly wait (KVM, Secure Boot) run in the background beside the
+# The KVM steps (which mostly wait for VM exits) and the Secure Boot step
+# (one TCG vCPU: one host core of two) run in the background beside the
 # others (bg_step); their lines come last, before the totals (join_steps).
 set -uo pipefail
 
@@ -92,9 +93,9 @@ run_step() {
 	fi
 }
 
-# Steps side by side (issue 31): QEMU under TCG keeps one host CPU busy per
-# vCPU, the KVM steps mostly wait for VM exits, so on 2 cores an independent
-# boot step can run beside the others.
+# Steps side by side (issue 31): QEMU under TCG keeps one host core busy per
+# vCPU and the KVM steps mostly wait for VM exits, so on 2 cores an
+# independent one-vCPU or KVM boot step can run beside the others.
 # bg_step NAME COMMAND...: run_step in the background, into its own log; its
 # line, its failures and its counts are printed and added at join_steps, in
 # the order the steps were started. A step run this way must not read
