@@ -43,11 +43,14 @@ def die(msg):
     sys.exit(2)
 
 
+KVM_CPU = "host,-arch-capabilities"  # main() takes the `kvm-direct` step's from the probe
+
+
 def qemu(accel, machine, kernel, serial, smp=1, append=None, initrd=None):
     cmd = ["qemu-system-x86_64", "-machine", machine, "-m", "256M", "-smp", str(smp),
            "-nodefaults", "-display", "none", "-no-reboot", "-net", "none",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=4", "-kernel", kernel]
-    cmd += (["-accel", "kvm", "-cpu", "host,-arch-capabilities"] if accel == "kvm"
+    cmd += (["-accel", "kvm", "-cpu", KVM_CPU] if accel == "kvm"
             else ["-accel", "tcg", "-cpu", "max"])
     cmd += ["-serial", f"file:{serial}" if serial else "none"]
     if append:
@@ -82,7 +85,9 @@ def verdict_ms(log):
 def kvm_usable():
     p = subprocess.run([os.path.join(HERE, "scripts", "kvm-host.sh"), "probe"],
                        capture_output=True, text=True, check=False)
-    return "kvm: yes" in p.stdout, p.stdout.splitlines()[0] if p.stdout else "no probe"
+    m = re.search(r"^cpu: (.+)$", p.stdout, re.M)
+    return ("kvm: yes" in p.stdout, p.stdout.splitlines()[0] if p.stdout else "no probe",
+            "host," + m.group(1) if m else KVM_CPU)
 
 
 def med(v):
@@ -127,7 +132,8 @@ def main():
         for k, elf in kernels.items():
             _, log = boot(qemu("tcg", "q35", elf, serial, smp=8), serial)
             add(k, "bytes8", len(log))
-        ok, why = kvm_usable()
+        global KVM_CPU
+        ok, why, KVM_CPU = kvm_usable()
         if kvm_runs and not ok:
             print(f"KVM figures skipped: {why}")
             kvm_runs = 0
