@@ -45,7 +45,7 @@ include mk/firmware.mk
 
 run: all
 	$(if $(filter-out direct uefi,$(BOOT)),$(error BOOT is uefi (the default) or direct, not '$(BOOT)'))
-	scripts/run.sh $(if $(KVM),--kvm) $(if $(KVMCPU),--kvm-cpu $(KVMCPU)) $(if $(filter direct,$(BOOT)),--direct) $(if $(MACHINE),--machine $(MACHINE)) $(if $(CPU),--cpu $(CPU)) $(if $(SMP),--smp $(SMP)) $(if $(CONFIG),--config $(CONFIG)) $(if $(EXPECT),--expect $(EXPECT))
+	scripts/run.sh $(if $(KVM),--kvm) $(if $(KVMCPU),--kvm-cpu $(KVMCPU)) $(if $(filter direct,$(BOOT)),--direct) $(if $(MACHINE),--machine $(MACHINE)) $(if $(CPU),--cpu $(CPU)) $(if $(SMP),--smp $(SMP)) $(if $(CONFIG),--config $(CONFIG)) $(if $(EXPECT),--expect $(EXPECT)) $(if $(LIST_SKIPS),--list-skips)
 
 test: deps
 	scripts/run-tests.sh

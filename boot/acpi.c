@@ -147,13 +147,16 @@ static bool rsdp_valid(const struct acpi_reader *r, uint64_t phys)
 	return p && same(p->signature, "RSD PTR ", 8) && checksum_ok(p, 20);
 }
 
+/* The EBDA up to A0000H inclusive: Cloud Hypervisor's 40EH says A000H
+ * (arch/src/x86_64/layout.rs EBDA_START, its RSDP there); a direct-boot
+ * fatal() needs it before start_info was read. */
 uint64_t acpi_scan_rsdp(const struct acpi_reader *r)
 {
 	const uint8_t *bda = map(r, 0x40E, 2);
 	uint64_t ebda = bda ? le(bda, 2) << 4 : 0;
 	struct {
 		uint64_t base, len;
-	} areas[] = {{ebda, ebda >= 0x80000 && ebda < 0xA0000 ? 1024 : 0}, {0xE0000, 0x20000}};
+	} areas[] = {{ebda, ebda >= 0x80000 && ebda <= 0xA0000 ? 1024 : 0}, {0xE0000, 0x20000}};
 
 	for (unsigned a = 0; a < sizeof(areas) / sizeof(areas[0]); a++)
 		for (uint64_t p = areas[a].base; p + 20 <= areas[a].base + areas[a].len; p += 16)
@@ -279,16 +282,25 @@ static void s5_read(const struct acpi_header *dsdt, struct acpi_poweroff *off)
 	}
 }
 
-/* The PM timer (ACPI 6.x 4.8.3.3): absent on hardware-reduced platforms. */
+/* The PM timer (ACPI 6.x 4.8.3.3). On a hardware-reduced platform the
+ * legacy PM_TMR_BLK is ignored (ACPI 6.x 5.2.9: the fixed-hardware fields),
+ * but an X_PM_TMR_BLK in I/O space is taken: Cloud Hypervisor's FADT is
+ * hardware-reduced and has a working 32-bit PM timer there at 608H
+ * (vmm/src/acpi.rs create_facp_table), as Linux's acpi_pm clocksource reads
+ * it whatever the flag. A dead one is caught by the calibration (a
+ * reference that never moves is abandoned). */
 static void pm_timer_read(const uint8_t *b, uint32_t len, uint32_t flags, struct acpi_reg *t)
 {
-	if (len >= FADT_PM_TMR_BLK + 4)
+	bool reduced = flags & FADT_HW_REDUCED_ACPI;
+
+	if (len >= FADT_PM_TMR_BLK + 4 && !reduced)
 		*t = io_port((uint32_t)le(b + FADT_PM_TMR_BLK, 4), 4);
-	if (len >= FADT_X_PM_TMR_BLK + GAS_SIZE && gas(b + FADT_X_PM_TMR_BLK).addr)
-		*t = gas(b + FADT_X_PM_TMR_BLK);
+	if (len >= FADT_X_PM_TMR_BLK + GAS_SIZE && gas(b + FADT_X_PM_TMR_BLK).addr) {
+		struct acpi_reg x = gas(b + FADT_X_PM_TMR_BLK);
+		if (!reduced || x.space == ACPI_SPACE_IO)
+			*t = x;
+	}
 	t->bits = flags & FADT_TMR_VAL_EXT ? 32 : 24;
-	if (flags & FADT_HW_REDUCED_ACPI)
-		t->addr = 0;
 }
 
 static void fadt_read(const struct acpi_reader *r, const struct acpi_header *f,
@@ -302,6 +314,7 @@ static void fadt_read(const struct acpi_reader *r, const struct acpi_header *f,
 
 	pm_timer_read(b, len, flags, &h->pm_timer);
 	off->hw_reduced = flags & FADT_HW_REDUCED_ACPI;
+	off->reset_reboots = same(f->oem_id, "CLOUDH", 6);
 	uint8_t cnt_len = len > FADT_PM1_CNT_LEN ? b[FADT_PM1_CNT_LEN] : 2;
 	if (len >= FADT_PM1B_CNT_BLK + 4) {
 		off->pm1a_cnt = io_port((uint32_t)le(b + FADT_PM1A_CNT_BLK, 4), cnt_len);
@@ -371,4 +384,61 @@ enum acpi_result acpi_read(const struct acpi_reader *r, uint64_t rsdp_phys, stru
 		}
 	}
 	return found;
+}
+
+/*
+ * The MP table (Intel MultiProcessor Specification 1.4, 4.1-4.3), where
+ * there is no MADT: Firecracker writes one always (src/vmm/src/arch/x86_64/
+ * mptable.rs, at 9FC00H) and is MADT-less before 1.8; crosvm writes one
+ * too. The floating pointer "_MP_" (16 bytes, checksum) is searched where
+ * the specification says: the EBDA's first KiB, the last KiB of base
+ * memory (9FC00H), then F0000H-FFFFFH, on 16-byte boundaries; its
+ * configuration table "PCMP" (checksum over its base length) lists
+ * processors as type-0 entries of 20 bytes (local APIC ID at +1, flags at
+ * +3: bit 0 enabled); every other type is 8 bytes.
+ */
+#define MP_HEADER_BYTES	 44
+#define MP_PROCESSOR	 0
+#define MP_PROCESSOR_LEN 20
+#define MP_OTHER_LEN	 8
+
+static uint64_t mp_scan(const struct acpi_reader *r)
+{
+	const uint8_t *bda = map(r, 0x40E, 2);
+	uint64_t ebda = bda ? le(bda, 2) << 4 : 0;
+	const uint64_t areas[][2] = {{ebda, ebda >= 0x80000 && ebda <= 0xA0000 ? 1024 : 0},
+				     {0x9FC00, 1024},
+				     {0xF0000, 0x10000}};
+
+	for (unsigned a = 0; a < sizeof(areas) / sizeof(areas[0]); a++)
+		for (uint64_t p = areas[a][0]; p + 16 <= areas[a][0] + areas[a][1]; p += 16) {
+			const uint8_t *f = map(r, p, 16);
+			if (f && same(f, "_MP_", 4) && f[8] == 1 && checksum_ok(f, 16))
+				return le(f + 4, 4);
+		}
+	return 0;
+}
+
+bool acpi_read_mptable(const struct acpi_reader *r, struct x86_handoff *h)
+{
+	uint64_t at = mp_scan(r);
+	const uint8_t *t = at ? map(r, at, MP_HEADER_BYTES) : NULL;
+
+	if (!t || !same(t, "PCMP", 4))
+		return false;
+	uint32_t len = (uint32_t)le(t + 4, 2);
+	if (len < MP_HEADER_BYTES || !(t = map(r, at, len)) || !checksum_ok(t, len))
+		return false;
+	h->bi.lapic_phys = le(t + 36, 4);
+	uint32_t count = (uint32_t)le(t + 34, 2);
+	const uint8_t *p = t + MP_HEADER_BYTES, *end = t + len;
+	for (uint32_t i = 0; i < count && p < end; i++) {
+		uint32_t size = p[0] == MP_PROCESSOR ? MP_PROCESSOR_LEN : MP_OTHER_LEN;
+		if (p + size > end)
+			break;
+		if (p[0] == MP_PROCESSOR)
+			add_cpu(h, p[1], p[3] & 1 ? MADT_FLAG_ENABLED : 0);
+		p += size;
+	}
+	return h->cpu_count > 0;
 }

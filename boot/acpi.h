@@ -57,4 +57,12 @@ uint64_t acpi_scan_rsdp(const struct acpi_reader *r);
 enum acpi_result acpi_read(const struct acpi_reader *r, uint64_t rsdp_phys, struct x86_handoff *h,
 			   bool *has_madt);
 
+/*
+ * Where there is no MADT: the processors of the MP table (MultiProcessor
+ * Specification 1.4), found the legacy way, into h like the MADT's, and
+ * the local APIC address. False when there is none (or it is broken, or
+ * lists no enabled processor).
+ */
+bool acpi_read_mptable(const struct acpi_reader *r, struct x86_handoff *h);
+
 #endif

@@ -92,7 +92,9 @@ void arch_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 bool arch_cpuid_known(uint32_t leaf, uint32_t subleaf);
 
 /* Probes, callable at any CPL (a fault at CPL > 0 is returned the same way).
- * Each returns the vector raised (0 when none). */
+ * Each returns the vector raised (0 when none). At CPL 0 each access, and
+ * each of rdmsr()/wrmsr() below, is also handed to the kernel's access trace
+ * (kernel/trace.h: trace_access()), on the machine and the simulator alike. */
 int rdmsr_safe(uint32_t msr, uint64_t *val);
 int wrmsr_safe(uint32_t msr, uint64_t val);
 
@@ -493,20 +495,50 @@ enum arch_guard_result arch_run_on_cpu(unsigned cpu, void (*fn)(void *), void *a
 void arch_msr_keep(void);
 
 /*
- * Platform events: what struck the machine that no test asked for, counted
- * since boot on every CPU. An NMI that is neither the NMI watchdog's nor
- * taken by an installed NMI handler (a PMI's), an interrupt at a vector no
- * handler owns, a machine check (its first bank: MCi_STATUS, SDM Vol. 3B
- * 16.3.2.2). None ends the run; the runner retries a test that failed while
- * one struck (kernel/runner.c). The simulator has none.
+ * Platform events: what struck a CPU that no test asked for, counted since
+ * boot per CPU. An NMI that is neither the NMI watchdog's nor taken by an
+ * installed NMI handler (a PMI's), an interrupt at a vector no handler owns,
+ * a machine check (its first bank: MCi_STATUS, SDM Vol. 3B 16.3.2.2). None
+ * ends the run; the runner retries a test that ended in an exception or a
+ * timeout one of them explains (kernel/runner.c).
+ *
+ * An NMI or interrupt that the PMU under test can have sent is never a
+ * platform event: `pmu` counts those no handler took. An NMI is the PMU's
+ * when the LVT performance-counter entry was in NMI mode since the last
+ * arch_pmu_sources_forget() on that CPU, or IA32_PERF_GLOBAL_STATUS (AMD:
+ * PerfCntrGlobalStatus) has an overflow bit set; an interrupt is the PMU's
+ * at PMI_VECTOR or a vector the LVT entry held since then. The runner fails
+ * the test they struck (a PMI after the test removed its handler).
  */
 struct arch_platform_events {
 	uint32_t nmi, irq, mce;
+	uint32_t pmu;	      /* the PMU's NMIs / interrupts that no handler took */
 	uint32_t last_vector; /* of the latest unexpected interrupt */
 	uint32_t mce_bank;    /* of the first machine check with a valid bank */
 	uint64_t mce_status;  /* its IA32_MCi_STATUS */
 };
-void arch_platform_events(struct arch_platform_events *e);
+#define ARCH_ALL_CPUS (~0u)
+/* Adds c's counts to sum (the latest vector and machine check kept): the
+ * ARCH_ALL_CPUS total, on the machine and the simulator alike. */
+static inline void arch_platform_events_add(struct arch_platform_events *sum,
+					    const struct arch_platform_events *c)
+{
+	sum->nmi += c->nmi;
+	sum->irq += c->irq;
+	sum->mce += c->mce;
+	sum->pmu += c->pmu;
+	if (c->irq)
+		sum->last_vector = c->last_vector;
+	if (c->mce) {
+		sum->mce_bank = c->mce_bank;
+		sum->mce_status = c->mce_status;
+	}
+}
+/* cpu's events; ARCH_ALL_CPUS: every CPU's, summed. */
+void arch_platform_events(unsigned cpu, struct arch_platform_events *e);
+/* On this CPU: the LVT modes and vectors seen so far are no longer the PMU's
+ * (the runner, once the PMU is reset after a test). */
+void arch_pmu_sources_forget(void);
 
 /* ---- Output, exit ------------------------------------------------------ */
 

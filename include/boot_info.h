@@ -52,6 +52,12 @@ struct boot_info {
 	const char *firmware_vendor; /* UTF-8/ASCII copy, may be NULL */
 	uint64_t tsc_at_entry;	     /* TSC on entry to the loader */
 	enum boot_secure_boot secure_boot;
+	/* Whether code ran between reset and pmutest that could have written
+	 * the PMU's MSRs: only with BOOT_NO_FIRMWARE are the values pmutest
+	 * reads at hand-over the CPU's reset values (cpuid.global_ctrl_reset_
+	 * value); firmware_why says how the front end knows. */
+	enum boot_firmware { BOOT_FIRMWARE_MAY_HAVE_RUN, BOOT_NO_FIRMWARE } firmware;
+	const char *firmware_why;
 };
 
 /* The kernel's entry point, called by the arch once the environment is up. */

@@ -29,6 +29,7 @@
 #define MSR_IA32_PERF_GLOBAL_INUSE	  0x392 /* v4 */
 #define MSR_IA32_PERF_METRICS		  0x329 /* PERF_METRICS_AVAILABLE */
 #define MSR_IA32_DEBUGCTL		  0x1D9
+#define MSR_SMI_COUNT			  0x034 /* model-specific: Nehalem on (Vol. 4 Table 2-20) */
 #define MSR_IA32_MISC_ENABLE		  0x1A0
 #define MSR_IA32_APIC_BASE		  0x01B
 #define MSR_IA32_PAT			  0x277
@@ -44,22 +45,58 @@
 #define MSR_IA32_A_PMC(i)      (MSR_IA32_A_PMC0 + (i))
 #define MSR_IA32_FIXED_CTR(i)  (MSR_IA32_FIXED_CTR0 + (i))
 
+/* ---- Architectural PMU version 6 (ISE, "Architectural Performance
+ * Monitoring Version 6"; addresses as in Linux msr-index.h MSR_IA32_PMC_V6_*,
+ * 149fd4712bcd / ec980e4facef): four MSRs per counter, GP counter n at
+ * 1900H + 4n, fixed counter m at 1980H + 4m. CTR and CFG_A are the same
+ * registers as IA32_PMCn / IA32_PERFEVTSELn and IA32_FIXED_CTRm; CFG_B and
+ * CFG_C (Auto Counter Reload, architectural PEBS) are new; there is no
+ * FXm_CFG_A (IA32_FIXED_CTR_CTRL stays at 38DH). ---- */
+#define MSR_IA32_PMC_V6_STEP	 4
+#define MSR_IA32_PMC_GP0_CTR	 0x1900
+#define MSR_IA32_PMC_GP0_CFG_A	 0x1901
+#define MSR_IA32_PMC_GP0_CFG_B	 0x1902
+#define MSR_IA32_PMC_GP0_CFG_C	 0x1903
+#define MSR_IA32_PMC_FX0_CTR	 0x1980
+#define MSR_IA32_PMC_FX0_CFG_A	 0x1981 /* the address no register holds */
+#define MSR_IA32_PMC_FX0_CFG_B	 0x1982
+#define MSR_IA32_PMC_FX0_CFG_C	 0x1983
+#define MSR_IA32_PMC_GP_CTR(n)	 (MSR_IA32_PMC_GP0_CTR + MSR_IA32_PMC_V6_STEP * (n))
+#define MSR_IA32_PMC_GP_CFG_A(n) (MSR_IA32_PMC_GP0_CFG_A + MSR_IA32_PMC_V6_STEP * (n))
+#define MSR_IA32_PMC_FX_CTR(m)	 (MSR_IA32_PMC_FX0_CTR + MSR_IA32_PMC_V6_STEP * (m))
+#define MSR_IA32_PMC_FX_CFG_A(m) (MSR_IA32_PMC_FX0_CFG_A + MSR_IA32_PMC_V6_STEP * (m))
+#define MSR_IA32_PMC_GP_CFG_B(n) (MSR_IA32_PMC_GP0_CFG_B + MSR_IA32_PMC_V6_STEP * (n))
+#define MSR_IA32_PMC_GP_CFG_C(n) (MSR_IA32_PMC_GP0_CFG_C + MSR_IA32_PMC_V6_STEP * (n))
+#define MSR_IA32_PMC_FX_CFG_B(m) (MSR_IA32_PMC_FX0_CFG_B + MSR_IA32_PMC_V6_STEP * (m))
+#define MSR_IA32_PMC_FX_CFG_C(m) (MSR_IA32_PMC_FX0_CFG_C + MSR_IA32_PMC_V6_STEP * (m))
+/* Auto Counter Reload's cause bitmap in CFG_B: GP n at bit n, fixed m at
+ * bit 32 + m (Linux ec980e4facef, acr_cfg_b[32 + m]). */
+#define ACR_CAUSE_GP(n) BIT_ULL(n)
+#define ACR_CAUSE_FX(m) BIT_ULL(32 + (m))
+/* The range's slots: 32 GP counters (1900H-197FH), then the fixed ones. */
+#define PMC_V6_GP_SLOTS 32
+#define PMC_V6_FX_SLOTS 32
+
 /* IA32_PERFEVTSELx, Vol. 3B Figure 20-1 (and 20-6 for AnyThread, v3). */
-#define PERFEVTSEL_EVENT   GENMASK_ULL(7, 0)
-#define PERFEVTSEL_UMASK   GENMASK_ULL(15, 8)
-#define PERFEVTSEL_USR	   BIT_ULL(16)
-#define PERFEVTSEL_OS	   BIT_ULL(17)
-#define PERFEVTSEL_EDGE	   BIT_ULL(18)
-#define PERFEVTSEL_PC	   BIT_ULL(19)
-#define PERFEVTSEL_INT	   BIT_ULL(20)
-#define PERFEVTSEL_ANY	   BIT_ULL(21) /* AnyThread, v3; deprecated by CPUID.0AH:EDX[15] */
-#define PERFEVTSEL_EN	   BIT_ULL(22)
-#define PERFEVTSEL_INV	   BIT_ULL(23)
-#define PERFEVTSEL_CMASK   GENMASK_ULL(31, 24)
-#define PERFEVTSEL_IN_TX   BIT_ULL(32)	       /* CPUID.(07H,0):EBX HLE[4] or RTM[11] */
-#define PERFEVTSEL_IN_TXCP BIT_ULL(33)	       /* the same, IA32_PERFEVTSEL2 only */
-#define PERFEVTSEL_EQ	   BIT_ULL(36)	       /* CPUID.(23H,0):EBX[1] */
-#define PERFEVTSEL_UMASK2  GENMASK_ULL(47, 40) /* CPUID.(23H,0):EBX[0] */
+#define PERFEVTSEL_EVENT	     GENMASK_ULL(7, 0)
+#define PERFEVTSEL_UMASK	     GENMASK_ULL(15, 8)
+#define PERFEVTSEL_USR		     BIT_ULL(16)
+#define PERFEVTSEL_OS		     BIT_ULL(17)
+#define PERFEVTSEL_EDGE		     BIT_ULL(18)
+#define PERFEVTSEL_PC		     BIT_ULL(19)
+#define PERFEVTSEL_INT		     BIT_ULL(20)
+#define PERFEVTSEL_ANY		     BIT_ULL(21) /* AnyThread, v3; deprecated by CPUID.0AH:EDX[15] */
+#define PERFEVTSEL_EN		     BIT_ULL(22)
+#define PERFEVTSEL_INV		     BIT_ULL(23)
+#define PERFEVTSEL_CMASK	     GENMASK_ULL(31, 24)
+#define PERFEVTSEL_IN_TX	     BIT_ULL(32)	 /* CPUID.(07H,0):EBX HLE[4] or RTM[11] */
+#define PERFEVTSEL_IN_TXCP	     BIT_ULL(33)	 /* the same, IA32_PERFEVTSEL2 only */
+#define PERFEVTSEL_BR_CNTR	     BIT_ULL(35)	 /* CPUID.(1CH,0):ECX[16 + x] */
+#define PERFEVTSEL_EQ		     BIT_ULL(36)	 /* CPUID.(23H,0):EBX[1] */
+#define PERFEVTSEL_RDPMC_USR_DISABLE BIT_ULL(37)	 /* CPUID.(23H,0):EBX[2] */
+#define PERFEVTSEL_UMASK2	     GENMASK_ULL(47, 40) /* CPUID.(23H,0):EBX[0] */
+/* Fixed counters with a bit 32 + 4i / 33 + 4i below bit 64: 0-7. */
+#define FIXED_CTRL_HIGH_FIELDS 8
 
 /* IA32_FIXED_CTR_CTRL, Vol. 3B Figure 20-2: 4 bits per fixed counter i at
  * bits 4i+3:4i. */
@@ -68,6 +105,11 @@
 #define FIXED_CTRL_ANY		  0x4ULL /* AnyThread, v3 */
 #define FIXED_CTRL_PMI		  0x8ULL
 #define FIXED_CTRL_FIELD(i, bits) ((uint64_t)(bits) << (4 * (i)))
+/* RDPMC_USR_DISABLE of fixed counter i, bit 33 + 4i (CPUID.(23H,0):EBX[2],
+ * Linux 59af95e028d4); METRICS_CLEAR_EN, bit 14, with IA32_PERF_CAPABILITIES
+ * .RDPMC_METRICS_CLEAR[19] (Linux 0e45818ec189). */
+#define FIXED_CTRL_RDPMC_USR_DISABLE(i) BIT_ULL(33 + 4 * (i))
+#define FIXED_CTRL_METRICS_CLEAR	BIT_ULL(14)
 
 /* IA32_PERF_GLOBAL_STATUS / _OVF_CTRL / _STATUS_SET, Vol. 3B Figures 20-3,
  * 20-4, 20-5 and 20-36..20-38 (v4). Counter bits: PMCi at i, FIXED_CTRi at
@@ -107,6 +149,10 @@
 #define PERF_CAP_PEBS_BASELINE		BIT_ULL(14)
 #define PERF_CAP_PERF_METRICS_AVAILABLE BIT_ULL(15)
 #define PERF_CAP_PEBS_OUTPUT_PT_AVAIL	BIT_ULL(16)
+#define PERF_CAP_PEBS_TIMING_INFO	BIT_ULL(17) /* Linux 0c5caea762de */
+#define PERF_CAP_RDPMC_METRICS_CLEAR	BIT_ULL(19) /* Linux 0e45818ec189 */
+#define PERF_CAP_DEFINED		(GENMASK_ULL(17, 0) | PERF_CAP_RDPMC_METRICS_CLEAR)
+#define PERF_CAP_PEBS_FMT_ARCH		0xF /* architectural PEBS */
 
 /* IA32_MISC_ENABLE, Vol. 4 Table 2-2. */
 #define MISC_ENABLE_PERF_MON_AVAILABLE BIT_ULL(7)

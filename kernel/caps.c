@@ -79,6 +79,14 @@
 #define PMX_SUBLEAF_COUNTERS 1
 #define PMX_EBX_UMASK2	     BIT_ULL(0)
 #define PMX_EBX_EQ	     BIT_ULL(1)
+/* Sub-leaves 2-5 and EBX[2], as Linux reads them (`union cpuid35_eax/ebx`,
+ * ARCH_PERFMON_ACR_LEAF 2, ARCH_PERFMON_PEBS_CAP_LEAF 4,
+ * ARCH_PERFMON_PEBS_COUNTER_LEAF 5; KVM's ARCH_PERFMON_ARCH_EVENTS_LEAF 3). */
+#define PMX_SUBLEAF_ACR	       2
+#define PMX_SUBLEAF_EVENTS     3
+#define PMX_SUBLEAF_PEBS_CAPS  4
+#define PMX_SUBLEAF_PEBS_CNTRS 5
+#define PMX_EBX_RDPMC_USR_DIS  BIT_ULL(2)
 
 /* CPUID.1AH, SDM Vol. 2A Table 3-8 "Hybrid Information Enumeration Leaf". */
 #define HY_EAX_NATIVE_MODEL GENMASK_ULL(23, 0)
@@ -340,6 +348,46 @@ static void decode_arch_perfmon(struct decoder *d)
  * replace the contiguous counts of leaf 0AH (a counter that is not in the
  * bitmap is not there to be programmed, whatever EAX[15:8] says).
  */
+/* Read sub-leaf n of leaf 23H when sub-leaf 0 EAX[n] says it is valid; a
+ * source without it leaves the sub-leaf unknown (false), never zeros. */
+static bool read_leaf23_subleaf(const struct decoder *d, const struct caps_leaf23 *x, unsigned n,
+				struct cpuid_regs *r)
+{
+	if (!(x->subleaf_valid & BIT_ULL(n)))
+		return false;
+	return read_leaf(d, LEAF_ARCH_PERFMON_EXT, n, r);
+}
+
+/* Sub-leaves 2 to 5 (ACR, events, arch-PEBS capabilities and counters). */
+static void decode_leaf23_extras(const struct decoder *d, struct caps_leaf23 *x)
+{
+	struct cpuid_regs r;
+
+	if (read_leaf23_subleaf(d, x, PMX_SUBLEAF_ACR, &r)) {
+		x->acr_valid = true;
+		x->acr_gp_reloadable = r.eax;
+		x->acr_fixed_reloadable = r.ebx;
+		x->acr_gp_cause = r.ecx;
+		x->acr_fixed_cause = r.edx;
+	}
+	if (read_leaf23_subleaf(d, x, PMX_SUBLEAF_EVENTS, &r)) {
+		x->events_valid = true;
+		x->events_bitmap = r.eax;
+	}
+	if (read_leaf23_subleaf(d, x, PMX_SUBLEAF_PEBS_CAPS, &r)) {
+		x->pebs_caps_valid = true;
+		x->pebs_caps = r.ebx;
+	}
+	if (read_leaf23_subleaf(d, x, PMX_SUBLEAF_PEBS_CNTRS, &r)) {
+		x->pebs_counters_valid = true;
+		x->pebs_gp = r.eax;
+		x->pdist_gp = r.ebx;
+		x->pebs_fixed = r.ecx;
+		x->pdist_fixed = r.edx;
+	}
+	x->arch_pebs = x->pebs_caps_valid && x->pebs_counters_valid;
+}
+
 static void decode_arch_perfmon_ext(struct decoder *d)
 {
 	struct caps *c = d->c;
@@ -353,7 +401,9 @@ static void decode_arch_perfmon_ext(struct decoder *d)
 	x->features = r.ebx;
 	x->umask2 = r.ebx & PMX_EBX_UMASK2;
 	x->eq = r.ebx & PMX_EBX_EQ;
-	if (!(r.eax & BIT_ULL(PMX_SUBLEAF_COUNTERS)))
+	x->rdpmc_user_disable = r.ebx & PMX_EBX_RDPMC_USR_DIS;
+	decode_leaf23_extras(d, x);
+	if (!(x->subleaf_valid & BIT_ULL(PMX_SUBLEAF_COUNTERS)))
 		return;
 	if (!read_leaf(d, LEAF_ARCH_PERFMON_EXT, PMX_SUBLEAF_COUNTERS, &r))
 		return; /* unknown: leaf 0AH's counts stand */
@@ -420,15 +470,16 @@ static void decode_leaf7(struct decoder *d)
 
 /* Leaf 1CH, Arch LBR capabilities: defined when CPUID.(07H,0):EDX[19] = 1
  * (SDM Vol. 2A CPUID leaf 1CH; Vol. 3B 19.1.3 "Enumeration"). */
-#define AL_EAX_DEPTH_MASK   GENMASK_ULL(7, 0)
-#define AL_EAX_DEEP_C_RESET BIT_ULL(30)
-#define AL_EAX_LIP	    BIT_ULL(31)
-#define AL_EBX_CPL	    BIT_ULL(0)
-#define AL_EBX_FILTER	    BIT_ULL(1)
-#define AL_EBX_CALL_STACK   BIT_ULL(2)
-#define AL_ECX_MISPRED	    BIT_ULL(0)
-#define AL_ECX_TIMED	    BIT_ULL(1)
-#define AL_ECX_BR_TYPE	    BIT_ULL(2)
+#define AL_EAX_DEPTH_MASK    GENMASK_ULL(7, 0)
+#define AL_EAX_DEEP_C_RESET  BIT_ULL(30)
+#define AL_EAX_LIP	     BIT_ULL(31)
+#define AL_EBX_CPL	     BIT_ULL(0)
+#define AL_EBX_FILTER	     BIT_ULL(1)
+#define AL_EBX_CALL_STACK    BIT_ULL(2)
+#define AL_ECX_MISPRED	     BIT_ULL(0)
+#define AL_ECX_TIMED	     BIT_ULL(1)
+#define AL_ECX_BR_TYPE	     BIT_ULL(2)
+#define AL_ECX_EVENT_LOGGING GENMASK_ULL(19, 16)
 
 static void decode_arch_lbr(struct decoder *d)
 {
@@ -447,6 +498,7 @@ static void decode_arch_lbr(struct decoder *d)
 	a->mispredict = r.ecx & AL_ECX_MISPRED;
 	a->timed = r.ecx & AL_ECX_TIMED;
 	a->branch_type = r.ecx & AL_ECX_BR_TYPE;
+	a->event_logging = FIELD_GET_ULL(AL_ECX_EVENT_LOGGING, r.ecx);
 	for (unsigned n = 0; n < 8; n++)
 		if (a->depth_mask & (1U << n))
 			a->max_depth = 8 * (n + 1);
@@ -716,7 +768,30 @@ uint64_t caps_evtsel_high_reserved(const struct caps *c, unsigned counter)
 		res &= ~PERFEVTSEL_EQ;
 	if (c->l23.present && c->l23.umask2)
 		res &= ~PERFEVTSEL_UMASK2;
+	/* BR_CNTR (35), LBR branch-counter logging: CPUID.(1CH,0):ECX[19:16]
+	 * one bit per IA32_PMC0-3 (Linux `cpuid28_ecx.lbr_counters`,
+	 * 33744916196b). RDPMC_USR_DISABLE (37): CPUID.(23H,0):EBX[2] (Linux
+	 * 59af95e028d4, "starting with Panther Cove"). */
+	if (c->arch_lbr.present && counter < 4 && ((c->arch_lbr.event_logging >> counter) & 1))
+		res &= ~PERFEVTSEL_BR_CNTR;
+	if (c->l23.present && c->l23.rdpmc_user_disable)
+		res &= ~PERFEVTSEL_RDPMC_USR_DISABLE;
 	return res;
+}
+
+uint64_t caps_fixed_ctrl_high_defined(const struct caps *c)
+{
+	uint64_t def = 0;
+
+	for (unsigned i = 0; i < 8; i++) {
+		if (!((c->pm.fixed_supported >> i) & 1))
+			continue;
+		if (c->perf_cap.valid && c->perf_cap.pebs_baseline)
+			def |= FIXED_CTRL_ADAPTIVE(i);
+		if (c->l23.present && c->l23.rdpmc_user_disable)
+			def |= FIXED_CTRL_RDPMC_USR_DISABLE(i);
+	}
+	return def;
 }
 
 /* IA32_PERF_CAPABILITIES (345H), SDM Vol. 3B 20.9 / Figure 20-68 and Vol. 4
@@ -736,6 +811,16 @@ void caps_decode_perf_capabilities(struct caps *c, uint64_t value)
 	p->pebs_baseline = value & PERF_CAP_PEBS_BASELINE;
 	p->perf_metrics = value & PERF_CAP_PERF_METRICS_AVAILABLE;
 	p->pebs_output_pt = value & PERF_CAP_PEBS_OUTPUT_PT_AVAIL;
+	p->pebs_timing_info = value & PERF_CAP_PEBS_TIMING_INFO;
+	p->rdpmc_metrics_clear = value & PERF_CAP_RDPMC_METRICS_CLEAR;
+	p->arch_pebs_format = p->pebs_format == PERF_CAP_PEBS_FMT_ARCH;
+	p->undefined_bits = value & ~PERF_CAP_DEFINED;
+}
+
+bool caps_arch_pebs(const struct caps *c)
+{
+	return c->perf_cap.valid && c->perf_cap.arch_pebs_format && c->l23.present &&
+	       c->l23.arch_pebs;
 }
 
 const char *caps_vendor_name(enum cpu_vendor v)

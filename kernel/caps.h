@@ -70,6 +70,32 @@ struct caps_leaf23 {
 	bool counters_valid;	/* sub-leaf 1 present (EAX bit 1) */
 	uint32_t gp_bitmap;	/* sub-leaf 1 EAX */
 	uint32_t fixed_bitmap;	/* sub-leaf 1 EBX */
+	/* Sub-leaf 0 EBX[2] RDPMC_USR_DISABLE: IA32_PERFEVTSELx bit 37 and
+	 * IA32_FIXED_CTR_CTRL bit 33 + 4i are defined ("starting with Panther
+	 * Cove"; Linux 59af95e028d4 `cpuid35_ebx.rdpmc_user_disable`). */
+	bool rdpmc_user_disable;
+	/* Sub-leaf 2 (EAX[2]) Auto Counter Reload, SDM Vol. 3B "Auto Counter
+	 * Reload": counters that can be reloaded (EAX GP, EBX fixed) and that
+	 * can cause a reload (ECX GP, EDX fixed). */
+	bool acr_valid;
+	uint32_t acr_gp_reloadable, acr_fixed_reloadable;
+	uint32_t acr_gp_cause, acr_fixed_cause;
+	/* Sub-leaf 3 (EAX[3]): EAX, the architectural events supported, bit i
+	 * = event i of Table 20-1 (positive sense, unlike CPUID.0AH:EBX; KVM
+	 * reads it so, kvm/vmx/pmu_intel.c `entry23_3->eax`). */
+	bool events_valid;
+	uint32_t events_bitmap;
+	/* Sub-leaves 4 and 5 (EAX[4] and EAX[5]) architectural PEBS: sub-leaf
+	 * 4 EBX, the capabilities, bit k = IA32_PMC_*_CFG_C bit 32 + k (Linux
+	 * `arch_pebs_cap.caps = ebx << 32`); sub-leaf 5, the counters that
+	 * support arch-PEBS (EAX GP, ECX fixed) and PDIST (EBX GP, EDX fixed).
+	 * arch_pebs: both sub-leaves valid ("Bits[5:4] should be set
+	 * simultaneously if arch-PEBS is supported", Linux d243d0bb64af). */
+	bool pebs_caps_valid;
+	uint32_t pebs_caps;
+	bool pebs_counters_valid;
+	uint32_t pebs_gp, pebs_fixed, pdist_gp, pdist_fixed;
+	bool arch_pebs;
 };
 
 struct caps_rdt_l3_mon {
@@ -118,6 +144,20 @@ struct caps_perf_capabilities {
 	bool pebs_baseline;
 	bool perf_metrics;   /* bit 15: PERF_METRICS_AVAILABLE */
 	bool pebs_output_pt; /* bit 16: PEBS_OUTPUT_PT_AVAIL */
+	/* Bit 17 PEBS_TIMING_INFO, timed PEBS: the basic record's format field
+	 * is bits 31:0 and bits 47:32 hold the retire latency (ISE "Timed
+	 * Processor Event Based Sampling"; Linux 0c5caea762de). */
+	bool pebs_timing_info;
+	/* Bit 19 RDPMC_METRICS_CLEAR: IA32_FIXED_CTR_CTRL bit 14 METRICS_CLEAR_EN
+	 * is defined (ISE "RDPMC metrics clear mode"; Linux 0e45818ec189). */
+	bool rdpmc_metrics_clear;
+	/* PEBS_FMT = 0FH: architectural PEBS, no IA32_PEBS_ENABLE nor
+	 * MSR_PEBS_DATA_CFG (Linux d243d0bb64af, intel_pebs_init). */
+	bool arch_pebs_format;
+	/* Bits no source this project read defines (18 and 63:20): shown, never
+	 * decoded. Linux names bit 18 `__reserved` (it was once a software-only
+	 * copy of CPUID.0AH:EDX[15]). */
+	uint64_t undefined_bits;
 };
 
 /* Architectural LBRs: CPUID.(07H,0):EDX[19] and leaf 1CH (SDM Vol. 2A CPUID
@@ -134,7 +174,11 @@ struct caps_arch_lbr {
 	bool mispredict;     /* 1CH ECX[0]: LBR_INFO.MISPRED */
 	bool timed;	     /* 1CH ECX[1]: LBR_INFO.CYC_CNT */
 	bool branch_type;    /* 1CH ECX[2]: LBR_INFO.BR_TYPE */
-	unsigned max_depth;  /* the largest depth enumerated, 0 when none */
+	/* 1CH ECX[19:16] "Branch counters (Event Logging) Supported" (Linux
+	 * `cpuid28_ecx.lbr_counters`, 33744916196b): bit i for IA32_PMCi;
+	 * nonzero makes IA32_PERFEVTSELx bit 35 (BR_CNTR) defined. */
+	uint32_t event_logging;
+	unsigned max_depth; /* the largest depth enumerated, 0 when none */
 };
 
 struct caps_amd {
@@ -223,9 +267,24 @@ const char *caps_absurd(const struct caps *c, char *buf, unsigned size);
  * HLE or RTM on IA32_PERFEVTSEL2 only (Vol.3B "Performance Monitoring and
  * Intel TSX"), Adaptive_Record (34) with IA32_PERF_CAPABILITIES.
  * PEBS_BASELINE[14] (Vol.3B "Adaptive PEBS"), EQ (36) and UMASK2 (47:40)
- * with CPUID.(23H,0):EBX[1] / EBX[0]. The rest is reserved. The suite's
+ * with CPUID.(23H,0):EBX[1] / EBX[0], BR_CNTR (35) on IA32_PERFEVTSEL0-3 with
+ * CPUID.(1CH,0):ECX[16 + counter], RDPMC_USR_DISABLE (37) with
+ * CPUID.(23H,0):EBX[2]. The rest is reserved. The suite's
  * sweeps and the simulator both use this one reading. */
 uint64_t caps_evtsel_high_reserved(const struct caps *c, unsigned counter);
+
+/* Bits 63:32 of IA32_FIXED_CTR_CTRL that an enumeration defines for a fixed
+ * counter that exists: Adaptive_Record 32 + 4i with PEBS_BASELINE (Vol.3B
+ * "Adaptive PEBS"), RDPMC_USR_DISABLE 33 + 4i with CPUID.(23H,0):EBX[2]. A
+ * probe of an absent counter's field (8 + i sits on those bits) must not
+ * take one of them for reserved. */
+uint64_t caps_fixed_ctrl_high_defined(const struct caps *c);
+
+/* Architectural PEBS: PEBS_FMT = 0FH and CPUID.(23H,0):EAX[5:4] = 11B
+ * (Linux d243d0bb64af: `pebs_format == 0xf` and both sub-leaves). Where it
+ * holds, the DS-area PEBS protocol (IA32_PEBS_ENABLE, MSR_PEBS_DATA_CFG)
+ * is not there. */
+bool caps_arch_pebs(const struct caps *c);
 
 /* Fold IA32_PERF_CAPABILITIES into the record (call only when c->pdcm). */
 void caps_decode_perf_capabilities(struct caps *c, uint64_t value);

@@ -111,6 +111,23 @@ static void report_leaf23(const struct caps *c)
 			  "caps: CPUID.23H: sub-leaves %#x, UMASK2 %s, EQ %s, no counter "
 			  "sub-leaf",
 			  x->subleaf_valid, YN(x->umask2), YN(x->eq));
+	ktap_diag(&g_ktap, "caps: CPUID.(23H,0):EBX[2] RDPMC_USR_DISABLE %s",
+		  YN(x->rdpmc_user_disable));
+	if (x->acr_valid)
+		ktap_diag(&g_ktap,
+			  "caps: CPUID.(23H,2) auto counter reload: reloadable GP %#x fixed %#x, "
+			  "cause GP %#x fixed %#x",
+			  x->acr_gp_reloadable, x->acr_fixed_reloadable, x->acr_gp_cause,
+			  x->acr_fixed_cause);
+	if (x->events_valid)
+		ktap_diag(&g_ktap, "caps: CPUID.(23H,3) architectural events supported %#x",
+			  x->events_bitmap);
+	if (x->pebs_caps_valid || x->pebs_counters_valid)
+		ktap_diag(&g_ktap,
+			  "caps: CPUID.(23H,4/5) arch-PEBS %s: capabilities EBX %#x, PEBS GP %#x "
+			  "fixed %#x, PDIST GP %#x fixed %#x",
+			  x->arch_pebs ? "enumerated" : "incomplete (EAX[5:4] not both set)",
+			  x->pebs_caps, x->pebs_gp, x->pebs_fixed, x->pdist_gp, x->pdist_fixed);
 }
 
 static void report_rdt(const struct caps *c)
@@ -163,6 +180,12 @@ static void report_perf_capabilities(const struct caps *c)
 		  (unsigned long long)p->raw, p->lbr_format, YN(p->pebs_trap), YN(p->pebs_arch_reg),
 		  p->pebs_format, YN(p->freeze_while_smm), YN(p->full_width_write),
 		  YN(p->pebs_baseline), YN(p->perf_metrics));
+	ktap_diag(&g_ktap,
+		  "caps: IA32_PERF_CAPABILITIES: PEBS via PT %s, timed PEBS %s, RDPMC metrics "
+		  "clear %s, PEBS format %s, undefined bits %#llx",
+		  YN(p->pebs_output_pt), YN(p->pebs_timing_info), YN(p->rdpmc_metrics_clear),
+		  p->arch_pebs_format ? "0FH (architectural PEBS)" : "DS-area",
+		  (unsigned long long)p->undefined_bits);
 }
 
 static void report_arch_lbr(const struct caps *c)
@@ -177,6 +200,32 @@ static void report_arch_lbr(const struct caps *c)
 		  a->present ? "present" : "absent", a->depth_mask, a->max_depth, YN(a->cpl_filter),
 		  YN(a->branch_filter), YN(a->call_stack), YN(a->mispredict), YN(a->timed),
 		  YN(a->branch_type));
+	if (a->present)
+		ktap_diag(&g_ktap,
+			  "caps: Arch LBR: CPUID.1CH:ECX[19:16] branch-counter event logging "
+			  "%#x",
+			  a->event_logging);
+}
+
+/* Fields decoded for the report that no test drives yet: said, so that a
+ * reader does not take their presence in the header for coverage. */
+static void report_decoded_only(const struct caps *c)
+{
+	const struct caps_leaf23 *x = &c->l23;
+	char list[160];
+	size_t n = 0;
+
+	list[0] = '\0';
+	if (x->acr_valid)
+		n = append(list, sizeof(list), n, " CPUID.(23H,2) ACR;");
+	if (x->events_valid)
+		n = append(list, sizeof(list), n, " (23H,3) events;");
+	if (x->pebs_caps_valid || x->pebs_counters_valid)
+		n = append(list, sizeof(list), n, " (23H,4/5) arch-PEBS and PDIST;");
+	if (c->perf_cap.valid && c->perf_cap.rdpmc_metrics_clear)
+		n = append(list, sizeof(list), n, " RDPMC metrics clear;");
+	if (n)
+		ktap_diag(&g_ktap, "caps: decoded, no test uses yet:%s", list);
 }
 
 static void report_amd(const struct caps *c)
@@ -201,6 +250,7 @@ void caps_report(const struct caps *c)
 	report_rdt(c);
 	report_perf_capabilities(c);
 	report_arch_lbr(c);
+	report_decoded_only(c);
 	report_amd(c);
 	if (c->nehalem_uncore || c->netburst || c->p6)
 		ktap_diag(&g_ktap, "caps: model-specific PMU: %s",

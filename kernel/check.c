@@ -6,6 +6,7 @@
 #include "arch.h"
 #include "kstring.h"
 #include "ktap.h"
+#include "trace.h"
 #include "runner_internal.h"
 #include "screen.h"
 #include "test.h"
@@ -33,10 +34,154 @@ static bool rule_is_inferred(const char *rule)
 	return rule && !kstrncmp(rule, RULE_INFERRED, n);
 }
 
+static enum outcome_class vector_class(int vec, uint32_t err)
+{
+	switch (vec) {
+	case 0:
+		return OUTCOME_NO_FAULT;
+	case X86_VEC_GP:
+		return err ? OUTCOME_GP_CODE : OUTCOME_GP;
+	case X86_VEC_UD:
+		return OUTCOME_UD;
+	default:
+		return OUTCOME_FAULT;
+	}
+}
+
+enum outcome_class t_vector_class(int vec)
+{
+	return vector_class(vec, vec ? arch_fault_error_code() : 0);
+}
+
+void t_offender(struct t *t, enum subject_kind kind, uint64_t id, enum outcome_class cls)
+{
+	if (t->n_offenders < T_MAX_OFFENDERS)
+		t->offenders[t->n_offenders] = (struct t_offender){{kind, id, 0}, {cls, 0}};
+	if (t->n_offenders <= T_MAX_OFFENDERS)
+		t->n_offenders++;
+}
+
+void t_subject(struct t *t, enum subject_kind kind, uint64_t id, unsigned counter)
+{
+	t->subject = (struct check_subject){kind, id, counter};
+}
+
+void t_outcome(struct t *t, enum outcome_class cls)
+{
+	t->outcome = (struct check_outcome){cls, 0};
+}
+
+void t_outcome_bits(struct t *t, uint64_t accepted)
+{
+	t->outcome = (struct check_outcome){OUTCOME_BITS, accepted};
+}
+
+/* The outcome of a value check that failed: its class against what was
+ * expected (lo..hi). */
+static enum outcome_class value_class(uint64_t actual, uint64_t lo, uint64_t hi)
+{
+	if (actual == 0)
+		return OUTCOME_ZERO;
+	return actual < lo ? OUTCOME_BELOW : actual > hi ? OUTCOME_ABOVE : OUTCOME_EQUAL;
+}
+
+/* The known-deviation row that explains the failure, if any; prints why a
+ * row that would have did not, where the host's version decided it. */
+static const struct known_deviation *known_row(struct t *t, const char *rule,
+					       const struct check_subject *subject,
+					       const struct check_outcome *out, bool print)
+{
+	struct known_failure f = {t->desc->suite, t->desc->name, rule,
+				  subject,	  out,		 t->host_kernel};
+	struct known_verdict v = known_match(&g_caps, &f);
+	char lo[24], hi[24], host[24];
+
+	if (v.row || !v.host_row || !print)
+		return v.row;
+	known_format_kernel(lo, sizeof(lo), v.host_row->host_min);
+	if (v.host_row->host_max)
+		known_format_kernel(hi, sizeof(hi), v.host_row->host_max);
+	else
+		ksnprintf(hi, sizeof(hi), "now");
+	if (v.host_unknown) {
+		ktap_diag(
+		    t->w,
+		    "  host:     not excused: %s covers host kernels %s to %s only, and the "
+		    "host's version is unknown (give host_kernel = X.Y.Z in the options file, "
+		    "or pmutest.host_kernel=X.Y.Z on the command line)",
+		    v.host_row->id, lo, hi);
+	} else {
+		known_format_kernel(host, sizeof(host), t->host_kernel);
+		ktap_diag(
+		    t->w,
+		    "  host:     not excused: %s covers host kernels %s to %s only; this host "
+		    "runs %s",
+		    v.host_row->id, lo, hi, host);
+	}
+	return NULL;
+}
+
+/* "rdpmc=0x10000 outcome=no-fault" for the check, or each of its
+ * offenders ("; "-separated, the first 4 and how many more). */
+static void format_observed(char *buf, size_t n, const struct t *t,
+			    const struct check_subject *subject, const struct check_outcome *out)
+{
+	size_t at = 0;
+
+	if (!t->n_offenders) {
+		known_format_observed(buf, n, subject, out);
+		return;
+	}
+	buf[0] = '\0';
+	for (unsigned i = 0; i < t->n_offenders && i < 4 && at < n; i++) {
+		if (i)
+			at += ksnprintf(buf + at, n - at, "; ");
+		if (at < n && i < T_MAX_OFFENDERS)
+			known_format_observed(buf + at, n - at, &t->offenders[i].subject,
+					      &t->offenders[i].outcome);
+		at = kstrlen(buf);
+	}
+	if (t->n_offenders > 4 && at < n)
+		ksnprintf(buf + at, n - at, "; %u more%s", t->n_offenders - 4,
+			  t->n_offenders > T_MAX_OFFENDERS ? " (too many to excuse)" : "");
+}
+
+/* The row that excuses the failure: the check's, or one for each of its
+ * offenders (then the first's); NULL if any is not excused. */
+static const struct known_deviation *known_rows(struct t *t, const char *rule,
+						const struct check_subject *subject,
+						const struct check_outcome *out, bool print)
+{
+	const struct known_deviation *first = NULL;
+
+	if (!t->n_offenders)
+		return known_row(t, rule, subject, out, print);
+	if (t->n_offenders > T_MAX_OFFENDERS)
+		return NULL;
+	for (unsigned i = 0; i < t->n_offenders; i++) {
+		const struct known_deviation *k =
+		    known_row(t, rule, &t->offenders[i].subject, &t->offenders[i].outcome, print);
+		if (!k)
+			return NULL;
+		if (!first)
+			first = k;
+	}
+	return first;
+}
+
 static void report(struct t *t, bool ok, const char *expected, const char *actual, const char *rule,
-		   const char *what, va_list ap)
+		   struct check_outcome out, const char *what, va_list ap)
 {
 	char desc[320];
+	struct check_subject subject = t->subject;
+
+	/* A subject, a given outcome and offenders are the next check's only. */
+	if (t->outcome.cls != OUTCOME_NONE)
+		out = t->outcome;
+	t->outcome = (struct check_outcome){OUTCOME_NONE, 0};
+	t->subject = (struct check_subject){SUBJECT_NONE, 0, 0};
+	if (ok || (rule_is_inferred(rule) && !t->strict))
+		t->n_offenders = 0;
 
 	kvsnprintf(desc, sizeof(desc), what, ap);
 	if (ok) {
@@ -59,20 +204,29 @@ static void report(struct t *t, bool ok, const char *expected, const char *actua
 		}
 	}
 	t->failures++;
+	bool print = t->failures <= T_MAX_FAIL_DIAGS;
+	if (print) {
+		char obs[256];
+		format_observed(obs, sizeof(obs), t, &subject, &out);
+		ktap_diag(t->w, "FAIL: %s", desc);
+		ktap_diag(t->w, "  expected: %s", expected);
+		ktap_diag(t->w, "  actual:   %s", actual);
+		ktap_diag(t->w, "  rule:     %s", rule ? rule : "(none given)");
+		ktap_diag(t->w, "  observed: %s", obs);
+	}
 	const struct known_deviation *k =
-	    t->known ? known_match(&g_caps, t->desc->suite, t->desc->name, rule) : NULL;
+	    t->known ? known_rows(t, rule, &subject, &out, print) : NULL;
+	t->n_offenders = 0;
 	if (k) {
 		t->known_failures++;
 		t->known_last = k;
 	}
-	if (t->failures > T_MAX_FAIL_DIAGS)
+	if (!print)
 		return;
-	ktap_diag(t->w, "FAIL: %s", desc);
-	ktap_diag(t->w, "  expected: %s", expected);
-	ktap_diag(t->w, "  actual:   %s", actual);
-	ktap_diag(t->w, "  rule:     %s", rule ? rule : "(none given)");
 	if (k)
 		ktap_diag(t->w, "  known:    %s (%s): %s", k->id, k->what, k->source);
+	if (t->trace && t->failures <= TRACE_FAILS_SHOWN)
+		trace_print_ring(); /* the accesses that led to it */
 	screen_failure(desc, expected, actual, rule);
 	if (t->failures == T_MAX_FAIL_DIAGS)
 		ktap_diag(t->w, "(further failures of this test are counted, not shown)");
@@ -97,7 +251,8 @@ bool expect_eq(struct t *t, uint64_t actual, uint64_t expected, const char *rule
 	fmt_u64(e, sizeof(e), expected);
 	fmt_u64(a, sizeof(a), actual);
 	va_start(ap, what);
-	report(t, ok, e, a, rule, what, ap);
+	report(t, ok, e, a, rule,
+	       (struct check_outcome){value_class(actual, expected, expected), 0}, what, ap);
 	va_end(ap);
 	return ok;
 }
@@ -115,7 +270,7 @@ bool expect_ne(struct t *t, uint64_t actual, uint64_t unexpected, const char *ru
 	ksnprintf(e, sizeof(e), "anything but %s", u);
 	fmt_u64(a, sizeof(a), actual);
 	va_start(ap, what);
-	report(t, ok, e, a, rule, what, ap);
+	report(t, ok, e, a, rule, (struct check_outcome){OUTCOME_EQUAL, 0}, what, ap);
 	va_end(ap);
 	return ok;
 }
@@ -133,7 +288,7 @@ bool expect_range(struct t *t, uint64_t actual, uint64_t lo, uint64_t hi, const 
 	ksnprintf(e, sizeof(e), "%s .. %s", l, h);
 	fmt_u64(a, sizeof(a), actual);
 	va_start(ap, what);
-	report(t, ok, e, a, rule, what, ap);
+	report(t, ok, e, a, rule, (struct check_outcome){value_class(actual, lo, hi), 0}, what, ap);
 	va_end(ap);
 	return ok;
 }
@@ -163,7 +318,7 @@ bool expect_vector(struct t *t, int actual, int expected, const char *rule, cons
 		fmt_vector(e, sizeof(e), expected, 0, false);
 	fmt_vector(a, sizeof(a), actual, err, x86_vector_has_error_code(actual));
 	va_start(ap, what);
-	report(t, ok, e, a, rule, what, ap);
+	report(t, ok, e, a, rule, (struct check_outcome){vector_class(actual, err), 0}, what, ap);
 	va_end(ap);
 	return ok;
 }
@@ -175,7 +330,7 @@ bool expect_true(struct t *t, bool ok, const char *expected, const char *actual,
 
 	count_check(t, what);
 	va_start(ap, what);
-	report(t, ok, expected, actual, rule, what, ap);
+	report(t, ok, expected, actual, rule, (struct check_outcome){OUTCOME_NONE, 0}, what, ap);
 	va_end(ap);
 	return ok;
 }

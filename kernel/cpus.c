@@ -33,16 +33,57 @@ static int perf_cap_vector[ARCH_MAX_CPUS];
 static enum arch_guard_result read_rc[ARCH_MAX_CPUS];
 static unsigned too_many_configs;
 
+/* The machine behind a configuration, raw, for the report (issue 32:
+ * `pmusim --replay` rebuilds it): every CPUID (leaf, sub-leaf) the record
+ * read, in reading order, and IA32_PERF_CAPABILITIES as read. */
+#define CPUS_RAW_LEAVES 64
+struct raw_machine {
+	unsigned n;
+	struct {
+		uint32_t leaf, subleaf;
+		struct cpuid_regs r;
+	} e[CPUS_RAW_LEAVES];
+	bool perf_cap_read; /* PDCM, and the MSR read without a fault */
+	uint64_t perf_cap;
+};
+
 struct reading {
 	struct caps c;
 	int perf_cap_vector;
+	struct raw_machine raw;
 };
+static struct raw_machine raw_of[CPUS_MAX_CONFIGS];
+
+/* Leaves the suites read themselves (tests/smp.c, tests/bounds.c), beyond
+ * the record's: they go into the report as well. */
+#define LEAF_HV_FEATURES 0x40000001u
+static const uint32_t cache_leaves[] = {0x4, 0x8000001Du};
+
+static const struct {
+	uint32_t leaf, subleaf;
+} suite_leaves[] = {{0x0B, 0}, {0x0B, 1}, {0x16, 0}};
+
+static void raw_note(struct raw_machine *m, uint32_t leaf, uint32_t subleaf,
+		     const struct cpuid_regs *r)
+{
+	for (unsigned i = 0; i < m->n; i++)
+		if (m->e[i].leaf == leaf && m->e[i].subleaf == subleaf)
+			return;
+	if (m->n == CPUS_RAW_LEAVES)
+		return;
+	m->e[m->n].leaf = leaf;
+	m->e[m->n].subleaf = subleaf;
+	m->e[m->n].r = *r;
+	m->n++;
+}
 
 static bool machine_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
-	(void)ctx;
 	arch_cpuid(leaf, subleaf, r);
-	return arch_cpuid_known(leaf, subleaf);
+	bool known = arch_cpuid_known(leaf, subleaf);
+	if (known && ctx)
+		raw_note(ctx, leaf, subleaf, r);
+	return known;
 }
 
 /* On the CPU whose record it is. */
@@ -52,14 +93,69 @@ static void read_record(void *arg)
 
 	kmemset(&rd->c, 0, sizeof(rd->c));
 	fw_state_lift_cpuid_limit(); /* the CPUID the record reads is the CPU's */
-	caps_decode(&rd->c, machine_cpuid, NULL);
+	fw_state_read_cpu();	     /* before any test wrote its PMU */
+	rd->raw.n = 0;
+	caps_decode(&rd->c, machine_cpuid, &rd->raw);
+	for (unsigned i = 0; i < ARRAY_SIZE(suite_leaves); i++) {
+		struct cpuid_regs r;
+		if (suite_leaves[i].leaf <= rd->c.max_basic_leaf)
+			(void)machine_cpuid(&rd->raw, suite_leaves[i].leaf, suite_leaves[i].subleaf,
+					    &r);
+	}
+	/* The deterministic cache parameters tests/rdt.c walks (CPUID.04H,
+	 * 8000001DH), sub-leaf by sub-leaf up to the first of type 0. */
+	for (unsigned i = 0; i < ARRAY_SIZE(cache_leaves); i++) {
+		uint32_t leaf = cache_leaves[i];
+		bool basic = leaf < 0x80000000u;
+		if (basic ? leaf > rd->c.max_basic_leaf
+			  : !rd->c.max_ext_valid || leaf > rd->c.max_ext_leaf)
+			continue;
+		for (uint32_t sub = 0; sub < 16; sub++) {
+			struct cpuid_regs r;
+			if (!machine_cpuid(&rd->raw, leaf, sub, &r) || !(r.eax & 0x1F))
+				break;
+		}
+	}
+	/* The hypervisor's leaf 40000001H (KVM's features), where its leaf
+	 * 40000000H gives it: the report names the platform whole. */
+	for (unsigned i = 0; i < rd->raw.n; i++) {
+		struct cpuid_regs r;
+		if (rd->raw.e[i].leaf == LEAF_HV_FEATURES - 1 &&
+		    rd->raw.e[i].r.eax >= LEAF_HV_FEATURES && rd->raw.e[i].r.eax <= 0x400000FFu)
+			(void)machine_cpuid(&rd->raw, LEAF_HV_FEATURES, 0, &r);
+	}
 	rd->perf_cap_vector = 0;
+	rd->raw.perf_cap_read = false;
+	rd->raw.perf_cap = 0;
 	if (rd->c.pdcm) {
 		uint64_t v;
 		rd->perf_cap_vector = rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &v);
-		if (rd->perf_cap_vector == 0)
+		if (rd->perf_cap_vector == 0) {
 			caps_decode_perf_capabilities(&rd->c, v);
+			rd->raw.perf_cap_read = true;
+			rd->raw.perf_cap = v;
+		}
 	}
+}
+
+/* The raw lines of a configuration (README "The machine in the report"):
+ * each a `cpuid -r` register line after its prefix. */
+static void raw_report(unsigned k)
+{
+	const struct raw_machine *m = &raw_of[k];
+
+	for (unsigned i = 0; i < m->n; i++)
+		ktap_diag(&g_ktap,
+			  "cpuid: config %u: 0x%08x 0x%02x: eax=0x%08x ebx=0x%08x "
+			  "ecx=0x%08x edx=0x%08x",
+			  k + 1, m->e[i].leaf, m->e[i].subleaf, m->e[i].r.eax, m->e[i].r.ebx,
+			  m->e[i].r.ecx, m->e[i].r.edx);
+	if (m->n == CPUS_RAW_LEAVES)
+		ktap_diag(&g_ktap, "cpuid: config %u: more than %u leaves read: the rest not shown",
+			  k + 1, CPUS_RAW_LEAVES);
+	if (m->perf_cap_read)
+		ktap_diag(&g_ktap, "msr: config %u: IA32_PERF_CAPABILITIES (345H) = %#llx", k + 1,
+			  (unsigned long long)m->perf_cap);
 }
 
 void cpus_read_records(void)
@@ -85,12 +181,44 @@ void cpus_read_records(void)
 				too_many_configs++;
 				continue;
 			}
+			kmemcpy(&raw_of[n_configs], &rd.raw, sizeof(rd.raw));
 			kmemcpy(&configs[n_configs++], &rd.c, sizeof(rd.c));
 		}
 		config_of[cpu] = (uint8_t)k;
 	}
 	/* Until a run picks one: the boot CPU's record. */
 	cpus_use(arch_cpu_boot());
+}
+
+unsigned cpus_untested(const struct options *o, char *buf, size_t size)
+{
+	static uint32_t none;
+	unsigned n = 0, left = arch_cpus_left_out(&none, 0);
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (unsigned c = 0; c < arch_cpu_count(); c++) {
+		if (config_of[c] != CPUS_NO_CONFIG)
+			continue; /* it has a record: cpus_selected decides */
+		/* Only a list can exclude a CPU whose PMU nobody read: "one per
+		 * configuration" cannot tell that it has none of its own. */
+		if (o->cpus_mode == CPUS_LIST && !((o->cpus_list[c / 64] >> (c % 64)) & 1))
+			continue;
+		const char *why = arch_cpu_state(c) != CPU_ONLINE
+				      ? arch_cpu_state_name(arch_cpu_state(c))
+				      : "its capability record could not be read";
+		n++;
+		if (at < size)
+			at += (size_t)ksnprintf(buf + at, size - at, "%scpu %u (%s)",
+						n > 1 ? ", " : "", c, why);
+	}
+	if (left && o->cpus_mode != CPUS_LIST) {
+		n += left;
+		if (at < size)
+			ksnprintf(buf + at, size - at, "%s%u beyond %u CPUs", n > left ? ", " : "",
+				  left, ARCH_MAX_CPUS);
+	}
+	return n;
 }
 
 unsigned cpus_config_count(void)
@@ -220,6 +348,7 @@ void cpus_report(const struct options *o)
 			ktap_diag(&g_ktap, "PMU configuration %u of %u: cpus %s", k + 1, n_configs,
 				  ranges);
 		caps_report(&configs[k]);
+		raw_report(k);
 	}
 	static unsigned list[ARCH_MAX_CPUS];
 	static uint8_t chosen[ARCH_MAX_CPUS];

@@ -36,6 +36,12 @@ unsigned cpus_selected(const struct options *o, unsigned *list);
  * diagnostics (each configuration's record in full). */
 void cpus_report(const struct options *o);
 
+/* Enumerated CPUs the options selected (or could not exclude) that run no
+ * test: not started, no record, beyond ARCH_MAX_CPUS. Each is named in buf
+ * ("cpu 3 (did not answer the start-up IPIs)"); the count is returned. A run
+ * that leaves one out is incomplete (kernel/main.c). */
+unsigned cpus_untested(const struct options *o, char *buf, size_t size);
+
 /* Make cpu's record the one caps() returns (g_caps). */
 void cpus_use(unsigned cpu);
 

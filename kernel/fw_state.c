@@ -3,13 +3,13 @@
 #include "fw_state.h"
 
 #include "arch.h"
+#include "boot_info.h"
 #include "caps.h"
 #include "ktap.h"
 #include "msr.h"
 #include "pmu.h"
 
-#define MSR_SMI_COUNT 0x34
-#define MAX_CONTROLS  40 /* GP event selects, fixed control, global control */
+#define MAX_CONTROLS 40 /* GP event selects, fixed control, global control */
 
 /* The CPUs whose CPUID limit was lifted (one flag per CPU, set on each). */
 static volatile uint32_t lifted_cpus, lifted_max_before, lifted_max_after;
@@ -61,7 +61,36 @@ static struct {
 	uint64_t global_ctrl, global_power_on;
 	struct control ctl[MAX_CONTROLS];
 	unsigned n;
+	const char *firmware_why; /* NULL: no firmware ran */
 } fw;
+
+/* Each CPU's IA32_PERF_GLOBAL_CTRL as it was handed over. */
+static struct {
+	bool valid;
+	uint64_t value;
+} global_at_handover[ARCH_MAX_CPUS];
+
+void fw_state_read_cpu(void)
+{
+	unsigned cpu = arch_cpu_current();
+	uint64_t v;
+
+	if (cpu < ARCH_MAX_CPUS && rdmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, &v) == 0)
+		global_at_handover[cpu] = (typeof(global_at_handover[0])){true, v};
+}
+
+bool fw_state_global_ctrl(unsigned cpu, uint64_t *val)
+{
+	if (cpu >= ARCH_MAX_CPUS)
+		return false;
+	*val = global_at_handover[cpu].value;
+	return global_at_handover[cpu].valid;
+}
+
+const char *fw_state_firmware_may_have_run(void)
+{
+	return fw.firmware_why;
+}
 
 static void read_control(const char *name, unsigned index, uint32_t msr)
 {
@@ -70,9 +99,14 @@ static void read_control(const char *name, unsigned index, uint32_t msr)
 		fw.ctl[fw.n++] = (struct control){name, index, v};
 }
 
-void fw_state_read(void)
+void fw_state_read(const struct boot_info *bi)
 {
-	if (fw.read || !g_caps.msr)
+	if (fw.read)
+		return;
+	fw.firmware_why = bi->firmware == BOOT_NO_FIRMWARE
+			      ? NULL
+			      : (bi->firmware_why ? bi->firmware_why : "a firmware may have run");
+	if (!g_caps.msr)
 		return;
 	fw.read = true;
 	if (g_caps.pm.present) {
@@ -81,8 +115,7 @@ void fw_state_read(void)
 		if (pmu_has_global()) {
 			if (g_caps.pm.fixed_counters_edx || g_caps.pm.fixed_bitmask)
 				read_control("FIXED_CTR_CTRL", ~0u, MSR_IA32_FIXED_CTR_CTRL);
-			fw.global_valid =
-			    rdmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, &fw.global_ctrl) == 0;
+			fw.global_valid = fw_state_global_ctrl(arch_cpu_current(), &fw.global_ctrl);
 			/* SDM Vol. 3B 21.2.2 / Vol. 4 Table 2-2 (38FH): at power-up
 			 * the GP counters' enable bits are set, the others clear. */
 			for_each_gp_counter(c)
@@ -98,12 +131,6 @@ void fw_state_read(void)
 		if (g_caps.amd.perfmon_v2)
 			read_control("PerfCntrGlobalCtl", ~0u, MSR_AMD64_PERF_CNTR_GLOBAL_CTL);
 	}
-}
-
-bool fw_state_global_ctrl(uint64_t *val)
-{
-	*val = fw.global_ctrl;
-	return fw.global_valid;
 }
 
 void fw_state_report(void)
@@ -143,13 +170,19 @@ void fw_state_report(void)
 			  "(cpuid.global_ctrl_reset_value)",
 			  (unsigned long long)fw.global_ctrl,
 			  (unsigned long long)(fw.global_ctrl & ~defined));
-	else if (fw.global_valid && fw.global_ctrl != fw.global_power_on)
+	else if (fw.global_valid && fw.global_ctrl != fw.global_power_on && fw.firmware_why)
 		ktap_diag(&g_ktap,
 			  "firmware state: IA32_PERF_GLOBAL_CTRL = %#llx at hand-over, power-on "
-			  "value %#llx: written after reset by the firmware (or a VMM's reset), "
-			  "not a CPU deviation",
+			  "value %#llx: may have been written after reset by the firmware (%s)",
 			  (unsigned long long)fw.global_ctrl,
-			  (unsigned long long)fw.global_power_on);
+			  (unsigned long long)fw.global_power_on, fw.firmware_why);
+	else if (fw.global_valid && fw.global_ctrl != fw.global_power_on)
+		ktap_diag(
+		    &g_ktap,
+		    "IA32_PERF_GLOBAL_CTRL = %#llx at hand-over, power-on value %#llx, and no "
+		    "firmware ran: the CPU's own reset value (cpuid.global_ctrl_reset_value "
+		    "judges it)",
+		    (unsigned long long)fw.global_ctrl, (unsigned long long)fw.global_power_on);
 	if (!fw.n && (!fw.global_valid || fw.global_ctrl == fw.global_power_on))
 		ktap_diag(&g_ktap, "firmware state: no counter control set at hand-over%s",
 			  fw.global_valid ? "; IA32_PERF_GLOBAL_CTRL at its power-on value" : "");

@@ -18,12 +18,21 @@
 void fw_state_lift_cpuid_limit(void);
 
 /* On the boot CPU, with g_caps decoded and before any test: the counter
- * controls as the firmware handed them over. */
-void fw_state_read(void);
+ * controls as the firmware handed them over, and whether a firmware can
+ * have written them (struct boot_info). */
+struct boot_info;
+void fw_state_read(const struct boot_info *bi);
+/* On each CPU, before anything wrote its PMU: its IA32_PERF_GLOBAL_CTRL. */
+void fw_state_read_cpu(void);
 /* "# firmware state: ..." lines. */
 void fw_state_report(void);
-/* IA32_PERF_GLOBAL_CTRL at hand-over; false when it was not readable. */
-bool fw_state_global_ctrl(uint64_t *val);
+/* IA32_PERF_GLOBAL_CTRL of `cpu` at hand-over; false when it was not
+ * readable. */
+bool fw_state_global_ctrl(unsigned cpu, uint64_t *val);
+/* NULL when nothing ran before pmutest that could have written the PMU's
+ * MSRs (their values at hand-over are the CPU's reset values); else why a
+ * firmware may have. */
+const char *fw_state_firmware_may_have_run(void);
 
 /* MSR_SMI_COUNT (34H) where the CPU has it (Intel, Nehalem and later,
  * SDM Vol. 4 Table 2-20 and later tables); false elsewhere. */

@@ -6,10 +6,13 @@
  * the simulator alike.
  *
  * The check that catches a deviation stays strict. When a failed check of a
- * test matches an entry (one of the entry's checks: same test, same rule;
- * and the CPU the test ran on: vendor, family, model and stepping range,
- * hybrid core type from CPUID.1AH, the CPUID bits a microcode update
- * changes, and the platform), the failure is reported with the entry's id
+ * test matches an entry (one of the entry's checks: same test, same rule,
+ * a subject in the check's range and an observed outcome of the classes
+ * (and, for reserved bits, within the bits) the source describes
+ * (kernel/observed.h); and the CPU the test ran on: vendor, family, model
+ * and stepping range, hybrid core type from CPUID.1AH, the CPUID bits a
+ * microcode update changes, the platform, and for a hypervisor's row the
+ * host kernel's version range), the failure is reported with the entry's id
  * and source; a test whose every failure is known is reported
  * "ok N name # XFAIL <id>: <source>" (KTAP v1's directive for an expected
  * failure), and the run's verdict is PASS when only known deviations failed.
@@ -24,9 +27,12 @@
 #define PMUTEST_KNOWN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "caps.h"
+#include "observed.h"
+#include "options.h"
 
 /* Where an entry applies: bare metal only, under any hypervisor, or under
  * the hypervisor with that CPUID.40000000H signature (known_platform_name()). */
@@ -61,9 +67,34 @@ struct known_model {
 };
 
 /* A check the deviation fails: "suite.test" and its rule (a RULE_* of
- * tests/rules.h). */
+ * tests/rules.h), the subjects its source names (kind, ids lo..hi, and for
+ * an event the counters counter_lo..counter_hi) and the outcomes it
+ * describes (OUTCOME_BIT()s; with OUTCOME_BITS, the failure's accepted bits
+ * must be within `bits`). */
 struct known_check {
 	const char *test, *rule;
+	enum subject_kind subject;
+	uint64_t lo, hi;
+	unsigned counter_lo, counter_hi;
+	unsigned outcomes;
+	uint64_t bits;
+};
+
+/* A failed check, as known_match() judges it. */
+struct known_failure {
+	const char *suite, *test, *rule;
+	const struct check_subject *subject;
+	const struct check_outcome *outcome;
+	uint32_t host_kernel; /* HOST_KERNEL(), HOST_KERNEL_UNKNOWN */
+};
+
+/* known_match()'s answer: the row that excuses the failure, or, when none
+ * does, a row that would on a host in its version range (host_unknown: the
+ * host's version was not given; otherwise it is outside the range). */
+struct known_verdict {
+	const struct known_deviation *row;
+	const struct known_deviation *host_row;
+	bool host_unknown;
 };
 
 struct known_deviation {
@@ -80,14 +111,28 @@ struct known_deviation {
 	enum known_platform platform;
 	const struct known_check *checks; /* n_checks of them */
 	unsigned n_checks;
+	/* A hypervisor's row: the host kernels its source names,
+	 * host_min <= version < host_max (HOST_KERNEL(); host_max 0: not
+	 * fixed). host_min = 0 and host_max = 0: any host. */
+	uint32_t host_min, host_max;
 	const char *what;   /* the deviation, in one line */
 	const char *source; /* erratum ID, event description, or the Linux / KVM function */
 };
 
-/* The entry that explains a failed check of suite.test under `rule` on this
- * CPU, or NULL. */
-const struct known_deviation *known_match(const struct caps *c, const char *suite, const char *test,
-					  const char *rule);
+/* The entry that explains the failed check f on this CPU, if any. */
+struct known_verdict known_match(const struct caps *c, const struct known_failure *f);
+
+/* "msr=0x309 outcome=no-fault" ...: the form of kernel/check.c's
+ * "observed:" line, also for a row's check (--list-known). */
+void known_format_observed(char *buf, size_t n, const struct check_subject *s,
+			   const struct check_outcome *o);
+void known_format_check(char *buf, size_t n, const struct known_check *k);
+/* "6.6.0" into buf. */
+void known_format_kernel(char *buf, size_t n, uint32_t version);
+
+/* Whether row k covers this CPU (vendor, models, features, platform),
+ * whatever failed: pmusim --known-rows, for explain. */
+bool known_covers_cpu(const struct known_deviation *k, const struct caps *c);
 
 /* The table, for reports and the README (known_count() entries). */
 unsigned known_count(void);

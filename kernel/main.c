@@ -9,6 +9,7 @@
 #include "caps.h"
 #include "cpus.h"
 #include "fw_state.h"
+#include "known.h"
 #include "ktap.h"
 #include "msr.h"
 #include "options.h"
@@ -50,6 +51,36 @@ static unsigned read_options(struct options *o, const struct boot_info *bi, unsi
 	return errors;
 }
 
+/* The options as given, one `# option:` line per setting (comments and blank
+ * lines left out, at most 64 lines of 160 characters): what `pmusim
+ * --replay` runs again. Bytes outside printable ASCII are shown as '?'. */
+static void report_options(const struct boot_info *bi)
+{
+	const char *p = bi->config_text, *end = p ? p + bi->config_len : NULL;
+	unsigned lines = 0;
+
+	while (p && p < end && lines < 64) {
+		const char *e = p;
+		while (e < end && *e != '\n')
+			e++;
+		char line[161];
+		size_t n = 0;
+		for (const char *q = p; q < e && *q != '#' && n < sizeof(line) - 1; q++)
+			line[n++] = (*q >= 0x20 && *q < 0x7F) ? *q : '?';
+		while (n && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '?'))
+			n--;
+		line[n] = 0;
+		size_t lead = 0;
+		while (line[lead] == ' ')
+			lead++;
+		if (line[lead]) {
+			ktap_diag(&g_ktap, "option: %s", line + lead);
+			lines++;
+		}
+		p = e + 1;
+	}
+}
+
 /* The SecureBoot variable as the loader read it (NULL: not read). */
 static const char *secure_boot_text(enum boot_secure_boot sb)
 {
@@ -71,6 +102,10 @@ static void describe_run(const struct boot_info *bi)
 	ktap_diag(&g_ktap, "pmutest %s on %s: %s", PMUTEST_VERSION, arch_name(), arch_platform());
 	if (bi->firmware_vendor)
 		ktap_diag(&g_ktap, "firmware: %s", bi->firmware_vendor);
+	ktap_diag(&g_ktap, "before pmutest: %s (%s)",
+		  bi->firmware == BOOT_NO_FIRMWARE ? "nothing ran that could write the PMU's MSRs"
+						   : "a firmware may have written the PMU's MSRs",
+		  bi->firmware_why ? bi->firmware_why : "unknown");
 	if (secure_boot_text(bi->secure_boot))
 		ktap_diag(&g_ktap, "secure boot: %s", secure_boot_text(bi->secure_boot));
 	if (bi->boot_message)
@@ -105,6 +140,23 @@ static void report_machine_name(char *buf, size_t size)
 		  g_caps.family, g_caps.model, g_caps.stepping);
 }
 
+/* The host's kernel (option host_kernel), which decides the KVM rows of the
+ * known-deviations table that carry a version range (kernel/known.c). */
+static void report_host_kernel(uint32_t v)
+{
+	char ver[24];
+
+	if (v != HOST_KERNEL_UNKNOWN) {
+		known_format_kernel(ver, sizeof(ver), v);
+		ktap_diag(&g_ktap, "host kernel: %s (host_kernel)", ver);
+	} else if (g_caps.hypervisor) {
+		ktap_diag(&g_ktap,
+			  "host kernel: not given: a known-deviation row with a host version range "
+			  "excuses nothing (give host_kernel = X.Y.Z in the options file, or "
+			  "pmutest.host_kernel=X.Y.Z on the command line)");
+	}
+}
+
 void kernel_main(const struct boot_info *bi)
 {
 	static struct options opts;
@@ -119,11 +171,12 @@ void kernel_main(const struct boot_info *bi)
 	 * and the plan line needs the selection. Neither prints anything. */
 	arch_cpus_start(opts.smp_silent_cpu);
 	cpus_read_records();
-	fw_state_read(); /* the boot CPU's counters before any test wrote them */
+	fw_state_read(bi); /* the boot CPU's counters before any test wrote them */
 	unsigned n_cpus = cpus_selected(&opts, cpus);
 
 	ktap_header(&g_ktap, runner_count_suites(&opts) * n_cpus);
 	describe_run(bi);
+	ktap_diag(&g_ktap, "vpmu: %s", options_vpmu_text(opts.vpmu, g_caps.hypervisor));
 	static struct options again;
 	unsigned printed = 0;
 	unsigned option_errors = read_options(&again, bi, &printed);
@@ -135,6 +188,11 @@ void kernel_main(const struct boot_info *bi)
 			  "option error: %u in all; malformed lines were ignored, and the run "
 			  "ends with verdict ERROR: it is not the run the options asked for",
 			  option_errors);
+	char selection[3 * OPT_MAX_NAMES * OPT_NAME_LEN / 4];
+	options_describe_selection(&opts, selection, sizeof(selection));
+	ktap_diag(&g_ktap, "selection: %s", selection);
+	report_options(bi);
+	report_host_kernel(opts.host_kernel);
 	cpus_report(&opts);
 	fw_state_report();
 	/* A CPUID no processor can have (caps_absurd), on any CPU: no test could
@@ -164,7 +222,7 @@ void kernel_main(const struct boot_info *bi)
 		  tot.distinct_checks, tot.checks, tot.timeout, tot.error);
 	struct arch_platform_events ev;
 	char evtext[192];
-	arch_platform_events(&ev);
+	arch_platform_events(ARCH_ALL_CPUS, &ev);
 	platform_events_text(&ev, evtext, sizeof(evtext));
 	ktap_diag(&g_ktap, "platform events: %s", evtext);
 	report_duration("run.suite_time", t1 - t0);
@@ -177,8 +235,20 @@ void kernel_main(const struct boot_info *bi)
 		status = RUN_ERROR;
 	if (tot.pass + failed == 0)
 		ktap_diag(&g_ktap, "error: no test was executed (%u skipped)", tot.skip);
+	/* INCOMPLETE: an enumerated CPU the options did not exclude ran no
+	 * test; what ran says nothing about it, pass or fail. Its exit status
+	 * is ERROR's: not a pass. */
+	char untested[256];
+	unsigned n_untested = cpus_untested(&opts, untested, sizeof(untested));
+	bool incomplete = n_untested && status != RUN_ERROR;
+	if (n_untested)
+		ktap_diag(&g_ktap, "incomplete: %u enumerated CPU(s) not tested: %s", n_untested,
+			  untested);
+	if (incomplete)
+		status = RUN_ERROR;
 	ktap_diag(&g_ktap, "verdict: %s",
-		  status == RUN_PASS   ? "PASS"
+		  incomplete	       ? "INCOMPLETE"
+		  : status == RUN_PASS ? "PASS"
 		  : status == RUN_FAIL ? "FAIL"
 				       : "ERROR");
 
@@ -196,6 +266,8 @@ void kernel_main(const struct boot_info *bi)
 		sum.why = "the options file has errors (the serial log names them)";
 	else if (tot.pass + failed == 0)
 		sum.why = "no test was executed";
+	else if (incomplete)
+		sum.why = "incomplete: an enumerated CPU was not tested (the serial log names it)";
 	if (opts.save_report) {
 		size_t len;
 		bool truncated;

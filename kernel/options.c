@@ -13,6 +13,7 @@ void options_defaults(struct options *o)
 	o->save_report = true;
 	o->known = true;
 	o->smp_silent_cpu = OPT_NO_CPU;
+	o->trace = 1;
 }
 
 struct span {
@@ -113,6 +114,39 @@ static bool parse_uint(struct parser *ps, struct span key, struct span v, uint64
 	return true;
 }
 
+/* A Linux kernel version as `uname -r` prints it: "6.18.44", "6.8.0-45-generic",
+ * "5.15": major (1-255), minor (0-255), sublevel (0-65535, default 0), then
+ * nothing or a suffix starting with '-', '+' or '~'. */
+static bool parse_kernel_version(struct parser *ps, struct span key, struct span v, uint32_t *out)
+{
+	uint64_t part[3] = {0, 0, 0};
+	static const uint64_t max[3] = {255, 255, 65535};
+	const char *p = v.p, *end = v.p + v.n;
+	unsigned n = 0;
+
+	while (n < 3) {
+		const char *q = p;
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+		if (q == p || !kparse_u64(p, (size_t)(q - p), &part[n]) || part[n] > max[n])
+			break;
+		n++;
+		p = q;
+		if (n == 3 || p == end || *p != '.')
+			break;
+		p++;
+	}
+	bool tail_ok = p == end || *p == '-' || *p == '+' || *p == '~';
+	if (n < 2 || part[0] == 0 || !tail_ok) {
+		fail(ps,
+		     "'%.*s' wants a Linux kernel version such as 6.18.44 (uname -r), got '%.*s'",
+		     (int)key.n, key.p, (int)v.n, v.p);
+		return false;
+	}
+	*out = HOST_KERNEL(part[0], part[1], part[2]);
+	return true;
+}
+
 /* "all", "per-config", or CPU numbers and ranges: "0, 2-5". */
 static bool parse_cpus(struct parser *ps, struct span key, struct span v, struct options *o)
 {
@@ -160,11 +194,52 @@ static bool parse_cpus(struct parser *ps, struct span key, struct span v, struct
  * it goes, and for a number its range. "unknown option" lists them in this
  * order. */
 enum option_kind {
-	OPTION_NAMES, /* a list of suite or test names (struct name_list) */
-	OPTION_FLAG,  /* 0 or 1 (bool) */
-	OPTION_UINT,  /* a number from lo to hi (unsigned or uint32_t) */
-	OPTION_CPUS,  /* all, per-config or CPU numbers and ranges */
+	OPTION_NAMES,	       /* a list of suite or test names (struct name_list) */
+	OPTION_FLAG,	       /* 0 or 1 (bool) */
+	OPTION_UINT,	       /* a number from lo to hi (unsigned or uint32_t) */
+	OPTION_CPUS,	       /* all, per-config or CPU numbers and ranges */
+	OPTION_VPMU,	       /* off, emulated or mediated (enum vpmu_mode) */
+	OPTION_KERNEL_VERSION, /* a Linux version a.b[.c][-suffix] (uint32_t HOST_KERNEL) */
 };
+
+/* The words of `vpmu`, indexed by enum vpmu_mode (VPMU_UNTOLD has none). */
+static const char *const vpmu_words[] = {
+    [VPMU_UNTOLD] = NULL,
+    [VPMU_OFF] = "off",
+    [VPMU_EMULATED] = "emulated",
+    [VPMU_MEDIATED] = "mediated",
+};
+_Static_assert(ARRAY_SIZE(vpmu_words) == VPMU_MEDIATED + 1, "one word per vPMU mode");
+
+const char *options_vpmu_text(enum vpmu_mode m, bool hypervisor)
+{
+	switch (m) {
+	case VPMU_OFF:
+		return "off (told by the host: its hypervisor gives this guest no PMU)";
+	case VPMU_EMULATED:
+		return "emulated (told by the host: KVM's perf-event vPMU)";
+	case VPMU_MEDIATED:
+		return "mediated (told by the host: KVM's mediated vPMU, enable_mediated_pmu)";
+	case VPMU_UNTOLD:
+		break;
+	}
+	return hypervisor ? "not told (no vpmu option: a guest cannot tell an emulated vPMU from a "
+			    "mediated one by itself; scripts/run.sh passes it)"
+			  : "not told; CPUID.01H:ECX[31] = 0, no hypervisor announces itself";
+}
+
+static bool parse_vpmu(struct parser *ps, struct span key, struct span v, enum vpmu_mode *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(vpmu_words); i++) {
+		if (vpmu_words[i] && span_is(v, vpmu_words[i])) {
+			*out = (enum vpmu_mode)i;
+			return true;
+		}
+	}
+	fail(ps, "'%.*s' wants off, emulated or mediated, got '%.*s'", (int)key.n, key.p, (int)v.n,
+	     v.p);
+	return false;
+}
 
 static const struct option_desc {
 	const char *key;
@@ -183,12 +258,18 @@ static const struct option_desc {
     {"known", OPTION_FLAG, offsetof(struct options, known), 0, 1},
     {"cpus", OPTION_CPUS, 0, 0, 0},
     {"smp_silent_cpu", OPTION_UINT, offsetof(struct options, smp_silent_cpu), 0, OPT_MAX_CPUS - 1},
+    {"trace", OPTION_UINT, offsetof(struct options, trace), 0, 2},
+    {"trace_from", OPTION_UINT, offsetof(struct options, trace_from), 0, 0xFFFFFFFFu},
+    {"vpmu", OPTION_VPMU, offsetof(struct options, vpmu), 0, 0},
+    {"host_kernel", OPTION_KERNEL_VERSION, offsetof(struct options, host_kernel), 0, 0},
 };
 
 /* OPTION_UINT stores through a uint32_t: the fields it names are that wide. */
 _Static_assert(sizeof(((struct options *)0)->verbose) == sizeof(uint32_t) &&
 		   sizeof(((struct options *)0)->timeout_ms) == sizeof(uint32_t) &&
-		   sizeof(((struct options *)0)->smp_silent_cpu) == sizeof(uint32_t),
+		   sizeof(((struct options *)0)->smp_silent_cpu) == sizeof(uint32_t) &&
+		   sizeof(((struct options *)0)->trace) == sizeof(uint32_t) &&
+		   sizeof(((struct options *)0)->trace_from) == sizeof(uint32_t),
 	       "OPTION_UINT fields are 32-bit");
 
 static void fail_unknown(struct parser *ps, struct span key)
@@ -240,6 +321,12 @@ static void parse_line(struct options *o, struct parser *ps, struct span ln)
 		break;
 	case OPTION_CPUS:
 		parse_cpus(ps, key, val, o);
+		break;
+	case OPTION_VPMU:
+		parse_vpmu(ps, key, val, field);
+		break;
+	case OPTION_KERNEL_VERSION:
+		parse_kernel_version(ps, key, val, field);
 		break;
 	}
 }
@@ -381,4 +468,38 @@ bool options_selects(const struct options *o, const char *suite, const char *nam
 	if (o->suites.count == 0 && o->tests.count == 0)
 		return true;
 	return suite_listed(&o->suites, suite) || listed(&o->tests, suite, name);
+}
+
+/* Appends to buf (size bytes, *len used), truncating, never past the end. */
+__attribute__((format(printf, 4, 5))) static void append(char *buf, size_t size, size_t *len,
+							 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	*len += kvformat(buf + *len, size - *len, fmt, ap);
+	va_end(ap);
+}
+
+/* "a,b" or "none". */
+static void append_names(char *buf, size_t size, size_t *len, const struct name_list *l)
+{
+	if (l->count == 0)
+		append(buf, size, len, "none");
+	for (unsigned i = 0; i < l->count; i++)
+		append(buf, size, len, "%s%s", i ? "," : "", l->names[i]);
+}
+
+void options_describe_selection(const struct options *o, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	append(buf, size, &len, "suites = ");
+	append_names(buf, size, &len, &o->suites);
+	append(buf, size, &len, "; tests = ");
+	append_names(buf, size, &len, &o->tests);
+	append(buf, size, &len, "; exclude = ");
+	append_names(buf, size, &len, &o->exclude);
+	append(buf, size, &len, "; selftest = %d", o->selftest);
 }

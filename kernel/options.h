@@ -22,6 +22,22 @@
  *                               PMU configuration), or a list: 0, 2-5
  *   smp_silent_cpu = 3          test hook: CPU 3 gets INIT but no Start-Up
  *                               IPI, so it never answers (default: none)
+ *   trace = 0..2                the access trace (kernel/trace.h): 0 none,
+ *                               1 under each failed check (default), 2 also
+ *                               every test's first accesses (explain)
+ *   trace_from = 512            trace = 2 prints accesses from this number
+ *                               of the test on (default 0)
+ *   vpmu = mediated             what the host says the guest's vPMU is: off,
+ *                               emulated or mediated (scripts/run.sh reads
+ *                               the host's KVM parameters); the report header
+ *                               names it (default: not told -- a guest cannot
+ *                               tell KVM's emulated vPMU from its mediated one)
+ *   host_kernel = 6.18.44       the version of the Linux kernel hosting the
+ *                               guest (KVM), given by the host's scripts: a
+ *                               KVM row of the known-deviations table with a
+ *                               version range excuses a failure only on a
+ *                               host known to be in its range (default: not
+ *                               given, so such a row excuses nothing)
  *
  * A malformed line is reported with its line number and ignored, so that
  * option keeps its default; the rest of the file still applies, and the run
@@ -61,7 +77,20 @@ struct options {
 	enum cpus_mode { CPUS_ALL, CPUS_PER_CONFIG, CPUS_LIST } cpus_mode;
 	uint64_t cpus_list[OPT_MAX_CPUS / 64]; /* CPUS_LIST: bit n = CPU n */
 	uint32_t smp_silent_cpu;	       /* OPT_NO_CPU: none */
+	uint32_t trace;			       /* kernel/trace.h: 0, 1 or 2 */
+	uint32_t trace_from;		       /* trace = 2: the first access shown */
+	/* The vPMU the host says the guest has (issue 29). */
+	enum vpmu_mode { VPMU_UNTOLD, VPMU_OFF, VPMU_EMULATED, VPMU_MEDIATED } vpmu;
+	uint32_t host_kernel; /* HOST_KERNEL(a, b, c), 0: not given */
 };
+
+/* The report header's "vpmu:" text for a mode; hypervisor: CPUID.01H:ECX[31]. */
+const char *options_vpmu_text(enum vpmu_mode m, bool hypervisor);
+
+/* Linux kernel version a.b.c as one ordered number (host_kernel, and the
+ * ranges of kernel/known.c). */
+#define HOST_KERNEL(a, b, c) (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | (uint32_t)(c))
+#define HOST_KERNEL_UNKNOWN  0
 
 void options_defaults(struct options *o);
 
@@ -88,5 +117,11 @@ size_t options_from_cmdline(const char *cmdline, char *out, size_t cap, char *ig
  * suite named in `suites`.) */
 bool options_selects(const struct options *o, const char *suite, const char *name,
 		     bool is_selftest);
+
+/* The selection as the report's "selection:" line, which the host tools
+ * read to compare only what was run (scripts/ktap-report.py compare):
+ * "suites = rdpmc,privilege; tests = none; exclude = none; selftest = 0";
+ * suites and tests both none select every test. */
+void options_describe_selection(const struct options *o, char *buf, size_t size);
 
 #endif

@@ -423,27 +423,59 @@ static uint64_t count_gated(struct counter c, uint64_t cfg, uint64_t k, uint64_t
 }
 
 static unsigned smi_windows;
+static struct pmu_smi_frozen smi_frozen;
 
 unsigned pmu_smi_windows(void)
 {
 	return smi_windows;
 }
 
+void pmu_smi_frozen_take(struct pmu_smi_frozen *out)
+{
+	*out = smi_frozen;
+	smi_frozen = (struct pmu_smi_frozen){0};
+}
+
 /*
  * An SMI inside a counting window adds what the SMM handler executed
- * (unless FREEZE_WHILE_SMM stops the counters, SDM Vol. 3B 20.8): where the
- * CPU counts SMIs (MSR_SMI_COUNT, kernel/fw_state.c) the count is read
- * around the window, and a window an SMI hit is measured once more.
+ * unless FREEZE_WHILE_SMM stops the counters (SDM Vol. 3B 18.4.1: with
+ * IA32_DEBUGCTL.FREEZE_WHILE_SMM set, the processor clears the enable bits
+ * of IA32_PERF_GLOBAL_CTRL on SMI delivery and sets them again at RSM).
+ * Where the CPU counts SMIs (MSR_SMI_COUNT, kernel/fw_state.c) the count is
+ * read around the window, and a window an SMI hit is measured once more,
+ * from the GLOBAL_STATUS the first one started from (an overflow that only
+ * SMM's counts caused must not leak into it). Where FREEZE_WHILE_SMM was
+ * set, the two must agree: a difference is kept for the runner's check
+ * (pmu_smi_frozen_take), not thrown away.
  */
 static uint64_t count_window(struct counter c, uint64_t cfg, uint64_t k, uint64_t iters)
 {
-	uint64_t smi0, smi1;
+	uint64_t smi0, smi1, status0 = 0, debugctl = 0;
 	bool smi = fw_smi_count(&smi0);
+	bool global = smi && pmu_has_global();
+
+	if (global)
+		status0 = rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
 	uint64_t v = count_gated(c, cfg, k, iters);
 
 	if (smi && fw_smi_count(&smi1) && smi1 != smi0) {
+		uint64_t bit = counter_global_bit(c);
+		bool frozen = rdmsr_safe(MSR_IA32_DEBUGCTL, &debugctl) == 0 &&
+			      (debugctl & DEBUGCTL_FREEZE_WHILE_SMM);
+
 		smi_windows++;
-		v = count_gated(c, cfg, k, iters);
+		if (global && !(status0 & bit))
+			wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, bit);
+		uint64_t again = count_gated(c, cfg, k, iters);
+		if (frozen) {
+			smi_frozen.windows++;
+			if (again != v && !smi_frozen.differ++) {
+				smi_frozen.c = c;
+				smi_frozen.first = v;
+				smi_frozen.again = again;
+			}
+		}
+		v = again;
 	}
 	return v;
 }

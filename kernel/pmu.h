@@ -237,6 +237,15 @@ uint64_t pmu_count_gp(unsigned i, uint64_t evtsel, uint64_t iters);
 /* Counting windows an SMI hit (MSR_SMI_COUNT changed) and that were
  * measured once more, since boot. */
 unsigned pmu_smi_windows(void);
+/* The windows an SMI struck while IA32_DEBUGCTL.FREEZE_WHILE_SMM was set
+ * since the last call, and those whose re-measure differed (the first of
+ * them: its counter and both counts). Cleared by the call. */
+struct pmu_smi_frozen {
+	unsigned windows, differ;
+	struct counter c;
+	uint64_t first, again;
+};
+void pmu_smi_frozen_take(struct pmu_smi_frozen *out);
 
 /*
  * The same with the workload run at `cpl` (0..3) through arch_call_at_cpl:

@@ -48,6 +48,22 @@ static bool arch_pmu_v5(const struct caps *c)
 	return pmu_version_at_least(c, 5);
 }
 
+static bool arch_pmu_v6(const struct caps *c)
+{
+	return pmu_version_at_least(c, 6);
+}
+
+static bool rdpmc_user_disable(const struct caps *c)
+{
+	return pmu_version_at_least(c, 1) && c->l23.present && c->l23.rdpmc_user_disable;
+}
+
+static bool acr(const struct caps *c)
+{
+	return pmu_version_at_least(c, 2) && c->l23.present && c->l23.acr_valid &&
+	       (c->l23.acr_gp_reloadable || c->l23.acr_fixed_reloadable);
+}
+
 static bool fixed(const struct caps *c)
 {
 	return c->pm.present && c->pm.fixed_supported != 0;
@@ -185,9 +201,14 @@ static bool arch_lbr(const struct caps *c)
 	return is_intel(c) && c->arch_lbr.present && c->arch_lbr.max_depth != 0;
 }
 
+/* The DS-area PEBS protocol (IA32_PEBS_ENABLE, the DS PEBS fields): not on
+ * an architectural-PEBS part, whose PEBS_FMT 0FH says those MSRs are gone
+ * ("IA32_PEBS_ENABLE and MSR_PEBS_DATA_CFG MSRs are no longer existed for
+ * arch-PEBS", Linux d243d0bb64af), though CPUID.01H:EDX.DS stays set
+ * (Panther Lake's CPUID, corpus genuineintel00c06c3). */
 static bool pebs(const struct caps *c)
 {
-	return is_intel(c) && c->ds && c->perf_cap.valid;
+	return is_intel(c) && c->ds && c->perf_cap.valid && !c->perf_cap.arch_pebs_format;
 }
 
 static bool pebs_baseline(const struct caps *c)
@@ -204,6 +225,13 @@ static const struct requirement_desc table[] = {
     [REQ_ARCH_PMU_V3_BIT] = {arch_pmu_v3, "CPUID.0AH:EAX[7:0] >= 3 (architectural PMU version 3)"},
     [REQ_ARCH_PMU_V4_BIT] = {arch_pmu_v4, "CPUID.0AH:EAX[7:0] >= 4 (architectural PMU version 4)"},
     [REQ_ARCH_PMU_V5_BIT] = {arch_pmu_v5, "CPUID.0AH:EAX[7:0] >= 5 (architectural PMU version 5)"},
+    [REQ_ARCH_PMU_V6_BIT] = {arch_pmu_v6, "CPUID.0AH:EAX[7:0] >= 6 (architectural PMU version 6: "
+					  "the 19xxH counter MSRs)"},
+    [REQ_RDPMC_USER_DISABLE_BIT] =
+	{rdpmc_user_disable, "CPUID.(23H,0):EBX[2] RDPMC_USR_DISABLE (IA32_PERFEVTSELx bit 37, "
+			     "IA32_FIXED_CTR_CTRL bit 33+4i)"},
+    [REQ_ACR_BIT] = {acr, "CPUID.(23H,0):EAX[2] Auto Counter Reload with a reloadable counter "
+			  "in CPUID.(23H,2) EAX / EBX"},
     [REQ_FIXED_BIT] = {fixed, "a fixed counter: CPUID.0AH:EDX[4:0] > 0 (v2+) or a bit of "
 			      "CPUID.0AH:ECX (v5+) or of CPUID.(23H,1):EBX"},
     [REQ_PDCM_BIT] = {pdcm, "CPUID.01H:ECX.PDCM[15] (IA32_PERF_CAPABILITIES)"},
@@ -254,7 +282,9 @@ static const struct requirement_desc table[] = {
     [REQ_ARCH_LBR_BIT] = {arch_lbr, "CPUID.(07H,0):EDX[19] Arch LBR with leaf 1CH enumerating "
 				    "a depth (CPUID.1CH:EAX[7:0] != 0)"},
     [REQ_PEBS_BIT] = {pebs, "CPUID.01H:EDX.DS[21] (Debug Store) and IA32_PERF_CAPABILITIES "
-			    "(CPUID.01H:ECX.PDCM[15]) for the PEBS format"},
+			    "(CPUID.01H:ECX.PDCM[15]) with a DS-area PEBS format (PEBS_FMT "
+			    "0FH is architectural PEBS: no IA32_PEBS_ENABLE, no "
+			    "MSR_PEBS_DATA_CFG)"},
     [REQ_PEBS_BASELINE_BIT] = {pebs_baseline, "IA32_PERF_CAPABILITIES[14] PEBS_BASELINE "
 					      "(adaptive PEBS, any counter), with DS and PDCM"},
     [REQ_RTM_BIT] = {rtm, "CPUID.(07H,0):EBX.RTM[11] (XBEGIN/XEND)"},

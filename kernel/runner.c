@@ -26,6 +26,9 @@
 #include "requires.h"
 #include "runner_internal.h"
 #include "screen.h"
+#include "trace.h"
+
+#include "../tests/rules.h"
 
 extern const struct test_desc __start_pmutest_tests[];
 extern const struct test_desc __stop_pmutest_tests[];
@@ -223,6 +226,11 @@ const char *runner_current_suite(void)
 	return live_test ? live_test->suite : NULL;
 }
 
+const struct test_desc *runner_current_test(void)
+{
+	return live_test;
+}
+
 void kernel_emergency_summary(const char *why)
 {
 	struct run_totals t = live_done;
@@ -239,7 +247,9 @@ void kernel_emergency_summary(const char *why)
 static void run_fn(void *arg)
 {
 	struct t *t = arg;
+	trace_begin(t->trace >= 2, t->trace_from);
 	t->desc->fn(t);
+	trace_end();
 }
 
 /* The CPU the suites run on now. */
@@ -253,7 +263,8 @@ static void reset_fn(void *arg)
 	arch_set_pmi_handler(NULL);
 	arch_set_nmi_handler(NULL);
 	pmu_reset_all();
-	arch_msr_keep(); /* the clean state stays: the next test starts from it */
+	arch_msr_keep();	   /* the clean state stays: the next test starts from it */
+	arch_pmu_sources_forget(); /* the LVT's NMI mode and vectors were this test's */
 }
 
 static void report_exception(struct ktap_writer *w, const struct arch_exception *ex)
@@ -286,28 +297,49 @@ void platform_events_text(const struct arch_platform_events *e, char *buf, size_
 		  (unsigned long long)e->mce_status);
 }
 
-/* Platform events since *since (then *since is now): reported; true if any. */
-static bool platform_events_since(struct ktap_writer *w, struct arch_platform_events *since)
+/* The test's CPU's events since *since (then *since is now), in *d;
+ * platform events reported. */
+static void platform_events_since(struct ktap_writer *w, struct arch_platform_events *since,
+				  struct arch_platform_events *d)
 {
-	struct arch_platform_events now, d;
+	struct arch_platform_events now;
 	char text[192];
 
-	arch_platform_events(&now);
-	d = now;
-	d.nmi -= since->nmi;
-	d.irq -= since->irq;
-	d.mce -= since->mce;
+	arch_platform_events(run_cpu, &now);
+	*d = now;
+	d->nmi -= since->nmi;
+	d->irq -= since->irq;
+	d->mce -= since->mce;
+	d->pmu -= since->pmu;
 	*since = now;
-	if (!d.nmi && !d.irq && !d.mce)
+	if (!d->nmi && !d->irq && !d->mce)
+		return;
+	platform_events_text(d, text, sizeof(text));
+	ktap_diag(w, "platform events during the test: %s, on cpu %u", text, run_cpu);
+}
+
+/*
+ * A retry is for an ending that a platform event on the test's CPU explains:
+ * an exception that is the machine check itself, or a timeout while events
+ * struck (their handlers took the time). Never for a failed check: a
+ * deviation that strikes only sometimes must not pass on a second try.
+ */
+static bool explained_by_events(enum ktap_result r, const struct t *t,
+				const struct arch_exception *ex,
+				const struct arch_platform_events *d)
+{
+	if (t->failures)
 		return false;
-	platform_events_text(&d, text, sizeof(text));
-	ktap_diag(w, "platform events during the test: %s", text);
-	return true;
+	if (r == KTAP_ERROR)
+		return ex->vector == X86_VEC_MC && d->mce;
+	if (r == KTAP_TIMEOUT)
+		return d->nmi || d->irq || d->mce;
+	return false;
 }
 
 /* Runs one test and writes its result line; returns its verdict. A test that
- * failed while a platform event struck it is run once more, and the second
- * run's verdict stands. */
+ * ended in an exception or a timeout a platform event explains is run once
+ * more (explained_by_events), and the second run's verdict stands. */
 static enum ktap_result run_one(const struct options *o, const struct test_desc *d, unsigned number,
 				struct run_totals *suite)
 {
@@ -323,9 +355,9 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 		return KTAP_SKIP;
 	}
 
-	struct arch_platform_events events;
+	struct arch_platform_events events, ev;
 	bool retried = false;
-	arch_platform_events(&events);
+	arch_platform_events(run_cpu, &events);
 again:;
 	static struct t t; /* static: big, and the guarded call may unwind */
 	kmemset(&t, 0, sizeof(t));
@@ -334,6 +366,9 @@ again:;
 	t.verbose = o->verbose;
 	t.strict = o->strict;
 	t.known = o->known;
+	t.trace = o->trace;
+	t.trace_from = o->trace_from;
+	t.host_kernel = o->host_kernel;
 
 	struct arch_exception ex;
 	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;
@@ -341,6 +376,11 @@ again:;
 	unsigned smi_before = pmu_smi_windows();
 	enum arch_guard_result rc = arch_run_on_cpu(run_cpu, run_fn, &t, timeout, &ex);
 	live_test = NULL;
+	trace_end(); /* also when the test was abandoned */
+	if (t.trace >= 2) {
+		ktap_diag(w, "trace log: the test's accesses from number %u", t.trace_from);
+		trace_print_log();
+	}
 	if (pmu_smi_windows() != smi_before)
 		ktap_diag(w,
 			  "smi: %u counting window(s) of this test saw an SMI (MSR_SMI_COUNT "
@@ -353,6 +393,24 @@ again:;
 			ktap_diag(w, "cpu %u: resetting the PMU after the test failed (%s)",
 				  run_cpu, x86_vector_name(rex.vector));
 	}
+	/* The PMU's own NMIs and interrupts that no handler took (include/
+	 * arch.h): a PMI the test's overflows did not ask for, or one that came
+	 * after the test removed its handler, is the test's failure. */
+	platform_events_since(w, &events, &ev);
+	if (ev.pmu)
+		expect_eq(&t, ev.pmu, 0, RULE_PMI_DELIVER,
+			  "NMIs / interrupts from the PMU (LVT in NMI mode, GLOBAL_STATUS overflow "
+			  "bits, the LVT's vector) on cpu %u that no handler took",
+			  run_cpu);
+	/* Counters frozen in SMM: a window an SMI struck equals its re-measure. */
+	struct pmu_smi_frozen smi;
+	pmu_smi_frozen_take(&smi);
+	if (smi.differ)
+		expect_eq(&t, smi.first, smi.again, RULE_SMM_FROZEN,
+			  COUNTER_FMT " in a counting window an SMI struck with "
+				      "IA32_DEBUGCTL.FREEZE_WHILE_SMM set, against its re-measure "
+				      "(%u of %u such windows differ)",
+			  COUNTER_ARG(smi.c), smi.differ, smi.windows);
 
 	suite->checks += t.checks;
 	suite->distinct_checks += t.n_sites;
@@ -406,12 +464,16 @@ again:;
 	}
 	if (o->verbose >= 1 && t.checks && r != KTAP_SKIP)
 		ktap_diag(w, "%llu checks (%u distinct)", t.checks, t.n_sites);
-	if (platform_events_since(w, &events) && !retried &&
-	    (r == KTAP_FAIL || r == KTAP_ERROR || r == KTAP_TIMEOUT)) {
-		ktap_diag(w, "in the test's check window: the test is retried once");
+	if (!retried && explained_by_events(r, &t, &ex, &ev)) {
+		ktap_diag(w,
+			  "%s explained by the platform events on cpu %u: the test is retried "
+			  "once",
+			  r == KTAP_ERROR ? "the exception is" : "the timeout is", run_cpu);
 		retried = true;
 		goto again;
 	}
+	if (retried)
+		ktap_diag(w, "the retry's verdict stands");
 	ktap_result(w, number, d->name, r, text);
 	screen_test_end(r);
 	return r;

@@ -54,6 +54,9 @@ void platform_events_text(const struct arch_platform_events *e, char *buf, size_
 /* The suite of the test under way, NULL between tests (the simulator's MSR
  * trace names the suite that wrote). */
 const char *runner_current_suite(void);
+/* The test under way (NULL between tests): its descriptor, the same one for
+ * a test's every run, so that a run can be told from its retry. */
+const struct test_desc *runner_current_test(void);
 
 unsigned runner_check_names(const struct options *o, options_error_fn err, void *ctx);
 

@@ -9,13 +9,16 @@
 
 #define T_MAX_DISTINCT	 256 /* distinct check sites remembered per test */
 #define T_MAX_FAIL_DIAGS 25  /* failure reports printed per test */
+#define T_MAX_OFFENDERS	 16  /* offenders of one sweeping check remembered */
 
 struct t {
 	const struct test_desc *desc;
 	struct ktap_writer *w;
 	unsigned verbose;
-	bool strict; /* options: inferred rules are checks */
-	bool known;  /* options: consult the known-deviations table */
+	bool strict;	     /* options: inferred rules are checks */
+	bool known;	     /* options: consult the known-deviations table */
+	unsigned trace;	     /* options: kernel/trace.h, 0 none */
+	uint32_t trace_from; /* options: trace = 2 shows accesses from this one */
 	unsigned long long checks;
 	unsigned failures;
 	unsigned known_failures; /* failures the known-deviations table explains */
@@ -26,6 +29,18 @@ struct t {
 	unsigned n_sites;
 	const void *sites[T_MAX_DISTINCT];
 	bool sites_overflow;
+	/* The next check's subject and given outcome (t_subject(),
+	 * t_outcome_bits()): cleared by every check. */
+	struct check_subject subject;
+	struct check_outcome outcome;
+	/* The next check's offenders, for a check that sweeps many subjects
+	 * (t_offender()): more than T_MAX_OFFENDERS are never excused. */
+	struct t_offender {
+		struct check_subject subject;
+		struct check_outcome outcome;
+	} offenders[T_MAX_OFFENDERS];
+	unsigned n_offenders;
+	uint32_t host_kernel; /* options: HOST_KERNEL(), 0 unknown */
 };
 
 #endif

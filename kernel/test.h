@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "caps.h"
+#include "observed.h"
 #include "requires.h"
 
 struct t; /* the running test's context, owned by the runner */
@@ -79,6 +80,37 @@ bool expect_vector(struct t *t, int actual, int expected, const char *rule, cons
 /* A condition with free-text expected/actual descriptions. */
 bool expect_true(struct t *t, bool ok, const char *expected, const char *actual, const char *rule,
 		 const char *what, ...) __attribute__((format(printf, 6, 7)));
+
+/* The subject of the next check only (kernel/observed.h): what it is about,
+ * printed with its failure and matched against the known-deviation rows.
+ * A failure without one is never a known deviation. */
+void t_subject(struct t *t, enum subject_kind kind, uint64_t id, unsigned counter);
+static inline void t_subject_msr(struct t *t, uint32_t msr)
+{
+	t_subject(t, SUBJECT_MSR, msr, 0);
+}
+static inline void t_subject_rdpmc(struct t *t, uint64_t ecx)
+{
+	t_subject(t, SUBJECT_RDPMC, ecx, 0);
+}
+/* Event `event` (the event select's code) programmed on counter `counter`. */
+static inline void t_subject_event(struct t *t, unsigned event, unsigned counter)
+{
+	t_subject(t, SUBJECT_EVENT, event, counter);
+}
+/* The next check's observed outcome, where the check cannot tell it
+ * (expect_true()): a class, or for a check that aggregates reserved bits the
+ * mask of those it found accepted (OUTCOME_BITS). */
+void t_outcome(struct t *t, enum outcome_class cls);
+void t_outcome_bits(struct t *t, uint64_t accepted);
+
+/* A check that sweeps many subjects (every RDPMC type...) names each one
+ * that failed, with its outcome, before the check: the check's failure is a
+ * known deviation only when a row excuses every offender (at most 16). */
+void t_offender(struct t *t, enum subject_kind kind, uint64_t id, enum outcome_class cls);
+/* The outcome class of a probe's vector (0: OUTCOME_NO_FAULT), with the
+ * error code of the last fault. */
+enum outcome_class t_vector_class(int vec);
 
 /* A probe that must not fault (setup steps): counts as a check. */
 #define expect_no_fault(t, vec, rule, ...) expect_vector(t, vec, 0, rule, __VA_ARGS__)

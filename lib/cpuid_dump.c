@@ -360,6 +360,7 @@ int cpuid_dump_load(struct cpuid_dump *d, const char *path, char *err, size_t er
 	unsigned next_number = 0, lineno = 0;
 	size_t total = 0;
 	enum line_status ls;
+	bool sparse = false;
 	FILE *f;
 
 	memset(d, 0, sizeof(*d));
@@ -394,6 +395,10 @@ int cpuid_dump_load(struct cpuid_dump *d, const char *path, char *err, size_t er
 		s = skip_blanks(line);
 		if (!*s)
 			continue;
+		if (!strncmp(s, CPUID_DUMP_SPARSE_MARK, strlen(CPUID_DUMP_SPARSE_MARK))) {
+			sparse = true;
+			continue;
+		}
 		if (parse_cpu_header(s, &number, &has_number)) {
 			if (!has_number)
 				number = next_number;
@@ -454,7 +459,7 @@ int cpuid_dump_load(struct cpuid_dump *d, const char *path, char *err, size_t er
 				path, bad->line, bad->leaf, bad->subleaf, c->number);
 			goto fail;
 		}
-		if (!complete(c, path, err, errlen))
+		if (!sparse && !complete(c, path, err, errlen))
 			goto fail;
 	}
 	fclose(f);

@@ -13,6 +13,10 @@
  *   0xLLLLLLLL 0xSS: eax=0x... ebx=0x... ecx=0x... edx=0x...
  *   0xLLLLLLLL: eax=0x... ...     (older tool versions: sub-leaf 0)
  *   empty lines
+ *   # pmutest report    (CPUID_DUMP_SPARSE_MARK, anywhere) the dump holds
+ *                       only the leaves a pmutest report carries (issue 32:
+ *                       the leaves pmutest read): a leaf it lacks is
+ *                       unknown, so the completeness rule below is off
  * Register lines before any "CPU" header belong to CPU 0. Anything else is an
  * error, reported with file and line; so is a CPU number given twice or one
  * leaf/sub-leaf given twice with different values, and so is a dump whose
@@ -34,6 +38,8 @@
 #include <stdint.h>
 
 #include "arch.h" /* struct cpuid_regs */
+
+#define CPUID_DUMP_SPARSE_MARK "# pmutest report"
 
 struct cpuid_dump_entry {
 	uint32_t leaf, subleaf;

@@ -54,12 +54,20 @@ $(HOST_BUILD)/unit/test_efivars: unit/test_efivars.c tools/report_efivars.c kern
 HOST_TOOLS += $(HOST_BUILD)/minivmm
 $(HOST_BUILD)/minivmm: tools/minivmm.c
 	@mkdir -p $(@D)
-	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -o $@ $<
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -o $@ $< -lpthread
 
 # Issue 21: the clock calibration's decisions and the ACPI reader, on the host.
 $(HOST_BUILD)/unit/test_calibrate: unit/test_calibrate.c arch/x86_64/calibrate.c
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iarch/x86_64 -Iunit -o $@ $(filter %.c,$^)
+
+# Issue 30: the direct-boot data's readers, with every malformation.
+UNIT_TESTS += $(HOST_BUILD)/unit/test_bootdata
+$(HOST_BUILD)/unit/test_bootdata: unit/test_bootdata.c boot/direct/bootdata.c kernel/fmt.c \
+		kernel/kstring.c boot/direct/bootdata.h boot/direct/direct.h
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iboot/direct -Ikernel -Iunit -o $@ \
+		$(filter %.c,$^)
 
 $(HOST_BUILD)/unit/test_madt: unit/test_madt.c boot/acpi.c
 	@mkdir -p $(@D)

@@ -14,7 +14,13 @@
 #   3. an unaffected profile + the same quirk: exit 1 with a plain failure of
 #      one of the row's tests (a new deviation there: the row does not match);
 #   4. the affected profile without the quirk runs clean (the quirk, not the
-#      CPUID, makes the deviation).
+#      CPUID, makes the deviation);
+#   5. a KVM row with a host kernel range (proof line field 5: a version
+#      outside it): on that host, and on one whose version is not given,
+#      the quirk is a plain FAIL whose "host:" line says why (issue 33).
+# Then the other direction (issue 33): each affected profile with every quirk
+# of the catalogue reports no XFAIL the clean run did not, except for the
+# rows the quirk proves and the listed alike pairs whose run still FAILs.
 # Also: every row has a proof line and every proof line a row.
 # Prints an ok / not ok line a check (scripts/lib/checks.sh) and ends
 # "N passed, N failed".
@@ -22,6 +28,7 @@
 #   scripts/check-known.sh [DUMPS] [PMUSIM]
 # Exit status: 0 all passed, 1 a check failed, 2 bad usage.
 set -u
+shopt -s extglob
 case ${1:-} in -*) echo "usage: $0 [DUMPS] [PMUSIM]" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/.." || exit 2
 S=${1:-../shared/cpuid}
@@ -32,6 +39,8 @@ H=tests/data/cpuid
 [ -d "$S" ] || { echo "check-known: no dumps directory $S" >&2; exit 2; }
 
 # id | quirks (space-separated) | affected: pmusim args | unaffected: pmusim args
+#    [| a host kernel outside the row's range (a KVM row with a version range:
+#       the affected args give host_kernel inside it)]
 # (IA32_PERF_CAPABILITIES is in no dump: the Atom rows give LBR format 1, the
 # value that lets the lbr suite run, on both sides.)
 PROOFS="
@@ -48,13 +57,16 @@ amd-f15h-cu-events-ctr0-2|amd-f15h-cycles-on-counters-0-2|--cpuid-dump $C/authen
 zxc-ovf-clear-needs-global-enable|ovf-clear-needs-global-enable|--cpuid-dump $C/centaurhauls00006fe_cnr_isaiah.txt|--profile synth-via-nano
 ref-tsc-overflow-sticky|ref-tsc-overflow-sticky|--cpuid-dump $S/intel_icelake_client_706e5.txt|--profile synth-v5-fixed-hole
 ref-tsc-overflow-sticky-pcore|ref-tsc-overflow-sticky|--cpuid-dump $C/genuineintel00b06d1_lunarlake_04.txt|--profile synth-leaf23-10gp
-kvm-vmware-backdoor-pmcs|kvm-vmware-backdoor-pmcs|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
-kvm-rdpmc-fast-bit|rdpmc-fast-on-arch|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
+kvm-vmware-backdoor-pmcs|kvm-vmware-backdoor-pmcs|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt --set host_kernel=6.5.0|--cpuid-dump $S/intel_skylake_client_506e3.txt|4.16.0
+kvm-rdpmc-fast-bit|rdpmc-fast-on-arch|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt --set host_kernel=6.5.0|--cpuid-dump $S/intel_skylake_client_506e3.txt|6.9.0
 kvm-debugctl-freeze-perfmon-gp|debugctl-freeze-perfmon-rejected|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_broadwell_ep_406f1.txt
-kvm-emulated-insns-unfiltered|intercepted-insns-counted-unfiltered|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
-kvm-lvtpc-not-masked|lvt-mask-not-set-on-pmi|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
-kvm-amd-reserved-bits-dropped|kvm-amd-reserved-writes-dropped|--cpuid-dump $S/amd_zen4_genoa_a10f11.txt --hypervisor KVMKVMKVM|--cpuid-dump $S/amd_zen4_genoa_a10f11.txt
-kvm-amd-lvtpc-masked|amd-lvt-masked-on-pmi|--cpuid-dump $S/amd_zen4_genoa_a10f11.txt --hypervisor KVMKVMKVM|--cpuid-dump $S/amd_zen4_genoa_a10f11.txt
+kvm-emulated-insns-unfiltered|intercepted-insns-counted-unfiltered|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt --set host_kernel=6.5.0|--cpuid-dump $S/intel_skylake_client_506e3.txt|5.16.0
+kvm-lvtpc-not-masked|lvt-mask-not-set-on-pmi|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt --set host_kernel=6.5.0|--cpuid-dump $S/intel_skylake_client_506e3.txt|6.6.0
+kvm-amd-reserved-bits-dropped|kvm-amd-reserved-writes-dropped|--cpuid-dump $S/amd_zen4_genoa_a10f11.txt --hypervisor KVMKVMKVM --set host_kernel=6.8.0|--cpuid-dump $S/amd_zen4_genoa_a10f11.txt|5.17.0
+kvm-amd-lvtpc-masked|amd-lvt-masked-on-pmi|--cpuid-dump $S/amd_zen4_genoa_a10f11.txt --hypervisor KVMKVMKVM --set host_kernel=6.8.0|--cpuid-dump $S/amd_zen4_genoa_a10f11.txt|6.9.0
+atom-srf7-vmexit-overcount|atom-vmexit-overcount|--cpuid-dump $C/genuineintel00506f1_denverton.txt --hypervisor KVMKVMKVM|--cpuid-dump $C/genuineintel00506f1_denverton.txt
+cwf-vmexit-insn-overcount|cwf-vmexit-insn-overcount|--profile gen-clearwater-forest --hypervisor KVMKVMKVM|--profile gen-clearwater-forest
+kvm-global-ctrl-reset-zero|global-ctrl-reset-zero|--cpuid-dump $S/kvm_qemu_host_kbl_r_i7_8650u.txt|--cpuid-dump $S/intel_skylake_client_506e3.txt
 "
 
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/pmutest-known.XXXXXX")
@@ -94,7 +106,7 @@ while read -r id; do
 done <"$DIR/ids"
 
 nrows=0
-while IFS='|' read -r id quirks affected unaffected; do
+while IFS='|' read -r id quirks affected unaffected outside; do
 	[ -n "$id" ] || continue
 	grep -qx -- "$id" "$DIR/ids" || continue
 	nrows=$((nrows + 1))
@@ -144,8 +156,113 @@ while IFS='|' read -r id quirks affected unaffected; do
 	else
 		bad "$id: unaffected profile ($unaffected) with $quirks: exit $rc, failed [$hit]"
 	fi
+
+	# A row with a host version range (issue 33): a host outside it, or one
+	# whose version is not given, excuses nothing and says why.
+	[ -n "${outside:-}" ] || continue
+	# shellcheck disable=SC2086
+	"$PMUSIM" $affected "${qargs[@]}" --set host_kernel="$outside" >"$DIR/$id.outside" 2>&1
+	rc=$?
+	if [ "$rc" = 1 ] && [ -z "$(xfail_tests "$DIR/$id.outside")" ] &&
+		grep -q "^    #   host:     not excused: $id covers .* this host runs" "$DIR/$id.outside"; then
+		ok "$id: host kernel $outside (outside its range): FAIL, the host line says why"
+	else
+		bad "$id: host kernel $outside: exit $rc, or XFAIL, or no host line"
+	fi
+	# shellcheck disable=SC2086
+	"$PMUSIM" ${affected/--set host_kernel=*([^ ])/} "${qargs[@]}" >"$DIR/$id.nohost" 2>&1
+	rc=$?
+	if [ "$rc" = 1 ] && [ -z "$(xfail_tests "$DIR/$id.nohost")" ] &&
+		grep -q "^    #   host:     not excused: $id .* host's version is unknown" "$DIR/$id.nohost" &&
+		grep -q "^# host kernel: not given" "$DIR/$id.nohost"; then
+		ok "$id: host kernel not given: FAIL, saying how to give it"
+	else
+		bad "$id: host kernel not given: exit $rc, or XFAIL, or no host line"
+	fi
 done <<<"$PROOFS"
 echo "rows: $nrows proven of $(wc -l <"$DIR/ids")"
+
+# The other direction (issue 33): the CPU held fixed, the deviation varied.
+# Each distinct affected profile runs once with every quirk of the catalogue
+# (pmusim --list-quirks) that is not a proof quirk of a row covering that
+# profile: such a run may fail, but must report no test "# XFAIL". A quirk
+# that proves another row may report exactly that row's XFAIL (it models
+# that row); any other id is a deviation excused by a row that does not
+# describe it. Runs in parallel (CHECK_KNOWN_JOBS, default 2).
+"$PMUSIM" --list-quirks | awk '{ print $1 }' >"$DIR/quirks"
+echo "$PROOFS" | awk -F'|' 'NF >= 4 { print $3 }' | sort -u >"$DIR/profiles"
+: >"$DIR/vjobs"
+np=0
+while read -r prof; do
+	np=$((np + 1))
+	while read -r q; do echo "$np $q $prof"; done <"$DIR/quirks" >>"$DIR/vjobs"
+done <"$DIR/profiles"
+export PMUSIM DIR
+# shellcheck disable=SC2016 # expanded by the inner shell
+xargs -P "${CHECK_KNOWN_JOBS:-2}" -L 1 sh -c '
+	n=$1 q=$2; shift 2
+	timeout 60 "$PMUSIM" "$@" --quirk "$q" >"$DIR/v.$n.$q.out" 2>&1
+	echo $? >"$DIR/v.$n.$q.rc"
+' sh <"$DIR/vjobs"
+# The rows a quirk proves ("quirk<TAB>id"), from the proof lines.
+echo "$PROOFS" | awk -F'|' 'NF >= 4 { n = split($2, q, " "); for (i = 1; i <= n; i++) print q[i] "\t" $1 }' \
+	>"$DIR/quirk-rows"
+# Quirks whose symptom in a row's checks is the row's own, check for check
+# (same subject, same outcome): no check can tell them apart. Each may
+# report that row (and only it) as known where its run still FAILs on what
+# sets it apart (exit 1): the deviation is not hidden.
+#   quirk | row | why the row's checks cannot tell them apart
+ALIKE="
+pcore-counters-beyond-cpuid|core2-v2-no-fixed-enumerated|one fixed counter more than CPUID.0AH enumerates answers (RDPMC 40000000H), as Core 2's IA32_FIXED_CTR0 does; its IA32_PMC2-3 fail versions.gp_msrs_beyond_count_absent
+pcore-counters-beyond-cpuid|dunnington-rdpmc-special-2-9|RDPMC 2-3 read, as the Xeon 7400's special counters do; its IA32_PMC2-3 fail versions.gp_msrs_beyond_count_absent
+p4-force-ovf-ignored|p4-cccr-ovf-not-set|CCCR.OVF not set after FORCE_OVF, the row's symptom; the missing PMI fails netburst.cccr_ovf_pmi
+rdpmc-metrics-without-cap|adl-rpl-pcore-perf-metrics-unenumerated|the hypothetical model of that row's RDPMC 2000H; the rest of the row (IA32_PERF_METRICS) is missing and fails
+gp-msrs-beyond-count|adl-rpl-pcore-counters-beyond-cpuid|IA32_PMC6-7 answer without a fault, as on the P-core; they read 0 and fail the counting tests
+rdpmc-special-counters-2-9|adl-rpl-pcore-counters-beyond-cpuid|RDPMC 6-7 read, as on the P-core; the run fails elsewhere (exit 1 required)
+intercepted-overflow-no-pmi|kvm-emulated-insns-unfiltered|it counts intercepted instructions in software as that row's KVM does (arch/sim/pmu_arch.c: emulated_retire), and fails pmi on the missing PMI
+"
+echo "$ALIKE" | awk -F'|' 'NF >= 3 { print $1 "\t" $2 }' >>"$DIR/quirk-rows.alike"
+# A run's XFAILs as "suite.test<TAB>row id", one a line.
+xfails() {
+	awk '
+		/^(    )?# Subtest: / { suite = $NF; sub(/@cpu[0-9]+$/, "", suite); next }
+		/^    ok [0-9]+ .* # XFAIL known deviation / { id = $0; sub(/.* # XFAIL known deviation /, "", id)
+			sub(/:.*/, "", id); print suite "." $3 "\t" id }
+	' "$1" | sort -u
+}
+vruns=0 vwrong=0 vpass=0 valike=0
+np=0
+while read -r prof; do
+	np=$((np + 1))
+	wrong=0 runs=0
+	# shellcheck disable=SC2086
+	"$PMUSIM" $prof >"$DIR/v.$np.clean" 2>&1
+	xfails "$DIR/v.$np.clean" >"$DIR/v.$np.clean.x"
+	while read -r q; do
+		f=$DIR/v.$np.$q.out
+		runs=$((runs + 1))
+		# New XFAILs (not in the clean run) of a row the quirk does not prove.
+		ids=$(xfails "$f" | comm -23 - "$DIR/v.$np.clean.x" | cut -f2 | sort -u |
+			comm -23 - <(awk -F'\t' -v q="$q" '$1 == q { print $2 }' "$DIR/quirk-rows" | sort -u) | tr '\n' ' ')
+		[ -n "$ids" ] || continue
+		unlisted=$(for i in $ids; do echo "$i"; done |
+			comm -23 - <(awk -F'\t' -v q="$q" '$1 == q { print $2 }' "$DIR/quirk-rows.alike" | sort -u))
+		if [ "$(cat "$DIR/v.$np.$q.rc")" = 1 ] && [ -z "$unlisted" ]; then
+			valike=$((valike + 1))
+			echo "    $prof --quirk $q: XFAIL $ids (alike, verdict still FAIL)"
+			continue
+		fi
+		wrong=$((wrong + 1))
+		rc=$(cat "$DIR/v.$np.$q.rc")
+		[ "$rc" = 0 ] && vpass=$((vpass + 1))
+		[ "$wrong" -le 5 ] && echo "    $prof --quirk $q: exit $rc, XFAIL $ids"
+	done <"$DIR/quirks"
+	vruns=$((vruns + runs)) vwrong=$((vwrong + wrong))
+	rows=$(echo "$PROOFS" | awk -F'|' -v p="$prof" 'NF >= 4 && $3 == p { printf "%s ", $1 }')
+	check "rows $rows: their profile ($prof) with each of $runs quirks: $wrong report another deviation as known" "$wrong"
+done <"$DIR/profiles"
+echo "other-quirk runs: $vruns, a different deviation reported known: $vwrong, verdict PASS: $vpass;" \
+	"alike (listed, verdict FAIL): $valike"
 
 # A whole machine's dump (`cpuid -r`, "CPU N:"): every CPU simulated with its
 # own CPUID, the smp suite run, and the per-core rows on the P-cores only.

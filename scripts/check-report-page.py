@@ -12,7 +12,8 @@ DOM is the page's DOM after load (chromium --dump-dom), PNG its screenshot
 (chromium --screenshot). single: the verdict, every count (totals, each
 suite's pass/fail/skip/known), every failure and known deviation, the
 machine and the measurements on the page are the log's; the screenshot is
-not blank and its banner has the verdict's colour. matrix: the script drew
+not blank and its banner has the verdict's colour; every test is listed, in
+collapsed blocks one a suite, with its result and skip reason. matrix: the script drew
 one column per run and one row per test (or the rows the filter keeps), as
 many failing cells and changing rows as the logs have (ktapdiff), within
 --max-ms of the page's request. make-runs writes N valid logs to DIR, each
@@ -155,6 +156,14 @@ def cmd_single(args, check):
     shown = sorted((e[1]["data-test"], e[1].get("data-id")) for e in dom.with_attr("data-test")
                    if e[1].get("class") == "known")
     check(shown == known, f"every known deviation is shown with its ID ({len(known)})")
+    rows = [(e[1]["data-test-row"], e[1].get("data-result"), e[1].get("data-reason"))
+            for e in dom.with_attr("data-test-row")]
+    want = [(t.full_name, t.result, t.reason if t.result in ("skip", "xfail") else "") for t in tests]
+    check(rows == want, f"every test is listed with its result and skip reason ({len(want)})")
+    blocks = dom.with_attr("data-suite-tests")
+    check([e[1]["data-suite-tests"] for e in blocks] == [s.name for s in run.suites]
+          and not any("open" in e[1] for e in blocks),
+          f"the tests are grouped by suite, each block collapsed ({len(blocks)} of {len(run.suites)})")
     m = ktaplib.machine(run)
     keys = {e[1]["data-key"]: "".join(e[2]) for e in dom.with_attr("data-key")}
     check(m["vendor"] is None or (m["vendor"] in keys.get("vendor", "")

@@ -26,6 +26,7 @@ needs=(
 	"openssl openssl"
 	"iconv libc-bin"
 	"/usr/lib/shim/shimx64.efi.signed shim-signed"
+	"/usr/lib/python3/dist-packages/jsonschema python3-jsonschema"
 )
 
 missing=()

@@ -10,6 +10,7 @@
   ktap-report.py html LOG... -o FILE       one self-contained HTML page: one run's
                                            report, or a matrix of several runs
   ktap-report.py diff OLD NEW              what changed from run OLD to run NEW
+  ktap-report.py kcidb LOG [-o FILE]       a KernelCI (KCIDB v5) submission of the run
 
 Exit status: 0 when the log is valid / matches, 1 when compare finds a
 mismatch, 2 on bad input: no file, not KTAP, a broken log (truncated, bailed
@@ -18,28 +19,47 @@ out, no or a contradicted verdict, an unknown directive, no test executed:
 json always convert, and a broken log never converts to a pass: it is an
 error testcase in JUnit and verdict ERROR in JSON.
 
-Expectations file: one entry a line, '#' comments:
+Expectations file: one entry a line, '#' starting a comment line:
     PATTERN  RESULT  [REASON...]
+        FINGERPRINT-LINE...        (indented; every fail, error, timeout, xfail)
 PATTERN is suite.test, with shell wildcards (rdpmc.*); in a run on several
 CPUs (suites named suite@cpuN) it applies to every CPU, and suite@cpuN.test
 to that CPU only (an exact name with the CPU beats one without); RESULT is one of
 pass, fail, skip, timeout, error, xfail; every RESULT other than pass needs
-a REASON. A known deviation ("# XFAIL", the kernel's table) meets an
-expected pass: the kernel names it and its source, and its verdict is PASS. An exact name beats a wildcard; among wildcards the first wins;
-tests no entry matches are expected to pass. A test the file states is a
+a REASON. A known deviation ("# XFAIL", the kernel's table) needs an xfail
+entry naming its row: the kernel's verdict is PASS, but it is a deviation
+the platform's file must expect. An exact name beats a wildcard; among wildcards the first wins;
+tests no entry matches are expected to pass. One line may state
+    verdict  incomplete  REASON
+for a run that leaves an enumerated CPU untested on purpose (verdict
+INCOMPLETE, "# incomplete: ..."); without it INCOMPLETE is a mismatch, and
+with it a complete run is. A test the file states is a
 match when its result is the stated one (a stated SKIP included). A test no
 entry matches that skips is reported ("skip, not listed") but is not a
 mismatch: a skip names the CPUID bit the platform lacks, which is no
 deviation. An exact name that the log does not report is a mismatch (the
-test vanished).
+test vanished), unless the run did not select it (the log's "# selection:"
+line; a log without one selected every test).
 
-html and diff refuse a broken log (no file, not KTAP, truncated, no plan,
+A fail, error, timeout or xfail entry states its failure: its fingerprint
+lines (ktaplib.fingerprint: "check: CLASS :: WHAT :: RULE" for each failed
+check, "exception: #GP(0)", "state: changed", "timeout:", "known: ID").
+The test matches only when its own fingerprint is exactly those lines: any
+other failed check (one before an exception included), another outcome
+class (#UD where the line says #GP(0)), another known row, or a described
+check that no longer fails is a mismatch. An XFAIL of a test the file
+expects to pass is a mismatch too: a known deviation the file does not
+name. Skips no entry names are counted in one line (--list-skips lists
+them).
+
+html, diff and kcidb refuse a broken log (no file, not KTAP, truncated, no plan,
 bailed out, a contradicted verdict): one line naming it, exit 2. A run
 whose own verdict is ERROR is a finished run and is shown as such. diff
 exits 1 when NEW regressed (see scripts/ktapdiff.py), else 0.
 
 baseline writes one line per test that did not pass, its reason prefilled:
-the skip reason, the rule of the first failed check, or the exception.
+the skip reason, the rule of the first failed check, or the exception, and
+under it the test's fingerprint.
 Review every line before shipping it: a line is a claim about the platform.
 """
 
@@ -53,14 +73,27 @@ import xml.etree.ElementTree as ET
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ktapdiff  # noqa: E402
 import ktaphtml  # noqa: E402
+import ktapkcidb  # noqa: E402
 import ktaplib  # noqa: E402
+import ktapreplay  # noqa: E402
 
 
 class UsageError(Exception):
     pass
 
 
+# Results whose line must carry the failure's fingerprint (ktaplib.fingerprint).
+FINGERPRINTED = ("fail", "error", "timeout", "xfail")
+
+# "verdict incomplete REASON": the run is expected to leave an enumerated CPU
+# untested (verdict INCOMPLETE); without the line, INCOMPLETE is a mismatch.
+VERDICT_ENTRY = "verdict"
+
+
 def load_expectations(path):
+    """(exact, wild): entries (pattern, result, reason, line, fingerprint),
+    the fingerprint a set of facts (ktaplib.fingerprint), each an indented
+    'key: ...' line under its entry."""
     try:
         with open(path, "rb") as f:
             data = f.read(ktaplib.MAX_LOG_BYTES + 1)
@@ -72,29 +105,60 @@ def load_expectations(path):
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not a UTF-8 text file")
     lines = [ktaplib.sanitize(ln.rstrip("\r")) for ln in lines]
-    exact, wild = {}, []
+    entries = []
+    verdict_entry = None
     for n, raw in enumerate(lines, 1):
-        ln = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
-        if not ln:
+        # A comment is a line of its own: a reason or a fingerprint may hold '#' (#GP).
+        ln = raw.strip()
+        if not ln or ln.startswith("#"):
+            continue
+        if raw[0] in " \t":
+            key, sep, _ = ln.partition(":")
+            if not sep or key not in ktaplib.FINGERPRINT_KEYS:
+                raise UsageError(f"{path}:{n}: an indented line is a fingerprint "
+                                 f"({', '.join(k + ':' for k in ktaplib.FINGERPRINT_KEYS)}), got {ln!r}")
+            if not entries:
+                raise UsageError(f"{path}:{n}: a fingerprint line before any entry")
+            if entries[-1][1] not in FINGERPRINTED:
+                raise UsageError(f"{path}:{n}: {entries[-1][0]} is expected to {entries[-1][1]}: "
+                                 "only a fail, error, timeout or xfail line has a fingerprint")
+            entries[-1][4].add(" ".join(ln.split()) if key != "timeout" else "timeout:")
             continue
         parts = ln.split(None, 2)
         if len(parts) < 2:
-            raise UsageError(f"{path}:{n}: expected 'suite.test RESULT [reason]', got {raw.strip()!r}")
+            raise UsageError(f"{path}:{n}: expected 'suite.test RESULT [reason]', got {ln!r}")
         pattern, result = parts[0], parts[1].lower()
         reason = parts[2].strip() if len(parts) > 2 else ""
+        if pattern == VERDICT_ENTRY:
+            if result != "incomplete" or not reason:
+                raise UsageError(f"{path}:{n}: expected 'verdict incomplete REASON' (the only "
+                                 f"verdict a file states), got {raw.strip()!r}")
+            if verdict_entry:
+                raise UsageError(f"{path}:{n}: the verdict is stated twice")
+            verdict_entry = (pattern, result, reason, n, set())
+            continue
         if result not in ktaplib.RESULTS:
             raise UsageError(f"{path}:{n}: result {parts[1]!r} is not one of {', '.join(ktaplib.RESULTS)}")
         if "." not in pattern:
             raise UsageError(f"{path}:{n}: {pattern!r} is not suite.test (use suite.* for a whole suite)")
         if result != "pass" and not reason:
             raise UsageError(f"{path}:{n}: {pattern} is expected to {result} but no reason is given")
-        entry = (pattern, result, reason, n)
+        entries.append((pattern, result, reason, n, set()))
+    exact, wild = {}, []
+    for entry in entries:
+        pattern, result, _, n, fp = entry
+        if result in FINGERPRINTED and not fp:
+            raise UsageError(f"{path}:{n}: {pattern} is expected to {result} but its fingerprint "
+                             "(the failed checks, exception or known row) is missing: "
+                             "`ktap-report.py baseline` writes it")
         if any(c in pattern for c in "*?["):
             wild.append(entry)
         elif pattern in exact:
             raise UsageError(f"{path}:{n}: {pattern} is listed twice (first on line {exact[pattern][3]})")
         else:
             exact[pattern] = entry
+    if verdict_entry:
+        exact[VERDICT_ENTRY] = verdict_entry
     return exact, wild
 
 
@@ -104,7 +168,7 @@ def expected_for(name, exact, wild):
     for e in wild:
         if fnmatch.fnmatchcase(name, e[0]):
             return e
-    return (None, "pass", "", 0)
+    return (None, "pass", "", 0, set())
 
 
 def cmd_validate(run, args):
@@ -118,10 +182,26 @@ def cmd_validate(run, args):
     return 0
 
 
+def entry_for(t, exact, wild):
+    """The expectations entry of a test: its exact name on its CPU, its
+    exact name, the first wildcard; (None, "pass", ...) when none."""
+    e = expected_for(t.full_name, exact, wild)
+    if e[0] is None or (t.full_name not in exact and t.name_without_cpu in exact):
+        e = expected_for(t.name_without_cpu, exact, wild)
+    return e
+
+
+def fingerprint_details(want, got):
+    """The lines that say how a failure differs from its fingerprint."""
+    return ([f"not described: {f}" for f in sorted(got - want)]
+            + [f"described, not seen: {f}" for f in sorted(want - got)])
+
+
 def cmd_compare(run, args):
     exact, wild = load_expectations(args.expectations)
     passed = failed = 0
     seen = set()
+    want_incomplete = exact.pop(VERDICT_ENTRY, None)
 
     def verdict(ok, text, details=()):
         nonlocal passed, failed
@@ -137,29 +217,56 @@ def cmd_compare(run, args):
 
     for e in run.errors:
         verdict(False, f"log: {e}")
-    unlisted_skips = 0
+    selection = ktaplib.selection(run)
+    if selection is not None:
+        print(f"# selection: {selection.text}")
+    unlisted_skips = []
     for t in run.tests():
         seen.update((t.full_name, t.name_without_cpu))
-        pattern, want, reason, line = expected_for(t.full_name, exact, wild)
-        if pattern is None or (t.full_name not in exact and t.name_without_cpu in exact):
-            pattern, want, reason, line = expected_for(t.name_without_cpu, exact, wild)
+        pattern, want, reason, line, want_fp = entry_for(t, exact, wild)
         why = f" ({reason})" if reason else ""
+        src = f"{args.expectations}:{line}" if line else "default"
         if pattern is None and t.result == "skip":
             # Not a deviation: the platform lacks what the test needs.
-            unlisted_skips += 1
-            print(f"# skip, not listed: {t.full_name}: {t.reason or 'no reason given'}")
+            unlisted_skips.append(f"{t.full_name}: {t.reason or 'no reason given'}")
             continue
-        if t.result == want or (t.result == "xfail" and want == "pass"):
-            verdict(True, f"{t.full_name}: {t.result}{why}")
-        else:
-            src = f"{args.expectations}:{line}" if line else "default"
+        if t.result == "xfail" and want == "pass":
+            # A known deviation the file does not name: not what was expected.
+            kid = ktaplib.known_deviation(t)[0]
+            verdict(False, f"{t.full_name}: xfail (known deviation {kid}), expected pass [{src}]",
+                    [f"not described: {f}" for f in ktaplib.fingerprint(t)])
+        elif t.result != want:
             verdict(False, f"{t.full_name}: {t.result}, expected {want} [{src}]{why}",
                     t.diagnostics[-12:])
-    for name, (_, want, reason, line) in exact.items():
-        if name not in seen:
-            verdict(False, f"{name}: not in the log, expected {want} [{args.expectations}:{line}]")
+        elif want in FINGERPRINTED and set(ktaplib.fingerprint(t)) != want_fp:
+            verdict(False, f"{t.full_name}: {t.result} as expected, but not the failure "
+                    f"[{src}] describes", fingerprint_details(want_fp, set(ktaplib.fingerprint(t))))
+        else:
+            verdict(True, f"{t.full_name}: {t.result}{why}")
+    if want_incomplete or run.verdict == "INCOMPLETE":
+        _, _, reason, line, _ = want_incomplete or (None, None, "", 0, None)
+        src = f"{args.expectations}:{line}" if line else "default: a complete run"
+        untested = [d for d in run.diagnostics if d.startswith(ktaplib.INCOMPLETE_PREFIX)]
+        verdict(bool(want_incomplete) == (run.verdict == "INCOMPLETE"),
+                f"verdict {run.verdict or 'none'}, expected "
+                f"{'INCOMPLETE' if want_incomplete else 'a complete run'} [{src}]"
+                + (f" ({reason})" if reason else ""), untested)
+    unselected = 0
+    for name, (_, want, reason, line, _) in exact.items():
+        if name in seen:
+            continue
+        if selection is not None and not selection.selects(name):
+            unselected += 1  # the run did not ask for it
+            continue
+        verdict(False, f"{name}: not in the log, expected {want} [{args.expectations}:{line}]")
+    if unselected:
+        print(f"# {unselected} lines of {args.expectations} name tests the run did not select")
     if unlisted_skips:
-        print(f"# {unlisted_skips} skips not listed in {args.expectations} (not mismatches)")
+        if args.list_skips:
+            for u in unlisted_skips:
+                print(f"# skip, not listed: {u}")
+        print(f"# {len(unlisted_skips)} skips not listed in {args.expectations} (not mismatches"
+              + ("" if args.list_skips else "; --list-skips lists them") + ")")
     print(f"{passed} passed, {failed} failed")
     if run.errors:
         return 2  # a broken log is no evidence, whatever the expectations say
@@ -193,10 +300,13 @@ def cmd_baseline(run, args):
     out += [f"# {c}" for c in caps[:3]]
     out += ["#",
             "# Every line below is a test that did not pass on that run, with the reason",
-            "# the log gave. Before shipping this file, replace each reason with its",
-            "# source (erratum, hypervisor function and version) or fix the platform;",
-            "# a skip needs no line (unlisted skips are not mismatches): keep only the",
-            "# ones you want pinned.",
+            "# the log gave, and under a fail, error, timeout or xfail its fingerprint:",
+            "# each failed check (outcome class :: description :: rule), the exception,",
+            "# the known-deviation row. compare accepts that test only when it fails",
+            "# exactly so. Before shipping this file, replace each reason with its",
+            "# source (erratum, hypervisor function and version) and check each",
+            "# fingerprint against it, or fix the platform; a skip needs no line",
+            "# (unlisted skips are not mismatches): keep only the ones you want pinned.",
             ""]
     width = max((len(t.full_name) for t in run.tests()), default=0) + 2
     n = 0
@@ -205,6 +315,12 @@ def cmd_baseline(run, args):
             continue
         reason = " ".join(baseline_reason(t).split())
         out.append(f"{t.full_name:<{width}}{t.result:<7} {reason}")
+        out += [f"    {f}" for f in ktaplib.fingerprint(t)]
+        n += 1
+    if run.verdict == "INCOMPLETE":
+        untested = [d for d in run.diagnostics if d.startswith(ktaplib.INCOMPLETE_PREFIX)]
+        why = untested[0][len(ktaplib.INCOMPLETE_PREFIX):].strip() if untested else "?"
+        out.append(f"{VERDICT_ENTRY:<{width}}{'incomplete':<7} {why}")
         n += 1
     out.append("")
     text = "\n".join(out)
@@ -337,6 +453,16 @@ def cmd_html(args):
     return emit(ktaphtml.render(runs), args)
 
 
+def cmd_kcidb(args):
+    run = read_complete(args.log)
+    try:
+        with open(args.log, "rb") as f:
+            data = f.read(ktaplib.MAX_LOG_BYTES)
+    except OSError as e:
+        raise UsageError(f"cannot read {args.log}: {e.strerror}")
+    return emit(json.dumps(ktapkcidb.submission(run, data), indent=1) + "\n", args)
+
+
 def cmd_diff(args):
     old, new = read_complete(args.old), read_complete(args.new)
     changes = ktapdiff.compare(old, new)
@@ -401,6 +527,9 @@ def main(argv):
     c = sub.add_parser("html")
     c.add_argument("logs", nargs="+", metavar="LOG")
     c.add_argument("-o", "--output", required=True)
+    c = sub.add_parser("kcidb")
+    c.add_argument("log")
+    c.add_argument("-o", "--output")
     c = sub.add_parser("diff")
     c.add_argument("old")
     c.add_argument("new")
@@ -408,10 +537,15 @@ def main(argv):
     c.add_argument("log")
     c.add_argument("expectations")
     c.add_argument("-v", "--verbose", action="store_true", help="also list the matching tests")
+    c.add_argument("--list-skips", action="store_true",
+                   help="list each skip the file does not name (default: their number)")
+    ktapreplay.add_parsers(sub)  # explain, bugreport (issue 32)
     args = p.parse_args(argv)
     try:
-        if args.cmd in ("html", "diff"):
-            rc = (cmd_html if args.cmd == "html" else cmd_diff)(args)
+        if args.cmd in ktapreplay.COMMANDS:
+            return ktapreplay.run(args, emit, UsageError)
+        if args.cmd in ("html", "diff", "kcidb"):
+            rc = {"html": cmd_html, "diff": cmd_diff, "kcidb": cmd_kcidb}[args.cmd](args)
             return rc if flush_stdout() else 2
         run = ktaplib.read_log(args.log)
         rc = {"validate": cmd_validate, "junit": cmd_junit, "json": cmd_json,

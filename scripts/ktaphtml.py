@@ -4,8 +4,9 @@ CSS and script, no network, no external asset).
 
 One run: the verdict, the machine, per-suite pass/fail/skip/known bars,
 every failure with expected, actual and the SDM rule, the known deviations
-with their sources, the capability record and the measurements; all of it
-static HTML, so it reads without a script.
+with their sources, every test grouped by suite (collapsed blocks: result,
+skip reason, known-deviation ID), the capability record and the
+measurements; all of it static HTML, so it reads without a script.
 
 Several runs: a matrix, one column per run, one row per test, a colour per
 result, drawn on a canvas by the inline script (a 500-run matrix is 80,000
@@ -25,7 +26,7 @@ import ktaplib
 
 COLOURS = {"pass": "#2e7d32", "fail": "#c62828", "timeout": "#8e24aa", "error": "#5d4037",
            "skip": "#b0b0b0", "xfail": "#f9a825", "absent": "#ffffff"}
-VERDICT_COLOURS = {"PASS": "#2e7d32", "FAIL": "#c62828", "ERROR": "#f9a825"}
+VERDICT_COLOURS = {"PASS": "#2e7d32", "FAIL": "#c62828", "ERROR": "#f9a825", "INCOMPLETE": "#f9a825"}
 # One character a cell in the matrix data.
 CODES = {"pass": "P", "fail": "F", "timeout": "T", "error": "E", "skip": "S", "xfail": "X"}
 LABELS = {"pass": "pass", "fail": "fail", "timeout": "timeout", "error": "exception",
@@ -43,6 +44,7 @@ h2 { font-size: 16px; margin: 20px 0 8px; border-bottom: 1px solid #ddd; }
 .verdict small { font-size: 15px; font-weight: normal; letter-spacing: 0; margin-left: 16px; }
 .v-PASS { background: #2e7d32; } .v-FAIL { background: #c62828; }
 .v-ERROR { background: #f9a825; color: #212121; }
+.v-INCOMPLETE { background: #f9a825; color: #212121; }
 table { border-collapse: collapse; }
 td, th { padding: 2px 8px; text-align: left; vertical-align: top; }
 table.grid td, table.grid th { border: 1px solid #e0e0e0; }
@@ -50,6 +52,8 @@ table.grid td, table.grid th { border: 1px solid #e0e0e0; }
 .bar span { display: block; height: 100%; }
 .r-pass { background: #2e7d32; } .r-fail { background: #c62828; } .r-timeout { background: #8e24aa; }
 .r-error { background: #5d4037; } .r-skip { background: #b0b0b0; } .r-xfail { background: #f9a825; }
+.dot { display: inline-block; width: 10px; height: 10px; }
+details.suite-tests { margin: 2px 0; }
 .num { font-variant-numeric: tabular-nums; text-align: right; }
 article { border-left: 4px solid #c62828; padding: 4px 12px; margin: 10px 0; background: #fafafa; }
 article.known { border-color: #f9a825; }
@@ -81,7 +85,11 @@ def page(title, body, script=""):
 
 
 def verdict_of(run):
-    return run.verdict if run.verdict in ktaplib.VERDICTS else ktaplib.recompute_verdict(run)
+    """The run's verdict: its own word (a newer kernel's too), else the one
+    its results call for."""
+    if run.verdict in ktaplib.VERDICTS or ktaplib.OTHER_VERDICT_RE.match(run.verdict or ""):
+        return run.verdict
+    return ktaplib.recompute_verdict(run)
 
 
 def bar(c, total):
@@ -93,13 +101,36 @@ def bar(c, total):
     return f'<div class="bar">{"".join(parts)}</div>'
 
 
+def all_tests(run):
+    """Every test of the run, one collapsed block a suite: "did this test run
+    here, and why not" (a skip's reason, a known deviation's ID)."""
+    tests = list(run.tests())
+    out = [f'<h2>All tests ({len(tests)})</h2><section id="tests">']
+    for s in run.suites:
+        sc = ktaplib.counts(s.tests)
+        summary = ", ".join(f"{sc[r]} {LABELS[r]}" for r in ktaplib.RESULTS if sc[r])
+        out.append(f'<details class="suite-tests" data-suite-tests="{esc(s.name)}">'
+                   f"<summary><b>{esc(s.name)}</b>: {esc(summary or 'no test')}</summary>"
+                   '<table class="grid"><tr><th>test</th><th>result</th><th>why</th></tr>')
+        for t in s.tests:
+            why = t.reason if t.result in ("skip", "xfail") else ""
+            out.append(f'<tr data-test-row="{esc(t.full_name)}" data-result="{t.result}" '
+                       f'data-reason="{esc(why)}"><td>{esc(t.name)}</td>'
+                       f'<td><span class="r-{t.result} dot"></span> {LABELS[t.result]}</td>'
+                       f"<td>{esc(why)}</td></tr>")
+        out.append("</table></details>")
+    out.append("</section>")
+    return "\n".join(out)
+
+
 def single(path, run):
     """The report of one run."""
     v = verdict_of(run)
     m = ktaplib.machine(run)
     tests = list(run.tests())
     c = ktaplib.counts(tests)
-    out = [f'<div id="verdict" class="verdict v-{esc(v)}" data-verdict="{esc(v)}">{esc(v)}'
+    look = v if v in ktaplib.VERDICTS else "ERROR"  # a newer kernel's word: not a pass
+    out = [f'<div id="verdict" class="verdict v-{look}" data-verdict="{esc(v)}">{esc(v)}'
            f'<small>{esc(ktaplib.machine_label(run, path))}</small></div>',
            f"<h1>pmutest report: {esc(path)}</h1><main>"]
     out.append('<table id="totals" class="grid"><tr>' + "".join(
@@ -172,6 +203,8 @@ def single(path, run):
                        f" ({esc(f['rule'])})</p>")
         out.append("</article>")
     out.append("</section>")
+
+    out.append(all_tests(run))
 
     out.append('<h2>Capability record</h2><section id="caps">')
     for title, lines in ktaplib.capability_records(run):

@@ -37,8 +37,15 @@ RESULTS = ("pass", "fail", "skip", "timeout", "error", "xfail")
 # Directives a result line may carry (KTAP v1: SKIP, XFAIL; pmutest adds
 # TIMEOUT). Any other directive is an error of the log, never a pass.
 DIRECTIVES = {"SKIP": "skip", "TIMEOUT": "timeout", "XFAIL": "xfail"}
-# Verdicts the kernel prints ("# verdict: X").
-VERDICTS = ("PASS", "FAIL", "ERROR")
+# Verdicts the kernel prints ("# verdict: X"). INCOMPLETE: the tests that ran
+# say nothing about an enumerated CPU that ran none ("# incomplete: ...").
+VERDICTS = ("PASS", "FAIL", "ERROR", "INCOMPLETE")
+INCOMPLETE_PREFIX = "incomplete:"
+# The error that is the kernel's own verdict, not damage to the log.
+KERNEL_VERDICT = "the run reported verdict"
+# A verdict word this reader does not know (a newer kernel's): the run's own
+# result, reported as such and never taken for a pass.
+OTHER_VERDICT_RE = re.compile(r"^[A-Z][A-Z_-]{1,31}$")
 # A log larger than this is not a pmutest report (a full run is well under
 # 1 MiB); reading stops there instead of exhausting memory (/dev/zero).
 MAX_LOG_BYTES = 32 << 20
@@ -160,11 +167,17 @@ def _classify(res, diags, errors, where):
 
 
 def recompute_verdict(run):
-    """The verdict the results call for: FAIL if any test failed, timed out
-    or raised an exception; ERROR if no test was executed; PASS otherwise."""
+    """The verdict the results call for: ERROR if no test was executed;
+    INCOMPLETE if an enumerated CPU ran no test (the kernel's "# incomplete:"
+    line); FAIL if any test failed, timed out or raised an exception; PASS
+    otherwise."""
     counts = {r: 0 for r in RESULTS}
     for t in run.tests():
         counts[t.result] += 1
+    if counts["pass"] + counts["xfail"] + counts["fail"] + counts["timeout"] + counts["error"] == 0:
+        return "ERROR"
+    if any(d.startswith(INCOMPLETE_PREFIX) for d in run.diagnostics):
+        return "INCOMPLETE"
     if counts["fail"] or counts["timeout"] or counts["error"]:
         return "FAIL"
     if counts["pass"] + counts["xfail"] == 0:
@@ -195,10 +208,16 @@ def _check_closing(run):
     if not run.verdict:
         run.errors.append("no closing '# verdict:' line (log truncated?)")
     elif run.verdict not in VERDICTS:
-        run.errors.append(f"verdict {run.verdict!r} is not one of {', '.join(VERDICTS)}")
+        if OTHER_VERDICT_RE.match(run.verdict):
+            # A verdict word of a newer kernel ("INCOMPLETE"): its own result,
+            # never a pass.
+            run.errors.append(f"{KERNEL_VERDICT} {run.verdict} (not one of {', '.join(VERDICTS)}: "
+                              "not a pass)")
+        else:
+            run.errors.append(f"verdict {run.verdict!r} is not one of {', '.join(VERDICTS)}")
     elif run.verdict == "ERROR":
         why = [d for d in run.diagnostics if d.startswith(("option error:", "error:"))]
-        run.errors.append("the run reported verdict ERROR" + (f": {why[0]}" if why else "")
+        run.errors.append(f"{KERNEL_VERDICT} ERROR" + (f": {why[0]}" if why else "")
                           + (f" (and {len(why) - 1} more)" if len(why) > 1 else ""))
     elif run.verdict != expected:
         run.errors.append(f"the log's verdict is {run.verdict} but its results make it {expected}")
@@ -334,14 +353,11 @@ def parse(text):
     return run
 
 
-# The one error that is the kernel's own result, not damage to the log.
-KERNEL_ERROR_VERDICT = "the run reported verdict ERROR"
-
-
 def broken(run):
     """The log's problems, but for the kernel's own verdict ERROR (an options
-    error, no test executed: a finished run whose result is ERROR)."""
-    return [e for e in run.errors if not e.startswith(KERNEL_ERROR_VERDICT)]
+    error, no test executed: a finished run whose result is ERROR) or a
+    verdict word of a newer kernel."""
+    return [e for e in run.errors if not e.startswith(KERNEL_VERDICT)]
 
 
 def read_log(path):
@@ -478,3 +494,152 @@ def counts(tests):
     for t in tests:
         c[t.result] += 1
     return c
+
+
+
+# ---------------------------------------------------------------------------
+# What a non-pass test's failure is: its fingerprint (expectations files,
+# `ktap-report.py baseline` / `compare`). One string a fact, sorted:
+#   known: ID                    a known-deviation row the test names
+#   check: CLASS :: WHAT :: RULE a failed check: its observed outcome class,
+#                                its description (subject included), its rule
+#   exception: CLASS             the unexpected exception that ended it
+#   state: changed               it left machine state changed (runner.c)
+#   timeout: the watchdog ended it
+# The class is what the check's own "actual:" line says, coarsened to what a
+# source can state: a vector with its error code zero or not, "no fault",
+# a value zero, below or above what was expected, a bit list as printed.
+# Diagnostic lines a kernel adds under a FAIL ("  subject: ...") are
+# ignored: the fingerprint rests on the lines every pmutest prints.
+
+FINGERPRINT_KEYS = ("known", "check", "exception", "state", "timeout")
+# A description names its subject; a workload's random seed (a fresh one each
+# run: tests/amd.c fresh_seed()) is no part of it.
+SEED_RE = re.compile(r"seed 0x[0-9a-fA-F]{1,16}")
+STATE_RE = re.compile(r"^the test left machine state changed: (.{1,200}?)(?: \(put back by the harness\))?$")
+FP_SEP = " :: "
+_VECTOR_RE = re.compile(r"^(#[A-Z]{2,3})(?:\((0x[0-9a-fA-F]{1,16}|\d{1,20})\))?$")
+_NUMBER_RE = re.compile(r"^(?:0x[0-9a-fA-F]{1,16} \((\d{1,20})\)|(\d{1,20}))$")
+_RANGE_RE = re.compile(r"^(.{1,40}?) \.\. (.{1,40})$")
+_SWEEP_ITEM_RE = re.compile(r"^0x[0-9a-fA-F]{1,16}->(.{1,40})$")
+_EXCEPTION_RE = re.compile(r"^unexpected exception (#[A-Z]{2,3}) \(vector \d{1,3}\)"
+                           r"(?: at RIP [0-9a-fA-Fx]{1,20})?(?:, CPL \d)?(?:, error code (\S{1,20}))?")
+
+
+def _number(text):
+    m = _NUMBER_RE.match(text.strip())
+    if not m:
+        return None
+    return int(m.group(1) or m.group(2))
+
+
+def _vector_class(name, code):
+    """'#GP(0)', '#GP(non-zero)', '#UD': the error code is zero or not."""
+    if code is None:
+        return name
+    try:
+        value = int(code, 0)
+    except ValueError:
+        return f"{name}(?)"
+    return f"{name}(0)" if value == 0 else f"{name}(non-zero)"
+
+
+def outcome_class(expected, actual):
+    """The observed outcome of a failed check, as a class (see above)."""
+    a = actual.strip()
+    if a in ("no exception", "no fault", "no fault(0)"):
+        return "no fault"
+    m = _VECTOR_RE.match(a)
+    if m:
+        return _vector_class(m.group(1), m.group(2))
+    items = [i.strip() for i in a.split(",")]
+    sweep = [_SWEEP_ITEM_RE.match(i) for i in items]
+    if all(sweep):  # "0x80000003->no fault(0), 0x10000->#UD(0)": the outcomes seen
+        return "sweep " + "+".join(sorted({outcome_class("", s.group(1).replace("no fault(0)", "no fault"))
+                                           for s in sweep}))
+    value = _number(a)
+    if value is not None:
+        if value == 0:
+            return "zero"
+        e = expected.strip()
+        if e.startswith("anything but "):
+            return "equal"
+        rng = _RANGE_RE.match(e)
+        lo, hi = (_number(rng.group(1)), _number(rng.group(2))) if rng else (_number(e), _number(e))
+        if lo is not None and value < lo:
+            return "below"
+        if hi is not None and value > hi:
+            return "above"
+        return "value"
+    return " ".join(a.split())  # "bit 3, bit 5", "differs": as printed
+
+
+def fingerprint(test):
+    """The sorted, distinct facts of a test's failure (empty for a pass or
+    a skip)."""
+    if test.result in ("pass", "skip"):
+        return []
+    facts = set()
+    kd = known_deviation(test)
+    if kd:
+        facts.add(f"known: {kd[0]}")
+    for f in failures(test):
+        if f["known"]:
+            facts.add(f"known: {f['known'].split(None, 1)[0]}")
+        facts.add("check: " + FP_SEP.join((outcome_class(f["expected"], f["actual"]),
+                                           SEED_RE.sub("seed", " ".join(f["what"].split())),
+                                           " ".join(f["rule"].split()))))
+    for d in exceptions(test):
+        m = _EXCEPTION_RE.match(d)
+        facts.add("exception: " + (_vector_class(m.group(1), m.group(2)) if m else "unrecognised"))
+    for d in test.diagnostics:
+        if STATE_RE.match(d):
+            # The class only: the list of what changed is the kernel's
+            # evidence, and the x86 port prints it empty (arch/x86_64/state.c
+            # returns a static buffer that is cleared before the runner prints).
+            facts.add("state: changed")
+    if test.result == "timeout":
+        facts.add("timeout:")
+    return sorted({" ".join(f.split()) for f in facts})
+
+
+# ---------------------------------------------------------------------------
+# What the run selected: "# selection: suites = a,b; tests = s.t; exclude =
+# none; selftest = 0" (kernel/options.c options_describe_selection()). A log
+# without the line (an older kernel) selected everything it reports.
+
+SELECTION_RE = re.compile(r"^selection: suites = (\S{1,4000}); tests = (\S{1,4000}); "
+                          r"exclude = (\S{1,4000}); selftest = ([01])$")
+SELFTEST_SUITE = "selftest"
+
+
+@dataclass
+class Selection:
+    text: str
+    suites: tuple
+    tests: tuple
+    exclude: tuple
+    selftest: bool
+
+    def selects(self, name):
+        """Whether the kernel ran suite.test (kernel/options.c options_selects())."""
+        suite, _, test = name.partition(".")
+        suite = split_cpu(suite)[0]
+        full = f"{suite}.{test}"
+        if suite in self.exclude or full in self.exclude:
+            return False
+        if suite == SELFTEST_SUITE and not self.selftest and suite not in self.suites:
+            return False
+        if not self.suites and not self.tests:
+            return True
+        return suite in self.suites or suite in self.tests or full in self.tests
+
+
+def selection(run):
+    """The run's Selection, or None when the log does not state it."""
+    for d in run.diagnostics:
+        m = SELECTION_RE.match(d)
+        if m:
+            names = [tuple(n for n in g.split(",") if n and n != "none") for g in m.groups()[:3]]
+            return Selection(d[len("selection: "):], *names, m.group(4) == "1")
+    return None

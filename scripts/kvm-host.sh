@@ -8,6 +8,16 @@
 #                                change what the guest's PMU can do
 #   scripts/kvm-host.sh facts    "# host: ..." lines for the report: kernel,
 #                                QEMU version, KVM's enable_pmu, NMI watchdog
+#   scripts/kvm-host.sh vpmu     the vPMU a guest of this host gets: off
+#                                (kvm.enable_pmu=N), mediated (kvm_intel /
+#                                kvm_amd enable_mediated_pmu=Y, Linux 7.0+),
+#                                emulated, or unknown (parameters unreadable)
+#   scripts/kvm-host.sh options IMAGE [CPU-OPTS]
+#                                the options a KVM guest is told: "vpmu = MODE"
+#                                (off with QEMU pmu=off; not told when unknown)
+#                                and "host_kernel = <uname -r>" when IMAGE's
+#                                kernel knows that option (an unknown option
+#                                is an error there: issue 33 adds it)
 #   scripts/kvm-host.sh probe [OPTS] [--ovmf]
 #                                can /dev/kvm run a guest at all, and with
 #                                which -cpu host options (OPTS, default
@@ -43,6 +53,31 @@ enable_pmu() {
 	cat /sys/module/kvm/parameters/enable_pmu 2>/dev/null || echo unknown
 }
 
+# KVM's mediated vPMU (Linux 7.0+): a parameter of the vendor module.
+mediated_pmu() {
+	cat /sys/module/kvm_intel/parameters/enable_mediated_pmu \
+		/sys/module/kvm_amd/parameters/enable_mediated_pmu 2>/dev/null | head -n 1
+}
+
+vpmu() {
+	case $(enable_pmu),$(mediated_pmu) in
+	N,*) echo off ;;
+	Y,Y) echo mediated ;;
+	Y,N | Y,) echo emulated ;; # no parameter: a kernel before 7.0, emulated only
+	*) echo unknown ;;
+	esac
+}
+
+options() { # options IMAGE [CPU-OPTS]
+	local image=$1 mode
+	mode=$(vpmu)
+	[[ ,${2:-}, == *,pmu=off,* ]] && mode=off
+	[[ $mode == unknown ]] || echo "vpmu = $mode"
+	if grep -qa 'host_kernel' "$image" 2>/dev/null; then
+		echo "host_kernel = $(uname -r)"
+	fi
+}
+
 check() {
 	if [[ $(watchdog) == 1 ]]; then
 		echo "kvm-host: WARNING: the host NMI watchdog holds a PMU counter on every CPU" \
@@ -60,6 +95,8 @@ facts() {
 	qemu=$(qemu-system-x86_64 --version 2>/dev/null | head -n 1)
 	echo "# host: kernel $(uname -sr), ${qemu:-QEMU version unknown}"
 	echo "# host: CPU vendor $(vendor), kvm.enable_pmu=$(enable_pmu), nmi_watchdog=$(watchdog)"
+	echo "# host: vPMU $(vpmu) (enable_mediated_pmu=$(mediated_pmu | grep . || echo absent)," \
+		"kvm.enable_vmware_backdoor=$(cat /sys/module/kvm/parameters/enable_vmware_backdoor 2>/dev/null || echo unknown))"
 }
 
 # One boot of a do-nothing guest under KVM; its one-line outcome on stdout,
@@ -106,10 +143,14 @@ case ${1:-} in
 vendor) vendor ;;
 check) check ;;
 facts) facts ;;
+vpmu) vpmu ;;
+options)
+	[[ $# -ge 2 && $# -le 3 ]] || { echo "usage: $0 options IMAGE [CPU-OPTS]" >&2; exit 2; }
+	options "$2" "${3:-}" ;;
 probe)
 	shift
 	[[ $# -le 2 && ${1:-} != -* || ${1:-} == --ovmf && $# -eq 1 ]] || { echo "usage: $0 probe [CPU-OPTS] [--ovmf]" >&2; exit 2; }
 	[[ ${1:-} == --ovmf ]] && set -- pmu=on --ovmf
 	probe "$@" ;;
-*) echo "usage: $0 vendor|check|facts|probe [CPU-OPTS] [--ovmf]" >&2; exit 2 ;;
+*) echo "usage: $0 vendor|check|facts|vpmu|options IMAGE [CPU-OPTS]|probe [CPU-OPTS] [--ovmf]" >&2; exit 2 ;;
 esac

@@ -22,7 +22,7 @@ LAVA names (the monitor name is the LAVA test suite, the test the case):
   "# verdict: X"               -> case "verdict" of suite "pmutest"
 Results: ok -> pass, not ok (a failure, an exception, # TIMEOUT) -> fail,
 # SKIP -> skip, # XFAIL (a known deviation, the run passes) -> pass;
-the verdict PASS -> pass, FAIL or ERROR -> fail. The same names every run,
+the verdict PASS -> pass, FAIL, ERROR or INCOMPLETE -> fail. The same names every run,
 so a lab's result history lines up.
 
 The template is YAML with @NAME@ placeholders: @MONITORS@ (the list above,
@@ -70,9 +70,9 @@ TEST_FIXUP = {"ok": "pass", "not ok": "fail", "SKIP": "skip", "XFAIL": "pass", "
 # on in a lookahead; the verdict line itself then ends the monitor.
 VERDICT_START = r"\n# Totals(?=: pass:)"
 VERDICT_LINE = (r": pass:[^\r\n]*(?=(?:[^\n]*\n){1,17}?# (?P<test_case_id>verdict): "
-                r"(?P<result>PASS|FAIL|ERROR)" + EOL + ")")
-VERDICT_END = r"\n# verdict: (?:PASS|FAIL|ERROR)" + EOL
-VERDICT_FIXUP = {"PASS": "pass", "FAIL": "fail", "ERROR": "fail"}
+                r"(?P<result>PASS|FAIL|ERROR|INCOMPLETE)" + EOL + ")")
+VERDICT_END = r"\n# verdict: (?:PASS|FAIL|ERROR|INCOMPLETE)" + EOL
+VERDICT_FIXUP = {"PASS": "pass", "FAIL": "fail", "ERROR": "fail", "INCOMPLETE": "fail"}
 VERDICT_SUITE = "pmutest"
 
 

@@ -34,7 +34,7 @@ import ktaplib  # noqa: E402
 # The LAVA result of each pmutest result (scripts/lava-job.py's fixupdict).
 LAVA_RESULT = {"pass": "pass", "fail": "fail", "error": "fail", "timeout": "fail",
                "skip": "skip", "xfail": "pass"}
-VERDICT_RESULT = {"PASS": "pass", "FAIL": "fail", "ERROR": "fail"}
+VERDICT_RESULT = {"PASS": "pass", "FAIL": "fail", "ERROR": "fail", "INCOMPLETE": "fail"}
 # lava-run's own results (validate, each action, the job) are suite "lava".
 LAVA_OWN = "lava"
 

@@ -12,7 +12,7 @@
 #
 # For a PC with Secure Boot on (README "Secure Boot"):
 #   --sign-key K --sign-cert C   BOOTX64.EFI signed with the user's key
-#                                (sbsign), checked (sbverify), under 256 KiB;
+#                                (sbsign), checked (sbverify), within EFI_MAX_BYTES;
 #   --shim (with the key)        Debian's Microsoft-signed shim as
 #                                \EFI\BOOT\BOOTX64.EFI, MokManager beside
 #                                it, pmutest signed as \EFI\BOOT\pmutest.efi
@@ -59,8 +59,9 @@ sign_key=
 sign_cert=
 shim=0
 shim_dir=/usr/lib/shim
-# The firmware's limit for a fast-loading stick, signature included.
-max_bytes=262144
+# The stick's budget, signature included (scripts/lib/efi-budget.sh).
+. "$here/scripts/lib/efi-budget.sh"
+max_bytes=$EFI_MAX_BYTES
 
 while [ $# -gt 0 ]; do
 	case $1 in

@@ -13,7 +13,12 @@
 #    with strict=1 a failure, the run otherwise identical) is shown as
 #    caught "(strict=1)";
 #  - every test that runs (does not skip) on some profile must be failed by
-#    at least one quirk: a test no deviation can fail proves nothing.
+#    at least one quirk: a test no deviation can fail proves nothing;
+#  - the hypervisor platform models (pmusim kvm-*, firecracker-*, xen-*) run
+#    too (known=0), and each quirk observable on one, added to the
+#    hypervisor's own deviations, must still be caught on some platform, or
+#    be masked on all of them (the tests that catch it elsewhere already fail
+#    or skip there).
 # Prints the matrix, the time, "caught N of M quirks" and "failed N of M
 # tests that run". Exit 0 only when every profile conforms, every quirk is
 # caught and every test that runs is failed by some quirk.
@@ -46,6 +51,11 @@ for p in $(awk '$1 == "profile" { print $2 }' "$DIR/plan"); do
 	echo "base.$p --profile $p" >>"$DIR/jobs"
 done
 awk '($1 == "quirk" || $1 == "firmware") && $3 != "-" { print "q." $2 "." $3 " --profile " $3 " --quirk " $2 " --set known=0" }' \
+	"$DIR/plan" >>"$DIR/jobs"
+# The hypervisor platforms (issue 29): each with known=0, and each quirk
+# observable there added to the platform's own deviations.
+awk '$1 == "platform" { print "pbase." $2 " --profile " $2 " --set known=0" }
+	$1 == "pquirk" { print "pq." $2 "." $3 " --profile " $3 " --quirk " $2 " --set known=0" }' \
 	"$DIR/plan" >>"$DIR/jobs"
 
 # Run: each job's KTAP in $DIR/<id>.out, its exit status in $DIR/<id>.rc.
@@ -139,6 +149,7 @@ for q in $(awk '$1 == "quirk" { print $2 }' "$DIR/plan" | uniq); do
 		if [ -n "$new" ]; then
 			hit=1
 			printf '  %-34s %-32s %s%s\n' "$q" "$p" "$strict" "$new"
+			echo "$new" | tr ' ' '\n' | grep -v '^$' >>"$DIR/caught.$q"
 			echo "$new" | tr ' ' '\n' >>"$DIR/caught-tests"
 		else
 			printf '  %-34s %-32s NOT CAUGHT (rc=%s)\n' "$q" "$p" "$rc"
@@ -176,6 +187,48 @@ for q in $(awk '$1 == "firmware" { print $2 }' "$DIR/plan" | uniq); do
 		fi
 	done
 done
+# The hypervisor platforms: a quirk added to a hypervisor's own deviations
+# must still fail a test the platform's run (known=0) passes -- or, with
+# strict=1, a check of an inferred rule -- on at least one platform where it
+# is observable, unless it is masked on all of them: every test that caught
+# it on the conforming profiles already fails (strict=1 included) or skips on
+# that platform (the hypervisor itself breaks or hides what the quirk would
+# break, e.g. pmu-msrs-raz-wi where KVM already answers the P6 MSRs).
+echo "== quirks on the hypervisor platforms (quirk / platforms that caught it, or masked)"
+p_total=0
+p_caught=0
+for p in $(awk '$1 == "platform" { print $2 }' "$DIR/plan"); do
+	failed "$DIR/pbase.$p.out" >"$DIR/pbase.$p.failed"
+	strict_failed "$DIR/pbase.$p.out" | sort -u - "$DIR/pbase.$p.failed" >"$DIR/pbase.$p.sfailed"
+	ran "$DIR/pbase.$p.out" | comm -23 - "$DIR/pbase.$p.sfailed" >"$DIR/pbase.$p.passed"
+done
+for q in $(awk '$1 == "pquirk" { print $2 }' "$DIR/plan" | sort -u); do
+	p_total=$((p_total + 1))
+	on=""
+	masked=0
+	n=0
+	sort -u "$DIR/caught.$q" 2>/dev/null >"$DIR/caught.$q.sorted"
+	for p in $(awk -v q="$q" '$1 == "pquirk" && $2 == q { print $3 }' "$DIR/plan"); do
+		n=$((n + 1))
+		new=$(failed "$DIR/pq.$q.$p.out" | comm -23 - "$DIR/pbase.$p.failed" | head -n 1)
+		[ -n "$new" ] || new=$(strict_failed "$DIR/pq.$q.$p.out" | comm -23 - "$DIR/pbase.$p.sfailed" | head -n 1)
+		if [ -n "$new" ]; then
+			on="$on $p"
+		elif [ -z "$(comm -12 "$DIR/caught.$q.sorted" "$DIR/pbase.$p.passed")" ]; then
+			masked=$((masked + 1))
+		fi
+	done
+	if [ -n "$on" ] || [ "$masked" = "$n" ]; then
+		p_caught=$((p_caught + 1))
+		[ -n "$on" ] && what="caught on$on" || what="masked on all $n (the tests that catch it already fail or skip there)"
+		printf '  %-40s %s\n' "$q" "$what" | cut -c1-170
+	else
+		printf '  %-40s NOT CAUGHT on any of %d platforms (%d masked)\n' "$q" "$n" "$masked"
+		status=1
+	fi
+done
+echo "platforms: caught $p_caught of $p_total quirks observable on a hypervisor platform (or masked there)"
+
 # The other way: every test that runs on some profile is failed by a quirk.
 echo "== tests that run on some profile and no quirk fails"
 for p in $(awk '$1 == "profile" { print $2 }' "$DIR/plan"); do
@@ -196,7 +249,7 @@ printf 'mutation: %d profiles, %d runs on %s cores in %.2f s\n' "$nprof" "$runs"
 	"$(awk -v a="$T0" -v b="$T1" 'BEGIN { print b - a }')"
 [ "$KEEP" = 1 ] && echo "mutation: runs kept in $DIR"
 # One line for test runners: every conforming profile and every quirk is a check.
-echo "mutation: $((nprof_ok + caught + nran - nnever + fw_ok)) passed, $((nprof - nprof_ok + total - caught + nnever + fw_total - fw_ok)) failed"
+echo "mutation: $((nprof_ok + caught + nran - nnever + fw_ok + p_caught)) passed, $((nprof - nprof_ok + total - caught + nnever + fw_total - fw_ok + p_total - p_caught)) failed"
 echo "caught $caught of $total quirks"
 echo "firmware state: $fw_ok of $fw_total runs reported it and failed nothing"
 echo "failed $((nran - nnever)) of $nran tests that run (each by at least one quirk)"

@@ -76,7 +76,7 @@ usage: scripts/run-qemu.sh [options]
   --display         show the screen (GTK/SDL) instead of -display none
   -h, --help        this text
 
-Exit status: 0 pass, 1 fail, 2 error (kernel verdict ERROR, or the run
+Exit status: 0 pass, 1 fail, 2 error (kernel verdict ERROR or INCOMPLETE, or the run
 could not start: no QEMU/OVMF/KVM, unwritable log), 3 timeout or no
 verdict, 143 (130) stopped by SIGTERM (SIGINT), QEMU stopped with it.
 
@@ -296,7 +296,8 @@ trap 'echo "run-qemu.sh: command failed at line $LINENO: $BASH_COMMAND" >&2; exi
 tr -d '\r' <"$raw" | awk '/KTAP version 1/ { on = 1 } on || /Bail out!/' >"$log"
 
 # The kernel's own verdict line decides; the exit device's status (33 pass,
-# 35 fail, 37 error) must agree with it when there is one.
+# 35 fail, 37 error; INCOMPLETE exits as error) must agree with it when there
+# is one.
 said=$(sed -n 's/^# verdict: \([A-Z]*\).*/\1/p' "$log" | tail -n 1)
 case $status in
 33) device=PASS ;;
@@ -308,6 +309,7 @@ case $said in
 PASS) verdict=PASS; rc=0 ;;
 FAIL) verdict=FAIL; rc=1 ;;
 ERROR) verdict=ERROR; rc=2 ;;
+INCOMPLETE) verdict=INCOMPLETE; rc=2 ;; # an enumerated CPU ran no test: not a pass
 *) rc=3 ;;
 esac
 if [ -s "$work/kvm-error" ]; then
@@ -318,7 +320,7 @@ elif [ "$rc" = 3 ]; then
 	124 | 137) verdict="TIMEOUT after ${timeout_s}s" ;;
 	*) verdict="NO VERDICT (QEMU exit status $status)" ;;
 	esac
-elif [ -n "$device" ] && [ "$device" != "$said" ]; then
+elif [ -n "$device" ] && [ "$device" != "$said" ] && ! { [ "$said" = INCOMPLETE ] && [ "$device" = ERROR ]; }; then
 	verdict="$verdict (but the exit device said $device)"
 fi
 [ -s "$work/kvm-error" ] && cat "$work/qemu.err" >>"$raw"

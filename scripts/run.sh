@@ -3,13 +3,20 @@
 # `make run`: boot the suite in QEMU, stream the report, then compare it with
 # the platform's expectations. Exit 0 only when they match.
 #   scripts/run.sh [--kvm [--kvm-cpu OPTS]] [--direct] [--machine pc|q35|microvm]
-#                  [--cpu MODEL] [--smp N] [--config FILE] [--expect FILE]
+#                  [--cpu MODEL] [--smp N] [--config FILE] [--expect FILE] [--list-skips]
+# --list-skips lists each skip the expectations do not name (default: their
+# number, in one line).
 # --direct boots build/pmutest.elf without firmware (PVH; machine pc unless
 # --machine says otherwise); the expectations are the UEFI run's.
 # The expectations file defaults to tests/expectations/qemu-tcg.txt, or
 # qemu-tcg-<model, lower case>.txt for a TCG CPU model other than the default;
 # with --kvm to qemu-kvm-<host vendor: intel|amd>.txt, -pmu-off appended for
-# --kvm-cpu pmu=off or a host whose KVM has no vPMU (kvm.enable_pmu=N). A KVM
+# --kvm-cpu pmu=off or a host whose KVM has no vPMU (kvm.enable_pmu=N),
+# -mediated for a host whose kvm_intel / kvm_amd has enable_mediated_pmu=Y
+# (scripts/kvm-host.sh vpmu). The guest is told which (option vpmu =
+# off|emulated|mediated, added to the options file, and host_kernel = uname -r
+# when the kernel knows that option), and a host kernel outside the range the
+# expectations file names (its "# host-kernel:" line) is warned about. A KVM
 # run first checks the host (scripts/kvm-host.sh probe: can /dev/kvm run a
 # guest, with which -cpu options, does OVMF start under it) and boots the
 # direct-boot kernel when OVMF cannot run, saying why; it warns about host
@@ -28,11 +35,13 @@ machine=
 cpu=
 kvm_cpu=
 expect=
+config=
+list_skips=()
 args=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help)
-		sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0 ;;
 	--kvm) accel=kvm; args+=(--kvm) ;;
 	--direct) direct=1 ;;
@@ -45,7 +54,7 @@ while [[ $# -gt 0 ]]; do
 	--config)
 		[[ $# -ge 2 ]] || { echo "run: --config needs a file" >&2; exit 2; }
 		[[ -r $2 ]] || { echo "run: cannot read config file '$2'" >&2; exit 2; }
-		args+=(--config "$2"); shift ;;
+		config=$2; shift ;;
 	--smp)
 		[[ $# -ge 2 && -n $2 ]] || { echo "run: --smp needs a CPU count" >&2; exit 2; }
 		args+=(--smp "$2"); shift ;;
@@ -56,7 +65,8 @@ while [[ $# -gt 0 ]]; do
 		[[ $# -ge 2 ]] || { echo "run: --expect needs a file" >&2; exit 2; }
 		[[ -r $2 ]] || { echo "run: cannot read expectations file '$2'" >&2; exit 2; }
 		expect=$2; shift ;;
-	*) echo "run: unknown argument '$1' (use --kvm, --kvm-cpu OPTS, --direct, --machine M, --cpu MODEL, --smp N, --config FILE, --expect FILE)" >&2; exit 2 ;;
+	--list-skips) list_skips=(--list-skips) ;;
+	*) echo "run: unknown argument '$1' (use --kvm, --kvm-cpu OPTS, --direct, --machine M, --cpu MODEL, --smp N, --config FILE, --expect FILE, --list-skips)" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -68,7 +78,13 @@ platform=qemu-$accel
 	{ echo "run: --machine microvm has no firmware: add --direct (make run BOOT=direct MACHINE=microvm)" >&2; exit 2; }
 if [[ $accel == kvm ]]; then
 	platform=qemu-kvm-$(scripts/kvm-host.sh vendor)
-	[[ ,$kvm_cpu, == *,pmu=off,* || $(scripts/kvm-host.sh facts) == *enable_pmu=N* ]] && platform=$platform-pmu-off
+	vpmu=$(scripts/kvm-host.sh vpmu)
+	[[ ,$kvm_cpu, == *,pmu=off,* ]] && vpmu=off
+	case $vpmu in
+	off) platform=$platform-pmu-off ;;
+	mediated) platform=$platform-mediated ;;
+	unknown) echo "run: KVM's enable_pmu is unreadable: assuming its emulated vPMU; the guest is not told" >&2 ;;
+	esac
 	probe=$(scripts/kvm-host.sh probe "${kvm_cpu:-pmu=on}" $([[ $direct == 1 ]] || echo --ovmf))
 	if [[ $probe != *"kvm: yes"* ]]; then
 		echo "run: this host's KVM cannot run a guest: ${probe#kvm: }" >&2
@@ -93,11 +109,26 @@ if [[ -z $expect ]]; then
 	[[ -r $expect ]] || { echo "run: no expectations file $expect for this platform: give one with --expect (start one from any log with 'python3 scripts/ktap-report.py baseline LOG')" >&2; exit 2; }
 fi
 mkdir -p build/runs || { echo "run: cannot create build/runs" >&2; exit 2; }
-# Keep the newest 40 runs (a log and its .raw each; a stopped run has only
-# its .raw).
-ls -1t build/runs/ 2>/dev/null | tail -n +81 | while read -r old; do rm -f "build/runs/$old"; done
+# Keep the newest 40 runs (a log, its .raw and a KVM run's .cfg each; a
+# stopped run has only its .raw).
+ls -1t build/runs/ 2>/dev/null | tail -n +121 | while read -r old; do rm -f "build/runs/$old"; done
 log=build/runs/$platform-$(date -u +%Y%m%dT%H%M%S)-$$.log
 ln -sfn "runs/${log##*/}" "build/$platform.log" 2>/dev/null
+if [[ $accel == kvm ]]; then
+	# One options file: make test's KVM settings (tests/configs/kvm-host.cfg:
+	# the longer watchdog a slow KVM host needs), what the guest is told (its
+	# vPMU; the host kernel when the kernel knows that option), then the
+	# user's options, which win where they repeat a key.
+	kvm_cfg=$log.cfg
+	{ cat tests/configs/kvm-host.cfg; scripts/kvm-host.sh options \
+		"$([[ $direct == 1 ]] && echo build/pmutest.elf || echo build/BOOTX64.EFI)" "$kvm_cpu"
+	  [[ -n $config ]] && cat "$config"; } >"$kvm_cfg"
+	config=$kvm_cfg
+	[[ $(scripts/expect-range.py match "$expect" "$(uname -r)") == out ]] &&
+		echo "run: WARNING: this host's kernel $(uname -r) is outside the range $expect describes" \
+			"($(sed -n 's/^# host-kernel: //p' "$expect")): expect mismatches" >&2
+fi
+[[ -n $config ]] && args+=(--config "$config")
 # run-qemu.sh in the background, so that a SIGTERM (CI cancelling the job)
 # or ^C is passed on to it at once: it stops QEMU and exits.
 # A KVM host may be slow (nested, or every VM exit emulated): 15 minutes.
@@ -125,4 +156,4 @@ if [[ ! -s $log ]]; then
 fi
 python3 scripts/ktap-report.py validate "$log" || exit 2
 echo "== compared with $expect"
-python3 scripts/ktap-report.py compare "$log" "$expect"
+python3 scripts/ktap-report.py compare "${list_skips[@]}" "$log" "$expect"

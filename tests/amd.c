@@ -148,12 +148,14 @@ TEST(amd, core_cycles_every_counter, REQ_AMD)
 		uint64_t c1 = count_event(i, AMD_EVT_CYCLES, PMU_ITERS);
 		uint64_t c2 = count_event(i, AMD_EVT_CYCLES, 2 * PMU_ITERS);
 
+		t_subject_event(t, AMD_EVT_CYCLES, i);
 		expect_range(t, c1, PMU_ITERS * WORKLOAD_INSNS_PER_ITER / AMD_MAX_IPC,
 			     PMU_ITERS * AMD_CYCLES_PER_ITER_MAX + AMD_CYCLES_OVERHEAD,
 			     RULE_AMD_CYCLES,
 			     "PerfCtr%u cycles not in halt (76H) over N iterations", i);
 		/* N more iterations retire 10N more instructions: >= 10N / 16
 		 * more cycles, whatever the frequency did meanwhile. */
+		t_subject_event(t, AMD_EVT_CYCLES, i);
 		expect_range(
 		    t, c2 > c1 ? c2 - c1 : 0, PMU_ITERS * WORKLOAD_INSNS_PER_ITER / AMD_MAX_IPC,
 		    PMU_ITERS * AMD_CYCLES_PER_ITER_MAX + AMD_CYCLES_OVERHEAD, RULE_AMD_CYCLES,
@@ -274,6 +276,7 @@ TEST(amd, pmi_leaves_lvt_unmasked, REQ_AMD | REQ_APIC)
 	arch_irq_disable();
 	wrmsr(sel_msr(0), 0);
 	expect_eq(t, g_pmi.count, 1, RULE_PMI_DELIVER, "PMIs for the PerfCtr0 overflow");
+	t_subject(t, SUBJECT_APIC, SUBJECT_APIC_LVT_PMI, 0);
 	if (g_pmi.count)
 		expect_eq(t, g_pmi.lvt & APIC_LVT_MASKED, 0, RULE_AMD_PMI_LVT_UNMASKED,
 			  "LVT PMI mask bit read in the handler");
@@ -530,6 +533,7 @@ TEST(amd, all_counters_different_events, REQ_AMD)
 		uint64_t per = mix[i % ARRAY_SIZE(mix)].per_iter;
 		const char *name = mix[i % ARRAY_SIZE(mix)].name;
 
+		t_subject_event(t, mix[i % ARRAY_SIZE(mix)].ev, i);
 		if (!per) {
 			expect_range(t, c1[i], PMU_ITERS * WORKLOAD_INSNS_PER_ITER / AMD_MAX_IPC,
 				     AMD_CYCLES_HI(PMU_ITERS), RULE_AMD_ALL_COUNTERS,
@@ -540,6 +544,7 @@ TEST(amd, all_counters_different_events, REQ_AMD)
 		expect_range(t, c1[i], PMU_ITERS * per, PMU_ITERS * per + PMU_OVERHEAD_EVENTS,
 			     RULE_AMD_ALL_COUNTERS,
 			     "PerfCtr%u (%s) with all counters enabled, N iterations", i, name);
+		t_subject_event(t, mix[i % ARRAY_SIZE(mix)].ev, i);
 		expect_eq(t, c2[i] - c1[i], PMU_ITERS * per, RULE_AMD_ALL_COUNTERS,
 			  "PerfCtr%u (%s) with all counters enabled: count(2N) - count(N)", i,
 			  name);
@@ -588,12 +593,17 @@ TEST(amd, event_select_high_and_hg_only, REQ_AMD)
 	for (unsigned i = 0; i < n_ctrs(); i++) {
 		uint64_t sel = AMD_SEL(0) | high, c1, c2;
 
+		t_subject_msr(t, sel_msr(i));
 		if (expect_no_fault(t, wrmsr_safe(sel_msr(i), sel), RULE_AMD_SEL_HIGH,
 				    "WRMSR PerfEvtSel%u <- %#llx (EventSelect[11:8] = FH, "
 				    "HG_ONLY = 11B)",
-				    i, (unsigned long long)sel))
-			expect_eq(t, rdmsr(sel_msr(i)), sel, RULE_AMD_SEL_HIGH,
-				  "PerfEvtSel%u read back", i);
+				    i, (unsigned long long)sel)) {
+			uint64_t back = rdmsr(sel_msr(i));
+			/* The outcome: the bits the write dropped (or added). */
+			t_subject_msr(t, sel_msr(i));
+			t_outcome_bits(t, back ^ sel);
+			expect_eq(t, back, sel, RULE_AMD_SEL_HIGH, "PerfEvtSel%u read back", i);
+		}
 		wrmsr(sel_msr(i), 0);
 		/* HG_ONLY = 11B counts like 00B: retired instructions, exact. */
 		c1 = run_counter(i, AMD_SEL(AMD_SEL_HG_ONLY), 0, PMU_ITERS, false);
@@ -604,4 +614,60 @@ TEST(amd, event_select_high_and_hg_only, REQ_AMD)
 			  i);
 		wrmsr(sel_msr(i), 0);
 	}
+}
+
+/* EFER.SVME (APM Vol. 2 15.4: EFER bit 12) and the SVM feature
+ * (CPUID.80000001H:ECX[2]); with VM_CR.SVMDIS set, setting SVME raises #GP. */
+#define EFER_SVME	 BIT_ULL(12)
+#define CPUID_E1_ECX_SVM BIT_ULL(2)
+
+/*
+ * HostOnly / GuestOnly (PerfEvtSel bits 41:40) in the four combinations,
+ * with EFER.SVME clear and then set, as KVM's selftest svm_pmu_host_guest_test
+ * steps 1, 2 and 5 do (its steps 3-4 need a nested guest: not here). pmutest
+ * runs as the host (or as L1 of a hypervisor offering SVM): with SVME set it
+ * is in host mode, so GuestOnly alone must count nothing. Bare metal and a
+ * guest with SVM run the same code.
+ */
+TEST(amd, hg_only_with_efer_svme, REQ_AMD)
+{
+	struct cpuid_regs r;
+	const uint64_t exact = PMU_ITERS * WORKLOAD_INSNS_PER_ITER;
+
+	arch_cpuid(0x80000001, 0, &r);
+	if (!(r.ecx & CPUID_E1_ECX_SVM))
+		t_skip_return(t, "CPUID.80000001H:ECX.SVM[2] = 0: EFER.SVME cannot be set");
+	uint64_t efer = rdmsr(MSR_IA32_EFER);
+	uint64_t base = run_counter(0, AMD_SEL(0), 0, 2 * PMU_ITERS, false) -
+			run_counter(0, AMD_SEL(0), 0, PMU_ITERS, false);
+	if (base != exact)
+		t_skip_return(t,
+			      "PerfCtr0 counting C0H with HG_ONLY = 00B gave %llu, not %llu: no "
+			      "exact count to compare HostOnly / GuestOnly with "
+			      "(amd.retired_instructions_every_counter checks that)",
+			      (unsigned long long)base, (unsigned long long)exact);
+	for (unsigned svme = 0; svme <= 1; svme++) {
+		uint64_t want = svme ? efer | EFER_SVME : efer & ~EFER_SVME;
+		if (wrmsr_safe(MSR_IA32_EFER, want)) {
+			wrmsr(MSR_IA32_EFER, efer);
+			t_skip_return(t,
+				      "WRMSR IA32_EFER.SVME <- %u raised #GP (SVM disabled: "
+				      "VM_CR.SVMDIS)",
+				      svme);
+		}
+		for (unsigned hg = 0; hg < 4; hg++) {
+			unsigned i = hg % n_ctrs();
+			uint64_t sel = AMD_SEL((uint64_t)hg << 40);
+			uint64_t c1 = run_counter(i, sel, 0, PMU_ITERS, false);
+			uint64_t c2 = run_counter(i, sel, 0, 2 * PMU_ITERS, false);
+			bool counts = !(svme && hg == 1); /* GuestOnly alone, in host mode */
+			expect_eq(t, c2 - c1, counts ? exact : 0,
+				  svme ? RULE_AMD_HG_SVME_HOST : RULE_AMD_HG_NO_SVME,
+				  "PerfCtr%u counting C0H with HostOnly = %u, GuestOnly = %u, "
+				  "EFER.SVME = %u: count(2N) - count(N)",
+				  i, hg >> 1, hg & 1, svme);
+			wrmsr(sel_msr(i), 0);
+		}
+	}
+	wrmsr(MSR_IA32_EFER, efer);
 }

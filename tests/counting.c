@@ -10,6 +10,7 @@
  * test beside GLOBAL_CTRL gating in global.c, the running-counter rewrite
  * beside the widths in width.c.
  */
+#include "cmask_partition.h" /* counts_close */
 #include "ktap.h"
 #include "pmu.h"
 #include "rules.h"
@@ -371,4 +372,38 @@ TEST(counting, all_counters_different_events, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER)
 		counter_program(c, 0, 0);
 	for_each_fixed_counter(c)
 		counter_program(c, 0, 0);
+}
+
+/* ---- Fixed counters 4-6 (issue 28) --------------------------------------
+ * Each counts the encoding of an architectural topdown event (9-11): run it
+ * and a GP counter programmed with that event over the same window. */
+TEST(counting, fixed_4_6_match_gp_event, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER)
+{
+	int g = pmu_gp_nth(0);
+	unsigned tested = 0;
+
+	for (unsigned m = 4; m <= 6; m++) {
+		enum arch_event ev = ARCH_EVENT_TOPDOWN_BAD_SPEC + (m - 4);
+		struct counter f = FIXED_COUNTER(m);
+		uint64_t vf, vg;
+
+		if (!pmu_fixed_present(m) || !pmu_event_available(ev))
+			continue;
+		tested++;
+		pmu_fixed_program(m, FIXED_CTRL_OS, 0);
+		pmu_gp_program((unsigned)g, pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_EN), 0);
+		pmu_run_gated(pmu_gate_global(counter_global_bit(f) | GLOBAL_PMC_BIT(g)),
+			      PMU_ITERS);
+		vf = pmu_fixed_read(m);
+		vg = pmu_gp_read((unsigned)g);
+		pmu_fixed_program(m, 0, 0);
+		pmu_gp_program((unsigned)g, 0, 0);
+		expect_true(t, counts_close(vf, vg), "the same count (+-1/64 + 64)", "differs",
+			    RULE_FIXED_4_6_EVENTS, "IA32_FIXED_CTR%u %llu vs IA32_PMC%d on %s %llu",
+			    m, (unsigned long long)vf, g, caps_arch_events[ev].name,
+			    (unsigned long long)vg);
+	}
+	if (!tested)
+		t_skip(t, "no fixed counter 4-6 whose architectural event (9-11) CPUID.0AH:EBX "
+			  "makes available");
 }

@@ -155,3 +155,39 @@ TEST(counting, edge_inv_cmask,
 		v[k] = pmu_gp_read(c[k]);
 	expect_cmask_partition(t, v, PMU_ITERS * WORKLOAD_INSNS_PER_ITER / PMU_MAX_IPC, &words);
 }
+
+/* ---- EQ (issue 28): CPUID.(23H,0):EBX[1] -------------------------------
+ * Three counters over the same window count the instructions-retired event
+ * with CMASK = 1, CMASK = 2 and CMASK = 1 with EQ: if EQ makes the CMASK
+ * comparison "equal" (RULE_EVTSEL_EQ, inferred), the third is the first
+ * minus the second. */
+TEST(counting, eq_counts_cmask_equal, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT)
+{
+	uint64_t ins = pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_OS | PERFEVTSEL_EN);
+	const uint64_t sel[3] = {ins | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 1),
+				 ins | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 2),
+				 ins | FIELD_PREP_ULL(PERFEVTSEL_CMASK, 1) | PERFEVTSEL_EQ};
+	uint64_t v[3], all = 0;
+	int c[3];
+
+	if (!(caps()->l23.present && caps()->l23.eq))
+		t_skip_return(t, "CPUID.(23H,0):EBX[1] = 0: no EQ bit");
+	for (unsigned k = 0; k < 3; k++) {
+		c[k] = pmu_gp_nth(k);
+		if (c[k] < 0)
+			t_skip_return(t, "EQ against CMASK needs 3 GP counters");
+		all |= GLOBAL_PMC_BIT(c[k]);
+		pmu_gp_program(c[k], sel[k], 0);
+	}
+	pmu_run_gated(pmu_gate_global(all), PMU_ITERS);
+	for (unsigned k = 0; k < 3; k++) {
+		v[k] = pmu_gp_read(c[k]);
+		pmu_gp_program(c[k], 0, 0);
+	}
+	t_diag(t, "cycles retiring >= 1: %llu, >= 2: %llu, EQ = 1: %llu", (unsigned long long)v[0],
+	       (unsigned long long)v[1], (unsigned long long)v[2]);
+	expect_true(t, v[0] >= v[1] && counts_close(v[0] - v[1], v[2]),
+		    "CMASK=1 - CMASK=2 == EQ CMASK=1 (+-1/64 + 64)", "differs", RULE_EVTSEL_EQ,
+		    "EQ CMASK=1 count %llu vs CMASK=1 %llu - CMASK=2 %llu",
+		    (unsigned long long)v[2], (unsigned long long)v[0], (unsigned long long)v[1]);
+}

@@ -61,6 +61,7 @@ static bool run(struct t *t, bool freeze, struct freeze_run *r)
 				  PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_INT | PERFEVTSEL_EN),
 		       0);
 	pmu_gp_preload(r->ovf, FRZ_K);
+	t_subject_msr(t, MSR_IA32_DEBUGCTL);
 	if (!expect_no_fault(
 		t,
 		wrmsr_safe(MSR_IA32_DEBUGCTL, freeze ? debugctl | DEBUGCTL_FREEZE_PERFMON_ON_PMI

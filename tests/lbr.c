@@ -328,6 +328,7 @@ TEST(lbr, freeze_on_pmi, REQ_INTEL | REQ_LBR_FMT | REQ_ARCH_PMU_V2 | REQ_LBR_PMI
 	if (!layout(t, &l) || !pmi_run(t, true, &r))
 		return;
 	if (caps()->pm.version < 4) {
+		t_subject_msr(t, MSR_IA32_DEBUGCTL);
 		expect_eq(t, r.debugctl & DEBUGCTL_LBR, 0, RULE_LBR_FREEZE_LEGACY,
 			  "IA32_DEBUGCTL.LBR after the PMI, FREEZE_LBRS_ON_PMI = 1");
 		return;

@@ -142,3 +142,46 @@ TEST(metrics, level1_events_partition_slots,
 		     "backend + bad spec + frontend + retiring vs TOPDOWN.SLOTS %llu",
 		     (unsigned long long)slots);
 }
+
+/* ---- RDPMC metrics clear mode (issue 28): IA32_PERF_CAPABILITIES[19] ----
+ * RDPMC type 2000H with IA32_FIXED_CTR_CTRL.METRICS_CLEAR_EN[14] returns the
+ * metrics and then clears them and IA32_FIXED_CTR3; without the bit it only
+ * reads. Bit 14 is in fixed counter 3's field (its AnyThread position), so
+ * it is set after the field is programmed, with the counters stopped. */
+static void metrics_rdpmc(struct t *t, bool clear_en)
+{
+	uint64_t insns, slots, rax, rdx;
+	uint64_t ctrl = rdmsr(MSR_IA32_FIXED_CTR_CTRL);
+	const char *rule = clear_en ? RULE_METRICS_RDPMC_CLEAR : RULE_METRICS_RDPMC_CLEAR_OFF;
+
+	run_slots(&insns, &slots);
+	uint64_t m = rdmsr(MSR_IA32_PERF_METRICS);
+	if (clear_en &&
+	    !expect_no_fault(t,
+			     wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, rdmsr(MSR_IA32_FIXED_CTR_CTRL) |
+								     FIXED_CTRL_METRICS_CLEAR),
+			     RULE_METRICS_RDPMC_CLEAR, "setting METRICS_CLEAR_EN (bit 14)"))
+		return;
+	if (!expect_no_fault(t, rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_METRICS, 0), &rax, &rdx), rule,
+			     "RDPMC ECX=0x20000000, METRICS_CLEAR_EN = %d", clear_en))
+		return;
+	expect_eq(t, rdpmc_edx_eax(rax, rdx), m, rule,
+		  "RDPMC type 2000H vs IA32_PERF_METRICS before it, METRICS_CLEAR_EN = %d",
+		  clear_en);
+	expect_eq(t, rdmsr(MSR_IA32_PERF_METRICS), clear_en ? 0 : m, rule,
+		  "IA32_PERF_METRICS after the RDPMC, METRICS_CLEAR_EN = %d", clear_en);
+	expect_eq(t, pmu_fixed_read(FIXED_TOPDOWN_SLOTS), clear_en ? 0 : slots, rule,
+		  "IA32_FIXED_CTR3 (slots %llu) after the RDPMC, METRICS_CLEAR_EN = %d",
+		  (unsigned long long)slots, clear_en);
+	wrmsr(MSR_IA32_FIXED_CTR_CTRL, ctrl);
+}
+
+TEST(metrics, rdpmc_clear_mode, REQ_PERF_METRICS | REQ_ARCH_PMU_V2 | REQ_FIXED0 | REQ_FIXED_SLOTS)
+{
+	if (!caps()->perf_cap.rdpmc_metrics_clear)
+		t_skip_return(t, "IA32_PERF_CAPABILITIES[19] RDPMC_METRICS_CLEAR = 0");
+	metrics_rdpmc(t, false);
+	metrics_rdpmc(t, true);
+	pmu_fixed_program(FIXED_TOPDOWN_SLOTS, 0, 0);
+	pmu_fixed_program(FIXED_INSTRUCTIONS, 0, 0);
+}

@@ -135,6 +135,7 @@ TEST(netburst, overflow_sets_cccr_ovf, REQ_NETBURST)
 	wrmsr(MSR_P4_COUNTER(c), start);
 	wrmsr(MSR_P4_CCCR(c), cccr(P4_CCCR_ENABLE));
 	arch_workload(PMU_ITERS);
+	t_subject_msr(t, MSR_P4_CCCR(c));
 	expect_eq(t, rdmsr(MSR_P4_CCCR(c)) & P4_CCCR_OVF, P4_CCCR_OVF, RULE_P4_OVF,
 		  "CCCR OVF after IQ_COUNTER0 wrapped");
 	after = rdmsr(MSR_P4_COUNTER(c));
@@ -173,6 +174,7 @@ TEST(netburst, cccr_force_ovf, REQ_NETBURST)
 	 * come from FORCE_OVF. Not gated by a CCCR write (it would clear OVF). */
 	program(c, MSR_CRU_ESCR0, escr(true, true), 0, cccr(P4_CCCR_FORCE_OVF | P4_CCCR_ENABLE));
 	arch_workload(PMU_ITERS);
+	t_subject_msr(t, MSR_P4_CCCR(c));
 	expect_eq(t, rdmsr(MSR_P4_CCCR(c)) & P4_CCCR_OVF, P4_CCCR_OVF, RULE_P4_FORCE_OVF,
 		  "CCCR OVF after counting from 0 with FORCE_OVF");
 	v = rdmsr(MSR_P4_COUNTER(c));

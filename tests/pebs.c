@@ -19,8 +19,28 @@
 struct ds_area {
 	uint64_t bts_base, bts_index, bts_abs_max, bts_threshold;
 	uint64_t pebs_base, pebs_index, pebs_abs_max, pebs_threshold;
-	uint64_t pebs_reset[8 + 8]; /* GP counter n at n, fixed i at 8 + i */
+	/* GP counter n at n; fixed i at 8 + i up to PEBS format 4, at 32 + i
+	 * from format 5 (32 GP + 16 fixed fields: Linux 2145e77fecfb). */
+	uint64_t pebs_reset[32 + 16];
 };
+
+#define PEBS_BUF_BYTES 8192
+static struct ds_area ds __attribute__((aligned(64)));
+static uint8_t pebs_buf[PEBS_BUF_BYTES] __attribute__((aligned(4096)));
+
+/* The reset field of a counter in the DS area, by PEBS format. */
+static uint64_t *reset_field(bool fixed, unsigned idx)
+{
+	if (!fixed)
+		return &ds.pebs_reset[idx];
+	return &ds.pebs_reset[(caps()->perf_cap.pebs_format >= 5 ? 32 : 8) + idx];
+}
+
+/* The reset value the fixed-counter run loads: far above what the run
+ * counts, so the counter's value afterwards says which field the CPU read
+ * (every other field is 0). Below 2^40: every fixed width the suite
+ * accepts holds it. */
+#define PEBS_FIXED_RESET (1ULL << 36)
 
 /* Group sizes of an adaptive record (20.9). */
 #define BASIC_BYTES   0x20
@@ -28,10 +48,6 @@ struct ds_area {
 #define GPR_BYTES     0x90
 #define XMM_BYTES     0x100
 #define LBR_BYTES     0x18
-
-#define PEBS_BUF_BYTES 8192
-static struct ds_area ds __attribute__((aligned(64)));
-static uint8_t pebs_buf[PEBS_BUF_BYTES] __attribute__((aligned(4096)));
 
 /* Instructions until the PEBS counter overflows: well inside the loop. */
 #define PEBS_K 1000
@@ -78,6 +94,8 @@ struct pebs_run {
 	uint64_t cfg;	 /* MSR_PEBS_DATA_CFG */
 	unsigned thresh; /* interrupt threshold, bytes after the base */
 	uint64_t k;	 /* events to the overflow; 0: from 0, no overflow */
+	uint64_t reset;	 /* the counter's DS reset field (others 0) */
+	uint64_t after;	 /* out: the counter after the run */
 	unsigned pmis;	 /* out */
 	uint64_t status; /* out: IA32_PERF_GLOBAL_STATUS after the run */
 	uint64_t bit;	 /* out: the counter's PEBS_ENABLE / status bit */
@@ -88,6 +106,7 @@ static bool pebs_run(struct t *t, struct pebs_run *r)
 {
 	r->bit = r->fixed ? GLOBAL_FIXED_BIT(r->idx) : GLOBAL_PMC_BIT(r->idx);
 	ds_setup(r->thresh);
+	*reset_field(r->fixed, r->idx) = r->reset;
 	wrmsr(MSR_PEBS_DATA_CFG, r->cfg);
 	if (r->fixed) {
 		uint64_t ctl = rdmsr(MSR_IA32_FIXED_CTR_CTRL) & ~(0xFULL << (4 * r->idx)) &
@@ -115,6 +134,7 @@ static bool pebs_run(struct t *t, struct pebs_run *r)
 	r->pmis = g_pmi.count;
 	pmu_pmi_uninstall();
 	wrmsr(MSR_IA32_PEBS_ENABLE, 0);
+	r->after = rdmsr(r->fixed ? MSR_IA32_FIXED_CTR(r->idx) : MSR_IA32_PMC(r->idx));
 	r->status = rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
 	wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, r->status);
 	wrmsr(MSR_IA32_DS_AREA, 0);
@@ -134,10 +154,16 @@ static void expect_basic(struct t *t, const struct pebs_run *r, unsigned bytes, 
 {
 	const uint64_t *rec = (const uint64_t *)pebs_buf;
 	uint64_t lo, hi, cfg = r->adaptive ? r->cfg : 0;
+	/* Timed PEBS: the format field shrinks to [31:0], [47:32] is the
+	 * retire latency (any value). */
+	bool timed = caps()->perf_cap.pebs_timing_info;
+	uint64_t fmt = timed ? GENMASK_ULL(31, 0) : GENMASK_ULL(47, 0);
 
 	arch_workload_gated_range(&lo, &hi);
-	expect_eq(t, rec[0] & GENMASK_ULL(47, 0), cfg & GENMASK_ULL(47, 0), RULE_PEBS_BASIC,
-		  "%s: record format [47:0] (the groups)", what);
+	expect_eq(t, rec[0] & fmt, cfg & fmt, timed ? RULE_PEBS_TIMED : RULE_PEBS_BASIC,
+		  timed ? "%s: record format [31:0] (the groups; timed PEBS)"
+			: "%s: record format [47:0] (the groups)",
+		  what);
 	expect_eq(t, rec[0] >> 48, bytes, r->adaptive ? RULE_PEBS_ADAPTIVE : RULE_PEBS_ADAPTIVE_OFF,
 		  "%s: record size [63:48]", what);
 	expect_eq(t, rec[2], r->bit, RULE_PEBS_BASIC, "%s: applicable counters", what);
@@ -337,8 +363,19 @@ TEST(pebs, fixed_counter_record, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC | REQ_
 			     .k = PEBS_K};
 
 	r.thresh = record_bytes(r.cfg);
+	r.reset = PEBS_FIXED_RESET;
 	if (!pebs_available(t) || !pebs_run(t, &r))
 		return;
 	if (expect_one_record(t, r.thresh, "IA32_FIXED_CTR0"))
 		expect_basic(t, &r, r.thresh, "IA32_FIXED_CTR0");
+	/* Reloaded from its own reset field (fixed 0 at 8 or 32 by format),
+	 * then counting on: at least the reset value, and not far above. */
+	uint64_t v = r.after;
+	expect_true(t, v >= PEBS_FIXED_RESET && v < 2 * PEBS_FIXED_RESET,
+		    "the reset value of its DS field, plus what it counted since", "another value",
+		    RULE_PEBS_RESET_LAYOUT,
+		    "IA32_FIXED_CTR0 after its record: %#llx (reset field %u of PEBS format %u "
+		    "holds %#llx)",
+		    (unsigned long long)v, (caps()->perf_cap.pebs_format >= 5 ? 32u : 8u),
+		    caps()->perf_cap.pebs_format, (unsigned long long)PEBS_FIXED_RESET);
 }

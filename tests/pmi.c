@@ -97,6 +97,7 @@ static void check_one_pmi(struct t *t, const char *name, uint64_t bit, const cha
 	if (pmu_has_global())
 		expect_eq(t, g_pmi.status & bit, bit, RULE_PMI_STATUS_IN_HANDLER,
 			  "GLOBAL_STATUS read in the PMI handler (%s)", name);
+	t_subject(t, SUBJECT_APIC, SUBJECT_APIC_LVT_PMI, 0);
 	expect_eq(t, g_pmi.lvt & APIC_LVT_MASKED, APIC_LVT_MASKED, RULE_PMI_LVT_MASK_SET,
 		  "LVT PMI mask bit read in the handler (%s)", name);
 }
@@ -131,6 +132,7 @@ TEST(pmi, gp_overflow_delivers_one_pmi, REQ_ARCH_PMU | REQ_APIC | REQ_EXACT_EVEN
 		pmu_run_gated_irq(g, PMU_ITERS);
 		ksnprintf(name, sizeof(name), COUNTER_FMT, COUNTER_ARG(c));
 		check_one_pmi(t, name, GLOBAL_PMC_BIT(i), RULE_PMI_DELIVER);
+		t_subject(t, SUBJECT_APIC, SUBJECT_APIC_LVT_PMI, 0);
 		expect_eq(t, arch_apic_read_lvt_pmi() & APIC_LVT_MASKED, APIC_LVT_MASKED,
 			  RULE_PMI_LVT_MASK_SET, "LVT PMI mask bit after the PMI (%s)", name);
 		pmu_gp_program(i, 0, 0);
@@ -330,10 +332,12 @@ static void nmi_overflow(struct t *t, struct counter s, enum arch_event ev,
 		if (pmu_has_global())
 			expect_eq(t, g_pmi_nmi.status & bit, bit, RULE_PMI_STATUS_IN_HANDLER,
 				  "GLOBAL_STATUS read in the NMI handler (%s)", name);
+		t_subject(t, SUBJECT_APIC, SUBJECT_APIC_LVT_PMI, 0);
 		expect_eq(t, g_pmi_nmi.lvt & APIC_LVT_MASKED, APIC_LVT_MASKED,
 			  RULE_PMI_LVT_MASK_SET, "LVT PMI mask bit read in the NMI handler (%s)",
 			  name);
 	}
+	t_subject(t, SUBJECT_APIC, SUBJECT_APIC_LVT_PMI, 0);
 	expect_eq(t, arch_apic_read_lvt_pmi() & APIC_LVT_MASKED, APIC_LVT_MASKED,
 		  RULE_PMI_LVT_MASK_SET, "LVT PMI mask bit after the NMI (%s, %s)", name, ic->what);
 	counter_program(s, 0, 0);

@@ -254,3 +254,160 @@ TEST(privilege, rdpmc_cpl3_running_counter, REQ_ARCH_PMU | REQ_GP_COUNTER | REQ_
 	arch_write_cr4(cr4);
 	check_cr4(t, cr4);
 }
+
+/* ---- RDPMC user disable (issue 28): CPUID.(23H,0):EBX[2] ----------------
+ * IA32_PERFEVTSELx bit 37 and IA32_FIXED_CTR_CTRL bit 33 + 4i: RDPMC at
+ * CPL > 0 of that counter returns 0, CPL 0 still reads it, the other counters
+ * and the counting itself are unaffected, CR4.PCE = 0 still faults. */
+
+/* The counters with a user-disable bit: every GP counter, fixed 0-7. */
+static unsigned user_disable_targets(struct counter *c)
+{
+	unsigned n = 0;
+
+	for_each_gp_counter(g)
+		c[n++] = g;
+	for_each_fixed_counter(f)
+		if (f.idx < FIXED_CTRL_HIGH_FIELDS && f.idx < PMU_FIXED_PROGRAMMABLE)
+			c[n++] = f;
+	return n;
+}
+
+static uint64_t user_disable_ecx(struct counter c)
+{
+	return RDPMC_ECX(c.kind == COUNTER_GP ? RDPMC_TYPE_GP : RDPMC_TYPE_FIXED, c.idx);
+}
+
+static uint32_t user_disable_ctr_msr(struct counter c)
+{
+	return c.kind == COUNTER_GP ? MSR_IA32_PMC(c.idx) : MSR_IA32_FIXED_CTR(c.idx);
+}
+
+/* Set or clear c's RDPMC_USR_DISABLE (nothing else programmed); the vector
+ * of the write. */
+static int user_disable_set(struct counter c, bool on)
+{
+	if (c.kind == COUNTER_GP)
+		return wrmsr_safe(MSR_IA32_PERFEVTSEL(c.idx),
+				  on ? PERFEVTSEL_RDPMC_USR_DISABLE : 0);
+	return wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, on ? FIXED_CTRL_RDPMC_USR_DISABLE(c.idx) : 0);
+}
+
+/* The value `c` was given (a stopped counter: it stays). */
+#define USER_DISABLE_VALUE(k) (0x123456ULL + (k))
+
+static void user_disable_one(struct t *t, const struct counter *c, unsigned n, unsigned x)
+{
+	uint64_t ecx = user_disable_ecx(c[x]), rax, rdx;
+
+	for (unsigned k = 0; k < ARRAY_SIZE(cpls); k++) {
+		uint64_t r = read_at(cpls[k], ecx);
+
+		if (expect_eq(t, r & FAULTED, 0, RULE_RDPMC_USR_DIS_ZERO,
+			      "RDPMC " COUNTER_FMT " at CPL %d, user-disabled, CR4.PCE = 1",
+			      COUNTER_ARG(c[x]), cpls[k]))
+			expect_eq(t, r, 0, RULE_RDPMC_USR_DIS_ZERO,
+				  "RDPMC " COUNTER_FMT " at CPL %d, user-disabled (count %#llx)",
+				  COUNTER_ARG(c[x]), cpls[k],
+				  (unsigned long long)USER_DISABLE_VALUE(x));
+	}
+	if (expect_no_fault(t, rdpmc_safe(ecx, &rax, &rdx), RULE_RDPMC_USR_DIS_CPL0,
+			    "RDPMC " COUNTER_FMT " at CPL 0, user-disabled", COUNTER_ARG(c[x])))
+		expect_eq(t, rdpmc_edx_eax(rax, rdx), USER_DISABLE_VALUE(x),
+			  RULE_RDPMC_USR_DIS_CPL0, "RDPMC " COUNTER_FMT " at CPL 0, user-disabled",
+			  COUNTER_ARG(c[x]));
+	for (unsigned y = 0; y < n; y++) {
+		if (y == x)
+			continue;
+		expect_eq(t, read_at(3, user_disable_ecx(c[y])), USER_DISABLE_VALUE(y),
+			  RULE_RDPMC_USR_DIS_OTHERS,
+			  "RDPMC " COUNTER_FMT " at CPL 3 while only " COUNTER_FMT
+			  " is user-disabled",
+			  COUNTER_ARG(c[y]), COUNTER_ARG(c[x]));
+	}
+}
+
+TEST(privilege, rdpmc_user_disable_reads_zero, REQ_RDPMC_USER_DISABLE)
+{
+	struct counter c[2 * PMU_COUNTER_MAX];
+	unsigned n = user_disable_targets(c);
+	const uint64_t cr4 = arch_read_cr4();
+
+	for (unsigned k = 0; k < n; k++)
+		wrmsr(user_disable_ctr_msr(c[k]), USER_DISABLE_VALUE(k));
+	arch_write_cr4(cr4 | CR4_PCE);
+	for (unsigned x = 0; x < n; x++) {
+		if (!expect_no_fault(t, user_disable_set(c[x], true), RULE_RDPMC_USR_DIS_DEFINED,
+				     "setting RDPMC_USR_DISABLE of " COUNTER_FMT,
+				     COUNTER_ARG(c[x])))
+			continue;
+		user_disable_one(t, c, n, x);
+		user_disable_set(c[x], false);
+	}
+	arch_write_cr4(cr4);
+	check_cr4(t, cr4);
+	for (unsigned k = 0; k < n; k++)
+		wrmsr(user_disable_ctr_msr(c[k]), 0);
+}
+
+TEST(privilege, rdpmc_user_disable_counting_unaffected,
+     REQ_RDPMC_USER_DISABLE | REQ_ARCH_PMU_V2 | REQ_EXACT_EVENT)
+{
+	enum arch_event ev;
+	uint64_t per_iter, cnt[2];
+
+	pmu_exact_event(&ev, &per_iter);
+	for_each_gp_counter(g) {
+		for (unsigned k = 0; k < 2; k++)
+			cnt[k] = pmu_count_gp(
+			    g.idx, pmu_evtsel(ev, PERFEVTSEL_OS) | PERFEVTSEL_RDPMC_USR_DISABLE,
+			    PMU_ITERS << k);
+		expect_eq(t, cnt[1] - cnt[0], PMU_ITERS * per_iter, RULE_RDPMC_USR_DIS_COUNTS,
+			  COUNTER_FMT " user-disabled: count(2N) - count(N), N = %llu",
+			  COUNTER_ARG(g), (unsigned long long)PMU_ITERS);
+		wrmsr(MSR_IA32_PERFEVTSEL(g.idx), 0);
+	}
+	for_each_fixed_counter(f) {
+		enum arch_event fev;
+
+		if (f.idx >= FIXED_CTRL_HIGH_FIELDS || !pmu_fixed_event(f.idx, &fev) || fev != ev)
+			continue;
+		for (unsigned k = 0; k < 2; k++) {
+			wrmsr(MSR_IA32_FIXED_CTR(f.idx), 0);
+			wrmsr(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_FIELD(f.idx, FIXED_CTRL_OS) |
+							   FIXED_CTRL_RDPMC_USR_DISABLE(f.idx));
+			pmu_run_gated(pmu_gate_global(counter_global_bit(f)), PMU_ITERS << k);
+			cnt[k] = rdmsr(MSR_IA32_FIXED_CTR(f.idx));
+		}
+		wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
+		expect_eq(t, cnt[1] - cnt[0], PMU_ITERS * per_iter, RULE_RDPMC_USR_DIS_COUNTS,
+			  COUNTER_FMT " user-disabled: count(2N) - count(N), N = %llu",
+			  COUNTER_ARG(f), (unsigned long long)PMU_ITERS);
+	}
+}
+
+TEST(privilege, rdpmc_user_disable_pce_clear_faults, REQ_RDPMC_USER_DISABLE)
+{
+	struct counter c[2 * PMU_COUNTER_MAX];
+	unsigned n = user_disable_targets(c);
+	const uint64_t cr4 = arch_read_cr4();
+
+	arch_write_cr4(cr4 & ~CR4_PCE);
+	for (unsigned x = 0; x < n; x++) {
+		wrmsr(user_disable_ctr_msr(c[x]), USER_DISABLE_VALUE(x));
+		if (user_disable_set(c[x], true))
+			continue; /* rdpmc_user_disable_reads_zero reports it */
+		for (unsigned k = 0; k < ARRAY_SIZE(cpls); k++) {
+			uint64_t r = read_at(cpls[k], user_disable_ecx(c[x]));
+
+			expect_vector(t, (r & FAULTED) ? (int)(r & 0xFF) : 0, X86_VEC_GP,
+				      RULE_RDPMC_USR_DIS_PCE,
+				      "RDPMC " COUNTER_FMT " at CPL %d, user-disabled, CR4.PCE = 0",
+				      COUNTER_ARG(c[x]), cpls[k]);
+		}
+		user_disable_set(c[x], false);
+		wrmsr(user_disable_ctr_msr(c[x]), 0);
+	}
+	arch_write_cr4(cr4);
+	check_cr4(t, cr4);
+}

@@ -85,6 +85,7 @@ TEST(rdpmc, gp_index_bounds, REQ_ARCH_PMU)
 
 		if (idx[k] < n || idx[k] > 0xFFFF)
 			continue;
+		t_subject_rdpmc(t, RDPMC_ECX(RDPMC_TYPE_GP, idx[k]));
 		expect_vector(t, rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_GP, idx[k]), &rax, &rdx),
 			      X86_VEC_GP, RULE_RDPMC_GP_INDEX,
 			      "RDPMC ECX=%#x (GP counters below %u)", idx[k], n);
@@ -104,6 +105,7 @@ TEST(rdpmc, fixed_type_reads_supported, REQ_ARCH_PMU)
 			wrmsr(MSR_IA32_FIXED_CTR(x), want);
 		vec = rdpmc_safe(ecx, &rax, &rdx);
 
+		t_subject_rdpmc(t, ecx);
 		if (!rdpmc_fixed_ok(x)) {
 			expect_vector(t, vec, X86_VEC_GP, RULE_RDPMC_FIXED_INDEX,
 				      "RDPMC ECX=%#llx (fixed %u not enumerated)",
@@ -135,6 +137,7 @@ TEST(rdpmc, fixed_index_high_bits, REQ_ARCH_PMU)
 		uint32_t index = high[k] | (rdpmc_fixed_ok(0) ? 0 : 1);
 		uint64_t rax, rdx;
 
+		t_subject_rdpmc(t, RDPMC_ECX(RDPMC_TYPE_FIXED, index));
 		expect_vector(t, rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_FIXED, index), &rax, &rdx),
 			      X86_VEC_GP, RULE_RDPMC_FIXED_INDEX, "RDPMC ECX=%#llx",
 			      (unsigned long long)RDPMC_ECX(RDPMC_TYPE_FIXED, index));
@@ -149,6 +152,7 @@ TEST(rdpmc, metrics_type, REQ_ARCH_PMU)
 		uint64_t rax, rdx;
 
 		/* The index is implementation specific; 0 reads the metrics. */
+		t_subject_rdpmc(t, RDPMC_ECX(RDPMC_TYPE_METRICS, 0));
 		expect_vector(t, rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_METRICS, 0), &rax, &rdx), 0,
 			      RULE_RDPMC_METRICS,
 			      "RDPMC ECX=0x20000000 with PERF_METRICS_AVAILABLE");
@@ -157,6 +161,7 @@ TEST(rdpmc, metrics_type, REQ_ARCH_PMU)
 	for (unsigned k = 0; k < ARRAY_SIZE(idx); k++) {
 		uint64_t rax, rdx;
 
+		t_subject_rdpmc(t, RDPMC_ECX(RDPMC_TYPE_METRICS, idx[k]));
 		expect_vector(t, rdpmc_safe(RDPMC_ECX(RDPMC_TYPE_METRICS, idx[k]), &rax, &rdx),
 			      X86_VEC_GP, RULE_RDPMC_METRICS,
 			      "RDPMC ECX=%#llx without PERF_METRICS_AVAILABLE",
@@ -190,6 +195,7 @@ TEST(rdpmc, all_types_sweep, REQ_ARCH_PMU)
 			vec = rdpmc_safe(ecx, &rax, &rdx);
 			if (is_gp0(vec))
 				continue;
+			t_offender(t, SUBJECT_RDPMC, ecx, t_vector_class(vec));
 			if (bad++ < 4 && len < sizeof(first) - 40)
 				len += ksnprintf(first + len, sizeof(first) - len, "%s%#x->%s(%u)",
 						 len ? ", " : "", ecx,
@@ -220,6 +226,7 @@ TEST(rdpmc, gp_and_fixed_outcome_table, REQ_ARCH_PMU)
 
 		if ((ecx[k] >> 16) == RDPMC_TYPE_METRICS && ok)
 			continue;
+		t_subject_rdpmc(t, ecx[k]);
 		expect_vector(
 		    t, vec, ok ? 0 : X86_VEC_GP,
 		    ok ? ((ecx[k] >> 16) ? RULE_RDPMC_FIXED : RULE_RDPMC_GP)
@@ -264,6 +271,7 @@ TEST(rdpmc, fast_bit_on_arch_pmu, REQ_ARCH_PMU)
 	for (unsigned i = 0; i < 2; i++) {
 		uint64_t rax, rdx;
 
+		t_subject_rdpmc(t, RDPMC_FAST | i);
 		expect_vector(t, rdpmc_safe(RDPMC_FAST | i, &rax, &rdx), X86_VEC_GP,
 			      RULE_RDPMC_FAST_ARCH, "RDPMC ECX=%#llx on an architectural PMU",
 			      (unsigned long long)(RDPMC_FAST | i));
@@ -324,6 +332,7 @@ TEST(rdpmc, nonarch_index_and_fast_read, REQ_NETBURST)
 	{
 		uint64_t rax, rdx;
 
+		t_subject_rdpmc(t, P4_NUM_COUNTERS);
 		expect_vector(t, rdpmc_safe(P4_NUM_COUNTERS, &rax, &rdx), X86_VEC_GP,
 			      RULE_RDPMC_BAD_TYPE, "RDPMC ECX=%u (no such counter)",
 			      P4_NUM_COUNTERS);

@@ -325,7 +325,8 @@
 	"(#GP(0)) except those enumerated: IN_TX 32 and IN_TXCP 33 (PERFEVTSEL2 only) with "       \
 	"CPUID.(07H,0):EBX HLE[4]/RTM[11] (Vol.3B 20.3.6.5), Adaptive_Record 34 with "             \
 	"IA32_PERF_CAPABILITIES.PEBS_BASELINE[14] (Vol.3B 20.9.2), EQ 36 and UMASK2 47:40 by "     \
-	"CPUID.(23H,0):EBX"
+	"CPUID.(23H,0):EBX; BR_CNTR 35 on PERFEVTSEL0-3 by CPUID.(1CH,0):ECX[19:16], "             \
+	"RDPMC_USR_DISABLE 37 by CPUID.(23H,0):EBX[2] (ISE; Linux cpuid28_ecx, cpuid35_ebx)"
 #define RULE_EVTSEL_HIGH_DEFINED                                                                   \
 	"SDM Vol.3B 20.3.6.5 (IN_TX, IN_TXCP), 20.9.2 (Adaptive_Record), CPUID leaf 23H (EQ, "     \
 	"UMASK2): an IA32_PERFEVTSELx field the CPU enumerates is writable and reads back"
@@ -681,6 +682,15 @@
 	"SDM Vol.3B Table 20-1 (topdown events, CPUID.0AH:EBX[11:8]): backend bound, bad "         \
 	"speculation, frontend bound and retiring partition TOPDOWN.SLOTS; our tolerance: 1% + 64"
 
+/* Issue 27: PEBS on the 2023-2026 parts (tests/pebs.c) */
+#define RULE_PEBS_TIMED                                                                            \
+	"ISE 8.4.1 Timed PEBS (IA32_PERF_CAPABILITIES.PEBS_TIMING_INFO[17]): the basic group's "   \
+	"record format field is [31:0] and [47:32] the retire latency; [63:48] the record size"
+#define RULE_PEBS_RESET_LAYOUT                                                                     \
+	"SDM Vol.3B 18.4.9 (DS save area, PEBS counter reset fields): 8 GP + 4 fixed reset "       \
+	"fields up to PEBS format 4, 32 GP + 16 fixed from format 5 (fixed i at 32 + i); the "     \
+	"counter is reloaded from its own field after the record"
+
 /* TSX qualifiers (tests/tsx.c) */
 #define RULE_IN_TX_INSIDE_ONLY                                                                     \
 	"SDM Vol.3B 20.3.6.5: with IN_TX (IA32_PERFEVTSELx bit 32) the counter only includes "     \
@@ -693,5 +703,145 @@
 #define RULE_XABORT_STATUS                                                                         \
 	"SDM Vol.1 16.3.5 Table 16-1 / Vol.2A XABORT: after XABORT imm8 the fallback path finds "  \
 	"EAX[0] = 1 and the imm8 in EAX[31:24]"
+
+/* AMD HostOnly / GuestOnly with EFER.SVME (tests/amd.c, issue 29). The APM's text on
+ * HG_ONLY with SVME was not read first-hand here: inferred, from KVM's selftest. */
+#define RULE_AMD_HG_SVME_HOST                                                                      \
+	RULE_INFERRED                                                                              \
+	"AMD APM Vol.2 13.2.1 HG_ONLY as KVM's selftest svm_pmu_host_guest_test (2026, steps "     \
+	"2 and 4) asserts it: with EFER.SVME = 1 outside a guest (host mode) 00B, HostOnly "       \
+	"(10B) and 11B count, GuestOnly (01B) counts nothing"
+#define RULE_AMD_HG_NO_SVME                                                                        \
+	RULE_INFERRED                                                                              \
+	"AMD APM Vol.2 13.2.1 HG_ONLY as KVM's selftest svm_pmu_host_guest_test (2026, steps "     \
+	"1 and 5) asserts it: with EFER.SVME = 0 the bits are ignored, all four combinations "     \
+	"count (Linux 1018faa6cf23 saw Family 15h count nothing with either bit set instead)"
+/* What the runner's safety nets must not hide (kernel/runner.c, kernel/pmu.c; issue 33) */
+#define RULE_SMM_FROZEN                                                                            \
+	"SDM Vol.3B 18.4.1 (IA32_DEBUGCTL.FREEZE_WHILE_SMM, bit 14; Vol.4 Table 2-2 1D9H: "        \
+	"freezes perfmon while in SMM): on SMI delivery the processor clears the enable bits of "  \
+	"IA32_PERF_GLOBAL_CTRL and sets them again at RSM, so an SMI adds nothing to a count"
+#define RULE_GLOBAL_CTRL_RESET_VALUE                                                               \
+	"SDM Vol.4 Table 2-2 (38FH, IA32_PERF_GLOBAL_CTRL, from the March 2023 edition): "         \
+	"reset value: sets bits n-1:0 and clears the upper bits, n the number of "                 \
+	"general-purpose counters"
+/* ---- Architectural PMU version 6: the 19xxH MSR range (tests/v6.c, issue 28).
+ * The defining text is the ISE ("Intel Architecture Instruction Set Extensions
+ * and Future Features", rev. 052+, "Architectural Performance Monitoring
+ * Version 6"), not reachable here: it is cited as Linux quotes it in
+ * 149fd4712bcd ("Support Perfmon MSRs aliasing", v6.11). ---- */
+#define ISE_V6 "ISE 'Architectural Performance Monitoring V6' (as quoted in Linux 149fd4712bcd)"
+#define RULE_V6_ALIAS                                                                              \
+	ISE_V6 ": the 19xxH range includes all the GP counter MSRs, the GP control MSRs and the "  \
+	       "fixed counter MSRs: IA32_PMC_GPn_CTR (1900H+4n) is IA32_PMCn, IA32_PMC_GPn_CFG_A " \
+	       "(1901H+4n) is IA32_PERFEVTSELn, IA32_PMC_FXm_CTR (1980H+4m) is IA32_FIXED_CTRm: "  \
+	       "what is "                                                                          \
+	       "written through one name reads back through the other"
+#define RULE_V6_ALIAS_COUNTS                                                                       \
+	ISE_V6 ": IA32_PMC_GPn_CFG_A / _CTR are IA32_PERFEVTSELn / IA32_PMCn, so a counter "       \
+	       "programmed through CFG_A counts (SDM Vol.3B 20.2.1) and both names read the same " \
+	       "count"
+#define RULE_V6_CFG_A_RSVD                                                                         \
+	ISE_V6 ": IA32_PMC_GPn_CFG_A is IA32_PERFEVTSELn, so it has its reserved bits; SDM "       \
+	       "Vol.3B 20.2.1.1: writing a reserved bit of IA32_PERFEVTSELx raises #GP(0)"
+#define RULE_V6_ALIAS_ABSENT                                                                       \
+	ISE_V6 ": the aliases are those of the counters that exist (SDM Vol.4 Table 2-2, "         \
+	       "CPUID.0AH / the CPUID.(23H,1) bitmaps); an alias of a counter that does not "      \
+	       "exist names "                                                                      \
+	       "no register: RDMSR / WRMSR of it raise #GP(0) (SDM Vol.2B RDMSR, WRMSR)"
+#define RULE_V6_NO_FX_CFG_A                                                                        \
+	RULE_INFERRED ISE_V6                                                                       \
+	    " lists FXm_CTR, FXm_CFG_B and FXm_CFG_C (Linux "                                      \
+	    "MSR_IA32_PMC_V6_FX0_*) and keeps IA32_FIXED_CTR_CTRL at 38DH; that 1981H+4m is no "   \
+	    "register is pmutest's reading of the list, so RDMSR / WRMSR #GP(0) (SDM Vol.2B "      \
+	    "RDMSR)"
+
+/* ---- RDPMC user disable (tests/privilege.c, issue 28): ISE chapter "RDPMC USER
+ * DISABLE", as quoted in Linux 59af95e028d4. ---- */
+#define ISE_RDPMC_USR_DIS "ISE 'RDPMC USER DISABLE' (as quoted in Linux 59af95e028d4)"
+#define RULE_RDPMC_USR_DIS_ZERO                                                                    \
+	ISE_RDPMC_USR_DIS                                                                          \
+	": with CPUID.(23H,0):EBX[2], IA32_PERFEVTSELx bit 37 / "                                  \
+	"IA32_FIXED_CTR_CTRL bit 33+4i set, the counter cannot be read by RDPMC in ring 3: "       \
+	"'If (!CPL0 && RDPMC_USR_DISABLE[x] == 1) ? 0 : counter_value' (0, no #GP)"
+#define RULE_RDPMC_USR_DIS_OTHERS                                                                  \
+	ISE_RDPMC_USR_DIS                                                                          \
+	": the bit is per counter ('RDPMC_USR_DISABLE[x]'): a counter whose "                      \
+	"bit is clear reads its value at CPL > 0 with CR4.PCE = 1 (SDM Vol.2B RDPMC)"
+#define RULE_RDPMC_USR_DIS_CPL0                                                                    \
+	ISE_RDPMC_USR_DIS ": the 0 is for !CPL0 only; at CPL 0 RDPMC reads the counter (SDM "      \
+			  "Vol.2B RDPMC)"
+#define RULE_RDPMC_USR_DIS_COUNTS                                                                  \
+	ISE_RDPMC_USR_DIS                                                                          \
+	": the bit decides what RDPMC at CPL > 0 returns, not what is "                            \
+	"counted: a counter with it set counts as without it (SDM Vol.3B 20.2.1)"
+#define RULE_RDPMC_USR_DIS_PCE                                                                     \
+	"SDM Vol.2B RDPMC: with CR4.PCE = 0, RDPMC at CPL > 0 raises #GP(0); " ISE_RDPMC_USR_DIS   \
+	" changes the value read when RDPMC is allowed, not that check (Linux keeps the #GP "      \
+	"case: intel/lkvs rdpmc_user_disable_0)"
+#define RULE_RDPMC_USR_DIS_DEFINED                                                                 \
+	ISE_RDPMC_USR_DIS ": with CPUID.(23H,0):EBX[2] the bits are defined, so writing them "     \
+			  "does not raise #GP and they read back"
+
+/* ---- Auto Counter Reload (tests/acr.c, issue 28): SDM Vol. 3 rev. 085+ "Auto
+ * Counter Reload" (21.9.11), as quoted in Linux ec980e4facef and 1271aeccc307. ---- */
+#define SDM_ACR "SDM Vol.3B 'Auto Counter Reload' (as quoted in Linux ec980e4facef)"
+#define RULE_ACR_MSRS                                                                              \
+	SDM_ACR                                                                                    \
+	": 'For a given counter IA32_PMC_GPn_CTR/IA32_PMC_FXm_CTR, bit fields in the "             \
+	"IA32_PMC_GPn_CFG_B/IA32_PMC_FXm_CFG_B MSR indicate which counter(s) can cause a "         \
+	"reload "                                                                                  \
+	"of that counter. The reload value is stored in the IA32_PMC_GPn_CFG_C/"                   \
+	"IA32_PMC_FXm_CFG_C': a counter CPUID.(23H,2) EAX / EBX names as reloadable has both"
+#define RULE_ACR_MSRS_ABSENT                                                                       \
+	RULE_INFERRED SDM_ACR                                                                      \
+	    " gives CFG_B / CFG_C to the reloadable counters (CPUID.(23H,2)); "                    \
+	    "that the other counters have none (CFG_C excepted where architectural PEBS, "         \
+	    "CPUID.(23H,5), uses it) is pmutest's reading: RDMSR #GP(0)"
+#define RULE_ACR_RELOAD                                                                            \
+	SDM_ACR ": when a counter named in CFG_B overflows, the counter restarts from its CFG_C "  \
+		"reload value; so, counting the same event, the reloaded counter minus the "       \
+		"reload value "                                                                    \
+		"equals what the overflowed counter counted since its wrap; our tolerance: 64 "    \
+		"events lost "                                                                     \
+		"between the overflow and the reload"
+#define RULE_ACR_SELF_STATUS                                                                       \
+	"SDM Vol.3B 'Auto Counter Reload' (as Linux 1271aeccc307 quotes it): 'the overflow bit "   \
+	"(IA32_PERF_GLOBAL_STATUS.PMCn_OVF) is never set for self-reloaded events'"
+#define RULE_ACR_CAUSE                                                                             \
+	RULE_INFERRED SDM_ACR ": CPUID.(23H,2) ECX / EDX name the counters that can cause a "      \
+			      "reload; a CFG_B bit of another counter is refused (#GP(0), as "     \
+			      "Linux saw on Panther Lake, "                                        \
+			      "43796f305078) or has no effect"
+
+/* ---- EQ (tests/filtering.c, issue 28): no reachable text states its meaning ---- */
+#define RULE_EVTSEL_EQ                                                                             \
+	RULE_INFERRED                                                                              \
+	"IA32_PERFEVTSELx bit 36 EQ (CPUID.(23H,0):EBX[1], ISE 'Architectural "                    \
+	"Performance Monitoring V6'; the 'equal flag' of Linux dce0c74d2d18): with EQ the "        \
+	"counter counts the cycles whose event count equals CMASK instead of reaching it, so "     \
+	"count(CMASK=1, EQ) = count(CMASK=1) - count(CMASK=2); tolerance 1/64 + 64"
+
+/* ---- RDPMC metrics clear mode (tests/metrics.c, issue 28): ISE, as Linux 0e45818ec189
+ * quotes it. ---- */
+#define RULE_METRICS_RDPMC_CLEAR                                                                   \
+	"ISE 'RDPMC metrics clear mode' (as quoted in Linux 0e45818ec189): with "                  \
+	"IA32_PERF_CAPABILITIES.RDPMC_CLEAR_METRICS[19] and IA32_FIXED_CTR_CTRL."                  \
+	"METRICS_CLEAR_EN[14], RDPMC of the metrics (type 2000H) returns them, then clears 'the "  \
+	"PERF_METRICS-related resources as well as the fixed-function performance monitoring "     \
+	"counter 3 after the read is performed'"
+#define RULE_METRICS_RDPMC_CLEAR_OFF                                                               \
+	"ISE 'RDPMC metrics clear mode' (Linux 0e45818ec189): the mode is enabled by "             \
+	"METRICS_CLEAR_EN[14]; without it RDPMC only reads (SDM Vol.2B RDPMC)"
+
+/* ---- Fixed counters 4-6 (tests/counting.c, issue 28) ---- */
+#define RULE_FIXED_4_6_EVENTS                                                                      \
+	RULE_INFERRED                                                                              \
+	"fixed counters 4, 5, 6 count TOPDOWN_BAD_SPECULATION.ALL (0073H), "                       \
+	"TOPDOWN_FE_BOUND.ALL (019CH), TOPDOWN_RETIRING.ALL (02C2H) (Linux a932aa0e868f), "        \
+	"the "                                                                                     \
+	"encodings of architectural events 9, 10, 11 (SDM Vol.3B Table 20-1): a GP counter "       \
+	"programmed with that event counts the same in the same window; tolerance 1/64 + 64 "      \
+	"(the SDM's fixed-counter table for them was not read)"
 
 #endif

@@ -92,6 +92,7 @@ TEST(tsx, in_tx_counts_inside_only,
 				expect_eq(t, st, wanted_status(true), RULE_XABORT_STATUS,
 					  "arch_workload_tsx status after XABORT %#x",
 					  ARCH_TSX_XABORT_CODE);
+			t_subject(t, SUBJECT_GP, ctr.idx, 0);
 			expect_range(t, n, inside, inside + TSX_EDGE_INSNS, RULE_IN_TX_INSIDE_ONLY,
 				     COUNTER_FMT
 				     " instructions with IN_TX: %llu iterations outside "

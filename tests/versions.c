@@ -90,19 +90,25 @@ TEST(versions, gp_msrs_beyond_count_absent, REQ_ARCH_PMU)
 	for (unsigned x = n; x < end; x++) {
 		uint64_t v;
 
+		t_subject_msr(t, MSR_IA32_PMC(x));
 		expect_vector(t, rdmsr_safe(MSR_IA32_PMC(x), &v), X86_VEC_GP, RULE_GP_ABSENT,
 			      "RDMSR IA32_PMC%u (GP counters below %u)", x, n);
+		t_subject_msr(t, MSR_IA32_PMC(x));
 		expect_vector(t, wrmsr_safe(MSR_IA32_PMC(x), 0), X86_VEC_GP, RULE_GP_ABSENT,
 			      "WRMSR IA32_PMC%u (GP counters below %u)", x, n);
+		t_subject_msr(t, MSR_IA32_PERFEVTSEL(x));
 		expect_vector(t, rdmsr_safe(MSR_IA32_PERFEVTSEL(x), &v), X86_VEC_GP, RULE_GP_ABSENT,
 			      "RDMSR IA32_PERFEVTSEL%u (GP counters below %u)", x, n);
+		t_subject_msr(t, MSR_IA32_PERFEVTSEL(x));
 		expect_vector(t, wrmsr_safe(MSR_IA32_PERFEVTSEL(x), 0), X86_VEC_GP, RULE_GP_ABSENT,
 			      "WRMSR IA32_PERFEVTSEL%u (GP counters below %u)", x, n);
 		/* the full-width alias exists only for counters that exist */
 		if (caps()->perf_cap.valid && caps()->perf_cap.full_width_write) {
+			t_subject_msr(t, MSR_IA32_A_PMC(x));
 			expect_vector(t, rdmsr_safe(MSR_IA32_A_PMC(x), &v), X86_VEC_GP,
 				      RULE_GP_ABSENT, "RDMSR IA32_A_PMC%u (GP counters below %u)",
 				      x, n);
+			t_subject_msr(t, MSR_IA32_A_PMC(x));
 			expect_vector(t, wrmsr_safe(MSR_IA32_A_PMC(x), 0), X86_VEC_GP,
 				      RULE_GP_ABSENT, "WRMSR IA32_A_PMC%u (GP counters below %u)",
 				      x, n);
@@ -123,14 +129,29 @@ TEST(versions, gp_bitmap_holes_absent, REQ_ARCH_PMU)
 
 		if (sdm_gp_counter_exists(x))
 			continue;
+		t_subject_msr(t, MSR_IA32_PMC(x));
 		expect_vector(t, rdmsr_safe(MSR_IA32_PMC(x), &v), X86_VEC_GP, RULE_GP_ABSENT,
 			      "RDMSR IA32_PMC%u (not in CPUID.(23H,1):EAX)", x);
+		t_subject_msr(t, MSR_IA32_PERFEVTSEL(x));
 		expect_vector(t, rdmsr_safe(MSR_IA32_PERFEVTSEL(x), &v), X86_VEC_GP, RULE_GP_ABSENT,
 			      "RDMSR IA32_PERFEVTSEL%u (not in CPUID.(23H,1):EAX)", x);
 	}
 	if (t_checks(t) == 0)
 		t_skip(t, "CPUID.(23H,1):EAX = %#x has no hole below its highest counter",
 		       l->gp_bitmap);
+}
+
+/* A bit of fixed counter x's IA32_FIXED_CTR_CTRL field (USR, else PMI, else
+ * OS) that no enumeration defines for another counter; 0 when there is none. */
+static uint64_t fixed_field_probe(unsigned x)
+{
+	static const uint64_t bits[] = {FIXED_CTRL_USR, FIXED_CTRL_PMI, FIXED_CTRL_OS};
+	uint64_t defined = caps_fixed_ctrl_high_defined(caps());
+
+	for (unsigned i = 0; i < ARRAY_SIZE(bits); i++)
+		if (!(FIXED_CTRL_FIELD(x, bits[i]) & defined))
+			return FIXED_CTRL_FIELD(x, bits[i]);
+	return 0;
 }
 
 TEST(versions, fixed_counters_exist_as_enumerated, REQ_ARCH_PMU_V2)
@@ -151,16 +172,29 @@ TEST(versions, fixed_counters_exist_as_enumerated, REQ_ARCH_PMU_V2)
 			wrmsr(MSR_IA32_FIXED_CTR(x), 0);
 			continue;
 		}
+		t_subject_msr(t, MSR_IA32_FIXED_CTR(x));
 		expect_vector(t, rdmsr_safe(MSR_IA32_FIXED_CTR(x), &v), X86_VEC_GP,
 			      RULE_FIXED_ABSENT, "RDMSR IA32_FIXED_CTR%u (not enumerated)", x);
+		t_subject_msr(t, MSR_IA32_FIXED_CTR(x));
 		expect_vector(t, wrmsr_safe(MSR_IA32_FIXED_CTR(x), 0), X86_VEC_GP,
 			      RULE_FIXED_ABSENT, "WRMSR IA32_FIXED_CTR%u (not enumerated)", x);
-		/* The USR bit: with PEBS_BASELINE bit 32 + 4i is fixed counter i's
-		 * Adaptive_Record (Vol. 3B 20.9), the OS bit of field 8 + i. */
-		expect_vector(
-		    t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_FIELD(x, FIXED_CTRL_USR)),
-		    X86_VEC_GP, RULE_FIXED_CTRL_RSVD,
-		    "WRMSR IA32_FIXED_CTR_CTRL enabling fixed counter %u (not enumerated)", x);
+		/* An enable bit of the field that nothing else defines: with
+		 * PEBS_BASELINE bit 32 + 4i (the OS bit of field 8 + i) is fixed
+		 * counter i's Adaptive_Record (Vol. 3B 20.9), with
+		 * RDPMC_USR_DISABLE bit 33 + 4i (its USR bit) fixed counter i's
+		 * (caps_fixed_ctrl_high_defined()). */
+		uint64_t probe = fixed_field_probe(x);
+		if (!probe)
+			continue;
+		int vec = wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, probe);
+		/* Accepted: the observed outcome is the field's bit. */
+		t_subject_msr(t, MSR_IA32_FIXED_CTR_CTRL);
+		if (!vec)
+			t_outcome_bits(t, probe);
+		expect_vector(t, vec, X86_VEC_GP, RULE_FIXED_CTRL_RSVD,
+			      "WRMSR IA32_FIXED_CTR_CTRL <- %#llx enabling fixed counter %u (not "
+			      "enumerated)",
+			      (unsigned long long)probe, x);
 	}
 	if (ctrl_ok) {
 		expect_no_fault(t, wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, ctrl_ok), RULE_FIXED_BITMASK,

@@ -248,10 +248,41 @@ static void emit_leaf23(struct json *j, const struct caps *c)
 	j_hex(j, "valid_subleaves", x->subleaf_valid, 8);
 	j_bool(j, "umask2", x->umask2);
 	j_bool(j, "eq", x->eq);
+	j_bool(j, "rdpmc_user_disable", x->rdpmc_user_disable);
 	j_group(j, x->counters_valid);
 	j_bit_list(j, "gp_bitmap", x->gp_bitmap);
 	j_bit_list(j, "fixed_bitmap", x->fixed_bitmap);
+	j_group(j, x->acr_valid);
+	j_bit_list(j, "acr_gp_reloadable", x->acr_gp_reloadable);
+	j_bit_list(j, "acr_fixed_reloadable", x->acr_fixed_reloadable);
+	j_bit_list(j, "acr_gp_cause", x->acr_gp_cause);
+	j_bit_list(j, "acr_fixed_cause", x->acr_fixed_cause);
+	j_group(j, x->events_valid);
+	j_hex(j, "events_bitmap", x->events_bitmap, 8);
+	j_group(j, x->pebs_caps_valid);
+	j_hex(j, "pebs_caps", x->pebs_caps, 8);
+	j_group(j, x->pebs_counters_valid);
+	j_bit_list(j, "pebs_gp", x->pebs_gp);
+	j_bit_list(j, "pebs_fixed", x->pebs_fixed);
+	j_bit_list(j, "pdist_gp", x->pdist_gp);
+	j_bit_list(j, "pdist_fixed", x->pdist_fixed);
 	j_group_end(j);
+	j_bool(j, "arch_pebs", x->arch_pebs);
+	j_close(j, '}');
+}
+
+static void emit_arch_lbr(struct json *j, const struct caps *c)
+{
+	const struct caps_arch_lbr *a = &c->arch_lbr;
+
+	if (!j_object(j, "arch_lbr", a->present))
+		return;
+	j_hex(j, "depth_mask", a->depth_mask, 2);
+	j_u64(j, "max_depth", a->max_depth);
+	j_bool(j, "mispredict", a->mispredict);
+	j_bool(j, "timed", a->timed);
+	j_bool(j, "branch_type", a->branch_type);
+	j_bit_list(j, "event_logging", a->event_logging);
 	j_close(j, '}');
 }
 
@@ -325,6 +356,11 @@ static void emit_perf_capabilities(struct json *j, const struct caps *c)
 	j_bool(j, "pebs_baseline", p->pebs_baseline);
 	j_bool(j, "perf_metrics", p->perf_metrics);
 	j_bool(j, "pebs_output_pt", p->pebs_output_pt);
+	j_bool(j, "pebs_timing_info", p->pebs_timing_info);
+	j_bool(j, "rdpmc_metrics_clear", p->rdpmc_metrics_clear);
+	j_bool(j, "arch_pebs_format", p->arch_pebs_format);
+	j_hex(j, "undefined_bits", p->undefined_bits, 16);
+	j_bool(j, "arch_pebs", caps_arch_pebs(c));
 	j_close(j, '}');
 }
 
@@ -387,6 +423,7 @@ static void emit(FILE *f, const struct caps *c, unsigned cpu)
 	j_group_end(&j);
 	emit_arch_perfmon(&j, c);
 	emit_leaf23(&j, c);
+	emit_arch_lbr(&j, c);
 	emit_rdt_monitoring(&j, c);
 	emit_rdt_allocation(&j, c);
 	emit_perf_capabilities(&j, c);

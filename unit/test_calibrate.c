@@ -4,7 +4,8 @@
  * read advances by 100 ns, a PIT whose OUT2 is honest, never rises, is high
  * at once, or takes an SMI-sized stall; an ACPI PM timer that is honest,
  * absent, stuck, fast, or near its 24-bit wrap; a 100 MHz APIC timer; and
- * CPUID leaves 15H/16H. Each case checks the source chosen and the rates.
+ * CPUID leaves 15H/16H, the hypervisor bit and 40000010H. Each case checks
+ * the source chosen and the rates.
  */
 #include "calibrate.h"
 #include "unit.h"
@@ -14,7 +15,15 @@
 #define READ_NS 100
 
 enum pit_mode { PIT_HONEST, PIT_DEAD, PIT_HIGH, PIT_SMI };
-enum ref_mode { REF_NONE, REF_HONEST, REF_STUCK, REF_FAST, REF_WRAP };
+enum ref_mode {
+	REF_NONE,
+	REF_HONEST,
+	REF_STUCK,
+	REF_FAST,
+	REF_WRAP,
+	REF_PREEMPTED,
+	REF_PREEMPTED_SHORT
+};
 
 struct fake {
 	uint64_t ns; /* machine time */
@@ -22,8 +31,9 @@ struct fake {
 	enum ref_mode ref;
 	uint64_t pit_start_ns, apic_start_ns;
 	uint16_t latch;
-	unsigned pit_reads;
+	unsigned pit_reads, ref_reads;
 	uint32_t leaf15[4], leaf16[4], max_leaf;
+	uint32_t leaf1_ecx, hv_max, leaf_hv_timing[4];
 };
 
 static uint64_t f_tsc(void *ctx)
@@ -56,6 +66,14 @@ static uint32_t f_ref(void *ctx)
 {
 	struct fake *f = ctx;
 	f->ns += READ_NS;
+	f->ref_reads++;
+	/* The vCPU preempted for 5 s (beyond the 24-bit PM timer's 4.69 s
+	 * wrap) in the first window only: that window loses a whole period. */
+	if (f->ref == REF_PREEMPTED && f->ref_reads == 5000)
+		f->ns += 5000000000ULL;
+	/* 1 s (under half the wrap): nothing lost, the window stands. */
+	if (f->ref == REF_PREEMPTED_SHORT && f->ref_reads == 5000)
+		f->ns += 1000000000ULL;
 	uint64_t hz = f->ref == REF_FAST ? PM_TIMER_HZ * 11 / 10 : PM_TIMER_HZ;
 	uint64_t v = f->ns * hz / 1000000000ULL;
 	if (f->ref == REF_STUCK)
@@ -81,11 +99,18 @@ static uint32_t f_apic_count(void *ctx)
 static void f_cpuid(void *ctx, uint32_t leaf, uint32_t r[4])
 {
 	struct fake *f = ctx;
-	const uint32_t *src = leaf == 0x15 ? f->leaf15 : leaf == 0x16 ? f->leaf16 : NULL;
+	const uint32_t *src = leaf == 0x15	    ? f->leaf15
+			      : leaf == 0x16	    ? f->leaf16
+			      : leaf == 0x40000010u ? f->leaf_hv_timing
+						    : NULL;
 	for (int i = 0; i < 4; i++)
 		r[i] = src ? src[i] : 0;
 	if (leaf == 0)
 		r[0] = f->max_leaf;
+	if (leaf == 1)
+		r[2] = f->leaf1_ecx;
+	if (leaf == 0x40000000u)
+		r[0] = f->hv_max;
 }
 
 static struct clock_result run(struct fake *f)
@@ -149,9 +174,58 @@ int main(void)
 	/* A PIT 10% off its reference: the reference wins (its own rate). */
 	CASE("PIT disagrees with the PM timer", PIT_HONEST, REF_FAST, CLOCK_REFERENCE, PIT_OK,
 	     TSC_HZ * 10 / 11, APIC_HZ * 10 / 11);
-	CASE("no PIT, PM timer stuck, CPUID.15H crystal", PIT_DEAD, REF_STUCK, CLOCK_CPUID,
-	     PIT_NEVER_READY, TSC_HZ, 24000000, .max_leaf = 0x16,
+	/* Bare metal, leaf 15H with the crystal: exact, nothing measured
+	 * (the PIT and PM timer here would say 3 GHz / 100 MHz). */
+	CASE("bare metal, CPUID.15H crystal enumerated: exact", PIT_HONEST, REF_HONEST,
+	     CLOCK_CRYSTAL, PIT_NOT_RUN, TSC_HZ, 24000000, .max_leaf = 0x16,
 	     .leaf15 = {l15[0], l15[1], l15[2]});
+	/* Under a hypervisor the same leaf is only the last resort. */
+	CASE("hypervisor, no PIT, PM timer stuck, CPUID.15H crystal", PIT_DEAD, REF_STUCK,
+	     CLOCK_CPUID, PIT_NEVER_READY, TSC_HZ, 24000000, .max_leaf = 0x16,
+	     .leaf15 = {l15[0], l15[1], l15[2]}, .leaf1_ecx = 1u << 31, .hv_max = 0x40000001);
+	/* Cloud Hypervisor: 40000010H {TSC kHz, 1000000}: exact, preferred
+	 * over an honest PIT and PM timer (which run at other rates here). */
+	CASE("hypervisor timing leaf 40000010H: exact, first", PIT_HONEST, REF_HONEST,
+	     CLOCK_HV_LEAF, PIT_NOT_RUN, 2994000000ULL, 1000000000ULL, .max_leaf = 0xD,
+	     .leaf1_ecx = 1u << 31, .hv_max = 0x40000010, .leaf_hv_timing = {2994000, 1000000});
+	CASE("hypervisor without 40000010H (KVM's 40000001H): measured", PIT_HONEST, REF_HONEST,
+	     CLOCK_PIT_CHECKED, PIT_OK, TSC_HZ, APIC_HZ, .leaf1_ecx = 1u << 31,
+	     .hv_max = 0x40000001, .leaf_hv_timing = {2994000, 1000000});
+	CASE("hypervisor leaf 40000010H with zeros: measured", PIT_HONEST, REF_HONEST,
+	     CLOCK_PIT_CHECKED, PIT_OK, TSC_HZ, APIC_HZ, .leaf1_ecx = 1u << 31,
+	     .hv_max = 0x40000010);
+	/* A loaded host (make test on 2 shared cores): the first reference
+	 * window has a gap longer than the counter's wrap; measured again. */
+	{
+		struct fake f = {.pit = PIT_HIGH, .ref = REF_PREEMPTED, .max_leaf = 0xD};
+		struct clock_result r = run(&f);
+		char d[120];
+		snprintf(d, sizeof(d), "tsc %llu (want %llu)", (unsigned long long)r.tsc_hz,
+			 (unsigned long long)TSC_HZ);
+		UNIT_EQ(r.source, CLOCK_REFERENCE, "preempted past the wrap: the reference still");
+		unit_result(near(r.tsc_hz, TSC_HZ) && near(r.apic_hz, APIC_HZ),
+			    "preempted past the wrap: the window measured again, rates right",
+			    __FILE__, __LINE__, d);
+	}
+	{
+		struct fake f = {.pit = PIT_HIGH, .ref = REF_PREEMPTED_SHORT, .max_leaf = 0xD};
+		struct clock_result r = run(&f);
+		UNIT_EQ(r.source, CLOCK_REFERENCE, "preempted under half the wrap: the reference");
+		UNIT_EQ(near(r.tsc_hz, TSC_HZ) && f.ref_reads < 10000, 1,
+			"preempted under half the wrap: one window, rates right");
+	}
+	/* Cloud Hypervisor without the leaf: port 61H reads 20H (ready at
+	 * once), no PIT (channel 0 reads a constant): the dead reference is
+	 * abandoned after STUCK_READS reads, not 2^18 (port exits are slow). */
+	{
+		struct fake f = {.pit = PIT_HIGH, .ref = REF_STUCK, .max_leaf = 0xD};
+		struct clock_result r = run(&f);
+		UNIT_EQ(r.source, CLOCK_ASSUMED, "dead reference: nothing measured");
+		char d[80];
+		snprintf(d, sizeof(d), "%u reads of the dead reference", f.ref_reads);
+		unit_result(f.ref_reads <= 2000, "dead reference abandoned within 2000 reads",
+			    __FILE__, __LINE__, d);
+	}
 	CASE("no PIT, no PM timer, crystal from CPUID.16H", PIT_HIGH, REF_NONE, CLOCK_CPUID,
 	     PIT_READY_AT_ONCE, TSC_HZ, 24000000, .max_leaf = 0x16,
 	     .leaf15 = {l15_no_crystal[0], l15_no_crystal[1], 0},

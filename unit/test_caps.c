@@ -22,6 +22,7 @@
 #include "cpuid_dump.h"
 #include "ktap.h"
 #include "requires.h"
+#include "../tests/rules.h"
 #include "unit.h"
 
 /* ---- The fake CPU -------------------------------------------------------- */
@@ -476,6 +477,62 @@ static void test_leaf23(void)
 	NO_READ_ABOVE_MAX(&f, "max 22H");
 }
 
+/* Sub-leaves 2-5 and EBX[2] (Linux `union cpuid35_eax/ebx`; SDM Vol. 3B
+ * "Auto Counter Reload"; ISE "Architectural PEBS"): each read only when
+ * sub-leaf 0 EAX names it, each register in its own field. */
+static void test_leaf23_subleaves(void)
+{
+	struct fake f;
+	struct caps c;
+
+	/* EAX = 111111B: sub-leaves 0-5; EBX = 111B: UMASK2, EQ, RDPMC user
+	 * disable. Sub-leaf 2: reloadable GP 0xFF fixed 0x7, cause GP 0xF0
+	 * fixed 0x3. Sub-leaf 3: events 0x1FFF. Sub-leaf 4: EBX 0x60000F08.
+	 * Sub-leaf 5: PEBS GP 0xFF, PDIST GP 0x3, PEBS fixed 0x7, PDIST fixed 1. */
+	setup_leaf23(&f, true);
+	fake_set(&f, 0x23, 0, 0x3F, 0x7, 0, 0);
+	fake_set(&f, 0x23, 1, 0xFF, 0x7, 0, 0);
+	fake_set(&f, 0x23, 2, 0xFF, 0x7, 0xF0, 0x3);
+	fake_set(&f, 0x23, 3, 0x1FFF, 0, 0, 0);
+	fake_set(&f, 0x23, 4, 0, 0x60000F08, 0, 0);
+	fake_set(&f, 0x23, 5, 0xFF, 0x3, 0x7, 0x1);
+	c = decode(&f);
+	UNIT_TRUE(c.l23.rdpmc_user_disable, "leaf 23H: EBX[2] RDPMC_USR_DISABLE");
+	UNIT_TRUE(c.l23.acr_valid, "leaf 23H: sub-leaf 2 (ACR) valid");
+	UNIT_EQ(c.l23.acr_gp_reloadable, 0xFF, "leaf 23H ACR: EAX reloadable GP");
+	UNIT_EQ(c.l23.acr_fixed_reloadable, 0x7, "leaf 23H ACR: EBX reloadable fixed");
+	UNIT_EQ(c.l23.acr_gp_cause, 0xF0, "leaf 23H ACR: ECX cause GP");
+	UNIT_EQ(c.l23.acr_fixed_cause, 0x3, "leaf 23H ACR: EDX cause fixed");
+	UNIT_TRUE(c.l23.events_valid && c.l23.events_bitmap == 0x1FFF,
+		  "leaf 23H: sub-leaf 3 EAX events bitmap");
+	UNIT_TRUE(c.l23.pebs_caps_valid && c.l23.pebs_caps == 0x60000F08,
+		  "leaf 23H: sub-leaf 4 EBX arch-PEBS capabilities");
+	UNIT_EQ(c.l23.pebs_gp, 0xFF, "leaf 23H: sub-leaf 5 EAX PEBS GP");
+	UNIT_EQ(c.l23.pdist_gp, 0x3, "leaf 23H: sub-leaf 5 EBX PDIST GP");
+	UNIT_EQ(c.l23.pebs_fixed, 0x7, "leaf 23H: sub-leaf 5 ECX PEBS fixed");
+	UNIT_EQ(c.l23.pdist_fixed, 0x1, "leaf 23H: sub-leaf 5 EDX PDIST fixed");
+	UNIT_TRUE(c.l23.arch_pebs, "leaf 23H: EAX[5:4] = 11B: arch-PEBS enumerated");
+	UNIT_TRUE(!caps_arch_pebs(&c), "arch PEBS: not without PEBS_FMT = 0FH");
+	c.pdcm = true;
+	caps_decode_perf_capabilities(&c, 0x000F00 | PERF_CAP_PEBS_BASELINE);
+	UNIT_TRUE(caps_arch_pebs(&c), "arch PEBS: PEBS_FMT = 0FH and 23H EAX[5:4]");
+	NO_READ_ABOVE_MAX(&f, "leaf 23H sub-leaves");
+
+	/* EAX = 10011B: sub-leaves 1 and 4 only (5 not): the others are not
+	 * asked, arch-PEBS is incomplete, EBX[2] clear. */
+	fake_set(&f, 0x23, 0, 0x13, 0x3, 0, 0);
+	f.nasked = 0;
+	c = decode(&f);
+	UNIT_TRUE(!c.l23.rdpmc_user_disable, "leaf 23H EBX = 3: no RDPMC_USR_DISABLE");
+	UNIT_TRUE(!c.l23.acr_valid && !fake_asked(&f, 0x23, 2), "leaf 23H EAX[2] = 0: no ACR");
+	UNIT_TRUE(!c.l23.events_valid && !fake_asked(&f, 0x23, 3), "EAX[3] = 0: no events");
+	UNIT_TRUE(c.l23.pebs_caps_valid && !c.l23.pebs_counters_valid && !fake_asked(&f, 0x23, 5),
+		  "leaf 23H EAX[5] = 0: sub-leaf 5 not asked");
+	UNIT_TRUE(!c.l23.arch_pebs, "leaf 23H EAX[5:4] = 01B: no arch-PEBS");
+	caps_decode_perf_capabilities(&c, 0x000F00);
+	UNIT_TRUE(!caps_arch_pebs(&c), "arch PEBS: PEBS_FMT = 0FH without 23H EAX[5]");
+}
+
 /* ---- Hybrid, RDT --------------------------------------------------------- */
 
 static void test_hybrid(void)
@@ -526,6 +583,7 @@ static void test_arch_lbr(void)
 		  "arch LBR: EBX[2:0]");
 	UNIT_TRUE(c.arch_lbr.mispredict && c.arch_lbr.timed && c.arch_lbr.branch_type,
 		  "arch LBR: ECX[2:0]");
+	UNIT_EQ(c.arch_lbr.event_logging, 0, "arch LBR: ECX[19:16] = 0, no event logging");
 	UNIT_TRUE(requires_missing(&c, REQ_ARCH_LBR) == NULL, "arch LBR: REQ_ARCH_LBR holds");
 
 	/* Leaf 1CH above the maximum: enumerated, not present, never read. */
@@ -534,6 +592,14 @@ static void test_arch_lbr(void)
 		  "arch LBR: 1CH above CPUID.0H:EAX is not read");
 	UNIT_TRUE(requires_missing(&c, REQ_ARCH_LBR) != NULL, "arch LBR: REQ_ARCH_LBR missing");
 	NO_READ_ABOVE_MAX(&f, "arch LBR");
+
+	/* ECX = F0007H: ECX[19:16] = 1111B, branch counters logged for PMC0-3
+	 * (Linux `cpuid28_ecx.lbr_counters`). */
+	decode_spr_arch_lbr(&f, 0x20, true);
+	fake_set(&f, 0x1C, 0, 0x4000000B, 7, 0xF0007, 0);
+	c = decode(&f);
+	UNIT_EQ(c.arch_lbr.event_logging, 0xF, "arch LBR: ECX[19:16] event logging bitmap");
+	UNIT_TRUE(c.arch_lbr.branch_type, "arch LBR: ECX[2] kept beside ECX[19:16]");
 
 	/* Without the 07H bit leaf 1CH is not asked. */
 	c = decode_spr_arch_lbr(&f, 0x20, false);
@@ -714,6 +780,25 @@ static void test_perf_capabilities(void)
 	UNIT_TRUE(c.perf_cap.perf_metrics, "perf caps: perf metrics");
 	UNIT_TRUE(requires_missing(&c, REQ_PDCM | REQ_FW_WRITE | REQ_PERF_METRICS) == NULL,
 		  "perf caps: PDCM, FW_WRITE, PERF_METRICS hold");
+	UNIT_TRUE(!c.perf_cap.pebs_timing_info && !c.perf_cap.rdpmc_metrics_clear &&
+		      !c.perf_cap.arch_pebs_format && c.perf_cap.undefined_bits == 0,
+		  "perf caps B3C5H: nothing above bit 16");
+
+	/* The fields Linux names above bit 16 (`union perf_capabilities`):
+	 * 17 PEBS_TIMING_INFO, 18 unnamed, 19 RDPMC_METRICS_CLEAR. 0AF5C5H =
+	 * bits 19, 17, 15, 14, 12, 10, 8, 7, 6, 2, 0: PEBS format 5, LBR 5. */
+	caps_decode_perf_capabilities(&c, 0x0AF5C5);
+	UNIT_TRUE(c.perf_cap.pebs_timing_info, "perf caps: bit 17 timed PEBS");
+	UNIT_TRUE(c.perf_cap.rdpmc_metrics_clear, "perf caps: bit 19 RDPMC metrics clear");
+	UNIT_EQ(c.perf_cap.pebs_format, 5, "perf caps: PEBS format 5");
+	UNIT_TRUE(!c.perf_cap.pebs_output_pt, "perf caps: bit 16 clear");
+	UNIT_EQ(c.perf_cap.undefined_bits, 0, "perf caps 0AF5C5H: no undefined bit");
+	/* Bit 18, bit 20 and bit 63: undefined, kept as such. */
+	caps_decode_perf_capabilities(&c, BIT_ULL(63) | BIT_ULL(20) | BIT_ULL(18) | 0x0F00);
+	UNIT_EQ(c.perf_cap.undefined_bits, BIT_ULL(63) | BIT_ULL(20) | BIT_ULL(18),
+		"perf caps: bits 18, 20, 63 undefined");
+	UNIT_TRUE(c.perf_cap.arch_pebs_format && c.perf_cap.pebs_format == 0xF,
+		  "perf caps: PEBS_FMT 0FH = architectural PEBS");
 }
 
 static void test_requires(void)
@@ -915,6 +1000,23 @@ static void test_dump_reader(void)
 		       err, sizeof(err));
 	UNIT_TRUE(rc != 0 && strstr(err, "lacks leaf 0x2"),
 		  "dump: a dump cut below its maximum leaf is an error");
+	/* Issue 32: the leaves of a pmutest report (CPUID_DUMP_SPARSE_MARK):
+	 * the gaps are unknown leaves, not a cut dump. */
+	rc = load_text(&d,
+		       CPUID_DUMP_SPARSE_MARK
+		       ": the leaves of r.ktap\n"
+		       "CPU 0:\n   0x00000000 0x00: eax=0xa ebx=0x0 ecx=0x0 edx=0x0\n"
+		       "   0x0000000a 0x00: eax=0x5 ebx=0x0 ecx=0x0 edx=0x0\n",
+		       err, sizeof(err));
+	UNIT_TRUE(rc == 0 && cpuid_dump_lookup(&d, 0, 0xA, 0, &r) && r.eax == 5 &&
+		      !cpuid_dump_lookup(&d, 0, 0x2, 0, &r),
+		  "dump: a pmutest report's leaves load with their gaps unknown");
+	if (rc == 0)
+		cpuid_dump_free(&d);
+	rc = load_text(
+	    &d, "# not the mark\nCPU 0:\n   0x00000000 0x00: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\n",
+	    err, sizeof(err));
+	UNIT_TRUE(rc != 0, "dump: any other '#' line is still an error");
 	rc = load_text(&d, "CPU 0:\n   0x00000001 0x00: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\n", err,
 		       sizeof(err));
 	UNIT_TRUE(rc != 0 && strstr(err, "no leaf 0"), "dump: a dump without leaf 0 is an error");
@@ -946,6 +1048,18 @@ static void test_dump_reader(void)
 }
 
 /* ---- Issue 9: the readings that keep real CPUs from false verdicts -------- */
+
+/* The row that excuses a failed check of "suite.test" with that subject and
+ * outcome on a host kernel (HOST_KERNEL(), 0 unknown). */
+static const struct known_deviation *known_match_at(const struct caps *c, const char *suite,
+						    const char *test, const char *rule,
+						    const struct check_subject *s,
+						    const struct check_outcome *o, uint32_t host)
+{
+	struct known_failure f = {suite, test, rule, s, o, host};
+
+	return known_match(c, &f).row;
+}
 
 static void test_verdict_rules(void)
 {
@@ -984,19 +1098,29 @@ static void test_verdict_rules(void)
 	fake_intel(&f, 0xA, 0x000006F6);
 	fake_set(&f, 0xA, 0, 0x07280202, 0, 0, 0);
 	c = decode(&f);
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule) == k, 1,
-		"Core 2 6F6H bare metal: the entry matches");
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", "another rule") == NULL, 1,
-		"another rule of the same test: no match");
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah", k->checks[0].rule) == NULL, 1,
-		"another test: no match");
+	struct check_subject cpuid_a = {SUBJECT_CPUID, 0xA, 0};
+	struct check_outcome zero = {OUTCOME_ZERO, 0};
+	UNIT_EQ(known_match_at(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule, &cpuid_a, &zero,
+			       0) == k,
+		1, "Core 2 6F6H bare metal: the entry matches");
+	UNIT_EQ(known_match_at(&c, "cpuid", "leaf_0ah_fields", "another rule", &cpuid_a, &zero,
+			       0) == NULL,
+		1, "another rule of the same test: no match");
+	UNIT_EQ(known_match_at(&c, "cpuid", "leaf_0ah", k->checks[0].rule, &cpuid_a, &zero, 0) ==
+		    NULL,
+		1, "another test: no match");
+	UNIT_EQ(known_match_at(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule, NULL, &zero, 0) ==
+		    NULL,
+		1, "no subject given: no match");
 	c.hypervisor = true;
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule) == NULL, 1,
-		"the same CPUID under a hypervisor: no match");
+	UNIT_EQ(known_match_at(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule, &cpuid_a, &zero,
+			       0) == NULL,
+		1, "the same CPUID under a hypervisor: no match");
 	fake_intel(&f, 0xA, 0x00010676);
 	c = decode(&f);
-	UNIT_EQ(known_match(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule) == NULL, 1,
-		"Penryn (model 17H): no match");
+	UNIT_EQ(known_match_at(&c, "cpuid", "leaf_0ah_fields", k->checks[0].rule, &cpuid_a, &zero,
+			       0) == NULL,
+		1, "Penryn (model 17H): no match");
 }
 
 /* A row of the known-deviations table by id. */
@@ -1008,18 +1132,34 @@ static const struct known_deviation *known_row(const char *id)
 	return NULL;
 }
 
-/* Whether row id's first check, failing on a CPU with caps c, is matched by
- * that row. */
+/* The failure check j of row k describes: its first subject, its first
+ * outcome class (its bits for OUTCOME_BITS). */
+static void row_failure(const struct known_check *kc, struct check_subject *s,
+			struct check_outcome *o)
+{
+	*s = (struct check_subject){kc->subject, kc->lo, kc->counter_lo};
+	*o = (struct check_outcome){OUTCOME_NONE, 0};
+	for (unsigned cls = 0; cls < OUTCOME_CLASS_COUNT && o->cls == OUTCOME_NONE; cls++)
+		if (kc->outcomes & OUTCOME_BIT(cls))
+			*o = (struct check_outcome){(enum outcome_class)cls, kc->bits};
+}
+
+/* Whether row id's first check, failing as the row describes it on a CPU
+ * with caps c and a host kernel in the row's range, is matched by that row. */
 static bool known_hits(const struct caps *c, const char *id)
 {
 	const struct known_deviation *k = known_row(id);
+	struct check_subject s;
+	struct check_outcome o;
 	char suite[64];
 
 	if (!k || !k->n_checks)
 		return false;
 	const char *dot = strchr(k->checks[0].test, '.');
 	snprintf(suite, sizeof(suite), "%.*s", (int)(dot - k->checks[0].test), k->checks[0].test);
-	return known_match(c, suite, dot + 1, k->checks[0].rule) == k;
+	row_failure(&k->checks[0], &s, &o);
+	return known_match_at(c, suite, dot + 1, k->checks[0].rule, &s, &o,
+			      k->host_min ? k->host_min : HOST_KERNEL(1, 0, 0)) == k;
 }
 
 static struct caps known_cpu(enum cpu_vendor v, unsigned family, unsigned model, unsigned stepping)
@@ -1151,6 +1291,62 @@ static void test_known_rows(void)
 	UNIT_TRUE(!c.l3_cache, "CPUID.02H without an L3 descriptor: none");
 }
 
+/* A row excuses the deviation its source describes, not the rule (issue
+ * 33): the subject, the outcome, the reserved bits, the host's kernel. */
+static void test_known_observed(void)
+{
+	struct caps c = known_cpu(VENDOR_INTEL, 0xF, 0x06, 8);
+	c.l3_cache = true;
+	const char *r = known_row("p4-xeon-l3-rdpmc-18-25")->checks[0].rule;
+	struct check_subject ecx18 = {SUBJECT_RDPMC, 18, 0}, ecx26 = {SUBJECT_RDPMC, 26, 0};
+	struct check_outcome reads = {OUTCOME_NO_FAULT, 0}, ud = {OUTCOME_UD, 0};
+
+	UNIT_TRUE(known_match_at(&c, "rdpmc", "nonarch_index_and_fast_read", r, &ecx18, &reads,
+				 0) != NULL,
+		  "Xeon 7100: RDPMC 18 reading is the row's");
+	UNIT_TRUE(known_match_at(&c, "rdpmc", "nonarch_index_and_fast_read", r, &ecx18, &ud, 0) ==
+		      NULL,
+		  "Xeon 7100: RDPMC 18 raising #UD is not");
+	UNIT_TRUE(known_match_at(&c, "rdpmc", "nonarch_index_and_fast_read", r, &ecx26, &reads,
+				 0) == NULL,
+		  "Xeon 7100: RDPMC 26 reading is not");
+
+	/* Reserved bits: within the rows' bits only; two rows may add up. */
+	c = known_cpu(VENDOR_INTEL, 6, 0x97, 2);
+	c.hybrid = true;
+	c.core_type = CORE_TYPE_CORE;
+	r = RULE_GLOBAL_CTRL_RSVD;
+	struct check_subject ctrl = {SUBJECT_MSR, 0x38F, 0};
+	struct check_outcome b6_7_35 = {OUTCOME_BITS, 0x8000000C0ULL},
+			     b_all = {OUTCOME_BITS, 0x10008000000C0ULL},
+			     b62 = {OUTCOME_BITS, 0x40000000000000C0ULL};
+	UNIT_TRUE(known_match_at(&c, "global", "reserved_bits_fault", r, &ctrl, &b6_7_35, 0) !=
+		      NULL,
+		  "ADL P-core: GLOBAL_CTRL bits 6, 7, 35 accepted");
+	UNIT_TRUE(known_match_at(&c, "global", "reserved_bits_fault", r, &ctrl, &b_all, 0) != NULL,
+		  "ADL P-core: bits 6, 7, 35 and 48: the two rows name them all");
+	UNIT_TRUE(known_match_at(&c, "global", "reserved_bits_fault", r, &ctrl, &b62, 0) == NULL,
+		  "ADL P-core: bit 62 too: no row names it");
+
+	/* KVM with a host range: inside, outside, unknown. */
+	c = known_cpu(VENDOR_INTEL, 6, 0x8E, 10);
+	c.hypervisor = true;
+	snprintf(c.hypervisor_vendor, sizeof(c.hypervisor_vendor), "KVMKVMKVM");
+	r = RULE_PMI_LVT_MASK_SET;
+	struct check_subject lvt = {SUBJECT_APIC, SUBJECT_APIC_LVT_PMI, 0};
+	struct check_outcome zero = {OUTCOME_ZERO, 0};
+	struct known_failure f = {
+	    "pmi", "gp_overflow_delivers_one_pmi", r, &lvt, &zero, HOST_KERNEL(6, 5, 9)};
+	UNIT_TRUE(known_match(&c, &f).row != NULL, "LVTPC unmasked on a 6.5.9 host: known");
+	f.host_kernel = HOST_KERNEL(6, 6, 0);
+	struct known_verdict v = known_match(&c, &f);
+	UNIT_TRUE(v.row == NULL && v.host_row && !v.host_unknown, "on a 6.6.0 host: not excused");
+	f.host_kernel = HOST_KERNEL_UNKNOWN;
+	v = known_match(&c, &f);
+	UNIT_TRUE(v.row == NULL && v.host_row && v.host_unknown,
+		  "host version unknown: not excused, and said so");
+}
+
 int main(void)
 {
 	test_signature();
@@ -1160,6 +1356,7 @@ int main(void)
 	test_fixed_counters();
 	test_zeroed_leaf_0a_under_hypervisor();
 	test_leaf23();
+	test_leaf23_subleaves();
 	test_hybrid();
 	test_arch_lbr();
 	test_rdt();
@@ -1171,5 +1368,6 @@ int main(void)
 	test_dump_reader();
 	test_verdict_rules();
 	test_known_rows();
+	test_known_observed();
 	return unit_done();
 }

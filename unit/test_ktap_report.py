@@ -46,6 +46,16 @@ not ok 2 selftest
 """
 
 
+# GOOD's non-pass tests with their fingerprints (ktaplib.fingerprint): what
+# a line of an expectations file must state to accept them.
+FP_TYPE_SPACE = "    check: no fault :: RDPMC ECX=0x10000 ::\n"
+FP_PAGE_FAULT = "    exception: #PF\n"
+FP_TIMEOUT = "    timeout:\n"
+EXPECT_GOOD = ("rdpmc.type_space fail r\n" + FP_TYPE_SPACE + "rdpmc.metrics skip r\n"
+               "selftest.page_fault error r\n" + FP_PAGE_FAULT
+               + "selftest.endless_loop timeout r\n" + FP_TIMEOUT)
+
+
 def run_cli(*args, stdin=None):
     p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "ktap-report.py"), *args],
                        capture_output=True, text=True, timeout=60)
@@ -76,9 +86,17 @@ class Parse(unittest.TestCase):
         self.assertEqual((t.result, t.reason), ("xfail", "known deviation x: Linux f()"))
         with tempfile.TemporaryDirectory() as tmp:
             lg = write(tmp, "x.ktap", log)
-            rc, out, _ = compare(tmp, lg, "rdpmc.type_space fail r\nrdpmc.metrics skip r\n"
-                                 "selftest.page_fault error r\nselftest.endless_loop timeout r\n")
+            rc, out, _ = compare(tmp, lg, EXPECT_GOOD + "rdpmc.gp_type xfail known\n    known: x\n")
             self.assertEqual(rc, 0, out)
+            # A known deviation the file does not name is not what it expects.
+            rc, out, _ = compare(tmp, lg, EXPECT_GOOD)
+            self.assertEqual(rc, 1, out)
+            self.assertIn("rdpmc.gp_type: xfail (known deviation x), expected pass", out)
+            self.assertIn("#   not described: known: x", out)
+            # Another row than the file's.
+            rc, out, _ = compare(tmp, lg, EXPECT_GOOD + "rdpmc.gp_type xfail known\n    known: y\n")
+            self.assertEqual(rc, 1, out)
+            self.assertIn("#   described, not seen: known: y", out)
 
     def test_results_and_structure(self):
         run = ktaplib.parse(GOOD)
@@ -138,9 +156,10 @@ class Cli(unittest.TestCase):
         rc, out, err = compare(self.tmp, self.log,
                                "# comment\n"
                                "rdpmc.type_space fail  the platform deviates (documented)\n"
+                               + FP_TYPE_SPACE +
                                "rdpmc.metrics    skip  no perf metrics\n"
-                               "selftest.*       error self-tests fault on purpose\n"
-                               "selftest.endless_loop timeout hangs on purpose\n")
+                               "selftest.*       error self-tests fault on purpose\n" + FP_PAGE_FAULT +
+                               "selftest.endless_loop timeout hangs on purpose\n" + FP_TIMEOUT)
         self.assertEqual(rc, 0, out + err)
         self.assertTrue(out.rstrip().endswith("5 passed, 0 failed"))
 
@@ -152,14 +171,19 @@ class Cli(unittest.TestCase):
         self.assertIn("rdpmc.gone: not in the log", out)
 
     def test_unlisted_skip_is_reported_not_a_mismatch(self):
-        rc, out, _ = compare(self.tmp, self.log,
-                             "rdpmc.type_space fail  documented\n"
-                             "selftest.*       error on purpose\n"
-                             "selftest.endless_loop timeout on purpose\n")
+        exp = write(self.tmp, "exp.txt", "rdpmc.type_space fail  documented\n" + FP_TYPE_SPACE
+                    + "selftest.*       error on purpose\n" + FP_PAGE_FAULT
+                    + "selftest.endless_loop timeout on purpose\n" + FP_TIMEOUT)
+        rc, out, _ = run_cli("compare", self.log, exp)
+        self.assertEqual(rc, 0, out)
+        # One line unless asked for the list (issue 32 item 6).
+        self.assertNotIn("# skip, not listed:", out)
+        self.assertIn("# 1 skips not listed in", out)
+        self.assertIn("--list-skips lists them", out)
+        self.assertTrue(out.rstrip().endswith("4 passed, 0 failed"))
+        rc, out, _ = run_cli("compare", "--list-skips", self.log, exp)
         self.assertEqual(rc, 0, out)
         self.assertIn("# skip, not listed: rdpmc.metrics: missing IA32_PERF_CAPABILITIES[15]", out)
-        self.assertIn("# 1 skips not listed", out)
-        self.assertTrue(out.rstrip().endswith("4 passed, 0 failed"))
 
     def test_stated_skip_that_passes_is_a_mismatch(self):
         rc, out, _ = compare(self.tmp, self.log, "rdpmc.gp_type skip  pinned\n")
@@ -170,8 +194,11 @@ class Cli(unittest.TestCase):
         rc, out, err = run_cli("baseline", self.log)
         self.assertEqual(rc, 0, err)
         self.assertIn("# Platform: pmutest 0.1 on sim: profile x", out)
-        lines = [ln for ln in out.splitlines() if ln and not ln.startswith("#")]
+        lines = [ln for ln in out.splitlines() if ln and not ln.startswith(("#", " "))]
         self.assertEqual(len(lines), 4, out)
+        self.assertIn("\n" + FP_TYPE_SPACE, out)
+        self.assertIn("\n" + FP_PAGE_FAULT, out)
+        self.assertIn("\n" + FP_TIMEOUT, out)
         ts = [ln for ln in lines if ln.startswith("rdpmc.type_space")][0]
         self.assertIn("fail", ts)
         self.assertIn("RDPMC ECX=0x10000", ts)
@@ -267,7 +294,7 @@ class FalsePasses(unittest.TestCase):
         self.assertIsNotNone(root.find("testsuite[@name='log']/testcase[@name='integrity']/error"))
         self.assertIsNotNone(root.find("testsuite[@name='log']/properties/property[@name='log-error']"))
         self.assertIsNone(root.find("properties"), "properties directly under testsuites")
-        rc, out, _ = compare(self.tmp, log, "selftest.* error anything\n")
+        rc, out, _ = compare(self.tmp, log, "selftest.* error anything\n" + FP_PAGE_FAULT)
         self.assertEqual(rc, 2, out)
 
     def test_empty_selection(self):
@@ -497,6 +524,17 @@ class Html(unittest.TestCase):
         # No network and no external asset: nothing to fetch, anywhere.
         for needle in ("http://", "https://", "<link", " src=", "url(", "@import", "//cdn"):
             self.assertNotIn(needle, page)
+
+    def test_every_test_listed_by_suite(self):
+        # Issue 32 item 4: a collapsed block a suite, each test with its result and skip reason.
+        page = self.html(write(self.tmp, "g.ktap", GOOD))
+        self.assertIn('<details class="suite-tests" data-suite-tests="rdpmc">', page)
+        self.assertNotIn("<details open", page)
+        self.assertIn('data-test-row="rdpmc.gp_type" data-result="pass" data-reason=""', page)
+        self.assertIn('data-test-row="rdpmc.metrics" data-result="skip" '
+                      'data-reason="missing IA32_PERF_CAPABILITIES[15]"', page)
+        self.assertIn('data-test-row="selftest.endless_loop" data-result="timeout"', page)
+        self.assertEqual(page.count("data-test-row="), 5)
 
     def test_one_run(self):
         page = self.html(write(self.tmp, "m.ktap", MACHINE_LOG))
@@ -858,6 +896,314 @@ class ScreenshotCheck(unittest.TestCase):
         page = lambda x, y: (0xc6, 0x28, 0x28) if y < 16 else ((x * 7) % 256, (y * 5) % 256, 90)
         self.assertEqual(self.results(page, "FAIL"), [True, True])
         self.assertEqual(self.results(page, "PASS"), [True, False])
+
+# ---- issue 32: explain and bugreport (scripts/ktapreplay.py) ----------------
+
+import ktapreplay  # noqa: E402
+
+TRACED = GOOD.replace("""    #   actual:   no exception
+    not ok 2 type_space""", """    #   actual:   no exception
+    #   rule:     SDM Vol.2B RDPMC
+    # trace: 3 wrmsr 0x186 0x43003c ok
+    # trace: 4 rdpmc 0x10000 0 ok
+    not ok 2 type_space""").replace("# caps: architectural PMU version 5\n", """# caps: architectural PMU version 5
+# option: suites = rdpmc
+# cpu 0: APIC ID 0: online, PMU configuration 1
+# cpuid: config 1: 0x00000000 0x00: eax=0x0000000a ebx=0x756e6547 ecx=0x6c65746e edx=0x49656e69
+# msr: config 1: IA32_PERF_CAPABILITIES (345H) = 0xf4c5
+""")
+PMUSIM_BIN = os.path.join(HERE, "..", "build", "host", "pmusim")
+
+
+class Replay(unittest.TestCase):
+    def test_trace_lines_and_first_difference(self):
+        run = ktaplib.parse(TRACED)
+        t = [x for x in run.tests() if x.name == "type_space"][0]
+        acc = ktapreplay.accesses(t)
+        self.assertEqual(acc[4], ("rdpmc", "0x10000", "0", "ok"))
+        self.assertEqual(ktapreplay.accesses(t, log_only=True), {})
+        conforming = {3: ("wrmsr", "0x186", "0x43003c", "ok"), 4: ("rdpmc", "0x10000", "0", "#GP")}
+        self.assertEqual(ktapreplay.first_difference(acc, conforming),
+                         (4, acc[4], conforming[4]))
+        self.assertIsNone(ktapreplay.first_difference(acc, {4: acc[4]}))
+        self.assertIsNone(ktapreplay.first_difference(acc, {}))
+
+    def test_bugreport(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            log, md = write(tmp, "r.ktap", TRACED), os.path.join(tmp, "r.md")
+            rc, out, err = run_cli("bugreport", log, "-o", md)
+            self.assertEqual((rc, err), (0, ""))
+            text = open(md).read()
+            for want in ("**Verdict: FAIL**", "### rdpmc.type_space: fail", "- expected: #GP(0)",
+                         "- rule: SDM Vol.2B RDPMC", "trace: 4 rdpmc 0x10000 0 ok",
+                         "cpuid: config 1: 0x00000000 0x00: eax=0x0000000a",
+                         "build/host/pmusim --replay r.ktap", "## What this text holds"):
+                self.assertIn(want, text)
+
+    def test_broken_logs_one_line_exit_2(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, text in (("cut", TRACED[:400]), ("notktap", "hello\n"), ("empty", "")):
+                log = write(tmp, name, text)
+                for cmd in (["explain", log, "--pmusim", "/bin/false"],
+                            ["bugreport", log, "-o", os.path.join(tmp, "x.md")]):
+                    rc, out, err = run_cli(*cmd)
+                    self.assertEqual(rc, 2, (name, cmd, out, err))
+                    self.assertEqual(len(err.splitlines()), 1, err)
+                    self.assertNotIn("Traceback", err)
+
+    def test_explain_without_simulator_one_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rc, out, err = run_cli("explain", write(tmp, "r.ktap", TRACED), "--pmusim",
+                                   os.path.join(tmp, "no-such-pmusim"))
+            self.assertEqual(rc, 2)
+            self.assertEqual(len(err.splitlines()), 1, err)
+
+    @unittest.skipUnless(os.access(PMUSIM_BIN, os.X_OK), "build/host/pmusim not built")
+    def test_explain_a_quirk(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "q.ktap")
+            with open(log, "w") as f:
+                subprocess.run([PMUSIM_BIN, "--profile", "synth-v5-metrics", "--set", "suites=rdpmc",
+                                "--quirk", "rdpmc-type-as-flags"], stdout=f, timeout=120)
+            rc, out, err = run_cli("explain", log)
+            self.assertEqual(rc, 1, err)
+            self.assertIn("rdpmc.all_types_sweep: conforming pass, machine fail", out)
+            self.assertIn("first differing access: #0: machine rdpmc 0x10000 -> 0 (ok), "
+                          "conforming rdpmc 0x10000 -> 0 (#GP)", out)
+            self.assertIn("# 2 tests differ", out)
+            clean = os.path.join(tmp, "c.ktap")
+            with open(clean, "w") as f:
+                subprocess.run([PMUSIM_BIN, "--profile", "synth-v5-metrics", "--set", "suites=rdpmc"],
+                               stdout=f, timeout=120)
+            rc, out, err = run_cli("explain", clean)
+            self.assertEqual(rc, 0, out + err)
+            self.assertIn("# 0 tests differ", out)
+
+    @unittest.skipUnless(os.access(PMUSIM_BIN, os.X_OK), "build/host/pmusim not built")
+    def test_replay_refuses_a_report_without_its_machine(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = subprocess.run([PMUSIM_BIN, "--replay", write(tmp, "old.ktap", GOOD)],
+                               capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("no '# cpuid: config' lines", p.stderr)
+            self.assertEqual(len(p.stderr.splitlines()), 1)
+
+
+class Fingerprints(unittest.TestCase):
+    """Issue 33 item 6: a line accepts the failure it describes, no other."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def cmp(self, log, expectations, *opts):
+        return run_cli("compare", *opts, write(self.tmp, "r.log", log),
+                       write(self.tmp, "exp.txt", expectations))
+
+    def test_outcome_classes(self):
+        oc = ktaplib.outcome_class
+        self.assertEqual(oc("#GP(0)", "#UD"), "#UD")
+        self.assertEqual(oc("#GP(0)", "#GP(0x18)"), "#GP(non-zero)")
+        self.assertEqual(oc("#GP(0)", "no exception"), "no fault")
+        self.assertEqual(oc("0x64 (100)", "0"), "zero")
+        self.assertEqual(oc("0x64 (100)", "0x1f5 (501)"), "above")
+        self.assertEqual(oc("10 .. 0x64 (100)", "3"), "below")
+        self.assertEqual(oc("anything but 0", "0"), "zero")
+        self.assertEqual(oc("#GP(0) for every unsupported type",
+                            "0x80000003->no fault(0), 0x10000->#UD(0)"), "sweep #UD(0)+no fault")
+        self.assertEqual(oc("none", "bit 3, bit 5"), "bit 3, bit 5")
+
+    def test_ud_where_the_line_says_gp0(self):
+        ud = GOOD.replace("#   actual:   no exception", "#   actual:   #UD")
+        exp = EXPECT_GOOD.replace("no fault ::", "#GP(0) ::")
+        rc, out, _ = self.cmp(ud, exp)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("rdpmc.type_space: fail as expected, but not the failure", out)
+        self.assertIn("#   not described: check: #UD :: RDPMC ECX=0x10000 ::", out)
+        self.assertIn("#   described, not seen: check: #GP(0) :: RDPMC ECX=0x10000 ::", out)
+
+    def test_failed_check_before_an_exception(self):
+        log = GOOD.replace("    # unexpected exception #PF",
+                           "    # FAIL: PerfCntrGlobalCtl gates counting\n    #   expected: 0\n"
+                           "    #   actual:   0x3e8 (1000)\n    #   rule:     APM 13.2.2\n"
+                           "    # unexpected exception #PF")
+        rc, out, _ = self.cmp(log, EXPECT_GOOD)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("selftest.page_fault: error as expected, but not the failure", out)
+        self.assertIn("not described: check: above :: PerfCntrGlobalCtl gates counting :: APM 13.2.2", out)
+
+    def test_added_diagnostic_lines_are_tolerated(self):
+        # Lines a newer kernel adds under a FAIL (a subject, an observed outcome).
+        log = GOOD.replace("    #   actual:   no exception",
+                           "    #   actual:   no exception\n    #   subject:  ECX 10000H\n"
+                           "    #   observed: no fault")
+        rc, out, _ = self.cmp(log, EXPECT_GOOD)
+        self.assertEqual(rc, 0, out)
+
+    def test_workload_seed_is_no_part_of_the_subject(self):
+        log = GOOD.replace("RDPMC ECX=0x10000", "PerfCtr0 on random bits (seed 0x1234abcd)")
+        exp = EXPECT_GOOD.replace("RDPMC ECX=0x10000", "PerfCtr0 on random bits (seed)")
+        rc, out, _ = self.cmp(log, exp)
+        self.assertEqual(rc, 0, out)
+
+    def test_hash_in_a_reason_is_no_comment(self):
+        exact, _ = load_module().load_expectations(write(
+            self.tmp, "e.txt", "# a comment\nrdpmc.x fail raises #GP(0) on WRMSR\n    exception: #GP(0)\n"))
+        self.assertEqual(exact["rdpmc.x"][2], "raises #GP(0) on WRMSR")
+        self.assertEqual(exact["rdpmc.x"][4], {"exception: #GP(0)"})
+
+    def test_bad_fingerprints_are_one_line(self):
+        for text, needle in (("rdpmc.type_space fail r\n", "fingerprint"),
+                             ("rdpmc.type_space fail r\n    chek: x\n", "an indented line is a fingerprint"),
+                             ("    check: x\n", "before any entry"),
+                             ("rdpmc.metrics skip r\n    check: x\n", "only a fail, error")):
+            rc, out, err = self.cmp(GOOD, text)
+            self.assertEqual(rc, 2, (text, out, err))
+            self.assertIn(needle, err)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+            self.assertNotIn("Traceback", err)
+
+    def test_unknown_verdict_word_is_no_pass(self):
+        log = GOOD.replace("# verdict: FAIL", "# verdict: PARTIAL")
+        run = ktaplib.parse(log)
+        self.assertEqual(ktaplib.broken(run), [])
+        self.assertTrue(any("verdict PARTIAL" in e for e in run.errors))
+        rc, out, err = self.cmp(log, EXPECT_GOOD)
+        self.assertEqual(rc, 2, out + err)
+        self.assertNotIn("Traceback", err)
+        path = write(self.tmp, "i.log", log)
+        rc, _, err = run_cli("html", path, "-o", os.path.join(self.tmp, "i.html"))
+        self.assertEqual(rc, 0, err)
+        with open(os.path.join(self.tmp, "i.html")) as f:
+            page = f.read()
+        self.assertIn('data-verdict="PARTIAL"', page)
+        self.assertIn("v-ERROR", page)
+
+
+class Selection(unittest.TestCase):
+    """Issue 32 item 6: compare checks what the run selected."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def test_selected_suites_only(self):
+        log = GOOD.replace("# caps:", "# selection: suites = rdpmc,selftest; tests = none; "
+                           "exclude = none; selftest = 0\n# caps:")
+        exp = EXPECT_GOOD + "pmi.gone pass\nwidth.* skip r\n"
+        rc, out, _ = run_cli("compare", write(self.tmp, "r.log", log), write(self.tmp, "e.txt", exp))
+        self.assertEqual(rc, 0, out)
+        self.assertIn("# 1 lines of", out)
+        self.assertIn("name tests the run did not select", out)
+        # A selected test that vanished is still a mismatch.
+        rc, out, _ = run_cli("compare", write(self.tmp, "r.log", log),
+                             write(self.tmp, "e.txt", exp + "rdpmc.gone pass\n"))
+        self.assertEqual(rc, 1, out)
+        self.assertIn("rdpmc.gone: not in the log", out)
+        # Without the line (an older kernel) every name is selected.
+        rc, out, _ = run_cli("compare", write(self.tmp, "r.log", GOOD), write(self.tmp, "e.txt", exp))
+        self.assertEqual(rc, 1, out)
+        self.assertIn("pmi.gone: not in the log", out)
+
+    def test_selection_semantics(self):
+        run = ktaplib.parse(GOOD.replace("# caps:", "# selection: suites = none; tests = rdpmc.x; "
+                                         "exclude = rdpmc.y; selftest = 0\n# caps:"))
+        sel = ktaplib.selection(run)
+        self.assertTrue(sel.selects("rdpmc.x"))
+        self.assertTrue(sel.selects("rdpmc@cpu1.x"))
+        self.assertFalse(sel.selects("rdpmc.y"))
+        self.assertFalse(sel.selects("pmi.x"))
+        self.assertFalse(sel.selects("selftest.page_fault"))
+
+
+def load_module():
+    """scripts/ktap-report.py as a module (its name has a hyphen)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("ktap_report", os.path.join(SCRIPTS, "ktap-report.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class Kcidb(unittest.TestCase):
+    """Issue 32 item 5: `ktap-report.py kcidb` (scripts/test-kcidb.py validates it)."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def test_tests_statuses_and_known_rows(self):
+        log = GOOD.replace("ok 1 gp_type", "ok 1 gp_type # XFAIL known deviation x: Linux f()")
+        log = log.replace("# Totals: pass:1 fail:3 skip:1 total:5",
+                          "# Totals: pass:0 fail:3 skip:1 xfail:1 total:5")
+        rc, out, err = run_cli("kcidb", write(self.tmp, "k.ktap", log))
+        self.assertEqual(rc, 0, err)
+        doc = json.loads(out)
+        self.assertEqual(doc["version"], {"major": 5, "minor": 3})
+        got = [(t["path"], t["status"]) for t in doc["tests"]]
+        self.assertEqual(got, [("pmutest", "FAIL"), ("pmutest.rdpmc.gp_type", "FAIL"),
+                               ("pmutest.rdpmc.type_space", "FAIL"), ("pmutest.rdpmc.metrics", "SKIP"),
+                               ("pmutest.selftest.page_fault", "ERROR"),
+                               ("pmutest.selftest.endless_loop", "ERROR")])
+        self.assertEqual(doc["tests"][3]["comment"], "missing IA32_PERF_CAPABILITIES[15]")
+        self.assertEqual([i["id"] for i in doc["issues"]], ["pmutest:known:x"])
+        self.assertEqual(doc["incidents"][0]["test_id"], doc["tests"][1]["id"])
+        self.assertEqual(doc["builds"][0]["checkout_id"], doc["checkouts"][0]["id"])
+        self.assertTrue(all(t["build_id"] == doc["builds"][0]["id"] for t in doc["tests"]))
+
+    def test_broken_log_is_one_line(self):
+        for text in ("", "not ktap\n", GOOD[:GOOD.index("not ok 1 rdpmc")]):
+            rc, out, err = run_cli("kcidb", write(self.tmp, "b.ktap", text))
+            self.assertEqual(rc, 2, err)
+            self.assertEqual(out, "")
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+
+class Incomplete(unittest.TestCase):
+    """Verdict INCOMPLETE (issue 33): an enumerated CPU ran no test."""
+
+    UNTESTED = "# incomplete: 1 enumerated CPU(s) not tested: cpu 3 (did not answer the start-up IPIs)\n"
+    LOG = GOOD.replace("# verdict: FAIL", UNTESTED.rstrip("\n") + "\n# verdict: INCOMPLETE")
+    EXPECT = EXPECT_GOOD
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.log = write(self.tmp, "run.log", self.LOG)
+
+    def test_valid(self):
+        rc, out, _ = run_cli("validate", self.log)
+        self.assertEqual(rc, 0, out)
+
+    def test_contradicted(self):
+        run = ktaplib.parse(GOOD.replace("# verdict: FAIL", "# verdict: INCOMPLETE"))
+        self.assertTrue(any("results make it FAIL" in e for e in run.errors), run.errors)
+        run = ktaplib.parse(self.LOG.replace("# verdict: INCOMPLETE", "# verdict: FAIL"))
+        self.assertTrue(any("results make it INCOMPLETE" in e for e in run.errors), run.errors)
+
+    def test_not_expected_is_a_mismatch(self):
+        rc, out, _ = compare(self.tmp, self.log, self.EXPECT)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("not ok - verdict INCOMPLETE, expected a complete run", out)
+        self.assertIn("#   incomplete: 1 enumerated CPU(s) not tested: cpu 3", out)
+
+    def test_expected(self):
+        rc, out, _ = compare(self.tmp, self.log, self.EXPECT + "verdict incomplete cpu 3 is silent\n")
+        self.assertEqual(rc, 0, out)
+
+    def test_expected_but_complete_is_a_mismatch(self):
+        good = write(self.tmp, "good.log", GOOD)
+        rc, out, _ = compare(self.tmp, good, self.EXPECT + "verdict incomplete cpu 3 is silent\n")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("not ok - verdict FAIL, expected INCOMPLETE", out)
+
+    def test_bad_verdict_lines(self):
+        for text in ("verdict incomplete\n", "verdict fail because\n",
+                     "verdict incomplete a\nverdict incomplete b\n"):
+            rc, _, err = compare(self.tmp, self.log, self.EXPECT + text)
+            self.assertEqual(rc, 2, text)
+
+    def test_baseline_states_it(self):
+        rc, out, err = run_cli("baseline", self.log)
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(out, r"\nverdict +incomplete +1 enumerated CPU\(s\) not tested: cpu 3")
+        rc, out, _ = compare(self.tmp, self.log, out)
+        self.assertEqual(rc, 0, out)
 
 
 if __name__ == "__main__":

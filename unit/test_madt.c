@@ -157,6 +157,20 @@ static uint32_t fadt(uint32_t port, uint32_t flags)
 	return table("FACP", body, sizeof(body));
 }
 
+/* A FADT with PM_TMR_BLK at port and X_PM_TMR_BLK (offset 208) a 32-bit
+ * GAS at xaddr in address space `space`. */
+static uint32_t fadt_xpm(uint32_t port, uint64_t xaddr, uint8_t space, uint32_t flags)
+{
+	uint8_t body[276 - 36] = {0};
+	put(body + 76 - 36, port, 4);
+	put(body + 112 - 36, flags, 4);
+	body[208 - 36] = space;
+	body[209 - 36] = 32;
+	body[211 - 36] = 3; /* access size: dword */
+	put(body + 212 - 36, xaddr, 8);
+	return table("FACP", body, sizeof(body));
+}
+
 /* A DSDT whose AML holds Name(_S5_, Package(4){a, b, 0, 0}), the values as
  * firmware writes them (ByteConst, Zero/One, or a bare byte), after some
  * bytes that only look like it. */
@@ -279,6 +293,21 @@ int main(void)
 	UNIT_EQ(h->cpu_count, 0, "no CPUs from it");
 	UNIT_EQ(h->pm_timer.addr, 0, "HW_REDUCED_ACPI: no PM timer");
 
+	/* 3b. Cloud Hypervisor's FADT (vmm/src/acpi.rs create_facp_table):
+	 *     hardware-reduced, TMR_VAL_EXT, and X_PM_TMR_BLK a 32-bit GAS in
+	 *     I/O space at 608H: that PM timer is taken; the same GAS in memory
+	 *     space on a hardware-reduced FADT is not. */
+	used = 0;
+	t[0] = fadt_xpm(0, 0x608, ACPI_SPACE_IO, (1u << 20) | (1u << 8));
+	h = read_tables(rsdp(true, t, 1), &has, &res);
+	UNIT_EQ(h->pm_timer.addr, 0x608, "HW_REDUCED_ACPI with X_PM_TMR_BLK in I/O space: taken");
+	UNIT_EQ(h->pm_timer.space, ACPI_SPACE_IO, "in I/O space");
+	UNIT_EQ(h->pm_timer.bits, 32, "TMR_VAL_EXT: 32 bits");
+	used = 0;
+	t[0] = fadt_xpm(0x408, 0xFED00000, 0, 1u << 20);
+	h = read_tables(rsdp(true, t, 1), &has, &res);
+	UNIT_EQ(h->pm_timer.addr, 0, "HW_REDUCED_ACPI, X_PM_TMR_BLK in memory space: none");
+
 	/* 4. Every entry a placeholder or disabled: no CPU at all. */
 	used = 0;
 	madt_begin();
@@ -336,5 +365,51 @@ int main(void)
 	memcpy(low + 0x9FC10, "RSD PTR ", 8);
 	fix_checksum(low + 0x9FC10, 20, 8);
 	UNIT_EQ(acpi_scan_rsdp(&lr), 0x9FC10, "the EBDA's first KiB comes first");
+	/* Cloud Hypervisor's EBDA at A0000H (40EH = A000H), its RSDP there. */
+	put(low + 0x40E, 0xA000, 2);
+	memcpy(low + 0xA0000, "RSD PTR ", 8);
+	fix_checksum(low + 0xA0000, 20, 8);
+	UNIT_EQ(acpi_scan_rsdp(&lr), 0xA0000, "an EBDA at A0000H (Cloud Hypervisor) is searched");
+
+	/* 7. No MADT: the MP table (Firecracker before 1.8, or run without
+	 *    ACPI): the floating pointer at 9FC00H, a PCMP table with two
+	 *    enabled processors (APIC IDs 0 and 1), a disabled one, a bus and
+	 *    an I/O APIC entry between them. */
+	memset(low, 0, sizeof(low));
+	struct x86_handoff *mh = calloc(1, sizeof(*mh));
+	UNIT_EQ(acpi_read_mptable(&lr, mh), 0, "no MP table: none");
+	uint8_t *fp = low + 0x9FC00, *ct = low + 0x9FC10;
+	memcpy(fp, "_MP_", 4);
+	put(fp + 4, 0x9FC10, 4);
+	fp[8] = 1;
+	fp[9] = 4;
+	fix_checksum(fp, 16, 10);
+	memcpy(ct, "PCMP", 4);
+	put(ct + 36, 0xFEE00000, 4);
+	uint8_t *e = ct + 44;
+	const uint8_t cpus[3][2] = {{0, 3}, {1, 1}, {2, 0}}; /* {APIC ID, flags: EN, BP} */
+	for (int i = 0; i < 3; i++, e += 20) {
+		e[0] = 0;
+		e[1] = cpus[i][0];
+		e[3] = cpus[i][1];
+		if (i == 0) { /* a bus and an I/O APIC after the BSP */
+			e[20] = 1;
+			e[28] = 2;
+			e += 16;
+		}
+	}
+	put(ct + 4, (uint64_t)(e - ct), 2);
+	put(ct + 34, 5, 2);
+	fix_checksum(ct, (uint32_t)(e - ct), 7);
+	UNIT_EQ(acpi_read_mptable(&lr, mh), 1, "the MP table found at 9FC00H");
+	UNIT_EQ(mh->cpu_count, 2, "two enabled processors");
+	UNIT_EQ(mh->apic_ids[1], 1, "the second one's APIC ID");
+	UNIT_EQ(mh->cpus_disabled, 1, "the disabled one counted");
+	UNIT_EQ(mh->bi.lapic_phys, 0xFEE00000, "the local APIC address");
+	ct[7]++;
+	memset(mh, 0, sizeof(*mh));
+	UNIT_EQ(acpi_read_mptable(&lr, mh), 0, "a wrong checksum: not read");
+	UNIT_EQ(mh->cpu_count, 0, "no CPUs from it");
+	free(mh);
 	return unit_done();
 }

@@ -155,6 +155,34 @@ int main(void)
 	UNIT_EQ(parse(&o, "smp_silent_cpu = 3\n"), 0, "smp_silent_cpu");
 	UNIT_EQ(o.smp_silent_cpu, 3, "CPU 3 gets no SIPI");
 
+	/* vpmu = off | emulated | mediated (issue 29): the host says, the guest reports. */
+	UNIT_EQ(o.vpmu, VPMU_UNTOLD, "default: not told");
+	UNIT_EQ(parse(&o, "vpmu = mediated\n"), 0, "vpmu = mediated");
+	UNIT_EQ(o.vpmu, VPMU_MEDIATED, "mediated");
+	UNIT_EQ(parse(&o, "vpmu = off\n"), 0, "vpmu = off");
+	UNIT_EQ(o.vpmu, VPMU_OFF, "off");
+	UNIT_EQ(parse(&o, "vpmu = passthrough\n"), 1,
+		"a word other than off / emulated / mediated");
+	UNIT_EQ(o.vpmu, VPMU_UNTOLD, "and keeps the default");
+	UNIT_EQ(parse(&o, "vpmu = \n"), 1, "an empty value is an error");
+	UNIT_EQ(strncmp(options_vpmu_text(VPMU_UNTOLD, true), "not told", 8), 0,
+		"a guest that was not told says so");
+	/* host_kernel: a Linux version as uname -r prints it (issue 33). */
+	UNIT_EQ(o.host_kernel, HOST_KERNEL_UNKNOWN, "default: the host's kernel is unknown");
+	UNIT_EQ(parse(&o, "host_kernel = 6.18.44\n"), 0, "host_kernel = 6.18.44");
+	UNIT_EQ(o.host_kernel, HOST_KERNEL(6, 18, 44), "6.18.44");
+	UNIT_EQ(parse(&o, "host_kernel = 6.8.0-45-generic\n"), 0, "a -suffix is ignored");
+	UNIT_EQ(o.host_kernel, HOST_KERNEL(6, 8, 0), "6.8.0-45-generic is 6.8.0");
+	UNIT_EQ(parse(&o, "host_kernel = 5.15\n"), 0, "major.minor");
+	UNIT_EQ(o.host_kernel, HOST_KERNEL(5, 15, 0), "5.15 is 5.15.0");
+	UNIT_TRUE(HOST_KERNEL(4, 9, 337) < HOST_KERNEL(4, 10, 0),
+		  "sublevels above 255 order right");
+	UNIT_EQ(parse(&o, "host_kernel = 6\n"), 1, "a major alone is an error");
+	UNIT_EQ(parse(&o, "host_kernel = v6.8\n"), 1, "a leading letter is an error");
+	UNIT_EQ(parse(&o, "host_kernel = 6.8x\n"), 1, "a stray tail is an error");
+	UNIT_EQ(parse(&o, "host_kernel = 0.1\n"), 1, "major 0 is an error");
+	UNIT_EQ(o.host_kernel, HOST_KERNEL_UNKNOWN, "and keeps the default");
+
 	/* The kernel command line of a direct boot (options_from_cmdline). */
 	char text[256], ignored[64];
 	size_t n =

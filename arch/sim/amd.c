@@ -101,10 +101,36 @@ static enum sim_msr_result locate(uint32_t msr, enum amd_reg *k, unsigned *i)
 	return g_sim.caps.amd.perfmon_v2 ? SIM_MSR_OK : SIM_MSR_NOT_MINE;
 }
 
+/* IA32_EFER as the model keeps it: long mode on (SCE, LME, LMA, NXE: what
+ * the kernel runs in) and SVME, which SVM (CPUID.80000001H:ECX[2]) allows. */
+#define SIM_EFER_BASE 0xD01ULL
+#define EFER_SVME     BIT_ULL(12)
+
+static bool has_svm(void)
+{
+	struct cpuid_regs r;
+	arch_cpuid(0x80000001, 0, &r);
+	return r.ecx & BIT_ULL(2);
+}
+
+static enum sim_msr_result efer_access(uint64_t *val, bool write)
+{
+	if (!write) {
+		*val = SIM_EFER_BASE | (P->amd_svme ? EFER_SVME : 0);
+		return SIM_MSR_OK;
+	}
+	if ((*val & ~EFER_SVME) != SIM_EFER_BASE || ((*val & EFER_SVME) && !has_svm()))
+		return SIM_MSR_GP;
+	P->amd_svme = *val & EFER_SVME;
+	return SIM_MSR_OK;
+}
+
 static enum sim_msr_result amd_rdmsr(uint32_t msr, uint64_t *val)
 {
 	enum amd_reg k;
 	unsigned i;
+	if (msr == MSR_IA32_EFER && is_amd())
+		return efer_access(val, false);
 	enum sim_msr_result r = locate(msr, &k, &i);
 	if (r != SIM_MSR_OK)
 		return r;
@@ -136,6 +162,8 @@ static enum sim_msr_result amd_wrmsr(uint32_t msr, uint64_t val)
 	enum amd_reg k;
 	unsigned i;
 	uint64_t cmask = width_mask(n_ctrs());
+	if (msr == MSR_IA32_EFER && is_amd())
+		return efer_access(&val, true);
 	enum sim_msr_result r = locate(msr, &k, &i);
 	if (r != SIM_MSR_OK)
 		return r;
@@ -143,7 +171,8 @@ static enum sim_msr_result amd_wrmsr(uint32_t msr, uint64_t val)
 		return SIM_MSR_OK; /* dropped: nothing counts */
 	if (k != AMD_NONE) {
 		if (is_select(k)) {
-			if (quirk(Q_KVM_AMD_RESERVED_DROPPED))
+			if (quirk(Q_KVM_AMD_RESERVED_DROPPED) ||
+			    quirk(Q_KVM_AMD_MEDIATED_SEL_DROPPED))
 				val &= ~KVM_AMD_SEL_DROPPED;
 			if (val & AMD_SEL_RESERVED)
 				return SIM_MSR_GP;
@@ -214,6 +243,16 @@ static enum sim_event amd_event(uint64_t sel, unsigned ctr)
 	}
 }
 
+/* HostOnly (10B) / GuestOnly (01B) in the model, which never runs a guest:
+ * ignored while EFER.SVME = 0, and with SVME = 1 (host mode) GuestOnly alone
+ * counts nothing (KVM's svm_pmu_host_guest_test). */
+static bool hg_counts(uint64_t hg)
+{
+	if (!P->amd_svme)
+		return !(quirk(Q_AMD_HG_NOTHING_NO_SVME) && (hg == 1 || hg == 2));
+	return hg != 1 || quirk(Q_AMD_HG_SVME_IGNORED);
+}
+
 static void amd_collect(struct sim_counter_set *set)
 {
 	if (!is_amd())
@@ -227,6 +266,8 @@ static void amd_collect(struct sim_counter_set *set)
 		if (!(sel & BIT_ULL(22)))
 			continue;
 		if (quirk(Q_AMD_HG_BOTH_NOTHING) && FIELD_GET_ULL(GENMASK_ULL(41, 40), sel) == 3)
+			continue;
+		if (!hg_counts(FIELD_GET_ULL(GENMASK_ULL(41, 40), sel)))
 			continue;
 		if (g_sim.caps.amd.perfmon_v2 && !quirk(Q_AMD_GLOBAL_IGNORED) &&
 		    !((P->amd_global_ctl >> i) & 1))

@@ -52,11 +52,23 @@ static void mask_on_delivery(void)
 		g_sim.apic.lvt_pmi |= APIC_LVT_MASKED;
 }
 
-/* The LVT sends its NMI to the core. */
+/* The LVT sends its NMI to the core: the first of this CPU lost or late
+ * (taken only when the NMI handler is gone), or each one twice, the copy
+ * late, where a quirk says so. */
 static void pmi_send_nmi(void)
 {
+	bool first = g_sim.apic.nmi_pmis++ == 0;
+
 	mask_on_delivery();
 	g_sim.apic.delivered_vector = X86_VEC_NMI;
+	if (first && quirk(Q_PMI_NMI_LOST_ONCE))
+		return;
+	if (first && quirk(Q_PMI_NMI_LATE)) {
+		g_sim.apic.nmi_after_handler++;
+		return;
+	}
+	if (quirk(Q_PMI_NMI_DUPLICATED))
+		g_sim.apic.nmi_after_handler++;
 	g_sim.apic.nmi_latched = true;
 }
 
@@ -84,8 +96,8 @@ void sim_pmi_request(void)
 }
 
 /* Take the latched NMI, if any, unless one is being handled. With no handler
- * an NMI is an unexpected exception, as on the machine (arch/x86_64/trap.c);
- * unwinding out of it ends the NMI blocking there too (the kernel's IRET). */
+ * it is counted and resumed from, as on the machine (arch/x86_64/trap.c,
+ * arch/sim/platform.c). */
 static void deliver_nmi(void)
 {
 	while (g_sim.apic.nmi_latched && !g_sim.apic.nmi_blocked) {
@@ -95,8 +107,10 @@ static void deliver_nmi(void)
 
 		g_sim.apic.nmi_latched = false;
 		g_sim.nmi_count++;
-		if (!nmi_handler)
-			sim_raise(X86_VEC_NMI, 0, (uint64_t)__builtin_return_address(0), 0);
+		if (!nmi_handler) {
+			sim_unclaimed_nmi();
+			continue;
+		}
 		g_sim.apic.nmi_blocked = true;
 		g_sim.cpl = 0;
 		g_sim.irq_enabled = false;
@@ -126,7 +140,9 @@ void sim_pmi_deliver_pending(void)
 		mask_on_delivery();
 		g_sim.apic.delivered_vector = vec;
 		if (vec != PMI_VECTOR && !quirk(Q_PMI_ANY_VECTOR)) {
-			g_sim.stray_interrupts++;
+			/* trap.c: the spurious vector's handler just returns */
+			if (vec != SPURIOUS_VECTOR)
+				sim_unowned_vector(vec);
 			continue;
 		}
 		g_sim.apic.isr = true;
@@ -135,8 +151,12 @@ void sim_pmi_deliver_pending(void)
 		bool irq = g_sim.irq_enabled;
 		g_sim.cpl = 0;
 		g_sim.irq_enabled = false;
-		if (pmi_handler)
+		if (pmi_handler) {
 			pmi_handler();
+		} else {
+			g_sim.apic.isr = false; /* trap.c: EOI; a PMI nobody took */
+			g_sim.events.pmu++;
+		}
 		g_sim.cpl = cpl;
 		g_sim.irq_enabled = irq; /* IRET restores RFLAGS */
 	}
@@ -155,6 +175,10 @@ void arch_apic_write_lvt_pmi(uint32_t val)
 
 	if (quirk(Q_LVT_VECTOR_IGNORED))
 		w &= ~(uint32_t)APIC_LVT_VECTOR;
+	/* What the PMU can send from now on is its own (platform.c, as
+	 * arch/x86_64/apic.c records it). */
+	g_sim.lvt_nmi_seen |= FIELD_GET_ULL(APIC_LVT_DELIVERY_MODE, val) == APIC_DM_NMI;
+	g_sim.lvt_vectors[(val & 0xFF) / 64] |= BIT_ULL((val & 0xFF) % 64);
 	g_sim.apic.lvt_pmi = (g_sim.apic.lvt_pmi & ~w) | (val & w);
 }
 
@@ -177,6 +201,9 @@ void arch_set_pmi_handler(pmi_handler_fn fn)
 void arch_set_nmi_handler(nmi_handler_fn fn)
 {
 	nmi_handler = fn;
+	/* What Q_PMI_NMI_LATE / _DUPLICATED held back arrives now. */
+	for (; !fn && g_sim.apic.nmi_after_handler; g_sim.apic.nmi_after_handler--)
+		sim_nmi_raise();
 }
 
 /* The ICR's NMI reaches this core at the end of the write. */

@@ -95,6 +95,11 @@ static bool sim_cpuid_profile(uint32_t leaf, uint32_t subleaf, struct cpuid_regs
 	if (p->dump_path) {
 		bool known =
 		    g_sim.dump && cpuid_dump_lookup(g_sim.dump, g_sim.dump_cpu, leaf, subleaf, r);
+		for (unsigned i = 0; i < p->n_entries; i++)
+			if (p->entries[i].leaf == leaf && p->entries[i].subleaf == subleaf) {
+				*r = p->entries[i].r;
+				known = true;
+			}
 		if (p->guest_cpuid) {
 			p->guest_cpuid(leaf, subleaf, r);
 			/* The hypervisor's leaves are the platform's, not the
@@ -279,6 +284,16 @@ static void derive(void)
 			fcv |= FIXED_CTRL_FIELD(i, FIXED_CTRL_OS | FIXED_CTRL_USR | FIXED_CTRL_PMI |
 						       (any ? FIXED_CTRL_ANY : 0)) |
 			       (adaptive ? FIXED_CTRL_ADAPTIVE(i) : 0);
+	/* Defined since 2023 (issues 27, 28): RDPMC_USR_DISABLE, bit 33 + 4i,
+	 * with CPUID.(23H,0):EBX[2] (ISE, Linux 59af95e028d4); METRICS_CLEAR_EN,
+	 * bit 14, with FIXED_CTR3 and IA32_PERF_CAPABILITIES[19] (ISE, Linux
+	 * 0e45818ec189). */
+	if (c->l23.present && c->l23.rdpmc_user_disable && !quirk(Q_RDPMC_USR_DIS_RESERVED))
+		for (unsigned i = 0; i < FIXED_CTRL_HIGH_FIELDS; i++)
+			if ((s->fixed_exists >> i) & 1)
+				fcv |= FIXED_CTRL_RDPMC_USR_DISABLE(i);
+	if ((s->perf_cap & PERF_CAP_RDPMC_METRICS_CLEAR) && (s->fixed_exists & BIT_ULL(3)))
+		fcv |= FIXED_CTRL_METRICS_CLEAR;
 	s->fixed_ctrl_valid = fcv;
 
 	/* GP counters at bits 31:0, fixed counters 0-15 at 47:32: a counter

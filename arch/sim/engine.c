@@ -187,6 +187,7 @@ void arch_workload_gated(uint64_t iters, uint32_t msr, uint64_t on, uint64_t off
 	/* WRMSR(on); loop; WRMSR(off): nothing else in between. An unchecked
 	 * WRMSR: a fault is an unexpected exception. */
 	wrmsr(msr, on);
+	sim_window_begins(); /* an SMI may strike (platform.c) */
 	host_code_around_gate();
 	sim_run_segments(SEG_GATED_EDGE, 1);
 	sim_run_segments(SEG_LOOP, iters);
@@ -204,12 +205,17 @@ void arch_workload_intercepted(enum arch_intercept kind, uint64_t iters, uint32_
 	if (kind == ARCH_INTERCEPT_WRMSR)
 		wrmsr(target, 0);
 	wrmsr(msr, on);
+	sim_window_begins(); /* an SMI may strike (platform.c) */
 	host_code_around_gate();
 	sim_run_segments(SEG_GATED_EDGE, 1);
-	sim_run_segments(kind == ARCH_INTERCEPT_CPUID && quirk(Q_CPUID_COUNTS_AS_BRANCH)
-			     ? SEG_INTERCEPT_CPUID_AS_BRANCH
-			     : SEG_INTERCEPT_ITER,
-			 iters);
+	unsigned seg = SEG_INTERCEPT_ITER;
+	if (kind == ARCH_INTERCEPT_CPUID && quirk(Q_CPUID_COUNTS_AS_BRANCH))
+		seg = SEG_INTERCEPT_CPUID_AS_BRANCH;
+	else if (quirk(Q_ATOM_VMEXIT_OVERCOUNT))
+		seg = SEG_INTERCEPT_EXIT_OVERCOUNT;
+	else if (quirk(Q_CWF_VMEXIT_INSN_OVERCOUNT))
+		seg = SEG_INTERCEPT_EXIT_OVERCOUNT_INSNS;
+	sim_run_segments(seg, iters);
 	sim_run_segments(SEG_INTERCEPT_CLOSE, 1);
 	wrmsr(msr, off);
 }

@@ -6,6 +6,7 @@
  * MSR address").
  */
 #include "sim.h"
+#include "trace.h"
 
 static enum sim_msr_result cpu_rdmsr(uint32_t msr, uint64_t *val)
 {
@@ -18,6 +19,8 @@ static enum sim_msr_result cpu_rdmsr(uint32_t msr, uint64_t *val)
 	case MSR_IA32_DEBUGCTL:
 		*val = g_sim.pmu.debugctl;
 		return SIM_MSR_OK;
+	case MSR_SMI_COUNT:
+		return sim_smi_count(val) ? SIM_MSR_OK : SIM_MSR_NOT_MINE;
 	case MSR_IA32_PERF_CAPABILITIES:
 		/* Exists when CPUID.01H:ECX[15] PDCM (Vol. 4 Table 2-2, 345H). */
 		if (!c->pdcm) {
@@ -48,6 +51,10 @@ static enum sim_msr_result cpu_wrmsr(uint32_t msr, uint64_t val)
 	switch (msr) {
 	case MSR_IA32_APIC_BASE:
 		return SIM_MSR_OK; /* the model keeps the APIC where it is */
+	case MSR_SMI_COUNT: {	   /* read only (SDM Vol. 4 Table 2-20) */
+		uint64_t v;
+		return sim_smi_count(&v) ? SIM_MSR_GP : SIM_MSR_NOT_MINE;
+	}
 	case MSR_IA32_DEBUGCTL:
 		/* Vol. 3B Figure 18-3: LBR(0), BTF(1), TR(6), BTS(7), BTINT(8),
 		 * BTS_OFF_OS(9), BTS_OFF_USR(10), FREEZE_LBRS_ON_PMI(11),
@@ -156,10 +163,19 @@ int sim_wrmsr(uint32_t msr, uint64_t val)
 
 /* ---- include/arch.h ---------------------------------------------------- */
 
+/* The kernel's access trace (kernel/trace.h) sees what the machine's probes
+ * can show it: accesses at CPL 0. */
+static void trace(enum trace_op op, uint32_t msr, uint64_t val, int vec)
+{
+	if (g_sim.cpl == 0)
+		trace_access(op, msr, val, vec);
+}
+
 __user_code int rdmsr_safe(uint32_t msr, uint64_t *val)
 {
 	int v = sim_rdmsr(msr, val);
 	g_sim.fault_error_code = 0; /* every MSR fault here is #GP(0) */
+	trace(TRACE_RDMSR, msr, *val, v);
 	return v;
 }
 
@@ -167,6 +183,7 @@ __user_code int wrmsr_safe(uint32_t msr, uint64_t val)
 {
 	int v = sim_wrmsr(msr, val);
 	g_sim.fault_error_code = 0;
+	trace(TRACE_WRMSR, msr, val, v);
 	return v;
 }
 
@@ -174,6 +191,7 @@ uint64_t rdmsr(uint32_t msr)
 {
 	uint64_t v = 0;
 	int vec = sim_rdmsr(msr, &v);
+	trace(TRACE_RDMSR, msr, v, vec);
 	if (vec)
 		sim_raise(vec, 0, (uint64_t)__builtin_return_address(0), 0);
 	return v;
@@ -182,6 +200,7 @@ uint64_t rdmsr(uint32_t msr)
 void wrmsr(uint32_t msr, uint64_t val)
 {
 	int vec = sim_wrmsr(msr, val);
+	trace(TRACE_WRMSR, msr, val, vec);
 	if (vec)
 		sim_raise(vec, 0, (uint64_t)__builtin_return_address(0), 0);
 }

@@ -30,11 +30,49 @@ enum ds_field {
 	DS_PEBS_THRESHOLD = 7,
 	DS_PEBS_RESET = 8,
 	DS_PEBS_RESET_FIXED = 8 + 8,
+	/* PEBS format 5 and later: 32 GP slots, then 16 fixed (Linux
+	 * 2145e77fecfb "Enable PEBS format 5"). */
+	DS_PEBS_RESET_FIXED_FMT5 = 8 + 32,
 };
+
+/* Architectural PEBS (PEBS_FMT = 0FH): "IA32_PEBS_ENABLE and
+ * MSR_PEBS_DATA_CFG MSRs are no longer existed for arch-PEBS" (Linux
+ * d243d0bb64af): the DS-area PEBS protocol is not there (IA32_DS_AREA stays,
+ * BTS's). */
+static bool arch_pebs(void)
+{
+	return FIELD_GET_ULL(PERF_CAP_PEBS_FMT, g_sim.perf_cap) == PERF_CAP_PEBS_FMT_ARCH;
+}
+
+/* Timed PEBS (IA32_PERF_CAPABILITIES[17]): the basic record's format field
+ * is bits 31:0, bits 47:32 the retire latency (ISE "Timed Processor Event
+ * Based Sampling"; kvm-unit-tests 939d7902). The model's latency: some
+ * cycles, never 0. */
+#define SIM_RETIRE_LATENCY 23
+
+static unsigned reset_slot(bool fixed, unsigned idx)
+{
+	unsigned fmt = g_sim.caps.perf_cap.pebs_format;
+
+	if (!fixed)
+		return DS_PEBS_RESET + idx;
+	if (fmt >= 5 && !quirk(Q_PEBS_RESET_FMT4_LAYOUT))
+		return DS_PEBS_RESET_FIXED_FMT5 + idx;
+	return DS_PEBS_RESET_FIXED + idx;
+}
 
 static bool has_ds(void)
 {
 	return g_sim.arch_pmu && g_sim.caps.ds;
+}
+
+/* The DS-area PEBS MSRs. Not on an architectural-PEBS part: "IA32_PEBS_ENABLE
+ * and MSR_PEBS_DATA_CFG MSRs are no longer existed for arch-PEBS" (Linux
+ * d243d0bb64af; caps_arch_pebs()); IA32_DS_AREA stays (BTS). */
+static bool ds_pebs_msr(uint32_t msr)
+{
+	return (msr == MSR_IA32_PEBS_ENABLE || msr == MSR_PEBS_DATA_CFG) &&
+	       caps_arch_pebs(&g_sim.caps);
 }
 
 static bool baseline(void)
@@ -66,17 +104,19 @@ static void pebs_reset(void)
 
 static enum sim_msr_result pebs_rdmsr(uint32_t msr, uint64_t *val)
 {
-	if (!has_ds())
+	if (!has_ds() || ds_pebs_msr(msr))
 		return SIM_MSR_NOT_MINE;
 	switch (msr) {
 	case MSR_IA32_DS_AREA:
 		*val = S.ds_area;
 		return SIM_MSR_OK;
 	case MSR_IA32_PEBS_ENABLE:
+		if (arch_pebs())
+			return SIM_MSR_NOT_MINE;
 		*val = S.enable;
 		return SIM_MSR_OK;
 	case MSR_PEBS_DATA_CFG:
-		if (!baseline())
+		if (!baseline() || arch_pebs())
 			return SIM_MSR_NOT_MINE;
 		*val = S.data_cfg;
 		return SIM_MSR_OK;
@@ -86,13 +126,15 @@ static enum sim_msr_result pebs_rdmsr(uint32_t msr, uint64_t *val)
 
 static enum sim_msr_result pebs_wrmsr(uint32_t msr, uint64_t val)
 {
-	if (!has_ds())
+	if (!has_ds() || ds_pebs_msr(msr))
 		return SIM_MSR_NOT_MINE;
 	switch (msr) {
 	case MSR_IA32_DS_AREA:
 		S.ds_area = val;
 		return SIM_MSR_OK;
 	case MSR_IA32_PEBS_ENABLE:
+		if (arch_pebs())
+			return SIM_MSR_NOT_MINE;
 		if (val & ~enable_valid())
 			return SIM_MSR_GP;
 		uint64_t newly = val & ~S.enable;
@@ -104,7 +146,7 @@ static enum sim_msr_result pebs_wrmsr(uint32_t msr, uint64_t val)
 				sim_pebs_overflow(false, i);
 		return SIM_MSR_OK;
 	case MSR_PEBS_DATA_CFG:
-		if (!baseline())
+		if (!baseline() || arch_pebs())
 			return SIM_MSR_NOT_MINE;
 		if (val & ~DATA_CFG_VALID)
 			return SIM_MSR_GP;
@@ -169,7 +211,13 @@ static void write_record(uint64_t *r, unsigned qwords, bool adaptive, uint64_t a
 	}
 	uint64_t cfg = adaptive && !quirk(Q_PEBS_FORMAT_FIELD_ZERO) ? S.data_cfg : 0;
 	unsigned size = record_qwords(adaptive, S.data_cfg, true) * 8;
-	r[0] = (cfg & GENMASK_ULL(47, 0)) | ((uint64_t)size << 48);
+	if (g_sim.perf_cap & PERF_CAP_PEBS_TIMING_INFO && quirk(Q_PEBS_TIMED_GROUPS_HIGH))
+		r[0] = ((cfg & GENMASK_ULL(15, 0)) << 32) | ((uint64_t)size << 48);
+	else if (g_sim.perf_cap & PERF_CAP_PEBS_TIMING_INFO)
+		r[0] = (cfg & GENMASK_ULL(31, 0)) | ((uint64_t)SIM_RETIRE_LATENCY << 32) |
+		       ((uint64_t)size << 48);
+	else
+		r[0] = (cfg & GENMASK_ULL(47, 0)) | ((uint64_t)size << 48);
 	r[1] = quirk(Q_PEBS_IP_ZERO) ? 0 : lo + SIM_PEBS_IP_OFFSET;
 	r[2] = quirk(Q_PEBS_APPLICABLE_ZERO) ? 0 : applicable;
 	r[3] = g_sim.tsc;
@@ -204,7 +252,7 @@ bool sim_pebs_overflow(bool fixed, unsigned idx)
 		ds[DS_PEBS_INDEX] += bytes;
 	}
 	/* The counter restarts from its DS reset value. */
-	uint64_t reset = ds[fixed ? DS_PEBS_RESET_FIXED + idx : DS_PEBS_RESET + idx];
+	uint64_t reset = ds[reset_slot(fixed, idx)];
 	if (fixed)
 		g_sim.pmu.fixed[idx] = reset & width_mask(g_sim.fixed_width);
 	else

@@ -17,6 +17,8 @@
  * host. What a platform changes in CPUID is below; what it does differently
  * at run time is its quirk list (quirks.h, each row citing its source).
  */
+#include <string.h>
+
 #include "sim.h"
 
 /* CPUID bit positions (SDM Vol. 2A CPUID; APM Vol. 3 Appendix E). */
@@ -221,27 +223,246 @@ static const enum quirk kvm_amd_pmu_off_quirks[] = {
     Q_KVM_AMD_NO_VPMU,
 };
 
-/* One platform: its name and description, the host dump, what the guest's
- * CPUID changes, IA32_PERF_CAPABILITIES, and its quirk list (the list's
- * length goes with it). */
-#define PLATFORM(n, d, dump, cpuid, pc, q)                                                         \
+/* ---- Hypervisors as they are in 2026 (issue 29) ----
+ *
+ * KVM's mediated vPMU (Linux 7.0: the kvm-x86-pmu-6.20 tag, pulled into
+ * "KVM changes for Linux 7.0", Feb. 2026; kvm_intel / kvm_amd parameter
+ * enable_mediated_pmu, default off, and an in-kernel local APIC). The guest
+ * owns the PMU while it runs; what it still meets of KVM:
+ *  - CPUID: unchanged from the emulated vPMU. The guest version stays at
+ *    most 2 (kvm_init_pmu_capability(), pmu.c), at most 3 fixed counters
+ *    (KVM_MAX_NR_FIXED_COUNTERS), no PEBS and no LBR format
+ *    (vmx_get_perf_capabilities(), vmx.c: "Disable PEBS and LBRs if
+ *    mediated PMU support is enabled").
+ *  - counter MSRs (IA32_PMCx / IA32_A_PMCx, IA32_FIXED_CTRx; AMD PerfCtrx)
+ *    are not intercepted (2904df6692f4 "Disable interception of select PMU
+ *    MSRs for mediated vPMUs"): writes above the width meet the hardware's
+ *    #GP, not intel_pmu_set_msr()'s truncation (no fixed-write-no-width-gp).
+ *  - IA32_PERF_GLOBAL_CTRL / _STATUS / _OVF_CTRL (AMD PerfCntrGlobal*) are
+ *    passed through only when the guest's GP and fixed counts equal the
+ *    host's (kvm_need_perf_global_ctrl_intercept(), pmu.c).
+ *  - event selectors and IA32_FIXED_CTR_CTRL stay intercepted, "so that KVM
+ *    can enforce userspace-defined event filters".
+ *  - RDPMC exits unless the counts and the widths equal the host's and
+ *    enable_vmware_backdoor = 0 (kvm_need_rdpmc_intercept(), pmu.c, checking
+ *    kvm_host_pmu, the host's own counts, not KVM's capped ones).
+ *  - instructions KVM emulates are still added to matching counters
+ *    (283a5aa57b22 "Handle emulated instruction for mediated vPMU", on top of
+ *    kvm_pmu_trigger_event()).
+ *  - GLOBAL_CTRL: KVM's own reset value is the GP-counter mask
+ *    (intel_pmu_refresh(), GUEST_IA32_PERF_GLOBAL_CTRL, d3ba32d1ff2a), but
+ *    QEMU's kvm_put_msrs() still writes its 0 at KVM_PUT_RESET_STATE, which
+ *    intel_pmu_set_msr() loads into the VMCS too: global-ctrl-reset-zero
+ *    stays.
+ *
+ * Sapphire Rapids host: 4 fixed counters, the guest 3, so
+ * kvm_need_rdpmc_intercept() is true: RDPMC still exits, and is decoded by
+ * Linux 7.0's intel_rdpmc_ecx_to_pmc() (the 2024 type rework: ECX[31] no
+ * longer a fast read, so no rdpmc-fast-on-arch); the VMware pseudo-PMCs
+ * still answer (kvm_pmu_rdpmc(), the exit comes first). GLOBAL_* stay
+ * intercepted for the same count mismatch. So on this host no RDPMC check
+ * sees the CPU's own RDPMC; on a host with at most 3 fixed and 8 GP
+ * counters (Ice Lake server and older) they all would.
+ */
+static const enum quirk kvm_intel_mediated_quirks[] = {
+    Q_GLOBAL_CTRL_RESET_ZERO,
+    Q_DEBUGCTL_FREEZE_GP,
+    Q_KVM_EMULATED_RETIRE,
+    Q_KVM_VMWARE_PMCS,
+};
+
+/* Zen 4 host: 6 core counters, PerfMonV2, the guest the same 6: RDPMC does
+ * not exit (the CPU's own RDPMC answers every rdpmc / amd check), PerfCtrx
+ * and PerfCntrGlobalCtl / Status / StatusClr / StatusSet are the hardware's
+ * (so amd-global-status-set-gp is gone). PerfEvtSel stays intercepted:
+ * amd_pmu_set_msr() still drops pmu->reserved_bits, HostOnly / GuestOnly
+ * included, and the hardware runs GuestOnly=1, HostOnly=0 (a2f4ba534cc5). The
+ * local APIC is KVM's: lvt-mask-not-set-on-pmi as on the emulated vPMU. */
+static const enum quirk kvm_amd_mediated_quirks[] = {
+    Q_LVT_NO_MASK,
+    Q_KVM_AMD_MEDIATED_SEL_DROPPED,
+};
+
+/*
+ * Firecracker (its CPUID normalization, applied after any CPU template:
+ * docs/cpu_templates/cpuid-normalization.md and
+ * src/vmm/src/cpu_config/x86_64/cpuid/{normalize,intel/normalize,
+ * amd/normalize}.rs, firecracker-microvm/firecracker as read):
+ *  - every vendor: PDCM (CPUID.01H:ECX[15]) cleared, HYPERVISOR set;
+ *  - Intel: update_performance_monitoring_entry() zeroes leaf 0AH, so
+ *    KVM's vPMU has version 0 (no PMU: every PMU MSR and RDPMC #GP, except
+ *    the P6 MSRs x86.c answers, as with QEMU pmu=off);
+ *  - AMD: the largest extended leaf becomes 8000001FH, so leaf 80000022H
+ *    (PerfMonV2) is out of range: KVM's vPMU is version 1 (amd_pmu_refresh()
+ *    without X86_FEATURE_PERFMON_V2), PerfCtrExtCore as KVM reports it.
+ */
+static void firecracker_intel_guest_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	kvm_intel_pmu_off_guest_cpuid(leaf, subleaf, r);
+}
+
+static void firecracker_amd_guest_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	kvm_amd_guest_cpuid(leaf, subleaf, r);
+	if (leaf == 0x1)
+		r->ecx &= ~(uint32_t)L1_ECX_PDCM;
+	if (leaf == 0x80000000)
+		r->eax = 0x8000001F;
+	if (leaf > 0x8000001F && leaf < 0x80010000)
+		*r = (struct cpuid_regs){0};
+}
+
+/* KVM's run-time behaviour behind Firecracker on AMD: the emulated vPMU's,
+ * less PerfMonV2 (no PerfCntrGlobal* MSRs at all). */
+static const enum quirk firecracker_amd_quirks[] = {
+    Q_LVT_NO_MASK,
+    Q_KVM_AMD_RESERVED_DROPPED,
+};
+
+/*
+ * Xen HVM / PVH guests on an Intel host, by the `vpmu=` command-line option
+ * (parse_vpmu_params(), xen/arch/x86/cpu/vpmu.c; default off):
+ *  - off: guest_cpuid() case 0xa (xen/arch/x86/cpuid.c) returns EMPTY_LEAF
+ *    when !vpmu_available(); vpmu_do_msr() (vpmu.c) then takes its "nop"
+ *    path for every PMU MSR: reads 0, writes ignored, no #GP
+ *    (pmu-msrs-raz-wi).
+ *  - on (XENPMU_MODE_SELF): the host's leaf 0AH, version at most 3 ("Report
+ *    at most v3 since that's all we currently emulate", guest_cpuid() and
+ *    core2_vpmu_do_cpuid(), vpmu_intel.c); core2_vpmu_do_wrmsr() checks the
+ *    reserved bits itself; PEBS_ENABLE non-zero is refused (PEBS reported
+ *    unavailable in IA32_MISC_ENABLE).
+ *  - ipc / arch: on, plus core2_vpmu_do_wrmsr()'s PMC filters
+ *    (XENPMU_FEATURE_IPC_ONLY / _ARCH_ONLY): quirks xen-vpmu-ipc-events-only,
+ *    xen-vpmu-arch-events-only.
+ *  - bts: on, plus IA32_DS_AREA and DEBUGCTL.BTS for BTS
+ *    (XENPMU_FEATURE_INTEL_BTS; core2_vpmu_do_cpuid() sets CPUID.01H:EDX.DS
+ *    then): no suite of pmutest uses BTS, so the model is vpmu=on's.
+ * Not modelled: IA32_PERF_CAPABILITIES (read as 0 here: pmutest's LBR / PEBS
+ * suites skip, which is also what vpmu=on's PEBS refusal gives), RDT (the
+ * model clears PQM / PQE: Xen offers no QoS monitoring to HVM guests'
+ * CPUID), AMD hosts (vpmu_amd.c).
+ */
+static void xen_common(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	switch (leaf) {
+	case 0x1:
+		r->ecx |= L1_ECX_HYPERVISOR;
+		return;
+	case 0x7:
+		if (subleaf == 0)
+			r->ebx &= ~(uint32_t)(L7_EBX_PQM | L7_EBX_PQE);
+		return;
+	case 0xF:
+	case 0x10:
+		*r = (struct cpuid_regs){0};
+		return;
+	case 0x40000000: /* "XenVMMXenVMM", leaves up to 40000005H */
+		*r = (struct cpuid_regs){0x40000005, 0x566E6558, 0x65584D4D, 0x4D4D566E};
+		return;
+	}
+	if (leaf > 0x40000000 && leaf <= 0x40000005)
+		*r = (struct cpuid_regs){0};
+}
+
+static void xen_vpmu_off_guest_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	xen_common(leaf, subleaf, r);
+	if (leaf == 0xA)
+		*r = (struct cpuid_regs){0};
+}
+
+static void xen_vpmu_on_guest_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	xen_common(leaf, subleaf, r);
+	if (leaf == 0xA && (r->eax & 0xFF) > 3)
+		r->eax = (r->eax & ~0xFFU) | 3;
+}
+
+static const enum quirk xen_vpmu_off_quirks[] = {Q_NO_PMU_MSRS_RAZ};
+static const enum quirk xen_vpmu_ipc_quirks[] = {Q_XEN_IPC_ONLY};
+static const enum quirk xen_vpmu_arch_quirks[] = {Q_XEN_ARCH_ONLY};
+
+#define KVM_MEDIATED_RELEASES                                                                      \
+	"KVM mediated vPMU, Linux 7.0 and later (kvm-x86-pmu-6.20; kvm_intel/kvm_amd "             \
+	"enable_mediated_pmu=1); QEMU -cpu host"
+#define FIRECRACKER_RELEASES "Firecracker CPUID normalization as read (2024-26), on any KVM"
+#define XEN_RELEASES	     "Xen 4.x vpmu= modes as read (vpmu.c, vpmu_intel.c, cpuid.c)"
+#define HYPERVISORS_2026                                                                           \
+	PLATFORM("kvm-intel-sapphirerapids-mediated",                                              \
+		 "QEMU/KVM guest, mediated vPMU, on a Sapphire Rapids host",                       \
+		 KVM_MEDIATED_RELEASES, "intel_sapphirerapids_806f8.txt", kvm_intel_guest_cpuid,   \
+		 PERF_CAP_FW_WRITE, kvm_intel_mediated_quirks),                                    \
+	    PLATFORM("kvm-amd-zen4-mediated",                                                      \
+		     "QEMU/KVM guest, mediated vPMU, on a Zen 4 (Genoa) host",                     \
+		     KVM_MEDIATED_RELEASES, "amd_zen4_genoa_a10f11.txt", kvm_amd_guest_cpuid, 0,   \
+		     kvm_amd_mediated_quirks),                                                     \
+	    PLATFORM("firecracker-intel-sapphirerapids",                                           \
+		     "Firecracker microVM on a Sapphire Rapids host", FIRECRACKER_RELEASES,        \
+		     "intel_sapphirerapids_806f8.txt", firecracker_intel_guest_cpuid, 0,           \
+		     kvm_pmu_off_quirks),                                                          \
+	    PLATFORM("firecracker-amd-zen4", "Firecracker microVM on a Zen 4 (Genoa) host",        \
+		     FIRECRACKER_RELEASES, "amd_zen4_genoa_a10f11.txt",                            \
+		     firecracker_amd_guest_cpuid, 0, firecracker_amd_quirks),                      \
+	    PLATFORM("xen-intel-sapphirerapids-vpmu-off",                                          \
+		     "Xen HVM/PVH guest, vpmu=off (the default), on a Sapphire Rapids host",       \
+		     XEN_RELEASES, "intel_sapphirerapids_806f8.txt", xen_vpmu_off_guest_cpuid, 0,  \
+		     xen_vpmu_off_quirks),                                                         \
+	    PLATFORM_NO_QUIRKS(                                                                    \
+		"xen-intel-sapphirerapids-vpmu-on",                                                \
+		"Xen HVM/PVH guest, vpmu=on (and vpmu=bts), on a Sapphire Rapids host",            \
+		XEN_RELEASES, "intel_sapphirerapids_806f8.txt", xen_vpmu_on_guest_cpuid, 0),       \
+	    PLATFORM("xen-intel-sapphirerapids-vpmu-ipc",                                          \
+		     "Xen HVM/PVH guest, vpmu=ipc, on a Sapphire Rapids host", XEN_RELEASES,       \
+		     "intel_sapphirerapids_806f8.txt", xen_vpmu_on_guest_cpuid, 0,                 \
+		     xen_vpmu_ipc_quirks),                                                         \
+	    PLATFORM("xen-intel-sapphirerapids-vpmu-arch",                                         \
+		     "Xen HVM/PVH guest, vpmu=arch, on a Sapphire Rapids host", XEN_RELEASES,      \
+		     "intel_sapphirerapids_806f8.txt", xen_vpmu_on_guest_cpuid, 0,                 \
+		     xen_vpmu_arch_quirks),
+
+/* One platform: its name and description, the releases it describes, the
+ * host dump, what the guest's CPUID changes, IA32_PERF_CAPABILITIES, and its
+ * quirk list (the list's length goes with it). */
+#define PLATFORM(n, d, rel, dump, cpuid, pc, q)                                                    \
 	{                                                                                          \
-		.name = n, .desc = d, .host_dump = dump, .guest_cpuid = cpuid,                     \
+		.name = n, .desc = d, .releases = rel, .host_dump = dump, .guest_cpuid = cpuid,    \
 		.perf_capabilities = pc, .quirks = q, .n_quirks = ARRAY_SIZE(q)                    \
 	}
+/* A platform without run-time deviations (Xen vpmu=on and bts: none known
+ * from the source read). */
+#define PLATFORM_NO_QUIRKS(n, d, rel, dump, cpuid, pc)                                             \
+	{                                                                                          \
+		.name = n, .desc = d, .releases = rel, .host_dump = dump, .guest_cpuid = cpuid,    \
+		.perf_capabilities = pc                                                            \
+	}
+/* The emulated vPMU as read: RDPMC decoding before the 2024 rework. */
+#define KVM_EMULATED_RELEASES                                                                      \
+	"KVM emulated vPMU as read at torvalds/linux 004a0aa5 / 0033fa35 (before the 2024 "        \
+	"RDPMC type rework); QEMU -cpu host"
 const struct sim_platform sim_platforms[] = {
     PLATFORM("kvm-intel-sapphirerapids",
-	     "QEMU/KVM guest (-cpu host,pmu=on) on a Sapphire Rapids host",
+	     "QEMU/KVM guest (-cpu host,pmu=on) on a Sapphire Rapids host", KVM_EMULATED_RELEASES,
 	     "intel_sapphirerapids_806f8.txt", kvm_intel_guest_cpuid, PERF_CAP_FW_WRITE,
 	     kvm_intel_quirks),
     PLATFORM("kvm-intel-sapphirerapids-pmu-off",
 	     "QEMU/KVM guest (-cpu host,pmu=off) on a Sapphire Rapids host",
-	     "intel_sapphirerapids_806f8.txt", kvm_intel_pmu_off_guest_cpuid, 0,
-	     kvm_pmu_off_quirks),
+	     "any KVM; QEMU with pmu=off (target/i386/cpu.c)", "intel_sapphirerapids_806f8.txt",
+	     kvm_intel_pmu_off_guest_cpuid, 0, kvm_pmu_off_quirks),
     PLATFORM("kvm-amd-zen4", "QEMU/KVM guest (-cpu host,pmu=on) on a Zen 4 (Genoa) host",
-	     "amd_zen4_genoa_a10f11.txt", kvm_amd_guest_cpuid, 0, kvm_amd_quirks),
+	     KVM_EMULATED_RELEASES ", KVM 6.3+ (PerfMonV2)", "amd_zen4_genoa_a10f11.txt",
+	     kvm_amd_guest_cpuid, 0, kvm_amd_quirks),
     PLATFORM("kvm-amd-zen4-pmu-off",
 	     "QEMU/KVM guest (-cpu host) on a Zen 4 (Genoa) host with kvm.enable_pmu=N",
-	     "amd_zen4_genoa_a10f11.txt", kvm_amd_pmu_off_guest_cpuid, 0, kvm_amd_pmu_off_quirks),
-};
+	     "any KVM with kvm.enable_pmu=N", "amd_zen4_genoa_a10f11.txt",
+	     kvm_amd_pmu_off_guest_cpuid, 0, kvm_amd_pmu_off_quirks),
+    HYPERVISORS_2026};
 const unsigned sim_platform_count = ARRAY_SIZE(sim_platforms);
+
+const char *sim_platform_firmware(const struct sim_platform *pl)
+{
+	/* Every QEMU/KVM model is named kvm-*; the others are Firecracker's
+	 * and Xen's (HYPERVISORS_2026). */
+	return strncmp(pl->name, "kvm-", 4) == 0
+		   ? "QEMU's firmware (SeaBIOS, OVMF or qboot) runs before pmutest"
+		   : NULL;
+}

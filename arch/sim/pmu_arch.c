@@ -117,6 +117,15 @@ static enum sim_event fixed_event(unsigned i)
 		return quirk(Q_REF_TSC_SLOW) ? EV_BRANCHES : EV_REF;
 	case FIXED_TOPDOWN_SLOTS:
 		return quirk(Q_TD_SLOTS_NEVER) ? EV_NONE : EV_TD_SLOTS;
+	/* Fixed counters 4-6 (Linux a932aa0e868f, Skymont): the encodings of
+	 * architectural events 9-11, TOPDOWN_BAD_SPECULATION.ALL 0073H,
+	 * TOPDOWN_FE_BOUND.ALL 019CH, TOPDOWN_RETIRING.ALL 02C2H. */
+	case 4:
+		return quirk(Q_FIXED_4_6_CYCLES) ? EV_CYCLES : EV_TD_BADSPEC;
+	case 5:
+		return quirk(Q_FIXED_4_6_CYCLES) ? EV_CYCLES : EV_TD_FRONTEND;
+	case 6:
+		return quirk(Q_FIXED_4_6_CYCLES) ? EV_CYCLES : EV_TD_RETIRING;
 	default:
 		return EV_CYCLES;
 	}
@@ -167,6 +176,8 @@ static bool gp_counting(unsigned i)
 	/* The 2019 TSX microcode holds IA32_PMC3 while a transaction runs. */
 	if (i == 3 && g_sim.in_tx && quirk(Q_TSX_USES_PMC3))
 		return false;
+	if ((sel & PERFEVTSEL_RDPMC_USR_DISABLE) && quirk(Q_RDPMC_USR_DIS_STOPS))
+		return false;
 	return global_enabled(i) && cpl_selected(sel & PERFEVTSEL_USR, sel & PERFEVTSEL_OS);
 }
 
@@ -196,6 +207,9 @@ static bool fixed_counting(unsigned i)
 		os = usr;
 		usr = t;
 	}
+	if (i < FIXED_CTRL_HIGH_FIELDS && (P->fixed_ctrl & FIXED_CTRL_RDPMC_USR_DISABLE(i)) &&
+	    quirk(Q_RDPMC_USR_DIS_STOPS))
+		return false;
 	return global_enabled(GLOBAL_FIXED_SHIFT + i) && cpl_selected(usr, os);
 }
 
@@ -229,6 +243,8 @@ static void arch_collect(struct sim_counter_set *set)
 		    .cmask = quirk(Q_CMASK_IGNORED) ? 0 : FIELD_GET_ULL(PERFEVTSEL_CMASK, sel),
 		    .inv = !quirk(Q_INV_IGNORED) && (sel & PERFEVTSEL_INV),
 		    .edge = !quirk(Q_EDGE_IGNORED) && (sel & PERFEVTSEL_EDGE),
+		    .eq = g_sim.caps.l23.present && g_sim.caps.l23.eq && (sel & PERFEVTSEL_EQ) &&
+			  !quirk(Q_EQ_IGNORED),
 		    .any_thread = g_sim.anythread_ok && (sel & PERFEVTSEL_ANY),
 		};
 		platform_counting(&f);
@@ -252,6 +268,48 @@ static void arch_collect(struct sim_counter_set *set)
 }
 
 /* ---- Overflow ---------------------------------------------------------- */
+
+/*
+ * Auto Counter Reload at the overflow of counter (fixed, idx): every
+ * reloadable counter whose CFG_B names it restarts from its CFG_C reload
+ * value (bits 31:0; Linux writes the u32 -period, ec980e4facef). The engine
+ * overflows at the end of an iteration, `post` events after the wrap: the
+ * model gives the reloaded counters the same `post` on top of the reload
+ * value (exact when they count the overflowing counter's event, as the
+ * suite's do). True when the counter reloaded itself: "the overflow bit
+ * (IA32_PERF_GLOBAL_STATUS.PMCn_OVF) is never set for self-reloaded events"
+ * (Linux 1271aeccc307, citing the SDM).
+ */
+static bool acr_reloadable(bool fixed, unsigned i); /* with the MSRs, below */
+
+static bool acr_reload(bool fixed, unsigned idx, uint64_t post)
+{
+	uint64_t cause = fixed ? BIT_ULL(32 + idx) : BIT_ULL(idx);
+	bool self = false;
+
+	if (!g_sim.caps.l23.acr_valid || quirk(Q_ACR_NO_RELOAD) || idx >= 32)
+		return false;
+	for (unsigned k = 0; k < 2; k++) {
+		bool fx = k == 1;
+
+		for (unsigned i = 0; i < (fx ? SIM_MAX_FIXED : SIM_MAX_GP); i++) {
+			uint64_t b = fx ? P->acr_fx_b[i] : P->acr_b[i];
+			uint64_t r = (fx ? P->acr_fx_c[i] : P->acr_c[i]) & 0xFFFFFFFFULL;
+
+			if (!(b & cause) || !acr_reloadable(fx, i))
+				continue;
+			if (quirk(Q_ACR_RELOAD_ZERO))
+				r = 0;
+			if (fx)
+				P->fixed[i] = (r + post) & fixed_mask();
+			else
+				P->pmc[i] = (r + post) & gp_mask();
+			if (fx == fixed && i == idx)
+				self = true;
+		}
+	}
+	return self;
+}
 
 /*
  * Vol. 3B 20.2.2: an overflow sets the counter's bit in
@@ -278,7 +336,9 @@ static void arch_overflow(const struct sim_counter *c)
 	/* A PEBS-enabled counter's overflow is the PEBS assist's (pebs.c). */
 	if (sim_pebs_overflow(fixed, idx))
 		return;
-	if (g_sim.version >= 2 && !quirk(Q_OVF_NO_STATUS))
+	bool self_reloaded = acr_reload(fixed, idx, c->val ? *c->val : 0);
+	if (g_sim.version >= 2 && !quirk(Q_OVF_NO_STATUS) &&
+	    (!self_reloaded || quirk(Q_ACR_SELF_STATUS)))
 		P->global_status |= fixed ? GLOBAL_FIXED_BIT(idx) : GLOBAL_PMC_BIT(idx);
 	if (fixed)
 		pmi =
@@ -345,6 +405,24 @@ static void reset_metrics(void)
 		P->td_acc[i] = 0;
 }
 
+/* RDPMC metrics clear mode (ISE, as Linux 0e45818ec189 quotes it): with
+ * IA32_PERF_CAPABILITIES[19] and IA32_FIXED_CTR_CTRL.METRICS_CLEAR_EN[14],
+ * RDPMC of the metrics clears "the PERF_METRICS-related resources as well
+ * as the fixed-function performance monitoring counter 3 after the read". */
+void sim_arch_metrics_read(void)
+{
+	bool en = (g_sim.perf_cap & PERF_CAP_RDPMC_METRICS_CLEAR) &&
+		  (P->fixed_ctrl & FIXED_CTRL_METRICS_CLEAR);
+
+	if (quirk(Q_METRICS_CLEAR_ALWAYS) && (g_sim.perf_cap & PERF_CAP_RDPMC_METRICS_CLEAR))
+		en = true;
+	if (!en || quirk(Q_METRICS_CLEAR_IGNORED))
+		return;
+	reset_metrics();
+	if (!quirk(Q_METRICS_CLEAR_KEEPS_SLOTS))
+		P->fixed[FIXED_TOPDOWN_SLOTS] = 0;
+}
+
 /* The slots of each topdown class accumulate while TOPDOWN.SLOTS counts. */
 static void arch_advance(const struct sim_segment *s, uint64_t k)
 {
@@ -386,8 +464,61 @@ static uint64_t inuse(void)
 	return v;
 }
 
-/* Which counter an address names, when in a counter range. */
-enum kind { K_NONE, K_PMC, K_APMC, K_EVTSEL, K_FIXED };
+/* Which counter an address names, when in a counter range. The K_V6_*
+ * kinds are version 6's 19xxH aliases (classify_v6). */
+enum kind {
+	K_NONE,
+	K_PMC,
+	K_APMC,
+	K_EVTSEL,
+	K_FIXED,
+	K_V6_CTR,
+	K_V6_CFG_A,
+	K_V6_FX_CTR,
+	K_V6_FX_CFG_A,
+	K_V6_CFG_B,
+	K_V6_CFG_C,
+	K_V6_FX_CFG_B,
+	K_V6_FX_CFG_C
+};
+
+/* Version 6 (ISE "Architectural Performance Monitoring Version 6"): GPn_CTR
+ * and GPn_CFG_A are IA32_PMCn and IA32_PERFEVTSELn, FXm_CTR is
+ * IA32_FIXED_CTRm; FXm_CFG_A is no register. CFG_B / CFG_C are not modelled
+ * here (K_NONE: #GP). */
+static enum kind classify_v6(uint32_t msr, unsigned *idx)
+{
+	unsigned slot;
+
+	if (g_sim.version < 6)
+		return K_NONE;
+	if (sim_msr_in(msr, MSR_IA32_PMC_GP0_CTR, PMC_V6_GP_SLOTS * MSR_IA32_PMC_V6_STEP, &slot)) {
+		*idx = slot / MSR_IA32_PMC_V6_STEP;
+		switch (slot % MSR_IA32_PMC_V6_STEP) {
+		case 0:
+			return K_V6_CTR;
+		case 1:
+			return K_V6_CFG_A;
+		case 2:
+			return K_V6_CFG_B;
+		}
+		return K_V6_CFG_C;
+	}
+	if (sim_msr_in(msr, MSR_IA32_PMC_FX0_CTR, PMC_V6_FX_SLOTS * MSR_IA32_PMC_V6_STEP, &slot)) {
+		*idx = slot / MSR_IA32_PMC_V6_STEP;
+		switch (slot % MSR_IA32_PMC_V6_STEP) {
+		case 0:
+			return K_V6_FX_CTR;
+		case 1:
+			return K_V6_FX_CFG_A;
+		case 2:
+			return K_V6_FX_CFG_B;
+		}
+		return K_V6_FX_CFG_C;
+	}
+	return K_NONE;
+}
+
 static enum kind classify(uint32_t msr, unsigned *idx)
 {
 	if (sim_msr_in(msr, MSR_IA32_PMC0, SIM_MAX_GP, idx))
@@ -399,13 +530,51 @@ static enum kind classify(uint32_t msr, unsigned *idx)
 		return K_EVTSEL;
 	if (sim_msr_in(msr, MSR_IA32_FIXED_CTR0, SIM_MAX_FIXED, idx))
 		return K_FIXED;
-	return K_NONE;
+	return classify_v6(msr, idx);
 }
 
 /* A counter MSR exists exactly when CPUID enumerates its counter (Vol. 4
  * Table 2-2: "If CPUID.0AH: EAX[15:8] > n", fixed: the v5 bitmask rule).
  * An absent one: the caller raises #GP, or the beyond-count quirks'
  * read-as-zero applies. */
+/* Auto Counter Reload (SDM Vol. 3B "Auto Counter Reload", read in Linux
+ * ec980e4facef / 1856c6c2f841): CFG_B and CFG_C of the counters
+ * CPUID.(23H,2) EAX (GP) / EBX (fixed) says can be reloaded; CFG_C also of
+ * the architectural-PEBS counters (CPUID.(23H,5)), whose PEBS configuration
+ * it holds. The model: everything else #GP. */
+static bool acr_reloadable(bool fixed, unsigned i)
+{
+	const struct caps_leaf23 *l = &g_sim.caps.l23;
+
+	if (!l->present || !l->acr_valid || i >= 32)
+		return false;
+	return fixed ? fixed_exists(i) && ((l->acr_fixed_reloadable >> i) & 1)
+		     : gp_exists(i) && ((l->acr_gp_reloadable >> i) & 1);
+}
+
+static bool acr_msr_present(enum kind k, unsigned i)
+{
+	const struct caps_leaf23 *l = &g_sim.caps.l23;
+	bool fixed = k == K_V6_FX_CFG_B || k == K_V6_FX_CFG_C;
+	bool cfg_c = k == K_V6_CFG_C || k == K_V6_FX_CFG_C;
+
+	if (acr_reloadable(fixed, i))
+		return !(cfg_c && quirk(Q_ACR_CFG_C_MISSING));
+	if (cfg_c && l->present && l->arch_pebs && i < 32)
+		return fixed ? (l->pebs_fixed >> i) & 1 : (l->pebs_gp >> i) & 1;
+	return false;
+}
+
+/* The counters CPUID.(23H,2) ECX (GP, bit n) / EDX (fixed, bit 32 + m) says
+ * can cause a reload: CFG_B's defined bits (the model: others #GP, as Linux
+ * saw on Panther Lake, 43796f305078). */
+static uint64_t acr_cause_mask(void)
+{
+	const struct caps_leaf23 *l = &g_sim.caps.l23;
+
+	return (uint64_t)l->acr_gp_cause | ((uint64_t)l->acr_fixed_cause << 32);
+}
+
 enum counter_msr { CTR_MSR_NONE, CTR_MSR_PRESENT, CTR_MSR_ABSENT };
 static enum counter_msr counter_msr(uint32_t msr, enum kind *k, unsigned *idx)
 {
@@ -425,12 +594,30 @@ static enum counter_msr counter_msr(uint32_t msr, enum kind *k, unsigned *idx)
 	case K_FIXED:
 		return (g_sim.version >= 2 && fixed_exists(*idx)) ? CTR_MSR_PRESENT
 								  : CTR_MSR_ABSENT;
+	case K_V6_CTR:
+	case K_V6_CFG_A:
+		return gp_exists(*idx) ? CTR_MSR_PRESENT : CTR_MSR_ABSENT;
+	case K_V6_FX_CTR:
+		return fixed_exists(*idx) ? CTR_MSR_PRESENT : CTR_MSR_ABSENT;
+	case K_V6_FX_CFG_A:
+		return CTR_MSR_ABSENT;
+	case K_V6_CFG_B:
+	case K_V6_CFG_C:
+	case K_V6_FX_CFG_B:
+	case K_V6_FX_CFG_C:
+		return acr_msr_present(*k, *idx) ? CTR_MSR_PRESENT : CTR_MSR_ABSENT;
 	}
 	return CTR_MSR_NONE;
 }
 
 static bool absent_reads_zero(enum kind k, unsigned idx)
 {
+	if (k == K_V6_FX_CFG_A)
+		return quirk(Q_V6_FX_CFG_A);
+	if (k == K_V6_CTR || k == K_V6_CFG_A || k == K_V6_FX_CTR)
+		return quirk(Q_V6_ALIAS_BEYOND_BITMAP);
+	if (k == K_V6_CFG_B || k == K_V6_CFG_C || k == K_V6_FX_CFG_B || k == K_V6_FX_CFG_C)
+		return quirk(Q_ACR_MSRS_EVERYWHERE);
 	if (k == K_FIXED)
 		return quirk(Q_FIXED_BEYOND_COUNT);
 	if (k == K_APMC && !g_sim.fw_write)
@@ -466,6 +653,29 @@ static enum sim_msr_result arch_rdmsr(uint32_t msr, uint64_t *val)
 			return SIM_MSR_OK;
 		case K_FIXED:
 			*val = P->fixed[i];
+			return SIM_MSR_OK;
+		case K_V6_CTR:
+			*val = quirk(Q_V6_ALIAS_SEPARATE) ? P->v6_ctr[i]
+			       : quirk(Q_V6_ALIAS_STALE)  ? P->v6_written[i]
+							  : P->pmc[i];
+			return SIM_MSR_OK;
+		case K_V6_CFG_A:
+			*val = quirk(Q_V6_ALIAS_SEPARATE) ? P->v6_cfg_a[i] : P->evtsel[i];
+			return SIM_MSR_OK;
+		case K_V6_FX_CTR:
+			*val = quirk(Q_V6_ALIAS_SEPARATE) ? P->v6_fx[i] : P->fixed[i];
+			return SIM_MSR_OK;
+		case K_V6_CFG_B:
+			*val = P->acr_b[i];
+			return SIM_MSR_OK;
+		case K_V6_CFG_C:
+			*val = P->acr_c[i];
+			return SIM_MSR_OK;
+		case K_V6_FX_CFG_B:
+			*val = P->acr_fx_b[i];
+			return SIM_MSR_OK;
+		case K_V6_FX_CFG_C:
+			*val = P->acr_fx_c[i];
 			return SIM_MSR_OK;
 		default:
 			break;
@@ -518,6 +728,43 @@ static bool unavailable_arch_event(uint64_t sel)
 	return false;
 }
 
+/* The bits the 2023-2026 parts define, as the documents describe them and
+ * independently of the suite's reading (issue 27): BR_CNTR (35) on PMCi
+ * when CPUID.(1CH,0):ECX[16 + i] (Linux 33744916196b, `lbr_counters`, one
+ * bit per PMC0-3), RDPMC_USR_DISABLE (37) on every counter when
+ * CPUID.(23H,0):EBX[2] (Linux 59af95e028d4). */
+uint64_t sim_evtsel_new_bits(unsigned i)
+{
+	const struct caps *c = &g_sim.caps;
+	uint64_t bits = 0;
+
+	if (c->arch_lbr.present && i < 4 && (c->arch_lbr.event_logging >> i) & 1)
+		bits |= PERFEVTSEL_BR_CNTR;
+	if (c->l23.present && c->l23.rdpmc_user_disable)
+		bits |= PERFEVTSEL_RDPMC_USR_DISABLE;
+	return bits;
+}
+
+/* Xen's vpmu=ipc / vpmu=arch event filter (core2_vpmu_do_wrmsr(),
+ * xen/arch/x86/cpu/vpmu_intel.c): bits 15:0 of every IA32_PERFEVTSELx write,
+ * enabled or not (0 included), must be one of its listed encodings. */
+static bool xen_event_blocked(uint64_t sel)
+{
+	static const uint16_t ipc[] = {0x003C, 0x013C, 0x00C0};
+	static const uint16_t arch[] = {0x4F2E, 0x412E, 0x00C4, 0x00C5};
+	uint16_t ue = (uint16_t)(sel & 0xFFFF);
+
+	if (!quirk(Q_XEN_IPC_ONLY) && !quirk(Q_XEN_ARCH_ONLY))
+		return false;
+	for (unsigned i = 0; i < ARRAY_SIZE(ipc); i++)
+		if (ue == ipc[i])
+			return false;
+	for (unsigned i = 0; quirk(Q_XEN_ARCH_ONLY) && i < ARRAY_SIZE(arch); i++)
+		if (ue == arch[i])
+			return false;
+	return true;
+}
+
 /* IA32_PERFEVTSELi's reserved bits: the high half as caps.c reads the SDM
  * (caps_evtsel_high_reserved), AnyThread (21) unless version 3 allows it. */
 static uint64_t evtsel_reserved(unsigned i)
@@ -533,6 +780,11 @@ static uint64_t evtsel_reserved(unsigned i)
 		res &= ~PERFEVTSEL_IN_TXCP;
 	if (!g_sim.anythread_ok)
 		res |= PERFEVTSEL_ANY;
+	if (quirk(Q_EVTSEL_NEW_BITS_REJECTED))
+		return res | PERFEVTSEL_BR_CNTR | PERFEVTSEL_RDPMC_USR_DISABLE;
+	res &= ~sim_evtsel_new_bits(i);
+	if (quirk(Q_RDPMC_USR_DIS_RESERVED))
+		res |= PERFEVTSEL_RDPMC_USR_DISABLE;
 	return res;
 }
 
@@ -550,6 +802,7 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 			P->pmc[i] = store((uint32_t)v, gp_mask());
 		else
 			P->pmc[i] = store((uint64_t)(int64_t)(int32_t)(uint32_t)v, gp_mask());
+		P->v6_written[i] = P->pmc[i];
 		return SIM_MSR_OK;
 	case K_APMC:
 		/* Full-width writes: bits above the width are reserved, #GP(0). */
@@ -557,6 +810,45 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 			return SIM_MSR_GP;
 		P->pmc[i] = v & gp_mask();
 		P->apmc_shadow[i] = P->pmc[i];
+		P->v6_written[i] = P->pmc[i];
+		return SIM_MSR_OK;
+	case K_V6_CTR:
+		/* The model takes full-width writes (Linux writes full-width
+		 * values through GPn_CTR; no text read states it). */
+		if (v & ~gp_mask())
+			return SIM_MSR_GP;
+		if (quirk(Q_V6_ALIAS_SEPARATE)) {
+			P->v6_ctr[i] = v;
+			return SIM_MSR_OK;
+		}
+		return write_counter(K_APMC, i, v);
+	case K_V6_CFG_A:
+		if ((v & evtsel_reserved(i)) && !quirk(Q_V6_CFG_A_RESERVED))
+			return SIM_MSR_GP;
+		if (quirk(Q_V6_ALIAS_SEPARATE)) {
+			P->v6_cfg_a[i] = v;
+			return SIM_MSR_OK;
+		}
+		P->evtsel[i] = v;
+		P->gp_last[i] = false;
+		return SIM_MSR_OK;
+	case K_V6_FX_CTR:
+		if (quirk(Q_V6_ALIAS_SEPARATE)) {
+			if (v & ~fixed_mask())
+				return SIM_MSR_GP;
+			P->v6_fx[i] = v;
+			return SIM_MSR_OK;
+		}
+		return write_counter(K_FIXED, i, v);
+	case K_V6_CFG_B:
+	case K_V6_FX_CFG_B:
+		if ((v & ~acr_cause_mask()) && !quirk(Q_ACR_CAUSE_UNCHECKED))
+			return SIM_MSR_GP;
+		*(k == K_V6_CFG_B ? &P->acr_b[i] : &P->acr_fx_b[i]) = v;
+		return SIM_MSR_OK;
+	case K_V6_CFG_C:
+	case K_V6_FX_CFG_C:
+		*(k == K_V6_CFG_C ? &P->acr_c[i] : &P->acr_fx_c[i]) = v;
 		return SIM_MSR_OK;
 	case K_FIXED:
 		/* Vol. 3B 20.2.2: bits beyond the fixed width are reserved. */
@@ -578,6 +870,8 @@ static enum sim_msr_result write_counter(enum kind k, unsigned i, uint64_t v)
 		if ((v & evtsel_reserved(i)) && !quirk(Q_EVTSEL_RESERVED))
 			return SIM_MSR_GP;
 		if (quirk(Q_EVTSEL_UNAVAIL_GP) && unavailable_arch_event(v))
+			return SIM_MSR_GP;
+		if (xen_event_blocked(v))
 			return SIM_MSR_GP;
 		P->evtsel[i] = v;
 		P->gp_last[i] = false;
@@ -653,12 +947,34 @@ static enum sim_msr_result arch_wrmsr(uint32_t msr, uint64_t v)
 	return SIM_MSR_NOT_MINE;
 }
 
+/* RDPMC user disable (ISE, read in Linux 59af95e028d4): "If (!CPL0 &&
+ * RDPMC_USR_DISABLE[x] == 1) ? 0 : counter_value". `set` is the counter's
+ * bit; the quirks are the ways to get it wrong. */
+static uint64_t user_disable_read(bool set, uint64_t v)
+{
+	bool any = false;
+
+	if (!g_sim.caps.l23.rdpmc_user_disable || quirk(Q_RDPMC_USR_DIS_IGNORED))
+		return v;
+	if (quirk(Q_RDPMC_USR_DIS_ALL_COUNTERS)) {
+		for (unsigned i = 0; i < SIM_MAX_GP; i++)
+			any |= (P->evtsel[i] & PERFEVTSEL_RDPMC_USR_DISABLE) != 0;
+		for (unsigned i = 0; i < FIXED_CTRL_HIGH_FIELDS; i++)
+			any |= (P->fixed_ctrl & FIXED_CTRL_RDPMC_USR_DISABLE(i)) != 0;
+	}
+	if (!set && !any)
+		return v;
+	if (g_sim.cpl != 0 || quirk(Q_RDPMC_USR_DIS_AT_CPL0))
+		return 0;
+	return v;
+}
+
 /* RDPMC's view of the counters (rdpmc_arch.c). */
 bool sim_arch_gp_value(unsigned i, uint64_t *v)
 {
 	if (!gp_exists(i))
 		return false;
-	*v = P->pmc[i];
+	*v = user_disable_read(P->evtsel[i] & PERFEVTSEL_RDPMC_USR_DISABLE, P->pmc[i]);
 	return true;
 }
 
@@ -668,14 +984,33 @@ bool sim_arch_fixed_value(unsigned i, bool edx_rule_only, uint64_t *v)
 	if (!ok || g_sim.version < 2)
 		return false;
 	*v = i < SIM_MAX_FIXED ? P->fixed[i] : 0;
+	if (i < FIXED_CTRL_HIGH_FIELDS)
+		*v = user_disable_read(P->fixed_ctrl & FIXED_CTRL_RDPMC_USR_DISABLE(i), *v);
 	return true;
+}
+
+/* The RDPMC at CPL > 0 of a user-disabled counter (rdpmc.c): true when the
+ * faulting quirk turns the 0 into a #GP. */
+bool sim_arch_user_disable_faults(uint32_t ecx)
+{
+	uint32_t type = ecx >> 16, idx = ecx & 0xFFFF;
+
+	if (!quirk(Q_RDPMC_USR_DIS_FAULTS) || g_sim.cpl == 0 || !g_sim.caps.l23.rdpmc_user_disable)
+		return false;
+	if (type == 0 && idx < SIM_MAX_GP)
+		return P->evtsel[idx] & PERFEVTSEL_RDPMC_USR_DISABLE;
+	if (type == 0x4000 && idx < FIXED_CTRL_HIGH_FIELDS)
+		return P->fixed_ctrl & FIXED_CTRL_RDPMC_USR_DISABLE(idx);
+	return false;
 }
 
 /* Power-up: Vol. 3B 20.2.2, the enable bits of the GP counters in
  * IA32_PERF_GLOBAL_CTRL are set (v1 software keeps working). */
 static void arch_reset(void)
 {
-	if (g_sim.version >= 2 && !quirk(Q_GLOBAL_CTRL_RESET_ZERO))
+	bool wrong_here =
+	    quirk(Q_GLOBAL_CTRL_RESET_ZERO) || (quirk(Q_GLOBAL_CTRL_RESET_AP) && g_sim.index != 0);
+	if (g_sim.version >= 2 && !wrong_here)
 		P->global_ctrl = g_sim.gp_reset;
 	if (g_sim.version >= 2 && quirk(Q_GLOBAL_CTRL_RESET_RSVD))
 		P->global_ctrl |= BIT_ULL(62);

@@ -36,6 +36,9 @@ const struct sim_segment sim_segments[] = {
 		    [EV_INSNS] = {4, 4, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
 		    [EV_BRANCHES] = {[19] = 1},
 		    [EV_TD_FRONTEND] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+		    /* a few bad-speculation slots, so that every level-1
+		     * category (and fixed counter 4, which counts them) occurs */
+		    [EV_TD_BADSPEC] = {[13] = 1, [14] = 1},
 		},
 	},
     [SEG_ENTRY] =
@@ -144,6 +147,29 @@ const struct sim_segment sim_segments[] = {
 		    [EV_BRANCHES] = {[10] = 1, [19] = 1},
 		},
 	},
+    /* Erratum SRF7 (kvm-unit-tests 3ffdf39c): VMENTRY/VMEXIT overcount
+     * Instructions Retired and, up to Sierra Forest, Branch Instructions
+     * Retired; one more of each where the intercepted instruction retires. */
+    [SEG_INTERCEPT_EXIT_OVERCOUNT] =
+	{
+	    .cycles = 20,
+	    .ev =
+		{
+		    [EV_INSNS] = {2, [10] = 2, [19] = 3},
+		    [EV_INTERCEPTED] = {[10] = 1},
+		    [EV_BRANCHES] = {[10] = 1, [19] = 1},
+		},
+	},
+    [SEG_INTERCEPT_EXIT_OVERCOUNT_INSNS] =
+	{
+	    .cycles = 20,
+	    .ev =
+		{
+		    [EV_INSNS] = {2, [10] = 2, [19] = 3},
+		    [EV_INTERCEPTED] = {[10] = 1},
+		    [EV_BRANCHES] = {[19] = 1},
+		},
+	},
     /* The three MOVs that load the closing WRMSR. */
     [SEG_INTERCEPT_CLOSE] =
 	{
@@ -225,6 +251,8 @@ uint64_t sim_segment_count(const struct sim_segment *s, const struct sim_filter 
 		}
 		if (f->cmask == 0)
 			cond = v > 0;
+		else if (f->eq)
+			cond = f->inv ? v != f->cmask : v == f->cmask;
 		else
 			cond = f->inv ? v < f->cmask : v >= f->cmask;
 		if (f->edge)

@@ -215,6 +215,41 @@ static const struct sim_cpuid_entry synth_amd_15ctr[] = {
     {0x80000022, 0, {0x1, 0xF, 0, 0}},
 };
 
+/* ---- The 2023-2026 architecture (issue 28): synthetic parts for the
+ * features no dump of ../shared/cpuid enumerates. ------------------------ */
+
+/* Architectural PMU version 6 (the 19xxH MSR range): leaf 0AH says 8 GP,
+ * all 13 architectural events and fixed 0-2, leaf 23H GP bitmap 0xEF (a hole at PMC4, so an alias
+ * inside the range is absent) and fixed bitmap 0x77; (23H,0):EBX UMASK2, EQ and RDPMC_USR_DISABLE
+ * (EBX[2], "starting with Panther Cove"); Auto Counter Reload (sub-leaf 2): PMC1-3 and FIXED_CTR0
+ * reloadable, PMC0, 2, 5, 6 and FIXED_CTR0 causes (PMC1, 3 and 7 exist and cause nothing; PMC0
+ * causes but has no CFG_B / CFG_C); FW_WRITE.
+ */
+static const struct sim_cpuid_entry synth_v6[] = {
+    INTEL_PART_HEAD(0x23, 0x000B06D0),
+    {7, 0, {1, 0, 0, 0}},
+    {7, 1, {1U << 8, 0, 0, 0}},
+    {0x23, 0, {0x7, 0x7, 0, 0}},
+    {0xA, 0, {0x0D300806, 0, 0x77, 0x8603}},
+    {0x23, 1, {0xEF, 0x77, 0, 0}},
+    {0x23, 2, {0x0E, 0x1, 0x65, 0x1}},
+};
+
+/* Architectural PEBS enumerated (CPUID.(23H,0):EAX[5:4], sub-leaves 4 and 5,
+ * IA32_PERF_CAPABILITIES.PEBS_FMT = 0FH): the DS-area PEBS MSRs are not
+ * there, so the pebs suite must skip (issue 28; arch-PEBS itself is not
+ * modelled). */
+static const struct sim_cpuid_entry synth_arch_pebs[] = {
+    INTEL_PART_HEAD(0x23, 0x000B06D0),
+    {7, 0, {1, 0, 0, 0}},
+    {7, 1, {1U << 8, 0, 0, 0}},
+    {0x23, 0, {0x33, 0x3, 0, 0}},
+    {0xA, 0, {0x08300806, 0, 0x7, 0x8603}},
+    {0x23, 1, {0xFF, 0x7, 0, 0}},
+    {0x23, 4, {0, 0x20000000, 0, 0}},
+    {0x23, 5, {0xFF, 0, 0x7, 0}},
+};
+
 #define BUILTIN(n, d, tab, pc)                                                                     \
 	{                                                                                          \
 		.name = n, .desc = d, .entries = tab, .n_entries = ARRAY_SIZE(tab),                \
@@ -257,6 +292,15 @@ static const struct sim_profile builtins[] = {
 	    synth_tsx_baseline, 0xF4C5),
     BUILTIN("synth-rdt-subleaf-missing", "RDT L3 monitoring enumerated, CPUID.(0FH,1) missing",
 	    synth_rdt_subleaf_missing, 0x33C5),
+    /* issue 28 (the 2023-2026 architecture) */
+    BUILTIN("synth-arch-pebs", "v6, architectural PEBS enumerated (PEBS_FMT 0FH): no DS-area PEBS",
+	    synth_arch_pebs, 0x3FC5),
+    BUILTIN("synth-metrics-clear",
+	    "synth-v5-topdown with IA32_PERF_CAPABILITIES[19] RDPMC_METRICS_CLEAR",
+	    synth_v5_topdown, 0xF4C5 | PERF_CAP_RDPMC_METRICS_CLEAR),
+    BUILTIN("synth-v6",
+	    "v6 + leaf 23H: GP 0xEF, fixed 0x77, 19xxH aliases, RDPMC user disable, ACR", synth_v6,
+	    0x34C5),
 };
 
 /* IA32_PERF_CAPABILITIES for the dumps of ../shared/cpuid, by file name. */
@@ -289,8 +333,12 @@ static const struct {
 #define MAX_DUMPS 64
 static struct sim_profile dumps[MAX_DUMPS];
 static unsigned n_dumps;
+/* The generations of issue 27 (generations.c), on their dumps. */
+#define MAX_GENERATIONS 16
+static struct sim_profile generations[MAX_GENERATIONS];
+static unsigned n_generations;
 /* Platform models (platforms.c), on their host dumps; listed last. */
-#define MAX_PLATFORMS 8
+#define MAX_PLATFORMS 16
 static struct sim_profile platforms[MAX_PLATFORMS];
 static unsigned n_platforms;
 const char *g_sim_dumps_dir;
@@ -298,6 +346,20 @@ const char *g_sim_dumps_dir;
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(((const struct sim_profile *)a)->name, ((const struct sim_profile *)b)->name);
+}
+
+/* dir/file, allocated, when that file is readable; NULL otherwise. */
+static char *readable_dump(const char *dir, const char *file)
+{
+	char *path = malloc(strlen(dir) + strlen(file) + 2);
+
+	if (!path)
+		exit(3);
+	sprintf(path, "%s/%s", dir, file);
+	if (access(path, R_OK) == 0)
+		return path;
+	free(path);
+	return NULL;
 }
 
 void sim_load_profiles(const char *dir)
@@ -328,16 +390,25 @@ void sim_load_profiles(const char *dir)
 	}
 	closedir(d);
 	qsort(dumps, n_dumps, sizeof(dumps[0]), cmp_name);
+	for (unsigned i = 0; i < sim_generation_count && n_generations < MAX_GENERATIONS; i++) {
+		const struct sim_generation *g = &sim_generations[i];
+		char *path = readable_dump(dir, g->dump);
+		if (!path)
+			continue; /* no such dump here: no such profile */
+		generations[n_generations++] = (struct sim_profile){
+		    .name = g->name,
+		    .desc = g->desc,
+		    .dump_path = path,
+		    .entries = g->overrides,
+		    .n_entries = g->n_overrides,
+		    .perf_capabilities = g->perf_capabilities,
+		};
+	}
 	for (unsigned i = 0; i < sim_platform_count && n_platforms < MAX_PLATFORMS; i++) {
 		const struct sim_platform *pl = &sim_platforms[i];
-		char *path = malloc(strlen(dir) + strlen(pl->host_dump) + 2);
+		char *path = readable_dump(dir, pl->host_dump);
 		if (!path)
-			exit(3);
-		sprintf(path, "%s/%s", dir, pl->host_dump);
-		if (access(path, R_OK) != 0) {
-			free(path); /* no host dump here: no such platform */
-			continue;
-		}
+			continue; /* no host dump here: no such platform */
 		platforms[n_platforms++] = (struct sim_profile){
 		    .name = pl->name,
 		    .desc = pl->desc,
@@ -346,6 +417,7 @@ void sim_load_profiles(const char *dir)
 		    .guest_cpuid = pl->guest_cpuid,
 		    .quirks = pl->quirks,
 		    .n_quirks = pl->n_quirks,
+		    .firmware = sim_platform_firmware(pl),
 		};
 	}
 }
@@ -378,9 +450,9 @@ static const struct sim_profile *machine_at(unsigned i);
 
 unsigned sim_profile_count(void)
 {
-	unsigned n = ARRAY_SIZE(builtins) + n_dumps + n_platforms;
+	unsigned n = ARRAY_SIZE(builtins) + n_dumps + n_generations + n_platforms;
 
-	while (machine_at(n - ARRAY_SIZE(builtins) - n_dumps - n_platforms))
+	while (machine_at(n - ARRAY_SIZE(builtins) - n_dumps - n_generations - n_platforms))
 		n++;
 	return n;
 }
@@ -421,6 +493,9 @@ const struct sim_profile *sim_profile_at(unsigned i)
 	if (i < n_dumps)
 		return &dumps[i];
 	i -= n_dumps;
+	if (i < n_generations)
+		return &generations[i];
+	i -= n_generations;
 	if (i < n_platforms)
 		return &platforms[i];
 	return machine_at(i - n_platforms);

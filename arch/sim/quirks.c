@@ -38,13 +38,73 @@ static bool on_v2(const struct caps *c, const struct sim_profile *p)
 	return arch_version_at_least(c, 2);
 }
 
-/* Firmware-state quirks (quirk_is_firmware): the same machines, another
- * verdict. */
-static bool fw_on_v2(const struct caps *c, const struct sim_profile *p)
+/* Architectural PMU version 6: the 19xxH aliases (issue 28). */
+static bool on_v6(const struct caps *c, const struct sim_profile *p)
 {
-	return on_v2(c, p);
+	return arch_version_at_least(c, 6);
 }
 
+/* RDPMC user disable: CPUID.(23H,0):EBX[2] (issue 28). */
+static bool on_rdpmc_user_disable(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && c->l23.present && c->l23.rdpmc_user_disable;
+}
+
+/* Auto Counter Reload: CPUID.(23H,2) names a reloadable counter (issue 28). */
+static bool on_acr(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && c->l23.present && c->l23.acr_valid &&
+	       (c->l23.acr_gp_reloadable || c->l23.acr_fixed_reloadable);
+}
+
+/* ... and an existing GP counter that cannot cause a reload. */
+static bool on_acr_non_cause(const struct caps *c, const struct sim_profile *p)
+{
+	return on_acr(c, p) && (c->pm.gp_mask & ~(uint64_t)c->l23.acr_gp_cause) != 0;
+}
+
+/* EQ enumerated (CPUID.(23H,0):EBX[1]) with three GP counters (issue 28). */
+static bool on_eq_three_gp(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && c->l23.present && c->l23.eq &&
+	       __builtin_popcountll(c->pm.gp_mask) >= 3;
+}
+
+/* RDPMC metrics clear mode: IA32_PERF_CAPABILITIES[19] with PERF_METRICS and
+ * fixed counter 3 (issue 28). */
+static bool on_metrics_clear(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && perf_cap(p, PERF_CAP_RDPMC_METRICS_CLEAR) &&
+	       perf_cap(p, PERF_CAP_PERF_METRICS_AVAILABLE) && (c->pm.fixed_supported & BIT_ULL(3));
+}
+
+/* A fixed counter among 4-6 with its architectural event (9-11) available
+ * (issue 28). */
+static bool on_fixed_4_6_events(const struct caps *c, const struct sim_profile *p)
+{
+	for (unsigned m = 4; m <= 6; m++)
+		if (arch_version_at_least(c, 2) && (c->pm.fixed_supported & BIT_ULL(m)) &&
+		    c->pm.event_available[ARCH_EVENT_TOPDOWN_BAD_SPEC + m - 4] && c->pm.gp_mask)
+			return true;
+	return false;
+}
+
+/* FREEZE_WHILE_SMM enumerated (IA32_PERF_CAPABILITIES[12]) where
+ * MSR_SMI_COUNT tells pmutest that an SMI struck (arch/sim/platform.c). */
+static bool on_freeze_while_smm(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && perf_cap(p, PERF_CAP_FREEZE_WHILE_SMM) &&
+	       c->vendor == VENDOR_INTEL && c->family == 6 && c->model >= 0x1a;
+}
+
+/* A machine of several CPUs, each with IA32_PERF_GLOBAL_CTRL. */
+static bool on_v2_smp(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && p && p->n_parts;
+}
+
+/* Firmware-state quirks (quirk_is_firmware): the same machines, another
+ * verdict. */
 static bool fw_on_counters(const struct caps *c, const struct sim_profile *p)
 {
 	return arch_version_at_least(c, 1) || caps_amd_like(c);
@@ -462,6 +522,37 @@ static bool on_branch_event(const struct caps *c, const struct sim_profile *p)
 	return arch_version_at_least(c, 1) && c->pm.event_available[ARCH_EVENT_BRANCHES];
 }
 
+/* Issue 27: timed PEBS (PERF_CAPABILITIES[17]) with adaptive records. */
+static bool on_pebs_timed(const struct caps *c, const struct sim_profile *p)
+{
+	return on_pebs_baseline(c, p) && c->perf_cap.pebs_timing_info;
+}
+
+/* PEBS format 5 or later (the 32 + 16 reset fields) with a fixed counter. */
+static bool on_pebs_fmt5_fixed(const struct caps *c, const struct sim_profile *p)
+{
+	return on_pebs_baseline_fixed(c, p) && c->perf_cap.pebs_format >= 5;
+}
+
+/* IA32_PERFEVTSELx bit 35 or 37 enumerated. */
+static bool on_evtsel_new_bits(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && ((c->arch_lbr.present && c->arch_lbr.event_logging) ||
+					       (c->l23.present && c->l23.rdpmc_user_disable));
+}
+
+/* Instructions Retired, and with it Branch Instructions Retired, available
+ * (the SRF7 overcount rows). */
+static bool on_instructions_event(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 1) && c->pm.event_available[ARCH_EVENT_INSTRUCTIONS];
+}
+
+static bool on_instructions_and_branches(const struct caps *c, const struct sim_profile *p)
+{
+	return on_instructions_event(c, p) && c->pm.event_available[ARCH_EVENT_BRANCHES];
+}
+
 /* ---- The table ------------------------------------------------------------ */
 
 const struct quirk_desc g_quirks[QUIRK_COUNT] = {
@@ -484,8 +575,7 @@ bool quirk_find(const char *name, enum quirk *q)
 bool quirk_is_firmware(enum quirk q)
 {
 	return q < QUIRK_COUNT &&
-	       (g_quirks[q].applies == fw_on_v2 || g_quirks[q].applies == fw_on_counters ||
-		g_quirks[q].applies == fw_on_cpuid_limit);
+	       (g_quirks[q].applies == fw_on_counters || g_quirks[q].applies == fw_on_cpuid_limit);
 }
 
 bool quirk_applicable(enum quirk q, const struct caps *c, const struct sim_profile *p)

@@ -114,9 +114,10 @@
 	      "RDMSR / WRMSR execute at CPL > 0 instead of #GP(0)")                                \
 	/* ---- Counting (Vol. 3B 20.2) ---- */                                                    \
 	QUIRK(                                                                                     \
-	    Q_GLOBAL_CTRL_RESET_ZERO, "global-ctrl-reset-zero", fw_on_v2,                          \
+	    Q_GLOBAL_CTRL_RESET_ZERO, "global-ctrl-reset-zero", on_v2,                             \
 	    "QEMU/KVM: QEMU kvm_put_msrs() writes its reset value 0 at KVM_PUT_RESET_STATE; KVM "  \
-	    "kvm_pmu_reset()/intel_pmu_reset() zero it too (torvalds/linux 0033fa35)",             \
+	    "from c49467a45fe0 (v6.0) until de120e1d692d (kvm_pmu_refresh(), v6.10) zeroes it "    \
+	    "(kernel/known.c kvm-global-ctrl-reset-zero)",                                         \
 	    "IA32_PERF_GLOBAL_CTRL resets to 0 instead of the GP enable bits set")                 \
 	QUIRK(Q_GLOBAL_CTRL_RESET_RSVD, "global-ctrl-reset-reserved", on_v2, "hypothetical",       \
 	      "IA32_PERF_GLOBAL_CTRL comes out of reset with reserved bit 62 set")                 \
@@ -564,6 +565,77 @@
 	QUIRK(Q_PEBS_RECORD_ON_ENABLE, "pebs-record-on-enable", on_pebs_baseline, "hypothetical",  \
 	      "a PEBS record is written when IA32_PEBS_ENABLE switches a GP counter on, before "   \
 	      "any overflow")                                                                      \
+	/* ---- Architectural PMU version 6, the 19xxH aliases (issue 28, tests/v6.c) ---- */      \
+	QUIRK(Q_V6_ALIAS_SEPARATE, "v6-alias-separate-register", on_v6, "hypothetical",            \
+	      "IA32_PMC_GPn_CTR / _CFG_A and IA32_PMC_FXm_CTR are registers of their own, not "    \
+	      "IA32_PMCn / IA32_PERFEVTSELn / IA32_FIXED_CTRm (they neither count nor program)")   \
+	QUIRK(Q_V6_ALIAS_STALE, "v6-alias-ctr-stale", on_v6,                                       \
+	      "hypothetical (an emulator keeping the alias as the last value written)",            \
+	      "IA32_PMC_GPn_CTR reads the value last written to the counter, not its count")       \
+	QUIRK(Q_V6_CFG_A_RESERVED, "v6-cfg-a-reserved-accepted", on_v6, "hypothetical",            \
+	      "IA32_PMC_GPn_CFG_A accepts the bits IA32_PERFEVTSELn reserves")                     \
+	QUIRK(Q_V6_ALIAS_BEYOND_BITMAP, "v6-aliases-beyond-bitmap", on_v6, "hypothetical",         \
+	      "the 19xxH aliases of counters CPUID does not enumerate read 0 and ignore writes "   \
+	      "instead of #GP(0)")                                                                 \
+	QUIRK(Q_V6_FX_CFG_A, "v6-fixed-cfg-a-exists", on_v6, "hypothetical",                       \
+	      "IA32_PMC_FXm_CTR + 1 (an FXm_CFG_A the ISE does not define) reads 0 and ignores "   \
+	      "writes instead of #GP(0)")                                                          \
+	/* ---- RDPMC user disable (issue 28, tests/privilege.c) ---- */                           \
+	QUIRK(Q_RDPMC_USR_DIS_IGNORED, "rdpmc-user-disable-ignored", on_rdpmc_user_disable,        \
+	      "hypothetical (a vPMU that stores the bit but reads the counter)",                   \
+	      "RDPMC at CPL > 0 of a counter with RDPMC_USR_DISABLE set returns its count")        \
+	QUIRK(Q_RDPMC_USR_DIS_ALL_COUNTERS, "rdpmc-user-disable-all-counters",                     \
+	      on_rdpmc_user_disable, "hypothetical (one global flag for the per-counter bits)",    \
+	      "one counter's RDPMC_USR_DISABLE makes RDPMC at CPL > 0 return 0 for every counter") \
+	QUIRK(Q_RDPMC_USR_DIS_AT_CPL0, "rdpmc-user-disable-at-cpl0", on_rdpmc_user_disable,        \
+	      "hypothetical", "RDPMC at CPL 0 of a counter with RDPMC_USR_DISABLE returns 0")      \
+	QUIRK(Q_RDPMC_USR_DIS_STOPS, "rdpmc-user-disable-stops-counting", on_rdpmc_user_disable,   \
+	      "hypothetical", "a counter with RDPMC_USR_DISABLE set does not count")               \
+	QUIRK(Q_RDPMC_USR_DIS_FAULTS, "rdpmc-user-disable-faults", on_rdpmc_user_disable,          \
+	      "hypothetical (the ISE says 0, not #GP)",                                            \
+	      "RDPMC at CPL > 0 of a counter with RDPMC_USR_DISABLE raises #GP(0) instead of "     \
+	      "returning 0")                                                                       \
+	QUIRK(                                                                                     \
+	    Q_RDPMC_USR_DIS_OVERRIDES_PCE, "rdpmc-user-disable-overrides-pce",                     \
+	    on_rdpmc_user_disable, "hypothetical",                                                 \
+	    "with CR4.PCE = 0, RDPMC at CPL > 0 of a user-disabled counter returns 0 instead of "  \
+	    "#GP(0)")                                                                              \
+	QUIRK(Q_RDPMC_USR_DIS_RESERVED, "rdpmc-user-disable-bit-reserved", on_rdpmc_user_disable,  \
+	      "hypothetical (an implementation predating the feature but enumerating it)",         \
+	      "IA32_PERFEVTSELx bit 37 and IA32_FIXED_CTR_CTRL bit 33 + 4i raise #GP(0) although " \
+	      "CPUID.(23H,0):EBX[2] enumerates them")                                              \
+	/* ---- Auto Counter Reload (issue 28, tests/acr.c) ---- */                                \
+	QUIRK(Q_ACR_NO_RELOAD, "acr-reload-ignored", on_acr, "hypothetical",                       \
+	      "CFG_B / CFG_C are stored but no overflow reloads a counter")                        \
+	QUIRK(Q_ACR_RELOAD_ZERO, "acr-reload-to-zero", on_acr, "hypothetical",                     \
+	      "a reloaded counter restarts from 0 instead of its CFG_C reload value")              \
+	QUIRK(Q_ACR_SELF_STATUS, "acr-self-reload-sets-status", on_acr,                            \
+	      "hypothetical (Linux 1271aeccc307 relies on the opposite)",                          \
+	      "a counter that reloads itself sets its IA32_PERF_GLOBAL_STATUS bit")                \
+	QUIRK(Q_ACR_CFG_C_MISSING, "acr-cfg-c-missing", on_acr, "hypothetical",                    \
+	      "IA32_PMC_GPn_CFG_C / IA32_PMC_FXm_CFG_C of a reloadable counter raise #GP(0)")      \
+	QUIRK(Q_ACR_MSRS_EVERYWHERE, "acr-msrs-beyond-bitmap", on_acr, "hypothetical",             \
+	      "CFG_B / CFG_C of counters CPUID.(23H,2) does not name read 0 and ignore writes")    \
+	QUIRK(Q_ACR_CAUSE_UNCHECKED, "acr-cause-bitmap-ignored", on_acr_non_cause, "hypothetical", \
+	      "CFG_B accepts a counter CPUID.(23H,2) ECX / EDX does not name as a cause, and its " \
+	      "overflow reloads")                                                                  \
+	/* ---- EQ (issue 28, tests/filtering.c) ---- */                                           \
+	QUIRK(Q_EQ_IGNORED, "eq-ignored", on_eq_three_gp, "hypothetical",                          \
+	      "IA32_PERFEVTSELx.EQ (bit 36) is stored but CMASK still counts cycles >= CMASK")     \
+	/* ---- RDPMC metrics clear mode (issue 28, tests/metrics.c) ---- */                       \
+	QUIRK(Q_METRICS_CLEAR_IGNORED, "metrics-clear-ignored", on_metrics_clear, "hypothetical",  \
+	      "RDPMC of the metrics with METRICS_CLEAR_EN leaves IA32_PERF_METRICS and "           \
+	      "IA32_FIXED_CTR3 as they were")                                                      \
+	QUIRK(Q_METRICS_CLEAR_ALWAYS, "metrics-clear-without-enable", on_metrics_clear,            \
+	      "hypothetical", "RDPMC of the metrics clears them although METRICS_CLEAR_EN is 0")   \
+	QUIRK(Q_METRICS_CLEAR_KEEPS_SLOTS, "metrics-clear-keeps-slots", on_metrics_clear,          \
+	      "hypothetical",                                                                      \
+	      "the metrics clear mode clears IA32_PERF_METRICS but not "                           \
+	      "IA32_FIXED_CTR3")                                                                   \
+	/* ---- Fixed counters 4-6 (issue 28, tests/counting.c) ---- */                            \
+	QUIRK(Q_FIXED_4_6_CYCLES, "fixed-4-6-count-cycles", on_fixed_4_6_events, "hypothetical",   \
+	      "IA32_FIXED_CTR4-6 count core cycles instead of the topdown events 0073H, 019CH, "   \
+	      "02C2H")                                                                             \
 	/* ---- Real silicon and hypervisors: each reproduces the kernel/known.c row it cites      \
 	 * (issue 23; scripts/check-known.sh proves each both ways) ---- */                        \
 	QUIRK(Q_PCORE_EXTRA_COUNTERS, "pcore-counters-beyond-cpuid", on_non_atom_below_31_gp,      \
@@ -624,7 +696,81 @@
 	      "whatever enable_vmware_backdoor says; on Intel RDPMC exits before the #GP check "   \
 	      "(kvm_pmu_check_rdpmc_early(); kernel/known.c kvm-vmware-backdoor-pmcs)",            \
 	      "RDPMC ECX = 10000H, 10001H, 10002H return the host TSC, boot time and apparent "    \
-	      "time in ns instead of #GP(0)")
+	      "time in ns instead of #GP(0)")                                                      \
+	/* ---- issue 27: the 2023-2026 parts ---- */                                              \
+	QUIRK(Q_PEBS_TIMED_GROUPS_HIGH, "pebs-timed-groups-in-latency", on_pebs_timed,             \
+	      "hypothetical (a timed-PEBS part writing the groups where the latency goes)",        \
+	      "with PEBS_TIMING_INFO the record format field [31:0] is 0 and the groups are "      \
+	      "written at [47:32]")                                                                \
+	QUIRK(Q_PEBS_RESET_FMT4_LAYOUT, "pebs-reset-format4-layout", on_pebs_fmt5_fixed,           \
+	      "hypothetical (the layout before PEBS format 5, Linux 2145e77fecfb)",                \
+	      "on a PEBS format 5+ part the fixed counters' reset values are read at DS reset "    \
+	      "field 8 + i instead of 32 + i")                                                     \
+	QUIRK(Q_EVTSEL_NEW_BITS_REJECTED, "evtsel-br-cntr-usr-disable-rejected",                   \
+	      on_evtsel_new_bits,                                                                  \
+	      "hypothetical (a VMM or CPU predating CPUID.(1CH,0):ECX[19:16] / (23H,0):EBX[2])",   \
+	      "IA32_PERFEVTSELx bits 35 (BR_CNTR) and 37 (RDPMC_USR_DISABLE) raise #GP(0) "        \
+	      "where CPUID enumerates them")                                                       \
+	QUIRK(Q_ATOM_VMEXIT_OVERCOUNT, "atom-vmexit-overcount", on_instructions_and_branches,      \
+	      "Sierra Forest and earlier Atom servers, erratum SRF7 (kvm-unit-tests 3ffdf39c; "    \
+	      "kernel/known.c atom-srf7-vmexit-overcount)",                                        \
+	      "each VM exit and entry of an intercepted instruction counts one more instruction "  \
+	      "retired and one more branch retired")                                               \
+	QUIRK(Q_CWF_VMEXIT_INSN_OVERCOUNT, "cwf-vmexit-insn-overcount", on_instructions_event,     \
+	      "Clearwater Forest, erratum SRF7 as kvm-unit-tests 3ffdf39c applies it there "       \
+	      "(kernel/known.c cwf-vmexit-insn-overcount)",                                        \
+	      "each VM exit and entry of an intercepted instruction counts one more instruction "  \
+	      "retired")                                                                           \
+	/* ---- Hypervisors as of 2026 (platforms.c: mediated KVM, Firecracker, Xen) ---- */       \
+	QUIRK(Q_KVM_AMD_MEDIATED_SEL_DROPPED, "kvm-amd-mediated-evtsel-bits-dropped", on_amd,      \
+	      "KVM mediated vPMU, Linux 7.0: PerfEvtSel stays intercepted; amd_pmu_set_msr() "     \
+	      "(svm/pmu.c) clears pmu->reserved_bits (HostOnly / GuestOnly included) and "         \
+	      "a2f4ba534cc5 'Always stuff GuestOnly=1,HostOnly=0 for mediated PMCs on AMD' "       \
+	      "loads eventsel_hw with them; the counters and PerfCntrGlobal* are passed through",  \
+	      "PerfEvtSel writes drop bits 19, 21 and 63:36 (HostOnly / GuestOnly included) "      \
+	      "without #GP; PerfCntrGlobal* MSRs are the hardware's")                              \
+	QUIRK(Q_XEN_IPC_ONLY, "xen-vpmu-ipc-events-only", on_arch_pmu,                             \
+	      "Xen vpmu=ipc: core2_vpmu_do_wrmsr() (xen/arch/x86/cpu/vpmu_intel.c) refuses an "    \
+	      "IA32_PERFEVTSELx write whose bits 15:0 are not 003CH, 00C0H or 013CH, enabled or "  \
+	      "not (XENPMU_FEATURE_IPC_ONLY); the refusal is the guest's #GP",                     \
+	      "WRMSR IA32_PERFEVTSELx with an event other than core cycles, instructions "         \
+	      "retired or reference cycles (0 included) raises #GP(0)")                            \
+	QUIRK(Q_XEN_ARCH_ONLY, "xen-vpmu-arch-events-only", on_arch_pmu,                           \
+	      "Xen vpmu=arch: core2_vpmu_do_wrmsr() (xen/arch/x86/cpu/vpmu_intel.c) refuses an "   \
+	      "IA32_PERFEVTSELx write whose bits 15:0 are not one of the first seven "             \
+	      "architectural events, enabled or not (XENPMU_FEATURE_ARCH_ONLY): the guest's #GP",  \
+	      "WRMSR IA32_PERFEVTSELx with an event other than the first seven architectural "     \
+	      "events (0 included) raises #GP(0)")                                                 \
+	QUIRK(Q_AMD_HG_NOTHING_NO_SVME, "amd-hg-only-counts-nothing-without-svme", on_amd,         \
+	      "Family 15h as Linux 1018faa6cf23 ('perf/x86/kvm: Fix Host-Only/Guest-Only "         \
+	      "counting with SVM disabled') describes it",                                         \
+	      "with EFER.SVME = 0 a counter with HostOnly or GuestOnly (not both) set counts "     \
+	      "nothing")                                                                           \
+	QUIRK(Q_AMD_HG_SVME_IGNORED, "amd-guest-only-counts-in-host-mode", on_amd,                 \
+	      "hypothetical on hardware; what a vPMU that drops HostOnly / GuestOnly (KVM "        \
+	      "amd_pmu_set_msr()) shows a guest that sets EFER.SVME",                              \
+	      "with EFER.SVME = 1 outside a guest, GuestOnly (01B) counts like 00B")               \
+	/* ---- what the safety nets must not hide (issue 33: retry, stray NMIs, SMIs, ---- */     \
+	/* ---- the reset value; arch/sim/platform.c, apic.c) ---- */                              \
+	QUIRK(Q_PMI_NMI_LATE, "pmi-nmi-late", on_arch_pmu, "hypothetical",                         \
+	      "the first NMI-mode PMI of each CPU arrives late, after the test removed its NMI "   \
+	      "handler")                                                                           \
+	QUIRK(Q_PMI_NMI_DUPLICATED, "pmi-nmi-duplicated", on_arch_pmu, "hypothetical",             \
+	      "every NMI-mode PMI is delivered twice, the copy after the test removed its NMI "    \
+	      "handler")                                                                           \
+	QUIRK(Q_PMI_NMI_LOST_ONCE, "pmi-nmi-lost-once", on_arch_pmu, "hypothetical",               \
+	      "the first NMI-mode PMI of each CPU is lost")                                        \
+	QUIRK(Q_MISCOUNT_ONCE, "miscount-once-with-irq", on_arch_pmu, "hypothetical",              \
+	      "strikes only sometimes: the first run of each test counts one instruction too "     \
+	      "many in its first counting window, and the CPU takes a stray interrupt with it; "   \
+	      "a second run of the test is exact")                                                 \
+	QUIRK(Q_SMM_COUNTS_FROZEN, "smm-counts-while-frozen", on_freeze_while_smm, "hypothetical", \
+	      "counters count the SMM handler's instructions although "                            \
+	      "IA32_DEBUGCTL.FREEZE_WHILE_SMM is set (an SMI every 5th counting window unless "    \
+	      "pmusim --smi-every says otherwise)")                                                \
+	QUIRK(Q_GLOBAL_CTRL_RESET_AP, "global-ctrl-reset-wrong-on-aps", on_v2_smp, "hypothetical", \
+	      "IA32_PERF_GLOBAL_CTRL comes out of reset with every enable bit clear on the "       \
+	      "application processors (right on the boot CPU)")
 
 enum quirk {
 #define QUIRK(id, name, applies, where, desc) id,

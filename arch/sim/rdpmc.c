@@ -12,6 +12,7 @@
  * AMD (APM Vol. 3 RDPMC): ECX is the index of a core counter.
  */
 #include "sim.h"
+#include "trace.h"
 
 /* The first family that implements RDPMC on this CPU decodes ECX; true with
  * the 64-bit result in *v, fast reads already applied. */
@@ -26,14 +27,15 @@ static bool read_pmc(uint32_t ecx, uint64_t *v)
 	return false;
 }
 
-__user_code int rdpmc_safe(uint64_t rcx, uint64_t *rax, uint64_t *rdx)
+static int rdpmc_probe(uint64_t rcx, uint64_t *rax, uint64_t *rdx)
 {
 	uint64_t v = 0;
 	int fault = 0;
 
 	g_sim.fault_error_code = 0;
 	/* CR4.PCE clear: RDPMC only at CPL 0. */
-	if (g_sim.cpl != 0 && !(g_sim.cr4 & CR4_PCE) && !quirk(Q_RDPMC_PCE_IGNORED))
+	if (g_sim.cpl != 0 && !(g_sim.cr4 & CR4_PCE) && !quirk(Q_RDPMC_PCE_IGNORED) &&
+	    !(quirk(Q_RDPMC_USR_DIS_OVERRIDES_PCE) && read_pmc((uint32_t)rcx, &v) && !v))
 		return X86_VEC_GP;
 	if (g_sim.cpl == 3 && quirk(Q_RDPMC_CPL3_GP))
 		return X86_VEC_GP;
@@ -41,6 +43,8 @@ __user_code int rdpmc_safe(uint64_t rcx, uint64_t *rax, uint64_t *rdx)
 		return X86_VEC_GP;
 	if (!read_pmc((uint32_t)rcx, &v))
 		fault = quirk(Q_RDPMC_UD) ? X86_VEC_UD : X86_VEC_GP;
+	else if (sim_arch_user_disable_faults((uint32_t)rcx))
+		fault = X86_VEC_GP;
 	if (fault) {
 		if (fault == X86_VEC_GP && quirk(Q_RDPMC_ERRCODE))
 			g_sim.fault_error_code = (uint32_t)(rcx & 0xFFF8) | 0x8;
@@ -63,4 +67,14 @@ __user_code int rdpmc_safe(uint64_t rcx, uint64_t *rax, uint64_t *rdx)
 	*rax = keep | (v & 0xFFFFFFFFULL);
 	*rdx = keep | (v >> 32);
 	return 0;
+}
+
+__user_code int rdpmc_safe(uint64_t rcx, uint64_t *rax, uint64_t *rdx)
+{
+	int fault = rdpmc_probe(rcx, rax, rdx);
+
+	if (g_sim.cpl == 0) /* the kernel's access trace, as on the machine */
+		trace_access(TRACE_RDPMC, (uint32_t)rcx,
+			     fault ? 0 : (*rax & 0xFFFFFFFFULL) | (*rdx << 32), fault);
+	return fault;
 }

@@ -81,6 +81,7 @@ enum sim_rdpmc_result sim_arch_rdpmc(uint32_t ecx, uint64_t *v)
 		if (idx != 0)
 			return SIM_RDPMC_INVALID;
 		*v = quirk(Q_RDPMC_METRICS_ZERO) ? 0 : sim_perf_metrics();
+		sim_arch_metrics_read();
 		return SIM_RDPMC_READ;
 	default:
 		return SIM_RDPMC_INVALID;

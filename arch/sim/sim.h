@@ -44,7 +44,8 @@ struct sim_cpuid_entry {
 struct sim_profile {
 	const char *name;
 	const char *desc;
-	/* Built-in profiles: a table; dump profiles: a file. */
+	/* Built-in profiles: a table; dump profiles: a file, and in `entries`
+	 * the leaves that replace the file's (generations.c). */
 	const struct sim_cpuid_entry *entries;
 	unsigned n_entries;
 	const char *dump_path; /* NULL for built-ins */
@@ -56,6 +57,9 @@ struct sim_profile {
 	void (*guest_cpuid)(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 	const enum quirk *quirks;
 	unsigned n_quirks;
+	/* Platform models only: the firmware that runs before pmutest there,
+	 * NULL where nothing does (sim_platform_firmware()). */
+	const char *firmware;
 	/* A machine of several CPUs (smp.c): its parts in CPU order, each
 	 * `cpus` CPUs of the named profile; NULL for a one-CPU profile. */
 	const struct sim_machine_part *parts;
@@ -71,6 +75,7 @@ struct sim_machine_part {
  * profile, but not a conforming one: the mutation matrix leaves it out. */
 struct sim_platform {
 	const char *name, *desc;
+	const char *releases;  /* the hypervisor releases the model describes */
 	const char *host_dump; /* a file of the dumps directory */
 	void (*guest_cpuid)(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 	uint64_t perf_capabilities;
@@ -78,6 +83,24 @@ struct sim_platform {
 	unsigned n_quirks;
 };
 extern const struct sim_platform sim_platforms[];
+/* What runs before pmutest on platform pl, NULL for nothing: QEMU always
+ * boots a firmware first (SeaBIOS, OVMF, or qboot even for -kernel), so a
+ * QEMU/KVM guest's IA32_PERF_GLOBAL_CTRL at hand-over is the firmware's to
+ * have written; Firecracker and Xen PVH enter the kernel directly. */
+const char *sim_platform_firmware(const struct sim_platform *pl);
+
+/* A CPU generation (generations.c, issue 27): a dump of the dumps directory
+ * and the leaves that replace the dump's, with the part's
+ * IA32_PERF_CAPABILITIES. A conforming profile like any other. */
+struct sim_generation {
+	const char *name, *desc;
+	const char *dump; /* a file of the dumps directory */
+	const struct sim_cpuid_entry *overrides;
+	unsigned n_overrides;
+	uint64_t perf_capabilities;
+};
+extern const struct sim_generation sim_generations[];
+extern const unsigned sim_generation_count;
 extern const unsigned sim_platform_count;
 
 static inline bool sim_profile_is_platform(const struct sim_profile *p)
@@ -135,6 +158,11 @@ enum {
 	 * branch (SEG_INSN, SEG_INTERCEPT_ITER of CPUID otherwise). */
 	SEG_CPUID_AS_BRANCH,
 	SEG_INTERCEPT_CPUID_AS_BRANCH,
+	/* Issue 27, Atom erratum SRF7: the VM exit and entry of an intercepted
+	 * instruction add one instruction (and one branch, before Clearwater
+	 * Forest) to SEG_INTERCEPT_ITER. */
+	SEG_INTERCEPT_EXIT_OVERCOUNT,
+	SEG_INTERCEPT_EXIT_OVERCOUNT_INSNS,
 	SEG_COUNT
 };
 extern const struct sim_segment sim_segments[]; /* SEG_COUNT rows */
@@ -144,6 +172,9 @@ struct sim_filter {
 	enum sim_event ev;
 	unsigned cmask; /* 0: add the event count each cycle */
 	bool inv, edge;
+	/* EQ (IA32_PERFEVTSELx bit 36, CPUID.(23H,0):EBX[1]): the model's
+	 * reading, CMASK compared with = instead of >= (tests/filtering.c). */
+	bool eq;
 	/* NetBurst CCCR.FORCE_OVF: every increment is an overflow. */
 	bool force_ovf;
 	/* AnyThread (Vol. 3B 20.2.3): also counts the sibling thread's events
@@ -170,6 +201,14 @@ struct sim_pmu {
 	/* architectural (Intel) */
 	uint64_t pmc[SIM_MAX_GP], evtsel[SIM_MAX_GP];
 	uint64_t apmc_shadow[SIM_MAX_GP]; /* quirk a-pmc-separate-register */
+	/* quirks v6-alias-separate-register and v6-alias-ctr-stale: the 19xxH
+	 * aliases' own storage, and IA32_PMCx as last written (not counted). */
+	uint64_t v6_ctr[SIM_MAX_GP], v6_cfg_a[SIM_MAX_GP], v6_fx[SIM_MAX_FIXED];
+	uint64_t v6_written[SIM_MAX_GP];
+	/* Auto Counter Reload: IA32_PMC_GPn_CFG_B / _CFG_C, IA32_PMC_FXm_CFG_B /
+	 * _CFG_C (the cause bitmap: GP n at bit n, fixed m at bit 32 + m). */
+	uint64_t acr_b[SIM_MAX_GP], acr_c[SIM_MAX_GP];
+	uint64_t acr_fx_b[SIM_MAX_FIXED], acr_fx_c[SIM_MAX_FIXED];
 	bool gp_last[SIM_MAX_GP];
 	uint64_t fixed[SIM_MAX_FIXED];
 	bool fixed_last[SIM_MAX_FIXED];
@@ -188,6 +227,7 @@ struct sim_pmu {
 	bool amd_last[SIM_MAX_AMD_CORE];
 	uint64_t amd_lctr[4], amd_lsel[4]; /* only with Q_AMD_NOT_ALIASED */
 	uint64_t amd_global_ctl, amd_global_status;
+	bool amd_svme; /* EFER.SVME (amd.c): HostOnly / GuestOnly apply */
 	/* Nehalem uncore: one per package, every CPU sees the same (smp.c) */
 	struct sim_uncore {
 		uint64_t pmc[UNCORE_NUM_GP], sel[UNCORE_NUM_GP];
@@ -215,6 +255,10 @@ struct sim_apic {
 	 * (NMIs blocked until its IRET). held_by_if: Q_PMI_NMI_BLOCKED_BY_IF's
 	 * request waiting for IF = 1. */
 	bool nmi_latched, nmi_blocked, nmi_held_by_if;
+	/* platform.c: NMI-mode PMIs sent so far; a copy or a late one that
+	 * waits for the NMI handler to go (Q_PMI_NMI_DUPLICATED, _LATE). */
+	unsigned nmi_pmis;
+	unsigned nmi_after_handler;
 };
 
 struct cpuid_dump;
@@ -243,7 +287,7 @@ struct sim_cpu {
 	uint64_t fixed_ctrl_valid, global_ctrl_valid;
 	uint64_t status_reset_valid, status_set_valid;
 	uint64_t perf_cap;
-	bool cpuid_limited; /* IA32_MISC_ENABLE[22] Limit CPUID Maxval set */
+	bool cpuid_limited;	 /* IA32_MISC_ENABLE[22] Limit CPUID Maxval set */
 	uint64_t perf_cap_value; /* IA32_PERF_CAPABILITIES this CPU reads with PDCM */
 
 	/* architectural state */
@@ -258,6 +302,14 @@ struct sim_cpu {
 	unsigned segment; /* the segment the engine is running (SEG_*) */
 	bool in_tx;	  /* inside an RTM transaction (arch_workload_tsx) */
 	unsigned pmi_count, stray_interrupts, nmi_count;
+	/* platform.c: what this CPU took that no test asked for (as
+	 * arch/x86_64/trap.c counts it), MSR_SMI_COUNT, counting windows seen. */
+	struct arch_platform_events events;
+	bool lvt_nmi_seen;	 /* what the PMU can have sent since */
+	uint64_t lvt_vectors[4]; /* arch_pmu_sources_forget (trap.c's rule) */
+	uint64_t smi_count;
+	unsigned windows;
+	bool glitched; /* Q_MISCOUNT_ONCE struck already */
 };
 
 /* The CPU that runs now (smp.c): only one runs at a time. */
@@ -293,6 +345,9 @@ void sim_run_segments(unsigned seg, uint64_t n);
 /* pmu_arch.c: the architectural PMU's view, for its RDPMC (rdpmc_arch.c). */
 uint64_t sim_perf_metrics(void);
 bool sim_arch_gp_value(unsigned i, uint64_t *v);
+bool sim_arch_user_disable_faults(uint32_t ecx);
+/* After an RDPMC of the metrics: the metrics clear mode (pmu_arch.c). */
+void sim_arch_metrics_read(void);
 bool sim_arch_fixed_value(unsigned i, bool edx_rule_only, uint64_t *v);
 /* The simulator's own encoding of architectural event i (Table 20-1). */
 bool sim_arch_event_encoding(unsigned i, uint8_t *event, uint8_t *umask);
@@ -314,6 +369,17 @@ extern const char *g_sim_hypervisor;
 enum sim_config_result sim_load_dump(const char *path, unsigned cpu, char *err, unsigned errlen);
 #define SIM_FIRST_CPU 0xFFFFFFFFU
 extern unsigned g_sim_cpu_select; /* --cpu N, or the dump's first CPU */
+
+/* platform.c: the platform's events (pmusim --platform-event, --smi-every)
+ * and how an NMI or interrupt no handler takes is counted. */
+bool sim_platform_event_option(const char *arg);
+bool sim_smi_option(const char *arg);
+void sim_platform_test_start(void);
+void sim_unclaimed_nmi(void);
+void sim_unowned_vector(uint32_t vec);
+/* A counting window begins (arch_workload_gated): an SMI may strike it. */
+void sim_window_begins(void);
+bool sim_smi_count(uint64_t *v);
 
 /* apic.c: an overflow asked for a PMI. */
 void sim_pmi_request(void);
@@ -343,6 +409,9 @@ unsigned sim_dump_cpu_count(const char *path, char *err, unsigned errlen);
 unsigned sim_dump_cpu_number(unsigned index);
 /* IA32_PERF_CAPABILITIES for every CPU (CORE_TYPE_NONE) or one core type. */
 void sim_set_perf_capabilities(enum core_type t, uint64_t value);
+/* IA32_PERFEVTSELi bits defined since 2023 (pmu_arch.c): BR_CNTR, RDPMC
+ * user disable, where their enumeration says so. */
+uint64_t sim_evtsel_new_bits(unsigned i);
 /* Make c the running CPU (state the CPUs share moves with it). */
 void sim_switch_cpu(struct sim_cpu *c);
 /* An interrupt request raised on CPU `to` while another runs: `to` is

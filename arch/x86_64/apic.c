@@ -54,6 +54,13 @@ uint32_t arch_apic_read_lvt_pmi(void)
 
 void arch_apic_write_lvt_pmi(uint32_t val)
 {
+	struct x86_percpu *c = this_cpu();
+	unsigned vec = val & 0xFF;
+
+	/* What the PMU can send from now on is its own, not the platform's
+	 * (trap.c): the NMI mode, the vector. */
+	c->lvt_nmi_seen |= FIELD_GET_ULL(APIC_LVT_DELIVERY_MODE, val) == APIC_DM_NMI;
+	c->lvt_vectors[vec / 64] |= BIT_ULL(vec % 64);
 	apic_write(APIC_REG_LVT_PMI, val);
 }
 

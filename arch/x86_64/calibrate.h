@@ -46,6 +46,7 @@ enum pit_verdict {
 	PIT_NEVER_READY,   /* OUT2 never rose within the bound: no PIT */
 	PIT_READY_AT_ONCE, /* fewer reads than the window needs: not a counting PIT */
 	PIT_STALL,	   /* a gap between reads > 10x the shortest, > 2% of the window: an SMI */
+	PIT_NOT_RUN,	   /* an exact source (CLOCK_HV_LEAF, CLOCK_CRYSTAL): nothing measured */
 	PIT_VERDICT_COUNT,
 };
 
@@ -55,6 +56,8 @@ enum clock_source {
 	CLOCK_REFERENCE,   /* the reference timer: channel 2 unusable or disagreeing */
 	CLOCK_CPUID,	   /* CPUID.15H (and 16H for the crystal): no usable timer */
 	CLOCK_ASSUMED,	   /* nothing: 100 MHz APIC timer assumed, TSC rate unknown */
+	CLOCK_HV_LEAF,	   /* CPUID.40000010H: the hypervisor's own rates, exact */
+	CLOCK_CRYSTAL,	   /* CPUID.15H with ECX (bare metal): the crystal, exact */
 	CLOCK_SOURCE_COUNT,
 };
 

@@ -60,6 +60,10 @@ struct acpi_reg {
 struct acpi_poweroff {
 	bool have_s5;	 /* \_S5 found: slp_typ_a/b are valid */
 	bool hw_reduced; /* FADT flag HW_REDUCED_ACPI */
+	/* The i8042 reset restarts the VM rather than ending it: Cloud
+	 * Hypervisor (FADT OEM ID "CLOUDH"; devices/src/legacy/i8042.rs sends
+	 * reset_evt, vmm/src/lib.rs reboots on it). */
+	bool reset_reboots;
 	uint8_t slp_typ_a, slp_typ_b;
 	struct acpi_reg pm1a_cnt, pm1b_cnt, sleep_control;
 };

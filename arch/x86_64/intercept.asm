@@ -21,12 +21,12 @@ section .text
 	jmp .done
 %endmacro
 
-; void arch_workload_intercepted(enum arch_intercept kind /* EDI */,
+; void x86_workload_intercepted(enum arch_intercept kind /* EDI */,
 ;     uint64_t iters /* RSI */, uint32_t msr /* EDX */, uint64_t on /* RCX */,
 ;     uint64_t off /* R8 */, uint32_t target /* R9D */)
 ; iters == 0 or an unknown kind does nothing.
-global arch_workload_intercepted:function hidden
-arch_workload_intercepted:
+global x86_workload_intercepted:function hidden
+x86_workload_intercepted:
 	test rsi, rsi
 	jz .out
 	cmp edi, 2

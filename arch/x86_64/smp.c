@@ -51,6 +51,11 @@ unsigned arch_cpu_boot(void)
 	return boot_cpu;
 }
 
+struct x86_percpu *x86_cpu(unsigned i)
+{
+	return &cpus[i];
+}
+
 unsigned arch_cpu_current(void)
 {
 	return this_cpu()->index;

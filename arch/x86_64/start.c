@@ -144,7 +144,7 @@ const char *arch_platform(void)
 {
 	struct arch_platform_events e;
 
-	arch_platform_events(&e);
+	arch_platform_events(ARCH_ALL_CPUS, &e);
 	g_platform[g_platform_len] = 0;
 	if (e.nmi || e.irq || e.mce)
 		ksnprintf(g_platform + g_platform_len, sizeof(g_platform) - g_platform_len,
@@ -173,9 +173,10 @@ const char *arch_save_report_error(void)
  *  3. without one, ACPI S5 (Cloud Hypervisor, QEMU microvm: the sleep
  *     control register; pc/q35: PM1a_CNT);
  *  4. then, under a hypervisor only, the i8042 reset: Firecracker's one
- *     guest-initiated exit, a reboot elsewhere (never first: under Cloud
- *     Hypervisor it restarts the VM; on bare metal it would run the stick
- *     again);
+ *     guest-initiated exit, a reboot elsewhere (never first: on bare metal
+ *     it would run the stick again), and never where it restarts the VM
+ *     (Cloud Hypervisor: poweroff.reset_reboots), which would rerun the
+ *     suite forever;
  *  5. halt.
  */
 void arch_exit(enum run_status status)
@@ -190,7 +191,9 @@ void arch_exit(enum run_status status)
 	if (!g_handoff->bi.fb.base) {
 		x86_puts(". Switching off (ACPI S5).\n");
 		x86_acpi_power_off(&g_handoff->poweroff);
-		if (g_hypervisor) {
+		if (g_hypervisor && g_handoff->poweroff.reset_reboots) {
+			x86_puts("# pmutest: still on; no i8042 reset: it restarts this VMM\n");
+		} else if (g_hypervisor) {
 			x86_puts("# pmutest: still on: the i8042 reset.\n");
 			x86_i8042_reset();
 		}
@@ -198,6 +201,23 @@ void arch_exit(enum run_status status)
 	}
 	x86_puts(". The machine is halted; power it off.\n");
 	kernel_halted(status);
+}
+
+/* A CPU without a local APIC (CPUID.01H:EDX[9] clear; SDM Vol. 3A 10.4.2):
+ * no timer for the watchdog every test runs under, no PMI, no other CPU.
+ * No test can run safely, and "xAPIC mode" would be untrue: a report of
+ * its own, verdict ERROR, before anything touches the APIC. */
+static void require_local_apic(void)
+{
+	struct cpuid_regs r;
+
+	arch_cpuid(1, 0, &r);
+	if (r.edx & BIT_ULL(9))
+		return;
+	x86_puts("\nKTAP version 1\n1..0\n# local APIC: none (CPUID.01H:EDX[9] clear)\n"
+		 "# error: no local APIC: no timer watchdog, no PMI, no other CPU; no test can "
+		 "run safely\n# verdict: ERROR\n");
+	arch_exit(RUN_ERROR);
 }
 
 static void enter_kernel(void *arg)
@@ -231,6 +251,7 @@ void x86_start(struct x86_handoff *h)
 	paging_map_user(ustack, USER_STACK_SIZE, true);
 	x86_set_user_stack(ustack + USER_STACK_SIZE);
 	fbcon_init(&h->bi.fb);
+	require_local_apic();
 	apic_init(h->bi.lapic_phys, &h->pm_timer);
 	nmi_watchdog_init(h, apic_self_id());
 	describe_timer();

@@ -98,7 +98,7 @@ void x86_msr_note_write(uint32_t msr)
 		return;
 	}
 	undo_active = false; /* the read below is not a write to note */
-	if (rdmsr_safe(msr, &v) == 0) {
+	if (x86_rdmsr_probe(msr, &v) == 0) {
 		undo[n_undo].msr = msr;
 		undo[n_undo].value = v;
 		n_undo++;
@@ -112,8 +112,8 @@ static void msr_undo(void)
 
 	undo_active = false;
 	for (unsigned i = n_undo; i-- > 0;)
-		if (rdmsr_safe(undo[i].msr, &v) != 0 || v != undo[i].value)
-			wrmsr_safe(undo[i].msr, undo[i].value);
+		if (x86_rdmsr_probe(undo[i].msr, &v) != 0 || v != undo[i].value)
+			x86_wrmsr_probe(undo[i].msr, undo[i].value);
 	n_undo = 0;
 	if (undo_overflow)
 		note("more than 512 MSRs written: the rest not put back");

@@ -18,11 +18,13 @@
  * x86_ctx_restore ends NMI blocking itself (x86_iret_to_self).
  *
  * What no test asked for is a platform event (arch_platform_events), counted
- * and resumed from, never a test's fault: an NMI that neither the watchdog
- * nor an installed handler claims (a BMC, IOCHK/SERR, an unknown source:
- * Linux logs "NMI received for unknown reason" and goes on), an interrupt at
- * a vector no handler owns, and a machine check (below) whose RIPV says the
- * interrupted code can resume.
+ * per CPU and resumed from, never a test's fault: an NMI that neither the
+ * watchdog nor an installed handler claims (a BMC, IOCHK/SERR, an unknown
+ * source: Linux logs "NMI received for unknown reason" and goes on), an
+ * interrupt at a vector no handler owns, and a machine check (below) whose
+ * RIPV says the interrupted code can resume. An unclaimed NMI or interrupt
+ * the PMU under test can have sent (pmu_sent_nmi, pmu_vector) is counted
+ * apart, as the PMU's: the runner fails the test it struck.
  *
  * Order of decisions for a fault (x86_trap):
  *   1. the #UD of the UD2 at x86_user_return, at CPL > 0 inside
@@ -63,7 +65,7 @@ static pmi_handler_fn volatile g_pmi_handler;
 static nmi_handler_fn volatile g_nmi_handler;
 static uint64_t g_user_stack_top;
 static volatile unsigned g_nmi_depth; /* NMI handlers running (0 or 1) */
-static struct arch_platform_events g_events;
+#define g_events (this_cpu()->events)
 
 /* Machine-check registers, SDM Vol. 3B 16.3.1 / 16.3.2. */
 #define MSR_IA32_MCG_CAP    0x179
@@ -73,9 +75,56 @@ static struct arch_platform_events g_events;
 #define MCG_STATUS_MCIP	    BIT_ULL(2)
 #define MCI_STATUS_VAL	    BIT_ULL(63)
 
-void arch_platform_events(struct arch_platform_events *e)
+void arch_platform_events(unsigned cpu, struct arch_platform_events *e)
 {
-	*e = g_events;
+	if (cpu != ARCH_ALL_CPUS) {
+		*e = x86_cpu(cpu)->events;
+		return;
+	}
+	*e = (struct arch_platform_events){0};
+	for (unsigned i = 0; i < arch_cpu_count(); i++) {
+		arch_platform_events_add(e, &x86_cpu(i)->events);
+	}
+}
+
+void arch_pmu_sources_forget(void)
+{
+	struct x86_percpu *c = this_cpu();
+
+	c->lvt_nmi_seen = false;
+	for (unsigned i = 0; i < ARRAY_SIZE(c->lvt_vectors); i++)
+		c->lvt_vectors[i] = 0;
+}
+
+/* Overflow bits of IA32_PERF_GLOBAL_STATUS (counters, PERF_METRICS, the DS
+ * buffer: SDM Vol. 4 Table 2-2, 38EH) or AMD PerfCntrGlobalStatus (APM
+ * Vol. 2 13.2.2: counters 5:0... 15:0). */
+#define INTEL_OVF_BITS (GENMASK_ULL(48, 0) | BIT_ULL(62))
+#define AMD_OVF_BITS   GENMASK_ULL(15, 0)
+
+/* Could the PMU under test have sent this unclaimed NMI? Inside the NMI:
+ * the probes' faults return without IRET (g_nmi_depth). */
+static bool pmu_sent_nmi(void)
+{
+	uint64_t st;
+	bool ovf = false;
+
+	if (this_cpu()->lvt_nmi_seen ||
+	    FIELD_GET_ULL(APIC_LVT_DELIVERY_MODE, arch_apic_read_lvt_pmi()) == APIC_DM_NMI)
+		return true;
+	g_nmi_depth++;
+	if (rdmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS, &st) == 0)
+		ovf = st & INTEL_OVF_BITS;
+	else if (rdmsr_safe(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS, &st) == 0)
+		ovf = st & AMD_OVF_BITS;
+	g_nmi_depth--;
+	return ovf;
+}
+
+/* An interrupt at PMI_VECTOR or a vector the LVT entry held: the PMU's. */
+static bool pmu_vector(unsigned vec)
+{
+	return vec == PMI_VECTOR || (this_cpu()->lvt_vectors[vec / 64] >> (vec % 64)) & 1;
 }
 
 /*
@@ -89,17 +138,18 @@ static bool machine_check(void)
 	uint32_t error_code = g_fault_error_code;
 	uint64_t cap = 0, st, mcg = 0;
 
-	/* MCIP first: an NMI (not held back by #MC) that abandons this handler
+	/* The probes themselves: a machine check is no access of the test's
+	 * (kernel/trace.h). MCIP first: an NMI (not held back by #MC) that abandons this handler
 	 * must not leave it set. */
-	(void)rdmsr_safe(MSR_IA32_MCG_STATUS, &mcg);
-	(void)wrmsr_safe(MSR_IA32_MCG_STATUS, mcg & ~MCG_STATUS_MCIP);
-	(void)rdmsr_safe(MSR_IA32_MCG_CAP, &cap);
+	(void)x86_rdmsr_probe(MSR_IA32_MCG_STATUS, &mcg);
+	(void)x86_wrmsr_probe(MSR_IA32_MCG_STATUS, mcg & ~MCG_STATUS_MCIP);
+	(void)x86_rdmsr_probe(MSR_IA32_MCG_CAP, &cap);
 	for (uint32_t i = 0; i < (cap & 0xFF); i++) {
-		if (rdmsr_safe(MSR_IA32_MC0_STATUS + 4 * i, &st) || !(st & MCI_STATUS_VAL))
+		if (x86_rdmsr_probe(MSR_IA32_MC0_STATUS + 4 * i, &st) || !(st & MCI_STATUS_VAL))
 			continue;
 		g_events.mce_bank = i;
 		g_events.mce_status = st;
-		(void)wrmsr_safe(MSR_IA32_MC0_STATUS + 4 * i, 0);
+		(void)x86_wrmsr_probe(MSR_IA32_MC0_STATUS + 4 * i, 0);
 	}
 	__atomic_fetch_add(&g_events.mce, 1, __ATOMIC_RELAXED);
 	g_fault_error_code = error_code;
@@ -222,18 +272,23 @@ enum x86_trap_exit x86_trap(struct x86_frame *f)
 			/* IRET: unblocks NMIs, resumes the interrupted code */
 			return X86_TRAP_IRET;
 		}
-		__atomic_fetch_add(&g_events.nmi, 1, __ATOMIC_RELAXED);
-		return X86_TRAP_IRET; /* nobody's: a platform event */
+		if (pmu_sent_nmi())
+			__atomic_fetch_add(&g_events.pmu, 1, __ATOMIC_RELAXED);
+		else
+			__atomic_fetch_add(&g_events.nmi, 1, __ATOMIC_RELAXED);
+		return X86_TRAP_IRET; /* nobody's: the PMU's or a platform event */
 	}
 	case X86_VEC_MC:
 		if (machine_check())
 			return X86_TRAP_IRET;
 		break; /* RIPV clear: the test cannot go on (an exception, below) */
 	case PMI_VECTOR:
-		if (g_pmi_handler)
+		if (g_pmi_handler) {
 			g_pmi_handler(); /* it sends EOI itself */
-		else
-			arch_apic_eoi();
+			return X86_TRAP_IRET;
+		}
+		arch_apic_eoi();
+		__atomic_fetch_add(&g_events.pmu, 1, __ATOMIC_RELAXED); /* a PMI nobody took */
 		return X86_TRAP_IRET;
 	case SPURIOUS_VECTOR:
 		return X86_TRAP_IRET; /* no EOI for a spurious interrupt (SDM Vol. 3A 10.9) */
@@ -269,6 +324,10 @@ enum x86_trap_exit x86_trap(struct x86_frame *f)
 		 * another vector, SDM Vol. 3A 10.8.5), then resume. */
 		if (apic_in_service(vec))
 			arch_apic_eoi();
+		if (pmu_vector(vec)) {
+			__atomic_fetch_add(&g_events.pmu, 1, __ATOMIC_RELAXED);
+			return X86_TRAP_IRET;
+		}
 		g_events.last_vector = vec;
 		__atomic_fetch_add(&g_events.irq, 1, __ATOMIC_RELAXED);
 		return X86_TRAP_IRET;

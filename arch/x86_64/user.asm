@@ -23,11 +23,11 @@ section .text.user
 
 section .text.user progbits alloc exec nowrite align=64
 
-; int rdmsr_safe(uint32_t msr, uint64_t *val); *val = 0 on a fault.
-global rdmsr_safe:function hidden
-rdmsr_safe:
+; int x86_rdmsr_probe (rdmsr_safe of include/arch.h, untraced: probes.c)(uint32_t msr, uint64_t *val); *val = 0 on a fault.
+global x86_rdmsr_probe:function hidden
+x86_rdmsr_probe:
 	mov ecx, edi
-rdmsr_safe.insn:
+x86_rdmsr_probe.insn:
 	rdmsr
 	shl rdx, 32
 	mov eax, eax
@@ -35,15 +35,15 @@ rdmsr_safe.insn:
 	mov [rsi], rax
 	xor eax, eax
 	ret
-rdmsr_safe.fix:
+x86_rdmsr_probe.fix:
 	mov qword [rsi], 0
 	ret
-FIXUP rdmsr_safe.insn, rdmsr_safe.fix
+FIXUP x86_rdmsr_probe.insn, x86_rdmsr_probe.fix
 
-; int wrmsr_safe(uint32_t msr, uint64_t val)
-global wrmsr_safe:function hidden
+; int x86_wrmsr_probe(uint32_t msr, uint64_t val)
+global x86_wrmsr_probe:function hidden
 extern x86_msr_note_write
-wrmsr_safe:
+x86_wrmsr_probe:
 	; At CPL 0 the write is noted for its undo after the test (state.c);
 	; at CPL 1-3 it faults anyway, and kernel text is not reachable there.
 	mov ax, cs
@@ -61,35 +61,35 @@ wrmsr_safe:
 	mov eax, esi
 	mov rdx, rsi
 	shr rdx, 32
-wrmsr_safe.insn:
+x86_wrmsr_probe.insn:
 	wrmsr
 	xor eax, eax
 	ret
-wrmsr_safe.fix:
+x86_wrmsr_probe.fix:
 	ret
-FIXUP wrmsr_safe.insn, wrmsr_safe.fix
+FIXUP x86_wrmsr_probe.insn, x86_wrmsr_probe.fix
 
-; int rdpmc_safe(uint64_t rcx, uint64_t *rax, uint64_t *rdx): RCX whole;
+; int x86_rdpmc_probe(uint64_t rcx, uint64_t *rax, uint64_t *rdx): RCX whole;
 ; RAX and RDX poisoned first and returned whole. On a fault both outputs
 ; are the poison (RDPMC wrote nothing).
-global rdpmc_safe:function hidden
-rdpmc_safe:
+global x86_rdpmc_probe:function hidden
+x86_rdpmc_probe:
 	mov r8, rsi
 	mov r9, rdx
 	mov rcx, rdi
 	mov rax, RDPMC_POISON
 	mov rdx, rax
-rdpmc_safe.insn:
+x86_rdpmc_probe.insn:
 	rdpmc
 	mov [r8], rax
 	mov [r9], rdx
 	xor eax, eax
 	ret
-rdpmc_safe.fix:
+x86_rdpmc_probe.fix:
 	mov [r9], rdx		; still the poison
 	mov [r8], rdx
 	ret
-FIXUP rdpmc_safe.insn, rdpmc_safe.fix
+FIXUP x86_rdpmc_probe.insn, x86_rdpmc_probe.fix
 
 ; The loop body of both workloads: WORKLOAD_INSNS_PER_ITER (10)
 ; instructions, one of them a conditional branch (JNZ, taken in every
@@ -121,13 +121,13 @@ arch_workload:
 .done:
 	ret
 
-; void arch_workload_gated(uint64_t iters, uint32_t msr, uint64_t on,
+; void x86_workload_gated (arch_workload_gated untraced: probes.c)(uint64_t iters, uint32_t msr, uint64_t on,
 ;                          uint64_t off)
 ; WRMSR(msr, on); the loop; WRMSR(msr, off): between the two WRMSRs there
 ; are only the loop's instructions. iters == 0 does nothing (no WRMSR).
 align 64
-global arch_workload_gated:function hidden
-arch_workload_gated:
+global x86_workload_gated:function hidden
+x86_workload_gated:
 	test rdi, rdi
 	jz .done
 	mov r10d, ecx		; off[31:0]
@@ -141,14 +141,14 @@ arch_workload_gated:
 	wrmsr
 .done:
 	ret
-arch_workload_gated.end:
+x86_workload_gated.end:
 
 ; void arch_workload_gated_range(uint64_t *start, uint64_t *end)
 global arch_workload_gated_range:function hidden
 arch_workload_gated_range:
-	lea rax, [arch_workload_gated]
+	lea rax, [x86_workload_gated]
 	mov [rdi], rax
-	lea rax, [arch_workload_gated.end]
+	lea rax, [x86_workload_gated.end]
 	mov [rsi], rax
 	ret
 

@@ -91,7 +91,14 @@ struct x86_percpu {
 	bool job_is_step; /* posted from inside a guarded run (a test's step) */
 	bool in_step;	  /* running such a step: no state save / restore */
 	uint64_t stack_top, trap_stack, ist[CPU_IST_STACKS];
+	/* trap.c: this CPU's platform events, and what its PMU can have sent
+	 * since arch_pmu_sources_forget (apic.c records the LVT's writes). */
+	struct arch_platform_events events;
+	bool lvt_nmi_seen;
+	uint64_t lvt_vectors[4];
 };
+/* smp.c: CPU i's state (i < arch_cpu_count()). */
+struct x86_percpu *x86_cpu(unsigned i);
 static inline struct x86_percpu *this_cpu(void)
 {
 	struct x86_percpu *p;
@@ -174,6 +181,17 @@ void *x86_state_alloc(void); /* a CPU's saved state (x86_percpu.saved_state) */
 void x86_state_save(void);
 const char *x86_state_restore(void);
 void x86_msr_note_write(uint32_t msr);
+/* The probes themselves (user.asm), untraced: include/arch.h's rdmsr_safe,
+ * wrmsr_safe and rdpmc_safe are these plus the access trace (probes.c). The
+ * harness's own accesses during a test (the undo log) use them directly. */
+int x86_rdmsr_probe(uint32_t msr, uint64_t *val);
+int x86_wrmsr_probe(uint32_t msr, uint64_t val);
+int x86_rdpmc_probe(uint64_t rcx, uint64_t *rax, uint64_t *rdx);
+/* include/arch.h's gated workloads without the trace of their gate writes
+ * (user.asm, intercept.asm; probes.c adds it). */
+void x86_workload_gated(uint64_t iters, uint32_t msr, uint64_t on, uint64_t off);
+void x86_workload_intercepted(enum arch_intercept kind, uint64_t iters, uint32_t msr, uint64_t on,
+			      uint64_t off, uint32_t target);
 uint32_t apic_timer_hz(void);
 const char *apic_calibration_source(void);
 

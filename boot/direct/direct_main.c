@@ -24,6 +24,8 @@
  */
 #include "direct.h"
 
+#include "bootdata.h"
+
 #include "acpi.h"
 #include "kstring.h"
 #include "ktap.h"
@@ -34,14 +36,14 @@
 #define HIDDEN __attribute__((visibility("hidden")))
 extern char __kernel_end[] HIDDEN;	 /* boot/direct/linker.ld */
 extern uint64_t direct_entry_tsc HIDDEN; /* entry.asm */
+extern uint64_t direct_entry_cr0 HIDDEN; /* entry.asm: CR0 as the VMM left it */
 
-#define SZ_1M		  0x100000ULL
-#define SZ_2M		  0x200000ULL
-#define SZ_4G		  0x100000000ULL
-#define PAGE		  0x1000ULL
-#define TRAMPOLINE_LIMIT  0x9F000ULL /* below the EBDA, as boot/uefi takes it */
-#define CMDLINE_MAX	  4096
-#define HVM_MEMMAP_STRIDE 24 /* hvm_memmap_table_entry: addr, size, type, reserved */
+#define SZ_1M		 0x100000ULL
+#define SZ_2M		 0x200000ULL
+#define SZ_4G		 0x100000000ULL
+#define PAGE		 0x1000ULL
+#define TRAMPOLINE_LIMIT 0x9F000ULL /* below the EBDA, as boot/uefi takes it */
+#define CMDLINE_MAX	 4096
 
 static struct x86_handoff g_h;
 static struct e820_entry g_map[HANDOFF_MAX_RANGES];
@@ -51,118 +53,70 @@ static char g_config[OPT_MAX_TEXT];
 static char g_ignored[256];
 static char g_notes[640];
 static char g_firmware[96];
-static char g_config_error[96];
 
-/* What either layout says, before it is copied. */
-struct boot_data {
-	const char *protocol;
-	uint64_t cmdline, rsdp, module, module_size;
-	bool has_module;
-};
+/* The RSDP the boot data named, once read: fatal() switches off with it. */
+static uint64_t g_rsdp_hint;
 
-/* Before x86_start() only COM1 can speak: the arch's serial driver,
- * QEMU's exit device, then halt. */
+/* Bad boot data, before x86_start(): a KTAP report of its own on COM1 (no
+ * test, verdict ERROR, one line naming what was wrong), then the VM ended
+ * the way each VMM ends it, as arch_exit does: QEMU's exit device, ACPI S5
+ * from the tables (Cloud Hypervisor's sleep control register, crosvm's
+ * PM1a_CNT; the RSDP given, else the legacy scan), then under a hypervisor
+ * the i8042 reset (Firecracker's exit) unless it restarts the VM (Cloud
+ * Hypervisor), then halt. */
 __attribute__((noreturn)) static void fatal(const char *msg)
 {
+	struct acpi_reader acpi = {acpi_map_identity, NULL};
+	struct cpuid_regs r;
+	bool has_madt;
+
 	serial_init();
-	x86_puts("\nBail out! pmutest direct boot: ");
+	x86_puts("\nKTAP version 1\n1..0\n# error: bad boot data: ");
+	x86_puts(msg);
+	x86_puts("\n# verdict: ERROR\nBail out! pmutest direct boot: ");
 	x86_puts(msg);
 	x86_puts("\n");
-	outl(DEBUG_EXIT_PORT, DEBUG_EXIT_BASE + RUN_ERROR);
+	arch_cpuid(1, 0, &r);
+	bool hypervisor = r.ecx & (1u << 31);
+	if (hypervisor)
+		outl(DEBUG_EXIT_PORT, DEBUG_EXIT_BASE + RUN_ERROR);
+	/* The RSDP given, else (none, or it is what was wrong) the scan. */
+	kmemset(&g_h.poweroff, 0, sizeof(g_h.poweroff));
+	enum acpi_result ar = ACPI_NO_RSDP;
+	if (g_rsdp_hint)
+		ar = acpi_read(&acpi, g_rsdp_hint, &g_h, &has_madt);
+	if (ar != ACPI_FOUND_XSDT && ar != ACPI_FOUND_RSDT) {
+		uint64_t found = acpi_scan_rsdp(&acpi);
+		if (found)
+			acpi_read(&acpi, found, &g_h, &has_madt);
+	}
+	x86_acpi_power_off(&g_h.poweroff);
+	if (hypervisor && !g_h.poweroff.reset_reboots)
+		x86_i8042_reset();
 	for (;;)
 		__asm__ volatile("cli; hlt");
 }
 
 /* Boot data is read only below 4 GiB, the part entry.asm mapped. */
-static const void *low(uint64_t phys, uint64_t len)
+static const void *low(void *ctx, uint64_t phys, uint64_t len)
 {
-	return phys && phys + len <= SZ_4G ? (const void *)(uintptr_t)phys : NULL;
+	(void)ctx;
+	return phys && phys + len >= phys && phys + len <= SZ_4G ? (const void *)(uintptr_t)phys
+								 : NULL;
 }
 
-static uint64_t rd(const void *base, unsigned off, int bytes)
-{
-	const uint8_t *p = (const uint8_t *)base + off;
-	uint64_t v = 0;
-	for (int i = bytes - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static void add_map_entry(uint64_t addr, uint64_t size, uint32_t type)
-{
-	if (g_map_count < HANDOFF_MAX_RANGES)
-		g_map[g_map_count] = (struct e820_entry){addr, size, type};
-	g_map_count++;
-}
-
-static void read_pvh(uint64_t info, struct boot_data *d)
-{
-	const struct hvm_start_info *si = low(info, sizeof(*si));
-	if (!si || si->magic != HVM_START_MAGIC)
-		fatal("EBX does not point at a PVH start_info (magic 336EC578H)");
-	d->protocol = si->version >= 1 ? "PVH start_info v1" : "PVH start_info v0";
-	d->cmdline = si->cmdline_paddr;
-	d->rsdp = si->rsdp_paddr;
-	const struct hvm_modlist_entry *m =
-	    si->nr_modules ? low(si->modlist_paddr, sizeof(*m)) : NULL;
-	if (m) {
-		d->has_module = true;
-		d->module = m->paddr;
-		d->module_size = m->size;
-	}
-	const uint8_t *map =
-	    si->version >= 1
-		? low(si->memmap_paddr, (uint64_t)si->memmap_entries * HVM_MEMMAP_STRIDE)
-		: NULL;
-	for (uint32_t i = 0; map && i < si->memmap_entries; i++) {
-		const uint8_t *e = map + (uint64_t)i * HVM_MEMMAP_STRIDE;
-		add_map_entry(rd(e, 0, 8), rd(e, 8, 8), (uint32_t)rd(e, 16, 4));
-	}
-}
-
-static void read_linux64(uint64_t info, struct boot_data *d)
-{
-	const uint8_t *bp = low(info, PAGE);
-	if (!bp)
-		fatal("RSI does not point at a boot_params page below 4 GiB");
-	d->protocol = rd(bp, BP_HEADER_MAGIC, 4) == BP_HEADER_MAGIC_VALUE
-			  ? "Linux 64-bit boot protocol"
-			  : "Linux 64-bit boot protocol (no HdrS header)";
-	d->cmdline = rd(bp, BP_CMD_LINE_PTR, 4) | rd(bp, BP_EXT_CMD_LINE_PTR, 4) << 32;
-	d->rsdp = rd(bp, BP_ACPI_RSDP_ADDR, 8);
-	d->module = rd(bp, BP_RAMDISK_IMAGE, 4) | rd(bp, BP_EXT_RAMDISK_IMAGE, 4) << 32;
-	d->module_size = rd(bp, BP_RAMDISK_SIZE, 4) | rd(bp, BP_EXT_RAMDISK_SIZE, 4) << 32;
-	d->has_module = d->module != 0;
-	uint32_t n = bp[BP_E820_ENTRIES];
-	for (uint32_t i = 0; i < n && i < BP_E820_MAX; i++) {
-		const uint8_t *e = bp + BP_E820_TABLE + i * BP_E820_ENTRY_SIZE;
-		add_map_entry(rd(e, 0, 8), rd(e, 8, 8), (uint32_t)rd(e, 16, 4));
-	}
-}
+static const struct bootdata_reader g_reader = {low, NULL};
+static char g_error[160];
 
 static void copy_options(const struct boot_data *d, struct boot_info *bi)
 {
-	const char *cl = low(d->cmdline, 1);
-	size_t n = 0;
-	while (cl && n + 1 < sizeof(g_cmdline) && low(d->cmdline + n, 1) && cl[n]) {
-		g_cmdline[n] = cl[n];
-		n++;
-	}
-	g_cmdline[n] = '\0';
-
+	const char *bad = bootdata_check(&g_reader, d, g_cmdline, sizeof(g_cmdline), OPT_MAX_TEXT,
+					 g_error, sizeof(g_error));
+	if (bad)
+		fatal(bad);
 	if (d->has_module) {
 		bi->config_source = "module 0 (initrd)";
-		const char *m = low(d->module, d->module_size);
-		if (!m || d->module_size > OPT_MAX_TEXT) {
-			ksnprintf(g_config_error, sizeof(g_config_error),
-				  "module 0 (%llu bytes at %#llx) is not an options file",
-				  (unsigned long long)d->module_size,
-				  (unsigned long long)d->module);
-			bi->config_error = g_config_error;
-			bi->config_text = "";
-			return;
-		}
-		kmemcpy(g_config, m, (size_t)d->module_size);
+		kmemcpy(g_config, low(NULL, d->module, d->module_size), (size_t)d->module_size);
 		bi->config_text = g_config;
 		bi->config_len = (size_t)d->module_size;
 		return;
@@ -243,6 +197,27 @@ static void find_pool(struct x86_handoff *h)
 	fatal("no RAM below 4 GiB above the kernel for page tables and stacks");
 }
 
+/*
+ * Did a BIOS run before the VMM jumped to us? QEMU's -kernel goes through
+ * SeaBIOS (its PVH / linuxboot option ROM on pc and q35) or qboot (microvm):
+ * a firmware image sits at the reset vector, F000:FFF0 (physical FFFF0H).
+ * A VMM that boots the kernel itself (minivmm, Firecracker, Cloud
+ * Hypervisor) loads nothing there: RAM it never wrote reads zero. Anything
+ * but sixteen zero bytes is taken as a firmware that may have run.
+ */
+static void find_bios(struct boot_info *bi)
+{
+	const uint8_t *reset = low(NULL, 0xFFFF0, 16);
+	bool zero = reset != NULL;
+
+	for (unsigned i = 0; zero && i < 16; i++)
+		zero = reset[i] == 0;
+	bi->firmware = zero ? BOOT_NO_FIRMWARE : BOOT_FIRMWARE_MAY_HAVE_RUN;
+	bi->firmware_why = zero ? "direct boot with no BIOS at the reset vector (FFFF0H reads zero)"
+				: "direct boot through a BIOS (code at the reset vector FFFF0H: "
+				  "SeaBIOS, qboot)";
+}
+
 __attribute__((noreturn)) void direct_main(uint64_t info, enum direct_protocol protocol)
 {
 	struct x86_handoff *h = &g_h;
@@ -251,10 +226,15 @@ __attribute__((noreturn)) void direct_main(uint64_t info, enum direct_protocol p
 	bool has_madt;
 
 	h->bi.tsc_at_entry = direct_entry_tsc;
-	if (protocol == DIRECT_PVH)
-		read_pvh(info, &d);
-	else
-		read_linux64(info, &d);
+	d.map = g_map;
+	d.map_cap = HANDOFF_MAX_RANGES;
+	const char *bad = protocol == DIRECT_PVH
+			      ? bootdata_pvh(&g_reader, info, &d, g_error, sizeof(g_error))
+			      : bootdata_linux64(&g_reader, info, &d, g_error, sizeof(g_error));
+	g_rsdp_hint = d.rsdp;
+	g_map_count = d.map_count;
+	if (bad)
+		fatal(bad);
 	copy_options(&d, &h->bi);
 	describe_memory(h);
 
@@ -265,17 +245,35 @@ __attribute__((noreturn)) void direct_main(uint64_t info, enum direct_protocol p
 		rsdp_from = "found by the EBDA/E0000H scan";
 	}
 	enum acpi_result ar = acpi_read(&acpi, rsdp, h, &has_madt);
+	/* Tables that are there but broken are bad boot data: a run on them
+	 * would report a machine it never saw (one CPU, no S5). */
+	if (ar == ACPI_BAD_RSDP || ar == ACPI_BAD_SDT) {
+		ksnprintf(g_error, sizeof(g_error), "ACPI: %s (RSDP %s at %#llx)",
+			  acpi_result_name(ar), rsdp_from, (unsigned long long)rsdp);
+		fatal(g_error);
+	}
+
+	/* No MADT: the MP table's processors (Firecracker before 1.8, a VMM
+	 * run with ACPI off). */
+	bool from_mp = !has_madt && acpi_read_mptable(&acpi, h);
 
 	h->trampoline_phys = find_trampoline();
 	find_pool(h);
 
 	ksnprintf(g_firmware, sizeof(g_firmware), "none (direct kernel boot: %s)", d.protocol);
 	h->bi.firmware_vendor = g_firmware;
+	uint64_t cr0;
+	__asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
+	find_bios(&h->bi);
 	ksnprintf(g_notes, sizeof(g_notes),
-		  "%s (RSDP %s)%s%s%s%s; absent on direct boot: the report store (UEFI "
-		  "variables) and the screen (GOP)",
+		  "%s (RSDP %s); CR0 at entry %#llx, now %#llx%s%s%s%s; absent on direct boot: the "
+		  "report store (UEFI variables) and the screen (GOP)",
 		  acpi_result_name(ar), rsdp ? rsdp_from : "not given, none found by the scan",
-		  has_madt ? "" : "; no MADT: the boot CPU alone, its local APIC at IA32_APIC_BASE",
+		  (unsigned long long)direct_entry_cr0, (unsigned long long)cr0,
+		  has_madt  ? ""
+		  : from_mp ? "; no MADT: the CPUs of the MP table"
+			    : "; no MADT: the boot CPU alone (no MP table either), its local "
+			      "APIC at IA32_APIC_BASE",
 		  g_map_count > HANDOFF_MAX_RANGES ? "; memory map entries beyond 512 ignored" : "",
 		  g_ignored[0] ? "; command line words not for pmutest: " : "", g_ignored);
 	h->bi.boot_notes = g_notes;

@@ -31,6 +31,7 @@
 
 %define CR0_PE   (1 << 0)
 %define CR0_PG   (1 << 31)
+%define CR0_DEFINED 0x80010033 ; PG WP NE ET MP PE
 %define CR4_PAE  (1 << 5)
 %define MSR_EFER 0xC0000080
 %define EFER_LME (1 << 8)
@@ -39,14 +40,18 @@
 
 extern direct_main
 extern __bss_start, __bss_end
-global pvh_start32, linux64_start, direct_entry_tsc
+global pvh_start32, linux64_start, direct_entry_tsc, direct_entry_cr0
 
-; The PVH note: name "Xen", a 4-byte physical entry address (the form QEMU,
-; rust-vmm's linux-loader and Cloud Hypervisor's firmware read).
+; The PVH note: name "Xen", the physical entry address as 8 bytes (Linux's
+; _ASM_PTR form): QEMU reads a size_t from an ELF64's note (x86-common.c
+; read_pvh_start_addr) and keeps its low 32 bits; rust-vmm's linux-loader
+; (Firecracker, Cloud Hypervisor) needs a descriptor of 4 bytes or more and
+; reads 4 (elf/mod.rs:397-410). Aligned 4, not 8: QEMU 7.2 finds the
+; descriptor by rounding the name size up to the note segment's p_align.
 section .note.pvh note alloc noexec nowrite align=4
-	dd 4, 4, XEN_ELFNOTE_PHYS32_ENTRY
+	dd 4, 8, XEN_ELFNOTE_PHYS32_ENTRY
 	db "Xen", 0
-	dd pvh_start32
+	dq pvh_start32
 
 section .text.direct_entry progbits alloc exec nowrite align=16
 
@@ -109,6 +114,14 @@ linux64_start:
 	; fall through
 
 common64:
+	; A defined CR0, whatever the VMM left: PE MP ET NE WP PG (0x80010033).
+	; Firecracker's Linux64 path and crosvm hand over CD (and NW) set,
+	; every PVH path WP and NE clear; the UEFI front end runs with WP and
+	; NE set. The entry value is kept for the report.
+	mov rax, cr0
+	mov [rel direct_entry_cr0], rax
+	mov eax, CR0_DEFINED
+	mov cr0, rax
 	mov ax, SEL_DATA
 	mov ds, ax
 	mov es, ax
@@ -127,6 +140,7 @@ section .data
 align 8
 direct_entry_tsc: dq 0			; TSC at the first instruction (.data:
 					; written before .bss is cleared)
+direct_entry_cr0: dq 0			; CR0 as the VMM left it
 align 16
 gdt:
 	dq 0

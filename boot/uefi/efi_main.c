@@ -271,6 +271,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	kmemset(h, 0, sizeof(*h));
 	h->bi.tsc_at_entry = tsc;
 	h->bi.secure_boot = efi_secure_boot_state();
+	h->bi.firmware = BOOT_FIRMWARE_MAY_HAVE_RUN;
+	h->bi.firmware_why = "booted by UEFI firmware";
 	efi_report_store_init(st->RuntimeServices, &h->store_error);
 
 	EFI_FILE_HANDLE root = efi_boot_volume(image);
