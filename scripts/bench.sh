@@ -6,6 +6,9 @@
 #     and where the time goes (scripts/bench-boot.py);
 #   - direct boot: the do-nothing PVH kernel and build/pmutest.elf, paired,
 #     on microvm and pc, with the breakdown (scripts/bench-direct.py);
+#   - issue 31: the figures of its Goals with their baselines, and with
+#     BENCH_BASE=DIR the same figures of DIR/build/pmutest.elf (e.g. main's
+#     tree, built) measured in the same run (scripts/bench-run.py);
 #   - simulator: wall-clock of one full suite run, and of the mutation matrix.
 # Usage: scripts/bench.sh [RUNS]   (default 5 boots of each)
 set -euo pipefail
@@ -19,6 +22,8 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { print b - a }'; }
 python3 scripts/bench-boot.py "$runs"
 echo
 python3 scripts/bench-direct.py "$runs"
+echo
+python3 scripts/bench-run.py "$runs" ${BENCH_BASE:+--base "$BENCH_BASE"}
 echo
 echo "== simulator"
 for p in $(build/host/pmusim --list-profiles | awk '{print $1}' | head -n 3); do

@@ -78,6 +78,10 @@ static enum route route;
 static volatile bool armed, fired, swallow;
 static volatile uint64_t deadline;
 static uint32_t target_id;
+/* The timer's configuration register as last written: the timer is ours
+ * from init on, so arming and disarming write it without reading it first
+ * (under a hypervisor each HPET access is an exit to the VMM). */
+static uint64_t tconf;
 static const char *status = "none (no ACPI HPET table)";
 
 static uint64_t hpet_read(unsigned off)
@@ -136,6 +140,11 @@ static bool free_pin(const struct x86_handoff *h, uint32_t gsi, unsigned *p)
  * destination field (SDM Vol. 3A 11.11.1; 82093AA 3.2.4). */
 static void target(uint32_t id)
 {
+	static bool targeted;
+
+	if (targeted && id == target_id)
+		return; /* already there: no device access (an exit under a VMM) */
+	targeted = true;
 	target_id = id;
 	if (route == ROUTE_FSB)
 		hpet_write(HPET_TFSB(timer), (uint64_t)(MSI_ADDRESS | id << 12) << 32 | IOAPIC_NMI);
@@ -220,6 +229,7 @@ void nmi_watchdog_init(const struct x86_handoff *h, uint32_t bsp_apic_id)
 	if (route == ROUTE_FSB)
 		conf |= HPET_T_FSB;
 	hpet_write(HPET_TCONF(timer), conf);
+	tconf = conf;
 	target(bsp_apic_id);
 	if (route != ROUTE_FSB)
 		ioapic_write(0x10 + 2 * pin, (uint32_t)low);
@@ -239,13 +249,19 @@ bool nmi_watchdog_available(void)
 	return hpet != NULL && apic_self_id() <= 0xFF;
 }
 
+static void tconf_write(uint64_t v)
+{
+	tconf = v;
+	hpet_write(HPET_TCONF(timer), v);
+}
+
 static void set_deadline(uint64_t when)
 {
 	fired = false;
 	deadline = when;
 	hpet_write(HPET_TCMP(timer), when);
 	armed = true;
-	hpet_write(HPET_TCONF(timer), hpet_read(HPET_TCONF(timer)) | HPET_T_INT_ENB);
+	tconf_write(tconf | HPET_T_INT_ENB);
 }
 
 void nmi_watchdog_arm(uint32_t ms, struct nmi_watch *prev)
@@ -268,7 +284,7 @@ void nmi_watchdog_resume(const struct nmi_watch *prev)
 {
 	if (!hpet)
 		return;
-	hpet_write(HPET_TCONF(timer), hpet_read(HPET_TCONF(timer)) & ~HPET_T_INT_ENB);
+	tconf_write(tconf & ~HPET_T_INT_ENB);
 	armed = false;
 	if (!prev->armed || prev->apic_id > 0xFF)
 		return;
@@ -281,7 +297,7 @@ void nmi_watchdog_disarm(void)
 {
 	if (!hpet || !armed)
 		return;
-	hpet_write(HPET_TCONF(timer), hpet_read(HPET_TCONF(timer)) & ~HPET_T_INT_ENB);
+	tconf_write(tconf & ~HPET_T_INT_ENB);
 	armed = false;
 	/* Past the deadline and not taken: its NMI is on its way; not a test's. */
 	if (!fired && hpet_read(HPET_COUNTER) >= deadline)
@@ -298,7 +314,7 @@ bool nmi_watchdog_claims(bool *ignore)
 	if (armed && hpet_read(HPET_COUNTER) >= deadline) {
 		fired = true;
 		armed = false;
-		hpet_write(HPET_TCONF(timer), hpet_read(HPET_TCONF(timer)) & ~HPET_T_INT_ENB);
+		tconf_write(tconf & ~HPET_T_INT_ENB);
 		return true;
 	}
 	if (swallow) {
