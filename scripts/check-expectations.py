@@ -4,8 +4,10 @@
 lines do not describe (issue 33 item 6).
 
 For each platform model that has a shipped file (the sim-* steps of
-scripts/run-tests.sh), the conforming run of the model, then one run per
-quirk of arch/sim/quirks.h (`pmusim --list-quirks`) added to the model,
+scripts/run-tests.sh: QEMU/KVM emulated, mediated and without a vPMU,
+Firecracker, Xen's vpmu modes, the self-tests), the conforming run of the
+model, then one run per quirk of arch/sim/quirks.h observable there (`pmusim
+--mutation-plan`, the quirks' `applies` predicates) added to the model,
 each compared with the file by `ktap-report.py compare` as make test does
 (known deviations on). A quirk run whose failures differ from the model's
 (a test's result, or the fingerprint of a failed test: its failed checks
@@ -56,7 +58,16 @@ PLATFORMS = (
      "tests/expectations/qemu-kvm-amd-pmu-off.txt"),
     ("sim-selftest", ["--profile", "synth-v5-metrics", "--set", "suites=selftest"],
      "tests/expectations/selftest.txt"),
-)
+    ("sim-kvm-intel-mediated", ["--profile", "kvm-intel-sapphirerapids-mediated", "--set", "host_kernel=7.0.0"],
+     "tests/expectations/qemu-kvm-intel-mediated.txt"),
+    ("sim-kvm-amd-mediated", ["--profile", "kvm-amd-zen4-mediated", "--set", "host_kernel=7.0.0"],
+     "tests/expectations/qemu-kvm-amd-mediated.txt"),
+    ("sim-firecracker-intel", ["--profile", "firecracker-intel-sapphirerapids", "--set", "host_kernel=6.1.0"],
+     "tests/expectations/firecracker-intel.txt"),
+    ("sim-firecracker-amd", ["--profile", "firecracker-amd-zen4", "--set", "host_kernel=6.1.0"],
+     "tests/expectations/firecracker-amd.txt"),
+) + tuple((f"sim-xen-vpmu-{m}", ["--profile", f"xen-intel-sapphirerapids-vpmu-{m}"],
+           f"tests/expectations/xen-intel-vpmu-{m}.txt") for m in ("off", "on", "ipc", "arch"))
 
 
 def die(msg):
@@ -148,6 +159,17 @@ def main(argv):
     quirks = [ln.split()[0] for ln in listed.stdout.splitlines() if ln.strip()]
     if listed.returncode != 0 or not quirks:
         die("pmusim --list-quirks gave no quirk")
+    # The quirks observable on each profile or platform model (pmusim
+    # --mutation-plan: the quirk's `applies` predicate, as the mutation
+    # matrix uses it): another quirk cannot change that model's run.
+    plan = subprocess.run([args.pmusim, "--mutation-plan"], capture_output=True, text=True)
+    planned, observable = set(), {}
+    for ln in plan.stdout.splitlines():
+        f = ln.split("\t")
+        if f[0] in ("profile", "platform") and len(f) >= 2:
+            planned.add(f[1])
+        elif f[0] in ("quirk", "pquirk") and len(f) == 3:
+            observable.setdefault(f[2], []).append(f[1])
     tool = load_tool(args.report)
     passed = failed = 0
     total_changed = total_accepted = 0
@@ -167,10 +189,12 @@ def main(argv):
                 failed += 1
                 print(f"not ok - {step}: compare rejects the model's own run (exit {rc})")
                 print("\n".join("#   " + ln for ln in text.splitlines()[-8:]))
+            prof = model[model.index("--profile") + 1]
+            step_quirks = observable.get(prof, []) if prof in planned else quirks
             jobs = {q: pool.submit(simulate, args.pmusim, model + ["--quirk", q],
-                                   os.path.join(tmp, f"{step}.{q}.ktap")) for q in quirks}
+                                   os.path.join(tmp, f"{step}.{q}.ktap")) for q in step_quirks}
             changed = accepted = skip_only = unchanged_rejected = broken = values_only = 0
-            for q in quirks:
+            for q in step_quirks:
                 run, rc, text = compare(tool, jobs[q].result(), expectations)
                 if ktaplib.broken(run):
                     broken += 1  # a quirk that breaks the log: compare must say so (exit 2)
@@ -206,10 +230,10 @@ def main(argv):
                     print(f"not ok - {step} --quirk {q}: failures unchanged, compare rejected the run (exit {rc})")
             total_changed += changed
             total_accepted += accepted
-            print(f"# {step} ({expectations}): {len(quirks)} quirk runs, {changed} changed the failures: "
+            print(f"# {step} ({expectations}): {len(step_quirks)} quirk runs, {changed} changed the failures: "
                   f"compare rejected {changed - accepted}, accepted {accepted}; "
-                  f"{len(quirks) - changed} left them as the model's: accepted "
-                  f"{len(quirks) - changed - unchanged_rejected}, rejected {unchanged_rejected}; "
+                  f"{len(step_quirks) - changed} left them as the model's: accepted "
+                  f"{len(step_quirks) - changed - unchanged_rejected}, rejected {unchanged_rejected}; "
                   f"{values_only} changed only values within their class; "
                   f"{skip_only} changed only skips; {broken} broke the log")
     print(f"# all platforms: {total_changed} quirk runs changed the failures, compare accepted {total_accepted}")
