@@ -76,6 +76,34 @@ static bool on_arch_pebs_gpr(const struct caps *c, const struct sim_profile *p)
 	return on_arch_pebs(c, p) && (((uint64_t)c->l23.pebs_caps << 32) & APEBS_CFG_GPR);
 }
 
+/* ... where a record with every group splits (GPR and XMM: more than the
+ * model's fragment), with the LBR group of NUM_VAR entries (both bits of
+ * the field and Arch LBR's depth), with the GP counters snapshot. */
+static uint64_t arch_pebs_cfg_bits(const struct caps *c)
+{
+	return (uint64_t)c->l23.pebs_caps << 32;
+}
+
+static bool on_arch_pebs_split(const struct caps *c, const struct sim_profile *p)
+{
+	uint64_t want = APEBS_CFG_GPR | APEBS_CFG_XMM;
+
+	return on_arch_pebs(c, p) && (arch_pebs_cfg_bits(c) & want) == want;
+}
+
+static bool on_arch_pebs_lbr(const struct caps *c, const struct sim_profile *p)
+{
+	return on_arch_pebs(c, p) && (arch_pebs_cfg_bits(c) & APEBS_CFG_LBR) == APEBS_CFG_LBR &&
+	       c->arch_lbr.present && c->arch_lbr.max_depth;
+}
+
+static bool on_arch_pebs_cntr(const struct caps *c, const struct sim_profile *p)
+{
+	uint64_t want = APEBS_CFG_CNTR_ALLOW | APEBS_CFG_CNTR_GP;
+
+	return on_arch_pebs(c, p) && (arch_pebs_cfg_bits(c) & want) == want;
+}
+
 /* ... and an existing GP counter that cannot cause a reload. */
 static bool on_acr_non_cause(const struct caps *c, const struct sim_profile *p)
 {

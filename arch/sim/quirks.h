@@ -639,6 +639,15 @@
 	      "hypothetical", "CFG_C takes group bits CPUID.(23H,4):EBX does not enumerate")       \
 	QUIRK(Q_APEBS_GPR_NO_SSP, "arch-pebs-gpr-group-short", on_arch_pebs_gpr, "hypothetical",   \
 	      "the GPR group leaves out SSP and its reserved quadword (90H instead of A0H)")       \
+	QUIRK(Q_APEBS_SPLIT_NO_CONT, "arch-pebs-split-without-cont", on_arch_pebs_split,           \
+	      "hypothetical",                                                                      \
+	      "a record split into fragments has CONT[31] clear in every fragment header")         \
+	QUIRK(Q_APEBS_LBR_DEPTH_WRONG, "arch-pebs-lbr-depth-wrong", on_arch_pebs_lbr,              \
+	      "hypothetical",                                                                      \
+	      "the LBR group's header gives a depth 8 more than the entries it holds")             \
+	QUIRK(Q_APEBS_CNTR_ALLOW_IGNORED, "arch-pebs-counters-allow-ignored", on_arch_pebs_cntr,   \
+	      "hypothetical",                                                                      \
+	      "the counters group snapshots every GP counter, CFG_C.ALLOW[35] or not")             \
 	/* ---- PERF_METRICS level 2 (issue 28, tests/metrics.c) ---- */                           \
 	QUIRK(Q_METRICS_L2_ABOVE_PARENT, "perf-metrics-level2-above-parent", on_perf_metrics_l2,   \
 	      "hypothetical",                                                                      \

@@ -361,6 +361,9 @@ enum sim_rdpmc_result sim_arch_rdpmc(uint32_t ecx, uint64_t *v);
  * when the PEBS assist took it (record, reload, OvfBuf), false for an
  * ordinary overflow. */
 bool sim_pebs_overflow(bool fixed, unsigned idx);
+/* lbr.c: IA32_LBR_DEPTH (0 without Arch LBR): the depth an arch-PEBS LBR
+ * group of NUM_VAR entries takes. */
+unsigned sim_arch_lbr_depth(void);
 /* pmu_arch.c: whether the model's IA32_PERF_METRICS has the level-2 bytes
  * 4-7 on this CPU (not on the Ice Lake cores, as Linux reads them). */
 bool sim_metrics_level2(const struct caps *c);
