@@ -261,6 +261,7 @@ enum arch_lbr_br_type {
 #define PEBS_DATA_CFG_METRICS	 BIT_ULL(5)
 #define PEBS_DATA_CFG_CNTR_GP	 GENMASK_ULL(47, 32)
 #define PEBS_DATA_CFG_CNTR_FIXED GENMASK_ULL(55, 48)
+#define PEBS_CNTR_METRICS	 3 /* the header's metrics field with bit 5: INTEL_CNTR_METRICS */
 
 /* ---- Architectural PEBS (ISE ch. 11 "Architectural PEBS"; the layouts as
  * Linux d243d0bb64af / 2721e8da2de7 / 52448a0a7390 define them, the ISE
@@ -318,13 +319,13 @@ enum arch_lbr_br_type {
 #define APEBS_XMM_BYTES	  0x110
 /* struct arch_pebs_lbr_header {rsvd, ctl, depth, ler_from, ler_to,
  * ler_info}, then 3 quadwords per entry (struct lbr_entry); struct
- * arch_pebs_cntr_header {u32 cntr, fixed, metrics, reserved}, then a
- * quadword per named counter and 2 when metrics is INTEL_CNTR_METRICS (3). */
+ * arch_pebs_cntr_header {u32 cntr, fixed, metrics, reserved}, the layout
+ * of format 6's group above: a quadword per named counter and 2 when
+ * metrics is PEBS_CNTR_METRICS. */
 #define APEBS_LBR_HDR_BYTES	0x30
 #define APEBS_LBR_HDR_DEPTH	2 /* quadword index of depth */
 #define APEBS_LBR_ENTRY_BYTES	0x18
 #define APEBS_CNTR_HDR_BYTES	0x10
-#define APEBS_CNTR_METRICS	3
 #define GLOBAL_STATUS_ARCH_PEBS BIT_ULL(54) /* the threshold interrupt */
 
 /* RDPMC ECX encodings, Vol. 2B "RDPMC" (../shared/spec/rdpmc.txt). */

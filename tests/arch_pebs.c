@@ -163,7 +163,7 @@ static unsigned group_bytes(enum apebs_group g, uint64_t hdr, const uint64_t *at
 		return APEBS_CNTR_HDR_BYTES +
 		       8 * (unsigned)(__builtin_popcount((uint32_t)at[0]) +
 				      __builtin_popcount((uint32_t)(at[0] >> 32)) +
-				      ((uint32_t)at[1] == APEBS_CNTR_METRICS ? 2 : 0));
+				      ((uint32_t)at[1] == PEBS_CNTR_METRICS ? 2 : 0));
 	case G_COUNT:
 		break;
 	}
@@ -529,7 +529,7 @@ TEST(arch_pebs, counters_group_where_enumerated, REQ_ARCH_PEBS | REQ_APIC)
 		  "the group's header: GP mask (" COUNTER_FMT " and " COUNTER_FMT
 		  " have ALLOW), fixed mask",
 		  COUNTER_ARG(c[0]), COUNTER_ARG(b));
-	expect_eq(t, (uint32_t)g[1], metrics ? APEBS_CNTR_METRICS : 0, RULE_APEBS_CNTR,
+	expect_eq(t, (uint32_t)g[1], metrics ? PEBS_CNTR_METRICS : 0, RULE_APEBS_CNTR,
 		  "the group's header: metrics");
 	if (gp) {
 		v += c[0].idx < b.idx; /* the sampling counter's snapshot first when lower */

@@ -215,7 +215,7 @@ static void apebs_fill(uint64_t *q, const struct apebs_part *p, uint64_t cfg, bo
 
 		apebs_cntr_masks(cfg, &gp, &fx, &m);
 		q[0] = gp | ((uint64_t)fx << 32);
-		q[1] = m ? APEBS_CNTR_METRICS : 0;
+		q[1] = m ? PEBS_CNTR_METRICS : 0;
 		for (unsigned i = 0; i < 32; i++)
 			if ((gp >> i) & 1)
 				*v++ = g_sim.pmu.pmc[i];
@@ -330,6 +330,12 @@ static uint64_t data_cfg_valid(void)
 	return v | FIELD_PREP_ULL(PEBS_DATA_CFG_CNTR_FIXED, g_sim.fixed_exists & 0xFF);
 }
 
+/* DATA_CFG[5]: the metrics snapshot (Q_PEBS_CNTR_METRICS_MISSING: left out). */
+static bool metrics_snapshot(uint64_t cfg)
+{
+	return (cfg & PEBS_DATA_CFG_METRICS) && !quirk(Q_PEBS_CNTR_METRICS_MISSING);
+}
+
 /* The counters group's quadwords: header 2, one per counter, metrics 2. */
 static unsigned cntr_qwords(uint64_t cfg)
 {
@@ -337,7 +343,7 @@ static unsigned cntr_qwords(uint64_t cfg)
 		return 0;
 	return 2 + (unsigned)__builtin_popcountll(cfg & PEBS_DATA_CFG_CNTR_GP) +
 	       (unsigned)__builtin_popcountll(cfg & PEBS_DATA_CFG_CNTR_FIXED) +
-	       ((cfg & PEBS_DATA_CFG_METRICS) ? 2 : 0);
+	       (metrics_snapshot(cfg) ? 2 : 0);
 }
 
 static void pebs_reset(void)
@@ -477,14 +483,14 @@ static void write_record(uint64_t *r, unsigned qwords, bool adaptive, uint64_t a
 	uint32_t gp = (uint32_t)FIELD_GET_ULL(PEBS_DATA_CFG_CNTR_GP, S.data_cfg);
 	uint32_t fx = (uint32_t)FIELD_GET_ULL(PEBS_DATA_CFG_CNTR_FIXED, S.data_cfg);
 	g[0] = gp | ((uint64_t)fx << 32);
-	g[1] = (S.data_cfg & PEBS_DATA_CFG_METRICS) ? 3 : 0; /* Linux INTEL_CNTR_METRICS */
+	g[1] = metrics_snapshot(S.data_cfg) ? PEBS_CNTR_METRICS : 0;
 	for (unsigned i = 0; i < 32; i++)
 		if ((gp >> i) & 1)
 			*v++ = quirk(Q_PEBS_CNTR_SNAPSHOT_ZERO) ? 0 : g_sim.pmu.pmc[i];
 	for (unsigned i = 0; i < 32; i++)
 		if ((fx >> i) & 1)
 			*v++ = quirk(Q_PEBS_CNTR_SNAPSHOT_ZERO) ? 0 : g_sim.pmu.fixed[i];
-	if (S.data_cfg & PEBS_DATA_CFG_METRICS) {
+	if (metrics_snapshot(S.data_cfg)) {
 		v[0] = g_sim.pmu.fixed[3];
 		v[1] = sim_perf_metrics();
 	}

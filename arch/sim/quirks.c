@@ -524,6 +524,12 @@ static bool on_pebs_fmt6(const struct caps *c, const struct sim_profile *p)
 	       c->perf_cap.pebs_format >= 6 && c->pm.gp_counters >= 2;
 }
 
+/* ... with PERF_METRICS and TOPDOWN.SLOTS: the metrics snapshot. */
+static bool on_pebs_fmt6_metrics(const struct caps *c, const struct sim_profile *p)
+{
+	return on_pebs_fmt6(c, p) && c->perf_cap.perf_metrics && ((c->pm.fixed_supported >> 3) & 1);
+}
+
 /* AMD LBR v2 (tests/amd_lbr.c). */
 static bool on_amd_lbr_v2(const struct caps *c, const struct sim_profile *p)
 {

@@ -658,6 +658,11 @@
 	      "hypothetical", "the PEBS counters group holds 0 for every counter it names")        \
 	QUIRK(Q_PEBS_SIZE_IGNORES_CNTR, "pebs-size-ignores-counter-group", on_pebs_fmt6,           \
 	      "hypothetical", "the record size field leaves out the counters group")               \
+	QUIRK(                                                                                     \
+	    Q_PEBS_CNTR_METRICS_MISSING, "pebs-counter-metrics-missing", on_pebs_fmt6_metrics,     \
+	    "hypothetical",                                                                        \
+	    "MSR_PEBS_DATA_CFG[5] is accepted but the counters group holds no metrics (field 0, "  \
+	    "no SLOTS / PERF_METRICS quadwords)")                                                  \
 	/* ---- AMD LBR v2 (issue 28, tests/amd_lbr.c) ---- */                                     \
 	QUIRK(Q_AMD_LBR_SELECT_RSVD, "amd-lbr-select-reserved-writable", on_amd_lbr_v2,            \
 	      "hypothetical", "LBR_SELECT takes writes to bits 63:9")                              \
