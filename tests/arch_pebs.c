@@ -161,8 +161,8 @@ static unsigned group_bytes(enum apebs_group g, uint64_t hdr, const uint64_t *at
 						    : lbr * APEBS_LBR_BASE_ENTRIES);
 	case G_CNTR:
 		return APEBS_CNTR_HDR_BYTES +
-		       8 * (unsigned)(__builtin_popcount((uint32_t)at[0]) +
-				      __builtin_popcount((uint32_t)(at[0] >> 32)) +
+		       8 * (unsigned)(bits_set((uint32_t)at[0]) +
+				      bits_set((uint32_t)(at[0] >> 32)) +
 				      ((uint32_t)at[1] == PEBS_CNTR_METRICS ? 2 : 0));
 	case G_COUNT:
 		break;
@@ -501,8 +501,8 @@ TEST(arch_pebs, counters_group_where_enumerated, REQ_ARCH_PEBS | REQ_APIC)
 	if (!nb)
 		t_skip_return(t, "one arch-PEBS GP counter: the snapshot needs a second one");
 	uint64_t gp = (kinds & APEBS_CFG_CNTR_GP) ? BIT_ULL(c[0].idx) | BIT_ULL(b.idx) : 0;
-	unsigned bytes = APEBS_CNTR_HDR_BYTES +
-			 8 * (unsigned)(__builtin_popcountll(gp) + fx + (metrics ? 2 : 0));
+	unsigned bytes =
+	    APEBS_CNTR_HDR_BYTES + 8 * (unsigned)(bits_set(gp) + fx + (metrics ? 2 : 0));
 	struct apebs_run r = {.c = c[0],
 			      .groups = APEBS_CFG_CNTR_ALLOW | kinds,
 			      .also = counter_global_bit(b) | (fx ? counter_global_bit(f0) : 0),
