@@ -890,11 +890,21 @@
 		      "depth CPUID.(1CH,0):EAX[7:0] enumerates " LINUX_APEBS
 #define RULE_APEBS_CNTR                                                                            \
 	RULE_INFERRED                                                                              \
-	    "CFG_C CNTR_GP[36] / _FIXED[37] / _METRICS[38] (CPUID.(23H,4):EBX[4:6]) "              \
-	    "add the counters group: struct arch_pebs_cntr_header {GP mask, fixed "                \
-	    "mask, metrics = 3}, a quadword per counter whose CFG_C has ALLOW[35] (bit "           \
-	    "3), 2 for the metrics; each snapshot the counter's value at the record "              \
-	    "(Linux 'Add counter group support for arch-PEBS', ARCH_PEBS_CNTR_*) " LINUX_APEBS
+	"CFG_C CNTR_GP[36] / _FIXED[37] / _METRICS[38] (CPUID.(23H,4):EBX[4:6]) "                  \
+	"add the counters group: struct arch_pebs_cntr_header {GP mask, fixed "                    \
+	"mask, metrics = 3}, a quadword per counter whose CFG_C has ALLOW[35] (bit "               \
+	"3), 2 for the metrics; each snapshot the counter's value at the record "                  \
+	"(Linux 'Add counter group support for arch-PEBS', ARCH_PEBS_CNTR_*) " LINUX_APEBS
+
+/* ---- UMASK2 counting (tests/counting.c, issue 28) ---- */
+#define RULE_UMASK2_EVENT                                                                          \
+	RULE_INFERRED "IA32_PERFEVTSELx UMASK2 (47:40, CPUID.(23H,0):EBX[0]; ISE 'Architectural "  \
+		      "Performance Monitoring V6') selects the model-specific event defined with " \
+		      "it: Lion Cove BR_INST_RETIRED.COND (C4H UMask 11H UMaskExt 01H), "          \
+		      ".COND_TAKEN (01H/01H), .COND_TAKEN_FWD (00H/01H) count a JNZ loop's "       \
+		      "conditional, taken and forward-taken branches: N, N, 0 over N more "        \
+		      "iterations (intel/perfmon lunarlake_lioncove_core.json v1.26, "             \
+		      "arrowlake_lioncove_core.json v1.20)"
 
 /* ---- PERF_METRICS level 2 (tests/metrics.c, issue 28) ---- */
 #define RULE_METRICS_LEVEL2                                                                        \

@@ -9,6 +9,7 @@
 
 #include "caps.h"
 #include "lbr.h"
+#include "model_events.h"
 #include "sim.h"
 
 /* ---- Predicates: the machines where a deviation can be observed -------- */
@@ -102,6 +103,14 @@ static bool on_arch_pebs_cntr(const struct caps *c, const struct sim_profile *p)
 	uint64_t want = APEBS_CFG_CNTR_ALLOW | APEBS_CFG_CNTR_GP;
 
 	return on_arch_pebs(c, p) && (arch_pebs_cfg_bits(c) & want) == want;
+}
+
+/* UMASK2 counting (tests/counting.c): a part whose model-specific events
+ * include/model_events.h lists, with UMASK2 enumerated. */
+static bool on_lion_cove_umask2(const struct caps *c, const struct sim_profile *p)
+{
+	return c->vendor == VENDOR_INTEL && lion_cove_core(c->family, c->model, c->core_type) &&
+	       c->l23.present && c->l23.umask2 && c->pm.gp_counters >= 1;
 }
 
 /* ... and an existing GP counter that cannot cause a reload. */

@@ -129,6 +129,12 @@ enum sim_event {
 	 * IN): a vPMU that counts them in software (Q_KVM_EMULATED_RETIRE)
 	 * adds them outside the counter's CMASK/INV/EDGE logic. */
 	EV_INTERCEPTED,
+	/* Of EV_BRANCHES, by kind, for the model-specific events of
+	 * include/model_events.h: the conditional branches, those taken
+	 * (SEG_LOOP's JNZ, taken backward), those taken forward. */
+	EV_BR_COND,
+	EV_BR_COND_TAKEN,
+	EV_BR_COND_TAKEN_FWD,
 	EV_COUNT
 };
 
