@@ -104,6 +104,17 @@ done
 # synth-arch-pebs (GPR only).
 grep -q '^    # 3 fragment(s)' "$DIR/gen-panther-lake.ktap"
 check "gen-panther-lake: arch_pebs.split_record_parts reads a record of 3 fragments" $?
+# UMASK2 counting (counting.umask2_model_event): runs on the Lion Cove
+# P-cores (include/model_events.h), skips naming the part elsewhere.
+for p in gen-lunar-lake gen-arrow-lake-h; do
+	"$PMUSIM" --profile $p --set suites=counting >"$DIR/$p.ktap" 2>&1
+	line=$(result "$DIR/$p.ktap" counting.umask2_model_event)
+	[[ $line == ok\ * && $line != *"# SKIP"* ]]
+	check "$p: counting.umask2_model_event runs and passes (${line:-not run})" $?
+done
+line=$(result "$DIR/gen-panther-lake.ktap" counting.umask2_model_event)
+[[ $line == *"# SKIP no event with UMASK2 known for DisplayFamily_DisplayModel 06H_CCH"* ]]
+check "gen-panther-lake: counting.umask2_model_event skips naming the part (${line:-not run})" $?
 for t in "${APEBS[@]}"; do
 	line=$(result "$DIR/v6.ktap" "$t")
 	[[ $line == *"# SKIP missing architectural PEBS"* ]]
