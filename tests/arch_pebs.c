@@ -76,6 +76,18 @@ static bool available(struct t *t)
 	return true;
 }
 
+/* available() and at least one counter of apebs_counters(), else the test
+ * is skipped with the reason. */
+static bool apebs_ready(struct t *t, struct counter *c)
+{
+	if (!available(t))
+		return false;
+	if (apebs_counters(c))
+		return true;
+	t_skip(t, "no arch-PEBS counter (CPUID.(23H,5)) counts instructions retired");
+	return false;
+}
+
 struct apebs_run {
 	struct counter c;
 	uint64_t groups; /* CFG_C group bits */
@@ -318,11 +330,8 @@ TEST(arch_pebs, threshold_interrupt, REQ_ARCH_PEBS | REQ_APIC)
 	struct counter c[2 * PMU_COUNTER_MAX];
 	struct apebs_run at = {.thresh = APEBS_RECORD}, below = {.thresh = 2 * APEBS_RECORD};
 
-	if (!available(t))
+	if (!apebs_ready(t, c))
 		return;
-	if (!apebs_counters(c))
-		t_skip_return(t,
-			      "no arch-PEBS counter (CPUID.(23H,5)) counts instructions retired");
 	at.c = below.c = c[0];
 	if (apebs_run(t, &at)) {
 		expect_eq(t, at.status & GLOBAL_STATUS_ARCH_PEBS, GLOBAL_STATUS_ARCH_PEBS,
@@ -346,11 +355,8 @@ TEST(arch_pebs, full_buffer_not_overrun, REQ_ARCH_PEBS | REQ_APIC)
 	struct apebs_run r = {.wr0 = APEBS_BUF_BYTES - APEBS_RECORD / 2, .thresh = APEBS_BUF_BYTES};
 	unsigned stray = 0;
 
-	if (!available(t))
+	if (!apebs_ready(t, c))
 		return;
-	if (!apebs_counters(c))
-		t_skip_return(t,
-			      "no arch-PEBS counter (CPUID.(23H,5)) counts instructions retired");
 	r.c = c[0];
 	if (!apebs_run(t, &r))
 		return;
@@ -381,11 +387,8 @@ TEST(arch_pebs, groups_where_enumerated, REQ_ARCH_PEBS | REQ_APIC)
 	struct counter c[2 * PMU_COUNTER_MAX];
 	uint64_t caps_bits = (uint64_t)caps()->l23.pebs_caps << 32;
 
-	if (!available(t))
+	if (!apebs_ready(t, c))
 		return;
-	if (!apebs_counters(c))
-		t_skip_return(t,
-			      "no arch-PEBS counter (CPUID.(23H,5)) counts instructions retired");
 	for (unsigned g = 0; g < ARRAY_SIZE(groups); g++) {
 		struct apebs_run r = {
 		    .c = c[0], .groups = groups[g].bit, .thresh = APEBS_BUF_BYTES};
@@ -434,11 +437,8 @@ TEST(arch_pebs, lbr_group_where_enumerated, REQ_ARCH_PEBS | REQ_APIC)
 	struct apebs_run r = {.groups = field, .thresh = APEBS_BUF_BYTES};
 	struct apebs_rec rec;
 
-	if (!available(t))
+	if (!apebs_ready(t, c))
 		return;
-	if (!apebs_counters(c))
-		t_skip_return(t,
-			      "no arch-PEBS counter (CPUID.(23H,5)) counts instructions retired");
 	r.c = c[0];
 	if (!field) {
 		expect_refused(t, c[0], APEBS_CFG_LBR, "the LBR group");
@@ -554,11 +554,8 @@ TEST(arch_pebs, split_record_parts, REQ_ARCH_PEBS | REQ_APIC)
 	unsigned bytes = APEBS_RECORD;
 	struct apebs_rec rec;
 
-	if (!available(t))
+	if (!apebs_ready(t, c))
 		return;
-	if (!apebs_counters(c))
-		t_skip_return(t,
-			      "no arch-PEBS counter (CPUID.(23H,5)) counts instructions retired");
 	r.c = c[0];
 	for (unsigned g = 0; g < ARRAY_SIZE(groups); g++)
 		if (cb & groups[g].bit) {
