@@ -426,6 +426,21 @@ static void expect_refused(struct t *t, struct counter c, uint64_t bits, const c
 	wrmsr_safe(cfg_c(c), 0);
 }
 
+/* The LBR group's entries for CFG_C LBR field v: 8 x v, or with NUM_VAR
+ * IA32_LBR_DEPTH's (Arch LBR); 0 when NUM_VAR has no Arch LBR to take a
+ * depth from. */
+static unsigned apebs_lbr_entries(unsigned v)
+{
+	const struct caps_arch_lbr *al = &caps()->arch_lbr;
+	uint64_t d;
+
+	if (v != APEBS_LBR_NUM_VAR)
+		return v * APEBS_LBR_BASE_ENTRIES;
+	if (!(al->present && al->max_depth) || rdmsr_safe(MSR_IA32_LBR_DEPTH, &d) != 0)
+		return 0;
+	return (unsigned)d;
+}
+
 /* The LBR group with the field Linux writes (ARCH_PEBS_LBR & caps): its
  * header bits, 48 bytes of header and 24 per entry; with NUM_VAR the depth
  * is one CPUID.(1CH,0):EAX[7:0] enumerates. */
@@ -445,11 +460,10 @@ TEST(arch_pebs, lbr_group_where_enumerated, REQ_ARCH_PEBS | REQ_APIC)
 		return;
 	}
 	const struct caps_arch_lbr *al = &caps()->arch_lbr;
-	unsigned depth = v == APEBS_LBR_NUM_VAR ? al->max_depth : v * APEBS_LBR_BASE_ENTRIES;
-	if (v == APEBS_LBR_NUM_VAR && !(al->present && al->max_depth))
+	unsigned depth = apebs_lbr_entries(v);
+	if (!depth)
 		t_skip_return(t, "LBR group of NUM_VAR entries without Arch LBR (CPUID.1CH)");
-	t_diag(t, "LBR field %u, %u entries expected (IA32_LBR_DEPTH at its reset value)", v,
-	       depth);
+	t_diag(t, "LBR field %u, %u entries expected", v, depth);
 	if (!apebs_run(t, &r) ||
 	    !expect_record(t, &r, 0,
 			   APEBS_RECORD + APEBS_LBR_HDR_BYTES + depth * APEBS_LBR_ENTRY_BYTES,
@@ -562,13 +576,10 @@ TEST(arch_pebs, split_record_parts, REQ_ARCH_PEBS | REQ_APIC)
 			r.groups |= groups[g].bit;
 			bytes += groups[g].bytes;
 		}
-	unsigned lbr = (unsigned)FIELD_GET_ULL(APEBS_CFG_LBR, cb);
-	if (lbr && lbr != APEBS_LBR_NUM_VAR) {
+	unsigned entries = apebs_lbr_entries((unsigned)FIELD_GET_ULL(APEBS_CFG_LBR, cb));
+	if (entries) {
 		r.groups |= cb & APEBS_CFG_LBR;
-		bytes += APEBS_LBR_HDR_BYTES + lbr * APEBS_LBR_BASE_ENTRIES * APEBS_LBR_ENTRY_BYTES;
-	} else if (lbr && caps()->arch_lbr.present && caps()->arch_lbr.max_depth) {
-		r.groups |= cb & APEBS_CFG_LBR;
-		bytes += APEBS_LBR_HDR_BYTES + caps()->arch_lbr.max_depth * APEBS_LBR_ENTRY_BYTES;
+		bytes += APEBS_LBR_HDR_BYTES + entries * APEBS_LBR_ENTRY_BYTES;
 	}
 	t_diag(t, "groups %#llx: %#x bytes in one piece", (unsigned long long)r.groups, bytes);
 	if (apebs_run(t, &r) && expect_record(t, &r, 0, bytes, r.groups, &rec))

@@ -886,7 +886,8 @@
 #define RULE_APEBS_LBR                                                                             \
 	RULE_INFERRED "CFG_C LBR[41:40] (CPUID.(23H,4):EBX[9:8]) adds the LBR group: header "      \
 		      "field 41:40 the same, 48-byte struct arch_pebs_lbr_header, 24 bytes per "   \
-		      "entry, 8 x the field entries or, with 3 (NUM_VAR), the header's depth, a "  \
+		      "entry, 8 x the field entries or, with 3 (NUM_VAR), the header's depth, "    \
+		      "IA32_LBR_DEPTH's and a "                                                    \
 		      "depth CPUID.(1CH,0):EAX[7:0] enumerates " LINUX_APEBS
 #define RULE_APEBS_CNTR                                                                            \
 	RULE_INFERRED                                                                              \
