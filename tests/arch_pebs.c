@@ -250,6 +250,15 @@ static bool expect_record(struct t *t, const struct apebs_run *r, unsigned at, u
 		return false;
 	if (rec->frags > 1)
 		t_diag(t, COUNTER_FMT ": record in %u fragments", COUNTER_ARG(r->c), rec->frags);
+	/* Data after a header without CONT must start a record of its own. */
+	if (at + rec->bytes < end) {
+		uint64_t next = *(const uint64_t *)(apebs_buf + at + rec->bytes);
+
+		expect_true(t, next & APEBS_HDR_BASIC, "a record's first fragment (BASIC[63])",
+			    "a fragment of the one before", RULE_APEBS_SPLIT,
+			    COUNTER_FMT ": header %#llx at %#x follows a fragment without CONT",
+			    COUNTER_ARG(r->c), (unsigned long long)next, at + rec->bytes);
+	}
 	expect_eq(t, end - at, rec->bytes, RULE_APEBS_RECORD,
 		  COUNTER_FMT ": WR x 16 advanced by one record (its fragments' sizes)",
 		  COUNTER_ARG(r->c));
