@@ -645,13 +645,14 @@
 	QUIRK(Q_APEBS_LBR_DEPTH_WRONG, "arch-pebs-lbr-depth-wrong", on_arch_pebs_lbr,              \
 	      "hypothetical",                                                                      \
 	      "the LBR group's header gives a depth 8 more than the entries it holds")             \
+	QUIRK(Q_APEBS_CNTR_ALLOW_IGNORED, "arch-pebs-counters-allow-ignored", on_arch_pebs_cntr,   \
+	      "hypothetical",                                                                      \
+	      "the counters group snapshots every GP counter, CFG_C.ALLOW[35] or not")             \
+	/* ---- UMASK2 counting (issue 28, tests/counting.c) ---- */                               \
 	QUIRK(Q_UMASK2_IGNORED, "umask2-ignored", on_lion_cove_umask2, "hypothetical",             \
 	      "IA32_PERFEVTSELx UMASK2 (47:40) is stored but the event counted is the one of "     \
 	      "event and UMASK alone (BR_INST_RETIRED.COND_TAKEN_FWD, C4H 00H / 01H, counts all "  \
 	      "branches)")                                                                         \
-	QUIRK(Q_APEBS_CNTR_ALLOW_IGNORED, "arch-pebs-counters-allow-ignored", on_arch_pebs_cntr,   \
-	      "hypothetical",                                                                      \
-	      "the counters group snapshots every GP counter, CFG_C.ALLOW[35] or not")             \
 	/* ---- PERF_METRICS level 2 (issue 28, tests/metrics.c) ---- */                           \
 	QUIRK(Q_METRICS_L2_ABOVE_PARENT, "perf-metrics-level2-above-parent", on_perf_metrics_l2,   \
 	      "hypothetical",                                                                      \
