@@ -480,6 +480,7 @@ run_step qemu-smp4-silent smp_run qemu-smp4-silent tests/expectations/selftest-s
 run_step direct-pc qemu_run direct-pc "" tests/expectations/qemu-tcg.txt --kernel --machine pc
 run_step direct-q35 qemu_run direct-q35 "" tests/expectations/qemu-tcg.txt --kernel --machine q35
 run_step direct-microvm qemu_run direct-microvm "" tests/expectations/qemu-tcg.txt --kernel --machine microvm
+run_step serial-slow python3 scripts/test-serial-slow.py # a lagging serial reader loses no byte (issue 31)
 run_step direct-selftest qemu_run direct-selftest tests/configs/selftest.cfg tests/expectations/selftest.txt \
 	--kernel --machine pc
 run_step direct-smp4 smp_run direct-smp4 tests/expectations/qemu-tcg.txt 4 4 "" \

@@ -59,9 +59,16 @@ static void uart_init(struct uart *u)
 	u->present = true;
 }
 
-/* Waits until the transmitter is empty. One that stays full for 10 ms
- * (Linux wait_for_xmitr()'s bound; a character takes 87 us at 115200, a
- * FIFO load 1.4 ms) is a dead UART: output to it stops, the run goes on. */
+/* Waits until the transmitter is empty. One that stays full for 2 s is a
+ * dead UART: output to it stops, the run goes on. Not Linux's 10 ms
+ * (wait_for_xmitr()): that bound holds for a UART that shifts bits out at
+ * its baud rate (a FIFO load takes 1.4 ms at 115200), but a UART that a
+ * consumer drains - a VMM's 16550 whose reader is slow or descheduled, a
+ * BMC's virtual UART behind serial-over-LAN - keeps THRE clear for as long
+ * as the reader lags, and giving up there lost the rest of the report
+ * (measured: QEMU with a 4 KiB pipe read 512 bytes per 20 ms stopped the
+ * log at 4410 bytes, without its verdict). A dead UART costs one 2 s wait. */
+#define UART_GIVE_UP_MS 2000
 static bool wait_empty(struct uart *u, uint64_t give_up)
 {
 	uint64_t t0 = 0;
@@ -104,7 +111,7 @@ static void uart_write(struct uart *u, const char *s, size_t n)
 			load[k++] = s[i++];
 			cr_sent = false;
 		}
-		if (!wait_empty(u, hz / 100))
+		if (!wait_empty(u, hz / 1000 * UART_GIVE_UP_MS))
 			return;
 		send(u, load, k);
 	}
