@@ -71,7 +71,7 @@ static void test_format(void)
 
 static void test_ktap(void)
 {
-	struct ktap_writer w = {sink, NULL, 0};
+	struct ktap_writer w = {.sink = sink};
 
 	reset();
 	ktap_header(&w, 2);
