@@ -47,27 +47,6 @@ class Checks:
             self.failed += 1
 
 
-def raw_lines(text):
-    """How the compact log itself writes each result: {(suite, test):
-    "full" | "same"} and the suites written as one line {suite: cpu}."""
-    tests, suites, label = {}, {}, None
-    for ln in text.split("\n"):
-        body = ln.strip()
-        depth = (len(ln) - len(ln.lstrip(" "))) // 4
-        if depth == 1 and body.startswith("# Subtest:"):
-            label = body.split(":", 1)[1].strip()
-            continue
-        res = ktaplib.parse_result(body)
-        if res is None:
-            continue
-        marker = ktaplib._same_as(res)  # pylint: disable=protected-access
-        if depth == 1 and label:
-            tests[(label, res.name)] = "same" if marker else "full"
-        elif depth == 0 and marker:
-            suites[res.name] = marker[0]
-    return tests, suites
-
-
 def references(run):
     """{cpu: the first CPU of its PMU configuration in the run's order}."""
     config = {}
@@ -124,7 +103,7 @@ def main(argv):
           any(d.startswith(ktaplib.COMPACT_PREFIX[2:]) for d in compact.diagnostics))
     check(f"{os.path.basename(paths[1])}: the full form (no '# compact:' line)",
           not any(d.startswith(ktaplib.COMPACT_PREFIX[2:]) for d in full.diagnostics))
-    raw, one_line = raw_lines(texts[0])
+    raw, one_line = ktaplib.compact_written(texts[0].split("\n"))
     same = sum(1 for v in raw.values() if v == "same")
     print(f"# {len(texts[0])} bytes compact, {len(texts[1])} full ({len(texts[0]) / len(texts[1]):.2f}); "
           f"{len(one_line)} suites and {same} tests written 'same as cpuN', "

@@ -253,7 +253,7 @@ SAME_AS_RE = re.compile(r"^same as cpu(\d{1,4})$")
 DITTO = "ditto"
 
 
-def _same_as(res):
+def same_as(res):
     """(cpu, directive) of a compact result line, or None. The marker is
     the whole comment ("# same as cpu0") or a directive's text ("# SKIP same
     as cpu0")."""
@@ -312,7 +312,7 @@ def expand_lines(lines):
             cur.pending = []
             continue
         if depth == 0 and res is not None:
-            marker = _same_as(res)
+            marker = same_as(res)
             if marker and (cur is None or cur.label != res.name):
                 copied = _expand_suite(res, marker, ln, blocks, errors)
                 if copied:
@@ -327,17 +327,39 @@ def expand_lines(lines):
     return out, errors
 
 
-def _ref_label(label, cpu):
+def compact_written(lines):
+    """How a log itself writes each result (no expansion): ({(suite, test):
+    "full" | "same"}, {suite written as one line: its reference CPU})."""
+    tests, suites, label = {}, {}, None
+    for ln in lines:
+        body = ln.strip()
+        depth = (len(ln) - len(ln.lstrip(" "))) // 4
+        if depth == 1 and body.startswith("# Subtest:"):
+            label = body.split(":", 1)[1].strip()
+            continue
+        res = parse_result(body) if depth <= 1 else None
+        if res is None:
+            continue
+        marker = same_as(res)
+        if depth == 1 and label:
+            tests[(label, res.name)] = "same" if marker else "full"
+        elif depth == 0 and marker:
+            suites[res.name] = marker[0]
+    return tests, suites
+
+
+def ref_label(label, cpu):
+    """The reference CPU's name of a suite: ("rdpmc@cpu3", 0) -> "rdpmc@cpu0"."""
     return f"{split_cpu(label)[0]}@cpu{cpu}"
 
 
 def _expand_test(cur, res, ln, blocks, errors):
     """The lines of one test of a block: its own, with a "ditto" reason
     written out, or its reference's for a compact line."""
-    marker = _same_as(res)
+    marker = same_as(res)
     lines = cur.pending + [ln]
     if marker:
-        ref = blocks.get(_ref_label(cur.label, marker[0]))
+        ref = blocks.get(ref_label(cur.label, marker[0]))
         got = ref.tests.get(res.number) if ref else None
         if got is None or got[0] is None or got[0].name != res.name:
             errors.append(f"{cur.label}.{res.name}: 'same as cpu{marker[0]}' but cpu{marker[0]} "
@@ -362,7 +384,7 @@ def _expand_test(cur, res, ln, blocks, errors):
 def _expand_suite(res, marker, ln, blocks, errors):
     """A compact suite's block: its reference's under its own name, without
     the reference's closing totals; None (and an error) without one."""
-    ref_name = _ref_label(res.name, marker[0])
+    ref_name = ref_label(res.name, marker[0])
     ref = blocks.get(ref_name)
     ref_res = parse_result(ref.result.strip()) if ref and ref.result else None
     if ref_res is None:

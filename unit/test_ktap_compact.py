@@ -190,6 +190,37 @@ class Tools(unittest.TestCase):
         self.assertIn("0 appeared, 0 disappeared", out)
 
 
+class Lava(unittest.TestCase):
+    """LAVA reads the console with its monitors' regular expressions (no
+    KTAP parser): a suite written as one line must neither stall its monitor
+    nor lose its tests in lava-results.py."""
+
+    def test_monitors_and_results(self):
+        import test_ktap_report as tkr  # the monitor emulation and lava-run's output shape
+        with tempfile.TemporaryDirectory() as tmp:
+            full = os.path.join(tmp, "full.ktap")
+            with open(full, "w", encoding="utf-8") as f:
+                f.write(FULL)
+            rc, job, err = cli("lava-job.py", os.path.join(HERE, "..", "lava", "jobs", "qemu-stick.yaml"),
+                               "--suites-from", full, "--set", "STICK_URL=file:///x.img")
+            self.assertEqual(rc, 0, err)
+        got, finished = tkr.lava_monitor_results(COMPACT.replace("\n", "\r\r\n"), job)
+        self.assertTrue(finished)
+        self.assertNotIn("acr-cpu1", [g[0] for g in got])  # one line: no case of its own
+        self.assertIn(("rdpmc-cpu1", "gp", "pass"), got)   # "ok 1 gp # same as cpu0"
+        self.assertIn(("rdpmc-cpu1", "type_space", "fail"), got)
+        self.assertIn(("rdpmc-cpu1", "fixed", "pass"), got)  # XFAIL same as cpu0
+        self.assertIn(("acr-cpu0", "b", "skip"), got)  # ditto
+        lr = tkr.LavaResults()
+        lr.setUp()
+        rc, out = lr.run_dir(got, COMPACT)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("ok - the 3 tests of 1 suites written 'same as cpuN' are their reference's", out)
+        wrong = [g for g in got if g[:2] != ("acr-cpu0", "b")] + [("acr-cpu0", "b", "pass")]
+        rc, out = lr.run_dir(wrong, COMPACT)
+        self.assertEqual(rc, 1, out)
+
+
 if __name__ == "__main__":
     r = unittest.main(exit=False, verbosity=0).result
     failed = len(r.failures) + len(r.errors)
