@@ -43,6 +43,7 @@ static struct {
 	unsigned n;    /* tests ended */
 	struct held_test {
 		size_t start, end;
+		unsigned number;
 		uint8_t result;
 		bool same;
 		const char *name;
@@ -132,7 +133,6 @@ void compact_test_end(unsigned id, unsigned number, const char *name, enum ktap_
 {
 	if ((!record && !cmp) || !su.w)
 		return;
-	(void)number;
 	/* A reason written "ditto" is compared in full. */
 	const char *skip = su.w->last_skip;
 	uint64_t h = fnv(su.hash, skip, kstrlen(skip) + 1);
@@ -153,6 +153,7 @@ void compact_test_end(unsigned id, unsigned number, const char *name, enum ktap_
 		struct held_test *t = &su.tests[su.n];
 		t->start = su.start;
 		t->end = su.len;
+		t->number = number;
 		t->result = (uint8_t)r;
 		t->name = name;
 		t->same = ok_id && cmp->seen[id] && cmp->result[id] == r && cmp->hash[id] == h;
@@ -209,7 +210,7 @@ void compact_suite_end(struct ktap_writer *w, unsigned number, const char *label
 	for (unsigned i = 0; i < su.n; i++) {
 		const struct held_test *t = &su.tests[i];
 		if (t->same)
-			same_line("    ", i + 1, t->name, t->result);
+			same_line("    ", t->number, t->name, t->result);
 		else
 			out(su.buf + t->start, t->end - t->start);
 	}

@@ -14,7 +14,8 @@
  * ordinary two-level log and tools find the CPU in the suite's name. A CPU
  * that stops answering is reported on the test it was running (TIMEOUT); the
  * rest of its tests are not run and fail with the reason; the other CPUs go
- * on.
+ * on. With compact = 1 a CPU's test or suite that ended exactly as on the
+ * first CPU of its PMU configuration is written as one line (compact.h).
  */
 #include "runner.h"
 
