@@ -25,6 +25,17 @@ static inline uint64_t width_mask(unsigned w)
 	return w >= 64 ? ~0ULL : (1ULL << w) - 1;
 }
 
+/* The set bits of v. Not __builtin_popcountll: without POPCNT in the
+ * target it calls libgcc's __popcountdi2, which the kernel does not link. */
+static inline unsigned bits_set(uint64_t v)
+{
+	unsigned n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

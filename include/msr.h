@@ -261,6 +261,7 @@ enum arch_lbr_br_type {
 #define PEBS_DATA_CFG_METRICS	 BIT_ULL(5)
 #define PEBS_DATA_CFG_CNTR_GP	 GENMASK_ULL(47, 32)
 #define PEBS_DATA_CFG_CNTR_FIXED GENMASK_ULL(55, 48)
+#define PEBS_CNTR_METRICS	 3 /* the header's metrics field with bit 5: INTEL_CNTR_METRICS */
 
 /* ---- Architectural PEBS (ISE ch. 11 "Architectural PEBS"; the layouts as
  * Linux d243d0bb64af / 2721e8da2de7 / 52448a0a7390 define them, the ISE
@@ -279,13 +280,29 @@ enum arch_lbr_br_type {
 /* IA32_PMC_GPn_CFG_C / IA32_PMC_FXm_CFG_C: the reload value, the groups
  * (CPUID.(23H,4):EBX[k] enumerates bit 32 + k) and EN. */
 #define APEBS_CFG_RELOAD GENMASK_ULL(31, 0)
-#define APEBS_CFG_XMM	 BIT_ULL(49)
-#define APEBS_CFG_GPR	 BIT_ULL(61)
-#define APEBS_CFG_AUX	 BIT_ULL(62)
-#define APEBS_CFG_EN	 BIT_ULL(63)
+/* The counters group (Linux 2025 "Add counter group support for arch-PEBS",
+ * msr-index.h ARCH_PEBS_CNTR_*): ALLOW on a counter puts its value into the
+ * snapshot another counter's record takes; GP / FIXED / METRICS on the
+ * sampling counter name what the snapshot holds. */
+#define APEBS_CFG_CNTR_ALLOW   BIT_ULL(35)
+#define APEBS_CFG_CNTR_GP      BIT_ULL(36)
+#define APEBS_CFG_CNTR_FIXED   BIT_ULL(37)
+#define APEBS_CFG_CNTR_METRICS BIT_ULL(38)
+#define APEBS_CFG_CNTR_KINDS   (APEBS_CFG_CNTR_GP | APEBS_CFG_CNTR_FIXED | APEBS_CFG_CNTR_METRICS)
+/* The LBR group (ARCH_PEBS_LBR, 41:40): 1 = 8 entries, 2 = 16, 3 = the
+ * depth the group's header gives (ARCH_PEBS_LBR_NUM_8/_16/_VAR). */
+#define APEBS_CFG_LBR	       GENMASK_ULL(41, 40)
+#define APEBS_LBR_NUM_VAR      3
+#define APEBS_LBR_BASE_ENTRIES 8
+#define APEBS_CFG_XMM	       BIT_ULL(49)
+#define APEBS_CFG_GPR	       BIT_ULL(61)
+#define APEBS_CFG_AUX	       BIT_ULL(62)
+#define APEBS_CFG_EN	       BIT_ULL(63)
 /* The record header's first quadword (struct arch_pebs_header). */
 #define APEBS_HDR_SIZE	GENMASK_ULL(15, 0)
 #define APEBS_HDR_CONT	BIT_ULL(31)
+#define APEBS_HDR_CNTR	GENMASK_ULL(39, 35) /* the CFG_C counters-group bits */
+#define APEBS_HDR_LBR	GENMASK_ULL(41, 40) /* the CFG_C LBR field */
 #define APEBS_HDR_XMM	BIT_ULL(49)
 #define APEBS_HDR_GPR	BIT_ULL(61)
 #define APEBS_HDR_AUX	BIT_ULL(62)
@@ -295,11 +312,20 @@ enum arch_lbr_br_type {
 	 GENMASK_ULL(63, 61))
 /* Group sizes: header 2 quadwords, basic 6, aux 8, GPRs 20, XMM header 2 +
  * 32. */
-#define APEBS_HDR_BYTES		0x10
-#define APEBS_BASIC_BYTES	0x30
-#define APEBS_AUX_BYTES		0x40
-#define APEBS_GPR_BYTES		0xA0
-#define APEBS_XMM_BYTES		0x110
+#define APEBS_HDR_BYTES	  0x10
+#define APEBS_BASIC_BYTES 0x30
+#define APEBS_AUX_BYTES	  0x40
+#define APEBS_GPR_BYTES	  0xA0
+#define APEBS_XMM_BYTES	  0x110
+/* struct arch_pebs_lbr_header {rsvd, ctl, depth, ler_from, ler_to,
+ * ler_info}, then 3 quadwords per entry (struct lbr_entry); struct
+ * arch_pebs_cntr_header {u32 cntr, fixed, metrics, reserved}, the layout
+ * of format 6's group above: a quadword per named counter and 2 when
+ * metrics is PEBS_CNTR_METRICS. */
+#define APEBS_LBR_HDR_BYTES	0x30
+#define APEBS_LBR_HDR_DEPTH	2 /* quadword index of depth */
+#define APEBS_LBR_ENTRY_BYTES	0x18
+#define APEBS_CNTR_HDR_BYTES	0x10
 #define GLOBAL_STATUS_ARCH_PEBS BIT_ULL(54) /* the threshold interrupt */
 
 /* RDPMC ECX encodings, Vol. 2B "RDPMC" (../shared/spec/rdpmc.txt). */

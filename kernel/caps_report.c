@@ -215,15 +215,13 @@ static void report_decoded_only(const struct caps *c)
 	char list[160];
 	size_t n = 0;
 
+	/* ACR (acr.*), the arch-PEBS groups and counters (arch_pebs.*) and the
+	 * RDPMC metrics clear mode (metrics.rdpmc_clear_mode) have tests. */
 	list[0] = '\0';
-	if (x->acr_valid)
-		n = append(list, sizeof(list), n, " CPUID.(23H,2) ACR;");
 	if (x->events_valid)
-		n = append(list, sizeof(list), n, " (23H,3) events;");
-	if (x->pebs_caps_valid || x->pebs_counters_valid)
-		n = append(list, sizeof(list), n, " (23H,4/5) arch-PEBS and PDIST;");
-	if (c->perf_cap.valid && c->perf_cap.rdpmc_metrics_clear)
-		n = append(list, sizeof(list), n, " RDPMC metrics clear;");
+		n = append(list, sizeof(list), n, " CPUID.(23H,3) events;");
+	if (x->pebs_counters_valid && (x->pdist_gp || x->pdist_fixed))
+		n = append(list, sizeof(list), n, " CPUID.(23H,5) PDIST counters;");
 	if (n)
 		ktap_diag(&g_ktap, "caps: decoded, no test uses yet:%s", list);
 }

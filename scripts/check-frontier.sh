@@ -87,7 +87,8 @@ check "synth-arch-pebs: pebs.msrs_read_write skips, naming architectural PEBS ($
 # naming it, on synth-v6 (leaf 23H without sub-leaves 4-5).
 APEBS=(arch_pebs.msrs_read_write arch_pebs.one_record_per_overflow
 	arch_pebs.threshold_interrupt arch_pebs.full_buffer_not_overrun
-	arch_pebs.groups_where_enumerated)
+	arch_pebs.groups_where_enumerated arch_pebs.lbr_group_where_enumerated
+	arch_pebs.counters_group_where_enumerated arch_pebs.split_record_parts)
 for p in gen-panther-lake gen-clearwater-forest gen-diamond-rapids; do
 	"$PMUSIM" --profile $p >"$DIR/$p.ktap" 2>&1
 done
@@ -98,6 +99,24 @@ for log in ap gen-panther-lake gen-clearwater-forest gen-diamond-rapids; do
 		check "${log/#ap/synth-arch-pebs}: $t runs and passes (${line:-not run})" $?
 	done
 done
+# Split records: the model splits the largest record (GPR, XMM, LBR) into
+# fragments on the parts that enumerate the groups, so the CONT rules run
+# on fragments there; the LBR and counters groups run on Panther Lake's
+# enumeration (CPUID.(23H,4):EBX = 60060378H) and are refused (#GP) on
+# synth-arch-pebs (GPR only).
+grep -q '^    # 3 fragment(s)' "$DIR/gen-panther-lake.ktap"
+check "gen-panther-lake: arch_pebs.split_record_parts reads a record of 3 fragments" $?
+# UMASK2 counting (counting.umask2_model_event): runs on the Lion Cove
+# P-cores (include/model_events.h), skips naming the part elsewhere.
+for p in gen-lunar-lake gen-arrow-lake-h; do
+	"$PMUSIM" --profile $p --set suites=counting >"$DIR/$p.ktap" 2>&1
+	line=$(result "$DIR/$p.ktap" counting.umask2_model_event)
+	[[ $line == ok\ * && $line != *"# SKIP"* ]]
+	check "$p: counting.umask2_model_event runs and passes (${line:-not run})" $?
+done
+line=$(result "$DIR/gen-panther-lake.ktap" counting.umask2_model_event)
+[[ $line == *"# SKIP no event with UMASK2 known for DisplayFamily_DisplayModel 06H_CCH"* ]]
+check "gen-panther-lake: counting.umask2_model_event skips naming the part (${line:-not run})" $?
 for t in "${APEBS[@]}"; do
 	line=$(result "$DIR/v6.ktap" "$t")
 	[[ $line == *"# SKIP missing architectural PEBS"* ]]

@@ -9,9 +9,15 @@
  * (d243d0bb64af and the commits after it, perf_event.h struct arch_pebs_*),
  * so every check here is an inferred diagnostic (RULE_INFERRED).
  *
- * Not checked: the LBR and counter-snapshot groups (their sizes depend on
- * headers whose middle fields were not read), split records (CONT: no text
- * says when a record is split), PDIST.
+ * Every record is read as Linux's parser reads it (d21954c8a0ff
+ * intel_pmu_drain_arch_pebs(), arch_pebs_record_continued()): in
+ * fragments, each with its own header and size, CONT[31] on all but the
+ * last, the basic group in the first. The LBR group's size comes from its
+ * header field (8, 16 or the depth of struct arch_pebs_lbr_header), the
+ * counters group's from struct arch_pebs_cntr_header.
+ *
+ * Not checked: when a record is split (no text read says; the checks hold
+ * for whatever split the CPU makes), the YMMH / opmask / ZMM groups, PDIST.
  */
 #include "ktap.h"
 #include "pmu.h"
@@ -70,9 +76,22 @@ static bool available(struct t *t)
 	return true;
 }
 
+/* available() and at least one counter of apebs_counters(), else the test
+ * is skipped with the reason. */
+static bool apebs_ready(struct t *t, struct counter *c)
+{
+	if (!available(t))
+		return false;
+	if (apebs_counters(c))
+		return true;
+	t_skip(t, "no arch-PEBS counter (CPUID.(23H,5)) counts instructions retired");
+	return false;
+}
+
 struct apebs_run {
 	struct counter c;
 	uint64_t groups; /* CFG_C group bits */
+	uint64_t also;	 /* more IA32_PERF_GLOBAL_CTRL bits to gate with the counter */
 	unsigned wr0;	 /* WR before the run, bytes */
 	unsigned thresh; /* THRESH, bytes */
 	uint64_t index;	 /* out: IA32_PEBS_INDEX after the run */
@@ -100,7 +119,7 @@ static bool apebs_run(struct t *t, struct apebs_run *r)
 				  (unsigned long long)(APEBS_CFG_EN | r->groups));
 	if (ok) {
 		pmu_pmi_install(true, 0, false);
-		pmu_run_gated_irq(pmu_gate_global(counter_global_bit(r->c)), PMU_ITERS);
+		pmu_run_gated_irq(pmu_gate_global(counter_global_bit(r->c) | r->also), PMU_ITERS);
 		r->pmis = g_pmi.count;
 		pmu_pmi_uninstall();
 	}
@@ -119,29 +138,149 @@ static unsigned wr_bytes(uint64_t index)
 	return (unsigned)FIELD_GET_ULL(APEBS_INDEX_WR, index) * APEBS_UNIT;
 }
 
-/* The record at offset `at`: its header and basic group. */
-static void expect_record(struct t *t, const struct apebs_run *r, unsigned at, unsigned bytes,
-			  uint64_t hdr_groups)
+/* The groups in the order a fragment holds them (Linux's
+ * setup_arch_pebs_sample_data()), each with the header bits naming it. */
+enum apebs_group { G_BASIC, G_AUX, G_GPR, G_XMM, G_LBR, G_CNTR, G_COUNT };
+static const struct {
+	const char *name;
+	uint64_t bits;
+} apebs_order[] = {
+    [G_BASIC] = {"basic", APEBS_HDR_BASIC}, [G_AUX] = {"AUX", APEBS_HDR_AUX},
+    [G_GPR] = {"GPR", APEBS_HDR_GPR},	    [G_XMM] = {"XMM", APEBS_HDR_XMM},
+    [G_LBR] = {"LBR", APEBS_HDR_LBR},	    [G_CNTR] = {"counters", APEBS_HDR_CNTR},
+};
+_Static_assert(ARRAY_SIZE(apebs_order) == G_COUNT, "one row per group");
+
+/* A group's bytes as the parser computes them from the fragment's header
+ * and the group's own header. */
+static unsigned group_bytes(enum apebs_group g, uint64_t hdr, const uint64_t *at)
 {
-	const uint64_t *rec = (const uint64_t *)(apebs_buf + at);
+	unsigned lbr = (unsigned)FIELD_GET_ULL(APEBS_HDR_LBR, hdr);
+
+	switch (g) {
+	case G_BASIC:
+		return APEBS_BASIC_BYTES;
+	case G_AUX:
+		return APEBS_AUX_BYTES;
+	case G_GPR:
+		return APEBS_GPR_BYTES;
+	case G_XMM:
+		return APEBS_XMM_BYTES;
+	case G_LBR:
+		return APEBS_LBR_HDR_BYTES +
+		       APEBS_LBR_ENTRY_BYTES * (lbr == APEBS_LBR_NUM_VAR
+						    ? (unsigned)at[APEBS_LBR_HDR_DEPTH]
+						    : lbr * APEBS_LBR_BASE_ENTRIES);
+	case G_CNTR:
+		return APEBS_CNTR_HDR_BYTES +
+		       8 * (unsigned)(bits_set((uint32_t)at[0]) +
+				      bits_set((uint32_t)(at[0] >> 32)) +
+				      ((uint32_t)at[1] == PEBS_CNTR_METRICS ? 2 : 0));
+	case G_COUNT:
+		break;
+	}
+	return 0;
+}
+
+/* One record from `at` to at most `end`: its fragments, their bytes, the
+ * groups the headers name and where each group is. */
+struct apebs_rec {
+	unsigned frags, bytes;
+	uint64_t groups;
+	const uint64_t *at[G_COUNT];
+};
+
+/* Walk the fragments of the record at `at`, checking the rules a split
+ * record keeps (RULE_APEBS_SPLIT); false when the walk cannot go on. */
+static bool apebs_walk(struct t *t, const struct apebs_run *r, unsigned at, unsigned end,
+		       struct apebs_rec *rec)
+{
+	*rec = (struct apebs_rec){0};
+	for (bool more = true; more; rec->frags++) {
+		const uint64_t *h = (const uint64_t *)(apebs_buf + rec->bytes + at);
+		unsigned size = (unsigned)FIELD_GET_ULL(APEBS_HDR_SIZE, h[0]),
+			 parsed = APEBS_HDR_BYTES;
+
+		if (!expect_true(t, size >= APEBS_HDR_BYTES && at + rec->bytes + size <= end,
+				 "a size from the header to the end of the data written", "outside",
+				 RULE_APEBS_SPLIT,
+				 COUNTER_FMT ": fragment %u header %#llx at %#x, WR x 16 = %#x",
+				 COUNTER_ARG(r->c), rec->frags, (unsigned long long)h[0],
+				 at + rec->bytes, end))
+			return false;
+		expect_eq(t, !!(h[0] & APEBS_HDR_BASIC), rec->frags == 0, RULE_APEBS_SPLIT,
+			  COUNTER_FMT ": fragment %u has the basic group (the first only)",
+			  COUNTER_ARG(r->c), rec->frags);
+		expect_eq(t, h[0] & rec->groups & APEBS_HDR_GROUPS, 0, RULE_APEBS_SPLIT,
+			  COUNTER_FMT ": fragment %u repeats no group of an earlier one",
+			  COUNTER_ARG(r->c), rec->frags);
+		for (unsigned g = 0; g < G_COUNT; g++) {
+			if (!(h[0] & apebs_order[g].bits))
+				continue;
+			rec->at[g] = (const uint64_t *)((const uint8_t *)h + parsed);
+			parsed += parsed < size ? group_bytes(g, h[0], rec->at[g]) : 0;
+		}
+		expect_eq(t, (parsed + APEBS_UNIT - 1) & ~(APEBS_UNIT - 1U), size, RULE_APEBS_SPLIT,
+			  COUNTER_FMT
+			  ": fragment %u header %#llx: 16 + its groups' bytes (to 16) = its size",
+			  COUNTER_ARG(r->c), rec->frags, (unsigned long long)h[0]);
+		rec->groups |= h[0] & APEBS_HDR_GROUPS;
+		rec->bytes += size;
+		/* CONT, or a header naming no group, says a fragment follows. */
+		more = (h[0] & APEBS_HDR_CONT) || !(h[0] & GENMASK_ULL(63, 16));
+		if (more &&
+		    !expect_true(t, at + rec->bytes < end, "another fragment", "the end",
+				 RULE_APEBS_SPLIT,
+				 COUNTER_FMT ": fragment %u says one follows (header %#llx)",
+				 COUNTER_ARG(r->c), rec->frags, (unsigned long long)h[0]))
+			return false;
+	}
+	return true;
+}
+
+/* The record at offset `at`: its fragments, groups, basic group; `bytes` is
+ * its size in one piece (one header). */
+static bool expect_record(struct t *t, const struct apebs_run *r, unsigned at, unsigned bytes,
+			  uint64_t hdr_groups, struct apebs_rec *rec)
+{
+	unsigned end = wr_bytes(r->index);
 	uint64_t lo, hi, want = counter_global_bit(r->c);
 
-	arch_workload_gated_range(&lo, &hi);
-	expect_eq(t, wr_bytes(r->index) - at, bytes, RULE_APEBS_RECORD,
-		  COUNTER_FMT ": WR x 16 advanced by one record of %#x bytes", COUNTER_ARG(r->c),
-		  bytes);
-	expect_eq(t, FIELD_GET_ULL(APEBS_HDR_SIZE, rec[0]), bytes, RULE_APEBS_RECORD,
-		  COUNTER_FMT ": header size [15:0]", COUNTER_ARG(r->c));
-	expect_eq(t, rec[0] & (APEBS_HDR_GROUPS | APEBS_HDR_CONT), APEBS_HDR_BASIC | hdr_groups,
-		  r->groups ? RULE_APEBS_GROUPS : RULE_APEBS_RECORD,
-		  COUNTER_FMT ": header groups and CONT (header %#llx)", COUNTER_ARG(r->c),
-		  (unsigned long long)rec[0]);
-	expect_eq(t, rec[3], want, RULE_APEBS_RECORD, COUNTER_FMT ": applicable counters",
+	if (!apebs_walk(t, r, at, end, rec))
+		return false;
+	if (rec->frags > 1)
+		t_diag(t, COUNTER_FMT ": record in %u fragments", COUNTER_ARG(r->c), rec->frags);
+	/* Data after a header without CONT must start a record of its own. */
+	if (at + rec->bytes < end) {
+		uint64_t next = *(const uint64_t *)(apebs_buf + at + rec->bytes);
+
+		expect_true(t, next & APEBS_HDR_BASIC, "a record's first fragment (BASIC[63])",
+			    "a fragment of the one before", RULE_APEBS_SPLIT,
+			    COUNTER_FMT ": header %#llx at %#x follows a fragment without CONT",
+			    COUNTER_ARG(r->c), (unsigned long long)next, at + rec->bytes);
+	}
+	expect_eq(t, end - at, rec->bytes, RULE_APEBS_RECORD,
+		  COUNTER_FMT ": WR x 16 advanced by one record (its fragments' sizes)",
 		  COUNTER_ARG(r->c));
-	expect_true(t, rec[2] >= lo && rec[2] < hi, "an IP inside arch_workload_gated()",
-		    "elsewhere", RULE_APEBS_RECORD,
+	expect_eq(t, rec->bytes - (rec->frags - 1) * APEBS_HDR_BYTES,
+		  (bytes + APEBS_UNIT - 1) & ~(APEBS_UNIT - 1U), RULE_APEBS_RECORD,
+		  COUNTER_FMT ": the record's size, one header counted", COUNTER_ARG(r->c));
+	/* Whether the header echoes ALLOW (bit 35) is not known: not compared. */
+	expect_eq(t, rec->groups & ~APEBS_CFG_CNTR_ALLOW,
+		  APEBS_HDR_BASIC | (hdr_groups & ~APEBS_CFG_CNTR_ALLOW),
+		  r->groups ? RULE_APEBS_GROUPS : RULE_APEBS_RECORD,
+		  COUNTER_FMT ": the groups the headers name", COUNTER_ARG(r->c));
+	if (!rec->at[G_BASIC])
+		return false;
+	arch_workload_gated_range(&lo, &hi);
+	expect_eq(t, rec->at[G_BASIC][1], want, RULE_APEBS_RECORD,
+		  COUNTER_FMT ": applicable counters", COUNTER_ARG(r->c));
+	expect_true(t, rec->at[G_BASIC][0] >= lo && rec->at[G_BASIC][0] < hi,
+		    "an IP inside arch_workload_gated()", "elsewhere", RULE_APEBS_RECORD,
 		    COUNTER_FMT ": IP %#llx, workload [%#llx, %#llx)", COUNTER_ARG(r->c),
-		    (unsigned long long)rec[2], (unsigned long long)lo, (unsigned long long)hi);
+		    (unsigned long long)rec->at[G_BASIC][0], (unsigned long long)lo,
+		    (unsigned long long)hi);
+	return true;
 }
 
 TEST(arch_pebs, msrs_read_write, REQ_ARCH_PEBS)
@@ -188,8 +327,10 @@ TEST(arch_pebs, one_record_per_overflow, REQ_ARCH_PEBS | REQ_APIC)
 	for (unsigned k = 0; k < n; k++) {
 		struct apebs_run r = {.c = c[k], .thresh = APEBS_BUF_BYTES};
 
+		struct apebs_rec rec;
+
 		if (apebs_run(t, &r))
-			expect_record(t, &r, 0, APEBS_RECORD, 0);
+			expect_record(t, &r, 0, APEBS_RECORD, 0, &rec);
 	}
 }
 
@@ -198,11 +339,8 @@ TEST(arch_pebs, threshold_interrupt, REQ_ARCH_PEBS | REQ_APIC)
 	struct counter c[2 * PMU_COUNTER_MAX];
 	struct apebs_run at = {.thresh = APEBS_RECORD}, below = {.thresh = 2 * APEBS_RECORD};
 
-	if (!available(t))
+	if (!apebs_ready(t, c))
 		return;
-	if (!apebs_counters(c))
-		t_skip_return(t,
-			      "no arch-PEBS counter (CPUID.(23H,5)) counts instructions retired");
 	at.c = below.c = c[0];
 	if (apebs_run(t, &at)) {
 		expect_eq(t, at.status & GLOBAL_STATUS_ARCH_PEBS, GLOBAL_STATUS_ARCH_PEBS,
@@ -226,11 +364,8 @@ TEST(arch_pebs, full_buffer_not_overrun, REQ_ARCH_PEBS | REQ_APIC)
 	struct apebs_run r = {.wr0 = APEBS_BUF_BYTES - APEBS_RECORD / 2, .thresh = APEBS_BUF_BYTES};
 	unsigned stray = 0;
 
-	if (!available(t))
+	if (!apebs_ready(t, c))
 		return;
-	if (!apebs_counters(c))
-		t_skip_return(t,
-			      "no arch-PEBS counter (CPUID.(23H,5)) counts instructions retired");
 	r.c = c[0];
 	if (!apebs_run(t, &r))
 		return;
@@ -261,11 +396,8 @@ TEST(arch_pebs, groups_where_enumerated, REQ_ARCH_PEBS | REQ_APIC)
 	struct counter c[2 * PMU_COUNTER_MAX];
 	uint64_t caps_bits = (uint64_t)caps()->l23.pebs_caps << 32;
 
-	if (!available(t))
+	if (!apebs_ready(t, c))
 		return;
-	if (!apebs_counters(c))
-		t_skip_return(t,
-			      "no arch-PEBS counter (CPUID.(23H,5)) counts instructions retired");
 	for (unsigned g = 0; g < ARRAY_SIZE(groups); g++) {
 		struct apebs_run r = {
 		    .c = c[0], .groups = groups[g].bit, .thresh = APEBS_BUF_BYTES};
@@ -279,8 +411,186 @@ TEST(arch_pebs, groups_where_enumerated, REQ_ARCH_PEBS | REQ_APIC)
 			wrmsr_safe(cfg_c(c[0]), 0);
 			continue;
 		}
+		struct apebs_rec rec;
+
 		t_diag(t, "group %s", groups[g].name);
 		if (apebs_run(t, &r))
-			expect_record(t, &r, 0, APEBS_RECORD + groups[g].bytes, groups[g].bit);
+			expect_record(t, &r, 0, APEBS_RECORD + groups[g].bytes, groups[g].bit,
+				      &rec);
 	}
+}
+
+/* The CFG_C bits CPUID.(23H,4):EBX enumerates (Linux arch_pebs_cap.caps). */
+static uint64_t apebs_caps_bits(void)
+{
+	return (uint64_t)caps()->l23.pebs_caps << 32;
+}
+
+/* A CFG_C value naming groups the enumeration leaves out: #GP(0). */
+static void expect_refused(struct t *t, struct counter c, uint64_t bits, const char *what)
+{
+	expect_vector(t, wrmsr_safe(cfg_c(c), APEBS_CFG_EN | bits), X86_VEC_GP, RULE_APEBS_GROUPS,
+		      "WRMSR " COUNTER_FMT "'s CFG_C with %s (%#llx, not in CPUID.(23H,4))",
+		      COUNTER_ARG(c), what, (unsigned long long)bits);
+	wrmsr_safe(cfg_c(c), 0);
+}
+
+/* The LBR group's entries for CFG_C LBR field v: 8 x v, or with NUM_VAR
+ * IA32_LBR_DEPTH's (Arch LBR); 0 when NUM_VAR has no Arch LBR to take a
+ * depth from. */
+static unsigned apebs_lbr_entries(unsigned v)
+{
+	const struct caps_arch_lbr *al = &caps()->arch_lbr;
+	uint64_t d;
+
+	if (v != APEBS_LBR_NUM_VAR)
+		return v * APEBS_LBR_BASE_ENTRIES;
+	if (!(al->present && al->max_depth) || rdmsr_safe(MSR_IA32_LBR_DEPTH, &d) != 0)
+		return 0;
+	return (unsigned)d;
+}
+
+/* The LBR group with the field Linux writes (ARCH_PEBS_LBR & caps): its
+ * header bits, 48 bytes of header and 24 per entry; with NUM_VAR the depth
+ * is one CPUID.(1CH,0):EAX[7:0] enumerates. */
+TEST(arch_pebs, lbr_group_where_enumerated, REQ_ARCH_PEBS | REQ_APIC)
+{
+	struct counter c[2 * PMU_COUNTER_MAX];
+	uint64_t field = apebs_caps_bits() & APEBS_CFG_LBR;
+	unsigned v = (unsigned)FIELD_GET_ULL(APEBS_CFG_LBR, field);
+	struct apebs_run r = {.groups = field, .thresh = APEBS_BUF_BYTES};
+	struct apebs_rec rec;
+
+	if (!apebs_ready(t, c))
+		return;
+	r.c = c[0];
+	if (!field) {
+		expect_refused(t, c[0], APEBS_CFG_LBR, "the LBR group");
+		return;
+	}
+	const struct caps_arch_lbr *al = &caps()->arch_lbr;
+	unsigned depth = apebs_lbr_entries(v);
+	if (!depth)
+		t_skip_return(t, "LBR group of NUM_VAR entries without Arch LBR (CPUID.1CH)");
+	t_diag(t, "LBR field %u, %u entries expected", v, depth);
+	if (!apebs_run(t, &r) ||
+	    !expect_record(t, &r, 0,
+			   APEBS_RECORD + APEBS_LBR_HDR_BYTES + depth * APEBS_LBR_ENTRY_BYTES,
+			   field, &rec) ||
+	    !rec.at[G_LBR] || v != APEBS_LBR_NUM_VAR)
+		return;
+	unsigned d = (unsigned)rec.at[G_LBR][APEBS_LBR_HDR_DEPTH];
+	expect_true(
+	    t, d && d % 8 == 0 && d <= ARCH_LBR_MAX_DEPTH && ((al->depth_mask >> (d / 8 - 1)) & 1),
+	    "a depth CPUID.(1CH,0):EAX[7:0] enumerates", "another", RULE_APEBS_LBR,
+	    "the LBR group header's depth %u (CPUID.1CH:EAX[7:0] = %#x)", d, al->depth_mask);
+}
+
+/* The counters group: the sampling counter names the kinds (GP 36, fixed
+ * 37, metrics 38), the counters with ALLOW[35] are snapshot (as Linux
+ * programs a group: every member ALLOW); a second GP counter and FIXED_CTR0
+ * count instructions beside it. */
+TEST(arch_pebs, counters_group_where_enumerated, REQ_ARCH_PEBS | REQ_APIC)
+{
+	static const struct {
+		const char *what;
+		uint64_t bit;
+	} bits[] = {
+	    {"ALLOW", APEBS_CFG_CNTR_ALLOW},
+	    {"the GP counters snapshot", APEBS_CFG_CNTR_GP},
+	    {"the fixed counters snapshot", APEBS_CFG_CNTR_FIXED},
+	    {"the metrics snapshot", APEBS_CFG_CNTR_METRICS},
+	};
+	struct counter c[2 * PMU_COUNTER_MAX], b = {.kind = COUNTER_GP}, f0 = FIXED_COUNTER(0);
+	uint64_t cb = apebs_caps_bits(), kinds = cb & APEBS_CFG_CNTR_KINDS;
+	unsigned n = apebs_counters(c), nb = 0;
+	struct apebs_rec rec;
+
+	if (!available(t))
+		return;
+	if (!n)
+		t_skip_return(t,
+			      "no arch-PEBS counter (CPUID.(23H,5)) counts instructions retired");
+	for (unsigned k = 0; k < ARRAY_SIZE(bits); k++)
+		if (!(cb & bits[k].bit))
+			expect_refused(t, c[0], bits[k].bit, bits[k].what);
+	if (!(cb & APEBS_CFG_CNTR_ALLOW) || !kinds || c[0].kind != COUNTER_GP)
+		return;
+	for (unsigned k = 1; k < n && !nb; k++)
+		if (c[k].kind == COUNTER_GP)
+			b = c[k], nb = 1;
+	bool fx = (kinds & APEBS_CFG_CNTR_FIXED) && apebs_counter(f0);
+	bool metrics = (kinds & APEBS_CFG_CNTR_METRICS) && caps()->perf_cap.perf_metrics;
+	if (!nb)
+		t_skip_return(t, "one arch-PEBS GP counter: the snapshot needs a second one");
+	uint64_t gp = (kinds & APEBS_CFG_CNTR_GP) ? BIT_ULL(c[0].idx) | BIT_ULL(b.idx) : 0;
+	unsigned bytes =
+	    APEBS_CNTR_HDR_BYTES + 8 * (unsigned)(bits_set(gp) + fx + (metrics ? 2 : 0));
+	struct apebs_run r = {.c = c[0],
+			      .groups = APEBS_CFG_CNTR_ALLOW | kinds,
+			      .also = counter_global_bit(b) | (fx ? counter_global_bit(f0) : 0),
+			      .thresh = APEBS_BUF_BYTES};
+
+	counter_program(b, counter_cfg_all_rings(b, ARCH_EVENT_INSTRUCTIONS) | PERFEVTSEL_EN, 0);
+	wrmsr(cfg_c(b), APEBS_CFG_CNTR_ALLOW);
+	if (fx) {
+		counter_program(f0, counter_cfg_all_rings(f0, ARCH_EVENT_INSTRUCTIONS), 0);
+		wrmsr(cfg_c(f0), APEBS_CFG_CNTR_ALLOW);
+	}
+	bool ran = apebs_run(t, &r);
+	uint64_t vb = counter_read(b), vf = fx ? counter_read(f0) : 0;
+	wrmsr(cfg_c(b), 0);
+	counter_program(b, 0, 0);
+	if (fx) {
+		wrmsr(cfg_c(f0), 0);
+		counter_program(f0, 0, 0);
+	}
+	if (!ran || !expect_record(t, &r, 0, APEBS_RECORD + bytes, kinds, &rec) || !rec.at[G_CNTR])
+		return;
+	const uint64_t *g = rec.at[G_CNTR], *v = g + APEBS_CNTR_HDR_BYTES / 8;
+	expect_eq(t, g[0], gp | (fx ? 1ULL << 32 : 0), RULE_APEBS_CNTR,
+		  "the group's header: GP mask (" COUNTER_FMT " and " COUNTER_FMT
+		  " have ALLOW), fixed mask",
+		  COUNTER_ARG(c[0]), COUNTER_ARG(b));
+	expect_eq(t, (uint32_t)g[1], metrics ? PEBS_CNTR_METRICS : 0, RULE_APEBS_CNTR,
+		  "the group's header: metrics");
+	if (gp) {
+		v += c[0].idx < b.idx; /* the sampling counter's snapshot first when lower */
+		expect_range(t, *v, 1, vb, RULE_APEBS_CNTR,
+			     COUNTER_FMT "'s snapshot (after the run: %llu)", COUNTER_ARG(b),
+			     (unsigned long long)vb);
+		v = g + APEBS_CNTR_HDR_BYTES / 8 + 2;
+	}
+	if (fx)
+		expect_range(t, *v, 1, vf, RULE_APEBS_CNTR,
+			     "FIXED_CTR0's snapshot (after the run: %llu)", (unsigned long long)vf);
+}
+
+/* The largest record of the groups whose sizes the suite knows (AUX, GPR,
+ * XMM, LBR where enumerated): whether and where the CPU splits it is its
+ * own; its parts must chain as the parser reads them. */
+TEST(arch_pebs, split_record_parts, REQ_ARCH_PEBS | REQ_APIC)
+{
+	struct counter c[2 * PMU_COUNTER_MAX];
+	uint64_t cb = apebs_caps_bits();
+	struct apebs_run r = {.thresh = APEBS_BUF_BYTES};
+	unsigned bytes = APEBS_RECORD;
+	struct apebs_rec rec;
+
+	if (!apebs_ready(t, c))
+		return;
+	r.c = c[0];
+	for (unsigned g = 0; g < ARRAY_SIZE(groups); g++)
+		if (cb & groups[g].bit) {
+			r.groups |= groups[g].bit;
+			bytes += groups[g].bytes;
+		}
+	unsigned entries = apebs_lbr_entries((unsigned)FIELD_GET_ULL(APEBS_CFG_LBR, cb));
+	if (entries) {
+		r.groups |= cb & APEBS_CFG_LBR;
+		bytes += APEBS_LBR_HDR_BYTES + entries * APEBS_LBR_ENTRY_BYTES;
+	}
+	t_diag(t, "groups %#llx: %#x bytes in one piece", (unsigned long long)r.groups, bytes);
+	if (apebs_run(t, &r) && expect_record(t, &r, 0, bytes, r.groups, &rec))
+		t_diag(t, "%u fragment(s)", rec.frags);
 }

@@ -12,6 +12,7 @@
  */
 #include "cmask_partition.h" /* counts_close */
 #include "ktap.h"
+#include "model_events.h"
 #include "pmu.h"
 #include "rules.h"
 #include "test.h"
@@ -406,4 +407,45 @@ TEST(counting, fixed_4_6_match_gp_event, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER)
 	if (!tested)
 		t_skip(t, "no fixed counter 4-6 whose architectural event (9-11) CPUID.0AH:EBX "
 			  "makes available");
+}
+
+/* ---- UMASK2 (issue 28): CPUID.(23H,0):EBX[0] -----------------------------
+ * No architectural event has a UMASK2 value; the parts whose event files
+ * define one (include/model_events.h: BR_INST_RETIRED on the Lion Cove
+ * P-cores) count it over the gated loop, whose one branch per iteration is
+ * a JNZ taken backward in every iteration but the last (include/arch.h):
+ * count(2N) - count(N) is N conditional branches, N taken, 0 taken forward
+ * (RULE_UMASK2_EVENT, inferred: the event files are not the SDM). A CPU
+ * that drops UMASK2 counts C4H / 00H, all branches, for the last. */
+TEST(counting, umask2_model_event, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER)
+{
+	static const unsigned per_iter[MEV_COUNT] = {
+	    [MEV_BR_COND] = 1, [MEV_BR_COND_TAKEN] = 1, [MEV_BR_COND_TAKEN_FWD] = 0};
+	const struct caps *c = caps();
+	int i = pmu_gp_nth(0);
+
+	if (!(c->l23.present && c->l23.umask2))
+		t_skip_return(t, "CPUID.(23H,0):EBX[0] = 0: no UMASK2");
+	if (!lion_cove_core(c->family, c->model, c->core_type))
+		t_skip_return(
+		    t,
+		    "no event with UMASK2 known for DisplayFamily_DisplayModel %02XH_%02XH "
+		    "core type %02XH (include/model_events.h: the Lion Cove P-cores "
+		    "06_BDH, 06_C5H, 06_C6H)",
+		    c->family, c->model, (unsigned)c->core_type);
+	for (unsigned k = 0; k < MEV_COUNT; k++) {
+		uint64_t sel = FIELD_PREP_ULL(PERFEVTSEL_EVENT, lion_cove_events[k].event) |
+			       FIELD_PREP_ULL(PERFEVTSEL_UMASK, lion_cove_events[k].umask) |
+			       FIELD_PREP_ULL(PERFEVTSEL_UMASK2, lion_cove_events[k].umask2) |
+			       PERFEVTSEL_OS | PERFEVTSEL_USR;
+		uint64_t n1 = pmu_count_gp((unsigned)i, sel, PMU_ITERS);
+		uint64_t n2 = pmu_count_gp((unsigned)i, sel, 2 * PMU_ITERS);
+
+		expect_eq(t, n2 - n1, PMU_ITERS * per_iter[k], RULE_UMASK2_EVENT,
+			  "%s (event %02XH UMASK %02XH UMASK2 %02XH): count(%llu) - count(%llu) "
+			  "iterations",
+			  lion_cove_events[k].name, lion_cove_events[k].event,
+			  lion_cove_events[k].umask, lion_cove_events[k].umask2, 2 * PMU_ITERS,
+			  PMU_ITERS);
+	}
 }

@@ -385,12 +385,17 @@ TEST(pebs, fixed_counter_record, REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC | REQ_
  * and writes the record; PMC b and FIXED_CTR0 (where it exists) count the
  * same instructions from 0 and are named in MSR_PEBS_DATA_CFG[47:32] /
  * [55:48], so the group holds their values at the record: above 0, at most
- * what they read after the run. */
+ * what they read after the run. With PERF_METRICS (IA32_PERF_CAPABILITIES
+ * [15]) and TOPDOWN.SLOTS (FIXED_CTR3) counting, DATA_CFG[5] adds the
+ * metrics: the header's metrics field 3 (Linux INTEL_CNTR_METRICS) and two
+ * quadwords after the counters, SLOTS then PERF_METRICS
+ * (__setup_pebs_counter_group()); SLOTS' snapshot as the others'. */
 TEST(pebs, counter_snapshot_group,
      REQ_INTEL | REQ_PEBS_BASELINE | REQ_APIC | REQ_GP_COUNTER | REQ_INSTRUCTIONS_EVENT)
 {
 	int a = pmu_gp_nth(0), b = pmu_gp_nth(1);
 	bool fx = caps()->pm.fixed_supported & 1;
+	bool m = caps()->perf_cap.perf_metrics && ((caps()->pm.fixed_supported >> 3) & 1);
 	const uint64_t *rec = (const uint64_t *)pebs_buf;
 
 	if (caps()->perf_cap.pebs_format < 6)
@@ -399,14 +404,16 @@ TEST(pebs, counter_snapshot_group,
 	if (a < 0 || b < 0)
 		t_skip_return(t, "one GP counter: the snapshot needs a second one");
 	uint64_t cfg = PEBS_DATA_CFG_CNTR | FIELD_PREP_ULL(PEBS_DATA_CFG_CNTR_GP, BIT_ULL(b)) |
-		       FIELD_PREP_ULL(PEBS_DATA_CFG_CNTR_FIXED, fx ? 1 : 0);
-	unsigned bytes = BASIC_BYTES + 0x10 + 8 * (fx ? 2 : 1);
+		       FIELD_PREP_ULL(PEBS_DATA_CFG_CNTR_FIXED, fx ? 1 : 0) |
+		       (m ? PEBS_DATA_CFG_METRICS : 0);
+	unsigned bytes = BASIC_BYTES + 0x10 + 8 * (fx ? 2 : 1) + (m ? 16 : 0);
 	struct pebs_run r = {.idx = (unsigned)a,
 			     .adaptive = true,
 			     .cfg = cfg,
 			     .k = PEBS_K,
 			     .thresh = bytes,
-			     .also = GLOBAL_PMC_BIT(b) | (fx ? GLOBAL_FIXED_BIT(0) : 0)};
+			     .also = GLOBAL_PMC_BIT(b) | (fx ? GLOBAL_FIXED_BIT(0) : 0) |
+				     (m ? GLOBAL_FIXED_BIT(3) : 0)};
 
 	if (!pebs_available(t))
 		return;
@@ -415,11 +422,16 @@ TEST(pebs, counter_snapshot_group,
 	    pmu_evtsel(ARCH_EVENT_INSTRUCTIONS, PERFEVTSEL_OS | PERFEVTSEL_USR | PERFEVTSEL_EN), 0);
 	if (fx)
 		pmu_fixed_program(0, FIXED_CTRL_OS | FIXED_CTRL_USR, 0);
+	if (m)
+		pmu_fixed_program(3, FIXED_CTRL_OS | FIXED_CTRL_USR, 0);
 	bool ran = pebs_run(t, &r);
 	uint64_t vb = pmu_gp_read((unsigned)b), vf = fx ? pmu_fixed_read(0) : 0;
+	uint64_t vs = m ? pmu_fixed_read(3) : 0;
 	pmu_gp_program((unsigned)b, 0, 0);
 	if (fx)
 		pmu_fixed_program(0, 0, 0);
+	if (m)
+		pmu_fixed_program(3, 0, 0);
 	wrmsr(MSR_PEBS_DATA_CFG, 0);
 	if (!ran || !expect_one_record(t, bytes, "counters group"))
 		return;
@@ -433,4 +445,10 @@ TEST(pebs, counter_snapshot_group,
 	if (fx)
 		expect_range(t, rec[7], 1, vf, RULE_PEBS_CNTR,
 			     "FIXED_CTR0's snapshot (after: %llu)", (unsigned long long)vf);
+	if (!m)
+		return;
+	expect_eq(t, (uint32_t)rec[5], PEBS_CNTR_METRICS, RULE_PEBS_CNTR,
+		  "the group's header: metrics (DATA_CFG[5])");
+	expect_range(t, rec[fx ? 8 : 7], 1, vs, RULE_PEBS_CNTR,
+		     "TOPDOWN.SLOTS' snapshot (FIXED_CTR3 after: %llu)", (unsigned long long)vs);
 }

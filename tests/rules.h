@@ -859,7 +859,8 @@
 	RULE_INFERRED "with IA32_PEBS_INDEX.EN and CFG_C.EN[63] a counter's overflow writes one "  \
 		      "record at IA32_PEBS_BASE + WR x 16 and advances WR by its size; the "       \
 		      "16-byte header's size [15:0] is the record's, BASIC[63] set, CONT[31] "     \
-		      "clear, no other group; the basic group's IP is the sampled instruction's "  \
+		      "clear (of a split record's last part), no other group; the basic group's "  \
+		      "IP is the sampled instruction's "                                           \
 		      "and its applicable counters have the counter's bit (GP n: n, fixed m: "     \
 		      "32 + m) " LINUX_APEBS
 #define RULE_APEBS_THRESH                                                                          \
@@ -875,6 +876,36 @@
 		      "arch_pebs_cap.caps = EBX << 32): an enumerated group (AUX 62, 40H; GPR "    \
 		      "61, A0H; XMM 49, 110H with its header) sets its header bit and adds its "   \
 		      "size; a group not enumerated is refused, #GP(0) " LINUX_APEBS
+#define RULE_APEBS_SPLIT                                                                           \
+	RULE_INFERRED "a record may be split into fragments, each with its own 16-byte header "    \
+		      "whose size [15:0] is 16 plus its groups' bytes, to a multiple of 16 (WR's " \
+		      "unit); the first holds the basic "                                          \
+		      "group, no group is in two; CONT[31] (or a header naming no group) on "      \
+		      "every fragment but the last (Linux d21954c8a0ff "                           \
+		      "arch_pebs_record_continued(), intel_pmu_drain_arch_pebs()) " LINUX_APEBS
+#define RULE_APEBS_LBR                                                                             \
+	RULE_INFERRED "CFG_C LBR[41:40] (CPUID.(23H,4):EBX[9:8]) adds the LBR group: header "      \
+		      "field 41:40 the same, 48-byte struct arch_pebs_lbr_header, 24 bytes per "   \
+		      "entry, 8 x the field entries or, with 3 (NUM_VAR), the header's depth, "    \
+		      "IA32_LBR_DEPTH's and a "                                                    \
+		      "depth CPUID.(1CH,0):EAX[7:0] enumerates " LINUX_APEBS
+#define RULE_APEBS_CNTR                                                                            \
+	RULE_INFERRED                                                                              \
+	"CFG_C CNTR_GP[36] / _FIXED[37] / _METRICS[38] (CPUID.(23H,4):EBX[4:6]) "                  \
+	"add the counters group: struct arch_pebs_cntr_header {GP mask, fixed "                    \
+	"mask, metrics = 3}, a quadword per counter whose CFG_C has ALLOW[35] (bit "               \
+	"3), 2 for the metrics; each snapshot the counter's value at the record "                  \
+	"(Linux 'Add counter group support for arch-PEBS', ARCH_PEBS_CNTR_*) " LINUX_APEBS
+
+/* ---- UMASK2 counting (tests/counting.c, issue 28) ---- */
+#define RULE_UMASK2_EVENT                                                                          \
+	RULE_INFERRED "IA32_PERFEVTSELx UMASK2 (47:40, CPUID.(23H,0):EBX[0]; ISE 'Architectural "  \
+		      "Performance Monitoring V6') selects the model-specific event defined with " \
+		      "it: Lion Cove BR_INST_RETIRED.COND (C4H UMask 11H UMaskExt 01H), "          \
+		      ".COND_TAKEN (01H/01H), .COND_TAKEN_FWD (00H/01H) count a JNZ loop's "       \
+		      "conditional, taken and forward-taken branches: N, N, 0 over N more "        \
+		      "iterations (intel/perfmon lunarlake_lioncove_core.json v1.26, "             \
+		      "arrowlake_lioncove_core.json v1.20)"
 
 /* ---- PERF_METRICS level 2 (tests/metrics.c, issue 28) ---- */
 #define RULE_METRICS_LEVEL2                                                                        \

@@ -44,6 +44,11 @@ static void lbr_reset(void)
 	L.depth = g_sim.caps.arch_lbr.max_depth;
 }
 
+unsigned sim_arch_lbr_depth(void)
+{
+	return arch_lbr() ? L.depth : 0;
+}
+
 /* ---- The model-specific stack ------------------------------------------- */
 
 static uint64_t legacy_select_valid(void)

@@ -103,14 +103,164 @@ static enum sim_msr_result apebs_wrmsr(uint32_t msr, uint64_t val)
 	return SIM_MSR_OK;
 }
 
-static unsigned apebs_record_bytes(uint64_t cfg)
-{
-	unsigned n = APEBS_HDR_BYTES + APEBS_BASIC_BYTES;
+/* A record's parts after its header, in the order Linux's
+ * setup_arch_pebs_sample_data() reads them (basic, AUX, GPR, XMM with its
+ * header, LBR with its header, counters with theirs): each carries the
+ * header bits that name it and its bytes. */
+struct apebs_part {
+	uint64_t bits;
+	unsigned bytes;
+};
 
-	n += (cfg & APEBS_CFG_AUX) ? APEBS_AUX_BYTES : 0;
-	n += (cfg & APEBS_CFG_GPR) ? APEBS_GPR_BYTES - (quirk(Q_APEBS_GPR_NO_SSP) ? 16 : 0) : 0;
-	n += (cfg & APEBS_CFG_XMM) ? APEBS_XMM_BYTES : 0;
+/* The LBR group's entries: 8 or 16 by the field, or (NUM_VAR) the depth its
+ * header gives, which the model takes from IA32_LBR_DEPTH. */
+static unsigned apebs_lbr_entries(uint64_t cfg)
+{
+	unsigned v = (unsigned)FIELD_GET_ULL(APEBS_CFG_LBR, cfg);
+
+	return v == APEBS_LBR_NUM_VAR ? sim_arch_lbr_depth() : v * APEBS_LBR_BASE_ENTRIES;
+}
+
+/* The counters group's snapshot: the counters whose CFG_C has ALLOW, of the
+ * kinds the sampling counter's CFG_C names (Q_APEBS_CNTR_ALLOW_IGNORED:
+ * every GP counter that exists). */
+static void apebs_cntr_masks(uint64_t cfg, uint32_t *gp, uint32_t *fx, bool *metrics)
+{
+	*gp = *fx = 0;
+	for (unsigned i = 0; i < 32; i++) {
+		if ((cfg & APEBS_CFG_CNTR_GP) && ((g_sim.gp_exists >> i) & 1) &&
+		    ((g_sim.pmu.acr_c[i] & APEBS_CFG_CNTR_ALLOW) ||
+		     quirk(Q_APEBS_CNTR_ALLOW_IGNORED)))
+			*gp |= 1U << i;
+		if ((cfg & APEBS_CFG_CNTR_FIXED) && i < 16 && ((g_sim.fixed_exists >> i) & 1) &&
+		    (g_sim.pmu.acr_fx_c[i] & APEBS_CFG_CNTR_ALLOW))
+			*fx |= 1U << i;
+	}
+	*metrics = (cfg & APEBS_CFG_CNTR_METRICS) && g_sim.perf_metrics;
+}
+
+static unsigned apebs_parts(uint64_t cfg, struct apebs_part *p)
+{
+	unsigned n = 0;
+
+	p[n++] = (struct apebs_part){APEBS_HDR_BASIC, APEBS_BASIC_BYTES};
+	if (cfg & APEBS_CFG_AUX)
+		p[n++] = (struct apebs_part){APEBS_HDR_AUX, APEBS_AUX_BYTES};
+	if (cfg & APEBS_CFG_GPR)
+		p[n++] = (struct apebs_part){
+		    APEBS_HDR_GPR, APEBS_GPR_BYTES - (quirk(Q_APEBS_GPR_NO_SSP) ? 16 : 0)};
+	if (cfg & APEBS_CFG_XMM)
+		p[n++] = (struct apebs_part){APEBS_HDR_XMM, APEBS_XMM_BYTES};
+	if (cfg & APEBS_CFG_LBR)
+		p[n++] = (struct apebs_part){cfg & APEBS_HDR_LBR,
+					     APEBS_LBR_HDR_BYTES +
+						 apebs_lbr_entries(cfg) * APEBS_LBR_ENTRY_BYTES};
+	if (cfg & APEBS_CFG_CNTR_KINDS) {
+		uint32_t gp, fx;
+		bool m;
+
+		apebs_cntr_masks(cfg, &gp, &fx, &m);
+		p[n++] = (struct apebs_part){
+		    cfg & APEBS_CFG_CNTR_KINDS,
+		    APEBS_CNTR_HDR_BYTES + 8 * (unsigned)(__builtin_popcount(gp) +
+							  __builtin_popcount(fx) + (m ? 2 : 0))};
+	}
 	return n;
+}
+
+/* Split records (the header's CONT[31]): Linux's parser takes a record in
+ * fragments, each with its own header and size, every one but the last
+ * with CONT, the basic group in the first (d21954c8a0ff's
+ * arch_pebs_record_continued(), intel_pmu_drain_arch_pebs()). No text read
+ * says when the hardware splits: the model splits a record at its parts'
+ * boundaries into fragments of at most this many bytes (a part larger than
+ * that is a fragment of its own), so the rules the parser relies on are
+ * exercised by every record with groups beyond it. */
+#define SIM_APEBS_FRAGMENT_BYTES 0x200
+
+static unsigned apebs_fragments(const struct apebs_part *p, unsigned n, unsigned *first)
+{
+	unsigned frags = 0, fill = 0;
+
+	for (unsigned k = 0; k < n; k++) {
+		if (k == 0 || fill + p[k].bytes > SIM_APEBS_FRAGMENT_BYTES) {
+			first[frags++] = k;
+			fill = APEBS_HDR_BYTES;
+		}
+		fill += p[k].bytes;
+	}
+	first[frags] = n;
+	return frags;
+}
+
+/* Write part k's contents at q (zeroed): the basic group's IP, applicable
+ * counters and TSC, the LBR header's depth, the counters snapshot. */
+static void apebs_fill(uint64_t *q, const struct apebs_part *p, uint64_t cfg, bool fixed,
+		       unsigned idx)
+{
+	uint64_t lo, hi;
+
+	if (p->bits == APEBS_HDR_BASIC) {
+		arch_workload_gated_range(&lo, &hi);
+		q[0] = lo + SIM_PEBS_IP_OFFSET;
+		q[1] = quirk(Q_APEBS_APPLICABLE_ZERO) ? 0 : BIT_ULL(fixed ? 32 + idx : idx);
+		q[2] = g_sim.tsc;
+	} else if (p->bits & APEBS_HDR_LBR) {
+		q[APEBS_LBR_HDR_DEPTH] =
+		    apebs_lbr_entries(cfg) + (quirk(Q_APEBS_LBR_DEPTH_WRONG) ? 8 : 0);
+	} else if (p->bits & APEBS_HDR_CNTR) {
+		uint32_t gp, fx;
+		bool m;
+		uint64_t *v = q + APEBS_CNTR_HDR_BYTES / 8;
+
+		apebs_cntr_masks(cfg, &gp, &fx, &m);
+		q[0] = gp | ((uint64_t)fx << 32);
+		q[1] = m ? PEBS_CNTR_METRICS : 0;
+		for (unsigned i = 0; i < 32; i++)
+			if ((gp >> i) & 1)
+				*v++ = g_sim.pmu.pmc[i];
+		for (unsigned i = 0; i < 32; i++)
+			if ((fx >> i) & 1)
+				*v++ = g_sim.pmu.fixed[i];
+		if (m) {
+			v[0] = g_sim.pmu.fixed[3];
+			v[1] = sim_perf_metrics();
+		}
+	}
+}
+
+/* The record, fragment by fragment, at r; its bytes. */
+static unsigned apebs_write(uint8_t *r, uint64_t cfg, bool fixed, unsigned idx, bool dry)
+{
+	struct apebs_part p[8];
+	unsigned n = apebs_parts(cfg, p), first[9], frags = apebs_fragments(p, n, first), at = 0;
+
+	for (unsigned f = 0; f < frags; f++) {
+		uint64_t bits = 0;
+		unsigned size = APEBS_HDR_BYTES;
+
+		for (unsigned k = first[f]; k < first[f + 1]; k++) {
+			if (!dry) {
+				memset(r + at + size, 0, p[k].bytes);
+				apebs_fill((uint64_t *)(r + at + size), &p[k], cfg, fixed, idx);
+			}
+			bits |= p[k].bits;
+			size += p[k].bytes;
+		}
+		/* WR counts 16-byte units: a fragment ends on one (the counters
+		 * group's odd quadword padded). */
+		size = (size + APEBS_UNIT - 1) & ~(APEBS_UNIT - 1);
+		if (!dry) {
+			bool cont = f + 1 < frags && !quirk(Q_APEBS_SPLIT_NO_CONT);
+			uint64_t *h = (uint64_t *)(r + at);
+
+			h[0] = (quirk(Q_APEBS_SIZE_NO_HEADER) ? size - APEBS_HDR_BYTES : size) |
+			       bits | (cont ? APEBS_HDR_CONT : 0);
+			h[1] = 0;
+		}
+		at += size;
+	}
+	return at;
 }
 
 static bool apebs_overflow(bool fixed, unsigned idx)
@@ -119,23 +269,14 @@ static bool apebs_overflow(bool fixed, unsigned idx)
 	uint64_t base = S.apebs_base & ~0xFFFULL;
 	uint64_t end = base + (4096ULL << FIELD_GET_ULL(APEBS_BASE_SIZE, S.apebs_base));
 	uint64_t wr = FIELD_GET_ULL(APEBS_INDEX_WR, S.apebs_index) * APEBS_UNIT;
-	unsigned bytes = apebs_record_bytes(cfg);
 
 	if (!(cfg & APEBS_CFG_EN) || !(S.apebs_index & APEBS_INDEX_EN) || !base)
 		return false;
+	unsigned bytes = apebs_write(NULL, cfg, fixed, idx, true);
 	if (base + wr + bytes > end && !quirk(Q_APEBS_OVERRUN)) {
 		S.apebs_index |= APEBS_INDEX_FULL;
 	} else {
-		uint64_t *r = (uint64_t *)(uintptr_t)(base + wr), lo, hi;
-		unsigned size = quirk(Q_APEBS_SIZE_NO_HEADER) ? bytes - APEBS_HDR_BYTES : bytes;
-
-		arch_workload_gated_range(&lo, &hi);
-		memset(r, 0, bytes);
-		r[0] = size | APEBS_HDR_BASIC |
-		       (cfg & (APEBS_CFG_AUX | APEBS_CFG_GPR | APEBS_CFG_XMM));
-		r[2] = lo + SIM_PEBS_IP_OFFSET;
-		r[3] = quirk(Q_APEBS_APPLICABLE_ZERO) ? 0 : BIT_ULL(fixed ? 32 + idx : idx);
-		r[4] = g_sim.tsc;
+		apebs_write((uint8_t *)(uintptr_t)(base + wr), cfg, fixed, idx, false);
 		if (!quirk(Q_APEBS_WR_STUCK))
 			wr += bytes;
 		S.apebs_index = (S.apebs_index & ~APEBS_INDEX_WR) | ((wr / APEBS_UNIT) << 4);
@@ -189,6 +330,12 @@ static uint64_t data_cfg_valid(void)
 	return v | FIELD_PREP_ULL(PEBS_DATA_CFG_CNTR_FIXED, g_sim.fixed_exists & 0xFF);
 }
 
+/* DATA_CFG[5]: the metrics snapshot (Q_PEBS_CNTR_METRICS_MISSING: left out). */
+static bool metrics_snapshot(uint64_t cfg)
+{
+	return (cfg & PEBS_DATA_CFG_METRICS) && !quirk(Q_PEBS_CNTR_METRICS_MISSING);
+}
+
 /* The counters group's quadwords: header 2, one per counter, metrics 2. */
 static unsigned cntr_qwords(uint64_t cfg)
 {
@@ -196,7 +343,7 @@ static unsigned cntr_qwords(uint64_t cfg)
 		return 0;
 	return 2 + (unsigned)__builtin_popcountll(cfg & PEBS_DATA_CFG_CNTR_GP) +
 	       (unsigned)__builtin_popcountll(cfg & PEBS_DATA_CFG_CNTR_FIXED) +
-	       ((cfg & PEBS_DATA_CFG_METRICS) ? 2 : 0);
+	       (metrics_snapshot(cfg) ? 2 : 0);
 }
 
 static void pebs_reset(void)
@@ -336,14 +483,14 @@ static void write_record(uint64_t *r, unsigned qwords, bool adaptive, uint64_t a
 	uint32_t gp = (uint32_t)FIELD_GET_ULL(PEBS_DATA_CFG_CNTR_GP, S.data_cfg);
 	uint32_t fx = (uint32_t)FIELD_GET_ULL(PEBS_DATA_CFG_CNTR_FIXED, S.data_cfg);
 	g[0] = gp | ((uint64_t)fx << 32);
-	g[1] = (S.data_cfg & PEBS_DATA_CFG_METRICS) ? 3 : 0; /* Linux INTEL_CNTR_METRICS */
+	g[1] = metrics_snapshot(S.data_cfg) ? PEBS_CNTR_METRICS : 0;
 	for (unsigned i = 0; i < 32; i++)
 		if ((gp >> i) & 1)
 			*v++ = quirk(Q_PEBS_CNTR_SNAPSHOT_ZERO) ? 0 : g_sim.pmu.pmc[i];
 	for (unsigned i = 0; i < 32; i++)
 		if ((fx >> i) & 1)
 			*v++ = quirk(Q_PEBS_CNTR_SNAPSHOT_ZERO) ? 0 : g_sim.pmu.fixed[i];
-	if (S.data_cfg & PEBS_DATA_CFG_METRICS) {
+	if (metrics_snapshot(S.data_cfg)) {
 		v[0] = g_sim.pmu.fixed[3];
 		v[1] = sim_perf_metrics();
 	}

@@ -4,6 +4,7 @@
  * IA32_PMCx / IA32_A_PMCx / IA32_PERFEVTSELx, the fixed counters and the
  * global control, status and overflow MSRs, exactly as CPUID enumerates them.
  */
+#include "model_events.h"
 #include "sim.h"
 
 /* This CPU's PMU state (g_sim is the running CPU, smp.c). */
@@ -80,6 +81,28 @@ bool sim_arch_event_encoding(unsigned i, uint8_t *event, uint8_t *umask)
 	return true;
 }
 
+/* The model-specific events with UMASK2 of include/model_events.h, on the
+ * parts that define them with UMASK2 enumerated; EV_COUNT for none
+ * (Q_UMASK2_IGNORED: never, the select then decodes without its UMASK2). */
+static enum sim_event model_event(uint8_t e, uint8_t u, uint8_t u2)
+{
+	static const enum sim_event ev[MEV_COUNT] = {
+	    [MEV_BR_COND] = EV_BR_COND,
+	    [MEV_BR_COND_TAKEN] = EV_BR_COND_TAKEN,
+	    [MEV_BR_COND_TAKEN_FWD] = EV_BR_COND_TAKEN_FWD,
+	};
+	const struct caps *c = &g_sim.caps;
+
+	if (!lion_cove_core(c->family, c->model, c->core_type) || !c->l23.umask2 ||
+	    quirk(Q_UMASK2_IGNORED))
+		return EV_COUNT;
+	for (unsigned i = 0; i < MEV_COUNT; i++)
+		if (lion_cove_events[i].event == e && lion_cove_events[i].umask == u &&
+		    lion_cove_events[i].umask2 == u2)
+			return ev[i];
+	return EV_COUNT;
+}
+
 /* The model event an event select counts. An event that CPUID does not
  * enumerate as available counts nothing here (the SDM leaves it
  * model-specific; the model picks the quiet choice). */
@@ -87,6 +110,10 @@ static enum sim_event decode_event(uint64_t sel)
 {
 	uint8_t e = FIELD_GET_ULL(PERFEVTSEL_EVENT, sel);
 	uint8_t u = FIELD_GET_ULL(PERFEVTSEL_UMASK, sel);
+	enum sim_event m = model_event(e, u, FIELD_GET_ULL(PERFEVTSEL_UMASK2, sel));
+
+	if (m != EV_COUNT)
+		return m;
 	for (unsigned i = 0; i < ARCH_EVENT_COUNT; i++) {
 		enum sim_event ev = arch_events[i].ev;
 

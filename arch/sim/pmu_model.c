@@ -35,6 +35,12 @@ const struct sim_segment sim_segments[] = {
 		{
 		    [EV_INSNS] = {4, 4, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
 		    [EV_BRANCHES] = {[19] = 1},
+		    /* the loop's JNZ: conditional, taken backward (the last
+		     * iteration's, not taken, is SEG_EXIT's); only the gated
+		     * loop's branch kinds are modelled (tests/counting.c's
+		     * UMASK2 check counts over it) */
+		    [EV_BR_COND] = {[19] = 1},
+		    [EV_BR_COND_TAKEN] = {[19] = 1},
 		    [EV_TD_FRONTEND] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
 		    /* a few bad-speculation slots, so that every level-1
 		     * category (and fixed counter 4, which counts them) occurs */

@@ -9,6 +9,7 @@
 
 #include "caps.h"
 #include "lbr.h"
+#include "model_events.h"
 #include "sim.h"
 
 /* ---- Predicates: the machines where a deviation can be observed -------- */
@@ -74,6 +75,42 @@ static bool on_arch_pebs_group_gap(const struct caps *c, const struct sim_profil
 static bool on_arch_pebs_gpr(const struct caps *c, const struct sim_profile *p)
 {
 	return on_arch_pebs(c, p) && (((uint64_t)c->l23.pebs_caps << 32) & APEBS_CFG_GPR);
+}
+
+/* ... where a record with every group splits (GPR and XMM: more than the
+ * model's fragment), with the LBR group of NUM_VAR entries (both bits of
+ * the field and Arch LBR's depth), with the GP counters snapshot. */
+static uint64_t arch_pebs_cfg_bits(const struct caps *c)
+{
+	return (uint64_t)c->l23.pebs_caps << 32;
+}
+
+static bool on_arch_pebs_split(const struct caps *c, const struct sim_profile *p)
+{
+	uint64_t want = APEBS_CFG_GPR | APEBS_CFG_XMM;
+
+	return on_arch_pebs(c, p) && (arch_pebs_cfg_bits(c) & want) == want;
+}
+
+static bool on_arch_pebs_lbr(const struct caps *c, const struct sim_profile *p)
+{
+	return on_arch_pebs(c, p) && (arch_pebs_cfg_bits(c) & APEBS_CFG_LBR) == APEBS_CFG_LBR &&
+	       c->arch_lbr.present && c->arch_lbr.max_depth;
+}
+
+static bool on_arch_pebs_cntr(const struct caps *c, const struct sim_profile *p)
+{
+	uint64_t want = APEBS_CFG_CNTR_ALLOW | APEBS_CFG_CNTR_GP;
+
+	return on_arch_pebs(c, p) && (arch_pebs_cfg_bits(c) & want) == want;
+}
+
+/* UMASK2 counting (tests/counting.c): a part whose model-specific events
+ * include/model_events.h lists, with UMASK2 enumerated. */
+static bool on_lion_cove_umask2(const struct caps *c, const struct sim_profile *p)
+{
+	return c->vendor == VENDOR_INTEL && lion_cove_core(c->family, c->model, c->core_type) &&
+	       c->l23.present && c->l23.umask2 && c->pm.gp_counters >= 1;
 }
 
 /* ... and an existing GP counter that cannot cause a reload. */
@@ -494,6 +531,12 @@ static bool on_pebs_fmt6(const struct caps *c, const struct sim_profile *p)
 	return c->vendor == VENDOR_INTEL && c->ds && c->perf_cap.valid &&
 	       c->perf_cap.pebs_baseline && !c->perf_cap.arch_pebs_format &&
 	       c->perf_cap.pebs_format >= 6 && c->pm.gp_counters >= 2;
+}
+
+/* ... with PERF_METRICS and TOPDOWN.SLOTS: the metrics snapshot. */
+static bool on_pebs_fmt6_metrics(const struct caps *c, const struct sim_profile *p)
+{
+	return on_pebs_fmt6(c, p) && c->perf_cap.perf_metrics && ((c->pm.fixed_supported >> 3) & 1);
 }
 
 /* AMD LBR v2 (tests/amd_lbr.c). */

@@ -639,6 +639,20 @@
 	      "hypothetical", "CFG_C takes group bits CPUID.(23H,4):EBX does not enumerate")       \
 	QUIRK(Q_APEBS_GPR_NO_SSP, "arch-pebs-gpr-group-short", on_arch_pebs_gpr, "hypothetical",   \
 	      "the GPR group leaves out SSP and its reserved quadword (90H instead of A0H)")       \
+	QUIRK(Q_APEBS_SPLIT_NO_CONT, "arch-pebs-split-without-cont", on_arch_pebs_split,           \
+	      "hypothetical",                                                                      \
+	      "a record split into fragments has CONT[31] clear in every fragment header")         \
+	QUIRK(Q_APEBS_LBR_DEPTH_WRONG, "arch-pebs-lbr-depth-wrong", on_arch_pebs_lbr,              \
+	      "hypothetical",                                                                      \
+	      "the LBR group's header gives a depth 8 more than the entries it holds")             \
+	QUIRK(Q_APEBS_CNTR_ALLOW_IGNORED, "arch-pebs-counters-allow-ignored", on_arch_pebs_cntr,   \
+	      "hypothetical",                                                                      \
+	      "the counters group snapshots every GP counter, CFG_C.ALLOW[35] or not")             \
+	/* ---- UMASK2 counting (issue 28, tests/counting.c) ---- */                               \
+	QUIRK(Q_UMASK2_IGNORED, "umask2-ignored", on_lion_cove_umask2, "hypothetical",             \
+	      "IA32_PERFEVTSELx UMASK2 (47:40) is stored but the event counted is the one of "     \
+	      "event and UMASK alone (BR_INST_RETIRED.COND_TAKEN_FWD, C4H 00H / 01H, counts all "  \
+	      "branches)")                                                                         \
 	/* ---- PERF_METRICS level 2 (issue 28, tests/metrics.c) ---- */                           \
 	QUIRK(Q_METRICS_L2_ABOVE_PARENT, "perf-metrics-level2-above-parent", on_perf_metrics_l2,   \
 	      "hypothetical",                                                                      \
@@ -649,6 +663,11 @@
 	      "hypothetical", "the PEBS counters group holds 0 for every counter it names")        \
 	QUIRK(Q_PEBS_SIZE_IGNORES_CNTR, "pebs-size-ignores-counter-group", on_pebs_fmt6,           \
 	      "hypothetical", "the record size field leaves out the counters group")               \
+	QUIRK(                                                                                     \
+	    Q_PEBS_CNTR_METRICS_MISSING, "pebs-counter-metrics-missing", on_pebs_fmt6_metrics,     \
+	    "hypothetical",                                                                        \
+	    "MSR_PEBS_DATA_CFG[5] is accepted but the counters group holds no metrics (field 0, "  \
+	    "no SLOTS / PERF_METRICS quadwords)")                                                  \
 	/* ---- AMD LBR v2 (issue 28, tests/amd_lbr.c) ---- */                                     \
 	QUIRK(Q_AMD_LBR_SELECT_RSVD, "amd-lbr-select-reserved-writable", on_amd_lbr_v2,            \
 	      "hypothetical", "LBR_SELECT takes writes to bits 63:9")                              \

@@ -129,6 +129,12 @@ enum sim_event {
 	 * IN): a vPMU that counts them in software (Q_KVM_EMULATED_RETIRE)
 	 * adds them outside the counter's CMASK/INV/EDGE logic. */
 	EV_INTERCEPTED,
+	/* Of EV_BRANCHES, by kind, for the model-specific events of
+	 * include/model_events.h: the conditional branches, those taken
+	 * (SEG_LOOP's JNZ, taken backward), those taken forward. */
+	EV_BR_COND,
+	EV_BR_COND_TAKEN,
+	EV_BR_COND_TAKEN_FWD,
 	EV_COUNT
 };
 
@@ -361,6 +367,9 @@ enum sim_rdpmc_result sim_arch_rdpmc(uint32_t ecx, uint64_t *v);
  * when the PEBS assist took it (record, reload, OvfBuf), false for an
  * ordinary overflow. */
 bool sim_pebs_overflow(bool fixed, unsigned idx);
+/* lbr.c: IA32_LBR_DEPTH (0 without Arch LBR): the depth an arch-PEBS LBR
+ * group of NUM_VAR entries takes. */
+unsigned sim_arch_lbr_depth(void);
 /* pmu_arch.c: whether the model's IA32_PERF_METRICS has the level-2 bytes
  * 4-7 on this CPU (not on the Ice Lake cores, as Linux reads them). */
 bool sim_metrics_level2(const struct caps *c);
