@@ -67,7 +67,7 @@ static void console_sink(void *ctx, const char *s, size_t n)
 	report_append(s, n);
 }
 
-struct ktap_writer g_ktap = {console_sink, NULL, 0};
+struct ktap_writer g_ktap = {.sink = console_sink};
 
 void kputs(const char *s)
 {

@@ -43,6 +43,7 @@ void ktap_header(struct ktap_writer *w, unsigned planned)
 void ktap_begin_subtest(struct ktap_writer *w, const char *name, unsigned planned)
 {
 	w->depth++;
+	w->last_skip[0] = '\0';
 	line(w, "KTAP version 1");
 	line(w, "# Subtest: %s", name);
 	line(w, "1..%u", planned);
@@ -52,6 +53,27 @@ void ktap_end_subtest(struct ktap_writer *w)
 {
 	if (w->depth)
 		w->depth--;
+	w->last_skip[0] = '\0';
+}
+
+/* The reason to write for a SKIP: KTAP_DITTO where it repeats the previous
+ * test's in this subtest (never at the top level, never an empty or
+ * overlong reason); remembers it for the next. */
+static const char *skip_text(struct ktap_writer *w, const char *text)
+{
+	if (!text || !w->depth) {
+		w->last_skip[0] = '\0';
+		return text ? text : "";
+	}
+	size_t n = kstrlen(text);
+	bool fits = n > 0 && n < sizeof(w->last_skip);
+	if (w->ditto && fits && !kstrcmp(text, w->last_skip))
+		return KTAP_DITTO;
+	if (fits)
+		kstrlcpy(w->last_skip, text, sizeof(w->last_skip));
+	else
+		w->last_skip[0] = '\0';
+	return text;
 }
 
 /* Test names must not contain '#' (it starts a directive). */
@@ -70,12 +92,14 @@ void ktap_result(struct ktap_writer *w, unsigned number, const char *name, enum 
 	char n[128];
 
 	sanitize(n, sizeof(n), name);
+	if (r != KTAP_SKIP)
+		w->last_skip[0] = '\0';
 	switch (r) {
 	case KTAP_PASS:
 		line(w, "ok %u %s", number, n);
 		break;
 	case KTAP_SKIP:
-		line(w, "ok %u %s # SKIP %s", number, n, text ? text : "");
+		line(w, "ok %u %s # SKIP %s", number, n, skip_text(w, text));
 		break;
 	case KTAP_TIMEOUT:
 		line(w, "not ok %u %s # TIMEOUT%s%s", number, n, text ? " " : "", text ? text : "");

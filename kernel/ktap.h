@@ -34,10 +34,19 @@ void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 enum ktap_result { KTAP_PASS, KTAP_FAIL, KTAP_SKIP, KTAP_TIMEOUT, KTAP_ERROR, KTAP_XFAIL };
 #define KTAP_RESULTS (KTAP_XFAIL + 1) /* how many results there are */
 
+/* A SKIP reason equal to the previous test's in the same subtest is written
+ * as this word when the writer's ditto is set (compact = 1; the host tools,
+ * scripts/ktaplib.py, put the reason back). */
+#define KTAP_DITTO	      "ditto"
+#define KTAP_DITTO_REASON_MAX 200 /* longer reasons are always written out */
+
 struct ktap_writer {
 	void (*sink)(void *ctx, const char *s, size_t n);
 	void *ctx;
 	unsigned depth; /* 0 = top level */
+	bool ditto;	/* write a repeated SKIP reason as KTAP_DITTO */
+	/* The previous result's SKIP reason in this subtest ("" none). */
+	char last_skip[KTAP_DITTO_REASON_MAX];
 };
 
 void ktap_header(struct ktap_writer *w, unsigned planned);

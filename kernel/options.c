@@ -14,6 +14,7 @@ void options_defaults(struct options *o)
 	o->known = true;
 	o->smp_silent_cpu = OPT_NO_CPU;
 	o->trace = 1;
+	o->compact = true;
 }
 
 struct span {
@@ -262,6 +263,7 @@ static const struct option_desc {
     {"trace_from", OPTION_UINT, offsetof(struct options, trace_from), 0, 0xFFFFFFFFu},
     {"vpmu", OPTION_VPMU, offsetof(struct options, vpmu), 0, 0},
     {"host_kernel", OPTION_KERNEL_VERSION, offsetof(struct options, host_kernel), 0, 0},
+    {"compact", OPTION_FLAG, offsetof(struct options, compact), 0, 1},
 };
 
 /* OPTION_UINT stores through a uint32_t: the fields it names are that wide. */

@@ -38,6 +38,12 @@
  *                               version range excuses a failure only on a
  *                               host known to be in its range (default: not
  *                               given, so such a row excuses nothing)
+ *   compact = 0                 every line in full (default 1: a CPU's suite
+ *                               or test that ended exactly as on the first
+ *                               CPU of its PMU configuration is one line
+ *                               "same as cpuN", and a SKIP reason equal to
+ *                               the previous test's is "ditto";
+ *                               kernel/compact.h)
  *
  * A malformed line is reported with its line number and ignored, so that
  * option keeps its default; the rest of the file still applies, and the run
@@ -82,6 +88,7 @@ struct options {
 	/* The vPMU the host says the guest has (issue 29). */
 	enum vpmu_mode { VPMU_UNTOLD, VPMU_OFF, VPMU_EMULATED, VPMU_MEDIATED } vpmu;
 	uint32_t host_kernel; /* HOST_KERNEL(a, b, c), 0: not given */
+	bool compact;	      /* kernel/compact.h: say each thing once */
 };
 
 /* The report header's "vpmu:" text for a mode; hypervisor: CPUID.01H:ECX[31]. */

@@ -14,11 +14,13 @@
  * ordinary two-level log and tools find the CPU in the suite's name. A CPU
  * that stops answering is reported on the test it was running (TIMEOUT); the
  * rest of its tests are not run and fail with the reason; the other CPUs go
- * on.
+ * on. With compact = 1 a CPU's test or suite that ended exactly as on the
+ * first CPU of its PMU configuration is written as one line (compact.h).
  */
 #include "runner.h"
 
 #include "arch.h"
+#include "compact.h"
 #include "cpus.h"
 #include "kstring.h"
 #include "ktap.h"
@@ -259,6 +261,7 @@ const struct test_desc *runner_current_test(void)
 
 void kernel_emergency_summary(const char *why)
 {
+	compact_flush(); /* a suite held back for comparison goes out first */
 	struct run_totals t = live_done;
 	if (live_suite)
 		totals_add(&t, live_suite);
@@ -517,6 +520,7 @@ static void run_suite(const struct options *o, const char *suite, const char *la
 	for_each_test(d)
 		planned += !kstrcmp(d->suite, suite) && selected(o, d);
 
+	compact_suite_begin(w);
 	ktap_begin_subtest(w, label, planned);
 	screen_suite_begin(label, number);
 	live_suite = &st;
@@ -525,7 +529,10 @@ static void run_suite(const struct options *o, const char *suite, const char *la
 	for_each_test(d) {
 		if (kstrcmp(d->suite, suite) || !selected(o, d))
 			continue;
-		st.by_result[run_one(o, d, ++n, &st)]++;
+		compact_test_begin();
+		enum ktap_result r = run_one(o, d, ++n, &st);
+		st.by_result[r]++;
+		compact_test_end((unsigned)(d - __start_pmutest_tests), n, d->name, r);
 	}
 	uint64_t cycles = arch_rdtsc() - t0;
 	ktap_diag(w, "%s: pass:%u fail:%u skip:%u total:%u", label, st.pass, run_totals_failed(&st),
@@ -543,6 +550,7 @@ static void run_suite(const struct options *o, const char *suite, const char *la
 	else if (st.pass + st.xfail == 0)
 		r = KTAP_SKIP;
 	ktap_result(w, number, label, r, r == KTAP_SKIP ? "no test of this suite applies" : NULL);
+	compact_suite_end(w, number, label, r);
 
 	live_suite = NULL;
 	totals_add(tot, &st);
@@ -564,11 +572,15 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 	for_each_test(d)
 		tests += selected(o, d);
 	screen_run_begin(n * n_cpus, tests * n_cpus);
+	g_ktap.ditto = o->compact;
+	if (o->compact)
+		ktap_diag(&g_ktap, COMPACT_HEADER);
 	for (unsigned c = 0; c < n_cpus; c++) {
 		struct run_totals before = *tot;
 
 		run_cpu = cpus[c];
 		cpus_use(run_cpu);
+		compact_cpu_begin(o, run_cpu, cpus_config_of(run_cpu));
 		screen_set_cpu(run_cpu);
 		/* The suites start from a PMU pmutest set, not from what the
 		 * firmware left (kernel/fw_state.c reported that already). */

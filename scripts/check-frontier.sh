@@ -35,14 +35,16 @@ TESTS=(
 )
 
 # result LOG SUITE.TEST: the test's KTAP line ("ok 3 name # SKIP ..."), or
-# nothing when it did not run.
+# nothing when it did not run; read in the full form (a SKIP reason
+# written "ditto" spelt out: ktap-report.py expand, once a log).
 result() {
+	[[ -s $1.full ]] || scripts/ktap-report.py expand "$1" -o "$1.full" || return
 	awk -v want="$2" '
 		/^ *# Subtest: / { suite = $3 }
 		/^    (not )?ok [0-9]+ / {
 			name = ($1 == "not") ? $4 : $3
 			if (suite "." name == want) { sub(/^ +/, ""); print; exit }
-		}' "$1"
+		}' "$1.full"
 }
 
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/pmutest-frontier.XXXXXX")

@@ -11,6 +11,9 @@
                                            report, or a matrix of several runs
   ktap-report.py diff OLD NEW              what changed from run OLD to run NEW
   ktap-report.py kcidb LOG [-o FILE]       a KernelCI (KCIDB v5) submission of the run
+  ktap-report.py expand LOG [-o FILE]      the log in its full form: every compact
+                                           line ("same as cpuN", SKIP "ditto";
+                                           kernel/compact.h) written out
 
 Exit status: 0 when the log is valid / matches, 1 when compare finds a
 mismatch, 2 on bad input: no file, not KTAP, a broken log (truncated, bailed
@@ -463,6 +466,23 @@ def cmd_kcidb(args):
     return emit(json.dumps(ktapkcidb.submission(run, data), indent=1) + "\n", args)
 
 
+def cmd_expand(args):
+    """The full form of a compact log (ktaplib.expand_text); a compact line
+    that cannot be expanded is an error (exit 2), never dropped."""
+    try:
+        with open(args.log, "rb") as f:
+            data = f.read(ktaplib.MAX_LOG_BYTES + 1)
+    except OSError as e:
+        raise UsageError(f"cannot read {args.log}: {e.strerror}")
+    if len(data) > ktaplib.MAX_LOG_BYTES:
+        raise UsageError(f"{args.log} is larger than {ktaplib.MAX_LOG_BYTES >> 20} MiB: not a pmutest log")
+    text, errors = ktaplib.expand_text(data.decode("utf-8", errors="replace"))
+    if errors:
+        raise UsageError(f"{args.log}: {errors[0]}"
+                         + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""))
+    return emit(text, args)
+
+
 def cmd_diff(args):
     old, new = read_complete(args.old), read_complete(args.new)
     changes = ktapdiff.compare(old, new)
@@ -530,6 +550,9 @@ def main(argv):
     c = sub.add_parser("kcidb")
     c.add_argument("log")
     c.add_argument("-o", "--output")
+    c = sub.add_parser("expand")
+    c.add_argument("log")
+    c.add_argument("-o", "--output")
     c = sub.add_parser("diff")
     c.add_argument("old")
     c.add_argument("new")
@@ -544,8 +567,9 @@ def main(argv):
     try:
         if args.cmd in ktapreplay.COMMANDS:
             return ktapreplay.run(args, emit, UsageError)
-        if args.cmd in ("html", "diff", "kcidb"):
-            rc = {"html": cmd_html, "diff": cmd_diff, "kcidb": cmd_kcidb}[args.cmd](args)
+        if args.cmd in ("html", "diff", "kcidb", "expand"):
+            rc = {"html": cmd_html, "diff": cmd_diff, "kcidb": cmd_kcidb,
+                  "expand": cmd_expand}[args.cmd](args)
             return rc if flush_stdout() else 2
         run = ktaplib.read_log(args.log)
         rc = {"validate": cmd_validate, "junit": cmd_junit, "json": cmd_json,

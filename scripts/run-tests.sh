@@ -636,6 +636,11 @@ selection_run() {
 }
 run_step sim-selection selection_run
 
+# Say each thing once (issue 31 item 1): the compact form (compact = 1) read
+# back by the host tools equals the full form (compact = 0), every CPU's every
+# test; a deviating CPU is printed in full (the simulator, QEMU TCG -smp 8).
+run_step compact-form scripts/check-compact.sh
+
 join_steps # the background steps: their lines and counts (issue 31)
 echo
 if [[ ${#steps_failed[@]} -gt 0 ]]; then

@@ -858,7 +858,7 @@ static void capture_sink(void *ctx, const char *s, size_t n)
 	}
 }
 
-struct ktap_writer g_ktap = {capture_sink, NULL, 0};
+struct ktap_writer g_ktap = {.sink = capture_sink};
 
 static void test_report(void)
 {

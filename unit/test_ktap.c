@@ -71,7 +71,7 @@ static void test_format(void)
 
 static void test_ktap(void)
 {
-	struct ktap_writer w = {sink, NULL, 0};
+	struct ktap_writer w = {.sink = sink};
 
 	reset();
 	ktap_header(&w, 2);
@@ -105,9 +105,52 @@ static void test_ktap(void)
 	UNIT_STREQ(out, "not ok 5 errs\n", "an exception is a plain failure in KTAP");
 }
 
+/* compact = 1: a SKIP reason equal to the previous test's in the same
+ * subtest is "ditto"; any other result in between, a new subtest or the top
+ * level writes it out again. */
+static void test_ditto(void)
+{
+	struct ktap_writer w = {.sink = sink, .ditto = true};
+
+	reset();
+	ktap_begin_subtest(&w, "s", 5);
+	ktap_result(&w, 1, "a", KTAP_SKIP, "missing X");
+	ktap_result(&w, 2, "b", KTAP_SKIP, "missing X");
+	ktap_result(&w, 3, "c", KTAP_PASS, NULL);
+	ktap_result(&w, 4, "d", KTAP_SKIP, "missing X");
+	ktap_result(&w, 5, "e", KTAP_SKIP, "missing Y");
+	ktap_end_subtest(&w);
+	ktap_result(&w, 1, "s", KTAP_SKIP, "missing Y");
+	ktap_begin_subtest(&w, "t", 1);
+	ktap_result(&w, 1, "a", KTAP_SKIP, "missing Y");
+	UNIT_STREQ(out,
+		   "    KTAP version 1\n"
+		   "    # Subtest: s\n"
+		   "    1..5\n"
+		   "    ok 1 a # SKIP missing X\n"
+		   "    ok 2 b # SKIP ditto\n"
+		   "    ok 3 c\n"
+		   "    ok 4 d # SKIP missing X\n"
+		   "    ok 5 e # SKIP missing Y\n"
+		   "ok 1 s # SKIP missing Y\n"
+		   "    KTAP version 1\n"
+		   "    # Subtest: t\n"
+		   "    1..1\n"
+		   "    ok 1 a # SKIP missing Y\n",
+		   "ditto: only the previous test's reason, only within a subtest");
+
+	reset();
+	w.ditto = false;
+	ktap_begin_subtest(&w, "u", 2);
+	ktap_result(&w, 1, "a", KTAP_SKIP, "missing X");
+	ktap_result(&w, 2, "b", KTAP_SKIP, "missing X");
+	UNIT_TRUE(strstr(out, "ditto") == NULL, "compact = 0: every reason written out");
+}
+
 int main(void)
 {
 	test_format();
 	test_ktap();
+	test_ditto();
 	return unit_done();
 }

@@ -167,6 +167,11 @@ int main(void)
 	UNIT_EQ(parse(&o, "vpmu = \n"), 1, "an empty value is an error");
 	UNIT_EQ(strncmp(options_vpmu_text(VPMU_UNTOLD, true), "not told", 8), 0,
 		"a guest that was not told says so");
+	/* compact: the compact form by default; 0 prints every line (issue 31). */
+	UNIT_TRUE(o.compact, "default: compact = 1");
+	UNIT_EQ(parse(&o, "compact = 0\n"), 0, "compact = 0");
+	UNIT_TRUE(!o.compact, "compact = 0 is the full form");
+	UNIT_EQ(parse(&o, "compact = 2\n"), 1, "compact is 0 or 1");
 	/* host_kernel: a Linux version as uname -r prints it (issue 33). */
 	UNIT_EQ(o.host_kernel, HOST_KERNEL_UNKNOWN, "default: the host's kernel is unknown");
 	UNIT_EQ(parse(&o, "host_kernel = 6.18.44\n"), 0, "host_kernel = 6.18.44");

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The compact form (compact = 1, kernel/compact.h; issue 31 "say each thing
+# once") against the full form (compact = 0) of the same machine, test by
+# test (scripts/check-compact.py): on the simulator a 4-CPU machine of one
+# PMU configuration, the hybrid Alder Lake (a reference per configuration)
+# and the 4-CPU machine with its application processors deviating (their
+# test printed in full); a doctored log that writes a deviating CPU's
+# failure as "same as cpu0" is refused; then QEMU TCG -smp 8 (UEFI, as the
+# qemu-tcg-smp8 step) in both forms, the compact log also matching the
+# platform's expectations file. The host tools' own tests of the form are
+# unit/test_ktap_compact.py.
+#
+#   scripts/check-compact.sh [--no-qemu]
+# Exit status: 0 when every check passed, 1 when one failed, 2 on bad usage.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+# shellcheck source=scripts/lib/checks.sh
+. scripts/lib/checks.sh
+
+PMUSIM=build/host/pmusim
+OUT=build/test-logs/compact
+qemu=1
+case ${1:-} in
+--no-qemu) qemu=0 ;;
+"") ;;
+*)
+	echo "check-compact: usage: scripts/check-compact.sh [--no-qemu]" >&2
+	exit 2
+	;;
+esac
+[[ -x $PMUSIM ]] || { echo "check-compact: $PMUSIM not built (make host)" >&2; exit 2; }
+checks_outdir "$OUT"
+
+# pair NAME CHECK-ARGS -- PMUSIM-ARGS: the run in both forms, compared.
+pair() {
+	local name=$1 args=()
+	shift
+	while [[ $1 != -- ]]; do args+=("$1"); shift; done
+	shift
+	"$PMUSIM" "$@" >"$OUT/$name.ktap" 2>&1
+	"$PMUSIM" "$@" --set compact=0 >"$OUT/$name-full.ktap" 2>&1
+	echo "# $name: pmusim $*"
+	python3 scripts/check-compact.py "$OUT/$name.ktap" "$OUT/$name-full.ktap" "${args[@]}" | sed "s/^\(not \)\{0,1\}ok - /&$name: /"
+	check "$name: the compact form is the full form, test by test" "${PIPESTATUS[0]}"
+}
+
+python3 unit/test_ktap_compact.py 2>&1 | tail -n 1
+check "unit/test_ktap_compact.py: the host tools read the compact form as the full one" "${PIPESTATUS[0]}"
+
+pair smp4 --diagnostics -- --profile smp-synth-v5-x4
+pair hybrid --diagnostics -- --profile alderlake-hybrid
+grep -q 'same as cpu2$' "$OUT/hybrid.ktap"
+check "hybrid: the E-cores are compared with cpu 2, the first E-core" $?
+pair aps-deviate --diagnostics --full-on 1:cpuid.global_ctrl_reset_value \
+	--full-on 2:cpuid.global_ctrl_reset_value --full-on 3:cpuid.global_ctrl_reset_value \
+	-- --profile smp-synth-v5-x4 --quirk global-ctrl-reset-wrong-on-aps --set known=0
+
+# A kernel that hid cpu 1's failure behind cpu 0's pass: the tools refuse it.
+awk '
+	/^    # Subtest: cpuid@cpu1$/ { inside = 1 }
+	inside && /^    #/ && !/Subtest/ && !hid { next }
+	inside && /^    not ok 1 global_ctrl_reset_value$/ && !hid {
+		print "    ok 1 global_ctrl_reset_value # same as cpu0"; hid = 1; next }
+	{ print }' "$OUT/aps-deviate.ktap" >"$OUT/doctored.ktap"
+! grep -q '^    not ok 1 global_ctrl_reset_value$' <(sed -n '/Subtest: cpuid@cpu1$/,/cpuid@cpu1$/p' "$OUT/doctored.ktap")
+check "doctored: cpu 1's failure is written 'ok ... same as cpu0' (the test's own precondition)" $?
+scripts/ktap-report.py validate "$OUT/doctored.ktap" >"$OUT/doctored.validate" 2>&1
+[[ $? -eq 2 ]] && grep -q "same as cpu0" "$OUT/doctored.validate"
+check "doctored: ktap-report.py validate refuses it, naming the line ($(head -n 1 "$OUT/doctored.validate"))" $?
+python3 scripts/check-compact.py "$OUT/doctored.ktap" "$OUT/aps-deviate-full.ktap" >"$OUT/doctored.check" 2>&1
+check "doctored: check-compact.py fails it" "$([[ $? -eq 1 ]]; echo $?)"
+
+if [[ $qemu == 1 ]]; then
+	printf 'compact = 0\n' >"$OUT/full.cfg"
+	taskset -c 0,1 scripts/run-qemu.sh --smp 8 --log "$OUT/qemu-smp8.ktap" \
+		--timeout "${QEMU_TIMEOUT:-300}" >"$OUT/qemu-smp8.out" 2>&1
+	taskset -c 0,1 scripts/run-qemu.sh --smp 8 --config "$OUT/full.cfg" --log "$OUT/qemu-smp8-full.ktap" \
+		--timeout "${QEMU_TIMEOUT:-300}" >"$OUT/qemu-smp8-full.out" 2>&1
+	echo "# qemu-smp8: scripts/run-qemu.sh --smp 8, and with compact = 0"
+	python3 scripts/check-compact.py "$OUT/qemu-smp8.ktap" "$OUT/qemu-smp8-full.ktap" | sed 's/^\(not \)\{0,1\}ok - /&qemu-smp8: /'
+	check "qemu-smp8: the compact form is the full form, test by test" "${PIPESTATUS[0]}"
+	scripts/ktap-report.py compare "$OUT/qemu-smp8.ktap" tests/expectations/qemu-tcg.txt >"$OUT/qemu-smp8.compare" 2>&1
+	check "qemu-smp8: the compact log matches tests/expectations/qemu-tcg.txt on every CPU ($(tail -n 1 "$OUT/qemu-smp8.compare"))" $?
+fi
+checks_finish
