@@ -103,16 +103,25 @@ run_step() {
 # Steps side by side (issue 31): QEMU under TCG keeps one host core busy per
 # vCPU and the KVM steps mostly wait for VM exits, so on 2 cores an
 # independent one-vCPU or KVM boot step can run beside the others.
-# bg_step NAME COMMAND...: run_step in the background, into its own log; its
-# line, its failures and its counts are printed and added at join_steps, in
-# the order the steps were started. A step run this way must not read
-# another step's output unless that step was joined before it started.
+# bg_step [--lane LANE] NAME COMMAND...: run_step in the background, into its
+# own log; its line, its failures and its counts are printed and added at
+# join_steps, in the order the steps were started. The steps of one LANE run
+# one at a time (a lock; the time printed is the step's own), lanes and the
+# foreground side by side; without --lane a step is a lane of its own. A
+# step run this way must not read another step's output unless that step was
+# joined before it started.
 bg_names=()
 bg_pids=()
 bg_step() {
+	local lane=
+	if [[ $1 == --lane ]]; then
+		lane=$2
+		shift 2
+	fi
 	local name=$1
 	(
 		total_pass=0 total_fail=0 steps_failed=()
+		[[ -n $lane ]] && exec 9>"$LOGS/.lane-$lane" && flock 9
 		run_step "$@" >"$LOGS/.bg-$name.line"
 		echo "$total_pass $total_fail" >"$LOGS/.bg-$name.counts"
 	) &
@@ -441,8 +450,19 @@ vmm_bad_boot_data() {
 # ---- end of issue 30's functions ----
 
 run_step build make -j2 all
+# Beside the foreground from here on (issue 31): the KVM and minivmm boots,
+# which mostly wait for VM exits, two guests at a time (lanes kvm, kvm2);
+# the Python unit tests and the LAVA jobs (one core each, LAVA mostly
+# waiting for lava-run and its monitors). They need only the build.
+bg_step --lane kvm kvm-direct kvm_direct
+bg_step --lane kvm2 direct-linux64 direct_linux64
+bg_step --lane kvm2 vmm-firecracker vmm_mode firecracker # issue 30: the cloud VMMs in minivmm
+bg_step --lane kvm vmm-cloud-hypervisor vmm_mode cloud-hypervisor
+bg_step --lane kvm2 vmm-crosvm vmm_mode crosvm
+bg_step --lane kvm vmm-bad-boot-data vmm_bad_boot_data
+bg_step --lane python unit-python python3 unit/test_ktap_report.py
+bg_step --lane lava lava scripts/test-lava.sh
 run_step unit-c make -s unit
-run_step unit-python python3 unit/test_ktap_report.py
 if [[ -x scripts/check-dumps.py ]]; then
 	run_step cpuid-dumps python3 scripts/check-dumps.py
 fi
@@ -510,12 +530,6 @@ list_platforms() {
 run_step sim-list-platforms list_platforms
 run_step expect-host-ranges python3 scripts/expect-range.py check \
 	tests/expectations/qemu-kvm-*.txt tests/expectations/firecracker-*.txt tests/expectations/xen-*.txt
-bg_step kvm-direct kvm_direct # waits on VM exits: beside the TCG steps (issue 31)
-bg_step direct-linux64 direct_linux64
-run_step vmm-firecracker vmm_mode firecracker # issue 30: the cloud VMMs in minivmm
-run_step vmm-cloud-hypervisor vmm_mode cloud-hypervisor
-run_step vmm-crosvm vmm_mode crosvm
-run_step vmm-bad-boot-data vmm_bad_boot_data
 # The 4-CPU run's summary screen, row by row (a row per suite per CPU).
 run_step qemu-smp4-screen python3 scripts/check-screen.py "$LOGS/qemu-tcg-smp4.ktap" "$LOGS/qemu-tcg-smp4.screen"
 bg_step qemu-secureboot scripts/test-secureboot.sh # signed, refused, shim + MOK (issue 22)
@@ -618,7 +632,6 @@ run_step qemu-mce mce_run
 run_step qemu-tcg-smp8 smp_run qemu-tcg-smp8 tests/expectations/qemu-tcg.txt 8 8 "" \
 	taskset -c 0,1 scripts/run-qemu.sh --smp 8 --log "$LOGS/qemu-tcg-smp8.ktap" --timeout "${QEMU_TIMEOUT:-300}"
 
-run_step lava scripts/test-lava.sh
 run_step html-report scripts/test-html-report.sh
 
 # Host tools that judge a run by what it was (issues 32 and 33): every shipped
