@@ -49,9 +49,16 @@
 # Each step's full output is in build/test-logs/; the terminal gets one line a
 # step plus what failed. Every step ends with "N passed, N failed" (a step
 # that dies without one counts as one failure), and so does this script.
-# The KVM steps (which mostly wait for VM exits) and the Secure Boot step
-# (one TCG vCPU: one host core of two) run in the background beside the
-# others (bg_step); their lines come last, before the totals (join_steps).
+# Issue 31: the foreground runs the simulator's steps (two cores each where
+# a step is a matrix of runs); beside it, in lanes (bg_step --lane), the
+# QEMU boots under TCG (lane tcg: one host core), the KVM and minivmm boots
+# (lanes kvm, kvm2: two guests at a time, mostly waiting for VM exits), the
+# Python unit tests, LAVA and Secure Boot; their lines come last, before the
+# totals (join_steps). A new step is one line: `run_step NAME COMMAND...` for
+# the simulator and host tools, `bg_step --lane tcg NAME COMMAND...` for a
+# QEMU TCG boot (before the `bg_wait` that ends the lane), `bg_step --lane
+# kvm2 ...` for a KVM one; a step that reads another's output comes after it
+# in the same lane or after a `bg_wait` for it.
 set -uo pipefail
 
 cd "$(dirname "$0")/.."
