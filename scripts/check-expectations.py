@@ -35,7 +35,6 @@ import concurrent.futures
 import contextlib
 import importlib.util
 import io
-import multiprocessing
 import os
 import subprocess
 import sys
@@ -134,20 +133,6 @@ def compare(tool, path, expectations):
     return ktaplib.read_log(path), rc, out.getvalue()
 
 
-# The ktap-report.py under judgement, loaded before the worker processes
-# fork (they inherit it).
-TOOL = None
-
-
-def judge(pmusim, args, path, expectations):
-    """One model run and its comparison, in a worker process (the parsing
-    is Python's: a thread pool left it on one core; issue 31): what main()
-    needs of it, as (outcome, compare's status, its output, broken, raw
-    failures, the log's errors)."""
-    run, rc, text = compare(TOOL, simulate(pmusim, args, path), expectations)
-    return outcome(run), rc, text, ktaplib.broken(run), raw_failures(run), list(run.errors)
-
-
 def changes(base, run):
     """What a quirk run changed in the failures: ["test: was -> now"]."""
     (bf, _), (rf, _) = base, run
@@ -185,19 +170,19 @@ def main(argv):
             planned.add(f[1])
         elif f[0] in ("quirk", "pquirk") and len(f) == 3:
             observable.setdefault(f[2], []).append(f[1])
-    global TOOL
-    TOOL = load_tool(args.report)
+    tool = load_tool(args.report)
     passed = failed = 0
     total_changed = total_accepted = 0
     with tempfile.TemporaryDirectory(prefix="pmutest-expect.") as tmp, \
-            concurrent.futures.ProcessPoolExecutor(max(1, args.jobs),
-                                                   mp_context=multiprocessing.get_context("fork")) as pool:
+            concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         for step, model, expectations in PLATFORMS:
             expectations = os.path.join(args.tree, expectations)
-            base, rc, text, _, base_raw, base_errors = judge(args.pmusim, model,
-                                                             os.path.join(tmp, f"{step}.base.ktap"), expectations)
-            if base_errors:
-                die(f"{step}: the model's own run is broken: {base_errors[0]}")
+            base_run, rc, text = compare(tool, simulate(args.pmusim, model, os.path.join(tmp, f"{step}.base.ktap")),
+                                         expectations)
+            if base_run.errors:
+                die(f"{step}: the model's own run is broken: {base_run.errors[0]}")
+            base = outcome(base_run)
+            base_raw = raw_failures(base_run)
             if rc == 0:
                 passed += 1
             else:
@@ -206,28 +191,29 @@ def main(argv):
                 print("\n".join("#   " + ln for ln in text.splitlines()[-8:]))
             prof = model[model.index("--profile") + 1]
             step_quirks = observable.get(prof, []) if prof in planned else quirks
-            jobs = {q: pool.submit(judge, args.pmusim, model + ["--quirk", q],
-                                   os.path.join(tmp, f"{step}.{q}.ktap"), expectations) for q in step_quirks}
+            jobs = {q: pool.submit(simulate, args.pmusim, model + ["--quirk", q],
+                                   os.path.join(tmp, f"{step}.{q}.ktap")) for q in step_quirks}
             changed = accepted = skip_only = unchanged_rejected = broken = values_only = 0
             for q in step_quirks:
-                got, rc, text, is_broken, raw, errors = jobs[q].result()
-                if is_broken:
+                run, rc, text = compare(tool, jobs[q].result(), expectations)
+                if ktaplib.broken(run):
                     broken += 1  # a quirk that breaks the log: compare must say so (exit 2)
+                got = outcome(run)
                 diff = changes(base, got)
-                if diff or errors:
+                if diff or run.errors:
                     changed += 1
                     if rc == 0:
                         accepted += 1
                         failed += 1
                         print(f"not ok - {step} --quirk {q}: the failures changed, compare accepted the run")
-                        for d in (diff or errors)[:6]:
+                        for d in (diff or run.errors)[:6]:
                             print(f"#   {d}")
                     else:
                         passed += 1
                         if args.verbose:
                             print(f"ok - {step} --quirk {q}: rejected (exit {rc}): {'; '.join(diff[:3])}")
                     continue
-                if raw != base_raw:
+                if raw_failures(run) != base_raw:
                     values_only += 1  # same classes, other values: what the lines describe
                     if args.verbose:
                         print(f"# {step} --quirk {q}: only values within their class changed")
