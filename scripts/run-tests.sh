@@ -122,7 +122,7 @@ bg_names=()
 bg_pids=()
 declare -A bg_lane_last=()
 bg_step() {
-	local lane= prev=
+	local lane="" prev=""
 	if [[ $1 == --lane ]]; then
 		lane=$2
 		shift 2
