@@ -231,44 +231,64 @@ cwf-vmexit-insn-overcount|atom-srf7-vmexit-overcount|erratum SRF7 as kvm-unit-te
 atom-vmexit-overcount|cwf-vmexit-insn-overcount|erratum SRF7 with its branch overcount: the instruction checks are the Clearwater Forest row's, the branch checks fail there
 "
 echo "$ALIKE" | awk -F'|' 'NF >= 3 { print $1 "\t" $2 }' >>"$DIR/quirk-rows.alike"
-# A run's XFAILs as "suite.test<TAB>row id", one a line.
-xfails() {
-	awk '
-		/^(    )?# Subtest: / { suite = $NF; sub(/@cpu[0-9]+$/, "", suite); next }
-		/^    ok [0-9]+ .* # XFAIL known deviation / { id = $0; sub(/.* # XFAIL known deviation /, "", id)
-			sub(/:.*/, "", id); print suite "." $3 "\t" id }
-	' "$1" | sort -u
-}
-vruns=0 vwrong=0 vpass=0 valike=0
+# Each run's new XFAILs (not in its profile's clean run) of a row its quirk
+# does not prove, as "N<TAB>quirk<TAB>row id" (N: the profile's number): one
+# awk reads every run (a few pipelines a run in the shell cost a minute of
+# one core for 4000 runs; issue 31).
 np=0
 while read -r prof; do
 	np=$((np + 1))
-	wrong=0 runs=0
 	# shellcheck disable=SC2086
 	"$PMUSIM" $prof >"$DIR/v.$np.clean" 2>&1
-	xfails "$DIR/v.$np.clean" >"$DIR/v.$np.clean.x"
-	while read -r q; do
-		f=$DIR/v.$np.$q.out
-		runs=$((runs + 1))
-		# New XFAILs (not in the clean run) of a row the quirk does not prove.
-		ids=$(xfails "$f" | comm -23 - "$DIR/v.$np.clean.x" | cut -f2 | sort -u |
-			comm -23 - <(awk -F'\t' -v q="$q" '$1 == q { print $2 }' "$DIR/quirk-rows" | sort -u) | tr '\n' ' ')
-		[ -n "$ids" ] || continue
+done <"$DIR/profiles"
+awk -v dir="$DIR" -v np="$np" '
+	function scan(file, n, q, clean,   line, w, nw, suite, id, t) {
+		suite = ""
+		while ((getline line <file) > 0) {
+			if (line ~ /^(    )?# Subtest: /) {
+				nw = split(line, w, " "); suite = w[nw]; sub(/@cpu[0-9]+$/, "", suite)
+			} else if (line ~ /^    ok [0-9]+ .* # XFAIL known deviation /) {
+				split(line, w, " "); id = line
+				sub(/.* # XFAIL known deviation /, "", id); sub(/:.*/, "", id)
+				t = suite "." w[3] "\t" id
+				if (clean) was[n, t] = 1
+				else if (!((n, t) in was) && !((q, id) in proves)) print n "\t" q "\t" id
+			}
+		}
+		close(file)
+	}
+	BEGIN {
+		while ((getline line <(dir "/quirk-rows")) > 0) { split(line, w, "\t"); proves[w[1], w[2]] = 1 }
+		for (n = 1; n <= np; n++) scan(dir "/v." n ".clean", n, "", 1)
+		while ((getline line <(dir "/vjobs")) > 0) {
+			split(line, w, " "); scan(dir "/v." w[1] "." w[2] ".out", w[1], w[2], 0)
+		}
+	}' | sort -u >"$DIR/vnew"
+vruns=0 vwrong=0 vpass=0 valike=0
+nq=$(wc -l <"$DIR/quirks")
+np=0
+while read -r prof; do
+	np=$((np + 1))
+	wrong=0
+	# This profile's runs with such XFAILs: "quirk id id ...", one a run.
+	while read -r q ids; do
 		unlisted=$(for i in $ids; do echo "$i"; done |
 			comm -23 - <(awk -F'\t' -v q="$q" '$1 == q { print $2 }' "$DIR/quirk-rows.alike" | sort -u))
-		if [ "$(cat "$DIR/v.$np.$q.rc")" = 1 ] && [ -z "$unlisted" ]; then
+		rc=$(cat "$DIR/v.$np.$q.rc")
+		if [ "$rc" = 1 ] && [ -z "$unlisted" ]; then
 			valike=$((valike + 1))
 			echo "    $prof --quirk $q: XFAIL $ids (alike, verdict still FAIL)"
 			continue
 		fi
 		wrong=$((wrong + 1))
-		rc=$(cat "$DIR/v.$np.$q.rc")
 		[ "$rc" = 0 ] && vpass=$((vpass + 1))
 		[ "$wrong" -le 5 ] && echo "    $prof --quirk $q: exit $rc, XFAIL $ids"
-	done <"$DIR/quirks"
-	vruns=$((vruns + runs)) vwrong=$((vwrong + wrong))
+	done < <(awk -F'\t' -v n="$np" '
+		$1 == n { if ($2 != q && q != "") print q ids; if ($2 != q) { q = $2; ids = "" } ids = ids " " $3 }
+		END { if (q != "") print q ids }' "$DIR/vnew")
+	vruns=$((vruns + nq)) vwrong=$((vwrong + wrong))
 	rows=$(echo "$PROOFS" | awk -F'|' -v p="$prof" 'NF >= 4 && $3 == p { printf "%s ", $1 }')
-	check "rows $rows: their profile ($prof) with each of $runs quirks: $wrong report another deviation as known" "$wrong"
+	check "rows $rows: their profile ($prof) with each of $nq quirks: $wrong report another deviation as known" "$wrong"
 done <"$DIR/profiles"
 echo "other-quirk runs: $vruns, a different deviation reported known: $vwrong, verdict PASS: $vpass;" \
 	"alike (listed, verdict FAIL): $valike"

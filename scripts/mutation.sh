@@ -58,41 +58,30 @@ awk '$1 == "platform" { print "pbase." $2 " --profile " $2 " --set known=0" }
 	$1 == "pquirk" { print "pq." $2 "." $3 " --profile " $3 " --quirk " $2 " --set known=0" }' \
 	"$DIR/plan" >>"$DIR/jobs"
 
-# Run: each job's KTAP in $DIR/<id>.out, its exit status in $DIR/<id>.rc.
-export PMUSIM DIR
-xargs -P "$JOBS" -L 1 sh -c '
-	id=$1; shift
-	timeout 60 "$PMUSIM" "$@" >"$DIR/$id.out" 2>&1
-	echo $? >"$DIR/$id.rc"
-' sh <"$DIR/jobs"
-
-# Failed tests of a run, as suite.test, one a line (sorted).
 # Failed tests of a run, as suite.test, one a line (sorted). A run on several
 # CPUs (suite@cpuN) counts a test as failed when it failed on any CPU.
-failed() {
-	awk '
-		/^# Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
-		/^    KTAP version/ { next }
-		/^    # Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
-		/^    not ok [0-9]+ / { print suite "." $4 }
-		/^    ok [0-9]+ .* # XFAIL / { print suite "." $3 }
-	' "$1" | sort -u
-}
+# shellcheck disable=SC2016,SC2089 # an awk program, expanded by awk
+FAILED_AWK='
+	/^# Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
+	/^    KTAP version/ { next }
+	/^    # Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
+	/^    not ok [0-9]+ / { print suite "." $4 }
+	/^    ok [0-9]+ .* # XFAIL / { print suite "." $3 }
+'
 # Tests that strict=1 would fail: failed, or with an "inferred" diagnostic
 # (a check of an inferred rule that did not hold; strict=1 changes nothing
 # else in the run).
-strict_failed() {
-	awk '
-		/^# Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
-		/^    # Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
-		/^    # inferred \(not a failure/ { inferred = 1 }
-		/^    (not )?ok [0-9]+ / {
-			n = ($2 == "not") ? $4 : $3
-			if ($2 == "not" || inferred) print suite "." n
-			inferred = 0
-		}
-	' "$1" | sort -u
-}
+# shellcheck disable=SC2016,SC2089
+STRICT_AWK='
+	/^# Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
+	/^    # Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
+	/^    # inferred \(not a failure/ { inferred = 1 }
+	/^    (not )?ok [0-9]+ / {
+		n = ($2 == "not") ? $4 : $3
+		if ($2 == "not" || inferred) print suite "." n
+		inferred = 0
+	}
+'
 # Tests that ran (neither skipped nor a self-test), as suite.test.
 ran() {
 	awk '
@@ -101,6 +90,21 @@ ran() {
 		/^    (not )?ok [0-9]+ / && !/# SKIP/ { n = ($2 == "not") ? $4 : $3; print suite "." n }
 	' "$1" | sort -u
 }
+
+# Run: each job's KTAP in $DIR/<id>.out, its exit status in $DIR/<id>.rc,
+# its failed tests (failed) in $DIR/<id>.f and those strict=1 would fail
+# (strict_failed) in $DIR/<id>.sf: read in the parallel jobs, once a run
+# (issue 31: the matrix below was a minute of one core reading them again).
+# shellcheck disable=SC2090
+export PMUSIM DIR FAILED_AWK STRICT_AWK
+xargs -P "$JOBS" -L 1 sh -c '
+	id=$1; shift
+	timeout 60 "$PMUSIM" "$@" >"$DIR/$id.out" 2>&1
+	echo $? >"$DIR/$id.rc"
+	awk "$FAILED_AWK" "$DIR/$id.out" | sort -u >"$DIR/$id.f"
+	awk "$STRICT_AWK" "$DIR/$id.out" | sort -u >"$DIR/$id.sf"
+' sh <"$DIR/jobs"
+
 # Skipped tests with no reason given (an explained skip names what is missing).
 unexplained_skips() {
 	awk '/^    ok [0-9]+ .* # SKIP *$/ { print }' "$1"
@@ -114,7 +118,7 @@ for p in $(awk '$1 == "profile" { print $2 }' "$DIR/plan"); do
 	nprof=$((nprof + 1))
 	out=$DIR/base.$p.out
 	rc=$(cat "$DIR/base.$p.rc")
-	f=$(strict_failed "$out" | tr '\n' ' ') # a conforming CPU follows the inferred rules too
+	f=$(tr '\n' ' ' <"$DIR/base.$p.sf") # a conforming CPU follows the inferred rules too
 	u=$(unexplained_skips "$out" | wc -l)
 	tot=$(grep -m1 '^# Totals:' "$out" | sed 's/^# Totals: //')
 	if [ "$rc" != 0 ] || [ -n "$f" ] || [ "$u" != 0 ]; then
@@ -135,15 +139,14 @@ for q in $(awk '$1 == "quirk" { print $2 }' "$DIR/plan" | uniq); do
 	rows=""
 	for p in $(awk -v q="$q" '$1 == "quirk" && $2 == q && $3 != "-" { print $3 }' "$DIR/plan"); do
 		id=q.$q.$p
-		failed "$DIR/base.$p.out" >"$DIR/base.$p.failed"
-		new=$(failed "$DIR/$id.out" | comm -23 - "$DIR/base.$p.failed" | tr '\n' ' ')
+		new=$(comm -23 "$DIR/$id.f" "$DIR/base.$p.f" | tr '\n' ' ')
 		strict=""
 		if [ -z "$new" ]; then
-			new=$(strict_failed "$DIR/$id.out" | comm -23 - "$DIR/base.$p.failed" | tr '\n' ' ')
+			new=$(comm -23 "$DIR/$id.sf" "$DIR/base.$p.f" | tr '\n' ' ')
 			strict="(strict=1) "
 		else
 			# the inferred-rule checks it broke too, for the tests direction
-			strict_failed "$DIR/$id.out" | comm -23 - "$DIR/base.$p.failed" >>"$DIR/caught-tests"
+			comm -23 "$DIR/$id.sf" "$DIR/base.$p.f" >>"$DIR/caught-tests"
 		fi
 		rc=$(cat "$DIR/$id.rc")
 		if [ -n "$new" ]; then
@@ -174,8 +177,7 @@ for q in $(awk '$1 == "firmware" { print $2 }' "$DIR/plan" | uniq); do
 	for p in $(awk -v q="$q" '$1 == "firmware" && $2 == q && $3 != "-" { print $3 }' "$DIR/plan"); do
 		fw_total=$((fw_total + 1))
 		id=q.$q.$p
-		failed "$DIR/base.$p.out" >"$DIR/base.$p.failed"
-		new=$(failed "$DIR/$id.out" | comm -23 - "$DIR/base.$p.failed" | tr '\n' ' ')
+		new=$(comm -23 "$DIR/$id.f" "$DIR/base.$p.f" | tr '\n' ' ')
 		grep '^# firmware state: ' "$DIR/base.$p.out" >"$DIR/base.$p.fw"
 		note=$(grep '^# firmware state: ' "$DIR/$id.out" | grep -vxF -f "$DIR/base.$p.fw" | head -n 1)
 		if [ -z "$new" ] && [ -n "$note" ] && grep -q '^# verdict: ' "$DIR/$id.out"; then
@@ -198,8 +200,7 @@ echo "== quirks on the hypervisor platforms (quirk / platforms that caught it, o
 p_total=0
 p_caught=0
 for p in $(awk '$1 == "platform" { print $2 }' "$DIR/plan"); do
-	failed "$DIR/pbase.$p.out" >"$DIR/pbase.$p.failed"
-	strict_failed "$DIR/pbase.$p.out" | sort -u - "$DIR/pbase.$p.failed" >"$DIR/pbase.$p.sfailed"
+	sort -u "$DIR/pbase.$p.sf" "$DIR/pbase.$p.f" >"$DIR/pbase.$p.sfailed"
 	ran "$DIR/pbase.$p.out" | comm -23 - "$DIR/pbase.$p.sfailed" >"$DIR/pbase.$p.passed"
 done
 for q in $(awk '$1 == "pquirk" { print $2 }' "$DIR/plan" | sort -u); do
@@ -210,8 +211,8 @@ for q in $(awk '$1 == "pquirk" { print $2 }' "$DIR/plan" | sort -u); do
 	sort -u "$DIR/caught.$q" 2>/dev/null >"$DIR/caught.$q.sorted"
 	for p in $(awk -v q="$q" '$1 == "pquirk" && $2 == q { print $3 }' "$DIR/plan"); do
 		n=$((n + 1))
-		new=$(failed "$DIR/pq.$q.$p.out" | comm -23 - "$DIR/pbase.$p.failed" | head -n 1)
-		[ -n "$new" ] || new=$(strict_failed "$DIR/pq.$q.$p.out" | comm -23 - "$DIR/pbase.$p.sfailed" | head -n 1)
+		new=$(comm -23 "$DIR/pq.$q.$p.f" "$DIR/pbase.$p.f" | head -n 1)
+		[ -n "$new" ] || new=$(comm -23 "$DIR/pq.$q.$p.sf" "$DIR/pbase.$p.sfailed" | head -n 1)
 		if [ -n "$new" ]; then
 			on="$on $p"
 		elif [ -z "$(comm -12 "$DIR/caught.$q.sorted" "$DIR/pbase.$p.passed")" ]; then

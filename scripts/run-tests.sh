@@ -49,9 +49,16 @@
 # Each step's full output is in build/test-logs/; the terminal gets one line a
 # step plus what failed. Every step ends with "N passed, N failed" (a step
 # that dies without one counts as one failure), and so does this script.
-# The KVM steps (which mostly wait for VM exits) and the Secure Boot step
-# (one TCG vCPU: one host core of two) run in the background beside the
-# others (bg_step); their lines come last, before the totals (join_steps).
+# Issue 31: the foreground runs the simulator's steps (two cores each where
+# a step is a matrix of runs); beside it, in lanes (bg_step --lane), the
+# QEMU boots under TCG (lane tcg: one host core), the KVM and minivmm boots
+# (lanes kvm, kvm2: two guests at a time, mostly waiting for VM exits), the
+# Python unit tests, LAVA and Secure Boot; their lines come last, before the
+# totals (join_steps). A new step is one line: `run_step NAME COMMAND...` for
+# the simulator and host tools, `bg_step --lane tcg NAME COMMAND...` for a
+# QEMU TCG boot (before the `bg_wait` that ends the lane), `bg_step --lane
+# kvm2 ...` for a KVM one; a step that reads another's output comes after it
+# in the same lane or after a `bg_wait` for it.
 set -uo pipefail
 
 cd "$(dirname "$0")/.."
@@ -65,7 +72,7 @@ if ! flock -n 8; then
 	flock 8
 fi
 # Every step's log is this run's: none is left from an earlier one.
-rm -f "$LOGS"/*.log "$LOGS"/*.ktap "$LOGS"/*.raw
+rm -f "$LOGS"/*.log "$LOGS"/*.ktap "$LOGS"/*.raw "$LOGS"/.bg-* "$LOGS"/.lane-*
 total_pass=0
 total_fail=0
 steps_failed=()
@@ -103,21 +110,46 @@ run_step() {
 # Steps side by side (issue 31): QEMU under TCG keeps one host core busy per
 # vCPU and the KVM steps mostly wait for VM exits, so on 2 cores an
 # independent one-vCPU or KVM boot step can run beside the others.
-# bg_step NAME COMMAND...: run_step in the background, into its own log; its
-# line, its failures and its counts are printed and added at join_steps, in
-# the order the steps were started. A step run this way must not read
-# another step's output unless that step was joined before it started.
+# bg_step [--lane LANE] NAME COMMAND...: run_step in the background, into its
+# own log; its line, its failures and its counts are printed and added at
+# join_steps, in the order the steps were started. The steps of one LANE run
+# one after another in the order started (each waits for the one before it to
+# end; the time printed is its own), lanes and the foreground side by side;
+# without --lane a step is a lane of its own. A step run this way must not
+# read another step's output unless that step is before it in its lane, or
+# was waited for (bg_wait) or joined before it started.
 bg_names=()
 bg_pids=()
+declare -A bg_lane_last=()
 bg_step() {
+	local lane="" prev=""
+	if [[ $1 == --lane ]]; then
+		lane=$2
+		shift 2
+		prev=${bg_lane_last[$lane]:-}
+		bg_lane_last[$lane]=$1
+	fi
 	local name=$1
+	rm -f "$LOGS/.bg-$name.done"
 	(
+		trap 'touch "$LOGS/.bg-$name.done"' EXIT
 		total_pass=0 total_fail=0 steps_failed=()
+		while [[ -n $prev && ! -e $LOGS/.bg-$prev.done ]]; do sleep 0.2; done
 		run_step "$@" >"$LOGS/.bg-$name.line"
 		echo "$total_pass $total_fail" >"$LOGS/.bg-$name.counts"
 	) &
 	bg_names+=("$name")
 	bg_pids+=($!)
+}
+# bg_wait NAME...: waits until those background steps have ended (their
+# output is complete); their lines and counts still come at join_steps.
+bg_wait() {
+	local i want
+	for want in "$@"; do
+		for i in "${!bg_names[@]}"; do
+			[[ ${bg_names[$i]} == "$want" ]] && wait "${bg_pids[$i]}"
+		done
+	done
 }
 # join_steps: waits for every bg_step, then prints and counts each.
 join_steps() {
@@ -135,7 +167,7 @@ join_steps() {
 		total_pass=$((total_pass + p))
 		total_fail=$((total_fail + f))
 		[[ $f -ne 0 ]] && steps_failed+=("$name")
-		rm -f "$LOGS/.bg-$name.line" "$LOGS/.bg-$name.counts"
+		rm -f "$LOGS/.bg-$name.line" "$LOGS/.bg-$name.counts" # .done: a later step of its lane may still look
 	done
 	bg_names=()
 	bg_pids=()
@@ -441,16 +473,25 @@ vmm_bad_boot_data() {
 # ---- end of issue 30's functions ----
 
 run_step build make -j2 all
+# Beside the foreground from here on (issue 31): the KVM and minivmm boots,
+# which mostly wait for VM exits, two guests at a time (lanes kvm, kvm2);
+# the Python unit tests and the LAVA jobs (one core each, LAVA mostly
+# waiting for lava-run and its monitors). They need only the build.
+bg_step --lane kvm kvm-direct kvm_direct
+bg_step --lane kvm2 direct-linux64 direct_linux64
+bg_step --lane kvm2 vmm-firecracker vmm_mode firecracker # issue 30: the cloud VMMs in minivmm
+bg_step --lane kvm vmm-cloud-hypervisor vmm_mode cloud-hypervisor
+bg_step --lane kvm2 vmm-crosvm vmm_mode crosvm
+bg_step --lane kvm vmm-bad-boot-data vmm_bad_boot_data
+bg_step --lane python unit-python python3 unit/test_ktap_report.py
+bg_step --lane lava lava scripts/test-lava.sh
 run_step unit-c make -s unit
-run_step unit-python python3 unit/test_ktap_report.py
 if [[ -x scripts/check-dumps.py ]]; then
 	run_step cpuid-dumps python3 scripts/check-dumps.py
 fi
 run_step robustness scripts/robustness.sh
 run_step msr-writes python3 scripts/check-msrs.py
-run_step sim-mutation scripts/mutation.sh
 run_step sim-corpus scripts/check-corpus.sh # every real dump clean (issue 9)
-run_step sim-known scripts/check-known.sh   # every known deviation proven both ways (issue 23)
 # Issue 27: the 2023-2026 generations (gen-* profiles) clean, their checks run.
 run_step sim-generations scripts/check-generations.sh
 run_step sim-safety-nets scripts/check-safety-nets.sh # retry, stray NMIs, SMIs, reset value, untested CPUs (issue 33)
@@ -465,27 +506,29 @@ run_step sim-kvm-amd sim_platform kvm-amd-zen4 tests/expectations/qemu-kvm-amd.t
 # Issue 32: every report replays to the same results (profiles, platforms,
 # corpus sample, the real-KVM log of tests/data/); explain and bugreport.
 run_step sim-replay scripts/test-replay.sh
-run_step qemu-tcg qemu_run qemu-tcg "" tests/expectations/qemu-tcg.txt
-run_step qemu-tcg-skylake qemu_run qemu-tcg-skylake "" tests/expectations/qemu-tcg-skylake-client.txt --cpu Skylake-Client
-run_step qemu-usb-stick scripts/test-stick.sh
-run_step qemu-selftest qemu_run qemu-selftest tests/configs/selftest.cfg tests/expectations/selftest.txt
 run_step sim-smp-silent smp_run sim-smp-silent tests/expectations/selftest-smp.txt 3 4 3 \
 	sh -c "build/host/pmusim --profile smp-synth-v5-x4 --config tests/configs/smp-silent-selftest.cfg >$LOGS/sim-smp-silent.ktap"
-run_step qemu-tcg-smp4 smp_run qemu-tcg-smp4 tests/expectations/qemu-tcg.txt 4 4 "" \
+# The QEMU boots under TCG (one host core each): one after another in lane
+# tcg, beside the simulator steps (issue 31).
+bg_step --lane tcg qemu-tcg qemu_run qemu-tcg "" tests/expectations/qemu-tcg.txt
+bg_step --lane tcg qemu-tcg-skylake qemu_run qemu-tcg-skylake "" tests/expectations/qemu-tcg-skylake-client.txt --cpu Skylake-Client
+bg_step --lane tcg qemu-usb-stick scripts/test-stick.sh
+bg_step --lane tcg qemu-selftest qemu_run qemu-selftest tests/configs/selftest.cfg tests/expectations/selftest.txt
+bg_step --lane tcg qemu-tcg-smp4 smp_run qemu-tcg-smp4 tests/expectations/qemu-tcg.txt 4 4 "" \
 	scripts/run-qemu.sh --smp 4 --log "$LOGS/qemu-tcg-smp4.ktap" --screen "$LOGS/qemu-tcg-smp4.screen" \
 	--timeout "${QEMU_TIMEOUT:-300}"
-run_step qemu-smp4-silent smp_run qemu-smp4-silent tests/expectations/selftest-smp.txt 3 4 3 \
+bg_step --lane tcg qemu-smp4-silent smp_run qemu-smp4-silent tests/expectations/selftest-smp.txt 3 4 3 \
 	scripts/run-qemu.sh --smp 4 --config tests/configs/smp-silent-selftest.cfg \
 	--log "$LOGS/qemu-smp4-silent.ktap" --timeout "${QEMU_TIMEOUT:-300}"
-run_step direct-pc qemu_run direct-pc "" tests/expectations/qemu-tcg.txt --kernel --machine pc
-run_step direct-q35 qemu_run direct-q35 "" tests/expectations/qemu-tcg.txt --kernel --machine q35
-run_step direct-microvm qemu_run direct-microvm "" tests/expectations/qemu-tcg.txt --kernel --machine microvm
-run_step serial-slow python3 scripts/test-serial-slow.py # a lagging serial reader loses no byte (issue 31)
-run_step direct-selftest qemu_run direct-selftest tests/configs/selftest.cfg tests/expectations/selftest.txt \
+bg_step --lane tcg direct-pc qemu_run direct-pc "" tests/expectations/qemu-tcg.txt --kernel --machine pc
+bg_step --lane tcg direct-q35 qemu_run direct-q35 "" tests/expectations/qemu-tcg.txt --kernel --machine q35
+bg_step --lane tcg direct-microvm qemu_run direct-microvm "" tests/expectations/qemu-tcg.txt --kernel --machine microvm
+bg_step --lane tcg serial-slow python3 scripts/test-serial-slow.py # a lagging serial reader loses no byte (issue 31)
+bg_step --lane tcg direct-selftest qemu_run direct-selftest tests/configs/selftest.cfg tests/expectations/selftest.txt \
 	--kernel --machine pc
-run_step direct-smp4 smp_run direct-smp4 tests/expectations/qemu-tcg.txt 4 4 "" \
+bg_step --lane tcg direct-smp4 smp_run direct-smp4 tests/expectations/qemu-tcg.txt 4 4 "" \
 	scripts/run-qemu.sh --kernel --machine q35 --smp 4 --log "$LOGS/direct-smp4.ktap" --timeout "${QEMU_TIMEOUT:-300}"
-run_step direct-append direct_append
+bg_step --lane tcg direct-append direct_append
 run_step sim-kvm-amd-pmu-off sim_platform kvm-amd-zen4-pmu-off tests/expectations/qemu-kvm-amd-pmu-off.txt \
 	--set host_kernel=6.8.0
 # Hypervisors as they are in 2026 (issue 29): KVM's mediated vPMU, Firecracker, Xen's vpmu= modes,
@@ -511,16 +554,8 @@ list_platforms() {
 run_step sim-list-platforms list_platforms
 run_step expect-host-ranges python3 scripts/expect-range.py check \
 	tests/expectations/qemu-kvm-*.txt tests/expectations/firecracker-*.txt tests/expectations/xen-*.txt
-bg_step kvm-direct kvm_direct # waits on VM exits: beside the TCG steps (issue 31)
-bg_step direct-linux64 direct_linux64
-run_step vmm-firecracker vmm_mode firecracker # issue 30: the cloud VMMs in minivmm
-run_step vmm-cloud-hypervisor vmm_mode cloud-hypervisor
-run_step vmm-crosvm vmm_mode crosvm
-run_step vmm-bad-boot-data vmm_bad_boot_data
-# The 4-CPU run's summary screen, row by row (a row per suite per CPU).
-run_step qemu-smp4-screen python3 scripts/check-screen.py "$LOGS/qemu-tcg-smp4.ktap" "$LOGS/qemu-tcg-smp4.screen"
 bg_step qemu-secureboot scripts/test-secureboot.sh # signed, refused, shim + MOK (issue 22)
-run_step qemu-store-full scripts/test-store-full.sh   # no room: said, and the run ends normally
+bg_step --lane tcg qemu-store-full scripts/test-store-full.sh   # no room: said, and the run ends normally
 
 # Issue 21: the machines it will meet (README "Platform facts").
 # also_check LOG PATTERN WHAT COMMAND...: the command's own counts (its last
@@ -540,22 +575,23 @@ also_check() {
 # x2APIC: a QEMU with x2APIC under TCG (>= 8.1; scripts/qemu-x2apic.sh).
 QX2=$(scripts/qemu-x2apic.sh 2>"$LOGS/qemu-x2apic-get.err") || QX2=
 run_step qemu-x2apic-get test -n "$QX2"
+# (lane tcg from here on)
 X2=(--qemu "${QX2:-none}" --timeout "${QEMU_TIMEOUT:-300}")
 X2MODE='^# local APIC: x2APIC mode'
-run_step qemu-x2apic also_check "$LOGS/qemu-x2apic.ktap" "$X2MODE" "x2APIC mode" \
+bg_step --lane tcg qemu-x2apic also_check "$LOGS/qemu-x2apic.ktap" "$X2MODE" "x2APIC mode" \
 	qemu_run qemu-x2apic "" tests/expectations/qemu-tcg.txt --qemu "${QX2:-none}"
-run_step qemu-x2apic-selftest also_check "$LOGS/qemu-x2apic-selftest.ktap" "$X2MODE" "x2APIC mode" \
+bg_step --lane tcg qemu-x2apic-selftest also_check "$LOGS/qemu-x2apic-selftest.ktap" "$X2MODE" "x2APIC mode" \
 	qemu_run qemu-x2apic-selftest tests/configs/selftest.cfg tests/expectations/selftest.txt --qemu "${QX2:-none}"
-run_step qemu-x2apic-smp4 also_check "$LOGS/qemu-x2apic-smp4.ktap" "$X2MODE" "x2APIC mode" \
+bg_step --lane tcg qemu-x2apic-smp4 also_check "$LOGS/qemu-x2apic-smp4.ktap" "$X2MODE" "x2APIC mode" \
 	smp_run qemu-x2apic-smp4 tests/expectations/qemu-tcg.txt 4 4 "" \
 	scripts/run-qemu.sh --smp 4 "${X2[@]}" --log "$LOGS/qemu-x2apic-smp4.ktap"
-run_step qemu-x2apic-smp4-silent also_check "$LOGS/qemu-x2apic-smp4-silent.ktap" "$X2MODE" "x2APIC mode" \
+bg_step --lane tcg qemu-x2apic-smp4-silent also_check "$LOGS/qemu-x2apic-smp4-silent.ktap" "$X2MODE" "x2APIC mode" \
 	smp_run qemu-x2apic-smp4-silent tests/expectations/selftest-smp.txt 3 4 3 \
 	scripts/run-qemu.sh --smp 4 "${X2[@]}" --config tests/configs/smp-silent-selftest.cfg \
 	--log "$LOGS/qemu-x2apic-smp4-silent.ktap"
 # A hand-over already in x2APIC mode: q35 whose second CPU has APIC ID 105H
 # (OVMF enters x2APIC mode for it; the MADT lists it as a local x2APIC).
-run_step qemu-x2apic-id105 also_check "$LOGS/qemu-x2apic-id105.ktap" '^# cpu 1: APIC ID 0x105: online' \
+bg_step --lane tcg qemu-x2apic-id105 also_check "$LOGS/qemu-x2apic-id105.ktap" '^# cpu 1: APIC ID 0x105: online' \
 	"the CPU with APIC ID 105H online" smp_run qemu-x2apic-id105 tests/expectations/qemu-tcg.txt 2 2 "" \
 	scripts/run-qemu.sh "${X2[@]}" --machine q35 --qemu-arg=-smp --qemu-arg=1,sockets=2,cores=256,maxcpus=512 \
 	--qemu-arg=-device --qemu-arg=max-x86_64-cpu,socket-id=1,core-id=5,thread-id=0 --log "$LOGS/qemu-x2apic-id105.ktap"
@@ -582,13 +618,13 @@ rates_run() {
 	echo "$p passed, $f failed"
 }
 # No PIT (clock-gated, as on recent Intel clients): the PM timer's rates.
-run_step qemu-pit-off rates_run qemu-pit-off --machine q35,pit=off
+bg_step --lane tcg qemu-pit-off rates_run qemu-pit-off --machine q35,pit=off
 # No HPET: no NMI watchdog ("none" and why), the suite as ever.
-run_step qemu-hpet-off also_check "$LOGS/qemu-hpet-off.ktap" 'NMI watchdog: none \(' "no NMI watchdog, and why" \
+bg_step --lane tcg qemu-hpet-off also_check "$LOGS/qemu-hpet-off.ktap" 'NMI watchdog: none \(' "no NMI watchdog, and why" \
 	qemu_run qemu-hpet-off "" tests/expectations/qemu-tcg.txt --machine q35,hpet=off
 # An HPET with FSB delivery (QEMU hpet.msi=on): the NMI watchdog's MSI route,
 # re-targeted to each CPU, ends the self-tests' hangs on 4 CPUs.
-run_step qemu-hpet-fsb also_check "$LOGS/qemu-hpet-fsb.ktap" 'NMI watchdog: HPET timer [0-9]+ one-shot, FSB message' \
+bg_step --lane tcg qemu-hpet-fsb also_check "$LOGS/qemu-hpet-fsb.ktap" 'NMI watchdog: HPET timer [0-9]+ one-shot, FSB message' \
 	"the NMI watchdog takes the FSB route" smp_run qemu-hpet-fsb tests/expectations/selftest-smp.txt 3 4 3 \
 	scripts/run-qemu.sh --smp 4 --qemu-arg=-global --qemu-arg=hpet.msi=on --config tests/configs/smp-silent-selftest.cfg \
 	--log "$LOGS/qemu-hpet-fsb.ktap" --timeout "${QEMU_TIMEOUT:-300}"
@@ -602,7 +638,7 @@ nmi_run() {
 		also_check "$LOGS/qemu-nmi.ktap" '^ +# platform events during the test: 1 stray NMI,' "endless_loop lists the NMI" \
 		compare_run "$LOGS/qemu-nmi.ktap" tests/expectations/selftest.txt
 }
-run_step qemu-nmi nmi_run
+bg_step --lane tcg qemu-nmi nmi_run
 # Two machine checks (monitor `mce`, RIPV set) into selftest.endless_loop and
 # its retry: each reported with its bank; the second would shut the machine
 # down if the first had left MCG_STATUS.MCIP set.
@@ -614,19 +650,31 @@ mce_run() {
 	also_check "$LOGS/qemu-mce.ktap" '^# platform events: .* 2 machine check \(bank 2, MCi_STATUS 0xb200000000000002\)' \
 		"both machine checks reported, with the bank" compare_run "$LOGS/qemu-mce.ktap" tests/expectations/selftest-loop.txt
 }
-run_step qemu-mce mce_run
+bg_step --lane tcg qemu-mce mce_run
 # -smp 8 on 2 host cores: every CPU up and running the suite.
-run_step qemu-tcg-smp8 smp_run qemu-tcg-smp8 tests/expectations/qemu-tcg.txt 8 8 "" \
+bg_step --lane tcg qemu-tcg-smp8 smp_run qemu-tcg-smp8 tests/expectations/qemu-tcg.txt 8 8 "" \
 	taskset -c 0,1 scripts/run-qemu.sh --smp 8 --log "$LOGS/qemu-tcg-smp8.ktap" --timeout "${QEMU_TIMEOUT:-300}"
 
-run_step lava scripts/test-lava.sh
-run_step html-report scripts/test-html-report.sh
+# Say each thing once (issue 31 item 1): the compact form (compact = 1) read
+# back by the host tools equals the full form (compact = 0), every CPU's every
+# test; a deviating CPU is printed in full (the simulator, QEMU TCG -smp 8).
+bg_step --lane tcg compact-form scripts/check-compact.sh
+
+# The simulator's heavy steps (two cores each) beside lane tcg (issue 31).
+run_step sim-mutation scripts/mutation.sh
+run_step sim-known scripts/check-known.sh   # every known deviation proven both ways (issue 23)
 
 # Host tools that judge a run by what it was (issues 32 and 33): every shipped
 # file's fingerprints reject every quirk-induced failure they do not describe;
 # a KCIDB submission valid against the schema; a selection compared with a
 # platform's file checks only what it selected (the README's my.cfg).
 run_step sim-expectations python3 scripts/check-expectations.py
+# What reads the QEMU runs, once lane tcg has ended: the 4-CPU run's summary
+# screen, row by row (a row per suite per CPU); the HTML report (its 500-run
+# matrix is timed: not beside the heavy steps).
+bg_wait "${bg_lane_last[tcg]}" # the last step of lane tcg, so every one before it
+run_step qemu-smp4-screen python3 scripts/check-screen.py "$LOGS/qemu-tcg-smp4.ktap" "$LOGS/qemu-tcg-smp4.screen"
+run_step html-report scripts/test-html-report.sh
 run_step kcidb python3 scripts/test-kcidb.py "$LOGS/kcidb"
 selection_run() {
 	printf 'suites = rdpmc, privilege\n' >"$LOGS/selection.cfg"
@@ -635,11 +683,6 @@ selection_run() {
 		compare_run "$LOGS/sim-selection.ktap" tests/expectations/qemu-kvm-intel.txt
 }
 run_step sim-selection selection_run
-
-# Say each thing once (issue 31 item 1): the compact form (compact = 1) read
-# back by the host tools equals the full form (compact = 0), every CPU's every
-# test; a deviating CPU is printed in full (the simulator, QEMU TCG -smp 8).
-run_step compact-form scripts/check-compact.sh
 
 join_steps # the background steps: their lines and counts (issue 31)
 echo
