@@ -121,9 +121,16 @@ if [[ -z ${ROBUSTNESS_NO_QEMU:-} && -f build/BOOTX64.EFI ]] && command -v qemu-s
 	check "  ... which validate refuses (exit 2)" $([[ $? -eq 2 ]] && echo 0 || echo 1)
 	scripts/run.sh >"$tmp/run.out" 2>&1 &
 	runpid=$!
-	# Wait for QEMU to be up (its scratch directory exists), at most 60 s.
+	# This run's QEMU: a qemu-system process below make run (make test runs
+	# other QEMUs beside this step: only this one's fate is checked).
+	descendants() { local c; for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done; }
+	own_qemu() { local c; for c in $(descendants "$runpid"); do
+		[[ $(ps -o comm= -p "$c" 2>/dev/null) == qemu-system* ]] && echo "$c"; done; }
+	# Wait for QEMU to be up, at most 60 s.
+	qpids=
 	for _ in $(seq 600); do
-		compgen -G "$here/build/qemu-run.*/qemu.pid" >/dev/null && break
+		qpids=$(own_qemu)
+		[[ -n $qpids ]] && break
 		sleep 0.1
 	done
 	sleep 1
@@ -133,7 +140,9 @@ if [[ -z ${ROBUSTNESS_NO_QEMU:-} && -f build/BOOTX64.EFI ]] && command -v qemu-s
 	rc=$?
 	check "SIGTERM to make run ends it (exit $rc) within 15 s" $([[ $rc -ge 128 && $((SECONDS - t0)) -le 15 ]] && echo 0 || echo 1)
 	sleep 1
-	left=$(pgrep -f "$here/build/qemu-run\." || true)
+	left=
+	for q in $qpids; do kill -0 "$q" 2>/dev/null && left+="$q "; done
+	[[ -n $qpids ]] || left="(no QEMU of make run was seen)"
 	check "  ... and QEMU with it (left: ${left:-none})" $([[ -z $left ]] && echo 0 || echo 1)
 fi
 
