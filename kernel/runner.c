@@ -26,6 +26,7 @@
 #include "requires.h"
 #include "runner_internal.h"
 #include "screen.h"
+#include "timing.h"
 #include "trace.h"
 
 #include "../tests/rules.h"
@@ -273,9 +274,11 @@ void kernel_emergency_summary(const char *why)
 static void run_fn(void *arg)
 {
 	struct t *t = arg;
+	uint64_t t0 = timing_now();
 	trace_begin(t->trace >= 2, t->trace_from);
 	t->desc->fn(t);
 	trace_end();
+	timing_add(TIME_BODY, t0);
 }
 
 /* The CPU the suites run on now. */
@@ -370,6 +373,7 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 				struct run_totals *suite)
 {
 	struct ktap_writer *w = &g_ktap;
+	uint64_t t0 = timing_now();
 	const char *missing = requires_missing(&g_caps, d->requires);
 
 	screen_test_begin(d->name);
@@ -378,6 +382,8 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 		ksnprintf(why, sizeof(why), "missing %s", missing);
 		ktap_result(w, number, d->name, KTAP_SKIP, why);
 		screen_test_end(KTAP_SKIP);
+		timing_count(TIME_SKIP);
+		timing_add(TIME_SKIP, t0);
 		return KTAP_SKIP;
 	}
 
@@ -400,7 +406,11 @@ again:;
 	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;
 	live_test = d;
 	unsigned smi_before = pmu_smi_windows();
+	timing_count(TIME_BODY);
+	timing_add(TIME_RESULT, t0);
+	t0 = timing_now();
 	enum arch_guard_result rc = arch_run_on_cpu(run_cpu, run_fn, &t, timeout, &ex);
+	timing_add(TIME_GUARD, t0);
 	live_test = NULL;
 	trace_end(); /* also when the test was abandoned */
 	if (t.trace >= 2) {
@@ -413,12 +423,15 @@ again:;
 			  "changed) and were measured once more",
 			  pmu_smi_windows() - smi_before);
 
+	t0 = timing_now();
 	if (rc != ARCH_RUN_CPU_LOST && rc != ARCH_RUN_CPU_OFFLINE) {
 		struct arch_exception rex;
 		if (arch_run_on_cpu(run_cpu, reset_fn, NULL, timeout, &rex) != ARCH_GUARD_RETURNED)
 			ktap_diag(w, "cpu %u: resetting the PMU after the test failed (%s)",
 				  run_cpu, x86_vector_name(rex.vector));
 	}
+	timing_add(TIME_RESET, t0);
+	t0 = timing_now();
 	/* The PMU's own NMIs and interrupts that no handler took (include/
 	 * arch.h): a PMI the test's overflows did not ask for, or one that came
 	 * after the test removed its handler, is the test's failure. */
@@ -503,6 +516,7 @@ again:;
 		ktap_diag(w, "the retry's verdict stands");
 	ktap_result(w, number, d->name, r, text);
 	screen_test_end(r);
+	timing_add(TIME_RESULT, t0);
 	return r;
 }
 
