@@ -122,11 +122,7 @@ static void msr_undo(void)
 
 static bool differs(const void *a, const void *b, size_t n)
 {
-	const uint8_t *x = a, *y = b;
-	for (size_t i = 0; i < n; i++)
-		if (x[i] != y[i])
-			return true;
-	return false;
+	return kmemcmp(a, b, n) != 0;
 }
 
 static uint64_t read_cr0(void)
