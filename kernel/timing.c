@@ -43,7 +43,7 @@ void timing_report(uint64_t tsc_at_entry, uint64_t main_start, uint64_t first_te
 		  "tests: body %llu ms, guard %llu ms, PMU reset %llu ms, result %llu ms; console "
 		  "output %llu ms in all",
 		  tsc_at_entry ? ms(main_start - tsc_at_entry) : 0ULL, ms(first_test - main_start),
-		  counts[TIME_SKIP], ms(cycles[TIME_SKIP]), counts[TIME_BODY], ms(cycles[TIME_BODY]),
-		  ms(cycles[TIME_GUARD] - cycles[TIME_BODY]), ms(cycles[TIME_RESET]), ms(cycles[TIME_RESULT]),
-		  ms(cycles[TIME_OUTPUT]));
+		  counts[TIME_SKIP], ms(cycles[TIME_SKIP]), counts[TIME_BODY],
+		  ms(cycles[TIME_BODY]), ms(cycles[TIME_GUARD] - cycles[TIME_BODY]),
+		  ms(cycles[TIME_RESET]), ms(cycles[TIME_RESULT]), ms(cycles[TIME_OUTPUT]));
 }
