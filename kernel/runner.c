@@ -198,6 +198,14 @@ static void unknown_name(const char *list, const char *name, options_error_fn er
 	err(ctx, msg);
 }
 
+/* Is name "suite.test" of d? Compared in place: a formatted copy per test
+ * was most of reading the options under a slow hypervisor (issue 31). */
+static bool is_full_name(const struct test_desc *d, const char *name)
+{
+	size_t n = kstrlen(d->suite);
+	return !kstrncmp(d->suite, name, n) && name[n] == '.' && !kstrcmp(d->name, name + n + 1);
+}
+
 unsigned runner_check_names(const struct options *o, options_error_fn err, void *ctx)
 {
 	static const struct {
@@ -218,12 +226,9 @@ unsigned runner_check_names(const struct options *o, options_error_fn err, void 
 			const char *name = nl->names[i];
 			bool found = false;
 			const struct test_desc *d;
-			for_each_test(d) {
-				char full[2 * OPT_NAME_LEN];
-				ksnprintf(full, sizeof(full), "%s.%s", d->suite, d->name);
+			for_each_test(d)
 				found |= !kstrcmp(d->suite, name) ||
-					 (lists[l].tests_too && !kstrcmp(full, name));
-			}
+					 (lists[l].tests_too && is_full_name(d, name));
 			if (!found) {
 				bad++;
 				if (err)
@@ -528,27 +533,25 @@ again:;
 	return r;
 }
 
-static void run_suite(const struct options *o, const char *suite, const char *label,
+/* The selected tests of one suite, in source order. */
+struct suite_plan {
+	const struct test_desc *const *tests;
+	unsigned count;
+};
+
+static void run_suite(const struct options *o, const struct suite_plan *sp, const char *label,
 		      unsigned number, struct run_totals *tot)
 {
 	struct ktap_writer *w = &g_ktap;
-	unsigned planned = 0;
+	unsigned planned = sp->count;
 	struct run_totals st = {0};
-
-	const struct test_desc *d;
-	for_each_test(d)
-		planned += !kstrcmp(d->suite, suite) && selected(o, d);
 
 	ktap_begin_subtest(w, label, planned);
 	screen_suite_begin(label, number);
 	live_suite = &st;
 	uint64_t t0 = arch_rdtsc();
-	unsigned n = 0;
-	for_each_test(d) {
-		if (kstrcmp(d->suite, suite) || !selected(o, d))
-			continue;
-		st.by_result[run_one(o, d, ++n, &st)]++;
-	}
+	for (unsigned n = 0; n < sp->count; n++)
+		st.by_result[run_one(o, sp->tests[n], n + 1, &st)]++;
 	uint64_t cycles = arch_rdtsc() - t0;
 	ktap_diag(w, "%s: pass:%u fail:%u skip:%u total:%u", label, st.pass, run_totals_failed(&st),
 		  st.skip, planned);
@@ -580,11 +583,22 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 	 * several CPUs a suite's row names the CPU that ran it last). */
 	static char labels[MAX_SUITES][OPT_NAME_LEN + 16];
 
-	kmemset(tot, 0, sizeof(*tot));
+	/* The selection grouped by suite once, not again for each suite of each
+	 * CPU: under a slow hypervisor every instruction of the harness counts
+	 * (issue 31). */
+	static const struct test_desc *plan[MAX_TESTS];
+	static struct suite_plan plans[MAX_SUITES];
 	unsigned tests = 0;
-	const struct test_desc *d;
-	for_each_test(d)
-		tests += selected(o, d);
+	for (unsigned i = 0; i < n; i++) {
+		const struct test_desc *d;
+		plans[i].tests = plan + tests;
+		for_each_test(d)
+			if (!kstrcmp(d->suite, suites[i]) && selected(o, d))
+				plan[tests++] = d;
+		plans[i].count = (unsigned)(plan + tests - plans[i].tests);
+	}
+
+	kmemset(tot, 0, sizeof(*tot));
 	screen_run_begin(n * n_cpus, tests * n_cpus);
 	for (unsigned c = 0; c < n_cpus; c++) {
 		struct run_totals before = *tot;
@@ -605,7 +619,7 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 				ksnprintf(label, sizeof(labels[i]), "%s@cpu%u", suites[i], run_cpu);
 			else
 				kstrlcpy(label, suites[i], sizeof(labels[i]));
-			run_suite(o, suites[i], label, ++number, tot);
+			run_suite(o, &plans[i], label, ++number, tot);
 		}
 		if (n_cpus > 1)
 			ktap_diag(&g_ktap, "cpu %u: pass:%u fail:%u skip:%u", run_cpu,
