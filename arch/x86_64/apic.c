@@ -215,6 +215,12 @@ static void op_cpuid(void *ctx, uint32_t leaf, uint32_t r[4])
 	arch_cpuid(leaf, 0, (struct cpuid_regs *)r);
 }
 
+static uint64_t op_pv_tsc_hz(void *ctx)
+{
+	(void)ctx;
+	return x86_pvclock_tsc_hz();
+}
+
 static void calibrate(const struct acpi_reg *pm)
 {
 	static char text[112];
@@ -232,6 +238,7 @@ static void calibrate(const struct acpi_reg *pm)
 	    .apic_start = op_apic_start,
 	    .apic_count = op_apic_count,
 	    .cpuid = op_cpuid,
+	    .pv_tsc_hz = op_pv_tsc_hz,
 	};
 
 	if (!io)

@@ -194,6 +194,8 @@ void x86_workload_intercepted(enum arch_intercept kind, uint64_t iters, uint32_t
 			      uint64_t off, uint32_t target);
 uint32_t apic_timer_hz(void);
 const char *apic_calibration_source(void);
+/* The TSC rate KVM's kvmclock gives, 0 without one (pvclock.c). */
+uint64_t x86_pvclock_tsc_hz(void);
 
 /* serial.c, fbcon.c */
 void serial_init(void);
