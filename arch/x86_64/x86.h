@@ -88,8 +88,9 @@ struct x86_percpu {
 	enum arch_guard_result job_rc;
 	struct arch_exception job_ex;
 	volatile uint32_t job_seq, done_seq;
-	bool job_is_step; /* posted from inside a guarded run (a test's step) */
-	bool in_step;	  /* running such a step: no state save / restore */
+	bool job_is_step;	      /* posted from inside a guarded run (a test's step) */
+	volatile uint32_t job_waiter; /* APIC ID to wake when done, NO_WAITER: it spins */
+	bool in_step;		      /* running such a step: no state save / restore */
 	uint64_t stack_top, trap_stack, ist[CPU_IST_STACKS];
 	/* trap.c: this CPU's platform events, and what its PMU can have sent
 	 * since arch_pmu_sources_forget (apic.c records the LVT's writes). */
