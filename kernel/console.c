@@ -7,6 +7,7 @@
 #include "kstring.h"
 #include "ktap.h"
 #include "report.h"
+#include "timing.h"
 
 /*
  * The report keeps the head of the output while it fits. Past that (a run
@@ -63,7 +64,9 @@ static void report_append(const char *s, size_t n)
 static void console_sink(void *ctx, const char *s, size_t n)
 {
 	(void)ctx;
+	uint64_t t0 = timing_now();
 	arch_console_write(s, n);
+	timing_add(TIME_OUTPUT, t0);
 	report_append(s, n);
 }
 

@@ -16,6 +16,7 @@
 #include "report.h"
 #include "runner.h"
 #include "screen.h"
+#include "timing.h"
 #include "version.h"
 
 struct caps g_caps;
@@ -162,6 +163,7 @@ void kernel_main(const struct boot_info *bi)
 	static struct options opts;
 	static unsigned cpus[ARCH_MAX_CPUS];
 	struct run_totals tot;
+	uint64_t main_start = timing_now();
 
 	/* Read quietly once: the CPUs to start and the selection decide the
 	 * plan line; errors are printed below. */
@@ -228,6 +230,7 @@ void kernel_main(const struct boot_info *bi)
 	report_duration("run.suite_time", t1 - t0);
 	if (bi->tsc_at_entry)
 		report_duration("run.boot_to_verdict", t1 - bi->tsc_at_entry);
+	timing_report(bi->tsc_at_entry, main_start, t0);
 	/* ERROR: the options were wrong or no test was executed (every test
 	 * skipped or none selected); neither is evidence of conformance. */
 	enum run_status status = failed ? RUN_FAIL : RUN_PASS;

@@ -28,6 +28,7 @@
 #include "requires.h"
 #include "runner_internal.h"
 #include "screen.h"
+#include "timing.h"
 #include "trace.h"
 
 #include "../tests/rules.h"
@@ -199,6 +200,14 @@ static void unknown_name(const char *list, const char *name, options_error_fn er
 	err(ctx, msg);
 }
 
+/* Is name "suite.test" of d? Compared in place: a formatted copy per test
+ * was most of reading the options under a slow hypervisor (issue 31). */
+static bool is_full_name(const struct test_desc *d, const char *name)
+{
+	size_t n = kstrlen(d->suite);
+	return !kstrncmp(d->suite, name, n) && name[n] == '.' && !kstrcmp(d->name, name + n + 1);
+}
+
 unsigned runner_check_names(const struct options *o, options_error_fn err, void *ctx)
 {
 	static const struct {
@@ -219,12 +228,9 @@ unsigned runner_check_names(const struct options *o, options_error_fn err, void 
 			const char *name = nl->names[i];
 			bool found = false;
 			const struct test_desc *d;
-			for_each_test(d) {
-				char full[2 * OPT_NAME_LEN];
-				ksnprintf(full, sizeof(full), "%s.%s", d->suite, d->name);
+			for_each_test(d)
 				found |= !kstrcmp(d->suite, name) ||
-					 (lists[l].tests_too && !kstrcmp(full, name));
-			}
+					 (lists[l].tests_too && is_full_name(d, name));
 			if (!found) {
 				bad++;
 				if (err)
@@ -276,9 +282,11 @@ void kernel_emergency_summary(const char *why)
 static void run_fn(void *arg)
 {
 	struct t *t = arg;
+	uint64_t t0 = timing_now();
 	trace_begin(t->trace >= 2, t->trace_from);
 	t->desc->fn(t);
 	trace_end();
+	timing_add(TIME_BODY, t0);
 }
 
 /* The CPU the suites run on now. */
@@ -373,6 +381,7 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 				struct run_totals *suite)
 {
 	struct ktap_writer *w = &g_ktap;
+	uint64_t t0 = timing_now();
 	const char *missing = requires_missing(&g_caps, d->requires);
 
 	screen_test_begin(d->name);
@@ -381,6 +390,8 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 		ksnprintf(why, sizeof(why), "missing %s", missing);
 		ktap_result(w, number, d->name, KTAP_SKIP, why);
 		screen_test_end(KTAP_SKIP);
+		timing_count(TIME_SKIP);
+		timing_add(TIME_SKIP, t0);
 		return KTAP_SKIP;
 	}
 
@@ -403,7 +414,19 @@ again:;
 	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;
 	live_test = d;
 	unsigned smi_before = pmu_smi_windows();
+	timing_count(TIME_BODY);
+	timing_add(TIME_RESULT, t0);
+	t0 = timing_now();
 	enum arch_guard_result rc = arch_run_on_cpu(run_cpu, run_fn, &t, timeout, &ex);
+	timing_add(TIME_GUARD, t0);
+	/* What the guard put back, kept before the PMU reset's own guarded run
+	 * writes the arch's buffer again. */
+	static char restored[160];
+	const char *state_restored = NULL;
+	if (ex.state_restored) {
+		kstrlcpy(restored, ex.state_restored, sizeof(restored));
+		state_restored = restored;
+	}
 	live_test = NULL;
 	trace_end(); /* also when the test was abandoned */
 	if (t.trace >= 2) {
@@ -416,12 +439,15 @@ again:;
 			  "changed) and were measured once more",
 			  pmu_smi_windows() - smi_before);
 
+	t0 = timing_now();
 	if (rc != ARCH_RUN_CPU_LOST && rc != ARCH_RUN_CPU_OFFLINE) {
 		struct arch_exception rex;
 		if (arch_run_on_cpu(run_cpu, reset_fn, NULL, timeout, &rex) != ARCH_GUARD_RETURNED)
 			ktap_diag(w, "cpu %u: resetting the PMU after the test failed (%s)",
 				  run_cpu, x86_vector_name(rex.vector));
 	}
+	timing_add(TIME_RESET, t0);
+	t0 = timing_now();
 	/* The PMU's own NMIs and interrupts that no handler took (include/
 	 * arch.h): a PMI the test's overflows did not ask for, or one that came
 	 * after the test removed its handler, is the test's failure. */
@@ -450,9 +476,9 @@ again:;
 	enum ktap_result r;
 	const char *text = NULL;
 	static char known_text[320];
-	if (ex.state_restored)
+	if (state_restored)
 		ktap_diag(w, "the test left machine state changed: %s (put back by the harness)",
-			  ex.state_restored);
+			  state_restored);
 	if (rc == ARCH_RUN_CPU_LOST) {
 		ktap_diag(w,
 			  "cpu %u did not come back within %u ms and a grace period: it was "
@@ -471,14 +497,14 @@ again:;
 	} else if (rc == ARCH_GUARD_EXCEPTION) {
 		report_exception(w, &ex);
 		r = KTAP_ERROR;
-	} else if (t.failures && t.failures == t.known_failures && !ex.state_restored &&
+	} else if (t.failures && t.failures == t.known_failures && !state_restored &&
 		   known_hits_complete(&t)) {
 		/* Every failure is a documented deviation of this machine. */
 		r = KTAP_XFAIL;
 		ksnprintf(known_text, sizeof(known_text), "known deviation %s: %s",
 			  t.known_last->id, t.known_last->source);
 		text = known_text;
-	} else if (t.failures || ex.state_restored) {
+	} else if (t.failures || state_restored) {
 		r = KTAP_FAIL;
 	} else if (t.skipped) {
 		r = KTAP_SKIP;
@@ -506,33 +532,34 @@ again:;
 		ktap_diag(w, "the retry's verdict stands");
 	ktap_result(w, number, d->name, r, text);
 	screen_test_end(r);
+	timing_add(TIME_RESULT, t0);
 	return r;
 }
 
-static void run_suite(const struct options *o, const char *suite, const char *label,
+/* The selected tests of one suite, in source order. */
+struct suite_plan {
+	const struct test_desc *const *tests;
+	unsigned count;
+};
+
+static void run_suite(const struct options *o, const struct suite_plan *sp, const char *label,
 		      unsigned number, struct run_totals *tot)
 {
 	struct ktap_writer *w = &g_ktap;
-	unsigned planned = 0;
+	unsigned planned = sp->count;
 	struct run_totals st = {0};
-
-	const struct test_desc *d;
-	for_each_test(d)
-		planned += !kstrcmp(d->suite, suite) && selected(o, d);
 
 	compact_suite_begin(w);
 	ktap_begin_subtest(w, label, planned);
 	screen_suite_begin(label, number);
 	live_suite = &st;
 	uint64_t t0 = arch_rdtsc();
-	unsigned n = 0;
-	for_each_test(d) {
-		if (kstrcmp(d->suite, suite) || !selected(o, d))
-			continue;
+	for (unsigned n = 0; n < sp->count; n++) {
+		const struct test_desc *d = sp->tests[n];
 		compact_test_begin();
-		enum ktap_result r = run_one(o, d, ++n, &st);
+		enum ktap_result r = run_one(o, d, n + 1, &st);
 		st.by_result[r]++;
-		compact_test_end((unsigned)(d - __start_pmutest_tests), n, d->name, r);
+		compact_test_end((unsigned)(d - __start_pmutest_tests), n + 1, d->name, r);
 	}
 	uint64_t cycles = arch_rdtsc() - t0;
 	ktap_diag(w, "%s: pass:%u fail:%u skip:%u total:%u", label, st.pass, run_totals_failed(&st),
@@ -566,11 +593,22 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 	 * several CPUs a suite's row names the CPU that ran it last). */
 	static char labels[MAX_SUITES][OPT_NAME_LEN + 16];
 
-	kmemset(tot, 0, sizeof(*tot));
+	/* The selection grouped by suite once, not again for each suite of each
+	 * CPU: under a slow hypervisor every instruction of the harness counts
+	 * (issue 31). */
+	static const struct test_desc *plan[MAX_TESTS];
+	static struct suite_plan plans[MAX_SUITES];
 	unsigned tests = 0;
-	const struct test_desc *d;
-	for_each_test(d)
-		tests += selected(o, d);
+	for (unsigned i = 0; i < n; i++) {
+		const struct test_desc *d;
+		plans[i].tests = plan + tests;
+		for_each_test(d)
+			if (!kstrcmp(d->suite, suites[i]) && selected(o, d))
+				plan[tests++] = d;
+		plans[i].count = (unsigned)(plan + tests - plans[i].tests);
+	}
+
+	kmemset(tot, 0, sizeof(*tot));
 	screen_run_begin(n * n_cpus, tests * n_cpus);
 	g_ktap.ditto = o->compact;
 	if (o->compact)
@@ -595,7 +633,7 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 				ksnprintf(label, sizeof(labels[i]), "%s@cpu%u", suites[i], run_cpu);
 			else
 				kstrlcpy(label, suites[i], sizeof(labels[i]));
-			run_suite(o, suites[i], label, ++number, tot);
+			run_suite(o, &plans[i], label, ++number, tot);
 		}
 		if (n_cpus > 1)
 			ktap_diag(&g_ktap, "cpu %u: pass:%u fail:%u skip:%u", run_cpu,

@@ -29,7 +29,7 @@ $(HOST_BUILD)/unit/test_options: unit/test_options.c kernel/options.c kernel/fmt
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iunit -o $@ $(filter %.c,$^)
 
 $(HOST_BUILD)/unit/test_report: unit/test_report.c kernel/console.c kernel/ktap.c kernel/fmt.c \
-		kernel/kstring.c
+		kernel/kstring.c kernel/timing.c
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -D_GNU_SOURCE -Iunit -o $@ $(filter %.c,$^)
 

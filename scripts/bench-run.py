@@ -36,6 +36,9 @@ BASE_KVM_S, GOAL_KVM_S = 59.0, 15.0
 BASE_MICROVM_S, GOAL_MICROVM_S = 0.26, 0.15
 BASE_VERDICT_MS, GOAL_VERDICT_MS = "160-200", 100
 BASE_BYTES_RATIO, GOAL_BYTES_RATIO = 7.9, 1.5
+# kvm-unit-tests' pmu.flat on microvm under TCG, from issue 31's own figures
+# (0.26 s whole run = 0.32x of it); pmu.flat is not on this machine.
+PMU_FLAT_MICROVM_S, BASE_FLAT_RATIO, GOAL_FLAT_RATIO = 0.26 / 0.32, 0.32, 0.2
 
 
 def die(msg):
@@ -167,6 +170,8 @@ def main():
          lambda f: f[1].get("kvm", float("nan")), "{:.1f}"),
         ("microvm TCG whole run (s)", f"{BASE_MICROVM_S}", f"< {GOAL_MICROVM_S}",
          lambda f: f[1]["microvm"], "{:.3f}"),
+        (f"microvm TCG / pmu.flat ({PMU_FLAT_MICROVM_S:.2f} s)", f"{BASE_FLAT_RATIO}",
+         f"<= {GOAL_FLAT_RATIO}", lambda f: f[1]["microvm"] / PMU_FLAT_MICROVM_S, "{:.2f}"),
         ("microvm TCG boot-to-verdict (ms)", BASE_VERDICT_MS, f"< {GOAL_VERDICT_MS}",
          lambda f: f[1]["verdict_ms"], "{:.0f}"),
         ("serial bytes, 8 CPUs / 1 CPU (item 1)", f"{BASE_BYTES_RATIO}",

@@ -327,7 +327,10 @@ kvm_direct() {
 		boot_facts "$LOGS/kvm-direct.ktap" "the guest runs its local APIC in x2APIC mode" \
 			'^# local APIC: x2APIC mode' \
 			"the report names the vPMU mode the host told it (or that it was not told)" \
-			"^# vpmu: $(scripts/kvm-host.sh vpmu | sed 's/^unknown$/not told/;s/^[a-z]*$/& \\(told by the host/')")"
+			"^# vpmu: $(scripts/kvm-host.sh vpmu | sed 's/^unknown$/not told/;s/^[a-z]*$/& \\(told by the host/')" \
+			"the TSC rate from KVM's kvmclock, no measured window (issue 31)" \
+			'^# pmutest .* TSC [0-9]+ MHz by the paravirtual clock \(kvmclock\)' \
+			"where the time went: the # time: line (issue 31)" '^# time: boot [0-9]+ ms, to the first test')"
 }
 
 # direct_linux64: the ELF's other entry, the Linux 64-bit boot protocol

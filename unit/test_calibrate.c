@@ -4,8 +4,9 @@
  * read advances by 100 ns, a PIT whose OUT2 is honest, never rises, is high
  * at once, or takes an SMI-sized stall; an ACPI PM timer that is honest,
  * absent, stuck, fast, or near its 24-bit wrap; a 100 MHz APIC timer; and
- * CPUID leaves 15H/16H, the hypervisor bit and 40000010H. Each case checks
- * the source chosen and the rates.
+ * CPUID leaves 15H/16H, the hypervisor bit and 40000010H; a paravirtual
+ * clock's TSC rate (kvmclock). Each case checks the source chosen and the
+ * rates.
  */
 #include "calibrate.h"
 #include "unit.h"
@@ -34,12 +35,20 @@ struct fake {
 	unsigned pit_reads, ref_reads;
 	uint32_t leaf15[4], leaf16[4], max_leaf;
 	uint32_t leaf1_ecx, hv_max, leaf_hv_timing[4];
+	uint64_t pv_hz; /* the paravirtual clock's TSC rate, 0: none */
 };
 
 static uint64_t f_tsc(void *ctx)
 {
 	struct fake *f = ctx;
+	f->ns += 10; /* RDTSC takes time too: a loop on it alone ends */
 	return f->ns * (TSC_HZ / 1000000) / 1000;
+}
+
+static uint64_t f_pv_tsc_hz(void *ctx)
+{
+	struct fake *f = ctx;
+	return f->pv_hz;
 }
 
 static void f_pit_start(void *ctx, uint16_t latch)
@@ -126,6 +135,7 @@ static struct clock_result run(struct fake *f)
 	    .apic_start = f_apic_start,
 	    .apic_count = f_apic_count,
 	    .cpuid = f_cpuid,
+	    .pv_tsc_hz = f_pv_tsc_hz,
 	};
 	struct clock_result r;
 	clock_calibrate(&o, &r);
@@ -191,6 +201,30 @@ int main(void)
 	CASE("hypervisor without 40000010H (KVM's 40000001H): measured", PIT_HONEST, REF_HONEST,
 	     CLOCK_PIT_CHECKED, PIT_OK, TSC_HZ, APIC_HZ, .leaf1_ecx = 1u << 31,
 	     .hv_max = 0x40000001, .leaf_hv_timing = {2994000, 1000000});
+	/* KVM's kvmclock: the TSC rate exact, the APIC timer measured against
+	 * the TSC alone (no PIT, no reference read: each is a VM exit). */
+	{
+		struct fake f = {.pit = PIT_HONEST,
+				 .ref = REF_HONEST,
+				 .leaf1_ecx = 1u << 31,
+				 .hv_max = 0x40000001,
+				 .pv_hz = TSC_HZ};
+		struct clock_result r = run(&f);
+		char d[120];
+		snprintf(d, sizeof(d), "tsc %llu, apic %llu, %u PIT / %u reference reads",
+			 (unsigned long long)r.tsc_hz, (unsigned long long)r.apic_hz, f.pit_reads,
+			 f.ref_reads);
+		UNIT_EQ(r.source, CLOCK_PVCLOCK, "kvmclock: the paravirtual clock's rate");
+		UNIT_EQ(r.pit, PIT_NOT_RUN, "kvmclock: the PIT not run");
+		unit_result(r.tsc_hz == TSC_HZ && near(r.apic_hz, APIC_HZ) && !f.ref_reads,
+			    "kvmclock: TSC exact, APIC timer against it, no port read", __FILE__,
+			    __LINE__, d);
+		unit_result(f.ns < 3000000, "kvmclock: the APIC window is short (under 3 ms)",
+			    __FILE__, __LINE__, d);
+	}
+	CASE("40000010H before the paravirtual clock", PIT_HONEST, REF_HONEST, CLOCK_HV_LEAF,
+	     PIT_NOT_RUN, 2994000000ULL, 1000000000ULL, .leaf1_ecx = 1u << 31, .hv_max = 0x40000010,
+	     .leaf_hv_timing = {2994000, 1000000}, .pv_hz = TSC_HZ);
 	CASE("hypervisor leaf 40000010H with zeros: measured", PIT_HONEST, REF_HONEST,
 	     CLOCK_PIT_CHECKED, PIT_OK, TSC_HZ, APIC_HZ, .leaf1_ecx = 1u << 31,
 	     .hv_max = 0x40000010);

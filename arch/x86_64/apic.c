@@ -215,6 +215,12 @@ static void op_cpuid(void *ctx, uint32_t leaf, uint32_t r[4])
 	arch_cpuid(leaf, 0, (struct cpuid_regs *)r);
 }
 
+static uint64_t op_pv_tsc_hz(void *ctx)
+{
+	(void)ctx;
+	return x86_pvclock_tsc_hz();
+}
+
 static void calibrate(const struct acpi_reg *pm)
 {
 	static char text[112];
@@ -232,6 +238,7 @@ static void calibrate(const struct acpi_reg *pm)
 	    .apic_start = op_apic_start,
 	    .apic_count = op_apic_count,
 	    .cpuid = op_cpuid,
+	    .pv_tsc_hz = op_pv_tsc_hz,
 	};
 
 	if (!io)
@@ -341,10 +348,19 @@ static uint64_t saved_base_of[ARCH_MAX_CPUS];
 static uint32_t saved_lvt_pmi_of[ARCH_MAX_CPUS];
 #define saved_base    (saved_base_of[this_cpu()->index])
 #define saved_lvt_pmi (saved_lvt_pmi_of[this_cpu()->index])
+/* The last restore put every saved register back (or found it so). */
+static bool kept_of[ARCH_MAX_CPUS];
+#define kept (kept_of[this_cpu()->index])
 
 void apic_state_save(uint32_t *tpr, uint32_t *svr, uint32_t *lint0, uint32_t *lint1,
 		     uint32_t *lvt_err)
 {
+	/* The values saved last stand after a complete restore: it left each
+	 * register equal to them, and outside a guarded run only a CPU's start
+	 * (apic_cpu_init) writes them. Seven reads fewer per guarded run,
+	 * each a VM exit under a hypervisor (issue 31). */
+	if (kept)
+		return;
 	saved_base = rdmsr(MSR_IA32_APIC_BASE);
 	saved_lvt_pmi = apic_read(APIC_REG_LVT_PMI);
 	*tpr = apic_read(APIC_REG_TPR);
@@ -389,6 +405,9 @@ unsigned apic_state_restore(uint32_t tpr, uint32_t svr, uint32_t lint0, uint32_t
 {
 	uint64_t base;
 	unsigned eois = 0;
+	bool ok = true;
+
+	kept = false;
 
 	/* A disabled APIC, or one left in the other mode, first (SDM Vol. 3A
 	 * 10.12.5: x2APIC is entered from xAPIC, with EN set, and left only
@@ -397,7 +416,7 @@ unsigned apic_state_restore(uint32_t tpr, uint32_t svr, uint32_t lint0, uint32_t
 		if (!(base & APIC_BASE_EXTD))
 			wrmsr_safe(MSR_IA32_APIC_BASE,
 				   (saved_base & ~APIC_BASE_EXTD) | APIC_BASE_EN);
-		wrmsr_safe(MSR_IA32_APIC_BASE, saved_base);
+		ok = wrmsr_safe(MSR_IA32_APIC_BASE, saved_base) == 0;
 		size_t n = kstrlen(changed);
 		ksnprintf(changed + n, size - n, "%sIA32_APIC_BASE", n ? ", " : "");
 	}
@@ -412,5 +431,6 @@ unsigned apic_state_restore(uint32_t tpr, uint32_t svr, uint32_t lint0, uint32_t
 		arch_apic_eoi();
 		eois++;
 	}
+	kept = ok;
 	return eois;
 }

@@ -16,6 +16,13 @@
  *         Vol. 3A 10.5.4 "APIC Timer"; Linux native_calibrate_tsc() marks
  *         such a rate known). Not under a hypervisor: a VMM may pass the
  *         host's 15H through while KVM's APIC timer runs at 1 GHz;
+ *      c. under a hypervisor without 40000010H, its paravirtual clock's TSC
+ *         rate (KVM's kvmclock, CPUID.40000001H:EAX[3]: the pvclock scale,
+ *         as Linux kvm_get_tsc_khz() / pvclock_tsc_khz() read it), and the
+ *         APIC timer measured against that TSC over PV_WINDOW_MS (its rate
+ *         is the VMM's choice: KVM's 1 GHz by default, another with
+ *         KVM_CAP_X86_APIC_BUS_CYCLES_NS): no port is read, each of which
+ *         is a VM exit, and the window is a fifth of the PIT's;
  *   1. PIT channel 2 over 10 ms, trusted only when the run was plausible:
  *      OUT2 rose within a bound (a PIT that is gated off never does), after
  *      at least 1000 reads (a floating port reads "ready" at once), and no
@@ -40,12 +47,13 @@
  */
 #include "calibrate.h"
 
-#define WINDOW_MS   10
-#define MIN_READS   1000       /* Linux CAL_PIT_LOOPS for a 10 ms window */
-#define MAX_READS   (1u << 18) /* 10x the reads of a 10 ms window at 0.4 us each: give up */
-#define AGREE_PART  50	       /* within 1/50 = 2% */
-#define STUCK_READS 1000       /* the same reference value this often: it does not count */
-#define REF_TRIES   5	       /* reference windows spoiled by a long gap, at most */
+#define WINDOW_MS    10
+#define PV_WINDOW_MS 2	  /* the APIC timer against an exact TSC: 2 ms is 0.05% at 1 us reads */
+#define MIN_READS    1000 /* Linux CAL_PIT_LOOPS for a 10 ms window */
+#define MAX_READS    (1u << 18) /* 10x the reads of a 10 ms window at 0.4 us each: give up */
+#define AGREE_PART   50		/* within 1/50 = 2% */
+#define STUCK_READS  1000	/* the same reference value this often: it does not count */
+#define REF_TRIES    5		/* reference windows spoiled by a long gap, at most */
 
 #define CPUID_HYPERVISOR (1u << 31) /* CPUID.01H:ECX */
 #define HV_LEAF_BASE	 0x40000000u
@@ -58,6 +66,7 @@ static const char *const source_names[] = {
     [CLOCK_CPUID] = "CPUID.15H/16H",
     [CLOCK_HV_LEAF] = "CPUID.40000010H (the hypervisor's TSC and APIC rates)",
     [CLOCK_CRYSTAL] = "CPUID.15H (the enumerated crystal)",
+    [CLOCK_PVCLOCK] = "the paravirtual clock (kvmclock), APIC timer over 2 ms",
     [CLOCK_ASSUMED] = "nothing: 100 MHz assumed",
 };
 _Static_assert(sizeof(source_names) / sizeof(source_names[0]) == CLOCK_SOURCE_COUNT,
@@ -213,6 +222,29 @@ static enum clock_source exact_source(const struct clock_ops *o, uint64_t *tsc_h
 	return CLOCK_CRYSTAL;
 }
 
+/* Step 0c: the APIC timer over PV_WINDOW_MS of a TSC whose rate is exact. */
+static bool from_pvclock(const struct clock_ops *o, uint64_t *tsc_hz, uint64_t *apic_hz)
+{
+	uint64_t hz = o->pv_tsc_hz ? o->pv_tsc_hz(o->ctx) : 0;
+
+	if (!hz)
+		return false;
+	/* Each APIC read (a VM exit) between two TSC reads, timed at their
+	 * midpoint: the exit's time does not count into the window. */
+	o->apic_start(o->ctx);
+	uint64_t a = o->tsc(o->ctx);
+	uint32_t c0 = o->apic_count(o->ctx);
+	uint64_t t0 = (a + o->tsc(o->ctx)) / 2;
+	while (o->tsc(o->ctx) - t0 < hz / 1000 * PV_WINDOW_MS)
+		;
+	a = o->tsc(o->ctx);
+	uint32_t c1 = o->apic_count(o->ctx);
+	uint64_t t1 = (a + o->tsc(o->ctx)) / 2;
+	*tsc_hz = hz;
+	*apic_hz = apic_rate(c0, c1, t1 - t0, hz);
+	return *apic_hz != 0;
+}
+
 static bool from_cpuid(const struct clock_ops *o, uint64_t *tsc_hz, uint64_t *apic_hz)
 {
 	uint32_t r[4];
@@ -241,6 +273,8 @@ void clock_calibrate(const struct clock_ops *o, struct clock_result *res)
 	uint64_t ptsc = 0, papic = 0, rtsc = 0, rapic = 0;
 
 	res->source = exact_source(o, &res->tsc_hz, &res->apic_hz);
+	if (res->source == CLOCK_SOURCE_COUNT && from_pvclock(o, &res->tsc_hz, &res->apic_hz))
+		res->source = CLOCK_PVCLOCK;
 	if (res->source != CLOCK_SOURCE_COUNT) {
 		res->pit = PIT_NOT_RUN;
 		res->ref_ok = false;

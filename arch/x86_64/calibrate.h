@@ -38,6 +38,9 @@ struct clock_ops {
 	uint32_t (*apic_count)(void *ctx);
 	/* CPUID leaf (sub-leaf 0) into r[0..3] = EAX, EBX, ECX, EDX. */
 	void (*cpuid)(void *ctx, uint32_t leaf, uint32_t r[4]);
+	/* The TSC rate a hypervisor's paravirtual clock gives (KVM's kvmclock:
+	 * the pvclock scale), 0 without one; NULL where there is none to ask. */
+	uint64_t (*pv_tsc_hz)(void *ctx);
 };
 
 /* How a PIT run went (Linux's pit_calibrate_tsc() rejects the same). */
@@ -46,7 +49,7 @@ enum pit_verdict {
 	PIT_NEVER_READY,   /* OUT2 never rose within the bound: no PIT */
 	PIT_READY_AT_ONCE, /* fewer reads than the window needs: not a counting PIT */
 	PIT_STALL,	   /* a gap between reads > 10x the shortest, > 2% of the window: an SMI */
-	PIT_NOT_RUN,	   /* an exact source (CLOCK_HV_LEAF, CLOCK_CRYSTAL): nothing measured */
+	PIT_NOT_RUN,	   /* an exact source (CLOCK_HV_LEAF, _CRYSTAL, _PVCLOCK): PIT not used */
 	PIT_VERDICT_COUNT,
 };
 
@@ -58,6 +61,7 @@ enum clock_source {
 	CLOCK_ASSUMED,	   /* nothing: 100 MHz APIC timer assumed, TSC rate unknown */
 	CLOCK_HV_LEAF,	   /* CPUID.40000010H: the hypervisor's own rates, exact */
 	CLOCK_CRYSTAL,	   /* CPUID.15H with ECX (bare metal): the crystal, exact */
+	CLOCK_PVCLOCK,	   /* the paravirtual clock's TSC rate, exact; the APIC timer against it */
 	CLOCK_SOURCE_COUNT,
 };
 

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The four functions GCC may emit calls to even in freestanding code
- * (struct copies, large initialisers). Plain loops; mk/efi.mk builds with
- * -fno-tree-loop-distribute-patterns so that GCC cannot turn these loops
- * back into calls to themselves.
+ * (struct copies, large initialisers, the pool's zeroing). The kernel's
+ * word-at-a-time helpers (kstring.c) where there is one; plain loops
+ * otherwise. mk/efi.mk builds with -fno-tree-loop-distribute-patterns so
+ * that GCC cannot turn these loops back into calls to themselves.
  */
 #include <stddef.h>
 #include <stdint.h>
+
+#include "kstring.h"
 
 void *memset(void *d, int c, size_t n);
 void *memcpy(void *d, const void *s, size_t n);
@@ -15,18 +18,13 @@ int memcmp(const void *a, const void *b, size_t n);
 
 void *memset(void *d, int c, size_t n)
 {
-	uint8_t *p = d;
-	while (n--)
-		*p++ = (uint8_t)c;
+	kmemset(d, c, n);
 	return d;
 }
 
 void *memcpy(void *d, const void *s, size_t n)
 {
-	uint8_t *p = d;
-	const uint8_t *q = s;
-	while (n--)
-		*p++ = *q++;
+	kmemcpy(d, s, n);
 	return d;
 }
 
@@ -43,9 +41,5 @@ void *memmove(void *d, const void *s, size_t n)
 
 int memcmp(const void *a, const void *b, size_t n)
 {
-	const uint8_t *p = a, *q = b;
-	for (; n; n--, p++, q++)
-		if (*p != *q)
-			return *p < *q ? -1 : 1;
-	return 0;
+	return kmemcmp(a, b, n);
 }

@@ -17,6 +17,8 @@
  */
 #include "x86.h"
 
+#include "kstring.h"
+
 #define PTE_P	 BIT_ULL(0)
 #define PTE_RW	 BIT_ULL(1)
 #define PTE_US	 BIT_ULL(2)
@@ -38,10 +40,8 @@ void *pool_alloc(uint64_t bytes, uint64_t align)
 	if (p + bytes > pool_end)
 		x86_panic("page-table pool exhausted", bytes, pool_end - pool_next);
 	pool_next = p + bytes;
-	uint8_t *b = (uint8_t *)p;
-	for (uint64_t i = 0; i < bytes; i++)
-		b[i] = 0;
-	return b;
+	kmemset((void *)p, 0, bytes);
+	return (void *)p;
 }
 
 /* include/arch.h: carved from the pool on first use (boot/ sized the pool

@@ -36,9 +36,14 @@ struct uart {
 	uint16_t base;
 	bool present;
 	uint8_t fifo; /* bytes per LSR.THRE: the transmit FIFO's depth, or 1 */
+	/* Slots known free: the FIFO was empty at the last THRE and this many
+	 * fewer bytes went in since, so a line written in several calls (its
+	 * indent, text, newline) checks LSR once per FIFO load, not once per
+	 * call (each check a VM exit under a hypervisor; issue 31). */
+	uint8_t room;
 };
 
-static struct uart com1 = {COM1, false, 1}, com2 = {COM2, false, 1};
+static struct uart com1 = {COM1, false, 1, 0}, com2 = {COM2, false, 1, 0};
 
 static void uart_init(struct uart *u)
 {
@@ -56,6 +61,7 @@ static void uart_init(struct uart *u)
 	outb(b + UART_FCR, 0xC7); /* FIFO on, cleared, 14-byte trigger */
 	outb(b + UART_MCR, 0x03); /* DTR, RTS; OUT2 off: no IRQ */
 	u->fifo = (inb(b + UART_IIR) & IIR_FIFO) == IIR_FIFO ? FIFO_16550A : 1;
+	u->room = 0; /* the first write waits for THRE */
 	u->present = true;
 }
 
@@ -101,8 +107,13 @@ static void uart_write(struct uart *u, const char *s, size_t n)
 	size_t i = 0;
 
 	while (i < n && u->present) {
+		if (!u->room) {
+			if (!wait_empty(u, hz / 1000 * UART_GIVE_UP_MS))
+				return;
+			u->room = u->fifo;
+		}
 		size_t k = 0;
-		while (i < n && k < u->fifo) {
+		while (i < n && k < u->room) {
 			if (s[i] == '\n' && !cr_sent) {
 				load[k++] = '\r';
 				cr_sent = true;
@@ -111,9 +122,8 @@ static void uart_write(struct uart *u, const char *s, size_t n)
 			load[k++] = s[i++];
 			cr_sent = false;
 		}
-		if (!wait_empty(u, hz / 1000 * UART_GIVE_UP_MS))
-			return;
 		send(u, load, k);
+		u->room -= (uint8_t)k;
 	}
 }
 

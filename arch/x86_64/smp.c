@@ -16,8 +16,14 @@
  *
  * Work: the caller posts (fn, arg, timeout) in the AP's per-CPU block, wakes
  * it with a fixed IPI (WAKE_VECTOR; a parked AP sleeps in HLT with
- * interrupts on), and spins with interrupts off until the AP publishes the
- * result or the deadline passes. The AP runs fn under its own
+ * interrupts on), and waits until the AP publishes the result or the
+ * deadline passes: the runner's caller, outside any guarded run, sleeps in
+ * HLT until the AP's WAKE_VECTOR IPI says it is done (its local APIC timer,
+ * free outside a guarded run, ends the sleep at the deadline), so that a
+ * hypervisor gives the host CPU to the vCPU that works (issue 31: the
+ * second vCPU of a 2-CPU run took 2.5x the first's time while the first
+ * spun); a test's step, posted from inside a guarded run, spins with
+ * interrupts off (its own watchdog owns the timer). The AP runs fn under its own
  * arch_run_guarded(): its own recovery chain (trap.c keeps one per CPU) and
  * its own local APIC timer as the watchdog. A deadline that passes means the
  * AP is beyond its own watchdog (interrupts off, a triple fault...): it gets
@@ -161,6 +167,40 @@ static void delay_us(uint64_t us)
 		cpu_relax();
 }
 
+static uint32_t icr_low(unsigned mode, unsigned vector)
+{
+	return (uint32_t)(FIELD_PREP_ULL(APIC_ICR_DELIVERY_MODE, mode) | APIC_ICR_LEVEL_ASSERT |
+			  vector);
+}
+
+#define NO_WAITER 0xFFFFFFFFu
+
+/* wait_flag, asleep: HLT with interrupts on between checks, woken by the
+ * AP's WAKE_VECTOR IPI (trap.c: EOI, nothing else) or by the local APIC
+ * timer armed for the deadline, a second at most (trap.c: a tick outside a
+ * guarded run is only EOI'd). Returns with interrupts off. */
+static bool sleep_on_flag(volatile uint32_t *flag, uint32_t want, uint64_t ms)
+{
+	uint64_t hz = arch_tsc_hz() ? arch_tsc_hz() : 4000000000ULL;
+	uint64_t t0 = arch_rdtsc(), ticks = hz / 1000 * ms;
+	bool done;
+
+	for (;;) {
+		arch_irq_disable();
+		done = __atomic_load_n(flag, __ATOMIC_ACQUIRE) == want;
+		uint64_t spent = arch_rdtsc() - t0;
+		if (done || spent > ticks)
+			break;
+		/* At most a second ahead: the timer's count has 32 bits. */
+		uint64_t left_ms = (ticks - spent) / (hz / 1000) + 1;
+		apic_watchdog_arm(left_ms < 1000 ? (uint32_t)left_ms : 1000);
+		/* STI's shadow: an IPI pending since the check wakes the HLT. */
+		__asm__ volatile("sti; hlt" : : : "memory");
+	}
+	apic_watchdog_disarm();
+	return done;
+}
+
 static bool wait_flag(volatile uint32_t *flag, uint32_t want, uint64_t ms)
 {
 	uint64_t hz = arch_tsc_hz() ? arch_tsc_hz() : 4000000000ULL;
@@ -185,7 +225,10 @@ __attribute__((noreturn)) static void park(struct x86_percpu *c)
 			c->job_rc =
 			    arch_run_guarded(c->job_fn, c->job_arg, c->job_timeout_ms, &c->job_ex);
 			c->in_step = false;
+			uint32_t waiter = c->job_waiter;
 			__atomic_store_n(&c->done_seq, seq, __ATOMIC_RELEASE);
+			if (waiter != NO_WAITER)
+				apic_send_ipi(waiter, icr_low(APIC_DM_FIXED, WAKE_VECTOR));
 			continue;
 		}
 		/* STI's one-instruction shadow: no wake-up is lost between the
@@ -245,12 +288,6 @@ static void prepare_trampoline(void)
 	b->efer = (boot_efer & ~BIT_ULL(10)) | BIT_ULL(8); /* LMA is the CPU's; LME */
 	b->cr3 = read_cr3();
 	b->entry = (uint64_t)ap_main;
-}
-
-static uint32_t icr_low(unsigned mode, unsigned vector)
-{
-	return (uint32_t)(FIELD_PREP_ULL(APIC_ICR_DELIVERY_MODE, mode) | APIC_ICR_LEVEL_ASSERT |
-			  vector);
 }
 
 static void start_one(struct x86_percpu *c, bool silent)
@@ -332,10 +369,12 @@ enum arch_guard_result arch_run_on_cpu(unsigned cpu, void (*fn)(void *), void *a
 	c->job_arg = arg;
 	c->job_timeout_ms = timeout_ms;
 	c->job_is_step = this_cpu()->guard != NULL;
+	c->job_waiter = c->job_is_step ? NO_WAITER : this_cpu()->apic_id;
 	uint32_t seq = c->job_seq + 1;
 	__atomic_store_n(&c->job_seq, seq, __ATOMIC_RELEASE);
 	apic_send_ipi(c->apic_id, icr_low(APIC_DM_FIXED, WAKE_VECTOR));
-	if (wait_flag(&c->done_seq, seq, limit)) {
+	if (c->job_is_step ? wait_flag(&c->done_seq, seq, limit)
+			   : sleep_on_flag(&c->done_seq, seq, limit)) {
 		*ex = c->job_ex;
 		rc = c->job_rc;
 	} else {

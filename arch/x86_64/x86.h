@@ -88,8 +88,9 @@ struct x86_percpu {
 	enum arch_guard_result job_rc;
 	struct arch_exception job_ex;
 	volatile uint32_t job_seq, done_seq;
-	bool job_is_step; /* posted from inside a guarded run (a test's step) */
-	bool in_step;	  /* running such a step: no state save / restore */
+	bool job_is_step;	      /* posted from inside a guarded run (a test's step) */
+	volatile uint32_t job_waiter; /* APIC ID to wake when done, NO_WAITER: it spins */
+	bool in_step;		      /* running such a step: no state save / restore */
 	uint64_t stack_top, trap_stack, ist[CPU_IST_STACKS];
 	/* trap.c: this CPU's platform events, and what its PMU can have sent
 	 * since arch_pmu_sources_forget (apic.c records the LVT's writes). */
@@ -194,6 +195,8 @@ void x86_workload_intercepted(enum arch_intercept kind, uint64_t iters, uint32_t
 			      uint64_t off, uint32_t target);
 uint32_t apic_timer_hz(void);
 const char *apic_calibration_source(void);
+/* The TSC rate KVM's kvmclock gives, 0 without one (pvclock.c). */
+uint64_t x86_pvclock_tsc_hz(void);
 
 /* serial.c, fbcon.c */
 void serial_init(void);

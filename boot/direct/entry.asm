@@ -66,7 +66,12 @@ pvh_start32:
 	mov edi, __bss_start		; .bss is ours to clear: a loader may not
 	mov ecx, __bss_end
 	sub ecx, edi
-	xor eax, eax
+	mov edx, ecx
+	shr ecx, 2			; a dword per iteration: a guest that runs
+	xor eax, eax			; slowly (issue 31) pays per iteration
+	rep stosd
+	mov ecx, edx
+	and ecx, 3
 	rep stosb
 	lgdt [gdt_desc]
 	mov eax, cr4
@@ -98,7 +103,12 @@ linux64_start:
 	lea rdi, [rel __bss_start]
 	lea rcx, [rel __bss_end]
 	sub rcx, rdi
+	mov rdx, rcx
+	shr rcx, 3			; a qword per iteration (above)
 	xor eax, eax
+	rep stosq
+	mov rcx, rdx
+	and ecx, 7
 	rep stosb
 	lea rsp, [rel stack_top]	; the protocol promises no stack
 	lgdt [rel gdt_desc]
