@@ -56,7 +56,7 @@ PLATFORMS = (
     ("sim-kvm-amd", ["--profile", "kvm-amd-zen4"] + KVM_HOST, "tests/expectations/qemu-kvm-amd.txt"),
     ("sim-kvm-amd-pmu-off", ["--profile", "kvm-amd-zen4-pmu-off"] + KVM_HOST,
      "tests/expectations/qemu-kvm-amd-pmu-off.txt"),
-    ("sim-selftest", ["--profile", "synth-v5-metrics", "--set", "suites=selftest"],
+    ("sim-selftest", ["--profile", "synth-v5-metrics", "--set", "suites=selftest", "--watchdog-divisor", "10"],
      "tests/expectations/selftest.txt"),
     ("sim-kvm-intel-mediated", ["--profile", "kvm-intel-sapphirerapids-mediated", "--set", "host_kernel=7.0.0"],
      "tests/expectations/qemu-kvm-intel-mediated.txt"),

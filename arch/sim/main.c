@@ -39,6 +39,7 @@ static void usage(FILE *f)
 	    "              [--config FILE] [--set KEY=VALUE]... [--dumps-dir DIR]\n"
 	    "              [--perf-capabilities [core=|atom=]VALUE]... [--hypervisor SIGNATURE]\n"
 	    "              [--platform-event nmi|irq|mce|mce-fatal@SUITE.TEST]... [--smi-every N]\n"
+	    "              [--watchdog-divisor N]\n"
 	    "       pmusim --list-profiles | --list-platforms | --list-quirks | --list-known | "
 	    "--mutation-plan | "
 	    "--help\n"
@@ -49,6 +50,8 @@ static void usage(FILE *f)
 	    "--hypervisor runs the CPUID as a guest of that CPUID.40000000H signature.\n"
 	    "--platform-event strikes that test's first run with a platform event;\n"
 	    "--smi-every sends an SMI into every Nth counting window of each CPU.\n"
+	    "--watchdog-divisor makes each test's watchdog fire after 1/N of its time\n"
+	    "(at least 20 ms; for bulk runs of the hang self-tests).\n"
 	    "--replay runs the machine, deviations and options a pmutest report carries;\n"
 	    "--conforming drops the deviations; --known-rows prints which known-deviation\n"
 	    "rows cover the machine and exits.\n"
@@ -406,6 +409,14 @@ int main(int argc, char **argv)
 				bad_usage("--smi-every wants a number of counting windows "
 					  "(1-1000000), got '%s'",
 					  v);
+		} else if (!strcmp(a, "--watchdog-divisor")) {
+			NEED_ARG;
+			char *end;
+			unsigned long d = strtoul(v, &end, 10);
+			if (*v < '0' || *v > '9' || *end || d < 1 || d > 100)
+				bad_usage(
+				    "--watchdog-divisor wants a number from 1 to 100, got '%s'", v);
+			g_sim_watchdog_divisor = (unsigned)d;
 		} else if (!strcmp(a, "--quirk")) {
 			NEED_ARG;
 			enum quirk q;

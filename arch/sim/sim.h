@@ -22,6 +22,7 @@
 
 /* Machine state a self-test "changed" (run.c), reported like the machine's. */
 extern const char *g_sim_state_changed;
+extern unsigned g_sim_watchdog_divisor; /* run.c: --watchdog-divisor */
 /* MSR write trace (msr_trace.c, PMUSIM_MSR_TRACE). */
 void sim_msr_trace_before_write(uint32_t msr);
 void sim_msr_trace_write(uint32_t msr, int vector);
