@@ -161,11 +161,6 @@ void compact_test_end(unsigned id, unsigned number, const char *name, enum ktap_
 	su.n++;
 }
 
-static bool failed(enum ktap_result r)
-{
-	return r == KTAP_FAIL || r == KTAP_TIMEOUT || r == KTAP_ERROR;
-}
-
 static void out(const char *s, size_t n)
 {
 	su.sink(su.ctx, s, n);
@@ -174,14 +169,10 @@ static void out(const char *s, size_t n)
 /* "ok 3 name # SKIP same as cpu0" at the given indentation. */
 static void same_line(const char *indent, unsigned number, const char *name, enum ktap_result r)
 {
-	static const char *const directive[KTAP_RESULTS] = {
-	    [KTAP_PASS] = "",	   [KTAP_FAIL] = "",
-	    [KTAP_SKIP] = "SKIP ", [KTAP_TIMEOUT] = "TIMEOUT ",
-	    [KTAP_ERROR] = "",	   [KTAP_XFAIL] = "XFAIL ",
-	};
+	const char *d = ktap_directive(r);
 	char line[192];
-	ksnprintf(line, sizeof(line), "%s%s %u %s # %ssame as cpu%u\n", indent,
-		  failed(r) ? "not ok" : "ok", number, name, directive[r], cmp->cpu);
+	ksnprintf(line, sizeof(line), "%s%s %u %s # %s%ssame as cpu%u\n", indent, ktap_status(r),
+		  number, name, d ? d : "", d ? " " : "", cmp->cpu);
 	out(line, kstrlen(line));
 }
 
@@ -199,7 +190,7 @@ void compact_suite_end(struct ktap_writer *w, unsigned number, const char *label
 	}
 	bool all_same = true;
 	for (unsigned i = 0; i < su.n; i++)
-		all_same &= su.tests[i].same && !failed(su.tests[i].result);
+		all_same &= su.tests[i].same && !ktap_failed(su.tests[i].result);
 	if (all_same && (r == KTAP_PASS || r == KTAP_SKIP)) {
 		same_line("", number, label, r);
 		su.held = false;

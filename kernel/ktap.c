@@ -86,32 +86,42 @@ static void sanitize(char *dst, size_t size, const char *src)
 	}
 }
 
+bool ktap_failed(enum ktap_result r)
+{
+	return r == KTAP_FAIL || r == KTAP_TIMEOUT || r == KTAP_ERROR;
+}
+
+const char *ktap_status(enum ktap_result r)
+{
+	return ktap_failed(r) ? "not ok" : "ok";
+}
+
+const char *ktap_directive(enum ktap_result r)
+{
+	static const char *const word[KTAP_RESULTS] = {
+	    [KTAP_SKIP] = "SKIP",
+	    [KTAP_TIMEOUT] = "TIMEOUT",
+	    [KTAP_XFAIL] = "XFAIL",
+	};
+	return (unsigned)r < KTAP_RESULTS ? word[r] : NULL;
+}
+
 void ktap_result(struct ktap_writer *w, unsigned number, const char *name, enum ktap_result r,
 		 const char *text)
 {
+	const char *d = ktap_directive(r);
 	char n[128];
 
 	sanitize(n, sizeof(n), name);
 	if (r != KTAP_SKIP)
 		w->last_skip[0] = '\0';
-	switch (r) {
-	case KTAP_PASS:
-		line(w, "ok %u %s", number, n);
-		break;
-	case KTAP_SKIP:
-		line(w, "ok %u %s # SKIP %s", number, n, skip_text(w, text));
-		break;
-	case KTAP_TIMEOUT:
-		line(w, "not ok %u %s # TIMEOUT%s%s", number, n, text ? " " : "", text ? text : "");
-		break;
-	case KTAP_XFAIL:
-		line(w, "ok %u %s # XFAIL %s", number, n, text ? text : "");
-		break;
-	case KTAP_FAIL:
-	case KTAP_ERROR:
-		line(w, "not ok %u %s", number, n);
-		break;
-	}
+	else
+		text = skip_text(w, text);
+	if (!d) /* PASS, FAIL, ERROR: no text */
+		line(w, "%s %u %s", ktap_status(r), number, n);
+	else /* a TIMEOUT's text is optional; SKIP and XFAIL always have a space */
+		line(w, "%s %u %s # %s%s%s", ktap_status(r), number, n, d,
+		     text || r != KTAP_TIMEOUT ? " " : "", text ? text : "");
 }
 
 void ktap_vdiag(struct ktap_writer *w, const char *fmt, va_list ap)

@@ -54,6 +54,13 @@ void ktap_header(struct ktap_writer *w, unsigned planned);
 void ktap_begin_subtest(struct ktap_writer *w, const char *name, unsigned planned);
 /* Closes a subtest level: depth - 1 (the caller then writes its result). */
 void ktap_end_subtest(struct ktap_writer *w);
+/* A result's KTAP status and directive, for every writer of result lines
+ * (ktap_result, the compact form's "same as cpuN" lines): FAIL, TIMEOUT and
+ * ERROR are "not ok", the rest "ok"; SKIP, TIMEOUT and XFAIL carry their
+ * directive word, the others none (NULL). */
+bool ktap_failed(enum ktap_result r);
+const char *ktap_status(enum ktap_result r);
+const char *ktap_directive(enum ktap_result r);
 /* "ok N name", "not ok N name", "ok N name # SKIP reason",
  * "not ok N name # TIMEOUT", "ok N name # XFAIL text", at the current depth. */
 void ktap_result(struct ktap_writer *w, unsigned number, const char *name, enum ktap_result r,
