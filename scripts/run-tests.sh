@@ -48,7 +48,10 @@
 #
 # Each step's full output is in build/test-logs/; the terminal gets one line a
 # step plus what failed. Every step ends with "N passed, N failed" (a step
-# that dies without one counts as one failure), and so does this script.
+# that dies without one counts as one failure), and so does this script;
+# each step's line ends with its CPU time ("cpu 12.3s (10.1 user, 2.2 sys)")
+# and the line before the last is the run's ("# cpu: ..."): on shared cores
+# the CPU time, not the wall, says what a change cost.
 # Issue 31: the foreground runs the simulator's steps (two cores each where
 # a step is a matrix of runs); beside it, in lanes (bg_step --lane), the
 # QEMU boots under TCG (lane tcg: one host core), the KVM and minivmm boots
@@ -77,14 +80,46 @@ total_pass=0
 total_fail=0
 steps_failed=()
 
-# run_step NAME COMMAND...: runs it, adds its counts, shows failures.
+# cpu_ms: the CPU time (user + sys, milliseconds) of this shell and of the
+# children it has waited for, into cpu_now=(TOTAL USER SYS) (/proc/PID/stat:
+# utime, stime, cutime, cstime; read without a fork, which would read the
+# fork's).
+# A subshell starts at zero (fork clears a process's children's times): read
+# at the end of a step's own subshell it is that step's CPU time, whatever
+# ran beside it.
+CLK_TCK=$(getconf CLK_TCK 2>/dev/null) || CLK_TCK=100
+cpu_ms() {
+	local stat f
+	read -r stat <"/proc/$BASHPID/stat"
+	read -r -a f <<<"${stat##*) }" # f[0] is field 3 (state): utime is f[11]
+	local u=$(((f[11] + f[13]) * 1000 / CLK_TCK)) s=$(((f[12] + f[14]) * 1000 / CLK_TCK))
+	cpu_now=($((u + s)) $u $s)
+}
+# secs MS: milliseconds as seconds with one decimal.
+secs() { printf '%d.%d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
+total_cpu=0 total_user=0 total_sys=0 # the steps' CPU time (ms), for the "# cpu:" line
+
+# run_step NAME COMMAND...: runs it, adds its counts, shows failures. The
+# line ends with the step's CPU time (user + sys of it and its children):
+# on 2 shared cores the wall time depends on what ran beside the step, the
+# CPU time does not.
 run_step() {
 	local name=$1
 	shift
 	local log="$LOGS/$name.log"
-	local t0=$SECONDS
-	"$@" >"$log" 2>&1
+	local t0=$SECONDS cpu=(0 0 0)
+	rm -f "$LOGS/.cpu-$name"
+	(
+		"$@" >"$log" 2>&1
+		rc=$?
+		cpu_ms
+		echo "${cpu_now[*]}" >"$LOGS/.cpu-$name"
+		exit $rc
+	)
 	local rc=$?
+	[[ -r $LOGS/.cpu-$name ]] && read -r -a cpu <"$LOGS/.cpu-$name"
+	rm -f "$LOGS/.cpu-$name"
+	total_cpu=$((total_cpu + cpu[0])) total_user=$((total_user + cpu[1])) total_sys=$((total_sys + cpu[2]))
 	local counts
 	counts=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	local p=0 f=0
@@ -99,7 +134,8 @@ run_step() {
 	fi
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
-	printf '%-28s %5d passed, %3d failed  (%ds, exit %d)\n' "$name" "$p" "$f" $((SECONDS - t0)) "$rc"
+	printf '%-28s %5d passed, %3d failed  (%ds, exit %d)  cpu %ss (%s user, %s sys)\n' "$name" "$p" "$f" \
+		$((SECONDS - t0)) "$rc" "$(secs "${cpu[0]}")" "$(secs "${cpu[1]}")" "$(secs "${cpu[2]}")"
 	if [[ $rc -ne 0 || $f -ne 0 ]]; then
 		steps_failed+=("$name")
 		grep -E '^(not ok|#   |error|.*: error:|FAIL|make: \*\*\*)' "$log" | head -n 40 | sed 's/^/    /'
@@ -136,7 +172,7 @@ bg_step() {
 		total_pass=0 total_fail=0 steps_failed=()
 		while [[ -n $prev && ! -e $LOGS/.bg-$prev.done ]]; do sleep 0.2; done
 		run_step "$@" >"$LOGS/.bg-$name.line"
-		echo "$total_pass $total_fail" >"$LOGS/.bg-$name.counts"
+		echo "$total_pass $total_fail $total_cpu $total_user $total_sys" >"$LOGS/.bg-$name.counts"
 	) &
 	bg_names+=("$name")
 	bg_pids+=($!)
@@ -153,19 +189,20 @@ bg_wait() {
 }
 # join_steps: waits for every bg_step, then prints and counts each.
 join_steps() {
-	local i name p f
+	local i name p f c u s
 	for i in "${!bg_pids[@]}"; do
 		name=${bg_names[$i]}
 		wait "${bg_pids[$i]}"
-		p=0 f=1 # a background step that left no counts failed
+		p=0 f=1 c=0 u=0 s=0 # a background step that left no counts failed
 		if [[ -r $LOGS/.bg-$name.counts ]]; then
 			cat "$LOGS/.bg-$name.line"
-			read -r p f <"$LOGS/.bg-$name.counts"
+			read -r p f c u s <"$LOGS/.bg-$name.counts"
 		else
 			printf '%-28s died without its counts (full output: %s)\n' "$name" "$LOGS/$name.log"
 		fi
 		total_pass=$((total_pass + p))
 		total_fail=$((total_fail + f))
+		total_cpu=$((total_cpu + c)) total_user=$((total_user + u)) total_sys=$((total_sys + s))
 		[[ $f -ne 0 ]] && steps_failed+=("$name")
 		rm -f "$LOGS/.bg-$name.line" "$LOGS/.bg-$name.counts" # .done: a later step of its lane may still look
 	done
@@ -689,6 +726,11 @@ run_step sim-selection selection_run
 
 join_steps # the background steps: their lines and counts (issue 31)
 echo
+# The load-independent figure: CPU time of the steps, and of the whole run
+# (the steps, this script's own work and its waiting loops), beside the wall.
+cpu_ms
+echo "# cpu: steps $(secs $total_cpu) s ($(secs $total_user) user, $(secs $total_sys) sys);" \
+	"the whole run $(secs "${cpu_now[0]}") s in $SECONDS s wall"
 if [[ ${#steps_failed[@]} -gt 0 ]]; then
 	echo "failed steps: ${steps_failed[*]}"
 fi
