@@ -17,6 +17,7 @@ needs=(
 	"/usr/sbin/sfdisk fdisk"
 	"cpuid cpuid"
 	"python3 python3"
+	"gawk gawk"
 	"/usr/lib/crt0-efi-x86_64.o gnu-efi"
 	"/usr/include/efi/efi.h gnu-efi"
 	"/usr/share/ovmf/OVMF.fd ovmf"

@@ -26,6 +26,8 @@
 #   scripts/mutation.sh [-j JOBS] [-k] [PMUSIM]
 #     -j JOBS  parallel runs (default 2)    -k  keep the run directory
 set -u
+# sort, comm and gawk order the test names alike (bytes)
+export LC_ALL=C
 JOBS=2
 KEEP=0
 while getopts j:k opt; do
@@ -58,28 +60,38 @@ awk '$1 == "platform" { print "pbase." $2 " --profile " $2 " --set known=0" }
 	$1 == "pquirk" { print "pq." $2 "." $3 " --profile " $3 " --quirk " $2 " --set known=0" }' \
 	"$DIR/plan" >>"$DIR/jobs"
 
-# Failed tests of a run, as suite.test, one a line (sorted). A run on several
-# CPUs (suite@cpuN) counts a test as failed when it failed on any CPU.
-# shellcheck disable=SC2016,SC2089 # an awk program, expanded by awk
-FAILED_AWK='
+# Each run's failed tests (failed) in $DIR/<id>.f and those strict=1 would
+# fail (strict_failed) in $DIR/<id>.sf: suite.test, one a line, sorted and
+# unique. failed: a test failed, or reported "# XFAIL" (a run on several CPUs
+# (suite@cpuN) counts a test as failed when it failed on any CPU).
+# strict_failed: failed, or with an "inferred" diagnostic (a check of an
+# inferred rule that did not hold; strict=1 changes nothing else in the
+# run). One gawk reads every run once (issue 31: an awk and a sort each a
+# run were a quarter of the matrix's time).
+# shellcheck disable=SC2016 # an awk program, expanded by awk
+TESTS_AWK='
+	BEGINFILE { stem = FILENAME; sub(/\.out$/, "", stem); suite = ""; inferred = 0 }
 	/^# Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
 	/^    KTAP version/ { next }
 	/^    # Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
-	/^    not ok [0-9]+ / { print suite "." $4 }
-	/^    ok [0-9]+ .* # XFAIL / { print suite "." $3 }
-'
-# Tests that strict=1 would fail: failed, or with an "inferred" diagnostic
-# (a check of an inferred rule that did not hold; strict=1 changes nothing
-# else in the run).
-# shellcheck disable=SC2016,SC2089
-STRICT_AWK='
-	/^# Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
-	/^    # Subtest: / { suite = $3; sub(/@cpu[0-9]+$/, "", suite) }
+	/^    not ok [0-9]+ / { failed[suite "." $4] = 1 }
+	/^    ok [0-9]+ .* # XFAIL / { failed[suite "." $3] = 1 }
 	/^    # inferred \(not a failure/ { inferred = 1 }
 	/^    (not )?ok [0-9]+ / {
 		n = ($2 == "not") ? $4 : $3
-		if ($2 == "not" || inferred) print suite "." n
+		if ($2 == "not" || inferred) strict_failed[suite "." n] = 1
 		inferred = 0
+	}
+	ENDFILE {
+		PROCINFO["sorted_in"] = "@ind_str_asc"
+		printf "" >(stem ".f")
+		printf "" >(stem ".sf")
+		for (t in failed) print t >(stem ".f")
+		for (t in strict_failed) print t >(stem ".sf")
+		close(stem ".f")
+		close(stem ".sf")
+		delete failed
+		delete strict_failed
 	}
 '
 # Tests that ran (neither skipped nor a self-test), as suite.test.
@@ -91,19 +103,12 @@ ran() {
 	' "$1" | sort -u
 }
 
-# Run: each job's KTAP in $DIR/<id>.out, its exit status in $DIR/<id>.rc,
-# its failed tests (failed) in $DIR/<id>.f and those strict=1 would fail
-# (strict_failed) in $DIR/<id>.sf: read in the parallel jobs, once a run
-# (issue 31: the matrix below was a minute of one core reading them again).
-# shellcheck disable=SC2090
-export PMUSIM DIR FAILED_AWK STRICT_AWK
-xargs -P "$JOBS" -L 1 sh -c '
-	id=$1; shift
-	timeout 60 "$PMUSIM" "$@" >"$DIR/$id.out" 2>&1
-	echo $? >"$DIR/$id.rc"
-	awk "$FAILED_AWK" "$DIR/$id.out" | sort -u >"$DIR/$id.f"
-	awk "$STRICT_AWK" "$DIR/$id.out" | sort -u >"$DIR/$id.sf"
-' sh <"$DIR/jobs"
+# Run: each job's KTAP in $DIR/<id>.out, its exit status in $DIR/<id>.rc
+# (scripts/lib/run-jobs.py: one posix_spawn a run, killed after 60 s; a
+# shell and timeout a run were a fifth of the matrix's time); then TESTS_AWK.
+awk -v dir="$DIR" '{ $1 = dir "/" $1; print }' "$DIR/jobs" |
+	python3 "$(dirname "$0")/lib/run-jobs.py" -j "$JOBS" -t 60 "$PMUSIM" || exit 2
+awk -v dir="$DIR" '{ print dir "/" $1 ".out" }' "$DIR/jobs" | xargs gawk "$TESTS_AWK"
 
 # Skipped tests with no reason given (an explained skip names what is missing).
 unexplained_skips() {
@@ -130,43 +135,78 @@ for p in $(awk '$1 == "profile" { print $2 }' "$DIR/plan"); do
 	fi
 done
 
+# Sets of test names, read by the gawk programs below: each file is one a
+# line, sorted and unique, so `comm -23 A B` is minus(A, B) (A's order) and
+# `comm -12 A B` is common(A, B) != "".
+# shellcheck disable=SC2016 # awk programs, expanded by awk
+SETS_AWK='
+	function read_set(file, s,   line) {
+		delete s
+		while ((getline line <file) > 0) s[line] = 1
+		close(file)
+	}
+	function minus(a, b,   s, line, out) { # the lines of a not in b, each followed by a space
+		read_set(b, s)
+		out = ""
+		while ((getline line <a) > 0) if (!(line in s)) out = out line " "
+		close(a)
+		return out
+	}
+	function first_line(file,   line) {
+		line = ""
+		getline line <file
+		close(file)
+		return line
+	}
+	function words_to(file, words,   w, n, i) { # each word on a line of its own, appended
+		n = split(words, w, " ")
+		for (i = 1; i <= n; i++) print w[i] >>file
+		close(file)
+	}
+'
+# Each quirk, on each profile where it is observable: the tests it fails
+# that the conforming run passes ($DIR/caught.QUIRK, and $DIR/caught-tests
+# with the inferred-rule checks it broke too, for the tests direction);
+# failing none, the checks of inferred rules it breaks (strict=1). One gawk
+# for the whole matrix (issue 31: a dozen programs a row were 15 s).
 echo "== quirks (quirk / profile / checks that caught it)"
-caught=0
-total=0
-for q in $(awk '$1 == "quirk" { print $2 }' "$DIR/plan" | uniq); do
-	total=$((total + 1))
-	hit=0
-	rows=""
-	for p in $(awk -v q="$q" '$1 == "quirk" && $2 == q && $3 != "-" { print $3 }' "$DIR/plan"); do
-		id=q.$q.$p
-		new=$(comm -23 "$DIR/$id.f" "$DIR/base.$p.f" | tr '\n' ' ')
-		strict=""
-		if [ -z "$new" ]; then
-			new=$(comm -23 "$DIR/$id.sf" "$DIR/base.$p.f" | tr '\n' ' ')
-			strict="(strict=1) "
-		else
-			# the inferred-rule checks it broke too, for the tests direction
-			comm -23 "$DIR/$id.sf" "$DIR/base.$p.f" >>"$DIR/caught-tests"
-		fi
-		rc=$(cat "$DIR/$id.rc")
-		if [ -n "$new" ]; then
-			hit=1
-			printf '  %-34s %-32s %s%s\n' "$q" "$p" "$strict" "$new"
-			echo "$new" | tr ' ' '\n' | grep -v '^$' >>"$DIR/caught.$q"
-			echo "$new" | tr ' ' '\n' >>"$DIR/caught-tests"
-		else
-			printf '  %-34s %-32s NOT CAUGHT (rc=%s)\n' "$q" "$p" "$rc"
-		fi
-	done
-	if ! awk -v q="$q" '$1 == "quirk" && $2 == q && $3 != "-" { f = 1 } END { exit !f }' "$DIR/plan"; then
-		printf '  %-34s %-32s NOT CAUGHT (no applicable profile)\n' "$q" "-"
-	fi
-	if [ $hit = 1 ]; then
-		caught=$((caught + 1))
-	else
-		status=1
-	fi
-done
+gawk -v dir="$DIR" "$SETS_AWK"'
+	$1 == "quirk" {
+		if ($2 != last) order[++nq] = last = $2 # as `uniq`
+		if ($3 != "-") pair[$2, ++np[$2]] = $3
+	}
+	END {
+		for (k = 1; k <= nq; k++) {
+			q = order[k]
+			hit = 0
+			for (j = 1; j <= np[q]; j++) {
+				p = pair[q, j]
+				id = dir "/q." q "." p
+				base = dir "/base." p ".f"
+				new = minus(id ".f", base)
+				strict = ""
+				if (new == "") {
+					new = minus(id ".sf", base)
+					strict = "(strict=1) "
+				} else {
+					words_to(dir "/caught-tests", minus(id ".sf", base))
+				}
+				if (new != "") {
+					hit = 1
+					printf "  %-34s %-32s %s%s\n", q, p, strict, new
+					words_to(dir "/caught." q, new)
+					words_to(dir "/caught-tests", new)
+				} else {
+					printf "  %-34s %-32s NOT CAUGHT (rc=%s)\n", q, p, first_line(id ".rc")
+				}
+			}
+			if (!np[q]) printf "  %-34s %-32s NOT CAUGHT (no applicable profile)\n", q, "-"
+			caught += hit
+		}
+		print caught + 0, nq + 0 >(dir "/quirks-caught")
+	}' "$DIR/plan"
+read -r caught total <"$DIR/quirks-caught"
+[ "$caught" = "$total" ] || status=1
 # Firmware-state quirks (what firmware may write after reset): the run must
 # name it ("# firmware state: ..." beyond the conforming run's) and fail no
 # test the conforming run passes: firmware is not the CPU.
@@ -203,31 +243,41 @@ for p in $(awk '$1 == "platform" { print $2 }' "$DIR/plan"); do
 	sort -u "$DIR/pbase.$p.sf" "$DIR/pbase.$p.f" >"$DIR/pbase.$p.sfailed"
 	ran "$DIR/pbase.$p.out" | comm -23 - "$DIR/pbase.$p.sfailed" >"$DIR/pbase.$p.passed"
 done
-for q in $(awk '$1 == "pquirk" { print $2 }' "$DIR/plan" | sort -u); do
-	p_total=$((p_total + 1))
-	on=""
-	masked=0
-	n=0
-	sort -u "$DIR/caught.$q" 2>/dev/null >"$DIR/caught.$q.sorted"
-	for p in $(awk -v q="$q" '$1 == "pquirk" && $2 == q { print $3 }' "$DIR/plan"); do
-		n=$((n + 1))
-		new=$(comm -23 "$DIR/pq.$q.$p.f" "$DIR/pbase.$p.f" | head -n 1)
-		[ -n "$new" ] || new=$(comm -23 "$DIR/pq.$q.$p.sf" "$DIR/pbase.$p.sfailed" | head -n 1)
-		if [ -n "$new" ]; then
-			on="$on $p"
-		elif [ -z "$(comm -12 "$DIR/caught.$q.sorted" "$DIR/pbase.$p.passed")" ]; then
-			masked=$((masked + 1))
-		fi
-	done
-	if [ -n "$on" ] || [ "$masked" = "$n" ]; then
-		p_caught=$((p_caught + 1))
-		[ -n "$on" ] && what="caught on$on" || what="masked on all $n (the tests that catch it already fail or skip there)"
-		printf '  %-40s %s\n' "$q" "$what" | cut -c1-170
-	else
-		printf '  %-40s NOT CAUGHT on any of %d platforms (%d masked)\n' "$q" "$n" "$masked"
-		status=1
-	fi
-done
+gawk -v dir="$DIR" "$SETS_AWK"'
+	$1 == "pquirk" { pair[$2, ++np[$2]] = $3 }
+	END {
+		PROCINFO["sorted_in"] = "@ind_str_asc" # as `sort -u`
+		for (q in np) {
+			total++
+			on = ""
+			masked = 0
+			read_set(dir "/caught." q, caught_q)
+			for (j = 1; j <= np[q]; j++) {
+				p = pair[q, j]
+				id = dir "/pq." q "." p
+				new = minus(id ".f", dir "/pbase." p ".f")
+				if (new == "") new = minus(id ".sf", dir "/pbase." p ".sfailed")
+				if (new != "") {
+					on = on " " p
+				} else {
+					common = 0 # does the platform pass a test that caught q elsewhere?
+					while ((getline t <(dir "/pbase." p ".passed")) > 0) if (t in caught_q) common = 1
+					close(dir "/pbase." p ".passed")
+					if (!common) masked++
+				}
+			}
+			if (on != "" || masked == np[q]) {
+				caught++
+				what = on != "" ? "caught on" on : "masked on all " np[q] " (the tests that catch it already fail or skip there)"
+				printf "%s\n", substr(sprintf("  %-40s %s", q, what), 1, 170)
+			} else {
+				printf "  %-40s NOT CAUGHT on any of %d platforms (%d masked)\n", q, np[q], masked
+			}
+		}
+		print caught + 0, total + 0 >(dir "/pquirks-caught")
+	}' "$DIR/plan"
+read -r p_caught p_total <"$DIR/pquirks-caught"
+[ "$p_caught" = "$p_total" ] || status=1
 echo "platforms: caught $p_caught of $p_total quirks observable on a hypervisor platform (or masked there)"
 
 # The other way: every test that runs on some profile is failed by a quirk.
