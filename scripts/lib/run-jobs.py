@@ -20,6 +20,7 @@ bad usage or a PROGRAM that cannot be started.
 """
 import argparse
 import os
+import shutil
 import signal
 import sys
 import time
@@ -35,7 +36,8 @@ def main():
     args = ap.parse_args()
     if args.j < 1 or args.t <= 0:
         ap.error("-j and -t must be positive")
-    if not os.access(args.program, os.X_OK):
+    program = shutil.which(args.program)  # a name without a slash: from PATH
+    if program is None:
         print(f"run-jobs: {args.program}: not an executable", file=sys.stderr)
         return 2
     jobs = [line.split() for line in sys.stdin if line.strip()]
@@ -76,7 +78,7 @@ def main():
             (os.POSIX_SPAWN_DUP2, 1, 2),
         ]
         try:
-            pid = os.posix_spawn(args.program, argv, os.environ, file_actions=actions)
+            pid = os.posix_spawn(program, argv, os.environ, file_actions=actions)
         except OSError as e:
             print(f"run-jobs: {args.program}: {e.strerror}", file=sys.stderr)
             return 2
