@@ -79,6 +79,14 @@ rm -f "$LOGS"/*.log "$LOGS"/*.ktap "$LOGS"/*.raw "$LOGS"/.bg-* "$LOGS"/.lane-*
 total_pass=0
 total_fail=0
 steps_failed=()
+# Python: the interpreter `python3` names, without a version manager's shim
+# in between (pyenv's is a bash script and two pyenv processes: 0.15 s of
+# CPU a start, and a run starts Python hundreds of times; issue 31). A
+# virtualenv's or the system's python3 is already itself.
+if py=$(python3 -c 'import os, sys; print(os.path.dirname(sys.executable))' 2>/dev/null) &&
+	[[ -x $py/python3 && $(command -v python3) != "$py/python3" ]]; then
+	PATH=$py:$PATH
+fi
 
 # cpu_ms: the CPU time (user + sys, milliseconds) of this shell and of the
 # children it has waited for, into cpu_now=(TOTAL USER SYS) (/proc/PID/stat:
