@@ -706,7 +706,7 @@ bg_step --lane tcg qemu-tcg-smp8 smp_run qemu-tcg-smp8 tests/expectations/qemu-t
 # Say each thing once (issue 31 item 1): the compact form (compact = 1) read
 # back by the host tools equals the full form (compact = 0), every CPU's every
 # test; a deviating CPU is printed in full (the simulator, QEMU TCG -smp 8).
-bg_step --lane tcg compact-form scripts/check-compact.sh
+bg_step --lane tcg compact-form scripts/check-compact.sh --smp8-log "$LOGS/qemu-tcg-smp8.ktap" # the same boot
 
 # The simulator's heavy steps (two cores each) beside lane tcg (issue 31).
 run_step sim-mutation scripts/mutation.sh
