@@ -72,7 +72,8 @@ awk '
 check "doctored: cpu 1's failure is written 'ok ... same as cpu0' (the test's own precondition)" $?
 scripts/ktap-report.py validate "$OUT/doctored.ktap" >"$OUT/doctored.validate" 2>&1
 [[ $? -eq 2 ]] && grep -q "same as cpu0" "$OUT/doctored.validate"
-check "doctored: ktap-report.py validate refuses it, naming the line ($(head -n 1 "$OUT/doctored.validate"))" $?
+ck=$? # before the message's $(...), which sets $? itself
+check "doctored: ktap-report.py validate refuses it, naming the line ($(head -n 1 "$OUT/doctored.validate"))" "$ck"
 python3 scripts/check-compact.py "$OUT/doctored.ktap" "$OUT/aps-deviate-full.ktap" >"$OUT/doctored.check" 2>&1
 check "doctored: check-compact.py fails it" "$([[ $? -eq 1 ]]; echo $?)"
 
@@ -90,6 +91,7 @@ if [[ $qemu == 1 ]]; then
 	python3 scripts/check-compact.py "$OUT/qemu-smp8.ktap" "$OUT/qemu-smp8-full.ktap" | sed 's/^\(not \)\{0,1\}ok - /&qemu-smp8: /'
 	check "qemu-smp8: the compact form is the full form, test by test" "${PIPESTATUS[0]}"
 	scripts/ktap-report.py compare "$OUT/qemu-smp8.ktap" tests/expectations/qemu-tcg.txt >"$OUT/qemu-smp8.compare" 2>&1
-	check "qemu-smp8: the compact log matches tests/expectations/qemu-tcg.txt on every CPU ($(tail -n 1 "$OUT/qemu-smp8.compare"))" $?
+	ck=$? # before the message's $(...), which sets $? itself
+	check "qemu-smp8: the compact log matches tests/expectations/qemu-tcg.txt on every CPU ($(tail -n 1 "$OUT/qemu-smp8.compare"))" "$ck"
 fi
 checks_finish

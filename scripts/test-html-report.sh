@@ -129,7 +129,8 @@ counted fleet python3 scripts/check-report-page.py matrix "$out/fleet.dom" "$out
 python3 scripts/ktap-report.py diff "$out/pass-icelake.ktap" "$out/pass-icelake.ktap" >"$out/diff-same.txt" 2>&1
 rc=$?
 [[ $rc -eq 0 ]] && grep -q '^# 0 regressed, 0 fixed, 0 appeared, 0 disappeared, 0 known, 0 skip-reason, 0 changed' "$out/diff-same.txt"
-check "diff of a run with itself: no change, exit $rc ($(tail -n 1 "$out/diff-same.txt"))" $?
+ck=$? # before the message's $(...), which sets $? itself
+check "diff of a run with itself: no change, exit $rc ($(tail -n 1 "$out/diff-same.txt"))" "$ck"
 python3 scripts/ktap-report.py diff "$out/fleet/run-0000.ktap" "$out/fleet/run-0001.ktap" >"$out/diff.txt" 2>&1
 rc=$?
 regressed=$(grep -c '^regressed: ' "$out/diff.txt")

@@ -35,7 +35,8 @@ refusal_limit=60
 openssl rsa -in /usr/share/ovmf/PkKek-1-snakeoil.key -passin pass:snakeoil -out "$key" >/dev/null 2>&1
 check "Debian's OVMF test key decrypted ($key)" $?
 scripts/make-usb-image.sh --sign-key "$key" --sign-cert "$cert" --out "$out/signed.img" >"$out/make-signed.txt" 2>&1
-check "make-usb-image.sh --sign-key/--sign-cert wrote $out/signed.img ($(grep -o '[0-9]* bytes' "$out/make-signed.txt" | head -n 1))" $?
+ck=$? # before the message's $(...), which sets $? itself
+check "make-usb-image.sh --sign-key/--sign-cert wrote $out/signed.img ($(grep -o '[0-9]* bytes' "$out/make-signed.txt" | head -n 1))" "$ck"
 mcopy -n -i "$out/signed.img@@1M" ::/EFI/BOOT/BOOTX64.EFI "$out/signed.efi" 2>/dev/null
 sbverify --cert "$cert" "$out/signed.efi" >/dev/null 2>&1
 check "the stick's BOOTX64.EFI is signed: sbverify accepts it" $?
@@ -76,7 +77,8 @@ verdict_run() { # verdict_run NAME WHAT: ran to its verdict, as expected, Secure
 	local st
 	st=$(cat "$out/$1.status")
 	[[ $st -le 1 ]]
-	check "$2 runs to its verdict (run-secureboot.sh status $st: $(tail -n 1 "$out/$1.err"))" $?
+	ck=$? # before the message's $(...), which sets $? itself
+	check "$2 runs to its verdict (run-secureboot.sh status $st: $(tail -n 1 "$out/$1.err"))" "$ck"
 	python3 scripts/ktap-report.py validate "$out/$1.ktap" >"$out/$1.compare" 2>&1 &&
 		python3 scripts/ktap-report.py compare "$out/$1.ktap" "$expect" >>"$out/$1.compare" 2>&1
 	check "$2 matches $expect ($out/$1.compare)" $?
@@ -88,7 +90,8 @@ refused() { # refused NAME WHAT PATTERN: refused, recognised, within seconds
 	st=$(cat "$out/$1.status")
 	secs=$(cat "$out/$1.seconds")
 	[[ $st -eq 4 ]] && grep -q "$3" "$out/$1.err"
-	check "$2 is refused and recognised as such ($(grep -o 'REFUSED: .*' "$out/$1.err" | tr -s ' ' | head -c 120))" $?
+	ck=$? # before the message's $(...), which sets $? itself
+	check "$2 is refused and recognised as such ($(grep -o 'REFUSED: .*' "$out/$1.err" | tr -s ' ' | head -c 120))" "$ck"
 	[[ $secs -lt $refusal_limit ]]
 	check "$2: the refusal is reported after ${secs}s (not a timeout)" $?
 	! grep -q 'KTAP version 1' "$out/$1.ktap" 2>/dev/null

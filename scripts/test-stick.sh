@@ -61,7 +61,8 @@ python3 scripts/ktap-report.py validate "$out/boot-1.ktap" >"$out/compare-1.txt"
 	python3 scripts/ktap-report.py compare "$out/boot-1.ktap" tests/expectations/qemu-tcg.txt >>"$out/compare-1.txt" 2>&1
 check "boot 1 of the image matches tests/expectations/qemu-tcg.txt ($out/compare-1.txt)" $?
 python3 scripts/check-screen.py "$out/boot-1.ktap" "$out/screen-1.txt" >"$out/screen-check.txt" 2>&1
-check "boot 1's summary screen agrees with its log ($(tail -n 1 "$out/screen-check.txt"); $out/screen-check.txt)" $?
+ck=$? # before the message's $(...), which sets $? itself
+check "boot 1's summary screen agrees with its log ($(tail -n 1 "$out/screen-check.txt"); $out/screen-check.txt)" "$ck"
 grep -q '^# report saved' "$out/boot-1.ktap"
 check "boot 1 kept its report in UEFI variables" $?
 

@@ -19,7 +19,8 @@ fw=build/ovmf/OVMF-warm.fd
 [[ -f $fw ]] || fw=/usr/share/ovmf/OVMF.fd
 cp "$fw" "$out/vars.fd"
 python3 scripts/ovmf-vars.py fill "$out/vars.fd" 6000 >"$out/fill.txt" 2>&1
-check "a variable store with 6000 bytes left ($(cat "$out/fill.txt"))" $?
+ck=$? # before the message's $(...), which sets $? itself
+check "a variable store with 6000 bytes left ($(cat "$out/fill.txt"))" "$ck"
 scripts/run-qemu.sh --vars "$out/vars.fd" --screen "$out/screen.txt" --log "$out/boot.ktap" \
 	--timeout "${QEMU_TIMEOUT:-300}" >/dev/null 2>"$out/boot.err"
 st=$?
@@ -29,9 +30,11 @@ python3 scripts/ktap-report.py validate "$out/boot.ktap" >"$out/compare.txt" 2>&
 	python3 scripts/ktap-report.py compare "$out/boot.ktap" tests/expectations/qemu-tcg.txt >>"$out/compare.txt" 2>&1
 check "its results match tests/expectations/qemu-tcg.txt" $?
 grep -q '^# report not saved: the UEFI variable store has [0-9]* bytes free; the report needs [0-9]* and 5120 must stay free' "$out/boot.ktap"
-check "the report says it was not kept, and why ($(grep -o 'report not saved: .*' "$out/boot.ktap" | head -c 110))" $?
+ck=$? # before the message's $(...), which sets $? itself
+check "the report says it was not kept, and why ($(grep -o 'report not saved: .*' "$out/boot.ktap" | head -c 110))" "$ck"
 ! python3 scripts/ovmf-vars.py list "$out/vars.fd" | grep -q 'PmutestReport'
 check "no report variable was written" $?
 python3 scripts/check-screen.py "$out/boot.ktap" "$out/screen.txt" >"$out/screen-check.txt" 2>&1
-check "the summary screen agrees ($(tail -n 1 "$out/screen-check.txt"))" $?
+ck=$? # before the message's $(...), which sets $? itself
+check "the summary screen agrees ($(tail -n 1 "$out/screen-check.txt"))" "$ck"
 checks_summary
