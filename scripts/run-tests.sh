@@ -533,29 +533,6 @@ bg_step --lane kvm2 vmm-crosvm vmm_mode crosvm
 bg_step --lane kvm vmm-bad-boot-data vmm_bad_boot_data
 bg_step --lane python unit-python python3 unit/test_ktap_report.py
 bg_step --lane lava lava scripts/test-lava.sh
-run_step unit-c make -s unit
-if [[ -x scripts/check-dumps.py ]]; then
-	run_step cpuid-dumps python3 scripts/check-dumps.py
-fi
-run_step robustness scripts/robustness.sh
-run_step msr-writes python3 scripts/check-msrs.py
-run_step sim-corpus scripts/check-corpus.sh # every real dump clean (issue 9)
-# Issue 27: the 2023-2026 generations (gen-* profiles) clean, their checks run.
-run_step sim-generations scripts/check-generations.sh
-run_step sim-safety-nets scripts/check-safety-nets.sh # retry, stray NMIs, SMIs, reset value, untested CPUs (issue 33)
-run_step sim-frontier scripts/check-frontier.sh # v6 aliases, RDPMC user disable, ACR, arch PEBS, metrics level 2, PEBS counter snapshots, AMD LBR v2: run where enumerated, skip elsewhere (issue 28)
-run_step sim-selftest sim_selftest
-run_step sim-kvm-intel sim_platform kvm-intel-sapphirerapids tests/expectations/qemu-kvm-intel.txt \
-	--set host_kernel=6.8.0
-run_step sim-kvm-intel-pmu-off sim_platform kvm-intel-sapphirerapids-pmu-off \
-	tests/expectations/qemu-kvm-intel-pmu-off.txt --set host_kernel=6.8.0
-run_step sim-kvm-amd sim_platform kvm-amd-zen4 tests/expectations/qemu-kvm-amd.txt \
-	--set host_kernel=6.8.0
-# Issue 32: every report replays to the same results (profiles, platforms,
-# corpus sample, the real-KVM log of tests/data/); explain and bugreport.
-run_step sim-replay scripts/test-replay.sh
-run_step sim-smp-silent smp_run sim-smp-silent tests/expectations/selftest-smp.txt 3 4 3 \
-	sh -c "build/host/pmusim --profile smp-synth-v5-x4 --config tests/configs/smp-silent-selftest.cfg >$LOGS/sim-smp-silent.ktap"
 # The QEMU boots under TCG (one host core each): one after another in lane
 # tcg, beside the simulator steps (issue 31).
 bg_step --lane tcg qemu-tcg qemu_run qemu-tcg "" tests/expectations/qemu-tcg.txt
@@ -708,6 +685,33 @@ bg_step --lane tcg qemu-tcg-smp8 smp_run qemu-tcg-smp8 tests/expectations/qemu-t
 # test; a deviating CPU is printed in full (the simulator, QEMU TCG -smp 8).
 bg_step --lane tcg compact-form scripts/check-compact.sh --smp8-log "$LOGS/qemu-tcg-smp8.ktap" # the same boot
 
+# The simulator's steps and the host tools, in the foreground: after every
+# lane has its steps, so that lane tcg (the longest, one boot after another)
+# starts with the build and not after them (issue 31: it was the critical
+# path, queued 148 s into the run).
+run_step unit-c make -s unit
+if [[ -x scripts/check-dumps.py ]]; then
+	run_step cpuid-dumps python3 scripts/check-dumps.py
+fi
+run_step robustness scripts/robustness.sh
+run_step msr-writes python3 scripts/check-msrs.py
+run_step sim-corpus scripts/check-corpus.sh # every real dump clean (issue 9)
+# Issue 27: the 2023-2026 generations (gen-* profiles) clean, their checks run.
+run_step sim-generations scripts/check-generations.sh
+run_step sim-safety-nets scripts/check-safety-nets.sh # retry, stray NMIs, SMIs, reset value, untested CPUs (issue 33)
+run_step sim-frontier scripts/check-frontier.sh # v6 aliases, RDPMC user disable, ACR, arch PEBS, metrics level 2, PEBS counter snapshots, AMD LBR v2: run where enumerated, skip elsewhere (issue 28)
+run_step sim-selftest sim_selftest
+run_step sim-kvm-intel sim_platform kvm-intel-sapphirerapids tests/expectations/qemu-kvm-intel.txt \
+	--set host_kernel=6.8.0
+run_step sim-kvm-intel-pmu-off sim_platform kvm-intel-sapphirerapids-pmu-off \
+	tests/expectations/qemu-kvm-intel-pmu-off.txt --set host_kernel=6.8.0
+run_step sim-kvm-amd sim_platform kvm-amd-zen4 tests/expectations/qemu-kvm-amd.txt \
+	--set host_kernel=6.8.0
+# Issue 32: every report replays to the same results (profiles, platforms,
+# corpus sample, the real-KVM log of tests/data/); explain and bugreport.
+run_step sim-replay scripts/test-replay.sh
+run_step sim-smp-silent smp_run sim-smp-silent tests/expectations/selftest-smp.txt 3 4 3 \
+	sh -c "build/host/pmusim --profile smp-synth-v5-x4 --config tests/configs/smp-silent-selftest.cfg >$LOGS/sim-smp-silent.ktap"
 # The simulator's heavy steps (two cores each) beside lane tcg (issue 31).
 run_step sim-mutation scripts/mutation.sh
 run_step sim-known scripts/check-known.sh   # every known deviation proven both ways (issue 23)
