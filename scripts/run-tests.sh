@@ -75,7 +75,8 @@ if ! flock -n 8; then
 	flock 8
 fi
 # Every step's log is this run's: none is left from an earlier one.
-rm -f "$LOGS"/*.log "$LOGS"/*.ktap "$LOGS"/*.raw "$LOGS"/.bg-* "$LOGS"/.lane-*
+rm -f "$LOGS"/*.log "$LOGS"/*.ktap "$LOGS"/*.raw "$LOGS"/.bg-* "$LOGS"/.lane-* "$LOGS"/.tick
+mkfifo "$LOGS/.tick" # what bg_step's waits read (see there)
 total_pass=0
 total_fail=0
 steps_failed=()
@@ -154,31 +155,41 @@ run_step() {
 # Steps side by side (issue 31): QEMU under TCG keeps one host core busy per
 # vCPU and the KVM steps mostly wait for VM exits, so on 2 cores an
 # independent one-vCPU or KVM boot step can run beside the others.
-# bg_step [--lane LANE] NAME COMMAND...: run_step in the background, into its
-# own log; its line, its failures and its counts are printed and added at
-# join_steps, in the order the steps were started. The steps of one LANE run
+# bg_step [--lane LANE] [--after STEP] NAME COMMAND...: run_step in the
+# background, into its own log; its line, its failures and its counts are
+# printed and added at join_steps, in the order the steps were started. The steps of one LANE run
 # one after another in the order started (each waits for the one before it to
 # end; the time printed is its own), lanes and the foreground side by side;
-# without --lane a step is a lane of its own. A step run this way must not
-# read another step's output unless that step is before it in its lane, or
-# was waited for (bg_wait) or joined before it started.
+# without --lane a step is a lane of its own. --after STEP: it starts once
+# that background step has ended too. A step run this way must not read
+# another step's output unless that step is before it in its lane, or is its
+# --after, or was waited for (bg_wait) or joined before it started.
 bg_names=()
 bg_pids=()
 declare -A bg_lane_last=()
 bg_step() {
-	local lane="" prev=""
-	if [[ $1 == --lane ]]; then
-		lane=$2
+	local lane="" prev="" after=""
+	while [[ $1 == --lane || $1 == --after ]]; do
+		[[ $1 == --lane ]] && lane=$2 || after=$2
 		shift 2
-		prev=${bg_lane_last[$lane]:-}
-		bg_lane_last[$lane]=$1
-	fi
+	done
 	local name=$1
+	if [[ -n $lane ]]; then
+		prev=${bg_lane_last[$lane]:-}
+		bg_lane_last[$lane]=$name
+	fi
 	rm -f "$LOGS/.bg-$name.done"
 	(
 		trap 'touch "$LOGS/.bg-$name.done"' EXIT
 		total_pass=0 total_fail=0 steps_failed=()
-		while [[ -n $prev && ! -e $LOGS/.bg-$prev.done ]]; do sleep 0.2; done
+		# Waits without a process a look: `read -t` on a FIFO nobody writes
+		# (a `sleep 0.2` loop in each of the 30 steps queued in the lanes
+		# was a fork and an exec 150 times a second; issue 31).
+		exec 9<>"$LOGS/.tick"
+		while [[ -n $prev && ! -e $LOGS/.bg-$prev.done || -n $after && ! -e $LOGS/.bg-$after.done ]]; do
+			read -r -t 0.2 -u 9
+		done
+		exec 9<&-
 		run_step "$@" >"$LOGS/.bg-$name.line"
 		echo "$total_pass $total_fail $total_cpu $total_user $total_sys" >"$LOGS/.bg-$name.counts"
 	) &
