@@ -565,6 +565,9 @@ bg_step --lane tcg direct-selftest qemu_run direct-selftest tests/configs/selfte
 bg_step --lane tcg direct-smp4 smp_run direct-smp4 tests/expectations/qemu-tcg.txt 4 4 "" \
 	scripts/run-qemu.sh --kernel --machine q35 --smp 4 --log "$LOGS/direct-smp4.ktap" --timeout "${QEMU_TIMEOUT:-300}"
 bg_step --lane tcg direct-append direct_append
+# The HTML report's pages in a headless browser, beside the rest once lane
+# tcg's first run (one of its pages) is there; its timed part waits for the end.
+bg_step --after qemu-tcg html-report scripts/test-html-report.sh --only pages
 run_step sim-kvm-amd-pmu-off sim_platform kvm-amd-zen4-pmu-off tests/expectations/qemu-kvm-amd-pmu-off.txt \
 	--set host_kernel=6.8.0
 # Hypervisors as they are in 2026 (issue 29): KVM's mediated vPMU, Firecracker, Xen's vpmu= modes,
@@ -733,11 +736,11 @@ run_step sim-known scripts/check-known.sh   # every known deviation proven both 
 # platform's file checks only what it selected (the README's my.cfg).
 run_step sim-expectations python3 scripts/check-expectations.py
 # What reads the QEMU runs, once lane tcg has ended: the 4-CPU run's summary
-# screen, row by row (a row per suite per CPU); the HTML report (its 500-run
-# matrix is timed: not beside the heavy steps).
+# screen, row by row (a row per suite per CPU); the HTML report's 500-run
+# matrix (timed: not beside the heavy steps).
 bg_wait "${bg_lane_last[tcg]}" # the last step of lane tcg, so every one before it
 run_step qemu-smp4-screen python3 scripts/check-screen.py "$LOGS/qemu-tcg-smp4.ktap" "$LOGS/qemu-tcg-smp4.screen"
-run_step html-report scripts/test-html-report.sh
+run_step html-report-fleet scripts/test-html-report.sh --only fleet "$LOGS/html-fleet"
 run_step kcidb python3 scripts/test-kcidb.py "$LOGS/kcidb"
 selection_run() {
 	printf 'suites = rdpmc, privilege\n' >"$LOGS/selection.cfg"
