@@ -738,7 +738,7 @@ run_step sim-expectations python3 scripts/check-expectations.py
 # What reads the QEMU runs, once lane tcg has ended: the 4-CPU run's summary
 # screen, row by row (a row per suite per CPU); the HTML report's 500-run
 # matrix (timed: not beside the heavy steps).
-bg_wait "${bg_lane_last[tcg]}" # the last step of lane tcg, so every one before it
+bg_wait "${bg_lane_last[tcg]}" html-report # the last step of lane tcg (so every one before it), the pages
 run_step qemu-smp4-screen python3 scripts/check-screen.py "$LOGS/qemu-tcg-smp4.ktap" "$LOGS/qemu-tcg-smp4.screen"
 run_step html-report-fleet scripts/test-html-report.sh --only fleet "$LOGS/html-fleet"
 run_step kcidb python3 scripts/test-kcidb.py "$LOGS/kcidb"
