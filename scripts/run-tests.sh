@@ -54,14 +54,15 @@
 # the CPU time, not the wall, says what a change cost.
 # Issue 31: the foreground runs the simulator's steps (two cores each where
 # a step is a matrix of runs); beside it, in lanes (bg_step --lane), the
-# QEMU boots under TCG (lane tcg: one host core), the KVM and minivmm boots
-# (lanes kvm, kvm2: two guests at a time, mostly waiting for VM exits), the
-# Python unit tests, LAVA and Secure Boot; their lines come last, before the
-# totals (join_steps). A new step is one line: `run_step NAME COMMAND...` for
-# the simulator and host tools, `bg_step --lane tcg NAME COMMAND...` for a
-# QEMU TCG boot (before the `bg_wait` that ends the lane), `bg_step --lane
-# kvm2 ...` for a KVM one; a step that reads another's output comes after it
-# in the same lane or after a `bg_wait` for it.
+# QEMU boots under TCG (lanes tcg, tcg2: one host core each), the KVM and
+# minivmm boots (lanes kvm, kvm2: two guests at a time, mostly waiting for
+# VM exits), the Python unit tests, LAVA, Secure Boot and the HTML pages;
+# their lines come last, before the totals (join_steps). A new step is one
+# line: `run_step NAME COMMAND...` for the simulator and host tools,
+# `bg_step --lane tcg NAME COMMAND...` (or tcg2) for a QEMU TCG boot (before
+# the `bg_wait` that ends them), `bg_step --lane kvm2 ...` for a KVM one; a
+# step that reads another's output comes after it in the same lane, or is
+# started --after it, or after a `bg_wait` for it.
 set -uo pipefail
 
 cd "$(dirname "$0")/.."
@@ -545,7 +546,8 @@ bg_step --lane kvm vmm-bad-boot-data vmm_bad_boot_data
 bg_step --lane python unit-python python3 unit/test_ktap_report.py
 bg_step --lane lava lava scripts/test-lava.sh
 # The QEMU boots under TCG (one host core each): one after another in lane
-# tcg, beside the simulator steps (issue 31).
+# tcg (and lane tcg2, from the full store on), beside the simulator steps
+# (issue 31: one lane of them was the run's critical path).
 bg_step --lane tcg qemu-tcg qemu_run qemu-tcg "" tests/expectations/qemu-tcg.txt
 bg_step --lane tcg qemu-tcg-skylake qemu_run qemu-tcg-skylake "" tests/expectations/qemu-tcg-skylake-client.txt --cpu Skylake-Client
 bg_step --lane tcg qemu-usb-stick scripts/test-stick.sh
@@ -594,7 +596,7 @@ run_step sim-list-platforms list_platforms
 run_step expect-host-ranges python3 scripts/expect-range.py check \
 	tests/expectations/qemu-kvm-*.txt tests/expectations/firecracker-*.txt tests/expectations/xen-*.txt
 bg_step qemu-secureboot scripts/test-secureboot.sh # signed, refused, shim + MOK (issue 22)
-bg_step --lane tcg qemu-store-full scripts/test-store-full.sh   # no room: said, and the run ends normally
+bg_step --lane tcg2 qemu-store-full scripts/test-store-full.sh   # no room: said, and the run ends normally
 
 # Issue 21: the machines it will meet (README "Platform facts").
 # also_check LOG PATTERN WHAT COMMAND...: the command's own counts (its last
@@ -614,23 +616,23 @@ also_check() {
 # x2APIC: a QEMU with x2APIC under TCG (>= 8.1; scripts/qemu-x2apic.sh).
 QX2=$(scripts/qemu-x2apic.sh 2>"$LOGS/qemu-x2apic-get.err") || QX2=
 run_step qemu-x2apic-get test -n "$QX2"
-# (lane tcg from here on)
+# (lane tcg2 from here on, beside lane tcg)
 X2=(--qemu "${QX2:-none}" --timeout "${QEMU_TIMEOUT:-300}")
 X2MODE='^# local APIC: x2APIC mode'
-bg_step --lane tcg qemu-x2apic also_check "$LOGS/qemu-x2apic.ktap" "$X2MODE" "x2APIC mode" \
+bg_step --lane tcg2 qemu-x2apic also_check "$LOGS/qemu-x2apic.ktap" "$X2MODE" "x2APIC mode" \
 	qemu_run qemu-x2apic "" tests/expectations/qemu-tcg.txt --qemu "${QX2:-none}"
-bg_step --lane tcg qemu-x2apic-selftest also_check "$LOGS/qemu-x2apic-selftest.ktap" "$X2MODE" "x2APIC mode" \
+bg_step --lane tcg2 qemu-x2apic-selftest also_check "$LOGS/qemu-x2apic-selftest.ktap" "$X2MODE" "x2APIC mode" \
 	qemu_run qemu-x2apic-selftest tests/configs/selftest.cfg tests/expectations/selftest.txt --qemu "${QX2:-none}"
-bg_step --lane tcg qemu-x2apic-smp4 also_check "$LOGS/qemu-x2apic-smp4.ktap" "$X2MODE" "x2APIC mode" \
+bg_step --lane tcg2 qemu-x2apic-smp4 also_check "$LOGS/qemu-x2apic-smp4.ktap" "$X2MODE" "x2APIC mode" \
 	smp_run qemu-x2apic-smp4 tests/expectations/qemu-tcg.txt 4 4 "" \
 	scripts/run-qemu.sh --smp 4 "${X2[@]}" --log "$LOGS/qemu-x2apic-smp4.ktap"
-bg_step --lane tcg qemu-x2apic-smp4-silent also_check "$LOGS/qemu-x2apic-smp4-silent.ktap" "$X2MODE" "x2APIC mode" \
+bg_step --lane tcg2 qemu-x2apic-smp4-silent also_check "$LOGS/qemu-x2apic-smp4-silent.ktap" "$X2MODE" "x2APIC mode" \
 	smp_run qemu-x2apic-smp4-silent tests/expectations/selftest-smp.txt 3 4 3 \
 	scripts/run-qemu.sh --smp 4 "${X2[@]}" --config tests/configs/smp-silent-selftest.cfg \
 	--log "$LOGS/qemu-x2apic-smp4-silent.ktap"
 # A hand-over already in x2APIC mode: q35 whose second CPU has APIC ID 105H
 # (OVMF enters x2APIC mode for it; the MADT lists it as a local x2APIC).
-bg_step --lane tcg qemu-x2apic-id105 also_check "$LOGS/qemu-x2apic-id105.ktap" '^# cpu 1: APIC ID 0x105: online' \
+bg_step --lane tcg2 qemu-x2apic-id105 also_check "$LOGS/qemu-x2apic-id105.ktap" '^# cpu 1: APIC ID 0x105: online' \
 	"the CPU with APIC ID 105H online" smp_run qemu-x2apic-id105 tests/expectations/qemu-tcg.txt 2 2 "" \
 	scripts/run-qemu.sh "${X2[@]}" --machine q35 --qemu-arg=-smp --qemu-arg=1,sockets=2,cores=256,maxcpus=512 \
 	--qemu-arg=-device --qemu-arg=max-x86_64-cpu,socket-id=1,core-id=5,thread-id=0 --log "$LOGS/qemu-x2apic-id105.ktap"
@@ -657,13 +659,13 @@ rates_run() {
 	echo "$p passed, $f failed"
 }
 # No PIT (clock-gated, as on recent Intel clients): the PM timer's rates.
-bg_step --lane tcg qemu-pit-off rates_run qemu-pit-off --machine q35,pit=off
+bg_step --lane tcg2 qemu-pit-off rates_run qemu-pit-off --machine q35,pit=off
 # No HPET: no NMI watchdog ("none" and why), the suite as ever.
-bg_step --lane tcg qemu-hpet-off also_check "$LOGS/qemu-hpet-off.ktap" 'NMI watchdog: none \(' "no NMI watchdog, and why" \
+bg_step --lane tcg2 qemu-hpet-off also_check "$LOGS/qemu-hpet-off.ktap" 'NMI watchdog: none \(' "no NMI watchdog, and why" \
 	qemu_run qemu-hpet-off "" tests/expectations/qemu-tcg.txt --machine q35,hpet=off
 # An HPET with FSB delivery (QEMU hpet.msi=on): the NMI watchdog's MSI route,
 # re-targeted to each CPU, ends the self-tests' hangs on 4 CPUs.
-bg_step --lane tcg qemu-hpet-fsb also_check "$LOGS/qemu-hpet-fsb.ktap" 'NMI watchdog: HPET timer [0-9]+ one-shot, FSB message' \
+bg_step --lane tcg2 qemu-hpet-fsb also_check "$LOGS/qemu-hpet-fsb.ktap" 'NMI watchdog: HPET timer [0-9]+ one-shot, FSB message' \
 	"the NMI watchdog takes the FSB route" smp_run qemu-hpet-fsb tests/expectations/selftest-smp.txt 3 4 3 \
 	scripts/run-qemu.sh --smp 4 --qemu-arg=-global --qemu-arg=hpet.msi=on --config tests/configs/smp-silent-selftest.cfg \
 	--log "$LOGS/qemu-hpet-fsb.ktap" --timeout "${QEMU_TIMEOUT:-300}"
@@ -677,7 +679,7 @@ nmi_run() {
 		also_check "$LOGS/qemu-nmi.ktap" '^ +# platform events during the test: 1 stray NMI,' "endless_loop lists the NMI" \
 		compare_run "$LOGS/qemu-nmi.ktap" tests/expectations/selftest.txt
 }
-bg_step --lane tcg qemu-nmi nmi_run
+bg_step --lane tcg2 qemu-nmi nmi_run
 # Two machine checks (monitor `mce`, RIPV set) into selftest.endless_loop and
 # its retry: each reported with its bank; the second would shut the machine
 # down if the first had left MCG_STATUS.MCIP set.
@@ -689,7 +691,7 @@ mce_run() {
 	also_check "$LOGS/qemu-mce.ktap" '^# platform events: .* 2 machine check \(bank 2, MCi_STATUS 0xb200000000000002\)' \
 		"both machine checks reported, with the bank" compare_run "$LOGS/qemu-mce.ktap" tests/expectations/selftest-loop.txt
 }
-bg_step --lane tcg qemu-mce mce_run
+bg_step --lane tcg2 qemu-mce mce_run
 # -smp 8 on 2 host cores: every CPU up and running the suite.
 bg_step --lane tcg qemu-tcg-smp8 smp_run qemu-tcg-smp8 tests/expectations/qemu-tcg.txt 8 8 "" \
 	taskset -c 0,1 scripts/run-qemu.sh --smp 8 --log "$LOGS/qemu-tcg-smp8.ktap" --timeout "${QEMU_TIMEOUT:-300}"
@@ -700,9 +702,9 @@ bg_step --lane tcg qemu-tcg-smp8 smp_run qemu-tcg-smp8 tests/expectations/qemu-t
 bg_step --lane tcg compact-form scripts/check-compact.sh --smp8-log "$LOGS/qemu-tcg-smp8.ktap" # the same boot
 
 # The simulator's steps and the host tools, in the foreground: after every
-# lane has its steps, so that lane tcg (the longest, one boot after another)
-# starts with the build and not after them (issue 31: it was the critical
-# path, queued 148 s into the run).
+# lane has its steps, so that lanes tcg and tcg2 (the longest, one boot
+# after another) start with the build and not after them (issue 31: lane
+# tcg was the critical path, queued 148 s into the run).
 run_step unit-c make -s unit
 if [[ -x scripts/check-dumps.py ]]; then
 	run_step cpuid-dumps python3 scripts/check-dumps.py
@@ -738,7 +740,7 @@ run_step sim-expectations python3 scripts/check-expectations.py
 # What reads the QEMU runs, once lane tcg has ended: the 4-CPU run's summary
 # screen, row by row (a row per suite per CPU); the HTML report's 500-run
 # matrix (timed: not beside the heavy steps).
-bg_wait "${bg_lane_last[tcg]}" html-report # the last step of lane tcg (so every one before it), the pages
+bg_wait "${bg_lane_last[tcg]}" "${bg_lane_last[tcg2]}" html-report # the last steps of lanes tcg and tcg2 (so every one before them), the pages
 run_step qemu-smp4-screen python3 scripts/check-screen.py "$LOGS/qemu-tcg-smp4.ktap" "$LOGS/qemu-tcg-smp4.screen"
 run_step html-report-fleet scripts/test-html-report.sh --only fleet "$LOGS/html-fleet"
 run_step kcidb python3 scripts/test-kcidb.py "$LOGS/kcidb"
