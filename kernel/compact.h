@@ -14,8 +14,9 @@
  * and a suite whose every test is so, none of them failed, is one top-level
  * line ("ok 28 rdpmc@cpu1 # same as cpu0"). Anything that differs (a value,
  * a seed, a CPU number in a diagnostic, a different skip reason) is printed
- * in full, test by test. The comparison is a 64-bit FNV-1a hash of each
- * test's text: nothing a reader of the expanded form could miss.
+ * in full, test by test. The comparison is a 64-bit hash of each test's
+ * text (FNV-1a's step, a word at a time: compact.c fnv()): nothing a reader
+ * of the expanded form could miss.
  *
  * How: while a CPU with a reference runs a suite, the writer's sink is held
  * here: the suite's text is kept (COMPACT_BUF bytes; beyond that it goes out
