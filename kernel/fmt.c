@@ -94,9 +94,7 @@ static void put_string(struct out *o, const struct spec *s, const char *str)
 {
 	if (!str)
 		str = "(null)";
-	int n = 0;
-	while (str[n] && (s->prec < 0 || n < s->prec))
-		n++;
+	int n = (int)(s->prec < 0 ? kstrlen(str) : kspan_until(str, (size_t)s->prec, '\0'));
 	if (!s->left)
 		put_repeat(o, ' ', s->width - n);
 	put_bytes(o, str, (size_t)n);
@@ -186,13 +184,12 @@ int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap_in)
 	va_list ap;
 
 	va_copy(ap, ap_in);
+	const char *fmt_end = fmt + kstrlen(fmt);
 	while (*fmt) {
 		if (*fmt != '%') { /* the text up to the next conversion, in one copy */
-			const char *end = fmt + 1;
-			while (*end && *end != '%')
-				end++;
-			put_bytes(&o, fmt, (size_t)(end - fmt));
-			fmt = end;
+			size_t k = kspan_until(fmt, (size_t)(fmt_end - fmt), '%');
+			put_bytes(&o, fmt, k);
+			fmt += k;
 			continue;
 		}
 		fmt++;

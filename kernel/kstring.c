@@ -16,11 +16,38 @@ size_t kstrlen(const char *s)
 #endif
 }
 
+size_t kspan_until(const char *s, size_t n, char c)
+{
+#if defined(__x86_64__)
+	const char *p = s;
+	size_t left = n;
+
+	if (!n)
+		return 0;
+	__asm__ volatile("repne scasb" : "+D"(p), "+c"(left) : "a"(c) : "memory", "cc");
+	/* p is past the byte that stopped the scan: a c, or the last one */
+	return p[-1] == c ? (size_t)(p - s) - 1 : n;
+#else
+	size_t i = 0;
+	while (i < n && s[i] != c)
+		i++;
+	return i;
+#endif
+}
+
 int kstrcmp(const char *a, const char *b)
 {
+#if defined(__x86_64__)		   /* a's length, then one compare: see the block functions */
+	size_t n = kstrlen(a) + 1; /* a's NUL included: b cannot run past it */
+	const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+	__asm__ volatile("repe cmpsb" : "+S"(p), "+D"(q), "+c"(n) : : "memory", "cc");
+	/* p, q are past the pair that stopped the compare (or past a's NUL) */
+	return (int)p[-1] - (int)q[-1];
+#else
 	while (*a && *a == *b)
 		a++, b++;
 	return (unsigned char)*a - (unsigned char)*b;
+#endif
 }
 
 int kstrncmp(const char *a, const char *b, size_t n)
@@ -82,10 +109,9 @@ void kmemcpy(void *d, const void *s, size_t n)
 
 void kstrlcpy(char *d, const char *s, size_t size)
 {
-	size_t i = 0;
-	for (; i + 1 < size && s[i]; i++)
-		d[i] = s[i];
-	d[i] = '\0';
+	size_t n = kspan_until(s, size - 1, '\0');
+	kmemcpy(d, s, n);
+	d[n] = '\0';
 }
 
 int kmemcmp(const void *a, const void *b, size_t n)

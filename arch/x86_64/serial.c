@@ -23,6 +23,8 @@
  */
 #include "x86.h"
 
+#include "kstring.h"
+
 #define COM1	    0x3F8
 #define COM2	    0x2F8
 #define UART_THR    0 /* transmit holding (DLAB=0) */
@@ -99,20 +101,6 @@ static bool wait_empty(struct uart *u, uint64_t give_up)
 	return true;
 }
 
-/* The bytes of s[0, max) before the first '\n' (REPNE SCASB: one string
- * instruction, not a load per byte; see the file's header). */
-static size_t before_newline(const char *s, size_t max)
-{
-	const char *p = s;
-	size_t left = max;
-
-	if (!max)
-		return 0;
-	__asm__ volatile("repne scasb" : "+D"(p), "+c"(left) : "a"('\n') : "memory", "cc");
-	/* p is past the byte that stopped the scan: a '\n', or the last one */
-	return p[-1] == '\n' ? (size_t)(p - s) - 1 : max;
-}
-
 /* The text in FIFO loads, "\n" as "\r\n": each run of bytes between
  * newlines goes out of the caller's buffer with REP OUTSB, up to the room
  * the FIFO has. */
@@ -138,7 +126,7 @@ static void uart_write(struct uart *u, const char *s, size_t n)
 		/* s[i] (a '\n' whose '\r' is out, or any other byte), and
 		 * what follows it up to the next '\n' and the FIFO's room */
 		size_t max = n - i - 1 < (size_t)u->room - 1 ? n - i - 1 : (size_t)u->room - 1;
-		size_t k = 1 + before_newline(s + i + 1, max);
+		size_t k = 1 + kspan_until(s + i + 1, max, '\n');
 		outsb(thr, s + i, k);
 		i += k;
 		u->room -= (uint8_t)k;
