@@ -109,6 +109,8 @@ void kmemcpy(void *d, const void *s, size_t n)
 
 void kstrlcpy(char *d, const char *s, size_t size)
 {
+	if (!size)
+		return;
 	size_t n = kspan_until(s, size - 1, '\0');
 	kmemcpy(d, s, n);
 	d[n] = '\0';
