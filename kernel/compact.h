@@ -34,8 +34,10 @@
  * tools expand only a log that carries it. */
 #define COMPACT_HEADER                                                                             \
 	"compact: \"same as cpuN\": the suite or test ended exactly as on cpu N, the first "       \
-	"CPU of its PMU configuration; SKIP \"ditto\": the previous test's reason (compact = 0 "   \
-	"prints every line)"
+	"CPU of its PMU configuration; SKIP \"ditto\": the previous test's reason; \"rule: "       \
+	"ditto\" (any field of a failure): this test's previous line of that field; \"trace: "     \
+	"A..B shown above\": accesses A to B as printed above in this test (compact = 0 prints "   \
+	"every line)"
 
 /* Before a CPU's suites: o->compact, the CPU and its PMU configuration
  * (CPUS_NO_CONFIG: never compared). The first CPU of a configuration

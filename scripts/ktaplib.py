@@ -241,16 +241,25 @@ def is_header(line):
 # The compact form (kernel/compact.h, compact = 1): a log whose header says
 # "# compact: ..." may write a suite or a test that ended exactly as on the
 # first CPU of its PMU configuration as one line "... # [DIRECTIVE ]same as
-# cpuN", and a SKIP reason equal to the previous test's as "ditto".
-# expand_lines() puts every line back: a compact test becomes the reference
-# CPU's lines of that test (its diagnostics and result line), a compact suite
-# the reference's block under its own name (without the reference's closing
-# totals, which were that CPU's), "ditto" the reason it repeats. Every reader
-# of a log (parse()) sees the full form; `ktap-report.py expand` prints it.
+# cpuN", and a SKIP reason equal to the previous test's as "ditto". Within a
+# test, a failure block's field (kernel/check.c: "#   rule:     ditto") equal
+# to the test's previous line of that field is "ditto", and access-trace
+# entries (kernel/trace.c) the test printed before are one line "# trace:
+# A..B shown above". expand_lines() puts every line back: a compact test
+# becomes the reference CPU's lines of that test (its diagnostics and result
+# line), a compact suite the reference's block under its own name (without
+# the reference's closing totals, which were that CPU's), "ditto" the reason
+# or field text it repeats, "shown above" the trace lines it names. Every
+# reader of a log (parse()) sees the full form; `ktap-report.py expand`
+# prints it.
 
 COMPACT_PREFIX = "# compact: "
 SAME_AS_RE = re.compile(r"^same as cpu(\d{1,4})$")
 DITTO = "ditto"
+# kernel/check.c field_label[]: the lines of a failure block after "FAIL:".
+FIELD_RE = re.compile(r"^(#   (expected|actual|rule|observed|host|known|inferred|machine): +)(.*)$")
+TRACE_ENTRY_RE = re.compile(r"^# trace: (\d{1,10}) (?:rdmsr|wrmsr|rdpmc) ")
+TRACE_SHOWN_RE = re.compile(r"^# trace: (\d{1,10})(?:\.\.(\d{1,10}))? shown above$")
 
 
 def same_as(res):
@@ -278,6 +287,8 @@ class _Block:
     result: object = None                       # its top-level result line
     pending: list = field(default_factory=list)  # diagnostics before the next result
     last_skip: str = None
+    said: dict = field(default_factory=dict)    # the test so far: field -> its last text
+    traced: dict = field(default_factory=dict)  # the test so far: access seq -> its line
 
 
 def expand_lines(lines):
@@ -298,18 +309,22 @@ def expand_lines(lines):
         res = parse_result(body) if depth <= 1 else None
         if depth == 1 and cur is not None:
             if res is None:
-                cur.lines.append(ln)
-                out.append(ln)
                 if body.startswith("# Subtest:"):
                     cur.label = body.split(":", 1)[1].strip()
+                    said = [ln]
                 elif body.startswith("#"):
-                    cur.pending.append(ln)
+                    said = _expand_repeat(cur, ln, body, errors)
+                    cur.pending += said
+                else:
+                    said = [ln]
+                cur.lines += said
+                out += said
                 continue
             emitted = _expand_test(cur, res, ln, blocks, errors)
             cur.tests[res.number] = (parse_result(emitted[-1].strip()), emitted)
             cur.lines += emitted[len(cur.pending):]
             out += emitted[len(cur.pending):]
-            cur.pending = []
+            cur.pending, cur.said, cur.traced = [], {}, {}
             continue
         if depth == 0 and res is not None:
             marker = same_as(res)
@@ -379,6 +394,38 @@ def _expand_test(cur, res, ln, blocks, errors):
             res = parse_result(lines[-1].strip())
     cur.last_skip = res.text if res.directive.upper() == "SKIP" else None
     return lines
+
+
+def _expand_repeat(cur, ln, body, errors):
+    """A diagnostic line of the test under way in its full form: a field's
+    "ditto" its previous text in this test, "trace: A..B shown above" the
+    trace lines it names; what the test said is remembered for the next."""
+    head = ln[:len(ln) - len(ln.lstrip(" "))]
+    where = f"{cur.label}: test {len(cur.tests) + 1}"
+    m = FIELD_RE.match(body)
+    if m:
+        name, text = m.group(2), m.group(3)
+        if text == DITTO:
+            if name not in cur.said:
+                errors.append(f"{where}: '{name}: {DITTO}' with no {name} line before it in the test")
+                return [ln]
+            text = cur.said[name]
+        cur.said[name] = text
+        return [f"{head}{m.group(1)}{text}"]
+    m = TRACE_ENTRY_RE.match(body)
+    if m:
+        cur.traced[int(m.group(1))] = ln
+        return [ln]
+    m = TRACE_SHOWN_RE.match(body)
+    if m:
+        lo = int(m.group(1))
+        hi = int(m.group(2)) if m.group(2) else lo
+        missing = [s for s in range(lo, hi + 1) if s not in cur.traced] if hi - lo < 4096 else [lo]
+        if hi < lo or missing:
+            errors.append(f"{where}: '{body[2:]}' but the test printed no access {missing[0] if missing else hi} before it")
+            return [ln]
+        return [cur.traced[s] for s in range(lo, hi + 1)]
+    return [ln]
 
 
 def _expand_suite(res, marker, ln, blocks, errors):
