@@ -289,13 +289,24 @@ class _Block:
     last_skip: str = None
     said: dict = field(default_factory=dict)    # the test so far: field -> its last text
     traced: dict = field(default_factory=dict)  # the test so far: access seq -> its line
+    unresolved: list = field(default_factory=list)  # the test so far: what could not be expanded
+
+
+def _close_test(cur, name, errors):
+    """The end of a test of a block (its result line, name; None: the block
+    ended first): what it said is forgotten, what could not be expanded is
+    named."""
+    where = f"{cur.label}.{name}" if name else f"{cur.label}: test {len(cur.tests) + 1}"
+    errors += [f"{where}: {e}" for e in cur.unresolved]
+    cur.pending, cur.said, cur.traced, cur.unresolved = [], {}, {}, []
 
 
 def expand_lines(lines):
     """(lines, errors): the full form of a log's lines (from its header on).
     A log without the "# compact:" header line comes back as it is; a
-    compact line whose reference is missing or says something else is left
-    as it is and named in errors."""
+    compact line whose reference is missing or says something else (a
+    "ditto" or "shown above" with nothing before it in its test) is left as
+    it is and named in errors."""
     if not any(ln.startswith(COMPACT_PREFIX) for ln in lines):
         return lines, []
     out, errors, blocks, cur = [], [], {}, None
@@ -303,6 +314,8 @@ def expand_lines(lines):
         depth = (len(ln) - len(ln.lstrip(" "))) // 4
         body = ln.strip()
         if depth == 1 and body == HEADER:
+            if cur is not None:
+                _close_test(cur, None, errors)
             cur = _Block(lines=[ln])
             out.append(ln)
             continue
@@ -311,20 +324,20 @@ def expand_lines(lines):
             if res is None:
                 if body.startswith("# Subtest:"):
                     cur.label = body.split(":", 1)[1].strip()
-                    said = [ln]
+                    full = [ln]
                 elif body.startswith("#"):
-                    said = _expand_repeat(cur, ln, body, errors)
-                    cur.pending += said
+                    full = _expand_repeat(cur, ln, body)
+                    cur.pending += full
                 else:
-                    said = [ln]
-                cur.lines += said
-                out += said
+                    full = [ln]
+                cur.lines += full
+                out += full
                 continue
             emitted = _expand_test(cur, res, ln, blocks, errors)
             cur.tests[res.number] = (parse_result(emitted[-1].strip()), emitted)
             cur.lines += emitted[len(cur.pending):]
             out += emitted[len(cur.pending):]
-            cur.pending, cur.said, cur.traced = [], {}, {}
+            _close_test(cur, res.name, errors)
             continue
         if depth == 0 and res is not None:
             marker = same_as(res)
@@ -337,8 +350,12 @@ def expand_lines(lines):
             elif cur is not None:
                 cur.result = ln
                 blocks[cur.label] = cur
+            if cur is not None:
+                _close_test(cur, None, errors)
             cur = None
         out.append(ln)
+    if cur is not None:
+        _close_test(cur, None, errors)
     return out, errors
 
 
@@ -396,18 +413,17 @@ def _expand_test(cur, res, ln, blocks, errors):
     return lines
 
 
-def _expand_repeat(cur, ln, body, errors):
+def _expand_repeat(cur, ln, body):
     """A diagnostic line of the test under way in its full form: a field's
     "ditto" its previous text in this test, "trace: A..B shown above" the
     trace lines it names; what the test said is remembered for the next."""
     head = ln[:len(ln) - len(ln.lstrip(" "))]
-    where = f"{cur.label}: test {len(cur.tests) + 1}"
     m = FIELD_RE.match(body)
     if m:
         name, text = m.group(2), m.group(3)
         if text == DITTO:
             if name not in cur.said:
-                errors.append(f"{where}: '{name}: {DITTO}' with no {name} line before it in the test")
+                cur.unresolved.append(f"'{name}: {DITTO}' with no {name} line before it in the test")
                 return [ln]
             text = cur.said[name]
         cur.said[name] = text
@@ -422,7 +438,8 @@ def _expand_repeat(cur, ln, body, errors):
         hi = int(m.group(2)) if m.group(2) else lo
         missing = [s for s in range(lo, hi + 1) if s not in cur.traced] if hi - lo < 4096 else [lo]
         if hi < lo or missing:
-            errors.append(f"{where}: '{body[2:]}' but the test printed no access {missing[0] if missing else hi} before it")
+            cur.unresolved.append(f"'{body[2:]}' but the test printed no access "
+                                  f"{missing[0] if missing else hi} before it")
             return [ln]
         return [cur.traced[s] for s in range(lo, hi + 1)]
     return [ln]
