@@ -23,6 +23,12 @@
  * ends. The reference CPU's text goes straight out; only its hashes are
  * kept. kernel_emergency_summary() writes out what is held (compact_flush).
  * The host tools expand the form again (scripts/ktaplib.py expand_text()).
+ *
+ * Within a test the same writer flag (ktap_writer.ditto) has check.c write
+ * a failure block's field equal to the test's previous one as "ditto" and
+ * trace.c an access the test printed before as "trace: A..B shown above";
+ * they are the same on every CPU that says the same, so this comparison
+ * is unchanged by them.
  */
 #ifndef PMUTEST_COMPACT_H
 #define PMUTEST_COMPACT_H
