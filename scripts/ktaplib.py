@@ -418,7 +418,7 @@ def _expand_repeat(cur, ln, body):
     "ditto" its previous text in this test, "trace: A..B shown above" the
     trace lines it names; what the test said is remembered for the next."""
     head = ln[:len(ln) - len(ln.lstrip(" "))]
-    m = FIELD_RE.match(body)
+    m = FIELD_RE.match(ln[len(head):])  # the text as written, to its last byte
     if m:
         name, text = m.group(2), m.group(3)
         if text == DITTO:
