@@ -24,6 +24,12 @@
  * ends. The reference CPU's text goes straight out; only its hashes are
  * kept. kernel_emergency_summary() writes out what is held (compact_flush).
  * The host tools expand the form again (scripts/ktaplib.py expand_text()).
+ *
+ * Within a test the same writer flag (ktap_writer.ditto) has check.c write
+ * a failure block's field equal to the test's previous one as "ditto" and
+ * trace.c an access the test printed before as "trace: A..B shown above";
+ * they are the same on every CPU that says the same, so this comparison
+ * is unchanged by them.
  */
 #ifndef PMUTEST_COMPACT_H
 #define PMUTEST_COMPACT_H
@@ -35,8 +41,10 @@
  * tools expand only a log that carries it. */
 #define COMPACT_HEADER                                                                             \
 	"compact: \"same as cpuN\": the suite or test ended exactly as on cpu N, the first "       \
-	"CPU of its PMU configuration; SKIP \"ditto\": the previous test's reason (compact = 0 "   \
-	"prints every line)"
+	"CPU of its PMU configuration; SKIP \"ditto\": the previous test's reason; \"rule: "       \
+	"ditto\" (any field of a failure): this test's previous line of that field; \"trace: "     \
+	"A..B shown above\": accesses A to B as printed above in this test (compact = 0 prints "   \
+	"every line)"
 
 /* Before a CPU's suites: o->compact, the CPU and its PMU configuration
  * (CPUS_NO_CONFIG: never compared). The first CPU of a configuration
