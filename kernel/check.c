@@ -4,6 +4,7 @@
  * what was expected, what was seen and the SDM rule that decides it.
  */
 #include "arch.h"
+#include "bits.h"
 #include "kstring.h"
 #include "ktap.h"
 #include "trace.h"
@@ -85,6 +86,50 @@ static enum outcome_class value_class(uint64_t actual, uint64_t lo, uint64_t hi)
 	return actual < lo ? OUTCOME_BELOW : actual > hi ? OUTCOME_ABOVE : OUTCOME_EQUAL;
 }
 
+/* The lines of a failure block after its "FAIL:" line (and of an inferred
+ * rule's block), each "  NAME: TEXT". With compact = 1 (the writer's ditto)
+ * a TEXT equal to the same field's previous line in this test is written
+ * KTAP_DITTO: a test that fails one check on eight counters says its rule
+ * once. Only where the word is shorter, the text one line and short enough
+ * to be remembered (FIELD_TEXT_MAX): scripts/ktaplib.py puts every line back
+ * from the test's previous line of that name, which only this file writes. */
+static const char *const field_label[] = {
+    [FIELD_EXPECTED] = "expected: ", [FIELD_ACTUAL] = "actual:   ",  [FIELD_RULE] = "rule:     ",
+    [FIELD_OBSERVED] = "observed: ", [FIELD_HOST] = "host:     ",    [FIELD_KNOWN] = "known:    ",
+    [FIELD_INFERRED] = "inferred: ", [FIELD_MACHINE] = "machine:  ",
+};
+_Static_assert(ARRAY_SIZE(field_label) == FIELDS, "a label per enum block_field");
+_Static_assert(FIELDS <= 8 * sizeof(((struct t *)0)->fields_said), "a bit per field");
+
+#define FIELD_TEXT_MAX 384
+/* Each field's text as last printed; valid for the running test where its
+ * bit of t->fields_said is set (the runner clears struct t per test). */
+static char field_text[FIELDS][FIELD_TEXT_MAX];
+
+static bool one_line(const char *s)
+{
+	while (*s && *s != '\n')
+		s++;
+	return !*s;
+}
+
+static void field(struct t *t, enum block_field f, const char *text)
+{
+	unsigned bit = 1u << f;
+	size_t n = kstrlen(text);
+	bool repeat = t->w->ditto && (t->fields_said & bit) && n > kstrlen(KTAP_DITTO) &&
+		      !kstrcmp(field_text[f], text);
+
+	ktap_diag(t->w, "  %s%s", field_label[f], repeat ? KTAP_DITTO : text);
+	if (repeat)
+		return;
+	t->fields_said &= ~bit;
+	if (n < FIELD_TEXT_MAX && one_line(text)) {
+		kstrlcpy(field_text[f], text, sizeof(field_text[f]));
+		t->fields_said |= bit;
+	}
+}
+
 /* The known-deviation row that explains the failure, if any; prints why a
  * row that would have did not, where the host's version decided it. */
 static const struct known_deviation *known_row(struct t *t, const char *rule,
@@ -103,21 +148,20 @@ static const struct known_deviation *known_row(struct t *t, const char *rule,
 		known_format_kernel(hi, sizeof(hi), v.host_row->host_max);
 	else
 		ksnprintf(hi, sizeof(hi), "now");
+	char line[512];
 	if (v.host_unknown) {
-		ktap_diag(
-		    t->w,
-		    "  host:     not excused: %s covers host kernels %s to %s only, and the "
-		    "host's version is unknown (give host_kernel = X.Y.Z in the options file, "
-		    "or pmutest.host_kernel=X.Y.Z on the command line)",
-		    v.host_row->id, lo, hi);
+		ksnprintf(line, sizeof(line),
+			  "not excused: %s covers host kernels %s to %s only, and the host's "
+			  "version is unknown (give host_kernel = X.Y.Z in the options file, or "
+			  "pmutest.host_kernel=X.Y.Z on the command line)",
+			  v.host_row->id, lo, hi);
 	} else {
 		known_format_kernel(host, sizeof(host), t->host_kernel);
-		ktap_diag(
-		    t->w,
-		    "  host:     not excused: %s covers host kernels %s to %s only; this host "
-		    "runs %s",
-		    v.host_row->id, lo, hi, host);
+		ksnprintf(line, sizeof(line),
+			  "not excused: %s covers host kernels %s to %s only; this host runs %s",
+			  v.host_row->id, lo, hi, host);
 	}
+	field(t, FIELD_HOST, line);
 	return NULL;
 }
 
@@ -196,9 +240,9 @@ static void report(struct t *t, bool ok, const char *expected, const char *actua
 			if (t->inferred_deviations <= T_MAX_FAIL_DIAGS) {
 				ktap_diag(t->w, "inferred (not a failure; strict=1 checks it): %s",
 					  desc);
-				ktap_diag(t->w, "  inferred: %s", expected);
-				ktap_diag(t->w, "  machine:  %s", actual);
-				ktap_diag(t->w, "  rule:     %s", rule);
+				field(t, FIELD_INFERRED, expected);
+				field(t, FIELD_MACHINE, actual);
+				field(t, FIELD_RULE, rule);
 			}
 			return;
 		}
@@ -209,10 +253,10 @@ static void report(struct t *t, bool ok, const char *expected, const char *actua
 		char obs[256];
 		format_observed(obs, sizeof(obs), t, &subject, &out);
 		ktap_diag(t->w, "FAIL: %s", desc);
-		ktap_diag(t->w, "  expected: %s", expected);
-		ktap_diag(t->w, "  actual:   %s", actual);
-		ktap_diag(t->w, "  rule:     %s", rule ? rule : "(none given)");
-		ktap_diag(t->w, "  observed: %s", obs);
+		field(t, FIELD_EXPECTED, expected);
+		field(t, FIELD_ACTUAL, actual);
+		field(t, FIELD_RULE, rule ? rule : "(none given)");
+		field(t, FIELD_OBSERVED, obs);
 	}
 	const struct known_deviation *k =
 	    t->known ? known_rows(t, rule, &subject, &out, print) : NULL;
@@ -225,8 +269,11 @@ static void report(struct t *t, bool ok, const char *expected, const char *actua
 	}
 	if (!print)
 		return;
-	if (k)
-		ktap_diag(t->w, "  known:    %s (%s): %s", k->id, k->what, k->source);
+	if (k) {
+		char line[1024]; /* ktap_vdiag()'s */
+		ksnprintf(line, sizeof(line), "%s (%s): %s", k->id, k->what, k->source);
+		field(t, FIELD_KNOWN, line);
+	}
 	if (t->trace && t->failures <= TRACE_FAILS_SHOWN)
 		trace_print_ring(); /* the accesses that led to it */
 	screen_failure(desc, expected, actual, rule);

@@ -14,8 +14,9 @@
  * and a suite whose every test is so, none of them failed, is one top-level
  * line ("ok 28 rdpmc@cpu1 # same as cpu0"). Anything that differs (a value,
  * a seed, a CPU number in a diagnostic, a different skip reason) is printed
- * in full, test by test. The comparison is a 64-bit FNV-1a hash of each
- * test's text: nothing a reader of the expanded form could miss.
+ * in full, test by test. The comparison is a 64-bit hash of each test's
+ * text (FNV-1a's step, a word at a time: compact.c fnv()): nothing a reader
+ * of the expanded form could miss.
  *
  * How: while a CPU with a reference runs a suite, the writer's sink is held
  * here: the suite's text is kept (COMPACT_BUF bytes; beyond that it goes out
@@ -23,6 +24,12 @@
  * ends. The reference CPU's text goes straight out; only its hashes are
  * kept. kernel_emergency_summary() writes out what is held (compact_flush).
  * The host tools expand the form again (scripts/ktaplib.py expand_text()).
+ *
+ * Within a test the same writer flag (ktap_writer.ditto) has check.c write
+ * a failure block's field equal to the test's previous one as "ditto" and
+ * trace.c an access the test printed before as "trace: A..B shown above";
+ * they are the same on every CPU that says the same, so this comparison
+ * is unchanged by them.
  */
 #ifndef PMUTEST_COMPACT_H
 #define PMUTEST_COMPACT_H
@@ -34,8 +41,10 @@
  * tools expand only a log that carries it. */
 #define COMPACT_HEADER                                                                             \
 	"compact: \"same as cpuN\": the suite or test ended exactly as on cpu N, the first "       \
-	"CPU of its PMU configuration; SKIP \"ditto\": the previous test's reason (compact = 0 "   \
-	"prints every line)"
+	"CPU of its PMU configuration; SKIP \"ditto\": the previous test's reason; \"rule: "       \
+	"ditto\" (any field of a failure): this test's previous line of that field; \"trace: "     \
+	"A..B shown above\": accesses A to B as printed above in this test (compact = 0 prints "   \
+	"every line)"
 
 /* Before a CPU's suites: o->compact, the CPU and its PMU configuration
  * (CPUS_NO_CONFIG: never compared). The first CPU of a configuration

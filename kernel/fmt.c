@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kstring.h"
 #include "ktap.h"
 
 struct out {
@@ -19,6 +20,15 @@ static void put(struct out *o, char c)
 	if (o->len + 1 < o->size)
 		o->buf[o->len] = c;
 	o->len++;
+}
+
+/* n bytes at once: what fits is stored, all of them are counted. */
+static void put_bytes(struct out *o, const char *s, size_t n)
+{
+	size_t room = o->len + 1 < o->size ? o->size - 1 - o->len : 0;
+
+	kmemcpy(o->buf + o->len, s, n < room ? n : room);
+	o->len += n;
 }
 
 static void put_repeat(struct out *o, char c, int n)
@@ -84,13 +94,10 @@ static void put_string(struct out *o, const struct spec *s, const char *str)
 {
 	if (!str)
 		str = "(null)";
-	int n = 0;
-	while (str[n] && (s->prec < 0 || n < s->prec))
-		n++;
+	int n = (int)(s->prec < 0 ? kstrlen(str) : kspan_until(str, (size_t)s->prec, '\0'));
 	if (!s->left)
 		put_repeat(o, ' ', s->width - n);
-	for (int i = 0; i < n; i++)
-		put(o, str[i]);
+	put_bytes(o, str, (size_t)n);
 	if (s->left)
 		put_repeat(o, ' ', s->width - n);
 }
@@ -177,9 +184,12 @@ int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap_in)
 	va_list ap;
 
 	va_copy(ap, ap_in);
+	const char *fmt_end = fmt + kstrlen(fmt);
 	while (*fmt) {
-		if (*fmt != '%') {
-			put(&o, *fmt++);
+		if (*fmt != '%') { /* the text up to the next conversion, in one copy */
+			size_t k = kspan_until(fmt, (size_t)(fmt_end - fmt), '%');
+			put_bytes(&o, fmt, k);
+			fmt += k;
 			continue;
 		}
 		fmt++;

@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 size_t kstrlen(const char *s);
+/* The index of the first c in s[0, n), or n. */
+size_t kspan_until(const char *s, size_t n, char c);
 int kstrcmp(const char *a, const char *b);
 int kstrncmp(const char *a, const char *b, size_t n);
 void kmemset(void *d, int c, size_t n);

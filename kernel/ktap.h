@@ -44,7 +44,8 @@ struct ktap_writer {
 	void (*sink)(void *ctx, const char *s, size_t n);
 	void *ctx;
 	unsigned depth; /* 0 = top level */
-	bool ditto;	/* write a repeated SKIP reason as KTAP_DITTO */
+	bool ditto;	/* say a repeat once: a SKIP reason, a failure block's
+			 * field (check.c), an access trace (trace.c) */
 	/* The previous result's SKIP reason in this subtest ("" none). */
 	char last_skip[KTAP_DITTO_REASON_MAX];
 };

@@ -12,6 +12,19 @@
 #define T_MAX_OFFENDERS	 16  /* offenders of one sweeping check remembered */
 #define T_MAX_KNOWN_HITS 8   /* (row, rule) excuses remembered per test */
 
+/* The lines of a failure block after "FAIL:" (check.c field()). */
+enum block_field {
+	FIELD_EXPECTED,
+	FIELD_ACTUAL,
+	FIELD_RULE,
+	FIELD_OBSERVED,
+	FIELD_HOST,
+	FIELD_KNOWN,
+	FIELD_INFERRED,
+	FIELD_MACHINE,
+	FIELDS
+};
+
 struct t {
 	const struct test_desc *desc;
 	struct ktap_writer *w;
@@ -49,6 +62,7 @@ struct t {
 	} offenders[T_MAX_OFFENDERS];
 	unsigned n_offenders;
 	uint32_t host_kernel; /* options: HOST_KERNEL(), 0 unknown */
+	uint8_t fields_said;  /* check.c: a bit per enum block_field printed */
 };
 
 #endif

@@ -19,6 +19,14 @@
  * `trace = 2` (an option, for ktap-report.py explain) also prints, when a
  * test ends, TRACE_LOG_MAX of its accesses the same way, from number
  * `trace_from` (default 0) on.
+ *
+ * An access is printed once a test (compact = 1, the default): where a
+ * ring or the log would print again accesses the test printed before, each
+ * run of them is one line
+ *
+ *     # trace: A..B shown above        (one access: "# trace: A shown above")
+ *
+ * and scripts/ktaplib.py puts those lines back (compact = 0 prints all).
  */
 #ifndef PMUTEST_TRACE_H
 #define PMUTEST_TRACE_H

@@ -18,9 +18,14 @@ LIB_CPUID_DUMP_SRCS := lib/cpuid_dump.c
 # Unit tests of the kernel's own machine-independent code.
 UNIT_TESTS += $(HOST_BUILD)/unit/test_ktap $(HOST_BUILD)/unit/test_options \
 	$(HOST_BUILD)/unit/test_report $(HOST_BUILD)/unit/test_lz \
-	$(HOST_BUILD)/unit/test_efivars $(HOST_BUILD)/unit/test_calibrate $(HOST_BUILD)/unit/test_madt
+	$(HOST_BUILD)/unit/test_efivars $(HOST_BUILD)/unit/test_calibrate $(HOST_BUILD)/unit/test_madt \
+	$(HOST_BUILD)/unit/test_kstring
 
 $(HOST_BUILD)/unit/test_ktap: unit/test_ktap.c kernel/ktap.c kernel/fmt.c kernel/kstring.c
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iunit -o $@ $(filter %.c,$^)
+
+$(HOST_BUILD)/unit/test_kstring: unit/test_kstring.c kernel/kstring.c
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iunit -o $@ $(filter %.c,$^)
 

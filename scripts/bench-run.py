@@ -12,6 +12,14 @@ in the same run, boots alternating so that load hits both alike.
   serial bytes      the report's bytes with -smp 8 (q35) over those of one
                     CPU (microvm), direct boot on TCG: item 1, the compact
                     form (kernel/compact.h) for CPUs with identical results
+  guest instructions  executed to the verdict, counted by QEMU TCG run one
+                    instruction per block (-singlestep -d exec: an iteration of
+                    a string instruction counts as one): load-independent, for
+                    suites=cpuid (boot, report header, one suite) and per
+                    skipped test (exclude=amd,privilege minus suites=cpuid,
+                    over the skips added); on this machine's nested KVM a
+                    guest instruction costs about a microsecond, one that
+                    touches memory several (items 3 and 4)
   UART per byte     (wall with COM1 - wall without COM1) / report bytes,
                     one CPU, on TCG (microvm) and on KVM (pc): without a
                     UART the kernel formats the same report and writes none
@@ -56,6 +64,8 @@ def qemu(accel, machine, kernel, serial, smp=1, append=None, initrd=None):
     cmd += (["-accel", "kvm", "-cpu", KVM_CPU] if accel == "kvm"
             else ["-accel", "tcg", "-cpu", "max"])
     cmd += ["-serial", f"file:{serial}" if serial else "none"]
+    if accel == "kvm" and machine == "pc":
+        cmd += ["-bios", "qboot.rom"]  # as the kvm-direct step (run-tests.sh kvm_direct)
     if append:
         cmd += ["-append", append]
     if initrd:
@@ -78,6 +88,25 @@ def boot(cmd, serial):
     if "# verdict:" not in log:
         die(f"{' '.join(cmd)}: no verdict in the log")
     return wall, log
+
+
+def insns(elf, append):
+    """(guest instructions to the verdict, the log's skipped tests), TCG."""
+    with tempfile.TemporaryDirectory(dir=os.path.join(HERE, "build")) as tmp:
+        fifo, serial = os.path.join(tmp, "exec"), os.path.join(tmp, "serial.log")
+        os.mkfifo(fifo)
+        cmd = qemu("tcg", "microvm", elf, serial, append=append)
+        p = subprocess.Popen(cmd + ["-singlestep", "-d", "exec,nochain", "-D", fifo],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        n = 0
+        with open(fifo, "rb") as f:
+            while chunk := f.read(1 << 20):
+                n += chunk.count(b"\n")
+        if p.wait(timeout=900) not in (33, 35, 37):
+            die(f"{' '.join(cmd)} (single-stepped): no verdict")
+        with open(serial, "rb") as f:
+            log = f.read().decode("ascii", "replace")
+    return n, len(re.findall(r"^\s+ok \d+ \S+ # SKIP", log, re.M))  # subtests' lines
 
 
 def verdict_ms(log):
@@ -151,6 +180,13 @@ def main():
                 add(k, "kvm_nouart", boot(qemu("kvm", "pc", elf, None, append="timeout_ms=60000"),
                                           None)[0])
 
+        # Guest instructions: deterministic, one run each.
+        for k, elf in kernels.items():
+            i1, s1 = insns(elf, "suites=cpuid")
+            i2, s2 = insns(elf, "exclude=amd,privilege")
+            add(k, "insns_cpuid", i1)
+            add(k, "insns_skip", (i2 - i1) / (s2 - s1) if s2 > s1 else float("nan"))
+
     def per_byte_us(k, with_uart, without, nbytes):
         m = med(res[k].get(nbytes, []))
         return (med(res[k].get(with_uart, [])) - med(res[k].get(without, []))) / m * 1e6
@@ -176,6 +212,10 @@ def main():
          lambda f: f[1]["verdict_ms"], "{:.0f}"),
         ("serial bytes, 8 CPUs / 1 CPU (item 1)", f"{BASE_BYTES_RATIO}",
          f"<= {GOAL_BYTES_RATIO}", lambda f: f[1]["bytes8"] / f[1]["bytes1"], "{:.1f}"),
+        ("guest instructions, suites=cpuid", "-", "-", lambda f: f[1]["insns_cpuid"],
+         "{:.0f}"),
+        ("guest instructions per skipped test", "-", "-", lambda f: f[1]["insns_skip"],
+         "{:.0f}"),
         ("UART per byte, TCG microvm (us)", "-", "-", lambda f: f[2], "{:.2f}"),
         ("UART per byte, KVM pc (us)", "-", "-", lambda f: f[3], "{:.1f}"),
     ]
@@ -183,6 +223,8 @@ def main():
         print(f"{name:<40}{b:>16}{g:>10}" + "".join(f"{fmt.format(fn(f)):>12}" for f in figs))
     print("serial bytes (item 1, compact = 1): " + "; ".join(
         f"{k} {f[1]['bytes8']:.0f} with 8 CPUs, {f[1]['bytes1']:.0f} with one" for k, f in zip(kernels, figs)))
+    print("kvm-direct: pc with QEMU's qboot as the step runs it since issue 31 (the issue's "
+          "59 s booted SeaBIOS, 7.7 s of each KVM boot on this host)")
     print("kvm-unit-tests' pmu.flat: not on this machine; scripts/bench-direct.py compares "
           "with issue 20's recorded 0.56 s")
 

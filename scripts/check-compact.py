@@ -13,7 +13,12 @@ form (compact = 0) of the same machine:
     CPU has its own "not ok" line in its own suite's block, and every test
     whose full-form report differs from its reference CPU's (the first CPU
     of its PMU configuration) is printed in full, never as "same as";
-  - --full-on N:SUITE.TEST: that test of CPU N is printed in full.
+  - --full-on N:SUITE.TEST: that test of CPU N is printed in full;
+  - every test's failure blocks (kernel/check.c: "FAIL:" or "inferred"
+    and its expected / actual / rule / observed / host / known lines, and
+    the access trace under it) read the same in both forms, line by line,
+    with or without --diagnostics: a field written "ditto" or a trace
+    written "shown above" in the compact log is what the full log printed.
 
 usage: scripts/check-compact.py COMPACT FULL [--diagnostics] [--full-on N:SUITE.TEST]...
 Prints one "ok"/"not ok" line a check and "N passed, N failed"; exit 0 when
@@ -28,6 +33,22 @@ import ktaplib  # noqa: E402
 
 CPU_CONFIG_RE = re.compile(r"^cpu (\d{1,4}): APIC ID .*PMU configuration (\d{1,4})")
 FAILING = ("fail", "timeout", "error")
+BLOCK_START = ("FAIL:", "inferred (")
+
+
+def failure_blocks(test):
+    """A test's failure blocks: each "FAIL:" (or inferred-rule) line with
+    its field and trace lines, as diagnostics."""
+    out, cur = [], None
+    for d in test.diagnostics:
+        if d.startswith(BLOCK_START):
+            cur = [d]
+            out.append(cur)
+        elif cur is not None and (d.startswith("  ") or d.startswith("trace: ")):
+            cur.append(d)
+        else:
+            cur = None
+    return [tuple(b) for b in out]
 
 
 def die(msg):
@@ -122,6 +143,18 @@ def main(argv):
     totals = [[d for d in r.diagnostics if d.startswith("Totals:")] for r in (compact, full)]
     check(f"the same totals and verdict ({compact.verdict}, {full.verdict})",
           totals[0] == totals[1] and compact.verdict == full.verdict)
+
+    blocks = [(t.full_name, failure_blocks(t)) for t in compact.tests()]
+    want = [(t.full_name, failure_blocks(t)) for t in full.tests()]
+    differ = next((f"{x[0]}: {x[1][:1]} against {y[1][:1]}" for x, y in zip(blocks, want) if x != y), "")
+    lines = texts[0].split("\n")
+    dittos = sum(1 for ln in lines if ktaplib.FIELD_RE.match(ln.strip())
+                 and ln.strip().endswith(": " + ktaplib.DITTO))
+    shown = sum(1 for ln in lines if ktaplib.TRACE_SHOWN_RE.match(ln.strip()))
+    check(f"every test's failure blocks as in the full form: {sum(len(b) for _, b in want)} blocks, "
+          f"{sum(len(x) for _, b in want for x in b)} lines; the compact log wrote {dittos} fields "
+          f"'ditto' and {shown} trace runs 'shown above' ({differ or 'all equal'})",
+          blocks == want)
 
     hidden = [t.full_name for t in compact.tests()
               if t.result in FAILING and raw.get((t.suite, t.name)) is None]

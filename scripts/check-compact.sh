@@ -8,8 +8,13 @@
 # test printed in full); a doctored log that writes a deviating CPU's
 # failure as "same as cpu0" is refused; then QEMU TCG -smp 8 (UEFI, as the
 # qemu-tcg-smp8 step) in both forms, the compact log also matching the
-# platform's expectations file. The host tools' own tests of the form are
-# unit/test_ktap_compact.py.
+# platform's expectations file. Within a test, failure blocks whose fields
+# repeat ("rule: ditto") and access traces printed before ("trace: A..B
+# shown above"): runs that fail many checks (platform models, quirks, an
+# inferred rule, trace = 2), every diagnostic compared, a doctored "ditto"
+# without a predecessor refused; with QEMU also a one-CPU direct boot on
+# microvm, failure blocks compared line by line. The host tools' own tests
+# of the form are unit/test_ktap_compact.py.
 #
 #   scripts/check-compact.sh [--no-qemu | --smp8-log FILE]
 #     --smp8-log FILE  the compact run is FILE, a log of that same command
@@ -61,6 +66,34 @@ pair aps-deviate --diagnostics --full-on 1:cpuid.global_ctrl_reset_value \
 	--full-on 2:cpuid.global_ctrl_reset_value --full-on 3:cpuid.global_ctrl_reset_value \
 	-- --profile smp-synth-v5-x4 --quirk global-ctrl-reset-wrong-on-aps --set known=0
 
+# Within a test (issue 31: the serial port's time goes to what the test said
+# before): a failure block's field equal to the test's previous one is
+# "ditto", access-trace entries printed before are "shown above". Runs that
+# fail many checks, every diagnostic compared: the platform model of this
+# machine's KVM (no vPMU), quirks that fail a check on every counter,
+# inferred rules' blocks (a v6 fixed-counter quirk), explain's trace = 2 log.
+pair amd-pmu-off --diagnostics -- --profile kvm-amd-zen4-pmu-off
+pair amd-raz-wi --diagnostics -- --profile amd_zen4_genoa_a10f11 --quirk kvm-amd-no-vpmu-legacy-raz-wi --set known=0
+pair ovf-clear --diagnostics -- --profile synth-v5-metrics --quirk ovf-clear-needs-global-enable --set known=0
+pair pmi-to-cpu0 --diagnostics -- --profile smp-synth-v5-x4 --quirk smp-pmi-to-cpu0 --set known=0
+pair rdpmc-gp-code --diagnostics -- --profile synth-v5-metrics --quirk rdpmc-gp-error-code --set known=0
+pair inferred --diagnostics -- --profile synth-arch-pebs --quirk v6-fixed-cfg-a-exists --set known=0
+pair trace-log --diagnostics -- --profile synth-v5-metrics --quirk rdpmc-type-as-flags --set suites=rdpmc --set trace=2
+grep -q '^    #   rule:     ditto$' "$OUT/amd-pmu-off.ktap" && grep -q '^    # trace: [0-9]*\.\.[0-9]* shown above$' "$OUT/amd-pmu-off.ktap"
+check "amd-pmu-off: the compact log writes repeated rules 'ditto' and repeated trace entries 'shown above'" $?
+# A log whose "ditto" has nothing before it in its test: refused, one line.
+awk '/^    # Subtest: amd$/ { a = 1 } a && /^    #   rule: / && !done { done = 1; next } { print }' \
+	"$OUT/amd-pmu-off.ktap" >"$OUT/doctored-ditto.ktap"
+scripts/ktap-report.py expand "$OUT/doctored-ditto.ktap" >/dev/null 2>"$OUT/doctored-ditto.expand"
+[[ $? -eq 2 ]] && [[ $(wc -l <"$OUT/doctored-ditto.expand") -eq 1 ]] &&
+	grep -q "amd.retired_instructions_every_counter: 'rule: ditto' with no rule line before it" "$OUT/doctored-ditto.expand"
+ck=$? # before the message's $(...), which sets $? itself
+check "doctored: a 'rule: ditto' without a predecessor is refused by expand, one line ($(cut -c1-150 "$OUT/doctored-ditto.expand"))" "$ck"
+scripts/ktap-report.py compare "$OUT/doctored-ditto.ktap" tests/expectations/qemu-kvm-amd-pmu-off.txt >/dev/null 2>&1
+check "doctored: ... and by compare against the platform's expectations (exit 2, never a pass)" "$([[ $? -eq 2 ]]; echo $?)"
+python3 scripts/check-compact.py "$OUT/doctored-ditto.ktap" "$OUT/amd-pmu-off-full.ktap" >"$OUT/doctored-ditto.check" 2>&1
+check "doctored: ... and by check-compact.py" "$([[ $? -eq 1 ]]; echo $?)"
+
 # A kernel that hid cpu 1's failure behind cpu 0's pass: the tools refuse it.
 awk '
 	/^    # Subtest: cpuid@cpu1$/ { inside = 1 }
@@ -93,5 +126,16 @@ if [[ $qemu == 1 ]]; then
 	scripts/ktap-report.py compare "$OUT/qemu-smp8.ktap" tests/expectations/qemu-tcg.txt >"$OUT/qemu-smp8.compare" 2>&1
 	ck=$? # before the message's $(...), which sets $? itself
 	check "qemu-smp8: the compact log matches tests/expectations/qemu-tcg.txt on every CPU ($(tail -n 1 "$OUT/qemu-smp8.compare"))" "$ck"
+	# One CPU, direct boot on microvm (the issue's timed run): the amd
+	# suite's failures under TCG, their blocks compared line by line.
+	for form in compact full; do
+		cfg=()
+		[[ $form == full ]] && cfg=(--config "$OUT/full.cfg")
+		taskset -c 0,1 scripts/run-qemu.sh --kernel --machine microvm "${cfg[@]}" \
+			--log "$OUT/qemu-microvm-$form.ktap" --timeout "${QEMU_TIMEOUT:-300}" >"$OUT/qemu-microvm-$form.out" 2>&1
+	done
+	echo "# qemu-microvm: scripts/run-qemu.sh --kernel --machine microvm, and with compact = 0"
+	python3 scripts/check-compact.py "$OUT/qemu-microvm-compact.ktap" "$OUT/qemu-microvm-full.ktap" | sed 's/^\(not \)\{0,1\}ok - /&qemu-microvm: /'
+	check "qemu-microvm: the compact form is the full form, test by test, failure blocks line by line" "${PIPESTATUS[0]}"
 fi
 checks_finish

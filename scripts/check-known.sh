@@ -77,14 +77,21 @@ ok() { check "$1" 0; }
 bad() { check "$1" 1; }
 
 # The run's (test, rule) pairs of plain failures ("suite.test<TAB>rule"), and
-# its XFAIL tests ("suite.test"): suites named without their @cpuN.
+# its XFAIL tests ("suite.test"): suites named without their @cpuN. The rules
+# are read from the full form (a compact log's "rule: ditto" written out); a
+# log that cannot be expanded is one pair naming why, which matches nothing.
 failed_pairs() {
+	local full
+	if ! full=$(scripts/ktap-report.py expand "$1" 2>&1); then
+		printf 'unexpandable\t%s\n' "$full"
+		return
+	fi
 	awk '
 		/^(    )?# Subtest: / { suite = $NF; sub(/@cpu[0-9]+$/, "", suite); n = 0; next }
 		/^    #   rule: / { r = $0; sub(/^    #   rule: +/, "", r); rules[n++] = r; next }
 		/^    not ok [0-9]+ / { for (i = 0; i < n; i++) print suite "." $4 "\t" rules[i] }
 		/^    (not )?ok [0-9]+ / { n = 0 }
-	' "$1" | sort -u
+	' <<<"$full" | sort -u
 }
 xfail_tests() {
 	awk '

@@ -241,16 +241,25 @@ def is_header(line):
 # The compact form (kernel/compact.h, compact = 1): a log whose header says
 # "# compact: ..." may write a suite or a test that ended exactly as on the
 # first CPU of its PMU configuration as one line "... # [DIRECTIVE ]same as
-# cpuN", and a SKIP reason equal to the previous test's as "ditto".
-# expand_lines() puts every line back: a compact test becomes the reference
-# CPU's lines of that test (its diagnostics and result line), a compact suite
-# the reference's block under its own name (without the reference's closing
-# totals, which were that CPU's), "ditto" the reason it repeats. Every reader
-# of a log (parse()) sees the full form; `ktap-report.py expand` prints it.
+# cpuN", and a SKIP reason equal to the previous test's as "ditto". Within a
+# test, a failure block's field (kernel/check.c: "#   rule:     ditto") equal
+# to the test's previous line of that field is "ditto", and access-trace
+# entries (kernel/trace.c) the test printed before are one line "# trace:
+# A..B shown above". expand_lines() puts every line back: a compact test
+# becomes the reference CPU's lines of that test (its diagnostics and result
+# line), a compact suite the reference's block under its own name (without
+# the reference's closing totals, which were that CPU's), "ditto" the reason
+# or field text it repeats, "shown above" the trace lines it names. Every
+# reader of a log (parse()) sees the full form; `ktap-report.py expand`
+# prints it.
 
 COMPACT_PREFIX = "# compact: "
 SAME_AS_RE = re.compile(r"^same as cpu(\d{1,4})$")
 DITTO = "ditto"
+# kernel/check.c field_label[]: the lines of a failure block after "FAIL:".
+FIELD_RE = re.compile(r"^(#   (expected|actual|rule|observed|host|known|inferred|machine): +)(.*)$")
+TRACE_ENTRY_RE = re.compile(r"^# trace: (\d{1,10}) (?:rdmsr|wrmsr|rdpmc) ")
+TRACE_SHOWN_RE = re.compile(r"^# trace: (\d{1,10})(?:\.\.(\d{1,10}))? shown above$")
 
 
 def same_as(res):
@@ -278,13 +287,26 @@ class _Block:
     result: object = None                       # its top-level result line
     pending: list = field(default_factory=list)  # diagnostics before the next result
     last_skip: str = None
+    said: dict = field(default_factory=dict)    # the test so far: field -> its last text
+    traced: dict = field(default_factory=dict)  # the test so far: access seq -> its line
+    unresolved: list = field(default_factory=list)  # the test so far: what could not be expanded
+
+
+def _close_test(cur, name, errors):
+    """The end of a test of a block (its result line, name; None: the block
+    ended first): what it said is forgotten, what could not be expanded is
+    named."""
+    where = f"{cur.label}.{name}" if name else f"{cur.label}: test {len(cur.tests) + 1}"
+    errors += [f"{where}: {e}" for e in cur.unresolved]
+    cur.pending, cur.said, cur.traced, cur.unresolved = [], {}, {}, []
 
 
 def expand_lines(lines):
     """(lines, errors): the full form of a log's lines (from its header on).
     A log without the "# compact:" header line comes back as it is; a
-    compact line whose reference is missing or says something else is left
-    as it is and named in errors."""
+    compact line whose reference is missing or says something else (a
+    "ditto" or "shown above" with nothing before it in its test) is left as
+    it is and named in errors."""
     if not any(ln.startswith(COMPACT_PREFIX) for ln in lines):
         return lines, []
     out, errors, blocks, cur = [], [], {}, None
@@ -292,24 +314,30 @@ def expand_lines(lines):
         depth = (len(ln) - len(ln.lstrip(" "))) // 4
         body = ln.strip()
         if depth == 1 and body == HEADER:
+            if cur is not None:
+                _close_test(cur, None, errors)
             cur = _Block(lines=[ln])
             out.append(ln)
             continue
         res = parse_result(body) if depth <= 1 else None
         if depth == 1 and cur is not None:
             if res is None:
-                cur.lines.append(ln)
-                out.append(ln)
                 if body.startswith("# Subtest:"):
                     cur.label = body.split(":", 1)[1].strip()
+                    full = [ln]
                 elif body.startswith("#"):
-                    cur.pending.append(ln)
+                    full = _expand_repeat(cur, ln, body)
+                    cur.pending += full
+                else:
+                    full = [ln]
+                cur.lines += full
+                out += full
                 continue
             emitted = _expand_test(cur, res, ln, blocks, errors)
             cur.tests[res.number] = (parse_result(emitted[-1].strip()), emitted)
             cur.lines += emitted[len(cur.pending):]
             out += emitted[len(cur.pending):]
-            cur.pending = []
+            _close_test(cur, res.name, errors)
             continue
         if depth == 0 and res is not None:
             marker = same_as(res)
@@ -322,8 +350,12 @@ def expand_lines(lines):
             elif cur is not None:
                 cur.result = ln
                 blocks[cur.label] = cur
+            if cur is not None:
+                _close_test(cur, None, errors)
             cur = None
         out.append(ln)
+    if cur is not None:
+        _close_test(cur, None, errors)
     return out, errors
 
 
@@ -379,6 +411,38 @@ def _expand_test(cur, res, ln, blocks, errors):
             res = parse_result(lines[-1].strip())
     cur.last_skip = res.text if res.directive.upper() == "SKIP" else None
     return lines
+
+
+def _expand_repeat(cur, ln, body):
+    """A diagnostic line of the test under way in its full form: a field's
+    "ditto" its previous text in this test, "trace: A..B shown above" the
+    trace lines it names; what the test said is remembered for the next."""
+    head = ln[:len(ln) - len(ln.lstrip(" "))]
+    m = FIELD_RE.match(ln[len(head):])  # the text as written, to its last byte
+    if m:
+        name, text = m.group(2), m.group(3)
+        if text == DITTO:
+            if name not in cur.said:
+                cur.unresolved.append(f"'{name}: {DITTO}' with no {name} line before it in the test")
+                return [ln]
+            text = cur.said[name]
+        cur.said[name] = text
+        return [f"{head}{m.group(1)}{text}"]
+    m = TRACE_ENTRY_RE.match(body)
+    if m:
+        cur.traced[int(m.group(1))] = ln
+        return [ln]
+    m = TRACE_SHOWN_RE.match(body)
+    if m:
+        lo = int(m.group(1))
+        hi = int(m.group(2)) if m.group(2) else lo
+        missing = [s for s in range(lo, hi + 1) if s not in cur.traced] if hi - lo < 4096 else [lo]
+        if hi < lo or missing:
+            cur.unresolved.append(f"'{body[2:]}' but the test printed no access "
+                                  f"{missing[0] if missing else hi} before it")
+            return [ln]
+        return [cur.traced[s] for s in range(lo, hi + 1)]
+    return [ln]
 
 
 def _expand_suite(res, marker, ln, blocks, errors):

@@ -76,6 +76,49 @@ COMPACT = (HEAD + COMPACT_LINE
            + suite("rdpmc@cpu1", RDPMC_CPU1_COMPACT, "not ok 4 rdpmc@cpu1") + TAIL)
 
 
+# Within a test (kernel/check.c field(), kernel/trace.c): a failure block's
+# field equal to the test's previous line of that field is "ditto", trace
+# entries printed before are one line "shown above".
+AMD_FULL = ("    1..2\n"
+            "    # FAIL: PerfCtr0 event C0H over N iterations\n"
+            "    #   expected: 0x186a0 (100000) .. 0x18e70 (102000)\n"
+            "    #   actual:   0\n"
+            "    #   rule:     AMD APM Vol.2 13.2.1: PerfEvtSeln.En = 1 counts the selected event\n"
+            "    #   observed: subject=none outcome=zero\n"
+            "    # trace: 2 wrmsr 0xc0010000 0x4300c0 ok\n"
+            "    # trace: 3 rdmsr 0xc0010004 0 ok\n"
+            "    # FAIL: PerfCtr0 event C0H: count(2N) - count(N)\n"
+            "    #   expected: 0x186a0 (100000)\n"
+            "    #   actual:   0\n"
+            "    #   rule:     AMD APM Vol.2 13.2.1: PerfEvtSeln.En = 1 counts the selected event\n"
+            "    #   observed: subject=none outcome=zero\n"
+            "    # trace: 2 wrmsr 0xc0010000 0x4300c0 ok\n"
+            "    # trace: 3 rdmsr 0xc0010004 0 ok\n"
+            "    # trace: 4 wrmsr 0xc0010000 0 ok\n"
+            "    not ok 1 every_counter\n"
+            "    # FAIL: PerfCtr0 event C2H\n"
+            "    #   expected: 0x2710 (10000)\n"
+            "    #   actual:   0\n"
+            "    #   rule:     AMD APM Vol.2 13.2.1: PerfEvtSeln.En = 1 counts the selected event\n"
+            "    #   observed: subject=none outcome=zero\n"
+            "    # trace: 2 wrmsr 0xc0010000 0x4300c2 ok\n"
+            "    not ok 2 branches\n")
+# The second block of the first test repeats the first's rule, outcome and
+# two accesses; the second test says its own in full, whatever the first said.
+AMD_REPEATED = ("    #   rule:     AMD APM Vol.2 13.2.1: PerfEvtSeln.En = 1 counts the selected event\n"
+                "    #   observed: subject=none outcome=zero\n"
+                "    # trace: 2 wrmsr 0xc0010000 0x4300c0 ok\n"
+                "    # trace: 3 rdmsr 0xc0010004 0 ok\n"
+                "    # trace: 4 ")
+assert AMD_FULL.count(AMD_REPEATED) == 1
+AMD_COMPACT = AMD_FULL.replace(AMD_REPEATED, "    #   rule:     ditto\n    #   observed: ditto\n"
+                               "    # trace: 2..3 shown above\n    # trace: 4 ")
+AMD_TAIL = "# Totals: pass:0 fail:2 skip:0 xfail:0 total:2\n# verdict: FAIL\n"
+AMD_HEAD = HEAD.replace("1..4", "1..1")
+AMD_LOG_FULL = AMD_HEAD + suite("amd", AMD_FULL, "not ok 1 amd") + AMD_TAIL
+AMD_LOG_COMPACT = AMD_HEAD + COMPACT_LINE + suite("amd", AMD_COMPACT, "not ok 1 amd") + AMD_TAIL
+
+
 def results(run):
     return [(t.suite, t.name, t.number, t.result, t.reason, t.diagnostics) for t in run.tests()]
 
@@ -138,6 +181,36 @@ class Expand(unittest.TestCase):
                 run = ktaplib.parse(text)
                 self.assertTrue(ktaplib.broken(run), what)
 
+    def test_failure_blocks_read_as_full(self):
+        full, compact = ktaplib.parse(AMD_LOG_FULL), ktaplib.parse(AMD_LOG_COMPACT)
+        self.assertEqual(full.errors, [])
+        self.assertEqual(compact.errors, [])
+        self.assertEqual(results(compact), results(full))
+        for a, b in zip(compact.tests(), full.tests()):
+            self.assertEqual(ktaplib.failures(a), ktaplib.failures(b))
+            self.assertEqual(ktaplib.fingerprint(a), ktaplib.fingerprint(b))
+        self.assertEqual(ktaplib.expand_text(AMD_LOG_COMPACT)[0],
+                         AMD_LOG_FULL.replace(AMD_HEAD, AMD_HEAD + COMPACT_LINE))
+
+    def test_a_repeat_with_nothing_before_it_is_an_error(self):
+        bad = {
+            # the test's first rule line removed: its ditto repeats nothing
+            "ditto first": AMD_LOG_COMPACT.replace(
+                "    #   rule:     AMD APM Vol.2 13.2.1: PerfEvtSeln.En = 1 counts the selected event\n", "", 1),
+            # a field of the previous test is not this test's
+            "ditto across tests": AMD_LOG_COMPACT.replace(
+                "    #   observed: subject=none outcome=zero\n    # trace: 2 wrmsr 0xc0010000 0x4300c2",
+                "    #   observed: ditto\n    # trace: 2 wrmsr 0xc0010000 0x4300c2"),
+            "shown but never printed": AMD_LOG_COMPACT.replace("trace: 2..3 shown above", "trace: 2..4 shown above"),
+            "shown in another test": AMD_LOG_COMPACT.replace(
+                "    # trace: 2 wrmsr 0xc0010000 0x4300c2 ok\n", "    # trace: 2 shown above\n"),
+        }
+        for what, text in bad.items():
+            with self.subTest(what):
+                run = ktaplib.parse(text)
+                self.assertTrue(ktaplib.broken(run), what)
+                self.assertTrue(any(e.startswith("amd.") for e in run.errors), run.errors)
+
     def test_a_pass_is_never_made_from_a_failure(self):
         # cpu0 failed type_space: a compact "ok ... same as cpu0" is refused.
         text = COMPACT.replace("    # FAIL: RDPMC ECX=0x10000 on cpu 1\n    #   expected: #GP(0)\n"
@@ -171,6 +244,18 @@ class Tools(unittest.TestCase):
         rc, _, err = cli("ktap-report.py", "expand", bad)
         self.assertEqual(rc, 2)
         self.assertIn("cpu7", err)
+
+    def test_expand_refuses_a_ditto_without_a_predecessor(self):
+        bad = os.path.join(self.tmp.name, "bad-ditto.ktap")
+        with open(bad, "w", encoding="utf-8") as f:
+            f.write(AMD_LOG_COMPACT.replace(
+                "    #   rule:     AMD APM Vol.2 13.2.1: PerfEvtSeln.En = 1 counts the selected event\n", "", 1))
+        for args in (("expand", bad), ("validate", bad), ("html", bad, "-o", os.devnull)):
+            with self.subTest(args[0]):
+                rc, out, err = cli("ktap-report.py", *args)
+                self.assertEqual(rc, 2, out + err)
+                self.assertIn("amd.every_counter: 'rule: ditto' with no rule line before it", out + err)
+                self.assertNotIn("Traceback", err)
 
     def test_json_junit_diff_see_every_test(self):
         for fmt in ("json", "junit"):

@@ -34,14 +34,29 @@
 static uint64_t pool_next, pool_end;
 static uint64_t *pml4;
 
-void *pool_alloc(uint64_t bytes, uint64_t align)
+static void *pool_take(uint64_t bytes, uint64_t align)
 {
 	uint64_t p = (pool_next + align - 1) & ~(align - 1);
 	if (p + bytes > pool_end)
 		x86_panic("page-table pool exhausted", bytes, pool_end - pool_next);
 	pool_next = p + bytes;
-	kmemset((void *)p, 0, bytes);
 	return (void *)p;
+}
+
+void *pool_alloc(uint64_t bytes, uint64_t align)
+{
+	void *p = pool_take(bytes, align);
+	kmemset(p, 0, bytes);
+	return p;
+}
+
+/* A stack is written before it is read: not zeroed. Zeroing the boot CPU's
+ * 160 KiB of stacks was about 200 ms of the boot under this project's
+ * nested KVM, where each guest instruction (and each iteration of a string
+ * instruction) costs microseconds (issue 31). */
+void *pool_alloc_stack(uint64_t bytes)
+{
+	return pool_take(bytes, SZ_4K);
 }
 
 /* include/arch.h: carved from the pool on first use (boot/ sized the pool
@@ -96,33 +111,32 @@ static void map_large(uint64_t addr, uint64_t size, uint64_t attrs)
 }
 
 /* Set or clear attribute bits on [base, base+size), in 2 MiB pages where a
- * whole one is covered, else in 4 KiB pages. */
+ * whole one is covered, else in 4 KiB pages. The 4 KiB pages of one page
+ * table are walked in place, not each from the PML4: a split 2 MiB page
+ * (an MMIO window, the APIC page) is 512 of them, and under a slow
+ * hypervisor those walks were most of paging_init (issue 31). */
 static void change_range(uint64_t base, uint64_t size, uint64_t set, uint64_t clear)
 {
 	uint64_t a = base & ~(SZ_4K - 1), end = base + size;
 	while (a < end) {
-		uint64_t *e;
-		uint64_t step;
 		if (!(a & (SZ_2M - 1)) && end - a >= SZ_2M) {
-			e = entry_at(a, 2);
-			step = SZ_2M;
+			uint64_t *e = entry_at(a, 2);
 			if (!(*e & PTE_P))
 				*e = a | PTE_P | PTE_RW | PTE_PS;
-			if (!(*e & PTE_PS)) { /* already split: walk its 4 KiB pages */
-				e = NULL;
-				step = SZ_4K;
+			if (*e & PTE_PS) {
+				*e = (*e | set) & ~clear;
+				a += SZ_2M;
+				continue;
 			}
-		} else {
-			e = NULL;
-			step = SZ_4K;
+			/* already split: its 4 KiB pages, below */
 		}
-		if (!e) {
-			e = entry_at(a, 1);
+		uint64_t stop = (a | (SZ_2M - 1)) + 1; /* the end of this page table */
+		uint64_t *e = entry_at(a, 1);
+		for (; a < end && a < stop; a += SZ_4K, e++) {
 			if (!(*e & PTE_P))
 				*e = a | PTE_P | PTE_RW;
+			*e = (*e | set) & ~clear;
 		}
-		*e = (*e | set) & ~clear;
-		a += step;
 	}
 }
 
@@ -181,11 +195,17 @@ void paging_init(struct x86_handoff *h, uint64_t stack_guard)
 		x86_panic("the firmware runs 5-level paging; not supported", 0, 0);
 	pml4 = new_table();
 	for (uint64_t a = 0; a < end; a += SZ_1G) {
-		if (gb && a >= 4 * SZ_1G)
+		if (gb && a >= 4 * SZ_1G) {
 			map_large(a, SZ_1G, PTE_RW);
-		else
-			for (uint64_t b = a; b < a + SZ_1G; b += SZ_2M)
-				map_large(b, SZ_2M, PTE_RW);
+			continue;
+		}
+		/* A whole page directory of 2 MiB pages, filled in one loop: a
+		 * walk from the PML4 for each of its 512 entries was most of
+		 * paging_init's time under a slow hypervisor (issue 31). */
+		uint64_t *pd = new_table();
+		*entry_at(a, 3) = (uint64_t)pd | PTE_P | PTE_RW | PTE_US;
+		for (uint64_t i = 0; i < 512; i++)
+			pd[i] = (a + i * SZ_2M) | PTE_P | PTE_PS | PTE_RW;
 	}
 	for (uint32_t i = 0; i < h->range_count; i++)
 		if (h->ranges[i].kind == PHYS_MMIO)

@@ -302,12 +302,12 @@ static void start_one(struct x86_percpu *c, bool silent)
 	c->tables = cpu_tables_alloc();
 	/* An unmapped guard page below the stack: an overflow is a #PF (on its
 	 * own IST stack), as on the boot CPU. */
-	uint64_t stack = (uint64_t)pool_alloc(AP_STACK_SIZE + 4096, 4096);
+	uint64_t stack = (uint64_t)pool_alloc_stack(AP_STACK_SIZE + 4096);
 	paging_unmap_guard(stack);
 	c->stack_top = stack + 4096 + AP_STACK_SIZE;
-	c->trap_stack = (uint64_t)pool_alloc(AP_TRAP_STACK_SIZE, 4096) + AP_TRAP_STACK_SIZE;
+	c->trap_stack = (uint64_t)pool_alloc_stack(AP_TRAP_STACK_SIZE) + AP_TRAP_STACK_SIZE;
 	for (int i = 0; i < CPU_IST_STACKS; i++)
-		c->ist[i] = (uint64_t)pool_alloc(AP_IST_STACK_SIZE, 4096) + AP_IST_STACK_SIZE;
+		c->ist[i] = (uint64_t)pool_alloc_stack(AP_IST_STACK_SIZE) + AP_IST_STACK_SIZE;
 	c->saved_state = x86_state_alloc();
 	b->stack = c->stack_top;
 	b->arg = (uint64_t)c;

@@ -237,12 +237,12 @@ void x86_start(struct x86_handoff *h)
 	/* Stacks: the kernel's (with an unmapped guard page below it), the
 	 * trap stack for entries from CPL > 0, IST stacks for #DF, NMI and #MC,
 	 * and the one user stack the outer rings run on. */
-	uint64_t kstack = (uint64_t)pool_alloc(KSTACK_SIZE + 4096, 4096);
-	uint64_t trap = (uint64_t)pool_alloc(TRAP_STACK_SIZE, 4096) + TRAP_STACK_SIZE;
+	uint64_t kstack = (uint64_t)pool_alloc_stack(KSTACK_SIZE + 4096);
+	uint64_t trap = (uint64_t)pool_alloc_stack(TRAP_STACK_SIZE) + TRAP_STACK_SIZE;
 	uint64_t ist[CPU_IST_STACKS];
 	for (int i = 0; i < CPU_IST_STACKS; i++)
-		ist[i] = (uint64_t)pool_alloc(IST_STACK_SIZE, 4096) + IST_STACK_SIZE;
-	uint64_t ustack = (uint64_t)pool_alloc(USER_STACK_SIZE, 4096);
+		ist[i] = (uint64_t)pool_alloc_stack(IST_STACK_SIZE) + IST_STACK_SIZE;
+	uint64_t ustack = (uint64_t)pool_alloc_stack(USER_STACK_SIZE);
 
 	struct cpu_tables *tables = cpu_tables_alloc();
 	cpu_init_descriptors(tables, trap, ist);

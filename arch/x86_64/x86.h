@@ -140,7 +140,8 @@ void x86_set_user_stack(uint64_t top);
 /* paging.c */
 void paging_pool_init(const struct x86_handoff *h);
 void paging_init(struct x86_handoff *h, uint64_t stack_guard);
-void *pool_alloc(uint64_t bytes, uint64_t align);
+void *pool_alloc(uint64_t bytes, uint64_t align); /* zeroed */
+void *pool_alloc_stack(uint64_t bytes);		  /* 4 KiB aligned, not zeroed */
 void paging_map_user(uint64_t base, uint64_t size, bool writable);
 void paging_map_uncached(uint64_t base, uint64_t size);
 /* Unmap one 4 KiB page: the guard below an application processor's stack. */
@@ -228,6 +229,11 @@ void x86_i8042_reset(void);
 static inline void outb(uint16_t port, uint8_t v)
 {
 	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
+}
+/* n bytes from s to one port, one string instruction (REP OUTSB). */
+static inline void outsb(uint16_t port, const void *s, size_t n)
+{
+	__asm__ volatile("rep outsb" : "+S"(s), "+c"(n) : "d"(port) : "memory");
 }
 static inline uint8_t inb(uint16_t port)
 {
