@@ -99,11 +99,11 @@ fi
 # ran beside it.
 CLK_TCK=$(getconf CLK_TCK 2>/dev/null) || CLK_TCK=100
 cpu_ms() {
-	local stat f
+	local stat fields
 	read -r stat <"/proc/$BASHPID/stat"
-	read -r -a f <<<"${stat##*) }" # f[0] is field 3 (state): utime is f[11]
-	local u=$(((f[11] + f[13]) * 1000 / CLK_TCK)) s=$(((f[12] + f[14]) * 1000 / CLK_TCK))
-	cpu_now=($((u + s)) $u $s)
+	read -r -a fields <<<"${stat##*) }" # fields[0] is field 3 (state): utime is fields[11]
+	local u=$(((fields[11] + fields[13]) * 1000 / CLK_TCK)) s=$(((fields[12] + fields[14]) * 1000 / CLK_TCK))
+	cpu_now=("$((u + s))" "$u" "$s")
 }
 # secs MS: milliseconds as seconds with one decimal.
 secs() { printf '%d.%d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
