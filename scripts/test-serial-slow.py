@@ -7,8 +7,11 @@ usage: scripts/test-serial-slow.py [--qemu BINARY] [--kernel ELF] [--expect FILE
 Boots ELF (default build/pmutest.elf) directly on QEMU's microvm under TCG,
 COM1 on QEMU's stdout, and reads that pipe the way a slow consumer does (a
 VMM's log reader, a BMC's serial-over-LAN): the pipe shrunk to 4 KiB, 512
-bytes at a time with a pause after each read, and every 16th read a stall
-of 300 ms. While the pipe is full QEMU keeps the UART's LSR.THRE clear, as
+bytes at a time with a pause after each read, every 16th read a stall
+of 300 ms, and once, after 16 KiB, a reader gone for 3 s (a lab's console
+relay or dispatcher descheduled on a loaded host; before the fix that
+followed it, a UART full for 2 s was given up for dead, and `make test`'s
+LAVA board lost a log that way). While the pipe is full QEMU keeps the UART's LSR.THRE clear, as
 a drained-by-a-reader UART does, so the kernel waits far longer than a
 UART shifting bits at 115200 baud would make it (a FIFO load: 1.4 ms).
 
@@ -34,6 +37,7 @@ READ_BYTES = 512
 PAUSE_S = 0.01
 STALL_EVERY = 16
 STALL_S = 0.3
+GONE_AFTER, GONE_S = 16384, 3.0
 TIMEOUT_S = 300
 
 here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -57,14 +61,18 @@ def slow_boot(qemu, kernel):
     except OSError as e:
         die(f"cannot run {qemu}: {e.strerror}")
     fcntl.fcntl(p.stdout.fileno(), F_SETPIPE_SZ, PIPE_BYTES)
-    out, reads, t0 = bytearray(), 0, time.monotonic()
+    out, reads, gone, t0 = bytearray(), 0, False, time.monotonic()
     while True:
         chunk = os.read(p.stdout.fileno(), READ_BYTES)
         if not chunk:
             break
         out += chunk
         reads += 1
-        time.sleep(STALL_S if reads % STALL_EVERY == 0 else PAUSE_S)
+        if not gone and len(out) >= GONE_AFTER:
+            gone = True
+            time.sleep(GONE_S)
+        else:
+            time.sleep(STALL_S if reads % STALL_EVERY == 0 else PAUSE_S)
     p.wait()
     return out.decode("ascii", "replace").replace("\r", ""), time.monotonic() - t0
 
@@ -90,7 +98,8 @@ def main():
     with open(a.log, "w") as f:
         f.write(log)
     print(f"# {len(raw)} bytes read in {secs:.1f} s through a {PIPE_BYTES}-byte pipe "
-          f"({READ_BYTES} bytes a read, {STALL_S * 1000:.0f} ms stall every {STALL_EVERY} reads)")
+          f"({READ_BYTES} bytes a read, {STALL_S * 1000:.0f} ms stall every {STALL_EVERY} reads, "
+          f"once {GONE_S:.0f} s after {GONE_AFTER} bytes)")
 
     passed = failed = 0
 

@@ -53,7 +53,8 @@ int main(void)
 			}
 		}
 	}
-	UNIT_EQ(bad, 0, "kmemcpy, kmemset, kmemcmp equal libc's for lengths 0-40 at every alignment");
+	UNIT_EQ(bad, 0,
+		"kmemcpy, kmemset, kmemcmp equal libc's for lengths 0-40 at every alignment");
 
 	bad = 0;
 	char s1[48], s2[48];
@@ -67,16 +68,18 @@ int main(void)
 		for (size_t k = 0; k < n; k++) {
 			s2[k] = (char)(s2[k] + 1);
 			check(sign(kstrcmp(s1, s2)) == sign(strcmp(s1, s2)), "kstrcmp", n, k, 0);
-			check(sign(kstrcmp(s2, s1)) == sign(strcmp(s2, s1)), "kstrcmp swapped", n, k, 0);
-			check(sign(kstrncmp(s1, s2, k + 1)) == sign(strncmp(s1, s2, k + 1)), "kstrncmp",
-			      n, k, 0);
+			check(sign(kstrcmp(s2, s1)) == sign(strcmp(s2, s1)), "kstrcmp swapped", n,
+			      k, 0);
+			check(sign(kstrncmp(s1, s2, k + 1)) == sign(strncmp(s1, s2, k + 1)),
+			      "kstrncmp", n, k, 0);
 			s2[k] = s1[k];
 			/* a prefix: the shorter string sorts first */
 			char c = s2[k];
 			s2[k] = '\0';
-			check(sign(kstrcmp(s1, s2)) == sign(strcmp(s1, s2)), "kstrcmp prefix", n, k, 0);
-			check(sign(kstrcmp(s2, s1)) == sign(strcmp(s2, s1)), "kstrcmp prefix swapped",
-			      n, k, 0);
+			check(sign(kstrcmp(s1, s2)) == sign(strcmp(s1, s2)), "kstrcmp prefix", n, k,
+			      0);
+			check(sign(kstrcmp(s2, s1)) == sign(strcmp(s2, s1)),
+			      "kstrcmp prefix swapped", n, k, 0);
 			s2[k] = c;
 			/* kspan_until: the first 'X' at k */
 			char save = s1[k];

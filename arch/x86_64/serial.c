@@ -50,9 +50,10 @@ struct uart {
 	 * indent, text, newline) checks LSR once per FIFO load, not once per
 	 * call (each check a VM exit under a hypervisor; issue 31). */
 	uint8_t room;
+	bool drained; /* THRE seen set since uart_init: something empties it */
 };
 
-static struct uart com1 = {COM1, false, 1, 0}, com2 = {COM2, false, 1, 0};
+static struct uart com1 = {COM1, false, 1, 0, false}, com2 = {COM2, false, 1, 0, false};
 
 static void uart_init(struct uart *u)
 {
@@ -74,18 +75,25 @@ static void uart_init(struct uart *u)
 	u->present = true;
 }
 
-/* Waits until the transmitter is empty. One that stays full for 2 s is a
- * dead UART: output to it stops, the run goes on. Not Linux's 10 ms
- * (wait_for_xmitr()): that bound holds for a UART that shifts bits out at
- * its baud rate (a FIFO load takes 1.4 ms at 115200), but a UART that a
- * consumer drains - a VMM's 16550 whose reader is slow or descheduled, a
- * BMC's virtual UART behind serial-over-LAN - keeps THRE clear for as long
- * as the reader lags, and giving up there lost the rest of the report
- * (measured: QEMU with a 4 KiB pipe read 512 bytes per 20 ms stopped the
- * log at 4410 bytes, without its verdict). A dead UART costs one 2 s wait. */
-#define UART_GIVE_UP_MS 2000
-static bool wait_empty(struct uart *u, uint64_t give_up)
+/* Waits until the transmitter is empty. One that has never emptied since
+ * uart_init and stays full for 2 s is a dead UART; one that emptied before
+ * has a reader, and is given 30 s: output to it stops, the run goes on.
+ * Not Linux's 10 ms (wait_for_xmitr()): that bound holds for a UART that
+ * shifts bits out at its baud rate (a FIFO load takes 1.4 ms at 115200),
+ * but a UART that a consumer drains - a VMM's 16550 whose reader is slow or
+ * descheduled, a BMC's virtual UART behind serial-over-LAN, a lab's
+ * console relay - keeps THRE clear for as long as the reader lags, and
+ * giving up there lost the rest of the report (measured: QEMU with a 4 KiB
+ * pipe read 512 bytes per 20 ms stopped the log at 4410 bytes, without its
+ * verdict; and `make test`'s LAVA board, its relay and dispatcher starved
+ * on a loaded machine, lost a log mid-line with a 2 s bound for every
+ * wait). A dead UART costs one 2 s wait, a reader gone for good one 30 s
+ * wait. */
+#define UART_GIVE_UP_MS	   2000
+#define UART_READER_LAG_MS 30000
+static bool wait_empty(struct uart *u, uint64_t hz)
 {
+	uint64_t give_up = hz / 1000 * (u->drained ? UART_READER_LAG_MS : UART_GIVE_UP_MS);
 	uint64_t t0 = 0;
 
 	while (!(inb(u->base + UART_LSR) & LSR_THRE)) {
@@ -98,6 +106,7 @@ static bool wait_empty(struct uart *u, uint64_t give_up)
 		}
 		cpu_relax();
 	}
+	u->drained = true;
 	return true;
 }
 
@@ -113,7 +122,7 @@ static void uart_write(struct uart *u, const char *s, size_t n)
 
 	while (i < n && u->present) {
 		if (!u->room) {
-			if (!wait_empty(u, hz / 1000 * UART_GIVE_UP_MS))
+			if (!wait_empty(u, hz))
 				return;
 			u->room = u->fifo;
 		}
