@@ -106,13 +106,6 @@ _Static_assert(FIELDS <= 8 * sizeof(((struct t *)0)->fields_said), "a bit per fi
  * bit of t->fields_said is set (the runner clears struct t per test). */
 static char field_text[FIELDS][FIELD_TEXT_MAX];
 
-static bool one_line(const char *s)
-{
-	while (*s && *s != '\n')
-		s++;
-	return !*s;
-}
-
 static void field(struct t *t, enum block_field f, const char *text)
 {
 	unsigned bit = 1u << f;
@@ -124,7 +117,7 @@ static void field(struct t *t, enum block_field f, const char *text)
 	if (repeat)
 		return;
 	t->fields_said &= ~bit;
-	if (n < FIELD_TEXT_MAX && one_line(text)) {
+	if (n < FIELD_TEXT_MAX && kspan_until(text, n, '\n') == n) { /* one line */
 		kstrlcpy(field_text[f], text, sizeof(field_text[f]));
 		t->fields_said |= bit;
 	}

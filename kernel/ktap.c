@@ -148,9 +148,7 @@ void ktap_vdiag(struct ktap_writer *w, const char *fmt, va_list ap)
 	/* One "# " line per line of text, so a parser never sees a bare line. */
 	const char *p = buf, *end = buf + n;
 	while (p <= end) {
-		const char *nl = p;
-		while (nl < end && *nl != '\n')
-			nl++;
+		const char *nl = p + kspan_until(p, (size_t)(end - p), '\n');
 		emit_line(w, "# ", p, (size_t)(nl - p));
 		if (nl >= end)
 			break;
