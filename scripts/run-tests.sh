@@ -182,7 +182,10 @@ bg_step() {
 	rm -f "$LOGS/.bg-$name.done"
 	(
 		trap 'touch "$LOGS/.bg-$name.done"' EXIT
-		total_pass=0 total_fail=0 steps_failed=()
+		# This step's own counts and CPU time only: the subshell starts
+		# with the foreground's totals so far (with them, every step
+		# started after the build counted the build's CPU again).
+		total_pass=0 total_fail=0 steps_failed=() total_cpu=0 total_user=0 total_sys=0
 		# Waits without a process a look: `read -t` on a FIFO nobody writes
 		# (a `sleep 0.2` loop in each of the 30 steps queued in the lanes
 		# was a fork and an exec 150 times a second; issue 31).
