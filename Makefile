@@ -18,7 +18,7 @@ HOST_BUILD := $(BUILD)/host
 
 # Machine-independent code: compiled once for the machine (EFI) and once for
 # the simulator, unchanged.
-CORE_SRCS := $(sort $(wildcard kernel/*.c)) $(sort $(wildcard tests/*.c))
+CORE_SRCS := $(sort $(wildcard kernel/*.c)) $(sort $(wildcard suites/*.c))
 
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes \
 	-Wmissing-prototypes -Wshadow -Wformat=2
@@ -45,24 +45,24 @@ include mk/firmware.mk
 
 run: all
 	$(if $(filter-out direct uefi,$(BOOT)),$(error BOOT is uefi (the default) or direct, not '$(BOOT)'))
-	scripts/run.sh $(if $(KVM),--kvm) $(if $(KVMCPU),--kvm-cpu $(KVMCPU)) $(if $(filter direct,$(BOOT)),--direct) $(if $(MACHINE),--machine $(MACHINE)) $(if $(CPU),--cpu $(CPU)) $(if $(SMP),--smp $(SMP)) $(if $(CONFIG),--config $(CONFIG)) $(if $(EXPECT),--expect $(EXPECT)) $(if $(LIST_SKIPS),--list-skips)
+	tools/run.sh $(if $(KVM),--kvm) $(if $(KVMCPU),--kvm-cpu $(KVMCPU)) $(if $(filter direct,$(BOOT)),--direct) $(if $(MACHINE),--machine $(MACHINE)) $(if $(CPU),--cpu $(CPU)) $(if $(SMP),--smp $(SMP)) $(if $(CONFIG),--config $(CONFIG)) $(if $(EXPECT),--expect $(EXPECT)) $(if $(LIST_SKIPS),--list-skips)
 
 test: deps
-	scripts/run-tests.sh
+	testing/run-tests.sh
 
 mutation: host
-	scripts/mutation.sh
+	testing/mutation.sh
 
 bench: all $(HELLO_EFI) $(HELLO_PVH)
-	scripts/bench.sh
+	testing/bench.sh
 
 screenshot: all
-	scripts/screenshot.py
+	tools/screenshot.py
 
 # SIGN_KEY/SIGN_CERT: signed for Secure Boot; SHIM=1: the shim layout
 # (build/pmutest-usb-shim.img). README "Secure Boot".
 image: all
-	scripts/make-usb-image.sh $(if $(SIGN_KEY),--sign-key $(SIGN_KEY)) \
+	tools/make-usb-image.sh $(if $(SIGN_KEY),--sign-key $(SIGN_KEY)) \
 		$(if $(SIGN_CERT),--sign-cert $(SIGN_CERT)) \
 		$(if $(SHIM),--shim --out $(BUILD)/pmutest-usb-shim.img)
 

@@ -2,7 +2,7 @@
 /*
  * The machine interface.
  *
- * kernel/ and tests/ see the machine only through this header. It has two
+ * kernel/ and suites/ see the machine only through this header. It has two
  * implementations:
  *   arch/x86_64/  the real thing: bare metal (or a VM) after ExitBootServices;
  *   arch/sim/     a simulated CPU with an SDM-exact PMU, in a Linux process.
@@ -243,7 +243,7 @@ void arch_workload_llc_miss(const void *buf, uint64_t lines);
  * seen the same seed's sequence may have memorized part of it (modern
  * predictors memorize repeated sequences of a few thousand branches), so
  * callers pass a fresh seed each run and bound the count far below half
- * (see counting.branch_misses_lower_bound, tests/counting.c).
+ * (see counting.branch_misses_lower_bound, suites/counting.c).
  */
 #define WORKLOAD_BRMISS_INSNS_PER_ITER	  17
 #define WORKLOAD_BRMISS_BRANCHES_PER_ITER 3
@@ -546,7 +546,7 @@ void arch_pmu_sources_forget(void);
 void arch_console_write(const char *s, size_t n);
 
 /* Verdicts the run ends with; QEMU's isa-debug-exit turns them into its exit
- * status (see scripts/), the simulator into its own. */
+ * status (see testing/), the simulator into its own. */
 enum run_status {
 	RUN_PASS = 0,
 	RUN_FAIL = 1,

@@ -4,7 +4,7 @@
  * CPUID.(23H,0):EBX[0]): no architectural event (SDM Vol. 3B Table 20-1,
  * CPUID.(23H,3)) defines a UMASK2 value, so counting with it needs a
  * model's own event. The one table of them, read by the suite
- * (tests/counting.c) and the simulator (arch/sim/pmu_arch.c).
+ * (suites/counting.c) and the simulator (arch/sim/pmu_arch.c).
  *
  * Source: Intel's perfmon event files, the "UMaskExt" field being UMASK2
  * (github.com/intel/perfmon LNL/events/lunarlake_lioncove_core.json v1.26,

@@ -303,7 +303,7 @@ bool caps_amd_like(const struct caps *c);
  * Encodings for Pre-Defined Architectural Performance Events", indexed by
  * the CPUID.0AH:EBX bit that marks each unavailable: the one table of the
  * kernel, the suite and the host tools (the simulator keeps an independent
- * copy on purpose, compared with this one by unit/test_sim.c).
+ * copy on purpose, compared with this one by testing/unit/test_sim.c).
  */
 struct arch_event_desc {
 	uint8_t event, umask;

@@ -91,7 +91,7 @@ static enum outcome_class value_class(uint64_t actual, uint64_t lo, uint64_t hi)
  * a TEXT equal to the same field's previous line in this test is written
  * KTAP_DITTO: a test that fails one check on eight counters says its rule
  * once. Only where the word is shorter, the text one line and short enough
- * to be remembered (FIELD_TEXT_MAX): scripts/ktaplib.py puts every line back
+ * to be remembered (FIELD_TEXT_MAX): tools/ktaplib.py puts every line back
  * from the test's previous line of that name, which only this file writes. */
 static const char *const field_label[] = {
     [FIELD_EXPECTED] = "expected: ", [FIELD_ACTUAL] = "actual:   ",  [FIELD_RULE] = "rule:     ",
@@ -398,7 +398,7 @@ void t_diag(struct t *t, const char *fmt, ...)
 
 void t_measure(struct t *t, const char *name, uint64_t value, const char *unit)
 {
-	/* One machine-readable form, parsed by scripts/ktap-report.py. */
+	/* One machine-readable form, parsed by tools/ktap-report.py. */
 	if (t->verbose >= 1)
 		ktap_diag(t->w, "measure: %s.%s.%s = %llu %s", t->desc->suite, t->desc->name, name,
 			  (unsigned long long)value, unit);

@@ -54,7 +54,7 @@ struct reading {
 };
 static struct raw_machine raw_of[CPUS_MAX_CONFIGS];
 
-/* Leaves the suites read themselves (tests/smp.c, tests/bounds.c), beyond
+/* Leaves the suites read themselves (suites/smp.c, suites/bounds.c), beyond
  * the record's: they go into the report as well. */
 #define LEAF_HV_FEATURES 0x40000001u
 static const uint32_t cache_leaves[] = {0x4, 0x8000001Du};
@@ -102,7 +102,7 @@ static void read_record(void *arg)
 			(void)machine_cpuid(&rd->raw, suite_leaves[i].leaf, suite_leaves[i].subleaf,
 					    &r);
 	}
-	/* The deterministic cache parameters tests/rdt.c walks (CPUID.04H,
+	/* The deterministic cache parameters suites/rdt.c walks (CPUID.04H,
 	 * 8000001DH), sub-leaf by sub-leaf up to the first of type 0. */
 	for (unsigned i = 0; i < ARRAY_SIZE(cache_leaves); i++) {
 		uint32_t leaf = cache_leaves[i];

@@ -6,13 +6,13 @@
  * the exact CPUs and platforms its source names. Add a row with its source,
  * never a loosened check. Every row has a simulator quirk that reproduces
  * it (arch/sim/quirks.h, citing the row) and is proven both ways by
- * scripts/check-known.sh.
+ * testing/check-known.sh.
  * Deviations whose source gives the mechanism only are not rows (README,
  * "expected, unconfirmed").
  */
 #include "known.h"
 
-#include "../tests/rules.h"
+#include "rules.h"
 #include "arch.h"
 #include "kstring.h"
 #include "ktap.h"
@@ -313,7 +313,7 @@ static const struct known_deviation table[] = {
 	.platform = KNOWN_BARE_METAL,
 	/* Status bits that stay set after a write to OVF_CTRL made with the
 	 * global control disabled, and clear with it enabled (the tests tell
-	 * this from other causes: stuck_status_outcome(), tests/global.c). */
+	 * this from other causes: stuck_status_outcome(), suites/global.c). */
 	CHECKS(CHECK_BITS("global.overflow_sets_status_and_ovf_ctrl_clears", RULE_GLOBAL_OVF_CTRL,
 			  MSR_IA32_PERF_GLOBAL_STATUS, ALL_COUNTER_BITS),
 	       CHECK_BITS("global.status_is_read_only", RULE_GLOBAL_STATUS_RO,

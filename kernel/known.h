@@ -67,7 +67,7 @@ struct known_model {
 };
 
 /* A check the deviation fails: "suite.test" and its rule (a RULE_* of
- * tests/rules.h), the subjects its source names (kind, ids lo..hi, and for
+ * kernel/rules.h), the subjects its source names (kind, ids lo..hi, and for
  * an event the counters counter_lo..counter_hi) and the outcomes it
  * describes (OUTCOME_BIT()s; with OUTCOME_BITS, the failure's accepted bits
  * must be within `bits`). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The PMI both LBR suites freeze on (tests/lbr.c, tests/arch_lbr.c): the
+ * The PMI both LBR suites freeze on (suites/lbr.c, suites/arch_lbr.c): the
  * first GP counter counts instructions with INT, preset to overflow 64
  * instructions into the gated workload, interrupts on.
  */

@@ -225,7 +225,7 @@ const char *options_vpmu_text(enum vpmu_mode m, bool hypervisor)
 		break;
 	}
 	return hypervisor ? "not told (no vpmu option: a guest cannot tell an emulated vPMU from a "
-			    "mediated one by itself; scripts/run.sh passes it)"
+			    "mediated one by itself; tools/run.sh passes it)"
 			  : "not told; CPUID.01H:ECX[31] = 0, no hypervisor announces itself";
 }
 

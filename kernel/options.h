@@ -28,7 +28,7 @@
  *   trace_from = 512            trace = 2 prints accesses from this number
  *                               of the test on (default 0)
  *   vpmu = mediated             what the host says the guest's vPMU is: off,
- *                               emulated or mediated (scripts/run.sh reads
+ *                               emulated or mediated (tools/run.sh reads
  *                               the host's KVM parameters); the report header
  *                               names it (default: not told -- a guest cannot
  *                               tell KVM's emulated vPMU from its mediated one)
@@ -126,7 +126,7 @@ bool options_selects(const struct options *o, const char *suite, const char *nam
 		     bool is_selftest);
 
 /* The selection as the report's "selection:" line, which the host tools
- * read to compare only what was run (scripts/ktap-report.py compare):
+ * read to compare only what was run (tools/ktap-report.py compare):
  * "suites = rdpmc,privilege; tests = none; exclude = none; selftest = 0";
  * suites and tests both none select every test. */
 void options_describe_selection(const struct options *o, char *buf, size_t size);

@@ -207,7 +207,7 @@ static bool arch_lbr(const struct caps *c)
  * arch-PEBS", Linux d243d0bb64af), though CPUID.01H:EDX.DS stays set
  * (Panther Lake's CPUID, corpus genuineintel00c06c3). */
 /* Architectural PEBS (IA32_PEBS_BASE / IA32_PEBS_INDEX, CFG_C): the
- * IA32_MISC_ENABLE.PEBS_UNAVAILABLE check is the suite's (tests/arch_pebs.c). */
+ * IA32_MISC_ENABLE.PEBS_UNAVAILABLE check is the suite's (suites/arch_pebs.c). */
 static bool arch_pebs(const struct caps *c)
 {
 	return is_intel(c) && caps_arch_pebs(c) && pmu_version_at_least(c, 2);

@@ -45,14 +45,14 @@ enum requirement {
 	REQ_INSTRUCTIONS_EVENT_BIT,  /* Table 20-1 instructions retired available */
 	REQ_BRANCHES_EVENT_BIT,	     /* Table 20-1 branch instructions retired available */
 	REQ_BRANCH_MISSES_EVENT_BIT, /* Table 20-1 branch misses retired available */
-	/* LBR, Arch LBR, PEBS (tests/lbr.c, arch_lbr.c, pebs.c) */
+	/* LBR, Arch LBR, PEBS (suites/lbr.c, arch_lbr.c, pebs.c) */
 	REQ_LBR_FMT_BIT,       /* IA32_PERF_CAPABILITIES[5:0] != 0 */
 	REQ_ARCH_LBR_BIT,      /* CPUID.(07H,0):EDX[19] and leaf 1CH */
 	REQ_PEBS_BIT,	       /* CPUID.01H:EDX[21] DS and PDCM */
 	REQ_PEBS_BASELINE_BIT, /* IA32_PERF_CAPABILITIES[14] */
-	REQ_RTM_BIT,	       /* CPUID.(07H,0):EBX[11] (tests/tsx.c) */
-	REQ_ARCH_PEBS_BIT,     /* PEBS_FMT 0FH, CPUID.(23H,0):EAX[5:4] (tests/arch_pebs.c) */
-	REQ_AMD_LBR_V2_BIT,    /* CPUID 8000_0022H EAX[1], EBX[9:4] (tests/amd_lbr.c) */
+	REQ_RTM_BIT,	       /* CPUID.(07H,0):EBX[11] (suites/tsx.c) */
+	REQ_ARCH_PEBS_BIT,     /* PEBS_FMT 0FH, CPUID.(23H,0):EAX[5:4] (suites/arch_pebs.c) */
+	REQ_AMD_LBR_V2_BIT,    /* CPUID 8000_0022H EAX[1], EBX[9:4] (suites/amd_lbr.c) */
 	REQ_COUNT
 };
 

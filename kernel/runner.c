@@ -31,7 +31,7 @@
 #include "timing.h"
 #include "trace.h"
 
-#include "../tests/rules.h"
+#include "rules.h"
 
 extern const struct test_desc __start_pmutest_tests[];
 extern const struct test_desc __stop_pmutest_tests[];

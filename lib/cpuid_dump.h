@@ -5,7 +5,7 @@
  * depending on nothing but the C library and include/arch.h's struct
  * cpuid_regs. Used by pmucaps and by the simulator (`pmusim --cpuid-dump`,
  * which simulates every CPU of a whole machine's dump), pinned by
- * unit/test_caps.c.
+ * testing/unit/test_caps.c.
  *
  * Accepted input, line by line (CR LF or LF, leading/trailing blanks ignored):
  *   CPU N:          starts logical CPU N (as `cpuid -r` prints it)

@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: MIT
 # The baseline of `make bench`: build/bench/hello.efi, a minimal UEFI
-# application (tools/hello/hello.c) built like BOOTX64.EFI (same crt0, linker
+# application (testing/hello/hello.c) built like BOOTX64.EFI (same crt0, linker
 # script and PE conversion), so that the ratio of the two boot times is the
 # cost of pmutest itself.
 
 HELLO_EFI := $(BUILD)/bench/hello.efi
 HELLO_ELF := $(BUILD)/bench/hello.so
 
-$(BUILD)/bench/hello.o: tools/hello/hello.c mk/bench.mk
+$(BUILD)/bench/hello.o: testing/hello/hello.c mk/bench.mk
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(CC) $(EFI_CFLAGS) $(EFI_BOOT_CFLAGS) -c $< -o $@
 
@@ -17,15 +17,15 @@ $(HELLO_ELF): $(BUILD)/bench/hello.o boot/uefi/linker.ld
 $(HELLO_EFI): $(HELLO_ELF)
 	$(call quiet,PE,$@)$(EFI_OBJCOPY) $< $@
 
-# The direct-boot baseline (and scripts/kvm-host.sh's probe of /dev/kvm):
+# The direct-boot baseline (and tools/kvm-host.sh's probe of /dev/kvm):
 # build/bench/hello-pvh.elf, a PVH kernel that prints one KTAP line and
-# exits (tools/hello/pvh_hello.asm).
+# exits (testing/hello/pvh_hello.asm).
 HELLO_PVH := $(BUILD)/bench/hello-pvh.elf
 
-$(BUILD)/bench/pvh_hello.o: tools/hello/pvh_hello.asm mk/bench.mk
+$(BUILD)/bench/pvh_hello.o: testing/hello/pvh_hello.asm mk/bench.mk
 	@mkdir -p $(@D)
 	$(call quiet,AS,$@)nasm -f elf64 -Werror -o $@ $<
 
-$(HELLO_PVH): $(BUILD)/bench/pvh_hello.o tools/hello/pvh_hello.ld
+$(HELLO_PVH): $(BUILD)/bench/pvh_hello.o testing/hello/pvh_hello.ld
 	$(call quiet,LD,$@)ld -nostdlib -static --no-warn-rwx-segments -z noexecstack \
-		-T tools/hello/pvh_hello.ld $< -o $@
+		-T testing/hello/pvh_hello.ld $< -o $@

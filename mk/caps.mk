@@ -24,17 +24,17 @@ $(HOST_BUILD)/pmucaps: $(CAPS_OBJDIR)/tools/pmucaps.o $(CAPS_DUMP_OBJS) $(CAPS_C
 	$(call quiet,CC,$@)$(HOST_CC) -o $@ $^
 
 # The report goes through the KTAP writer, so the test links it too.
-$(HOST_BUILD)/unit/test_caps: $(CAPS_OBJDIR)/unit/test_caps.o $(CAPS_DUMP_OBJS) \
+$(HOST_BUILD)/unit/test_caps: $(CAPS_OBJDIR)/testing/unit/test_caps.o $(CAPS_DUMP_OBJS) \
 		$(CAPS_CORE_OBJS) $(CAPS_OBJDIR)/kernel/caps_report.o \
 		$(CAPS_OBJDIR)/kernel/ktap.o $(CAPS_OBJDIR)/kernel/known.o
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) -o $@ $^
 
-$(CAPS_OBJDIR)/unit/test_caps.o: CAPS_CFLAGS += -Iunit
+$(CAPS_OBJDIR)/testing/unit/test_caps.o: CAPS_CFLAGS += -Itesting/unit
 
 HOST_TOOLS += $(HOST_BUILD)/pmucaps
 UNIT_TESTS += $(HOST_BUILD)/unit/test_caps
 
 .PHONY: check-dumps
 check-dumps: $(HOST_BUILD)/pmucaps
-	scripts/check-dumps.py
+	testing/check-dumps.py

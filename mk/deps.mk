@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Tools the build needs; scripts/deps.sh installs them (as root) or names the
+# Tools the build needs; mk/deps.sh installs them (as root) or names the
 # apt-get line that does.
 deps:
-	@scripts/deps.sh
+	@mk/deps.sh

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The machine image: build/BOOTX64.EFI, a PE32+ UEFI application.
 #
-# GNU-EFI's crt0 (+ libefi/libgnuefi) links the core (kernel/, tests/), the
+# GNU-EFI's crt0 (+ libefi/libgnuefi) links the core (kernel/, suites/), the
 # UEFI front end (boot/uefi/, with boot/'s shared readers) and the machine
 # layer (arch/x86_64/) into a position-
 # independent ELF through boot/uefi/linker.ld; objcopy turns that into PE.
@@ -31,7 +31,7 @@ $(shell mkdir -p $(EFI_BUILD) && echo '$(EFI_OBJS)' | cmp -s - $(EFI_OBJS_LIST) 
 	echo '$(EFI_OBJS)' > $(EFI_OBJS_LIST))
 
 # Size before speed: the image must stay within its budget
-# (scripts/lib/efi-budget.sh: a stick every
+# (testing/lib/efi-budget.sh: a stick every
 # firmware loads fast; `make test` checks it), and the suites' time is
 # dominated by the firmware, not by this code (`make bench`). Hidden
 # visibility keeps the symbols out of .dynsym and lets --gc-sections drop
@@ -62,7 +62,7 @@ efi: $(EFI_IMAGE)
 # --strip-all: the COFF symbol table (40 KiB) is of no use to a firmware;
 # the ELF keeps the symbols for debugging. Zero-filled data is .bss, which
 # the PE file does not store (boot/uefi/linker.ld): `make test` keeps the image within
-# scripts/lib/efi-budget.sh.
+# testing/lib/efi-budget.sh.
 EFI_OBJCOPY := objcopy $(EFI_SECTIONS) --strip-all --target efi-app-x86_64 --subsystem=10
 
 $(EFI_IMAGE): $(EFI_ELF)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# The firmware image that scripts/run-qemu.sh boots: Debian's OVMF.fd (code
+# The firmware image that tools/run-qemu.sh boots: Debian's OVMF.fd (code
 # and variable store in one image) after one boot of the same QEMU machine.
 # On its first boot OVMF writes its boot options, console paths and the
 # like into its variable store, byte by byte through emulated flash: about
@@ -13,10 +13,10 @@ OVMF_WARM := $(BUILD)/ovmf/OVMF-warm.fd
 
 firmware: $(OVMF_WARM)
 
-$(OVMF_WARM): $(OVMF_PRISTINE) $(HELLO_EFI) scripts/run-qemu.sh mk/firmware.mk
+$(OVMF_WARM): $(OVMF_PRISTINE) $(HELLO_EFI) tools/run-qemu.sh mk/firmware.mk
 	@mkdir -p $(@D)
 	@rm -f $@ $@.tmp
-	$(call quiet,RUN,$@)scripts/run-qemu.sh --efi $(HELLO_EFI) --vars $@.tmp \
+	$(call quiet,RUN,$@)tools/run-qemu.sh --efi $(HELLO_EFI) --vars $@.tmp \
 		--log $(@D)/warm-up.log --timeout 120 >/dev/null 2>$(@D)/warm-up.err && mv $@.tmp $@ || \
 		{ echo "  firmware warm-up failed ($(@D)/warm-up.err): QEMU boots start from $(OVMF_PRISTINE)"; rm -f $@.tmp; }
 	@rm -f $@.tmp.lock

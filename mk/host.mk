@@ -21,27 +21,27 @@ UNIT_TESTS += $(HOST_BUILD)/unit/test_ktap $(HOST_BUILD)/unit/test_options \
 	$(HOST_BUILD)/unit/test_efivars $(HOST_BUILD)/unit/test_calibrate $(HOST_BUILD)/unit/test_madt \
 	$(HOST_BUILD)/unit/test_kstring
 
-$(HOST_BUILD)/unit/test_ktap: unit/test_ktap.c kernel/ktap.c kernel/fmt.c kernel/kstring.c
+$(HOST_BUILD)/unit/test_ktap: testing/unit/test_ktap.c kernel/ktap.c kernel/fmt.c kernel/kstring.c
 	@mkdir -p $(@D)
-	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iunit -o $@ $(filter %.c,$^)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itesting/unit -o $@ $(filter %.c,$^)
 
-$(HOST_BUILD)/unit/test_kstring: unit/test_kstring.c kernel/kstring.c
+$(HOST_BUILD)/unit/test_kstring: testing/unit/test_kstring.c kernel/kstring.c
 	@mkdir -p $(@D)
-	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iunit -o $@ $(filter %.c,$^)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itesting/unit -o $@ $(filter %.c,$^)
 
-$(HOST_BUILD)/unit/test_options: unit/test_options.c kernel/options.c kernel/fmt.c kernel/kstring.c
+$(HOST_BUILD)/unit/test_options: testing/unit/test_options.c kernel/options.c kernel/fmt.c kernel/kstring.c
 	@mkdir -p $(@D)
-	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iunit -o $@ $(filter %.c,$^)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itesting/unit -o $@ $(filter %.c,$^)
 
-$(HOST_BUILD)/unit/test_report: unit/test_report.c kernel/console.c kernel/ktap.c kernel/fmt.c \
+$(HOST_BUILD)/unit/test_report: testing/unit/test_report.c kernel/console.c kernel/ktap.c kernel/fmt.c \
 		kernel/kstring.c kernel/timing.c
 	@mkdir -p $(@D)
-	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -D_GNU_SOURCE -Iunit -o $@ $(filter %.c,$^)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -D_GNU_SOURCE -Itesting/unit -o $@ $(filter %.c,$^)
 
-# The report store's compressor; reads real reports from unit/data/.
-$(HOST_BUILD)/unit/test_lz: unit/test_lz.c kernel/lz.c
+# The report store's compressor; reads real reports from testing/unit/data/.
+$(HOST_BUILD)/unit/test_lz: testing/unit/test_lz.c kernel/lz.c
 	@mkdir -p $(@D)
-	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iunit -o $@ $(filter %.c,$^)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itesting/unit -o $@ $(filter %.c,$^)
 
 # Reading the stored report from Linux (efivarfs), and its test.
 HOST_TOOLS += $(HOST_BUILD)/pmutest-efivars
@@ -49,9 +49,9 @@ $(HOST_BUILD)/pmutest-efivars: tools/report_efivars.c kernel/lz.c boot/uefi/repo
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iboot/uefi -o $@ $(filter %.c,$^)
 
-$(HOST_BUILD)/unit/test_efivars: unit/test_efivars.c tools/report_efivars.c kernel/lz.c
+$(HOST_BUILD)/unit/test_efivars: testing/unit/test_efivars.c tools/report_efivars.c kernel/lz.c
 	@mkdir -p $(@D)
-	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -DREPORT_EFIVARS_NO_MAIN -Iboot/uefi -Iunit -o $@ \
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -DREPORT_EFIVARS_NO_MAIN -Iboot/uefi -Itesting/unit -o $@ \
 		$(filter %.c,$^)
 
 # The smallest VMM that boots build/pmutest.elf by the Linux 64-bit entry
@@ -62,26 +62,26 @@ $(HOST_BUILD)/minivmm: tools/minivmm.c
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -o $@ $< -lpthread
 
 # Issue 21: the clock calibration's decisions and the ACPI reader, on the host.
-$(HOST_BUILD)/unit/test_calibrate: unit/test_calibrate.c arch/x86_64/calibrate.c
+$(HOST_BUILD)/unit/test_calibrate: testing/unit/test_calibrate.c arch/x86_64/calibrate.c
 	@mkdir -p $(@D)
-	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iarch/x86_64 -Iunit -o $@ $(filter %.c,$^)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iarch/x86_64 -Itesting/unit -o $@ $(filter %.c,$^)
 
 # Issue 30: the direct-boot data's readers, with every malformation.
 UNIT_TESTS += $(HOST_BUILD)/unit/test_bootdata
-$(HOST_BUILD)/unit/test_bootdata: unit/test_bootdata.c boot/direct/bootdata.c kernel/fmt.c \
+$(HOST_BUILD)/unit/test_bootdata: testing/unit/test_bootdata.c boot/direct/bootdata.c kernel/fmt.c \
 		kernel/kstring.c boot/direct/bootdata.h boot/direct/direct.h
 	@mkdir -p $(@D)
-	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iboot/direct -Ikernel -Iunit -o $@ \
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iboot/direct -Ikernel -Itesting/unit -o $@ \
 		$(filter %.c,$^)
 
-$(HOST_BUILD)/unit/test_madt: unit/test_madt.c boot/acpi.c
+$(HOST_BUILD)/unit/test_madt: testing/unit/test_madt.c boot/acpi.c
 	@mkdir -p $(@D)
-	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iboot -Iarch/x86_64 -Iunit -o $@ $(filter %.c,$^)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iboot -Iarch/x86_64 -Itesting/unit -o $@ $(filter %.c,$^)
 
 host: $(HOST_TOOLS) $(UNIT_TESTS)
 
 .PHONY: unit
 unit: $(UNIT_TESTS)
-	@scripts/run-unit.sh $(UNIT_TESTS)
+	@testing/run-unit.sh $(UNIT_TESTS)
 
 -include $(shell find $(HOST_BUILD) -name '*.d' 2>/dev/null)

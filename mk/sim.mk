@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# The simulator: kernel/ and tests/ unchanged, arch/sim for the machine.
+# The simulator: kernel/ and suites/ unchanged, arch/sim for the machine.
 #   build/host/pmusim          the binary
 #   build/host/sim/...         its objects (source paths kept)
 
@@ -19,11 +19,11 @@ HOST_TOOLS += $(PMUSIM)
 # Host unit tests pinning the simulator's SDM rules (expected values from
 # the SDM text). They link the simulator without its main() and with a stub
 # kernel_main.
-SIM_UNIT_SRCS := unit/test_sim.c $(filter-out arch/sim/main.c,$(sort $(wildcard arch/sim/*.c))) \
+SIM_UNIT_SRCS := testing/unit/test_sim.c $(filter-out arch/sim/main.c,$(sort $(wildcard arch/sim/*.c))) \
 	kernel/caps.c kernel/lbr.c kernel/kstring.c kernel/fmt.c kernel/vector_name.c $(LIB_CPUID_DUMP_SRCS)
 $(HOST_BUILD)/unit/test_sim: $(SIM_UNIT_SRCS)
 	@mkdir -p $(@D)
-	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iarch/sim -Iunit -o $@ $(SIM_UNIT_SRCS)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iarch/sim -Itesting/unit -o $@ $(SIM_UNIT_SRCS)
 
 UNIT_TESTS += $(HOST_BUILD)/unit/test_sim
 

@@ -287,7 +287,7 @@ static uint64_t ctl_type_bit(enum arch_branch_kind kind)
 }
 
 /* The model's own reading of IA32_LBR_x_INFO.BR_TYPE (Vol. 3B 19.1), kept
- * apart from tests/arch_lbr.c's on purpose: a misreading in one of them is
+ * apart from suites/arch_lbr.c's on purpose: a misreading in one of them is
  * then a failure, not an agreement. */
 static enum arch_lbr_br_type br_type(enum arch_branch_kind kind)
 {

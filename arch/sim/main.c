@@ -260,7 +260,7 @@ static void print_known_rows(void)
 
 /* The hypervisor platform models in the matrix (issue 29): each platform
  * ("platform NAME"), and each quirk observable there that the platform does
- * not already have ("pquirk QUIRK PLATFORM"): scripts/mutation.sh checks
+ * not already have ("pquirk QUIRK PLATFORM"): testing/mutation.sh checks
  * that such a quirk, added to the hypervisor's own deviations, still fails
  * a test on some platform. Firmware-state quirks are left to the profiles. */
 static void platform_plan(void)
@@ -322,7 +322,7 @@ static void mutation_plan(void)
 			    (picked >= 2 && (kinds & k)))
 				continue;
 			/* A firmware-state quirk is checked the other way: a
-			 * note, and nothing failed (scripts/mutation.sh). */
+			 * note, and nothing failed (testing/mutation.sh). */
 			printf("%s\t%s\t%s\n", quirk_is_firmware(q) ? "firmware" : "quirk",
 			       g_quirks[q].name, order[i]->name);
 			picked++;

@@ -10,7 +10,7 @@
  * and, at the end of each test (after the undo below), every MSR the test
  * changed by a write that does not hold its value from the test's start as
  *     leftover SUITE ADDRESS VALUE VALUE-AT-START
- * SUITE is "harness" outside a test. scripts/check-msrs.py compares the
+ * SUITE is "harness" outside a test. testing/check-msrs.py compares the
  * writes with docs/msrs.md, prints the dirty lines (the harness's own reset
  * state) and refuses any leftover line.
  *

@@ -3,7 +3,7 @@
  * Platform models: a real host's CPUID dump seen through a hypervisor, with
  * the deviations that hypervisor is known for switched on. They are what a
  * `make run KVM=1` guest sees, modelled from the hypervisor's source so that
- * its shipped expectations file (tests/expectations/qemu-kvm-*.txt) is
+ * its shipped expectations file (data/expectations/qemu-kvm-*.txt) is
  * tested by `make test` on a machine without KVM.
  *
  * KVM with QEMU `-cpu host,pmu=on` (the default migratable=on): the guest's

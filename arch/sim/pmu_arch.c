@@ -51,7 +51,7 @@ static uint64_t store(uint64_t v, uint64_t mask)
  * CPUID.0AH:EBX bit order. An independent copy of the kernel's table
  * (caps_arch_events) on purpose: the simulator is the oracle the suite is
  * run against, so it does not take the encodings from the suite;
- * unit/test_sim.c checks that the two agree. */
+ * testing/unit/test_sim.c checks that the two agree. */
 static const struct {
 	uint8_t event, umask;
 	enum sim_event ev;

@@ -37,7 +37,7 @@ const struct sim_segment sim_segments[] = {
 		    [EV_BRANCHES] = {[19] = 1},
 		    /* the loop's JNZ: conditional, taken backward (the last
 		     * iteration's, not taken, is SEG_EXIT's); only the gated
-		     * loop's branch kinds are modelled (tests/counting.c's
+		     * loop's branch kinds are modelled (suites/counting.c's
 		     * UMASK2 check counts over it) */
 		    [EV_BR_COND] = {[19] = 1},
 		    [EV_BR_COND_TAKEN] = {[19] = 1},

@@ -58,7 +58,7 @@ static bool on_acr(const struct caps *c, const struct sim_profile *p)
 	       (c->l23.acr_gp_reloadable || c->l23.acr_fixed_reloadable);
 }
 
-/* Architectural PEBS (tests/arch_pebs.c): with a group of the suite's
+/* Architectural PEBS (suites/arch_pebs.c): with a group of the suite's
  * (AUX, GPR, XMM) missing from CPUID.(23H,4), and with GPR enumerated. */
 static bool on_arch_pebs(const struct caps *c, const struct sim_profile *p)
 {
@@ -105,7 +105,7 @@ static bool on_arch_pebs_cntr(const struct caps *c, const struct sim_profile *p)
 	return on_arch_pebs(c, p) && (arch_pebs_cfg_bits(c) & want) == want;
 }
 
-/* UMASK2 counting (tests/counting.c): a part whose model-specific events
+/* UMASK2 counting (suites/counting.c): a part whose model-specific events
  * include/model_events.h lists, with UMASK2 enumerated. */
 static bool on_lion_cove_umask2(const struct caps *c, const struct sim_profile *p)
 {
@@ -525,7 +525,7 @@ static bool on_perf_metrics(const struct caps *c, const struct sim_profile *p)
 }
 
 /* Adaptive PEBS of format 6 and later, two GP counters (the counters
- * snapshot group of tests/pebs.c). */
+ * snapshot group of suites/pebs.c). */
 static bool on_pebs_fmt6(const struct caps *c, const struct sim_profile *p)
 {
 	return c->vendor == VENDOR_INTEL && c->ds && c->perf_cap.valid &&
@@ -539,7 +539,7 @@ static bool on_pebs_fmt6_metrics(const struct caps *c, const struct sim_profile 
 	return on_pebs_fmt6(c, p) && c->perf_cap.perf_metrics && ((c->pm.fixed_supported >> 3) & 1);
 }
 
-/* AMD LBR v2 (tests/amd_lbr.c). */
+/* AMD LBR v2 (suites/amd_lbr.c). */
 static bool on_amd_lbr_v2(const struct caps *c, const struct sim_profile *p)
 {
 	return caps_amd_like(c) && c->amd.perfmon_v2 && c->amd.lbr_stack_v2 &&

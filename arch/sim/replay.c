@@ -82,7 +82,7 @@ static const struct sim_platform *kvm_platform(const struct caps *c)
 
 /* QEMU TCG (CPUID.40000000H "TCGTCGTCGTCG") has no PMU and no platform
  * model: what it does at run time is these quirks, each a line of
- * tests/expectations/qemu-tcg.txt (AMD: the `max` CPU) or
+ * data/expectations/qemu-tcg.txt (AMD: the `max` CPU) or
  * qemu-tcg-skylake-client.txt (Intel), which the round trip of make test
  * step sim-replay checks against a TCG log of each: RDPMC #UD (helper_rdpmc),
  * PMU MSRs that read 0 and ignore writes (unknown MSRs under TCG; on AMD the

@@ -62,7 +62,7 @@ static void on_alarm(int sig)
 /* --watchdog-divisor N: every watchdog fires after 1/N of its time (at
  * least 20 ms). The simulator's time is not the machine's (its TSC counts
  * modelled cycles), and a bulk run of the harness's own hang self-tests
- * (scripts/check-expectations.py: the self-test model with every quirk)
+ * (testing/check-expectations.py: the self-test model with every quirk)
  * otherwise spends a real half second in each endless loop; the report
  * still names the test's own bound. */
 unsigned g_sim_watchdog_divisor = 1;

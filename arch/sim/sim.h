@@ -180,7 +180,7 @@ struct sim_filter {
 	unsigned cmask; /* 0: add the event count each cycle */
 	bool inv, edge;
 	/* EQ (IA32_PERFEVTSELx bit 36, CPUID.(23H,0):EBX[1]): the model's
-	 * reading, CMASK compared with = instead of >= (tests/filtering.c). */
+	 * reading, CMASK compared with = instead of >= (suites/filtering.c). */
 	bool eq;
 	/* NetBurst CCCR.FORCE_OVF: every increment is an overflow. */
 	bool force_ovf;

@@ -3,7 +3,7 @@
  * Which clock the TSC and local APIC timer rates come from, and how they
  * are measured (calibrate.c). Machine-independent: every port, counter and
  * CPUID read is behind a function pointer, so apic.c runs it on the machine
- * and unit/test_calibrate.c on the host with injected behaviour (a PIT that
+ * and testing/unit/test_calibrate.c on the host with injected behaviour (a PIT that
  * is never ready, ready at once, or stalled by an SMI-sized gap).
  */
 #ifndef PMUTEST_X86_CALIBRATE_H

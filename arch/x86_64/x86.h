@@ -212,7 +212,7 @@ extern const uint8_t font8x8[96][8];
 /* start.c */
 /* QEMU's isa-debug-exit (iobase F4H, iosize 4): QEMU exits with status
  * (value << 1) | 1, so DEBUG_EXIT_BASE + enum run_status gives 33 pass,
- * 35 fail, 37 error (scripts/run-qemu.sh). */
+ * 35 fail, 37 error (tools/run-qemu.sh). */
 #define DEBUG_EXIT_PORT 0xF4
 #define DEBUG_EXIT_BASE 0x10
 void x86_panic(const char *msg, uint64_t a, uint64_t b) __attribute__((noreturn));

@@ -4,7 +4,7 @@
  * start_info or the Linux zero page (direct.h), the command line, module 0
  * and the memory map. Machine-independent: every guest-physical read goes
  * through bootdata_reader.map, so direct_main.c runs it on the machine
- * (identity, below 4 GiB) and unit/test_bootdata.c on a buffer with each
+ * (identity, below 4 GiB) and testing/unit/test_bootdata.c on a buffer with each
  * malformation injected.
  *
  * Every reader returns NULL when the data is sound, else one line naming

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# A "real board" for scripts/test-lava.sh: QEMU with OVMF playing an x86
+# A "real board" for testing/test-lava.sh: QEMU with OVMF playing an x86
 # board in a lab, driven only through the commands a LAVA device dictionary
 # gives (lava/test/qemu-board.jinja2): the flasher writes its disk, power
 # on/off/reset start and stop it, and its COM1 is a socket the console

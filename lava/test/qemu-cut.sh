@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# QEMU whose console stops at a line, for scripts/test-lava.sh: a run that
+# QEMU whose console stops at a line, for testing/test-lava.sh: a run that
 # never reaches its verdict.
 #
 #   qemu-cut.sh dies|hangs TEXT QEMU-ARGS...
@@ -9,7 +9,7 @@
 # including the first line containing TEXT. Then "dies": the console ends
 # there (a board that lost power); "hangs": the console stays open and
 # silent (a kernel stuck with interrupts off). LAVA's QEMU boot calls it as
-# its QEMU command (scripts/test-lava.sh makes a wrapper with MODE and TEXT).
+# its QEMU command (testing/test-lava.sh makes a wrapper with MODE and TEXT).
 set -uo pipefail
 mode=${1:?usage: qemu-cut.sh dies|hangs TEXT QEMU-ARGS...}
 text=${2:?qemu-cut.sh: no TEXT}
