@@ -47,7 +47,7 @@ run: all
 	$(if $(filter-out direct uefi,$(BOOT)),$(error BOOT is uefi (the default) or direct, not '$(BOOT)'))
 	tools/run.sh $(if $(KVM),--kvm) $(if $(KVMCPU),--kvm-cpu $(KVMCPU)) $(if $(filter direct,$(BOOT)),--direct) $(if $(MACHINE),--machine $(MACHINE)) $(if $(CPU),--cpu $(CPU)) $(if $(SMP),--smp $(SMP)) $(if $(CONFIG),--config $(CONFIG)) $(if $(EXPECT),--expect $(EXPECT)) $(if $(LIST_SKIPS),--list-skips)
 
-test: deps
+test: deps-test
 	testing/run-tests.sh
 
 mutation: host

@@ -328,7 +328,7 @@ enum arch_lbr_br_type {
 #define APEBS_CNTR_HDR_BYTES	0x10
 #define GLOBAL_STATUS_ARCH_PEBS BIT_ULL(54) /* the threshold interrupt */
 
-/* RDPMC ECX encodings, Vol. 2B "RDPMC" (../shared/spec/rdpmc.txt). */
+/* RDPMC ECX encodings, Vol. 2B "RDPMC". */
 #define RDPMC_TYPE_SHIFT       16
 #define RDPMC_TYPE_GP	       0x0000U
 #define RDPMC_TYPE_FIXED       0x4000U
@@ -369,7 +369,7 @@ enum fixed_counter {
 };
 
 /* ---- RDT monitoring and allocation, Vol. 3B 17.18 / 17.19 and Vol. 4
- * Table 2-2 (../shared/spec/rdt-cache-monitoring-cpuid-0fh.txt). --------- */
+ * Table 2-2. ------------------------------------------------------------ */
 #define MSR_IA32_QM_EVTSEL 0xC8D
 #define MSR_IA32_QM_CTR	   0xC8E
 #define MSR_IA32_PQR_ASSOC 0xC8F
@@ -388,7 +388,7 @@ enum fixed_counter {
 #define QM_EVENT_L3_LOCAL_BW  3
 
 /* ---- Nehalem uncore PMU, Vol. 3B 20.3.1.2 and Vol. 4 Table 2-15
- * (../shared/spec/nehalem-uncore-pmu.txt). Only on DisplayFamily 06H with
+ * ("Performance Monitoring Facility in the Uncore"). Only on DisplayFamily 06H with
  * DisplayModel 1AH, 1EH, 1FH (Nehalem) or 25H, 2CH (Westmere, same uncore
  * per the SDM's Westmere section); 2EH/2FH (Xeon 7500/E7) have a box-based
  * uncore with other MSRs (caps.c, decode_model_specific). ---------------- */
@@ -441,8 +441,8 @@ enum fixed_counter {
 /* ---- Pentium 4 / Xeon (NetBurst) counters, Vol. 3B "Performance Monitoring
  * (Processors Based on Intel NetBurst Microarchitecture)", the table
  * "Performance Counter MSRs and Associated CCCR and ESCR MSRs" (section
- * 18.18.6 and Table 18-26 in the edition of
- * ../shared/spec/netburst-escr-cccr-counting.txt). 18 counters at 300H,
+ * 18.18.6 and Table 18-26 in editions that number the NetBurst section
+ * 18.18). 18 counters at 300H,
  * their CCCRs at 360H, 40-bit wide. ------------------------------------- */
 #define MSR_BPU_COUNTER0  0x300
 #define MSR_P4_COUNTER(i) (0x300 + (i)) /* i < 18 */

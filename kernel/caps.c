@@ -93,7 +93,7 @@
 #define HY_EAX_CORE_TYPE    GENMASK_ULL(31, 24)
 
 /* CPUID.0FH, SDM Vol. 3B 17.18.3-17.18.5, Figures 17-20/17-21
- * (../shared/spec/rdt-cache-monitoring-cpuid-0fh.txt). */
+ * ("Feature-Specific Enumeration" of RDT monitoring). */
 #define RDTM_RES_L3	       1
 #define RDTM0_EDX_L3	       BIT_ULL(1)
 #define RDTM1_EAX_WIDTH_OFFSET GENMASK_ULL(7, 0) /* width = 24 + offset */

@@ -48,7 +48,7 @@
 	"SDM Vol.3B 20.2.1: architectural PMU v1+ has IA32_PMCx (C1H+x) and "                      \
 	"IA32_PERFEVTSELx (186H+x) for x < CPUID.0AH:EAX[15:8]" LEAF23_COUNTERS
 
-/* ---- RDPMC (Vol. 2B RDPMC; ../shared/spec/rdpmc.txt) -------------------- */
+/* ---- RDPMC (Vol. 2B "RDPMC—Read Performance-Monitoring Counters") ----- */
 #define RULE_RDPMC_GP                                                                              \
 	"SDM Vol.2B RDPMC: type 0 index x < CPUID.0AH:EAX[15:8] reads IA32_PMCx "                  \
 	"into EDX:EAX" LEAF23_COUNTERS
@@ -334,7 +334,7 @@
 	"SDM Vol.3B Figure 20-2: IA32_FIXED_CTR_CTRL fields of unsupported "                       \
 	"fixed counters are reserved (#GP)" LEAF23_COUNTERS
 
-/* ---- RDT monitoring (Vol. 3B 17.18; ../shared/spec/rdt-*.txt) ----------- */
+/* ---- RDT monitoring (Vol. 3B 17.18, "Intel RDT Monitoring Features") -- */
 #define RULE_RDT_RMID_RANGE                                                                        \
 	"SDM Vol.3B 17.18.6: IA32_QM_CTR.Error (bit 63) is set when "                              \
 	"IA32_QM_EVTSEL names an RMID above CPUID.(0FH,1):ECX"

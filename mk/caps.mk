@@ -5,7 +5,7 @@
 #
 #   make build/host/pmucaps
 #   make build/host/unit/test_caps && build/host/unit/test_caps
-#   make check-dumps      every dump in ../shared/cpuid against `cpuid -f`
+#   make check-dumps      every dump in data/cpuid against `cpuid -f`
 
 CAPS_OBJDIR := $(HOST_BUILD)/caps
 CAPS_CFLAGS := -O2 -g $(WARN) $(INCLUDES) -Ilib -Itools -MMD -MP

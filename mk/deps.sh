@@ -1,56 +1,159 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Checks that every tool and package pmutest needs is present. As root it
-# installs what is missing with apt-get; otherwise it names the packages and
-# the command that installs them, and fails.
+# The one list of what pmutest needs from Debian, and its installer.
+#
+# Usage: mk/deps.sh [--test]          check, and install what is missing
+#        mk/deps.sh --list [--test]   the package names, one a line
+#        mk/deps.sh --markdown        the README's table of packages
+#
+# Two scopes: "build" is what `make` and `make run` need (build the images,
+# boot them in QEMU); "test" is what only some `make test` steps need on top.
+# Without --test only the build scope is checked.
+#
+# Decision order:
+#   1. Everything present: exit 0, silently.
+#   2. Root with apt-get: one `apt-get install` transaction for everything
+#      missing in the scope, before anything else runs (make test's steps run
+#      in parallel lanes: two installs at once would fight over dpkg's lock).
+#      A lock held by someone else (unattended-upgrades, another apt) is
+#      waited for, at most LOCK_WAIT seconds, after one line that says so.
+#      --no-install-recommends: lava-dispatcher alone recommends NFS and TFTP
+#      servers, LXC and ser2net, none of which pmutest uses.
+#   3. Not root, no apt-get, or the install failed (no network): one line per
+#      missing package (what needs it) and the exact command. A missing
+#      build package fails (exit 1): nothing can be built. A missing test
+#      package does not: the steps that need it say "skipped: ..." and count
+#      nothing.
+# The system's apt configuration is never changed.
+#
+# Exit codes: 0 everything needed is present (or only test packages are
+# missing), 1 a build package is missing, 2 usage.
 set -euo pipefail
 
-# tool-or-file  debian-package
+LOCK_WAIT=${LOCK_WAIT:-600}
+
+# tool-or-file | Debian package | scope | what needs it
 needs=(
-	"gcc gcc"
-	"make make"
-	"nasm nasm"
-	"qemu-system-x86_64 qemu-system-x86"
-	"mcopy mtools"
-	"mformat mtools"
-	"mkfs.vfat dosfstools"
-	"/usr/sbin/sfdisk fdisk"
-	"cpuid cpuid"
-	"python3 python3"
-	"gawk gawk"
-	"/usr/lib/crt0-efi-x86_64.o gnu-efi"
-	"/usr/include/efi/efi.h gnu-efi"
-	"/usr/share/ovmf/OVMF.fd ovmf"
-	"/usr/share/OVMF/OVMF_CODE_4M.secboot.fd ovmf"
-	"sbsign sbsigntool"
-	"sbverify sbsigntool"
-	"openssl openssl"
-	"iconv libc-bin"
-	"/usr/lib/shim/shimx64.efi.signed shim-signed"
-	"/usr/lib/python3/dist-packages/jsonschema python3-jsonschema"
+	"gcc|gcc|build|the build"
+	"make|make|build|the build"
+	"nasm|nasm|build|the build (boot code)"
+	"/usr/lib/crt0-efi-x86_64.o|gnu-efi|build|the UEFI image"
+	"/usr/include/efi/efi.h|gnu-efi|build|the UEFI image"
+	"qemu-system-x86_64|qemu-system-x86|build|make run"
+	"/usr/share/ovmf/OVMF.fd|ovmf|build|make run (UEFI firmware)"
+	"/usr/share/OVMF/OVMF_CODE_4M.secboot.fd|ovmf|build|make run (UEFI firmware)"
+	"mcopy|mtools|build|the USB stick image"
+	"mformat|mtools|build|the USB stick image"
+	"mkfs.vfat|dosfstools|build|the USB stick image"
+	"/usr/sbin/sfdisk|fdisk|build|the USB stick image"
+	"sbsign|sbsigntool|build|Secure Boot signing"
+	"sbverify|sbsigntool|build|Secure Boot signing"
+	"openssl|openssl|build|Secure Boot signing"
+	"/usr/lib/shim/shimx64.efi.signed|shim-signed|build|the shim stick layout"
+	"iconv|libc-bin|build|the console font"
+	"python3|python3|build|make run's report"
+	"gawk|gawk|test|the mutation matrix"
+	"cpuid|cpuid|test|the capability decoder against Debian's cpuid"
+	"/usr/lib/python3/dist-packages/jsonschema|python3-jsonschema|test|the KCIDB step"
+	"chromium|chromium|test|the HTML report step"
+	"lava-run|lava-dispatcher|test|the LAVA step"
 )
 
-missing=()
-for pair in "${needs[@]}"; do
-	what=${pair% *}
-	pkg=${pair#* }
-	if [[ $what == /* ]]; then
-		[[ -e $what ]] && continue
-	else
-		command -v "$what" >/dev/null 2>&1 && continue
-	fi
-	[[ " ${missing[*]-} " == *" $pkg "* ]] || missing+=("$pkg")
+usage() {
+	sed -n '4,7p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+scope=build mode=install
+for a in "$@"; do
+	case $a in
+	--test) scope=test ;;
+	--list) mode=list ;;
+	--markdown) mode=markdown ;;
+	*) usage ;;
+	esac
 done
 
+# in_scope SCOPE: whether a need of that scope is wanted now.
+in_scope() { [[ $1 == build || $scope == test ]]; }
+
+present() {
+	if [[ $1 == /* ]]; then [[ -e $1 ]]; else command -v "$1" >/dev/null 2>&1; fi
+}
+
+if [[ $mode == list ]]; then
+	for n in "${needs[@]}"; do
+		IFS='|' read -r _ pkg sc _ <<<"$n"
+		in_scope "$sc" && echo "$pkg"
+	done | awk '!seen[$0]++'
+	exit 0
+fi
+if [[ $mode == markdown ]]; then
+	echo "| package | needed for | by |"
+	echo "|---|---|---|"
+	for n in "${needs[@]}"; do
+		IFS='|' read -r _ pkg sc why <<<"$n"
+		echo "| \`$pkg\` | $why | make $([[ $sc == build ]] && echo "run" || echo "test") |"
+	done | awk '!seen[$0]++'
+	exit 0
+fi
+
+missing=() build_missing=0
+declare -A why_of=()
+for n in "${needs[@]}"; do
+	IFS='|' read -r what pkg sc why <<<"$n"
+	in_scope "$sc" || continue
+	present "$what" && continue
+	[[ $sc == build ]] && build_missing=1
+	[[ -n ${why_of[$pkg]-} ]] && continue
+	why_of[$pkg]=$why
+	missing+=("$pkg")
+done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
+
+# apt_get ARGS...: apt-get, waiting for a lock that someone else holds.
+apt_get() {
+	local err
+	err=$(mktemp)
+	if apt-get -o DPkg::Lock::Timeout=0 "$@" 2>"$err" >/dev/null; then
+		rm -f "$err"
+		return 0
+	fi
+	if grep -q 'Could not get lock\|Unable to acquire\|Unable to lock' "$err"; then
+		echo "deps: $(grep -m1 -o 'held by process.*' "$err" || echo 'the package lock is held'); waiting for it, at most ${LOCK_WAIT} s" >&2
+		rm -f "$err"
+		apt-get -o DPkg::Lock::Timeout="$LOCK_WAIT" "$@" 2>&1 >/dev/null |
+			grep -v 'Waiting for cache lock' >&2
+		return "${PIPESTATUS[0]}"
+	fi
+	cat "$err" >&2
+	rm -f "$err"
+	return 1
+}
 
 if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing ${missing[*]}" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >&2
-	apt-get install -y -qq "${missing[@]}" >&2
-	exit 0
+	if apt_get update -qq && apt_get install -y -qq --no-install-recommends "${missing[@]}"; then
+		exit 0
+	fi
+	echo "deps: the install failed" >&2
+	# Say what is still missing, below.
+	still=()
+	for pkg in "${missing[@]}"; do
+		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' || still+=("$pkg")
+	done
+	missing=("${still[@]}")
+	[[ ${#missing[@]} -eq 0 ]] && exit 0
 fi
-echo "deps: missing packages: ${missing[*]}" >&2
-echo "deps: install them with: sudo apt-get install -y ${missing[*]}" >&2
-exit 1
+
+build_missing=0
+for pkg in "${missing[@]}"; do
+	echo "deps: missing $pkg (${why_of[$pkg]})" >&2
+	for n in "${needs[@]}"; do
+		IFS='|' read -r _ p sc _ <<<"$n"
+		[[ $p == "$pkg" && $sc == build ]] && build_missing=1
+	done
+done
+echo "deps: install with: sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+exit "$build_missing"

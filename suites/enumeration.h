@@ -6,7 +6,7 @@
  * or a decoder error would hide a CPU error. The whole rule, as the
  * capability record's (kernel/pmu.h) but written from the manual's text:
  *
- *  - SDM Vol. 2B RDPMC (../shared/spec/rdpmc.txt) and Vol. 3B 20.2.1/20.2.5:
+ *  - SDM Vol. 2B RDPMC and Vol. 3B 20.2.1/20.2.5:
  *    GP counter x exists iff x < CPUID.0AH:EAX[15:8]; fixed counter x
  *    (version 2+) iff x < CPUID.0AH:EDX[4:0] or, from version 5,
  *    CPUID.0AH:ECX[x] = 1.

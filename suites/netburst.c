@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Pentium 4 / Xeon (NetBurst) counters: ESCR + CCCR set-up as the SDM's
- * procedure gives it (../shared/spec/netburst-escr-cccr-counting.txt,
- * Vol. 3B 20.6.3), counting instr_retired: ESCR MSR_CRU_ESCR0, event select
- * 02H, event mask NBOGUSNTAG|NBOGUSTAG (non-bogus instructions), counted on
- * IQ_COUNTER0 (counter 12) with CCCR ESCR_SELECT 04H (Vol. 3B Appendix
- * "Performance-Monitoring Events for Pentium 4", instr_retired).
+ * procedure gives it (Vol. 3B 20.6.3, "Setting up an Event to Count" and
+ * "Filtering Events"), counting instr_retired: ESCR MSR_CRU_ESCR0, event
+ * select 02H, event mask NBOGUSNTAG|NBOGUSTAG (non-bogus instructions),
+ * counted on IQ_COUNTER0 (counter 12) with CCCR ESCR_SELECT 04H (Vol. 3B
+ * Appendix "Performance-Monitoring Events for Pentium 4", instr_retired).
  */
 #include "pmu.h"
 #include "rules.h"

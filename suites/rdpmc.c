@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * RDPMC, against the instruction page (SDM Vol. 2B RDPMC,
- * ../shared/spec/rdpmc.txt): every PMC type and index, the #GP(0) cases, the
+ * RDPMC, against the instruction page (SDM Vol. 2B RDPMC):
+ * every PMC type and index, the #GP(0) cases, the
  * register halves, and monotonicity. Expected outcomes are derived from the
  * CPUID fields as the page states them, extended by leaf 23H
  * (suites/enumeration.h), not from the capability record's own derived

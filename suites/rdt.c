@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * RDT L3 cache monitoring (../shared/spec/rdt-cache-monitoring-cpuid-0fh.txt,
- * SDM Vol. 3B 17.18): IA32_PQR_ASSOC holds an RMID; IA32_QM_EVTSEL selects
+ * RDT L3 cache monitoring (SDM Vol. 3B 17.18,
+ * "Intel RDT Monitoring Features"): IA32_PQR_ASSOC holds an RMID; IA32_QM_EVTSEL selects
  * (RMID, event ID); IA32_QM_CTR returns data or Error (bit 63) for an RMID
  * above the maximum or an event ID not enumerated, or Unavailable (bit 62).
  */

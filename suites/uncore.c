@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The Nehalem uncore PMU (../shared/spec/nehalem-uncore-pmu.txt, SDM Vol. 3B
+ * The Nehalem uncore PMU (SDM Vol. 3B
  * 20.3.1.2, Vol. 4 Table 2-15): 48-bit counters, a counter counts only with
  * its local EN and its enable in MSR_UNCORE_PERF_GLOBAL_CTRL, overflow sets
  * MSR_UNCORE_PERF_GLOBAL_STATUS, cleared through GLOBAL_OVF_CTRL. The fixed

@@ -3,7 +3,7 @@
 # No false verdicts (issue 9): the suite on the simulator over every real
 # CPUID dump, and the verdict rules that keep a conforming CPU passing.
 #
-#   1. every dump in ../shared/cpuid and ../shared/cpuid/corpus (or DIR):
+#   1. every dump in data/cpuid and data/cpuid/corpus (or DIR):
 #      pmusim --cpuid-dump must exit 0; a dump whose failures are all known
 #      deviations (kernel/known.c, "# XFAIL") passes and is named with them;
 #   2. known deviations: synth-core2-conroe passes with its XFAIL, and fails
@@ -21,7 +21,7 @@
 set -u
 case ${1:-} in -*) echo "usage: $0 [DIR] [PMUSIM]" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/.." || exit 2
-DUMPS=${1:-../shared/cpuid}
+DUMPS=${1:-data/cpuid}
 PMUSIM=${2:-build/host/pmusim}
 [ -x "$PMUSIM" ] || { echo "check-corpus: $PMUSIM not built (make host)" >&2; exit 2; }
 [ -d "$DUMPS" ] || { echo "check-corpus: no dumps directory $DUMPS" >&2; exit 2; }

@@ -87,7 +87,7 @@ check "gen-panther-lake: the dump's own leaf 23H (no RDPMC_USR_DISABLE, no ACR)"
 	"$(grep -q 'RDPMC_USR_DISABLE no' "$DIR/gen-panther-lake.ktap" &&
 		! grep -q 'CPUID.(23H,2) auto counter reload' "$DIR/gen-panther-lake.ktap"; echo $?)"
 
-PTL=../shared/cpuid/corpus/genuineintel00c06c3_pantherlakel_01.txt
+PTL=data/cpuid/corpus/genuineintel00c06c3_pantherlakel_01.txt
 if [ -r "$PTL" ]; then
 	"$PMUCAPS" --cpuid-dump "$PTL" --perf-capabilities 0x8bfc5 >"$DIR/ptl.json" 2>&1
 	check "pmucaps on the Panther Lake dump: exit $?" $?

@@ -31,10 +31,10 @@ set -u
 shopt -s extglob
 case ${1:-} in -*) echo "usage: $0 [DUMPS] [PMUSIM]" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/.." || exit 2
-S=${1:-../shared/cpuid}
+S=${1:-data/cpuid}
 PMUSIM=${2:-build/host/pmusim}
 C=$S/corpus
-H=data/cpuid
+H=data/cpuid/machines
 [ -x "$PMUSIM" ] || { echo "check-known: $PMUSIM not built (make host)" >&2; exit 2; }
 [ -d "$S" ] || { echo "check-known: no dumps directory $S" >&2; exit 2; }
 

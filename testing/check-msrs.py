@@ -3,8 +3,8 @@
 """Every MSR the suite writes is listed in docs/msrs.md, by suite, with its gate.
 
 Runs build/host/pmusim with PMUSIM_MSR_TRACE (arch/sim/msr_trace.c) on every
-profile of the library and on every dump of the corpus (../shared/cpuid and
-../shared/cpuid/corpus), collects each attempted WRMSR as (suite, address),
+profile of the library and on every dump of the corpus (data/cpuid and
+data/cpuid/corpus), collects each attempted WRMSR as (suite, address),
 and checks it against the table of docs/msrs.md:
 
   - a write the table does not list for that suite is a failure (the suite

@@ -24,7 +24,7 @@ set -u
 case ${1:-} in -*) echo "usage: $0 [PMUSIM]" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/.." || exit 2
 PMUSIM=${1:-build/host/pmusim}
-S=${2:-../shared/cpuid} # the real CPUID dumps
+S=${2:-data/cpuid} # the real CPUID dumps
 [ -x "$PMUSIM" ] || { echo "check-safety-nets: $PMUSIM not built (make host)" >&2; exit 2; }
 # shellcheck source=testing/lib/checks.sh
 . testing/lib/checks.sh

@@ -60,7 +60,7 @@ expect_status 2 "pmusim --hypervisor '' (no signature)" $PMUSIM --hypervisor ''
 expect_status 2 "pmusim --hypervisor of 13 characters" $PMUSIM --hypervisor 1234567890123
 expect_status 2 "pmusim --perf-capabilities atom=zz" $PMUSIM --perf-capabilities atom=zz
 expect_status 2 "pmusim --cpuid-dump of a whole machine, --cpu 9 it lacks" \
-	$PMUSIM --cpuid-dump data/cpuid/alderlake-hybrid-90672-2p2e.txt --cpu 9
+	$PMUSIM --cpuid-dump data/cpuid/machines/alderlake-hybrid-90672-2p2e.txt --cpu 9
 expect_status 3 "pmusim: a selection where every test is excluded is ERROR, not PASS" \
 	$PMUSIM --set "exclude=$($PMUSIM --set suites=rdmpc 2>&1 | sed -n "s/.*(suites: \(.*\))$/\1/p" | tr -d ' ')"
 grep -q '^# verdict: ERROR' "$tmp/out"
@@ -69,7 +69,7 @@ python3 tools/ktap-report.py validate "$tmp/out" >/dev/null 2>&1
 check "  ... which validate refuses" $([[ $? -eq 2 ]] && echo 0 || echo 1)
 
 # pmucaps and pmusim read numbers alike (kparse_u64: decimal or 0x hex).
-src0=../shared/cpuid/intel_skylake_client_506e3.txt
+src0=data/cpuid/intel_skylake_client_506e3.txt
 if [[ -r $src0 ]]; then
 	for v in 010 0x10 -1 +1 ' 1' 99999999999999999999 0x; do
 		build/host/pmucaps --cpuid-dump "$src0" --perf-capabilities "$v" >/dev/null 2>&1
@@ -153,7 +153,7 @@ fi
 
 # 3. CPUID dumps: every tool refuses a cut or hostile dump in one line
 PMUCAPS=build/host/pmucaps
-src=../shared/cpuid/intel_skylake_client_506e3.txt
+src=data/cpuid/intel_skylake_client_506e3.txt
 d=$tmp/dumps
 mkdir -p "$d"
 if [[ -r $src ]]; then

@@ -7,7 +7,7 @@
 #   3. the capability decoder against Debian's cpuid tool on every real dump
 #   4. the suite on the simulator: every conforming profile, then the
 #      mutation matrix (every quirk caught, every test failed by a quirk),
-#      then every real CPUID dump of ../shared/cpuid and its corpus, then
+#      then every real CPUID dump of data/cpuid and its corpus, then
 #      every known deviation (kernel/known.c) proven both ways by its quirk,
 #      then the 2023-2026 generations (testing/check-generations.sh)
 #   5. harness self-tests (#PF, #UD, endless loop) on the simulator and in QEMU;
@@ -551,6 +551,7 @@ vmm_bad_boot_data() {
 # ---- end of issue 30's functions ----
 
 run_step build make -j2 all
+run_step tree testing/check-tree.sh # nothing outside the clone, LICENSE, the package table
 # Beside the foreground from here on (issue 31): the KVM and minivmm boots,
 # which mostly wait for VM exits, two guests at a time (lanes kvm, kvm2);
 # the Python unit tests and the LAVA jobs (one core each, LAVA mostly

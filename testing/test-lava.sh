@@ -44,18 +44,9 @@ skipped() {
 	exit 0
 }
 
-if ! command -v lava-run >/dev/null 2>&1; then
-	if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
-		echo "# installing lava-dispatcher (apt-get, --no-install-recommends)"
-		export DEBIAN_FRONTEND=noninteractive
-		{ apt-get update -qq && apt-get install -y -qq --no-install-recommends lava-dispatcher; } \
-			>"$out/install.txt" 2>&1
-		command -v lava-run >/dev/null 2>&1 ||
-			{ tail -n 5 "$out/install.txt"; check "lava-dispatcher installs" 1; checks_summary; exit 1; }
-	else
-		skipped "lava-run is missing and this is not root (sudo apt-get install --no-install-recommends lava-dispatcher)"
-	fi
-fi
+# make test installs lava-dispatcher beforehand (mk/deps.sh --test).
+command -v lava-run >/dev/null 2>&1 ||
+	skipped "lava-run is missing (mk/deps.sh --test installs lava-dispatcher as root)"
 # lava-run keeps its downloads in /var/lib/lava/dispatcher/tmp.
 lava_tmp=/var/lib/lava/dispatcher/tmp
 if [[ $(id -u) -ne 0 ]] && ! { mkdir -p "$lava_tmp" 2>/dev/null && [[ -w $lava_tmp ]]; }; then

@@ -74,7 +74,7 @@ export PMUSIM OUT
 	"$PMUSIM" --list-profiles | awk '{ print $1 }' | grep -v '^intel_\|^amd_\|^via_\|^zhaoxin_\|^hyperv_' |
 		sed 's/^/--profile /'
 	"$PMUSIM" --list-profiles | awk '$1 ~ /^(intel|amd|hyperv)_/ { print "--profile " $1 }'
-	ls ../shared/cpuid/corpus/*.txt 2>/dev/null | awk -v n="$SAMPLE" 'NR % n == 1 { print "--cpuid-dump " $0 }'
+	ls data/cpuid/corpus/*.txt 2>/dev/null | awk -v n="$SAMPLE" 'NR % n == 1 { print "--cpuid-dump " $0 }'
 } >"$OUT/plan"
 results=$(while read -r opt arg; do
 	printf '%s\0%s\0%s\0' "$(basename "$arg" .txt)" "$opt" "$arg"
@@ -146,7 +146,7 @@ python3 tools/ktap-report.py bugreport "$OUT/quirk.ktap" -o "$OUT/quirk.md" &&
 check "bugreport: the failures, their trace and the replay command" $?
 # A known deviation the machine shows (its row matches), explained with the
 # access where the machine departs: GLOBAL_STATUS keeps the REF_TSC bit.
-"$PMUSIM" --cpuid-dump ../shared/cpuid/intel_icelake_client_706e5.txt --quirk ref-tsc-overflow-sticky \
+"$PMUSIM" --cpuid-dump data/cpuid/intel_icelake_client_706e5.txt --quirk ref-tsc-overflow-sticky \
 	--set suites=global >"$OUT/known.ktap"
 python3 tools/ktap-report.py explain "$OUT/known.ktap" >"$OUT/known.explain" 2>&1
 grep -q '^known deviation matches the machine: ref-tsc-overflow-sticky$' "$OUT/known.explain" &&

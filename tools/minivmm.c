@@ -3,9 +3,10 @@
  * minivmm: the smallest VMM that boots build/pmutest.elf on this machine's
  * KVM the way each cloud VMM does, so that `make test` proves the direct
  * boot against what those VMMs really build (none of them can be installed
- * here). A mode per VMM, each reproduced from that VMM's source (HEADs
- * named in ../shared/research/vmm-boot-audit.md; file:line cited where each
- * behaviour is built below):
+ * here). A mode per VMM, each reproduced from that VMM's source (read at
+ * Firecracker 81b38b9da (v1.16.0-dev), Cloud Hypervisor ae44c2971 (v53.0+),
+ * crosvm f1e797a68 and rust-vmm linux-loader v0.14.0; file:line cited where
+ * each behaviour is built below):
  *
  *   linux64            the Linux 64-bit boot protocol at e_entry, no ACPI,
  *                      one vCPU, QEMU's isa-debug-exit at F4H (make test's

@@ -2,7 +2,7 @@
 /*
  * The CPU generations people test in 2026 (issue 27): one profile each,
  * named gen-<part>. Each is a real CPUID dump where the corpus has one
- * (../shared/cpuid/corpus, InstLatx64, logical CPU 0), otherwise the dump of
+ * (data/cpuid/corpus, InstLatx64, logical CPU 0), otherwise the dump of
  * the nearest part with the leaves that differ replaced, as Linux's model
  * tables and the architecture documents give them. `overrides` replace a
  * dump's (leaf, sub-leaf); a leaf they do not name is the dump's.

@@ -111,16 +111,16 @@ static const char *default_dumps_dir(void)
 	struct stat st;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
-	/* build/host/pmusim -> <repo>/../shared/cpuid */
+	/* build/host/pmusim -> <repo>/data/cpuid */
 	if (n > 0) {
 		exe[n] = 0;
 		char raw[4096 + 32];
-		snprintf(raw, sizeof(raw), "%s/../../../shared/cpuid", dirname(exe));
+		snprintf(raw, sizeof(raw), "%s/../../data/cpuid", dirname(exe));
 		/* Canonical, so messages name the directory a user can look at. */
 		if (realpath(raw, dir) && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
 			return dir;
 	}
-	return "../shared/cpuid";
+	return "data/cpuid";
 }
 
 /* Profiles a quirk runs on in the mutation matrix: the first two of this

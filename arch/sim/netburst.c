@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Pentium 4 / Xeon (NetBurst) counters, SDM Vol. 3B 20.6.3
- * (../shared/spec/netburst-escr-cccr-counting.txt): 18 counters of 40 bits
+ * ("Performance Monitoring (Processors Based on Intel NetBurst
+ * Microarchitecture)"): 18 counters of 40 bits
  * at 300H, their CCCRs at 360H, ESCRs from 3A0H.
  *
  * Model (simplified, documented): only the instruction-retirement ESCRs are
  * modelled. A counter (CCCR.ENABLE set) whose ESCR_SELECT names one of the
- * CRU ESCRs it is wired to (Vol. 3B Table 18-26 of the edition in
- * ../shared/spec: IQ_COUNTER0/1/4 = 12, 13, 16 take CRU_ESCR0 with select 4
+ * CRU ESCRs it is wired to (Vol. 3B Table 18-26 in editions that number the
+ * NetBurst section 18.18: IQ_COUNTER0/1/4 = 12, 13, 16 take CRU_ESCR0 with select 4
  * and CRU_ESCR2 with select 5; IQ_COUNTER2/3/5 = 14, 15, 17 take CRU_ESCR1 /
  * CRU_ESCR3), where that ESCR selects
  * instr_retired (event 02H) with a non-bogus mask bit (NBOGUSNTAG,
@@ -38,8 +39,8 @@
 /* This CPU's PMU state (g_sim is the running CPU, smp.c). */
 #define P (&g_sim.pmu)
 
-/* ESCR addresses of the Prescott family (Vol. 3B Table 18-26 of the edition
- * in ../shared/spec/netburst-escr-cccr-counting.txt). */
+/* ESCR addresses of the Prescott family (Vol. 3B Table 18-26 in
+ * editions that number the NetBurst section 18.18). */
 static bool escr_exists(uint32_t msr)
 {
 	return (msr >= 0x3A0 && msr <= 0x3BE) || (msr >= 0x3C0 && msr <= 0x3C5) ||

@@ -12,7 +12,7 @@
  * (target/i386/cpu.c, x86_cpu_get_supported_feature_word()). Sources read:
  * torvalds/linux arch/x86/kvm/pmu.c at 004a0aa5, vmx/pmu_intel.c at 0033fa35,
  * the lapic.c / vmx.c / svm/pmu.c changes cited beside each quirk; and the
- * real KVM guest dump ../shared/cpuid/kvm_qemu_host_kbl_r_i7_8650u.txt,
+ * real KVM guest dump data/cpuid/kvm_qemu_host_kbl_r_i7_8650u.txt,
  * which shows the same leaf 0AH, leaf 1 and leaf 7 changes on a Kaby Lake R
  * host. What a platform changes in CPUID is below; what it does differently
  * at run time is its quirk list (quirks.h, each row citing its source).

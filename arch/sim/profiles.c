@@ -3,7 +3,7 @@
  * Profiles: the CPUs the simulator can be.
  *
  * Built-in synthetic profiles exercise rules the real dumps lack; every
- * dump in the dumps directory (../shared/cpuid by default, relative to the
+ * dump in the dumps directory (data/cpuid by default, relative to the
  * repository) is a profile named after its file.
  *
  * IA32_PERF_CAPABILITIES: dumps carry no MSRs, so each profile states the
@@ -216,7 +216,7 @@ static const struct sim_cpuid_entry synth_amd_15ctr[] = {
 };
 
 /* ---- The 2023-2026 architecture (issue 28): synthetic parts for the
- * features no dump of ../shared/cpuid enumerates. ------------------------ */
+ * features no dump of data/cpuid enumerates. ------------------------ */
 
 /* Architectural PMU version 6 (the 19xxH MSR range): leaf 0AH says 8 GP,
  * all 13 architectural events and fixed 0-2, leaf 23H GP bitmap 0xEF (a hole at PMC4, so an alias
@@ -303,7 +303,7 @@ static const struct sim_profile builtins[] = {
 	    0x34C5),
 };
 
-/* IA32_PERF_CAPABILITIES for the dumps of ../shared/cpuid, by file name. */
+/* IA32_PERF_CAPABILITIES for the dumps of data/cpuid, by file name. */
 static const struct {
 	const char *prefix;
 	uint64_t value;

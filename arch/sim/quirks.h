@@ -316,7 +316,7 @@
 	    "IQ counters take CRU_ESCR0 whatever CCCR.ESCR_SELECT and the counter's ESCR wiring")  \
 	QUIRK(Q_P4_COMPARE_IGNORED, "p4-compare-ignored", on_netburst, "hypothetical",             \
 	      "CCCR Compare / Threshold / Complement are ignored: every input is added")           \
-	/* ---- Two CPUs (suites/smp.c): machine profiles of several CPUs ---- */                   \
+	/* ---- Two CPUs (suites/smp.c): machine profiles of several CPUs ---- */                  \
 	QUIRK(Q_SMP_SHARED_COUNTERS, "smp-counters-shared", on_smp_arch, "hypothetical",           \
 	      "the GP and fixed counters and their controls are one set shared by every CPU")      \
 	QUIRK(Q_SMP_PMI_TO_CPU0, "smp-pmi-to-cpu0", on_smp_arch_apic,                              \
@@ -501,7 +501,7 @@
 	      "kvm_set_msr_common() (x86.c) answer MSR_K7_EVNTSEL0-3 and MSR_K7_PERFCTR0-3 "       \
 	      "with 0 and drop writes when kvm_pmu_is_valid_msr() is false; kvm_pmu_rdpmc() "      \
 	      "(pmu.c) fails RDPMC (#GP) without pmu->version (torvalds/linux 004a0aa5); seen "    \
-	      "on this project's KVM host (data/expectations/kvm-amd-pmu-off.txt)",               \
+	      "on this project's KVM host (data/expectations/kvm-amd-pmu-off.txt)",                \
 	      "the four legacy AMD counters read 0, ignore writes and never count; RDPMC "         \
 	      "raises #GP(0)")                                                                     \
 	/* ---- issue 9 (verdicts): vendor rules, P6, reserved bits, proof both ways ---- */       \
@@ -565,7 +565,7 @@
 	QUIRK(Q_PEBS_RECORD_ON_ENABLE, "pebs-record-on-enable", on_pebs_baseline, "hypothetical",  \
 	      "a PEBS record is written when IA32_PEBS_ENABLE switches a GP counter on, before "   \
 	      "any overflow")                                                                      \
-	/* ---- Architectural PMU version 6, the 19xxH aliases (issue 28, suites/v6.c) ---- */      \
+	/* ---- Architectural PMU version 6, the 19xxH aliases (issue 28, suites/v6.c) ---- */     \
 	QUIRK(Q_V6_ALIAS_SEPARATE, "v6-alias-separate-register", on_v6, "hypothetical",            \
 	      "IA32_PMC_GPn_CTR / _CFG_A and IA32_PMC_FXm_CTR are registers of their own, not "    \
 	      "IA32_PMCn / IA32_PERFEVTSELn / IA32_FIXED_CTRm (they neither count nor program)")   \
@@ -580,7 +580,7 @@
 	QUIRK(Q_V6_FX_CFG_A, "v6-fixed-cfg-a-exists", on_v6, "hypothetical",                       \
 	      "IA32_PMC_FXm_CTR + 1 (an FXm_CFG_A the ISE does not define) reads 0 and ignores "   \
 	      "writes instead of #GP(0)")                                                          \
-	/* ---- RDPMC user disable (issue 28, suites/privilege.c) ---- */                           \
+	/* ---- RDPMC user disable (issue 28, suites/privilege.c) ---- */                          \
 	QUIRK(Q_RDPMC_USR_DIS_IGNORED, "rdpmc-user-disable-ignored", on_rdpmc_user_disable,        \
 	      "hypothetical (a vPMU that stores the bit but reads the counter)",                   \
 	      "RDPMC at CPL > 0 of a counter with RDPMC_USR_DISABLE set returns its count")        \
@@ -604,7 +604,7 @@
 	      "hypothetical (an implementation predating the feature but enumerating it)",         \
 	      "IA32_PERFEVTSELx bit 37 and IA32_FIXED_CTR_CTRL bit 33 + 4i raise #GP(0) although " \
 	      "CPUID.(23H,0):EBX[2] enumerates them")                                              \
-	/* ---- Auto Counter Reload (issue 28, suites/acr.c) ---- */                                \
+	/* ---- Auto Counter Reload (issue 28, suites/acr.c) ---- */                               \
 	QUIRK(Q_ACR_NO_RELOAD, "acr-reload-ignored", on_acr, "hypothetical",                       \
 	      "CFG_B / CFG_C are stored but no overflow reloads a counter")                        \
 	QUIRK(Q_ACR_RELOAD_ZERO, "acr-reload-to-zero", on_acr, "hypothetical",                     \
@@ -619,7 +619,7 @@
 	QUIRK(Q_ACR_CAUSE_UNCHECKED, "acr-cause-bitmap-ignored", on_acr_non_cause, "hypothetical", \
 	      "CFG_B accepts a counter CPUID.(23H,2) ECX / EDX does not name as a cause, and its " \
 	      "overflow reloads")                                                                  \
-	/* ---- Architectural PEBS (issue 28, suites/arch_pebs.c) ---- */                           \
+	/* ---- Architectural PEBS (issue 28, suites/arch_pebs.c) ---- */                          \
 	QUIRK(Q_APEBS_INDEX_RSVD, "arch-pebs-index-reserved-writable", on_arch_pebs,               \
 	      "hypothetical", "IA32_PEBS_INDEX takes writes to its reserved bits")                 \
 	QUIRK(Q_APEBS_WR_STUCK, "arch-pebs-wr-stuck", on_arch_pebs, "hypothetical",                \
@@ -648,17 +648,17 @@
 	QUIRK(Q_APEBS_CNTR_ALLOW_IGNORED, "arch-pebs-counters-allow-ignored", on_arch_pebs_cntr,   \
 	      "hypothetical",                                                                      \
 	      "the counters group snapshots every GP counter, CFG_C.ALLOW[35] or not")             \
-	/* ---- UMASK2 counting (issue 28, suites/counting.c) ---- */                               \
+	/* ---- UMASK2 counting (issue 28, suites/counting.c) ---- */                              \
 	QUIRK(Q_UMASK2_IGNORED, "umask2-ignored", on_lion_cove_umask2, "hypothetical",             \
 	      "IA32_PERFEVTSELx UMASK2 (47:40) is stored but the event counted is the one of "     \
 	      "event and UMASK alone (BR_INST_RETIRED.COND_TAKEN_FWD, C4H 00H / 01H, counts all "  \
 	      "branches)")                                                                         \
-	/* ---- PERF_METRICS level 2 (issue 28, suites/metrics.c) ---- */                           \
+	/* ---- PERF_METRICS level 2 (issue 28, suites/metrics.c) ---- */                          \
 	QUIRK(Q_METRICS_L2_ABOVE_PARENT, "perf-metrics-level2-above-parent", on_perf_metrics_l2,   \
 	      "hypothetical",                                                                      \
 	      "the heavy-operations byte (4) of IA32_PERF_METRICS exceeds its "                    \
 	      "level-1 parent, retiring (byte 0)")                                                 \
-	/* ---- PEBS counters snapshotting, format 6 (issue 28, suites/pebs.c) ---- */              \
+	/* ---- PEBS counters snapshotting, format 6 (issue 28, suites/pebs.c) ---- */             \
 	QUIRK(Q_PEBS_CNTR_SNAPSHOT_ZERO, "pebs-counter-snapshot-zero", on_pebs_fmt6,               \
 	      "hypothetical", "the PEBS counters group holds 0 for every counter it names")        \
 	QUIRK(Q_PEBS_SIZE_IGNORES_CNTR, "pebs-size-ignores-counter-group", on_pebs_fmt6,           \
@@ -668,7 +668,7 @@
 	    "hypothetical",                                                                        \
 	    "MSR_PEBS_DATA_CFG[5] is accepted but the counters group holds no metrics (field 0, "  \
 	    "no SLOTS / PERF_METRICS quadwords)")                                                  \
-	/* ---- AMD LBR v2 (issue 28, suites/amd_lbr.c) ---- */                                     \
+	/* ---- AMD LBR v2 (issue 28, suites/amd_lbr.c) ---- */                                    \
 	QUIRK(Q_AMD_LBR_SELECT_RSVD, "amd-lbr-select-reserved-writable", on_amd_lbr_v2,            \
 	      "hypothetical", "LBR_SELECT takes writes to bits 63:9")                              \
 	QUIRK(Q_AMD_LBR_OLDEST_FIRST, "amd-lbr-oldest-first", on_amd_lbr_v2, "hypothetical",       \
@@ -679,10 +679,10 @@
 	      "hypothetical",                                                                      \
 	      "with LbrAndPmcFreeze and DEBUGCTL.FREEZE_LBRS_ON_PMI a PMI neither "                \
 	      "freezes the LBR stack nor sets PerfCntrGlobalStatus[58]")                           \
-	/* ---- EQ (issue 28, suites/filtering.c) ---- */                                           \
+	/* ---- EQ (issue 28, suites/filtering.c) ---- */                                          \
 	QUIRK(Q_EQ_IGNORED, "eq-ignored", on_eq_three_gp, "hypothetical",                          \
 	      "IA32_PERFEVTSELx.EQ (bit 36) is stored but CMASK still counts cycles >= CMASK")     \
-	/* ---- RDPMC metrics clear mode (issue 28, suites/metrics.c) ---- */                       \
+	/* ---- RDPMC metrics clear mode (issue 28, suites/metrics.c) ---- */                      \
 	QUIRK(Q_METRICS_CLEAR_IGNORED, "metrics-clear-ignored", on_metrics_clear, "hypothetical",  \
 	      "RDPMC of the metrics with METRICS_CLEAR_EN leaves IA32_PERF_METRICS and "           \
 	      "IA32_FIXED_CTR3 as they were")                                                      \
@@ -692,7 +692,7 @@
 	      "hypothetical",                                                                      \
 	      "the metrics clear mode clears IA32_PERF_METRICS but not "                           \
 	      "IA32_FIXED_CTR3")                                                                   \
-	/* ---- Fixed counters 4-6 (issue 28, suites/counting.c) ---- */                            \
+	/* ---- Fixed counters 4-6 (issue 28, suites/counting.c) ---- */                           \
 	QUIRK(Q_FIXED_4_6_CYCLES, "fixed-4-6-count-cycles", on_fixed_4_6_events, "hypothetical",   \
 	      "IA32_FIXED_CTR4-6 count core cycles instead of the topdown events 0073H, 019CH, "   \
 	      "02C2H")                                                                             \

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * RDPMC, exactly as SDM Vol. 2B "RDPMC" (../shared/spec/rdpmc.txt):
+ * RDPMC, exactly as SDM Vol. 2B "RDPMC—Read Performance-Monitoring
+ * Counters":
  *  - RCX[63:32] ignored; RAX[63:32] and RDX[63:32] cleared;
  *  - CR4.PCE clear: only CPL 0 may execute it, else #GP(0);
  *  - architectural PMU: ECX[31:16] type, ECX[15:0] index: type 0 GP

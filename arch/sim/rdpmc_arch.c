@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * RDPMC on the Intel architectural PMU (SDM Vol. 2B "RDPMC",
- * ../shared/spec/rdpmc.txt): ECX[31:16] type, ECX[15:0] index: type 0 GP
+ * RDPMC on the Intel architectural PMU (SDM Vol. 2B "RDPMC"):
+ * ECX[31:16] type, ECX[15:0] index: type 0 GP
  * (index < CPUID.0AH:EAX[15:8]), type 4000H fixed (EDX[4:0] > x or
  * ECX[x] = 1), type 2000H PERF_METRICS (PERF_CAPABILITIES[15]); bits above a
  * counter's width read as zero; any other encoding #GP(0). ECX[31] (the

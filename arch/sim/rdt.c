@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * RDT monitoring (SDM Vol. 3B 17.18; ../shared/spec/rdt-cache-monitoring-
- * cpuid-0fh.txt): IA32_PQR_ASSOC, IA32_QM_EVTSEL, IA32_QM_CTR.
+ * RDT monitoring (SDM Vol. 3B 17.18, "Intel Resource Director
+ * Technology (Intel RDT) Monitoring Features"): IA32_PQR_ASSOC, IA32_QM_EVTSEL, IA32_QM_CTR.
  *
  * Model: the RMID in IA32_PQR_ASSOC is charged for the workload: L3
  * occupancy grows by one unit (CPUID.(0FH,1):EBX bytes) per 64 instructions

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The Nehalem uncore PMU (SDM Vol. 3B 20.3.1.2, Vol. 4 Table 2-15;
- * ../shared/spec/nehalem-uncore-pmu.txt), present on DisplayFamily 06H with
+ * The Nehalem uncore PMU (SDM Vol. 3B 20.3.1.2, Vol. 4 Table 2-15,
+ * "Performance Monitoring Facility in the Uncore"), present on DisplayFamily 06H with
  * DisplayModel 1AH, 1EH, 1FH, 2EH: eight 48-bit GP counters, one 48-bit
  * fixed counter, a global control / status / overflow-control set.
  *

@@ -556,7 +556,7 @@ static void test_hybrid(void)
 	UNIT_TRUE(!fake_asked(&f, 0x1A, 0), "not hybrid: leaf 1AH not asked");
 }
 
-/* Leaf 1CH as Sapphire Rapids reports it (../shared/cpuid: EAX 4000000BH,
+/* Leaf 1CH as Sapphire Rapids reports it (data/cpuid: EAX 4000000BH,
  * EBX 7, ECX 7): depths 8, 16, 32; every filter; every INFO field. Its
  * maximum basic leaf is `max`; CPUID.(07H,0):EDX[19] is `arch_lbr`. */
 static struct caps decode_spr_arch_lbr(struct fake *f, uint32_t max, bool arch_lbr)

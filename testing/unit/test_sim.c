@@ -129,7 +129,7 @@ int main(void)
 	UNIT_EQ(wrmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS, 0), X86_VEC_GP, "GLOBAL_STATUS read-only");
 	UNIT_EQ(wrmsr_safe(MSR_IA32_PERFEVTSEL(0), BIT_ULL(32)), X86_VEC_GP, "EVTSEL reserved bit");
 
-	/* RDPMC (../shared/spec/rdpmc.txt). */
+	/* RDPMC (SDM Vol. 2B "RDPMC"). */
 	wrmsr(MSR_IA32_A_PMC(0), 0xFFFF80000001ULL);
 	rax = rdx = ARCH_RDPMC_POISON;
 	UNIT_EQ(rdpmc_safe(0, &rax, &rdx), 0, "RDPMC type 0 index 0");
