@@ -493,7 +493,7 @@ def run_tool(cmd):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--dumps", default=os.path.join(REPO, "..", "shared", "cpuid"))
+    ap.add_argument("--dumps", default=os.path.join(REPO, "data", "cpuid"))
     ap.add_argument("--pmucaps", default=os.path.join(REPO, "build", "host", "pmucaps"))
     ap.add_argument("--cpuid", default="cpuid", help="the Debian cpuid tool")
     ap.add_argument(

@@ -71,7 +71,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--pmusim", default=os.path.join(REPO, "build", "host", "pmusim"))
     ap.add_argument("--table", default=os.path.join(REPO, "docs", "msrs.md"))
-    ap.add_argument("--dumps", default=os.path.join(REPO, "..", "shared", "cpuid"))
+    ap.add_argument("--dumps", default=os.path.join(REPO, "data", "cpuid"))
     args = ap.parse_args()
     if not os.access(args.pmusim, os.X_OK):
         print(f"check-msrs: {args.pmusim} not built", file=sys.stderr)

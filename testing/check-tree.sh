@@ -13,7 +13,8 @@ cd "$(dirname "$0")/.." || exit 2
 . testing/lib/checks.sh
 
 # The pattern is built so that this file does not name what it looks for.
-sib='\.\./'"shared"
+# Both spellings: a path ("../NAME/...") and a path built by parts ("..", "NAME").
+sib='\.\./'"shared"'|"\.\.", *"'"shared"'"'
 named=$(git grep -l -E "$sib" -- . 2>/dev/null)
 check "no tracked file names the folder beside the clone${named:+ (named in: $(echo "$named" | tr '\n' ' '))}" \
 	"$([[ -z $named ]]; echo $?)"
