@@ -29,3 +29,16 @@ UNIT_TESTS += $(HOST_BUILD)/unit/test_sim
 
 .PHONY: pmusim
 pmusim: $(PMUSIM)
+
+# The worked example of docs/adding-a-check.md: the simulator with one suite
+# more (testing/examples/*.c), built and run by make test's docs step
+# (testing/check-docs.sh) so that the page's code cannot drift. Not in
+# `make all`: the real pmusim has no example suite.
+EXAMPLE_SRCS := $(sort $(wildcard testing/examples/*.c))
+PMUSIM_EXAMPLE := $(HOST_BUILD)/pmusim-example
+
+$(PMUSIM_EXAMPLE): $(SIM_OBJS) $(patsubst %.c,$(HOST_BUILD)/sim/%.o,$(EXAMPLE_SRCS))
+	$(call quiet,CC,$@)$(HOST_CC) -o $@ $^
+
+.PHONY: pmusim-example
+pmusim-example: $(PMUSIM_EXAMPLE)
