@@ -155,7 +155,16 @@ class Gen:
         listed = {b.split()[0] for b in body if b and not b.startswith(" ")}
         if not table or set(table) != listed:
             raise GenError(f"kernel/options.h lists {sorted(listed)}, kernel/options.c's table {sorted(table)}")
-        return ["```"] + body + ["```"]
+        rows: list[list[str]] = []
+        for b in body:
+            if b and not b.startswith(" "):
+                m = re.match(r"^(\S+ = \S.*?)\s{2,}(\S.*)$", b)
+                if not m:
+                    raise GenError(f"kernel/options.h: cannot read the option line '{b}'")
+                rows.append([m.group(1), m.group(2)])
+            elif rows:
+                rows[-1][1] += " " + b.strip()
+        return ["| option | what it does |", "|---|---|"] + [f"| `{k}` | {cell(d)} |" for k, d in rows]
 
     def suites(self) -> list[str]:
         """The registry: each suite, its tests and file, and the first sentence
