@@ -552,6 +552,7 @@ vmm_bad_boot_data() {
 
 run_step build make -j2 all
 run_step tree testing/check-tree.sh # nothing outside the clone, LICENSE, the package table
+run_step docs testing/check-docs.sh # generated blocks current, links resolve, the worked example built and run
 # Beside the foreground from here on (issue 31): the KVM and minivmm boots,
 # which mostly wait for VM exits, two guests at a time (lanes kvm, kvm2);
 # the Python unit tests and the LAVA jobs (one core each, LAVA mostly
