@@ -69,6 +69,10 @@ lib code docs/adding-a-check.md testing/examples/example.c kernel/rules.h >"$OUT
 check "docs/adding-a-check.md's C is testing/examples/example.c and kernel/rules.h, verbatim" $?
 show "$OUT/code.txt"
 
+lib output README.md readme-code testing/examples/example.c >"$OUT/readme-code.txt"
+check "README's excerpt of the test is testing/examples/example.c's lines" $?
+show "$OUT/readme-code.txt"
+
 "$EXAMPLE" --profile "$PROFILE" --set suites=example >"$OUT/pass.ktap" 2>&1
 check "the example passes on $PROFILE" $?
 lib output docs/adding-a-check.md pass "$OUT/pass.ktap" >"$OUT/pass.txt"

@@ -85,7 +85,7 @@ def code(page: str, files: list[str]) -> list[str]:
 
 def output(page: str, name: str, log: str) -> list[str]:
     text = Path(page).read_text()
-    m = re.search(r"<!-- docs-run: " + re.escape(name) + r" -->\n.*?^```\n(.*?)^```$", text, re.M | re.S)
+    m = re.search(r"<!-- docs-run: " + re.escape(name) + r" -->\n.*?^```\w*\n(.*?)^```$", text, re.M | re.S)
     if not m:
         return [f"{page}: no block after <!-- docs-run: {name} -->"]
     actual = Path(log).read_text().split("\n")
