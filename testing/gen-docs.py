@@ -239,15 +239,21 @@ def render(page: Path, gen: Gen, cache: dict[str, list[str]]) -> tuple[str, list
     return "\n".join(out), names
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Bad usage is one line, exit 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        print(f"gen-docs: {message} (usage: testing/gen-docs.py [--check] [--pmusim PATH] [PAGE...])",
+              file=sys.stderr)
+        sys.exit(2)
+
+
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(description="Regenerate (or --check) the generated blocks of the docs.")
+    ap = OneLineParser(description="Regenerate (or --check) the generated blocks of the docs.")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--pmusim", default=str(ROOT / "build/host/pmusim"))
     ap.add_argument("pages", nargs="*")
-    try:
-        a = ap.parse_args(argv)
-    except SystemExit as e:
-        return 2 if e.code else 0
+    a = ap.parse_args(argv)
     pages = [Path(p).resolve() for p in a.pages] or [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
     gen, cache = Gen(a.pmusim), {}
     stale = 0
