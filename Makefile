@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # pmutest: a PMU conformance test kernel.
 #
-#   make            build/BOOTX64.EFI, build/pmutest.elf (direct boot), the host
+#   make            build/BOOTX64.EFI, build/pmutest.elf (direct boot),
+#                   build/pmutest.bin (Linux-format image), the host
 #                   tools (build/host/...) and the firmware image QEMU boots
 #                   (mk/firmware.mk)
 #   make run        boot the suite in QEMU (TCG; KVM=1 for KVM; BOOT=direct
@@ -34,11 +35,12 @@ endif
 .PHONY: all host run test mutation clean deps format bench image screenshot firmware
 # deps first, alone: with -j a missing package would otherwise fail mid-build.
 all: deps
-	@$(MAKE) -s --no-print-directory efi direct host firmware $(HELLO_PVH)
+	@$(MAKE) -s --no-print-directory efi direct linux-image host firmware $(HELLO_PVH)
 
 include mk/deps.mk
 include mk/efi.mk
 include mk/direct.mk
+include mk/linux.mk
 include mk/host.mk
 include mk/bench.mk
 include mk/firmware.mk

@@ -55,9 +55,17 @@ struct boot_info {
 	/* Whether code ran between reset and pmutest that could have written
 	 * the PMU's MSRs: only with BOOT_NO_FIRMWARE are the values pmutest
 	 * reads at hand-over the CPU's reset values (cpuid.global_ctrl_reset_
-	 * value); firmware_why says how the front end knows. */
-	enum boot_firmware { BOOT_FIRMWARE_MAY_HAVE_RUN, BOOT_NO_FIRMWARE } firmware;
+	 * value); firmware_why says how the front end knows. A kernel that
+	 * handed the machine over (kexec from Linux) is like a firmware: what
+	 * it left is its state, not the CPU's; previous_kernel names it
+	 * ("Linux 6.1.0-26-amd64 (kexec)"). */
+	enum boot_firmware {
+		BOOT_FIRMWARE_MAY_HAVE_RUN,
+		BOOT_NO_FIRMWARE,
+		BOOT_PREVIOUS_KERNEL,
+	} firmware;
 	const char *firmware_why;
+	const char *previous_kernel; /* BOOT_PREVIOUS_KERNEL only */
 };
 
 /* The kernel's entry point, called by the arch once the environment is up. */

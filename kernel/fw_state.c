@@ -62,6 +62,7 @@ static struct {
 	struct control ctl[MAX_CONTROLS];
 	unsigned n;
 	const char *firmware_why; /* NULL: no firmware ran */
+	const char *who;	  /* "firmware", or the kernel that ran before (kexec) */
 } fw;
 
 /* Each CPU's IA32_PERF_GLOBAL_CTRL as it was handed over. */
@@ -106,6 +107,8 @@ void fw_state_read(const struct boot_info *bi)
 	fw.firmware_why = bi->firmware == BOOT_NO_FIRMWARE
 			      ? NULL
 			      : (bi->firmware_why ? bi->firmware_why : "a firmware may have run");
+	fw.who = bi->firmware == BOOT_PREVIOUS_KERNEL && bi->previous_kernel ? bi->previous_kernel
+									     : "firmware";
 	if (!g_caps.msr)
 		return;
 	fw.read = true;
@@ -156,10 +159,10 @@ void fw_state_report(void)
 	}
 	if (fw.n)
 		ktap_diag(&g_ktap,
-			  "firmware state: firmware left counters enabled: %s (written before the "
+			  "firmware state: %s left counters enabled: %s (written before the "
 			  "hand-over; not a CPU deviation: every test starts from controls "
 			  "pmutest cleared)",
-			  list);
+			  fw.who ? fw.who : "firmware", list);
 	uint64_t defined = pmu_global_counter_bits();
 	if (g_caps.perf_cap.valid && g_caps.perf_cap.perf_metrics)
 		defined |= BIT_ULL(48);
@@ -173,9 +176,10 @@ void fw_state_report(void)
 	else if (fw.global_valid && fw.global_ctrl != fw.global_power_on && fw.firmware_why)
 		ktap_diag(&g_ktap,
 			  "firmware state: IA32_PERF_GLOBAL_CTRL = %#llx at hand-over, power-on "
-			  "value %#llx: may have been written after reset by the firmware (%s)",
+			  "value %#llx: may have been written after reset by the %s (%s)",
 			  (unsigned long long)fw.global_ctrl,
-			  (unsigned long long)fw.global_power_on, fw.firmware_why);
+			  (unsigned long long)fw.global_power_on, fw.who ? fw.who : "firmware",
+			  fw.firmware_why);
 	else if (fw.global_valid && fw.global_ctrl != fw.global_power_on)
 		ktap_diag(
 		    &g_ktap,

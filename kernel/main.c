@@ -103,10 +103,16 @@ static void describe_run(const struct boot_info *bi)
 	ktap_diag(&g_ktap, "pmutest %s on %s: %s", PMUTEST_VERSION, arch_name(), arch_platform());
 	if (bi->firmware_vendor)
 		ktap_diag(&g_ktap, "firmware: %s", bi->firmware_vendor);
-	ktap_diag(&g_ktap, "before pmutest: %s (%s)",
-		  bi->firmware == BOOT_NO_FIRMWARE ? "nothing ran that could write the PMU's MSRs"
-						   : "a firmware may have written the PMU's MSRs",
-		  bi->firmware_why ? bi->firmware_why : "unknown");
+	if (bi->firmware == BOOT_PREVIOUS_KERNEL)
+		ktap_diag(&g_ktap, "before pmutest: %s, which may have written the PMU's MSRs (%s)",
+			  bi->previous_kernel ? bi->previous_kernel : "a kernel",
+			  bi->firmware_why ? bi->firmware_why : "unknown");
+	else
+		ktap_diag(&g_ktap, "before pmutest: %s (%s)",
+			  bi->firmware == BOOT_NO_FIRMWARE
+			      ? "nothing ran that could write the PMU's MSRs"
+			      : "a firmware may have written the PMU's MSRs",
+			  bi->firmware_why ? bi->firmware_why : "unknown");
 	if (secure_boot_text(bi->secure_boot))
 		ktap_diag(&g_ktap, "secure boot: %s", secure_boot_text(bi->secure_boot));
 	if (bi->boot_message)

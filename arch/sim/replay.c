@@ -139,7 +139,8 @@ static bool parse(FILE *f, const char *path, struct replay *r, char **cpu_dump, 
 			snprintf(head, sizeof(head), "@%u %x\n", k, apic);
 			append(cpu_dump, cpu_len, head);
 			n_cpus++;
-		} else if (starts(s, "# before pmutest: a firmware may have written", &rest)) {
+		} else if (starts(s, "# before pmutest: a firmware may have written", &rest) ||
+			   starts(s, "# before pmutest: Linux ", &rest)) {
 			const char *why = strchr(rest, '(');
 			snprintf(r->firmware_why, sizeof(r->firmware_why), "%s",
 				 why ? why + 1 : "the report says a firmware may have run");

@@ -20,6 +20,10 @@
 enum direct_protocol {
 	DIRECT_PVH = 1,	    /* pvh_start32: EBX = hvm_start_info */
 	DIRECT_LINUX64 = 2, /* linux64_start: RSI = boot_params */
+	/* build/pmutest.bin (boot/linux/entry.asm), boot_params built by a
+	 * boot loader (loader.h): startup_32 (ESI), startup_64 (RSI) */
+	DIRECT_LINUX_IMAGE32 = 3,
+	DIRECT_LINUX_IMAGE64 = 4,
 };
 
 #define HVM_START_MAGIC 0x336ec578u
@@ -63,10 +67,14 @@ struct e820_entry {
 #define BP_EXT_RAMDISK_IMAGE  0x0C0 /* u32: bits 63:32 of ramdisk_image */
 #define BP_EXT_RAMDISK_SIZE   0x0C4
 #define BP_EXT_CMD_LINE_PTR   0x0C8
+#define BP_EFI_INFO	      0x1C0 /* struct efi_info, 32 bytes */
 #define BP_E820_ENTRIES	      0x1E8 /* u8 */
 #define BP_HEADER_MAGIC	      0x202 /* "HdrS" */
+#define BP_VERSION	      0x206 /* u16: the kernel's boot protocol */
+#define BP_TYPE_OF_LOADER     0x210 /* u8: loader ID << 4 | version */
 #define BP_RAMDISK_IMAGE      0x218 /* u32 */
 #define BP_RAMDISK_SIZE	      0x21C /* u32 */
+#define BP_EXT_LOADER_TYPE    0x227 /* u8: ID - 10H when type_of_loader is E?H */
 #define BP_CMD_LINE_PTR	      0x228 /* u32 */
 #define BP_E820_TABLE	      0x2D0 /* 128 entries of 20 bytes */
 #define BP_E820_MAX	      128

@@ -25,6 +25,7 @@
 #include "direct.h"
 
 #include "bootdata.h"
+#include "loader.h"
 
 #include "acpi.h"
 #include "kstring.h"
@@ -52,7 +53,9 @@ static char g_cmdline[CMDLINE_MAX];
 static char g_config[OPT_MAX_TEXT];
 static char g_ignored[256];
 static char g_notes[640];
-static char g_firmware[96];
+static char g_firmware[160];
+static char g_before[160];
+static struct linux_loader g_loader; /* DIRECT_LINUX_IMAGE*: the loader's fields */
 
 /* The RSDP the boot data named, once read: fatal() switches off with it. */
 static uint64_t g_rsdp_hint;
@@ -218,6 +221,46 @@ static void find_bios(struct boot_info *bi)
 				  "SeaBIOS, qboot)";
 }
 
+static bool is_linux_image(enum direct_protocol protocol)
+{
+	return protocol == DIRECT_LINUX_IMAGE32 || protocol == DIRECT_LINUX_IMAGE64;
+}
+
+/*
+ * build/pmutest.bin: a boot loader ran, and before it a firmware (BIOS or
+ * UEFI), or a running Linux (kexec), whose PMU state pmutest finds: either
+ * may have written the PMU's MSRs, and neither is the CPU. kexec names the
+ * Linux release pmutest-kexec passed (from_linux=, `uname -r`).
+ */
+static void describe_loader(struct boot_info *bi, enum direct_protocol protocol)
+{
+	const char *entry = protocol == DIRECT_LINUX_IMAGE32 ? "32-bit entry" : "64-bit entry";
+	char release[64];
+
+	if (g_loader.kexec) {
+		loader_linux_release(g_cmdline, release, sizeof(release));
+		ksnprintf(g_firmware, sizeof(g_firmware), "none: Linux%s%s (kexec; %s, %s)",
+			  release[0] ? " " : "", release, g_loader.name, entry);
+		ksnprintf(g_before, sizeof(g_before), "Linux%s%s (kexec)", release[0] ? " " : "",
+			  release[0] ? release : " (release not given: no from_linux= word)");
+		bi->firmware = BOOT_PREVIOUS_KERNEL;
+		bi->previous_kernel = g_before;
+		bi->firmware_why = "the running kernel handed the machine over by kexec "
+				   "(boot_params type_of_loader DxH); its counters, local APIC and "
+				   "other CPUs are what it left";
+		return;
+	}
+	ksnprintf(g_firmware, sizeof(g_firmware), "%s%s%s (Linux boot protocol: %s, %s)",
+		  g_loader.efi_vendor[0] ? g_loader.efi_vendor : "",
+		  g_loader.efi_vendor[0] ? ", then " : "", g_loader.name,
+		  g_loader.efi_systab ? "from UEFI" : "from a BIOS", entry);
+	ksnprintf(g_before, sizeof(g_before),
+		  "a %s and the boot loader %s (boot_params type_of_loader %02XH)",
+		  g_loader.efi_systab ? "UEFI firmware" : "BIOS", g_loader.name, g_loader.type);
+	bi->firmware = BOOT_FIRMWARE_MAY_HAVE_RUN;
+	bi->firmware_why = g_before;
+}
+
 __attribute__((noreturn)) void direct_main(uint64_t info, enum direct_protocol protocol)
 {
 	struct x86_handoff *h = &g_h;
@@ -235,11 +278,22 @@ __attribute__((noreturn)) void direct_main(uint64_t info, enum direct_protocol p
 	g_map_count = d.map_count;
 	if (bad)
 		fatal(bad);
+	if (is_linux_image(protocol)) {
+		bad = loader_read(&g_reader, info, &g_loader, g_error, sizeof(g_error));
+		if (bad)
+			fatal(bad);
+		d.protocol = g_loader.name;
+	}
 	copy_options(&d, &h->bi);
 	describe_memory(h);
 
 	const char *rsdp_from = "given";
 	uint64_t rsdp = d.rsdp;
+	if (!rsdp && g_loader.efi_rsdp) {
+		rsdp = g_loader.efi_rsdp;
+		rsdp_from = "from the EFI system table";
+		g_rsdp_hint = rsdp;
+	}
 	if (!rsdp) {
 		rsdp = acpi_scan_rsdp(&acpi);
 		rsdp_from = "found by the EBDA/E0000H scan";
@@ -260,13 +314,18 @@ __attribute__((noreturn)) void direct_main(uint64_t info, enum direct_protocol p
 	h->trampoline_phys = find_trampoline();
 	find_pool(h);
 
-	ksnprintf(g_firmware, sizeof(g_firmware), "none (direct kernel boot: %s)", d.protocol);
+	if (is_linux_image(protocol)) {
+		describe_loader(&h->bi, protocol);
+	} else {
+		ksnprintf(g_firmware, sizeof(g_firmware), "none (direct kernel boot: %s)",
+			  d.protocol);
+		find_bios(&h->bi);
+	}
 	h->bi.firmware_vendor = g_firmware;
 	uint64_t cr0;
 	__asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
-	find_bios(&h->bi);
 	ksnprintf(g_notes, sizeof(g_notes),
-		  "%s (RSDP %s); CR0 at entry %#llx, now %#llx%s%s%s%s; absent on direct boot: the "
+		  "%s (RSDP %s); CR0 at entry %#llx, now %#llx%s%s%s%s; absent on this boot: the "
 		  "report store (UEFI variables) and the screen (GOP)",
 		  acpi_result_name(ar), rsdp ? rsdp_from : "not given, none found by the scan",
 		  (unsigned long long)direct_entry_cr0, (unsigned long long)cr0,
