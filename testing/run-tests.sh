@@ -550,6 +550,10 @@ vmm_bad_boot_data() {
 }
 # ---- end of issue 30's functions ----
 
+# The Linux-format image's boots: QEMU -kernel, GRUB, kexec (testing/lib/linux-boot.sh).
+# shellcheck source=testing/lib/linux-boot.sh
+. testing/lib/linux-boot.sh
+
 run_step build make -j2 all
 run_step tree testing/check-tree.sh # nothing outside the clone, LICENSE, the package table
 run_step docs testing/check-docs.sh # generated blocks current, links resolve, the worked example built and run
@@ -559,6 +563,7 @@ run_step docs testing/check-docs.sh # generated blocks current, links resolve, t
 # waiting for lava-run and its monitors). They need only the build.
 bg_step --lane kvm kvm-direct kvm_direct
 bg_step --lane kvm2 direct-linux64 direct_linux64
+bg_step --lane kvm2 linux-image-kernel linux_image_kernel # build/pmutest.bin by QEMU -kernel, and a bad command line
 bg_step --lane kvm2 vmm-firecracker vmm_mode firecracker # issue 30: the cloud VMMs in minivmm
 bg_step --lane kvm vmm-cloud-hypervisor vmm_mode cloud-hypervisor
 bg_step --lane kvm2 vmm-crosvm vmm_mode crosvm
@@ -700,6 +705,13 @@ nmi_run() {
 		compare_run "$LOGS/qemu-nmi.ktap" data/expectations/selftest.txt
 }
 bg_step --lane tcg2 qemu-nmi nmi_run
+# build/pmutest.bin by the loaders a person meets: GRUB on SeaBIOS and on
+# OVMF booting the entries the package's grub.d script writes, kexec from
+# Debian's kernel by tools/pmutest-kexec (and a command line kexec refuses).
+bg_step --lane tcg linux-grub-bios linux_grub_bios
+bg_step --lane tcg2 linux-grub-efi linux_grub_efi
+bg_step --lane tcg2 linux-kexec linux_kexec
+bg_step --lane tcg linux-kexec-bad linux_kexec_bad
 # Two machine checks (monitor `mce`, RIPV set) into selftest.endless_loop and
 # its retry: each reported with its bank; the second would shut the machine
 # down if the first had left MCG_STATUS.MCIP set.

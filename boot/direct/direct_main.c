@@ -325,8 +325,8 @@ __attribute__((noreturn)) void direct_main(uint64_t info, enum direct_protocol p
 	uint64_t cr0;
 	__asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
 	ksnprintf(g_notes, sizeof(g_notes),
-		  "%s (RSDP %s); CR0 at entry %#llx, now %#llx%s%s%s%s; absent on this boot: the "
-		  "report store (UEFI variables) and the screen (GOP)",
+		  "%s (RSDP %s); CR0 at entry %#llx, now %#llx%s%s%s%s; absent on %s: the report "
+		  "store (UEFI variables) and the screen (GOP)",
 		  acpi_result_name(ar), rsdp ? rsdp_from : "not given, none found by the scan",
 		  (unsigned long long)direct_entry_cr0, (unsigned long long)cr0,
 		  has_madt  ? ""
@@ -334,7 +334,8 @@ __attribute__((noreturn)) void direct_main(uint64_t info, enum direct_protocol p
 			    : "; no MADT: the boot CPU alone (no MP table either), its local "
 			      "APIC at IA32_APIC_BASE",
 		  g_map_count > HANDOFF_MAX_RANGES ? "; memory map entries beyond 512 ignored" : "",
-		  g_ignored[0] ? "; command line words not for pmutest: " : "", g_ignored);
+		  g_ignored[0] ? "; command line words not for pmutest: " : "", g_ignored,
+		  is_linux_image(protocol) ? "this boot (Linux-format image)" : "direct boot");
 	h->bi.boot_notes = g_notes;
 	x86_start(h);
 }
