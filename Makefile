@@ -41,6 +41,7 @@ include mk/deps.mk
 include mk/efi.mk
 include mk/direct.mk
 include mk/linux.mk
+include mk/deb.mk
 include mk/host.mk
 include mk/bench.mk
 include mk/firmware.mk

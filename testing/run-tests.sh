@@ -570,6 +570,7 @@ bg_step --lane kvm2 vmm-crosvm vmm_mode crosvm
 bg_step --lane kvm vmm-bad-boot-data vmm_bad_boot_data
 bg_step --lane python unit-python python3 testing/unit/test_ktap_report.py
 bg_step --lane lava lava testing/test-lava.sh
+bg_step --lane python deb testing/test-deb.sh # make deb in a throwaway root: install, upgrade, remove; lintian
 # The QEMU boots under TCG (one host core each): one after another in lane
 # tcg (and lane tcg2, from the full store on), beside the simulator steps
 # (issue 31: one lane of them was the run's critical path).
