@@ -21,7 +21,8 @@
 #   5. the iPXE chain (lava/jobs/ipxe-chain.yaml): a board whose firmware
 #      runs iPXE, LAVA interrupts it, types dhcp and chain, BOOTX64.EFI
 #      comes over TFTP (QEMU's user network stands in for the lab's);
-#   6. every job template, filled, passes LAVA's own job schema.
+#   6. every job template, filled, passes LAVA's own job schema (the kexec
+#      one, lava/jobs/kexec-linux.yaml, is checked only so: not run here).
 #
 # As root it installs lava-dispatcher when missing (Debian 12: 2023.01);
 # otherwise the step says it is skipped and why, and counts nothing.
@@ -199,9 +200,11 @@ fi
 # 6. Every template against LAVA's job schema (lava_common, installed with
 # lava-dispatcher).
 job direct-schema lava/jobs/qemu-direct.yaml --set KERNEL_URL=file:///pmutest.elf --set CONFIG_URL=file:///pmutest.cfg
+job kexec-schema lava/jobs/kexec-linux.yaml --set KERNEL_URL=file:///vmlinuz --set RAMDISK_URL=file:///initramfs.gz \
+	--set LINUX=6.1.0-26-amd64
 # Debian's python3, whatever python3 comes first in PATH: lava_common is
 # installed for it.
-for name in stick board ipxe direct-schema; do
+for name in stick board ipxe direct-schema kexec-schema; do
 	/usr/bin/python3 - "$out/$name.yaml" >"$out/$name.schema.txt" 2>&1 <<'EOF'
 import sys
 import yaml  # lava-dispatcher's dependency, as lava_common is
