@@ -20,29 +20,29 @@
 /* boot.rst's registered IDs, by ID (the high nibble, or 10H + the
  * extended type). */
 static const char *const loader_names[] = {
-	[0x0] = "LILO",
-	[0x1] = "Loadlin",
-	[0x2] = "bootsect-loader",
-	[0x3] = "Syslinux",
-	[0x4] = "Etherboot/gPXE/iPXE",
-	[0x5] = "ELILO",
-	[0x7] = "GRUB",
-	[0x8] = "U-Boot",
-	[0x9] = "Xen",
-	[0xA] = "Gujin",
-	[0xB] = "QEMU",
-	[0xC] = "Arcturus Networks uCbootloader",
-	[0xD] = "kexec-tools",
-	[0x11] = "Minimal Linux Bootloader",
-	[0x12] = "OVMF UEFI virtualization stack",
-	[0x13] = "barebox",
+    [0x0] = "LILO",
+    [0x1] = "Loadlin",
+    [0x2] = "bootsect-loader",
+    [0x3] = "Syslinux",
+    [0x4] = "Etherboot/gPXE/iPXE",
+    [0x5] = "ELILO",
+    [0x7] = "GRUB",
+    [0x8] = "U-Boot",
+    [0x9] = "Xen",
+    [0xA] = "Gujin",
+    [0xB] = "QEMU",
+    [0xC] = "Arcturus Networks uCbootloader",
+    [0xD] = "kexec-tools",
+    [0x11] = "Minimal Linux Bootloader",
+    [0x12] = "OVMF UEFI virtualization stack",
+    [0x13] = "barebox",
 };
 
 #define LOADER_ID_KEXEC	   0xD
 #define LOADER_ID_EXTENDED 0xE
 
-#define EFI64_LOADER_SIGNATURE 0x34364c45u /* "EL64" */
-#define EFI32_LOADER_SIGNATURE 0x32334c45u /* "EL32" */
+#define EFI64_LOADER_SIGNATURE 0x34364c45u	     /* "EL64" */
+#define EFI32_LOADER_SIGNATURE 0x32334c45u	     /* "EL32" */
 #define EFI_SYSTEM_TABLE_SIG   0x5453595320494249ull /* "IBI SYST" */
 #define EFI_ST_VENDOR	       24		     /* CHAR16 *FirmwareVendor */
 #define EFI_ST_ENTRIES	       104		     /* UINTN NumberOfTableEntries */
@@ -109,8 +109,8 @@ static const char *read_efi(const struct bootdata_reader *r, const uint8_t *bp,
 			    ULL(l->efi_systab));
 	read_vendor(r, rd(st, EFI_ST_VENDOR, 8), l->efi_vendor, sizeof(l->efi_vendor));
 	uint64_t count = rd(st, EFI_ST_ENTRIES, 8), at = rd(st, EFI_ST_CONFIG, 8);
-	const uint8_t *t = count <= EFI_CONFIG_MAX ? r->map(r->ctx, at, count * EFI_CONFIG_ENTRY)
-						   : NULL;
+	const uint8_t *t =
+	    count <= EFI_CONFIG_MAX ? r->map(r->ctx, at, count * EFI_CONFIG_ENTRY) : NULL;
 	if (count && !t)
 		return FAIL("the EFI system table's configuration table (%llu entries at %#llx) "
 			    "is not in memory the kernel can read",

@@ -18,12 +18,12 @@
 #include "bootdata.h"
 
 struct linux_loader {
-	uint8_t type;	      /* type_of_loader as the loader wrote it */
-	const char *name;     /* "GRUB", "kexec-tools", ... or "an unregistered loader" */
-	bool kexec;	      /* loader ID DH: kexec-tools in a running Linux */
-	uint64_t efi_systab;  /* 0: not booted from UEFI (or not said) */
-	uint64_t efi_rsdp;    /* the ACPI 2.0 (else 1.0) table of its configuration table */
-	char efi_vendor[48];  /* its FirmwareVendor, ASCII; "" when none */
+	uint8_t type;	     /* type_of_loader as the loader wrote it */
+	const char *name;    /* "GRUB", "kexec-tools", ... or "an unregistered loader" */
+	bool kexec;	     /* loader ID DH: kexec-tools in a running Linux */
+	uint64_t efi_systab; /* 0: not booted from UEFI (or not said) */
+	uint64_t efi_rsdp;   /* the ACPI 2.0 (else 1.0) table of its configuration table */
+	char efi_vendor[48]; /* its FirmwareVendor, ASCII; "" when none */
 };
 
 /* The zero page at info, already read by bootdata_linux64(). */
