@@ -57,6 +57,15 @@ needs=(
 	"/usr/lib/python3/dist-packages/jsonschema|python3-jsonschema|test|the KCIDB step"
 	"chromium|chromium|test|the HTML report step"
 	"lava-run|lava-dispatcher|test|the LAVA step"
+	"grub-mkrescue|grub-common|test|the GRUB boots of build/pmutest.bin"
+	"xorriso|xorriso|test|the GRUB boots of build/pmutest.bin"
+	"/usr/lib/grub/i386-pc/linux.mod|grub-pc-bin|test|the GRUB boot on a BIOS"
+	"/usr/lib/grub/x86_64-efi/linux.mod|grub-efi-amd64-bin|test|the GRUB boot on UEFI"
+	"/usr/sbin/kexec|kexec-tools|test|the kexec boot from Linux"
+	"/boot/vmlinuz-*-amd64|linux-image-amd64|test|the kexec boot from Linux (Debian's kernel)"
+	"cpio|cpio|test|the kexec boot's initramfs"
+	"/bin/busybox|busybox-static|test|the kexec boot's initramfs; the package's throwaway root"
+	"lintian|lintian|test|the Debian package's check"
 )
 
 usage() {
@@ -77,8 +86,9 @@ done
 # in_scope SCOPE: whether a need of that scope is wanted now.
 in_scope() { [[ $1 == build || $scope == test ]]; }
 
+# present WHAT: a command on the PATH, or a path (a pattern: a kernel's version).
 present() {
-	if [[ $1 == /* ]]; then [[ -e $1 ]]; else command -v "$1" >/dev/null 2>&1; fi
+	if [[ $1 == /* ]]; then compgen -G "$1" >/dev/null; else command -v "$1" >/dev/null 2>&1; fi
 }
 
 if [[ $mode == list ]]; then

@@ -16,6 +16,11 @@ linux_boot_run() {
 	shift 3
 	testing/test-linux-boot.sh "$mode" --log "$LOGS/$name.ktap" --timeout "${QEMU_TIMEOUT:-300}" "$@"
 	rc=$?
+	if [[ $rc == 4 ]]; then
+		echo "skipped: a tool the $mode boot needs is missing (above)"
+		echo "0 passed, 0 failed"
+		return 0
+	fi
 	if [[ $rc != 0 ]]; then
 		echo "not ok - the $mode boot reached no verdict (status $rc)"
 		echo "0 passed, 1 failed"
