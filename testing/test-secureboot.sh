@@ -10,7 +10,7 @@
 #      stick runs to its verdict, compared with the TCG expectations, and
 #      the report says Secure Boot was on; the unsigned stick and the
 #      signed one with one bit of .text flipped are refused, recognised as
-#      refusals within seconds (not a timeout);
+#      refusals before the run's timeout;
 #   3. with Microsoft's keys (OVMF_VARS_4M.ms.fd), the shim layout: refused
 #      by shim before the key is enrolled; with the key in MokList (the
 #      store a MokManager enrolment leaves, tools/ovmf-vars.py) it runs
@@ -29,8 +29,10 @@ snakeoil_vars=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd
 ms_vars=/usr/share/OVMF/OVMF_VARS_4M.ms.fd
 cert=/usr/share/ovmf/PkKek-1-snakeoil.pem
 key=$out/test.key
-# A refusal is seen as it is printed: far below this.
-refusal_limit=60
+# A refusal is seen as it is printed, long before the run's timeout. The
+# limit is that timeout, not a figure of wall time: on a loaded machine the
+# firmware alone took 112 s to refuse (a timed check would cry wolf).
+refusal_limit=${QEMU_TIMEOUT:-300}
 
 openssl rsa -in /usr/share/ovmf/PkKek-1-snakeoil.key -passin pass:snakeoil -out "$key" >/dev/null 2>&1
 check "Debian's OVMF test key decrypted ($key)" $?
@@ -93,7 +95,7 @@ refused() { # refused NAME WHAT PATTERN: refused, recognised, within seconds
 	ck=$? # before the message's $(...), which sets $? itself
 	check "$2 is refused and recognised as such ($(grep -o 'REFUSED: .*' "$out/$1.err" | tr -s ' ' | head -c 120))" "$ck"
 	[[ $secs -lt $refusal_limit ]]
-	check "$2: the refusal is reported after ${secs}s (not a timeout)" $?
+	check "$2: the refusal is reported after ${secs}s, before the ${refusal_limit} s timeout" $?
 	! grep -q 'KTAP version 1' "$out/$1.ktap" 2>/dev/null
 	check "$2: no pmutest output (nothing of it ran)" $?
 }
