@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: MIT
+"""A run as JUnit XML (`junit`): a test suite per pmutest suite, and the
+log's own integrity as one more, so that a broken log is an error
+testcase, never a pass."""
+
+import xml.etree.ElementTree as ET
+
+from .failures import known_row
+from .ktap import RESULTS, Run, sanitize
+from .machine import machine, machine_label
+from .verdict import recompute_verdict
+
+
+def xml_text(text: str) -> str:
+    """XML 1.0 allows neither most control characters nor U+FFFE/FFFF: the
+    parser has already shown them as escapes; this is the guarantee."""
+    return sanitize(text)
+
+
+def junit(run: Run) -> str:
+    """The JUnit XML document of a run."""
+    root = ET.Element("testsuites", name="pmutest")
+    # The log's own integrity is a test suite of its own: its properties
+    # hold the verdicts and every problem found (JUnit puts <properties>
+    # inside <testsuite>), and a broken log is an error testcase.
+    verdict = recompute_verdict(run)
+    log = ET.SubElement(root, "testsuite", name="log", tests="1", failures="0",
+                        errors="1" if run.errors else "0", skipped="0")
+    props = ET.SubElement(log, "properties")
+    ET.SubElement(props, "property", name="verdict.reported", value=xml_text(run.verdict or "none"))
+    ET.SubElement(props, "property", name="verdict.recomputed", value=verdict)
+    for e in run.errors:
+        ET.SubElement(props, "property", name="log-error", value=xml_text(e))
+    # What a lab files the run under: the machine and the platform.
+    for key, value in machine(run).items():
+        if value:
+            ET.SubElement(props, "property", name=f"machine.{key}", value=xml_text(value))
+    label = xml_text(machine_label(run, "unknown machine"))
+    log.set("hostname", label)
+    tc = ET.SubElement(log, "testcase", classname="log", name="integrity")
+    if run.errors:
+        ET.SubElement(tc, "error", message=xml_text(f"broken log: {run.errors[0]}")).text = \
+            xml_text("\n".join(run.errors))
+    for s in run.suites:
+        counts = {r: sum(1 for t in s.tests if t.result == r) for r in RESULTS}
+        se = ET.SubElement(root, "testsuite", name=xml_text(s.name), tests=str(len(s.tests)),
+                           failures=str(counts["fail"] + counts["timeout"]),
+                           errors=str(counts["error"]), skipped=str(counts["skip"]), hostname=label)
+        for t in s.tests:
+            tc = ET.SubElement(se, "testcase", classname=xml_text(s.name), name=xml_text(t.name))
+            text = xml_text("\n".join(t.diagnostics))
+            if t.result == "skip":
+                ET.SubElement(tc, "skipped", message=xml_text(t.reason))
+            elif t.result == "xfail":  # a known deviation: not a failure
+                kid, source = known_row(t)
+                tprops = ET.SubElement(tc, "properties")
+                ET.SubElement(tprops, "property", name="known-deviation.id", value=xml_text(kid))
+                ET.SubElement(tprops, "property", name="known-deviation.source", value=xml_text(source))
+                ET.SubElement(tc, "system-out").text = xml_text(
+                    f"known deviation (XFAIL): {t.reason}\n{text}")
+            elif t.result in ("fail", "timeout"):
+                msg = "timeout" if t.result == "timeout" else next(
+                    (d for d in t.diagnostics if d.startswith("FAIL:")), "failed")
+                ET.SubElement(tc, "failure", message=xml_text(msg)).text = text
+            elif t.result == "error":
+                msg = next((d for d in t.diagnostics if d.startswith("unexpected exception")), "error")
+                ET.SubElement(tc, "error", message=xml_text(msg)).text = text
+            if text and t.result == "pass":
+                ET.SubElement(tc, "system-out").text = text
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
