@@ -91,7 +91,7 @@ static enum outcome_class value_class(uint64_t actual, uint64_t lo, uint64_t hi)
  * a TEXT equal to the same field's previous line in this test is written
  * KTAP_DITTO: a test that fails one check on eight counters says its rule
  * once. Only where the word is shorter, the text one line and short enough
- * to be remembered (FIELD_TEXT_MAX): tools/ktaplib.py puts every line back
+ * to be remembered (FIELD_TEXT_MAX): tools/pmureport/expand.py puts every line back
  * from the test's previous line of that name, which only this file writes. */
 static const char *const field_label[] = {
     [FIELD_EXPECTED] = "expected: ", [FIELD_ACTUAL] = "actual:   ",  [FIELD_RULE] = "rule:     ",

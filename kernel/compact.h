@@ -23,7 +23,7 @@
  * as it is, in full) and written, compacted where equal, when the suite
  * ends. The reference CPU's text goes straight out; only its hashes are
  * kept. kernel_emergency_summary() writes out what is held (compact_flush).
- * The host tools expand the form again (tools/ktaplib.py expand_text()).
+ * The host tools expand the form again (tools/pmureport/expand.py expand_text()).
  *
  * Within a test the same writer flag (ktap_writer.ditto) has check.c write
  * a failure block's field equal to the test's previous one as "ditto" and

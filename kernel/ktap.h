@@ -36,7 +36,7 @@ enum ktap_result { KTAP_PASS, KTAP_FAIL, KTAP_SKIP, KTAP_TIMEOUT, KTAP_ERROR, KT
 
 /* A SKIP reason equal to the previous test's in the same subtest is written
  * as this word when the writer's ditto is set (compact = 1; the host tools,
- * tools/ktaplib.py, put the reason back). */
+ * tools/pmureport/expand.py, put the reason back). */
 #define KTAP_DITTO	      "ditto"
 #define KTAP_DITTO_REASON_MAX 200 /* longer reasons are always written out */
 

@@ -29,7 +29,7 @@ static bool on, keep_log;
 
 /* The accesses this test has printed (each ring: [lo, hi)), in order: a
  * ring printed again, or the trace = 2 log, says "trace: A..B shown above"
- * for those with compact = 1 (the writer's ditto); tools/ktaplib.py puts
+ * for those with compact = 1 (the writer's ditto); tools/pmureport/expand.py puts
  * the lines back from the test's earlier ones. A ring's window never starts
  * before the previous one's, so it joins the last span or opens a new one. */
 static struct span {

@@ -26,7 +26,7 @@
  *
  *     # trace: A..B shown above        (one access: "# trace: A shown above")
  *
- * and tools/ktaplib.py puts those lines back (compact = 0 prints all).
+ * and tools/pmureport/expand.py puts those lines back (compact = 0 prints all).
  */
 #ifndef PMUTEST_TRACE_H
 #define PMUTEST_TRACE_H

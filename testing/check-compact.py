@@ -5,7 +5,7 @@ form (compact = 0) of the same machine:
 
   - both logs are whole; the compact one is smaller and says so in its
     header ("# compact: ...");
-  - expanded (tools/ktaplib.py), the compact log has exactly the full
+  - expanded (pmureport.expand), the compact log has exactly the full
     form's tests, every CPU's every test: name, number, result, directive
     reason (with --diagnostics also every diagnostic line: for a
     deterministic machine, the simulator), the same totals and verdict;
@@ -28,8 +28,7 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
-import ktaplib  # noqa: E402
+from pmureport import expand, ktap, reader, verdict
 
 CPU_CONFIG_RE = re.compile(r"^cpu (\d{1,4}): APIC ID .*PMU configuration (\d{1,4})")
 FAILING = ("fail", "timeout", "error")
@@ -108,27 +107,27 @@ def main(argv):
     for p in paths:
         try:
             with open(p, encoding="utf-8", errors="replace") as f:
-                texts.append(f.read(ktaplib.MAX_LOG_BYTES))
+                texts.append(f.read(ktap.MAX_LOG_BYTES))
         except OSError as e:
             die(f"cannot read {p}: {e.strerror}")
     try:
-        compact, full = ktaplib.parse(texts[0]), ktaplib.parse(texts[1])
-    except ktaplib.KtapError as e:
+        compact, full = reader.parse(texts[0]), reader.parse(texts[1])
+    except ktap.KtapError as e:
         die(str(e))
     check = Checks()
     name = os.path.basename(paths[0])
-    check(f"{name}: a whole log ({'; '.join(ktaplib.broken(compact)[:2]) or 'no error'})",
-          not ktaplib.broken(compact))
-    check(f"{os.path.basename(paths[1])}: a whole log", not ktaplib.broken(full))
+    check(f"{name}: a whole log ({'; '.join(verdict.broken(compact)[:2]) or 'no error'})",
+          not verdict.broken(compact))
+    check(f"{os.path.basename(paths[1])}: a whole log", not verdict.broken(full))
     check(f"{name}: its header says it may be compact",
-          any(d.startswith(ktaplib.COMPACT_PREFIX[2:]) for d in compact.diagnostics))
+          any(d.startswith(expand.COMPACT_PREFIX[2:]) for d in compact.diagnostics))
     check(f"{os.path.basename(paths[1])}: the full form (no '# compact:' line)",
-          not any(d.startswith(ktaplib.COMPACT_PREFIX[2:]) for d in full.diagnostics))
-    raw, one_line = ktaplib.compact_written(texts[0].split("\n"))
+          not any(d.startswith(expand.COMPACT_PREFIX[2:]) for d in full.diagnostics))
+    raw, one_line = expand.compact_written(texts[0].split("\n"))
     same = sum(1 for v in raw.values() if v == "same")
     print(f"# {len(texts[0])} bytes compact, {len(texts[1])} full ({len(texts[0]) / len(texts[1]):.2f}); "
           f"{len(one_line)} suites and {same} tests written 'same as cpuN', "
-          f"{texts[0].count('# SKIP ' + ktaplib.DITTO)} skip reasons 'ditto'")
+          f"{texts[0].count('# SKIP ' + expand.DITTO)} skip reasons 'ditto'")
     check(f"{name}: smaller than the full form", len(texts[0]) < len(texts[1]))
 
     def key(t):
@@ -148,9 +147,9 @@ def main(argv):
     want = [(t.full_name, failure_blocks(t)) for t in full.tests()]
     differ = next((f"{x[0]}: {x[1][:1]} against {y[1][:1]}" for x, y in zip(blocks, want) if x != y), "")
     lines = texts[0].split("\n")
-    dittos = sum(1 for ln in lines if ktaplib.FIELD_RE.match(ln.strip())
-                 and ln.strip().endswith(": " + ktaplib.DITTO))
-    shown = sum(1 for ln in lines if ktaplib.TRACE_SHOWN_RE.match(ln.strip()))
+    dittos = sum(1 for ln in lines if expand.FIELD_RE.match(ln.strip())
+                 and ln.strip().endswith(": " + expand.DITTO))
+    shown = sum(1 for ln in lines if expand.TRACE_SHOWN_RE.match(ln.strip()))
     check(f"every test's failure blocks as in the full form: {sum(len(b) for _, b in want)} blocks, "
           f"{sum(len(x) for _, b in want for x in b)} lines; the compact log wrote {dittos} fields "
           f"'ditto' and {shown} trace runs 'shown above' ({differ or 'all equal'})",
@@ -167,7 +166,7 @@ def main(argv):
         r = ref.get(t.cpu)
         if r is None or r == t.cpu:
             continue
-        rt = by_name.get(f"{ktaplib.split_cpu(t.suite)[0]}@cpu{r}.{t.name}")
+        rt = by_name.get(f"{ktap.split_cpu(t.suite)[0]}@cpu{r}.{t.name}")
         if rt and (rt.result, rt.reason, rt.diagnostics) == (t.result, t.reason, t.diagnostics):
             continue
         differ += 1

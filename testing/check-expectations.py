@@ -19,7 +19,7 @@ values within their outcome class (a count still above its bound): the
 lines describe it.
 
   testing/check-expectations.py [-j JOBS] [--report TOOL] [--tree DIR] [--pmusim PMUSIM] [-v]
-    --report  the ktap-report.py to judge (default: this tree's)
+    --report  another tree's ktap-report.py to judge (default: this tree's)
     --tree    the tree whose data/expectations to judge (default: .)
     -v        also list each accepted run and its changes
 
@@ -33,16 +33,13 @@ on bad usage (no pmusim, a model that does not run).
 import argparse
 import concurrent.futures
 import contextlib
-import importlib.util
 import io
 import os
 import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tools"))
-import ktaplib  # noqa: E402
+from pmureport import cli, failures, fingerprint, reader, verdict
 
 # The sim-* steps of testing/run-tests.sh: step name, pmusim arguments, file.
 # The KVM models run as make test's sim-kvm-* steps do: told the host's
@@ -78,7 +75,7 @@ def die(msg):
 def outcome(run):
     """{test: (result, fingerprint)} of every test that did not pass or skip,
     and the set of tests that skipped."""
-    failing = {t.full_name: (t.result, tuple(ktaplib.fingerprint(t)))
+    failing = {t.full_name: (t.result, tuple(fingerprint.fingerprint(t)))
                for t in run.tests() if t.result not in ("pass", "skip")}
     skipped = {t.full_name for t in run.tests() if t.result == "skip"}
     return failing, skipped
@@ -87,27 +84,30 @@ def outcome(run):
 def raw_failures(run):
     """Every failed check as printed, values included: a run whose checks
     differ from the model's only here changed values within their class."""
-    return {t.full_name: sorted((ktaplib.SEED_RE.sub("seed", f["what"]), f["expected"], f["actual"], f["rule"])
-                                for f in ktaplib.failures(t)) for t in run.tests()}
+    return {t.full_name: sorted((fingerprint.SEED_RE.sub("seed", f["what"]), f["expected"], f["actual"], f["rule"])
+                                for f in failures.failures(t)) for t in run.tests()}
 
 
-def load_tool(path):
-    """The ktap-report.py at path as a module with its own ktaplib (an older
-    tree's tool judges with its own code), so that compare runs in this
-    process: a thousand interpreters would take minutes on a shared machine."""
-    names = ("ktaplib", "ktaphtml", "ktapdiff", "ktapkcidb")
-    saved = {k: sys.modules.pop(k) for k in names if k in sys.modules}
-    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
-    try:
-        spec = importlib.util.spec_from_file_location("ktap_report_under_test", path)
-        tool = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(tool)
-    finally:
-        sys.path.pop(0)
-        for k in names:
-            sys.modules.pop(k, None)
-        sys.modules.update(saved)
-    return tool
+def in_process(argv):
+    """(exit status, output) of this tree's command: compare runs in this
+    process, for a thousand interpreters would take minutes on a shared
+    machine."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            rc = cli.main(argv)
+        except SystemExit as e:  # argparse
+            rc = e.code
+    return rc, out.getvalue()
+
+
+def external(path):
+    """The command of another tree (its ktap-report.py), judged as it is:
+    one interpreter a run."""
+    def run(argv):
+        p = subprocess.run([sys.executable, path] + argv, capture_output=True, text=True)
+        return p.returncode, p.stdout + p.stderr
+    return run
 
 
 def simulate(pmusim, args, path):
@@ -124,13 +124,8 @@ def simulate(pmusim, args, path):
 
 def compare(tool, path, expectations):
     """(parsed run, compare's exit status, its output)."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        try:
-            rc = tool.main(["compare", path, expectations])
-        except SystemExit as e:  # argparse
-            rc = e.code
-    return ktaplib.read_log(path), rc, out.getvalue()
+    rc, text = tool(["compare", path, expectations])
+    return reader.read_log(path), rc, text
 
 
 def changes(base, run):
@@ -148,7 +143,7 @@ def changes(base, run):
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("-j", "--jobs", type=int, default=2)
-    p.add_argument("--report", default=os.path.join(os.path.dirname(HERE), "tools", "ktap-report.py"))
+    p.add_argument("--report", help="another tree's ktap-report.py (default: this tree's package)")
     p.add_argument("--pmusim", default="build/host/pmusim")
     p.add_argument("--tree", default=".", help="where data/expectations is (an older tree's files)")
     p.add_argument("-v", "--verbose", action="store_true")
@@ -170,7 +165,7 @@ def main(argv):
             planned.add(f[1])
         elif f[0] in ("quirk", "pquirk") and len(f) == 3:
             observable.setdefault(f[2], []).append(f[1])
-    tool = load_tool(args.report)
+    tool = external(args.report) if args.report else in_process
     passed = failed = 0
     total_changed = total_accepted = 0
     with tempfile.TemporaryDirectory(prefix="pmutest-expect.") as tmp, \
@@ -196,7 +191,7 @@ def main(argv):
             changed = accepted = skip_only = unchanged_rejected = broken = values_only = 0
             for q in step_quirks:
                 run, rc, text = compare(tool, jobs[q].result(), expectations)
-                if ktaplib.broken(run):
+                if verdict.broken(run):
                     broken += 1  # a quirk that breaks the log: compare must say so (exit 2)
                 got = outcome(run)
                 diff = changes(base, got)

@@ -15,7 +15,7 @@ machine and the measurements on the page are the log's; the screenshot is
 not blank and its banner has the verdict's colour; every test is listed, in
 collapsed blocks one a suite, with its result and skip reason. matrix: the script drew
 one column per run and one row per test (or the rows the filter keeps), as
-many failing cells and changing rows as the logs have (ktapdiff), within
+many failing cells and changing rows as the logs have (pmureport.diff), within
 --max-ms of the page's request. make-runs writes N valid logs to DIR, each
 BASE's tests with results drawn at random (a fixed seed), for a large matrix.
 
@@ -29,11 +29,8 @@ import random
 import sys
 from html.parser import HTMLParser
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
-import ktapdiff  # noqa: E402
-import ktaphtml  # noqa: E402
-import ktaplib  # noqa: E402
-import pngread  # noqa: E402
+from pmureport import diff, failures, htmlreport, ktap, machine, reader, verdict
+import pngread  # tools/, beside the package
 
 
 class Dom(HTMLParser):
@@ -113,22 +110,22 @@ def check_png(check, path, verdict):
     check(len(seen) >= 8 and top < 0.97,
           f"the screenshot is not blank ({len(seen)} colours sampled, the commonest {top:.0%})")
     if verdict:
-        want = hex_rgb(ktaphtml.VERDICT_COLOURS[verdict])
+        want = hex_rgb(htmlreport.VERDICT_COLOURS[verdict])
         got = [img.pixel(x, 6) for x in (4, img.width // 2, img.width - 5)]
         check(all(near(g, want) for g in got),
-              f"the banner has the colour of {verdict} {ktaphtml.VERDICT_COLOURS[verdict]} (got {got})")
+              f"the banner has the colour of {verdict} {htmlreport.VERDICT_COLOURS[verdict]} (got {got})")
 
 
 def cmd_single(args, check):
-    run = ktaplib.read_log(args.log)
+    run = reader.read_log(args.log)
     dom = read_dom(args.dom)
-    v = ktaphtml.verdict_of(run)
+    v = verdict.verdict_of(run)
     el = dom.by_id("verdict")
     check(el is not None and el[1].get("data-verdict") == v, f"the page's verdict is the log's ({v})")
     tests = list(run.tests())
-    c = ktaplib.counts(tests)
+    c = verdict.counts(tests)
     got = {e[1]["data-count"]: "".join(e[2]).strip() for e in dom.with_attr("data-count")}
-    want = {r: str(c[r]) for r in ktaplib.RESULTS}
+    want = {r: str(c[r]) for r in ktap.RESULTS}
     want["total"] = str(len(tests))
     check(got == want, f"the totals are the log's ({want})")
     if got != want:
@@ -136,7 +133,7 @@ def cmd_single(args, check):
     rows = {e[1]["data-suite"]: e[1] for e in dom.with_attr("data-suite")}
     bad = []
     for s in run.suites:
-        sc = ktaplib.counts(s.tests)
+        sc = verdict.counts(s.tests)
         w = {"data-pass": str(sc["pass"]), "data-fail": str(sc["fail"] + sc["timeout"] + sc["error"]),
              "data-skip": str(sc["skip"]), "data-known": str(sc["xfail"])}
         r = rows.get(s.name)
@@ -144,15 +141,15 @@ def cmd_single(args, check):
             bad.append(s.name)
     check(not bad and len(rows) == len(run.suites),
           f"every suite's pass/fail/skip/known is the log's ({len(run.suites)} suites; differ: {bad[:5]})")
-    failing = sorted(t.full_name for t in tests if t.result in ktapdiff.FAILING)
+    failing = sorted(t.full_name for t in tests if t.result in diff.FAILING)
     shown = sorted(e[1]["data-test"] for e in dom.with_attr("data-test") if e[1].get("class") == "failure")
     check(shown == failing, f"every failure is shown ({len(failing)})")
-    want = [(f["expected"], f["actual"], f["rule"]) for t in tests if t.result in ktapdiff.FAILING
-            for f in ktaplib.failures(t)]
+    want = [(f["expected"], f["actual"], f["rule"]) for t in tests if t.result in diff.FAILING
+            for f in failures.failures(t)]
     got = [(e[1].get("data-expected"), e[1].get("data-actual"), e[1].get("data-rule"))
            for e in dom.with_attr("data-rule")]
     check(got == want, f"every failed check is shown with expected, actual and rule ({len(want)})")
-    known = sorted((t.full_name, ktaplib.known_deviation(t)[0]) for t in tests if t.result == "xfail")
+    known = sorted((t.full_name, failures.known_deviation(t)[0]) for t in tests if t.result == "xfail")
     shown = sorted((e[1]["data-test"], e[1].get("data-id")) for e in dom.with_attr("data-test")
                    if e[1].get("class") == "known")
     check(shown == known, f"every known deviation is shown with its ID ({len(known)})")
@@ -164,11 +161,11 @@ def cmd_single(args, check):
     check([e[1]["data-suite-tests"] for e in blocks] == [s.name for s in run.suites]
           and not any("open" in e[1] for e in blocks),
           f"the tests are grouped by suite, each block collapsed ({len(blocks)} of {len(run.suites)})")
-    m = ktaplib.machine(run)
+    m = machine.machine(run)
     keys = {e[1]["data-key"]: "".join(e[2]) for e in dom.with_attr("data-key")}
     check(m["vendor"] is None or (m["vendor"] in keys.get("vendor", "")
                                   and m["model"] in keys.get("family/model/stepping", "")),
-          f"the machine is the log's ({ktaplib.machine_label(run)})")
+          f"the machine is the log's ({machine.machine_label(run)})")
     measures = sorted(e[1]["data-measure"] for e in dom.with_attr("data-measure"))
     check(measures == sorted(run.measurements), f"every measurement is shown ({len(measures)})")
     if args.png:
@@ -176,8 +173,8 @@ def cmd_single(args, check):
 
 
 def cmd_matrix(args, check):
-    runs = [(p, ktaplib.read_log(p)) for p in args.logs]
-    data = ktaphtml.matrix_data(runs)
+    runs = [(p, reader.read_log(p)) for p in args.logs]
+    data = htmlreport.matrix_data(runs)
     dom = read_dom(args.dom)
     st = dom.by_id("matrix-stats")
     if st is None or "data-runs" not in st[1]:
@@ -214,7 +211,7 @@ def cmd_matrix(args, check):
 
 
 def cmd_make_runs(args):
-    base = ktaplib.read_log(args.base)
+    base = reader.read_log(args.base)
     rnd = random.Random(24)
     header = [d for d in base.diagnostics if not d.startswith(("Totals:", "deviations:", "checks:",
                                                              "verdict:", "error:", "measure:"))]
@@ -222,7 +219,7 @@ def cmd_make_runs(args):
     for i in range(args.n):
         # Mostly the base run's results, some changed: a fleet's variety.
         lines = ["KTAP version 1", f"1..{len(base.suites)}"] + [f"# {d}" for d in header]
-        c = {r: 0 for r in ktaplib.RESULTS}
+        c = {r: 0 for r in ktap.RESULTS}
         for sn, s in enumerate(base.suites, 1):
             lines += ["    KTAP version 1", f"    # Subtest: {s.name}", f"    1..{len(s.tests)}"]
             for tn, t in enumerate(s.tests, 1):
@@ -274,8 +271,8 @@ def main(argv):
         check = Checks()
         (cmd_single if args.cmd == "single" else cmd_matrix)(args, check)
         return check.summary()
-    except (OSError, ktaplib.KtapError, pngread.PngError) as e:
-        print(f"check-report-page: {ktaplib.sanitize(str(getattr(e, 'strerror', None) or e))}"
+    except (OSError, ktap.KtapError, pngread.PngError) as e:
+        print(f"check-report-page: {ktap.sanitize(str(getattr(e, 'strerror', None) or e))}"
               f"{': ' + e.filename if getattr(e, 'filename', None) else ''}", file=sys.stderr)
         return 2
 

@@ -11,12 +11,10 @@ Every line of output is one check, "ok" or "not ok"; the last line is
 "N passed, N failed". Exit status 0 when all pass, 1 when one fails, 2 when
 a file cannot be read.
 """
-import os
 import re
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
-import ktaplib  # noqa: E402
+from pmureport import expand
 
 BEGIN, END = "=== pmutest screen ===", "=== end of screen ==="
 
@@ -97,7 +95,7 @@ def main():
     except OSError as e:
         print(f"check-screen: {e}", file=sys.stderr)
         sys.exit(2)
-    facts = log_facts(ktaplib.expand_text(log)[0])  # a compact log read in full
+    facts = log_facts(expand.expand_text(log)[0])  # a compact log read in full
     pages = pages_of(screen)
     check = Checks()
     check(len(pages) > 0, "the kernel published the summary screen", "no screen in " + sys.argv[2])

@@ -89,6 +89,9 @@ if py=$(python3 -c 'import os, sys; print(os.path.dirname(sys.executable))' 2>/d
 	[[ -x $py/python3 && $(command -v python3) != "$py/python3" ]]; then
 	PATH=$py:$PATH
 fi
+# The report package (tools/pmureport), for every Python step that imports
+# it: the one place the steps' module path is set.
+export PYTHONPATH="$PWD/tools${PYTHONPATH:+:$PYTHONPATH}"
 
 # cpu_ms: the CPU time (user + sys, milliseconds) of this shell and of the
 # children it has waited for, into cpu_now=(TOTAL USER SYS) (/proc/PID/stat:
@@ -238,12 +241,10 @@ join_steps() {
 # start is most of a compare; 45 steps compare; issue 31).
 compare_run() {
 	python3 - "$1" "$2" <<'EOF'
-import importlib.util, sys
-spec = importlib.util.spec_from_file_location("ktap_report", "tools/ktap-report.py")
-tool = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(tool)
-rc = tool.main(["validate", sys.argv[1]])
-sys.exit(rc if rc else tool.main(["compare", sys.argv[1], sys.argv[2]]))
+import sys
+from pmureport.cli import main
+rc = main(["validate", sys.argv[1]])
+sys.exit(rc if rc else main(["compare", sys.argv[1], sys.argv[2]]))
 EOF
 }
 

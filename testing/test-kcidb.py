@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 """`make test`'s KCIDB step (issue 32 item 5): `ktap-report.py kcidb`
 submissions of runs of every verdict validated against
-tools/kcidb-v5.schema.json with Debian's python3-jsonschema, and checked
+tools/pmureport/kcidb-v5.schema.json with Debian's python3-jsonschema, and checked
 against their logs: one test per log test and one for the run, each test's
-status its result's (ktapkcidb.STATUS), every known deviation an incident
+status its result's (kcidb.STATUS), every known deviation an incident
 of its row's issue, the machine as every test's environment. The
 validator is shown to fail: a submission with a status KCIDB does not have
 and a path with a CPU suffix are rejected. A broken log is one line and
@@ -34,13 +34,12 @@ except ImportError:
     print("skipped: python3-jsonschema is missing (mk/deps.sh --test installs it as root)")
     print("0 passed, 0 failed")
     sys.exit(0)
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tools"))
-import ktapkcidb  # noqa: E402
-import ktaplib  # noqa: E402
+from pmureport import failures, kcidb, machine, reader
 
 PMUSIM = os.path.join(ROOT, "build", "host", "pmusim")
 REPORT = os.path.join(ROOT, "tools", "ktap-report.py")
-SCHEMA = os.path.join(ROOT, "tools", "kcidb-v5.schema.json")
+# The schema beside the module that writes to it.
+SCHEMA = os.path.join(os.path.dirname(kcidb.__file__), "kcidb-v5.schema.json")
 # name: pmusim arguments (None: a log of the tree)
 RUNS = {
     "pass-known": ["--profile", "synth-core2-conroe"],
@@ -87,24 +86,24 @@ def main(argv):
         check(not errors, f"{name}: valid against the KCIDB v5.3 schema"
               + (f" ({len(errors)} errors; first: {errors[0].message[:120]} at "
                  f"{'/'.join(map(str, errors[0].path))})" if errors else ""))
-        run = ktaplib.read_log(log)
+        run = reader.read_log(log)
         tests = list(run.tests())
         kt = doc["tests"][1:]
         check(len(kt) == len(tests) and doc["tests"][0]["path"] == "pmutest",
               f"{name}: one KCIDB test per test of the log ({len(tests)}) and one for the run")
-        check(all(k["status"] == ktapkcidb.STATUS[t.result] and k["misc"]["ktap_result"] == t.result
+        check(all(k["status"] == kcidb.STATUS[t.result] and k["misc"]["ktap_result"] == t.result
                   and k["path"].endswith("." + t.name) for k, t in zip(kt, tests)),
               f"{name}: each test's status is its result's")
         verdict = run.verdict
-        check(doc["tests"][0]["status"] == ktapkcidb.RUN_STATUS.get(verdict, "ERROR"),
+        check(doc["tests"][0]["status"] == kcidb.RUN_STATUS.get(verdict, "ERROR"),
               f"{name}: the run's status is its verdict's ({verdict})")
-        known = [(t.full_name, ktaplib.known_deviation(t)[0]) for t in tests if t.result == "xfail"]
+        known = [(t.full_name, failures.known_deviation(t)[0]) for t in tests if t.result == "xfail"]
         issues = {i["id"]: i for i in doc["issues"]}
         by_id = {k["id"]: k for k in kt}
         linked = sorted((by_id[i["test_id"]]["misc"]["name"],
                          issues[i["issue_id"]]["report_subject"].split()[-1]) for i in doc["incidents"])
         check(linked == sorted(known), f"{name}: every known deviation is an incident of its row ({len(known)})")
-        label = ktaplib.machine_label(run, "unknown machine")
+        label = machine.machine_label(run, "unknown machine")
         check(all(k["environment"]["comment"] == label for k in doc["tests"]),
               f"{name}: the machine is every test's environment ({label})")
     # The validator can fail.

@@ -44,15 +44,13 @@ export -f round_trip
 # diff was half this step's time (issue 31 item 5).
 diff_last_lines() {
 	python3 - "$OUT" "$@" <<'EOF'
-import contextlib, importlib.util, io, sys, traceback
-spec = importlib.util.spec_from_file_location("ktap_report", "tools/ktap-report.py")
-ktap_report = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(ktap_report)
+import contextlib, io, sys, traceback
+from pmureport.cli import main
 for name in sys.argv[2:]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         try:
-            ktap_report.main(["diff", f"{sys.argv[1]}/{name}.ktap", f"{sys.argv[1]}/{name}.replay.ktap"])
+            main(["diff", f"{sys.argv[1]}/{name}.ktap", f"{sys.argv[1]}/{name}.replay.ktap"])
         except SystemExit:
             pass
         except Exception:

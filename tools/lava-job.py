@@ -35,12 +35,10 @@ Exit status: 0 written, 2 bad input (one line on stderr).
 
 import argparse
 import json
-import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ktaplib  # noqa: E402
+from pmureport import ktap, reader, verdict
 
 # Names LAVA's job schema accepts for a monitor (lava_common/schemas/test/monitor.py).
 LAVA_NAME_RE = re.compile(r"^[-_a-zA-Z0-9.]+$")
@@ -124,11 +122,11 @@ def parse_cpus(text):
 
 
 def suites_of_log(path):
-    run = ktaplib.read_log(path)
+    run = reader.read_log(path)
     names = [s.name for s in run.suites if s.name]
     if not names:
         raise UsageError(f"{path}: no suite in the log")
-    bad = ktaplib.broken(run)
+    bad = verdict.broken(run)
     if bad:
         # The suite list is all that is taken, but a broken log may lack suites.
         raise UsageError(f"{path}: not a complete run ({bad[0]}); "
@@ -191,7 +189,7 @@ def main(argv):
                 raise UsageError(f"{s!r} is not a pmutest suite name")
         if args.cpus:
             cpus = parse_cpus(args.cpus)
-            base = [ktaplib.split_cpu(s)[0] for s in suites]
+            base = [ktap.split_cpu(s)[0] for s in suites]
             base = list(dict.fromkeys(base))  # a log on several CPUs lists each suite per CPU
             suites = [f"{s}@cpu{c}" for c in cpus for s in base] if len(cpus) > 1 else base
         if len(set(suites)) != len(suites):
@@ -219,8 +217,8 @@ def main(argv):
                 raise UsageError(f"cannot write {args.output}: {e.strerror}")
         else:
             sys.stdout.write(job)
-    except (UsageError, ktaplib.KtapError) as e:
-        print(f"lava-job: {ktaplib.sanitize(str(e))}", file=sys.stderr)
+    except (UsageError, ktap.KtapError) as e:
+        print(f"lava-job: {ktap.sanitize(str(e))}", file=sys.stderr)
         return 2
     return 0
 

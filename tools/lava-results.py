@@ -27,9 +27,7 @@ import os
 import re
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import ktaplib  # noqa: E402
+from pmureport import expand, ktap, reader
 
 # The LAVA result of each pmutest result (tools/lava-job.py's fixupdict).
 LAVA_RESULT = {"pass": "pass", "fail": "fail", "error": "fail", "timeout": "fail",
@@ -67,7 +65,7 @@ def read_output(path):
     """(results, console lines, unreadable line count) of output.yaml."""
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
-            lines = f.read(ktaplib.MAX_LOG_BYTES).splitlines()
+            lines = f.read(ktap.MAX_LOG_BYTES).splitlines()
     except OSError as e:
         raise ReadError(f"cannot read {path}: {e.strerror}")
     results, console, bad = [], [], 0
@@ -177,8 +175,8 @@ def main(argv):
             print(f"lava-results: cannot write {args.save_ktap}: {e.strerror}", file=sys.stderr)
             return 2
     try:
-        run = ktaplib.read_log(args.ktap) if args.ktap else ktaplib.parse("\n".join(console) + "\n")
-    except ktaplib.KtapError as e:
+        run = reader.read_log(args.ktap) if args.ktap else reader.parse("\n".join(console) + "\n")
+    except ktap.KtapError as e:
         check(False, f"the console holds the KTAP log ({e})")
         print(f"{passed} passed, {failed} failed")
         return 1
@@ -187,11 +185,11 @@ def main(argv):
     # A suite the console wrote as one line "same as cpuN" (compact = 1) has
     # no case in LAVA (no test line to match): its tests are its reference's
     # results, which LAVA has under the reference's suite.
-    _, one_line = ktaplib.compact_written(console)
+    _, one_line = expand.compact_written(console)
     want, by_ref, by_ref_wrong = {}, 0, []
     for t in run.tests():
         if t.suite in one_line:
-            ref = (lava_suite(ktaplib.ref_label(t.suite, one_line[t.suite])), t.name)
+            ref = (lava_suite(expand.ref_label(t.suite, one_line[t.suite])), t.name)
             by_ref += 1
             if want.get(ref) != LAVA_RESULT[t.result]:
                 by_ref_wrong.append(f"{t.full_name}: {LAVA_RESULT[t.result]}, {'/'.join(ref)}: {want.get(ref)}")
