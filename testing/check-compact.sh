@@ -14,7 +14,7 @@
 # inferred rule, trace = 2), every diagnostic compared, a doctored "ditto"
 # without a predecessor refused; with QEMU also a one-CPU direct boot on
 # microvm, failure blocks compared line by line. The host tools' own tests
-# of the form are testing/unit/test_ktap_compact.py.
+# of the form are testing/unit/report/test_expand.py.
 #
 #   testing/check-compact.sh [--no-qemu | --smp8-log FILE]
 #     --smp8-log FILE  the compact run is FILE, a log of that same command
@@ -55,8 +55,8 @@ pair() {
 	check "$name: the compact form is the full form, test by test" "${PIPESTATUS[0]}"
 }
 
-python3 testing/unit/test_ktap_compact.py 2>&1 | tail -n 1
-check "testing/unit/test_ktap_compact.py: the host tools read the compact form as the full one" "${PIPESTATUS[0]}"
+python3 testing/unit/report/run.py test_expand 2>&1 | tail -n 1
+check "testing/unit/report/test_expand.py: the host tools read the compact form as the full one" "${PIPESTATUS[0]}"
 
 pair smp4 --diagnostics -- --profile smp-synth-v5-x4
 pair hybrid --diagnostics -- --profile alderlake-hybrid

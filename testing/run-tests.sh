@@ -569,7 +569,7 @@ bg_step --lane kvm2 vmm-firecracker vmm_mode firecracker # issue 30: the cloud V
 bg_step --lane kvm vmm-cloud-hypervisor vmm_mode cloud-hypervisor
 bg_step --lane kvm2 vmm-crosvm vmm_mode crosvm
 bg_step --lane kvm vmm-bad-boot-data vmm_bad_boot_data
-bg_step --lane python unit-python python3 testing/unit/test_ktap_report.py
+bg_step --lane python unit-python python3 testing/unit/report/run.py
 bg_step --lane lava lava testing/test-lava.sh
 bg_step --lane python deb testing/test-deb.sh # make deb in a throwaway root: install, upgrade, remove; lintian
 # The QEMU boots under TCG (one host core each): one after another in lane
