@@ -55,6 +55,8 @@ needs=(
 	"gawk|gawk|test|the mutation matrix"
 	"cpuid|cpuid|test|the capability decoder against Debian's cpuid"
 	"/usr/lib/python3/dist-packages/jsonschema|python3-jsonschema|test|the KCIDB step"
+	"flake8|flake8|test|the py-lint step"
+	"/usr/lib/python3/dist-packages/mypy|python3-mypy|test|the py-types step"
 	"chromium|chromium|test|the HTML report step"
 	"lava-run|lava-dispatcher|test|the LAVA step"
 	"grub-mkrescue|grub-common|test|the GRUB boots of build/pmutest.bin"

@@ -248,6 +248,43 @@ sys.exit(rc if rc else main(["compare", sys.argv[1], sys.argv[2]]))
 EOF
 }
 
+# findings NAME COMMAND...: a checker's output, one finding a line, as
+# "not ok" lines and "N passed, N failed" (the checker passing is a pass,
+# each finding a failure).
+findings() {
+	local name=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	local n=0
+	while IFS= read -r line; do
+		[[ -n $line ]] || continue
+		echo "not ok - $name: $line"
+		n=$((n + 1))
+	done <<<"$out"
+	if [[ $rc -ne 0 || $n -ne 0 ]]; then
+		echo "0 passed, $((n > 0 ? n : 1)) failed"
+		return 1
+	fi
+	echo "1 passed, 0 failed"
+}
+
+# The report package (tools/pmureport), its wrapper and its unit tests:
+# flake8 with the repository's .flake8; mypy --strict and the flags of
+# tools/pyproject.toml, with Debian's python3-mypy (the Debian interpreter,
+# whatever python3 names here).
+py_lint() {
+	command -v flake8 >/dev/null ||
+		{ echo "skipped: flake8 is missing (mk/deps.sh --test installs it as root)"; return 0; }
+	findings flake8 flake8 tools/pmureport tools/ktap-report.py testing/unit/report
+}
+py_types() {
+	/usr/bin/python3 -c 'import mypy' 2>/dev/null ||
+		{ echo "skipped: python3-mypy is missing (mk/deps.sh --test installs it as root)"; return 0; }
+	findings mypy /usr/bin/python3 -m mypy --config-file tools/pyproject.toml --no-error-summary \
+		--cache-dir "$LOGS/.mypy-cache" tools/pmureport tools/ktap-report.py
+}
+
 sim_selftest() {
 	build/host/pmusim --profile "${SIM_SELFTEST_PROFILE:-synth-v5-metrics}" --set suites=selftest \
 		>"$LOGS/sim-selftest.ktap" 2>&1
@@ -570,6 +607,8 @@ bg_step --lane kvm vmm-cloud-hypervisor vmm_mode cloud-hypervisor
 bg_step --lane kvm2 vmm-crosvm vmm_mode crosvm
 bg_step --lane kvm vmm-bad-boot-data vmm_bad_boot_data
 bg_step --lane python unit-python python3 testing/unit/report/run.py
+bg_step --lane python py-lint py_lint
+bg_step --lane python py-types py_types
 bg_step --lane lava lava testing/test-lava.sh
 bg_step --lane python deb testing/test-deb.sh # make deb in a throwaway root: install, upgrade, remove; lintian
 # The QEMU boots under TCG (one host core each): one after another in lane

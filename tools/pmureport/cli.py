@@ -298,3 +298,8 @@ def main(argv: list[str], prog: Optional[str] = None) -> int:
         print(f"ktap-report: cannot write the output: {e.strerror}", file=sys.stderr)
         return 2
     return rc if flush_stdout() else 2
+
+
+def entry() -> None:
+    """The installed `ktap-report` command (pyproject.toml)."""
+    sys.exit(main(sys.argv[1:]))
