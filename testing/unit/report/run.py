@@ -4,7 +4,7 @@
 (test_reader.py for reader.py, ...), and those of the scripts that read
 logs through it.
 
-  PYTHONPATH=tools python3 unit/report/run.py [test_MODULE...]
+  PYTHONPATH=tools python3 testing/unit/report/run.py [test_MODULE...]
 
 (make test's runner sets PYTHONPATH.) Runs every test_*.py here, or the
 ones named; prints "N passed, N failed"; exit 0 when none failed."""
