@@ -52,10 +52,11 @@ inst 755 "$here/packaging/deb/pmutest-report" /usr/bin/pmutest-report
 inst 644 "$b/BOOTX64.EFI" /usr/lib/pmutest/BOOTX64.EFI
 inst 644 "$b/pmutest.elf" /usr/lib/pmutest/pmutest.elf
 strip --strip-unneeded -R .comment -R .note "$stage/usr/bin/pmusim" "$stage/usr/bin/pmucaps"
-for f in "$here"/tools/ktap*.py; do
-	inst 644 "$f" "/usr/share/pmutest/report/$(basename "$f")"
+# The report command and its package beside it, where it finds it.
+inst 644 "$here/tools/ktap-report.py" /usr/share/pmutest/report/ktap-report.py
+for f in "$here"/tools/pmureport/*.py "$here"/tools/pmureport/kcidb-v5.schema.json; do
+	inst 644 "$f" "/usr/share/pmutest/report/pmureport/$(basename "$f")"
 done
-[[ -f $here/tools/kcidb-v5.schema.json ]] && inst 644 "$here/tools/kcidb-v5.schema.json" /usr/share/pmutest/report/kcidb-v5.schema.json
 for f in "$here"/data/expectations/*.txt; do
 	inst 644 "$f" "/usr/share/pmutest/expectations/$(basename "$f")"
 done
