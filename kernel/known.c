@@ -5,7 +5,7 @@
  * erratum or the Intel text), the exact checks (test and rule) it fails, and
  * the exact CPUs and platforms its source names. Add a row with its source,
  * never a loosened check. Every row has a simulator quirk that reproduces
- * it (arch/sim/quirks.h, citing the row) and is proven both ways by
+ * it (arch/sim/quirk_table.h, citing the row) and is proven both ways by
  * testing/check-known.sh.
  * Deviations whose source gives the mechanism only are not rows (README,
  * "expected, unconfirmed").

@@ -6,7 +6,7 @@ lines do not describe (issue 33 item 6).
 For each platform model that has a shipped file (the sim-* steps of
 testing/run-tests.sh: QEMU/KVM emulated, mediated and without a vPMU,
 Firecracker, Xen's vpmu modes, the self-tests), the conforming run of the
-model, then one run per quirk of arch/sim/quirks.h observable there (`pmusim
+model, then one run per quirk of arch/sim/quirk_table.h observable there (`pmusim
 --mutation-plan`, the quirks' `applies` predicates) added to the model,
 each compared with the file by `ktap-report.py compare` as make test does
 (known deviations on). A quirk run whose failures differ from the model's

@@ -3,7 +3,7 @@
 # Every known deviation proven both ways on the simulator (issue 23).
 #
 # Each row of kernel/known.c (`pmusim --list-known`) has a proof line below:
-# the quirk(s) of arch/sim/quirks.h that reproduce the deviation, a profile
+# the quirk(s) of arch/sim/quirk_table.h that reproduce the deviation, a profile
 # in the row's range (a real CPUID dump wherever the corpus has one) and one
 # outside it. For every row:
 #   1. affected profile + quirk: exit 0, and the tests reported

@@ -15,7 +15,7 @@
  * real KVM guest dump data/cpuid/kvm_qemu_host_kbl_r_i7_8650u.txt,
  * which shows the same leaf 0AH, leaf 1 and leaf 7 changes on a Kaby Lake R
  * host. What a platform changes in CPUID is below; what it does differently
- * at run time is its quirk list (quirks.h, each row citing its source).
+ * at run time is its quirk list (quirk_table.h, each row citing its source).
  */
 #include <string.h>
 
@@ -196,7 +196,7 @@ static void kvm_amd_pmu_off_guest_cpuid(uint32_t leaf, uint32_t subleaf, struct 
 		*r = (struct cpuid_regs){0};
 }
 
-/* What KVM does differently at run time, per vendor (quirks.h cites each). */
+/* What KVM does differently at run time, per vendor (quirk_table.h cites each). */
 static const enum quirk kvm_intel_quirks[] = {
     Q_GLOBAL_CTRL_RESET_ZERO, Q_RDPMC_FAST_ON_ARCH,  Q_FIXED_NO_WIDTH_GP,
     Q_DEBUGCTL_FREEZE_GP,     Q_KVM_EMULATED_RETIRE, Q_KVM_VMWARE_PMCS,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The quirks table (rows in quirks.h): names, where each deviation was seen,
+ * The quirks table (rows in quirk_table.h): names, where each deviation was seen,
  * and on which machines it is observable (the mutation matrix's choice of
  * profiles), as the predicates below: each a plain expression over the
  * capability record, named for the machines it accepts.
@@ -159,7 +159,7 @@ static bool on_v2_smp(const struct caps *c, const struct sim_profile *p)
 	return arch_version_at_least(c, 2) && p && p->n_parts;
 }
 
-/* Firmware-state quirks (quirk_is_firmware): the same machines, another
+/* Firmware-state quirks (kind FIRMWARE): the same machines, another
  * verdict. */
 static bool fw_on_counters(const struct caps *c, const struct sim_profile *p)
 {
@@ -646,8 +646,9 @@ static bool on_instructions_and_branches(const struct caps *c, const struct sim_
 /* ---- The table ------------------------------------------------------------ */
 
 const struct quirk_desc g_quirks[QUIRK_COUNT] = {
-#define QUIRK(id, name, applies, where, desc) [id] = {name, where, desc, applies},
-    QUIRK_LIST
+#define QUIRK(id, kind, name, applies, where, desc)                                                \
+	[id] = {name, where, desc, applies, QUIRK_##kind},
+#include "quirk_table.h"
 #undef QUIRK
 };
 
@@ -662,10 +663,14 @@ bool quirk_find(const char *name, enum quirk *q)
 	return false;
 }
 
+enum quirk_kind quirk_kind(enum quirk q)
+{
+	return q < QUIRK_COUNT ? g_quirks[q].kind : QUIRK_CPU;
+}
+
 bool quirk_is_firmware(enum quirk q)
 {
-	return q < QUIRK_COUNT &&
-	       (g_quirks[q].applies == fw_on_counters || g_quirks[q].applies == fw_on_cpuid_limit);
+	return q < QUIRK_COUNT && g_quirks[q].kind == QUIRK_FIRMWARE;
 }
 
 bool quirk_applicable(enum quirk q, const struct caps *c, const struct sim_profile *p)

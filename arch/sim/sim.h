@@ -6,7 +6,7 @@
  * suite can never disagree about what exists.
  *
  * Every rule the model follows cites the SDM beside the code that applies
- * it; every deviation is a quirk (quirks.h), tested at the exact point of the
+ * it; every deviation is a quirk (quirk_table.h), tested at the exact point of the
  * rule it breaks.
  */
 #ifndef PMUTEST_SIM_H
