@@ -50,8 +50,10 @@ run: all
 	$(if $(filter-out direct uefi,$(BOOT)),$(error BOOT is uefi (the default) or direct, not '$(BOOT)'))
 	tools/run.sh $(if $(KVM),--kvm) $(if $(KVMCPU),--kvm-cpu $(KVMCPU)) $(if $(filter direct,$(BOOT)),--direct) $(if $(MACHINE),--machine $(MACHINE)) $(if $(CPU),--cpu $(CPU)) $(if $(SMP),--smp $(SMP)) $(if $(CONFIG),--config $(CONFIG)) $(if $(EXPECT),--expect $(EXPECT)) $(if $(LIST_SKIPS),--list-skips)
 
-test: deps-test
-	testing/run-tests.sh
+# STEPS=PATTERNS: only the steps matching them (and what they need);
+# LIST=1: print the steps instead (testing/steps.sh is the list).
+test: $(if $(LIST),,deps-test)
+	testing/run-tests.sh $(if $(STEPS),--steps '$(STEPS)') $(if $(LIST),--list)
 
 mutation: host
 	testing/mutation.sh

@@ -65,7 +65,7 @@ def qemu(accel, machine, kernel, serial, smp=1, append=None, initrd=None):
             else ["-accel", "tcg", "-cpu", "max"])
     cmd += ["-serial", f"file:{serial}" if serial else "none"]
     if accel == "kvm" and machine == "pc":
-        cmd += ["-bios", "qboot.rom"]  # as the kvm-direct step (run-tests.sh kvm_direct)
+        cmd += ["-bios", "qboot.rom"]  # as the kvm-direct step (testing/lib/steps/kvm.sh kvm_direct)
     if append:
         cmd += ["-append", append]
     if initrd:

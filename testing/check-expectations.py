@@ -4,7 +4,7 @@
 lines do not describe (issue 33 item 6).
 
 For each platform model that has a shipped file (the sim-* steps of
-testing/run-tests.sh: QEMU/KVM emulated, mediated and without a vPMU,
+testing/steps.sh: QEMU/KVM emulated, mediated and without a vPMU,
 Firecracker, Xen's vpmu modes, the self-tests), the conforming run of the
 model, then one run per quirk of arch/sim/quirk_table.h observable there (`pmusim
 --mutation-plan`, the quirks' `applies` predicates) added to the model,
@@ -41,7 +41,7 @@ import tempfile
 
 from pmureport import cli, failures, fingerprint, reader, verdict
 
-# The sim-* steps of testing/run-tests.sh: step name, pmusim arguments, file.
+# The sim-* steps of testing/steps.sh: step name, pmusim arguments, file.
 # The KVM models run as make test's sim-kvm-* steps do: told the host's
 # kernel (host_kernel), which the KVM rows' version ranges need.
 KVM_HOST = ["--set", "host_kernel=6.8.0"]

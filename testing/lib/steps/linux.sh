@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 # shellcheck disable=SC2154 # kvm_cpu_opts, kvm_expect, LOGS: set by run-tests.sh
-# make test's steps for build/pmutest.bin, the Linux-format image (sourced
-# by testing/run-tests.sh, which gives compare_run, boot_facts, sum_counts,
-# kvm_host_ready and $LOGS). Each is a real QEMU boot by a real loader
+# shellcheck shell=bash
+# Step bodies for build/pmutest.bin, the Linux-format image (sourced by
+# testing/run-tests.sh with the other files here, which give compare_run,
+# boot_facts, sum_counts, kvm_host_ready; $LOGS is its log directory). Each is a real QEMU boot by a real loader
 # (testing/test-linux-boot.sh, tools/run-qemu.sh) reaching a verdict that
 # is compared with the platform's expectations, plus the facts of the
 # hand-over that loader makes. Linux guests do not get past the
