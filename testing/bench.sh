@@ -28,7 +28,7 @@ echo
 echo "== simulator"
 for p in $(build/host/pmusim --list-profiles | awk '{print $1}' | head -n 3); do
 	t0=$(date +%s.%N)
-	build/host/pmusim --profile "$p" >build/bench/sim-$p.log 2>&1 || true
+	build/host/pmusim --profile "$p" >"build/bench/sim-$p.log" 2>&1 || true
 	t1=$(date +%s.%N)
 	printf 'profile %-28s %.3f s wall for the whole suite\n' "$p" "$(elapsed "$t0" "$t1")"
 done

@@ -51,10 +51,13 @@ DIR=$(mktemp -d "${TMPDIR:-/tmp}/pmutest-mutation.XXXXXX")
 [ "$KEEP" = 1 ] || trap 'rm -rf "$DIR"' EXIT
 
 "$PMUSIM" --mutation-plan >"$DIR/plan" || { echo "mutation: --mutation-plan failed" >&2; exit 2; }
+# The plan's profiles and platform models: names without blanks, one a word.
+profiles=$(awk '$1 == "profile" { print $2 }' "$DIR/plan")
+platforms=$(awk '$1 == "platform" { print $2 }' "$DIR/plan")
 
 # One job per line: id, then pmusim arguments.
 : >"$DIR/jobs"
-for p in $(awk '$1 == "profile" { print $2 }' "$DIR/plan"); do
+for p in $profiles; do
 	echo "base.$p --profile $p" >>"$DIR/jobs"
 done
 awk '($1 == "quirk" || $1 == "firmware") && $3 != "-" { print "q." $2 "." $3 " --profile " $3 " --quirk " $2 " --set known=0" }' \
@@ -124,7 +127,7 @@ status=0
 echo "== conforming profiles"
 nprof=0
 nprof_ok=0
-for p in $(awk '$1 == "profile" { print $2 }' "$DIR/plan"); do
+for p in $profiles; do
 	nprof=$((nprof + 1))
 	out=$DIR/base.$p.out
 	rc=$(cat "$DIR/base.$p.rc")
@@ -219,7 +222,8 @@ echo "== firmware state (quirk / profile / note; nothing may fail)"
 fw_total=0
 fw_ok=0
 for q in $(awk '$1 == "firmware" { print $2 }' "$DIR/plan" | uniq); do
-	for p in $(awk -v q="$q" '$1 == "firmware" && $2 == q && $3 != "-" { print $3 }' "$DIR/plan"); do
+	fw_profiles=$(awk -v q="$q" '$1 == "firmware" && $2 == q && $3 != "-" { print $3 }' "$DIR/plan")
+	for p in $fw_profiles; do
 		fw_total=$((fw_total + 1))
 		id=q.$q.$p
 		new=$(comm -23 "$DIR/$id.f" "$DIR/base.$p.f" | tr '\n' ' ')
@@ -244,7 +248,7 @@ done
 echo "== quirks on the hypervisor platforms (quirk / platforms that caught it, or masked)"
 p_total=0
 p_caught=0
-for p in $(awk '$1 == "platform" { print $2 }' "$DIR/plan"); do
+for p in $platforms; do
 	sort -u "$DIR/pbase.$p.sf" "$DIR/pbase.$p.f" >"$DIR/pbase.$p.sfailed"
 	ran "$DIR/pbase.$p.out" | comm -23 - "$DIR/pbase.$p.sfailed" >"$DIR/pbase.$p.passed"
 done
@@ -287,7 +291,7 @@ echo "platforms: caught $p_caught of $p_total quirks observable on a hypervisor 
 
 # The other way: every test that runs on some profile is failed by a quirk.
 echo "== tests that run on some profile and no quirk fails"
-for p in $(awk '$1 == "profile" { print $2 }' "$DIR/plan"); do
+for p in $profiles; do
 	ran "$DIR/base.$p.out"
 done | sort -u >"$DIR/ran-tests"
 touch "$DIR/caught-tests"

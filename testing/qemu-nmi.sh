@@ -41,7 +41,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ "${#afters[@]}" -gt 0 ] && [ -n "$log" ] || { usage >&2; die "--after and --log are required"; }
+{ [ "${#afters[@]}" -gt 0 ] && [ -n "$log" ]; } || { usage >&2; die "--after and --log are required"; }
 here=$(cd "$(dirname "$0")/.." && pwd)
 sock=$(mktemp -u "$here/build/qemu-nmi.XXXXXX.sock")
 trap 'rm -f "$sock"' EXIT

@@ -16,8 +16,7 @@
 #
 # Prints "ok"/"not ok" lines and ends with "N passed, N failed".
 set -uo pipefail
-cd "$(dirname "$0")/.."
-here=$(pwd)
+cd "$(dirname "$0")/.." || exit 2
 # shellcheck source=testing/lib/checks.sh
 . testing/lib/checks.sh
 PMUSIM=build/host/pmusim
@@ -46,9 +45,9 @@ while read -r name errors; do
 		$PMUSIM --config "testing/fixtures/options-corpus/$name" --set suites=cpuid
 	if [[ $want -eq 2 ]]; then
 		n=$(grep -c 'option error: ' "$tmp/err")
-		check "  ... reports $errors option errors (got $n)" $([[ $n -eq $errors ]] && echo 0 || echo 1)
+		check "  ... reports $errors option errors (got $n)" "$([[ $n -eq $errors ]] && echo 0 || echo 1)"
 		check "  ... no raw control character on the terminal" \
-			$(grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/err" && echo 1 || echo 0)
+			"$(grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/err" && echo 1 || echo 0)"
 	fi
 done <testing/fixtures/options-corpus/expected.txt
 expect_status 2 "pmusim --set suites=rdmpc (a typo selects nothing)" $PMUSIM --set suites=rdmpc
@@ -66,7 +65,7 @@ expect_status 3 "pmusim: a selection where every test is excluded is ERROR, not 
 grep -q '^# verdict: ERROR' "$tmp/out"
 check "  ... and its log says verdict ERROR" $?
 python3 tools/ktap-report.py validate "$tmp/out" >/dev/null 2>&1
-check "  ... which validate refuses" $([[ $? -eq 2 ]] && echo 0 || echo 1)
+check "  ... which validate refuses" "$([[ $? -eq 2 ]] && echo 0 || echo 1)"
 
 # pmucaps and pmusim read numbers alike (kparse_u64: decimal or 0x hex).
 src0=data/cpuid/intel_skylake_client_506e3.txt
@@ -77,7 +76,7 @@ if [[ -r $src0 ]]; then
 		$PMUSIM --cpuid-dump "$src0" --perf-capabilities "$v" --set suites=cpuid >/dev/null 2>&1
 		b=$?
 		check "--perf-capabilities '$v': pmucaps exit $a, pmusim exit $b (the same verdict)" \
-			$([[ $((a == 0)) -eq $((b == 0)) ]] && echo 0 || echo 1)
+			"$([[ $((a == 0)) -eq $((b == 0)) ]] && echo 0 || echo 1)"
 	done
 fi
 
@@ -87,7 +86,7 @@ echo "KTAP version 1" >"$stale"
 echo "old" >"$stale.raw"
 expect_status 2 "run-qemu.sh --timeout 0 is refused" tools/run-qemu.sh --timeout 0 --log "$stale"
 expect_status 2 "run-qemu.sh without its image" tools/run-qemu.sh --efi "$tmp/none.efi" --log "$stale"
-check "  ... removed the previous run's log" $([[ ! -e $stale && ! -e $stale.raw ]] && echo 0 || echo 1)
+check "  ... removed the previous run's log" "$([[ ! -e $stale && ! -e $stale.raw ]] && echo 0 || echo 1)"
 expect_status 2 "run-qemu.sh with an unwritable log" tools/run-qemu.sh --log /proc/pmutest/x.log
 # A kept variable store from before the firmware was one image (OVMF_VARS
 # alone) would not boot: refused in one line, not handed to QEMU.
@@ -123,7 +122,7 @@ if [[ -z ${ROBUSTNESS_NO_QEMU:-} && -f build/BOOTX64.EFI ]] && command -v qemu-s
 		check "  ... the log says: $want" $?
 	done
 	python3 tools/ktap-report.py validate "$tmp/bad.ktap" >/dev/null 2>&1
-	check "  ... which validate refuses (exit 2)" $([[ $? -eq 2 ]] && echo 0 || echo 1)
+	check "  ... which validate refuses (exit 2)" "$([[ $? -eq 2 ]] && echo 0 || echo 1)"
 	tools/run.sh >"$tmp/run.out" 2>&1 &
 	runpid=$!
 	# This run's QEMU: a qemu-system process below make run (make test runs
@@ -143,12 +142,12 @@ if [[ -z ${ROBUSTNESS_NO_QEMU:-} && -f build/BOOTX64.EFI ]] && command -v qemu-s
 	t0=$SECONDS
 	wait $runpid
 	rc=$?
-	check "SIGTERM to make run ends it (exit $rc) within 15 s" $([[ $rc -ge 128 && $((SECONDS - t0)) -le 15 ]] && echo 0 || echo 1)
+	check "SIGTERM to make run ends it (exit $rc) within 15 s" "$([[ $rc -ge 128 && $((SECONDS - t0)) -le 15 ]] && echo 0 || echo 1)"
 	sleep 1
 	left=
 	for q in $qpids; do kill -0 "$q" 2>/dev/null && left+="$q "; done
 	[[ -n $qpids ]] || left="(no QEMU of make run was seen)"
-	check "  ... and QEMU with it (left: ${left:-none})" $([[ -z $left ]] && echo 0 || echo 1)
+	check "  ... and QEMU with it (left: ${left:-none})" "$([[ -z $left ]] && echo 0 || echo 1)"
 fi
 
 # 3. CPUID dumps: every tool refuses a cut or hostile dump in one line
@@ -168,14 +167,14 @@ if [[ -r $src ]]; then
 	for f in cut-before-0ah no-leaf-0 cut-extended escape huge-number long-line conflict; do
 		expect_status 2 "pmucaps refuses the $f dump" $PMUCAPS --cpuid-dump "$d/$f.txt"
 		check "  ... in one line without a control character" \
-			$([[ $(wc -l <"$tmp/err") -eq 1 ]] && ! grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/err" && echo 0 || echo 1)
+			"$([[ $(wc -l <"$tmp/err") -eq 1 ]] && ! grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/err" && echo 0 || echo 1)"
 		expect_status 2 "pmusim refuses the $f dump" $PMUSIM --cpuid-dump "$d/$f.txt"
 	done
 	expect_status 2 "pmucaps --cpuid-dump /dev/zero" $PMUCAPS --cpuid-dump /dev/zero
 	expect_status 2 "pmucaps --cpuid-dump /dev/urandom" $PMUCAPS --cpuid-dump /dev/urandom
 	$PMUSIM --cpuid-dump "$d/escape-vendor.txt" --set suites=cpuid >"$tmp/out" 2>&1
 	check "a vendor string with a terminal escape reaches no terminal" \
-		$(grep -q $'\x1b' "$tmp/out" && echo 1 || echo 0)
+		"$(grep -q $'\x1b' "$tmp/out" && echo 1 || echo 0)"
 	# 400,000 entries, every one given twice: linear, seconds not minutes.
 	python3 -c '
 import sys
@@ -187,7 +186,7 @@ print("\n".join(body + extra + extra))' "$src" >"$d/big.txt"
 	t0=$(date +%s%N)
 	expect_status 0 "pmucaps reads a dump of 400,000 entries with duplicates" $PMUCAPS --cpuid-dump "$d/big.txt"
 	ms=$((($(date +%s%N) - t0) / 1000000))
-	check "  ... in $ms ms (bound 5000)" $([[ $ms -lt 5000 ]] && echo 0 || echo 1)
+	check "  ... in $ms ms (bound 5000)" "$([[ $ms -lt 5000 ]] && echo 0 || echo 1)"
 fi
 # check-dumps.py goes on when the reference cpuid tool crashes (SIGFPE).
 mkdir -p "$tmp/fpe" "$tmp/one"

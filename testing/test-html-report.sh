@@ -27,7 +27,7 @@
 #                   last, alone, for its 2 s limit (issue 31: one step of
 #                   both was 40 s with one core idle at the end of the run)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 # shellcheck source=testing/lib/checks.sh
 . testing/lib/checks.sh
 

@@ -28,7 +28,7 @@
 # otherwise the step says it is skipped and why, and counts nothing.
 # One "ok"/"not ok" line a check; the last line is "N passed, N failed".
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 here=$(pwd)
 PATH=$PATH:/usr/sbin:/sbin
 # shellcheck source=testing/lib/checks.sh
@@ -183,6 +183,7 @@ if [[ $(id -u) -eq 0 ]] && unshare -m --propagation private true 2>/dev/null &&
 		>"$out/device-ipxe.yaml"
 	mkdir -p "$out/ipxe"
 	t0=$SECONDS
+	# shellcheck disable=SC2016 # $1 and $@ are the inner sh's
 	PATH=$out/bin:$PATH unshare -m --propagation private \
 		sh -c 'mount --bind "$1" /etc/default && shift && exec "$@"' sh "$out/etc-default" \
 		timeout -k 10 900 lava-run --job-id "pmutest-ipxe-$$" --output-dir "$out/ipxe" \

@@ -72,7 +72,7 @@ export PMUSIM OUT
 	"$PMUSIM" --list-profiles | awk '{ print $1 }' | grep -v '^intel_\|^amd_\|^via_\|^zhaoxin_\|^hyperv_' |
 		sed 's/^/--profile /'
 	"$PMUSIM" --list-profiles | awk '$1 ~ /^(intel|amd|hyperv)_/ { print "--profile " $1 }'
-	ls data/cpuid/corpus/*.txt 2>/dev/null | awk -v n="$SAMPLE" 'NR % n == 1 { print "--cpuid-dump " $0 }'
+	compgen -G 'data/cpuid/corpus/*.txt' | awk -v n="$SAMPLE" 'NR % n == 1 { print "--cpuid-dump " $0 }'
 } >"$OUT/plan"
 results=$(while read -r opt arg; do
 	printf '%s\0%s\0%s\0' "$(basename "$arg" .txt)" "$opt" "$arg"
@@ -129,7 +129,7 @@ check "pmucaps --cpuid-dump reads a report's '# cpuid:' lines (the KVM guest's r
 # An injected deviation, explained: the quirk's tests and the first access.
 "$PMUSIM" --profile synth-v5-metrics --set suites=rdpmc --quirk rdpmc-type-as-flags >"$OUT/quirk.ktap"
 python3 tools/ktap-report.py explain "$OUT/quirk.ktap" >"$OUT/quirk.explain" 2>&1
-check "explain: exit 1 when the machine differs" $([[ $? -eq 1 ]]; echo $?)
+check "explain: exit 1 when the machine differs" "$([[ $? -eq 1 ]]; echo $?)"
 grep -q '^rdpmc.all_types_sweep: conforming pass, machine fail' "$OUT/quirk.explain" &&
 	grep -q '^rdpmc.gp_and_fixed_outcome_table: conforming pass, machine fail' "$OUT/quirk.explain" &&
 	grep -q '^# 2 tests differ' "$OUT/quirk.explain"
@@ -152,7 +152,7 @@ grep -q '^known deviation matches the machine: ref-tsc-overflow-sticky$' "$OUT/k
 check "explain: the matching known-deviation row and its first differing access (IA32_PERF_GLOBAL_STATUS)" $?
 head -c 3000 "$OUT/quirk.ktap" >"$OUT/cut.ktap"
 out=$(python3 tools/ktap-report.py explain "$OUT/cut.ktap" 2>&1)
-check "explain: a cut log is one line and exit 2 ($out)" $([[ $? -eq 2 && $(wc -l <<<"$out") -eq 1 ]]; echo $?)
+check "explain: a cut log is one line and exit 2 ($out)" "$([[ $? -eq 2 && $(wc -l <<<"$out") -eq 1 ]]; echo $?)"
 out=$("$PMUSIM" --replay /etc/hostname 2>&1)
-check "pmusim --replay: not a report is one line and exit 2 ($out)" $([[ $? -eq 2 && $(wc -l <<<"$out") -eq 1 ]]; echo $?)
+check "pmusim --replay: not a report is one line and exit 2 ($out)" "$([[ $? -eq 2 && $(wc -l <<<"$out") -eq 1 ]]; echo $?)"
 checks_finish

@@ -17,7 +17,7 @@
 #      to its verdict, compared with the TCG expectations.
 # One "ok"/"not ok" line a check; the last line is "N passed, N failed".
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 PATH=$PATH:/usr/sbin:/sbin
 
 out=${1:-build/test-logs/secureboot}

@@ -18,7 +18,7 @@
 #      boot/uefi/report_store.c: this is its round trip through real firmware).
 # One "ok"/"not ok" line a check; the last line is "N passed, N failed".
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 PATH=$PATH:/usr/sbin:/sbin # sfdisk
 
 out=${1:-build/test-logs/stick}
@@ -46,7 +46,7 @@ mcopy -n -i "$esp" ::/EFI/BOOT/BOOTX64.EFI "$out/BOOTX64.EFI" 2>/dev/null && cmp
 check "\\EFI\\BOOT\\BOOTX64.EFI on the ESP is this build's" $?
 mtype -i "$esp" ::/EFI/BOOT/pmutest.cfg 2>/dev/null | grep -q '^save_report = 1'
 check "\\EFI\\BOOT\\pmutest.cfg is the commented default (save_report = 1)" $?
-[[ -z $(mdir -b -i "$esp" ::/pmutest 2>/dev/null | grep -v '/\.\.\?$') ]] && mdir -i "$esp" ::/pmutest >/dev/null 2>&1
+[[ $(mdir -b -i "$esp" ::/pmutest 2>/dev/null | grep -cv '/\.\.\?$') == 0 ]] && mdir -i "$esp" ::/pmutest >/dev/null 2>&1
 check "\\pmutest\\ exists and is empty" $?
 
 vars=$out/vars.fd

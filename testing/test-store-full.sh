@@ -8,7 +8,7 @@
 # figure), nothing of it is in the store, and the summary screen says so too.
 # One "ok"/"not ok" line a check; the last line is "N passed, N failed".
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 out=${1:-build/test-logs/store-full}
 mkdir -p "$out"
 rm -f "$out"/*

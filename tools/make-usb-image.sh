@@ -91,7 +91,7 @@ for t in mformat mmd mcopy sfdisk; do
 	command -v $t >/dev/null || die "$t missing: apt-get install mtools fdisk"
 done
 if [ -n "$sign_key$sign_cert" ]; then
-	[ -f "$sign_key" ] && [ -f "$sign_cert" ] || die "--sign-key and --sign-cert need both files"
+	{ [ -f "$sign_key" ] && [ -f "$sign_cert" ]; } || die "--sign-key and --sign-cert need both files"
 	for t in sbsign sbverify openssl; do
 		command -v $t >/dev/null || die "$t missing: apt-get install sbsigntool openssl"
 	done

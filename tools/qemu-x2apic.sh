@@ -78,7 +78,7 @@ if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
 	mirror=$(awk '$1 == "deb" && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:/) { print $i; exit } }' /etc/apt/sources.list)
 fi
 [ -n "$mirror" ] || die "no Debian mirror in /etc/apt/sources.list{,.d}"
-command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null || die "needs apt-get and dpkg-deb (Debian)"
+{ command -v apt-get && command -v dpkg-deb; } >/dev/null || die "needs apt-get and dpkg-deb (Debian)"
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 [ -f "$keyring" ] || die "no $keyring (apt-get install debian-archive-keyring)"
 

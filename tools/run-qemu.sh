@@ -99,14 +99,14 @@ append=
 kvm=0
 kvm_cpu=pmu=on
 cpu=max
-qemu=qemu-system-x86_64
+qemu='qemu-system-x86_64'
 smp=1
 config=
 timeout_s=120
 log=
 efi=$here/build/BOOTX64.EFI
 keep_vars=0
-exit_device=(-device isa-debug-exit,iobase=0xf4,iosize=0x04)
+exit_device=(-device 'isa-debug-exit,iobase=0xf4,iosize=0x04')
 vars=
 screen=
 monitor=
@@ -157,7 +157,7 @@ microvm) [ -n "$kernel" ] || die "--machine microvm boots no firmware: add --ker
 *) die "--machine wants pc, q35 or microvm (with QEMU machine options), got '$machine'" ;;
 esac
 if [ -n "$kernel" ]; then
-	[ -z "$image" ] && [ "$keep_vars" = 0 ] && [ -z "$screen" ] ||
+	{ [ -z "$image" ] && [ "$keep_vars" = 0 ] && [ -z "$screen" ]; } ||
 		die "--kernel boots no firmware: --image, --keep-vars, --vars and --screen need UEFI"
 else
 	[ -z "$append" ] || die "--append needs --kernel"
@@ -174,7 +174,7 @@ raw=$log.raw
 rm -f "$log" "$raw" ${screen:+"$screen"} 2>/dev/null || true
 { [ ! -e "$log" ] && [ ! -e "$raw" ]; } || die "cannot remove the previous log $log"
 mkdir -p "$(dirname "$log")" "$here/build" 2>/dev/null || die "cannot create $(dirname "$log") or $here/build"
-: >"$raw" 2>/dev/null && : >"$log" 2>/dev/null || die "cannot write the log $log (read-only?)"
+{ : >"$raw" && : >"$log"; } 2>/dev/null || die "cannot write the log $log (read-only?)"
 rm -f "$log" "$raw"
 if [ -n "$kernel" ]; then
 	[ -f "$kernel" ] || die "no kernel at $kernel (run 'make direct')"
@@ -241,7 +241,7 @@ vga=(-vga std)
 serials=(-serial stdio)
 [ -z "$screen" ] || serials+=(-serial file:"$screen")
 monitor_args=(-monitor none)
-[ -z "$monitor" ] || monitor_args=(-monitor unix:"$monitor",server=on,wait=off)
+[ -z "$monitor" ] || monitor_args=(-monitor "unix:$monitor,server=on,wait=off")
 
 if [ "$kvm" = 1 ]; then
 	# shellcheck disable=SC2054

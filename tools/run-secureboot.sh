@@ -28,7 +28,7 @@ die() {
 	exit 2
 }
 
-image= vars_template= log= cpu=max timeout_s=120
+image='' vars_template='' log='' cpu=max timeout_s=120
 code=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -42,7 +42,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ -f "$image" ] && [ -f "$vars_template" ] && [ -n "$log" ] || { usage >&2; die "--image, --vars and --log are needed"; }
+{ [ -f "$image" ] && [ -f "$vars_template" ] && [ -n "$log" ]; } || { usage >&2; die "--image, --vars and --log are needed"; }
 [ -f "$code" ] || die "$code missing: apt-get install ovmf"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
 

@@ -27,7 +27,7 @@
 # latest. A run that could not start, timed out or was stopped is the result
 # (exit 2 or more), never the comparison of some older log.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 accel=tcg
 direct=0
@@ -73,7 +73,7 @@ done
 
 [[ -n $kvm_cpu && $accel != kvm ]] && { echo "run: --kvm-cpu applies to --kvm only" >&2; exit 2; }
 platform=qemu-$accel
-[[ -n $cpu && $accel == tcg && $cpu != max ]] && platform=qemu-tcg-$(echo "$cpu" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-')
+[[ -n $cpu && $accel == tcg && $cpu != max ]] && platform=qemu-tcg-$(echo "$cpu" | tr '[:upper:]' '[:lower:]' | tr -c 'a-z0-9\n' '-')
 [[ -n $machine && $direct == 0 && $machine != pc ]] && [[ $machine == microvm ]] &&
 	{ echo "run: --machine microvm has no firmware: add --direct (make run BOOT=direct MACHINE=microvm)" >&2; exit 2; }
 if [[ $accel == kvm ]]; then
@@ -85,7 +85,9 @@ if [[ $accel == kvm ]]; then
 	mediated) platform=$platform-mediated ;;
 	unknown) echo "run: KVM's enable_pmu is unreadable: assuming its emulated vPMU; the guest is not told" >&2 ;;
 	esac
-	probe=$(tools/kvm-host.sh probe "${kvm_cpu:-pmu=on}" $([[ $direct == 1 ]] || echo --ovmf))
+	ovmf=(--ovmf)
+	[[ $direct == 1 ]] && ovmf=()
+	probe=$(tools/kvm-host.sh probe "${kvm_cpu:-pmu=on}" "${ovmf[@]}")
 	if [[ $probe != *"kvm: yes"* ]]; then
 		echo "run: this host's KVM cannot run a guest: ${probe#kvm: }" >&2
 		exit 2
@@ -111,7 +113,8 @@ fi
 mkdir -p build/runs || { echo "run: cannot create build/runs" >&2; exit 2; }
 # Keep the newest 40 runs (a log, its .raw and a KVM run's .cfg each; a
 # stopped run has only its .raw).
-ls -1t build/runs/ 2>/dev/null | tail -n +121 | while read -r old; do rm -f "build/runs/$old"; done
+find build/runs -maxdepth 1 -type f -printf '%T@ %p\n' 2>/dev/null | sort -rn | tail -n +121 | cut -d' ' -f2- |
+	while read -r old; do rm -f "$old"; done
 log=build/runs/$platform-$(date -u +%Y%m%dT%H%M%S)-$$.log
 ln -sfn "runs/${log##*/}" "build/$platform.log" 2>/dev/null
 if [[ $accel == kvm ]]; then

@@ -35,11 +35,11 @@ off() {
 on() {
 	local boot
 	if [[ -f $state/tftp-root ]]; then
-		boot=(-netdev "user,id=net0,tftp=$(cat "$state/tftp-root")" -device virtio-net-pci,netdev=net0,bootindex=0)
+		boot=(-netdev "user,id=net0,tftp=$(cat "$state/tftp-root")" -device "virtio-net-pci,netdev=net0,bootindex=0")
 	else
 		[[ -f $state/disk.img ]] || { echo "qemu-board.sh: nothing flashed in $state" >&2; exit 1; }
 		# Like a board's firmware booting the stick: the disk as removable media.
-		boot=(-net none -drive format=raw,if=virtio,file="$state/disk.img")
+		boot=(-net none -drive "format=raw,if=virtio,file=$state/disk.img")
 	fi
 	# server=on,wait=on: the machine starts when the console is connected.
 	qemu-system-x86_64 -machine pc -nodefaults -vga none -display none -m 256M \
