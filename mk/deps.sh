@@ -68,6 +68,8 @@ needs=(
 	"cpio|cpio|test|the kexec boot's initramfs"
 	"/bin/busybox|busybox-static|test|the kexec boot's initramfs; the package's throwaway root"
 	"lintian|lintian|test|the Debian package's check"
+	"clang-format|clang-format|test|the format step (make format too)"
+	"shellcheck|shellcheck|test|the shellcheck step"
 )
 
 usage() {

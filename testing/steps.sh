@@ -78,6 +78,7 @@ step py-types                   python  -                        -          py_t
 step lava                       lava    build                    -          testing/test-lava.sh
 # make deb in a throwaway root: install, upgrade, remove; lintian.
 step deb                        python  build                    -          testing/test-deb.sh
+step format                     lint    -                        -          testing/check-format.sh
 step shellcheck                 lint    -                        -          testing/check-shell.sh
 
 step qemu-tcg                   tcg     build                    -          qemu_run qemu-tcg "" data/expectations/qemu-tcg.txt
