@@ -160,6 +160,39 @@ uint64_t counter_width_mask(struct counter c)
 	return c.kind == COUNTER_GP ? pmu_gp_mask() : pmu_fixed_mask();
 }
 
+uint32_t counter_cfg_b_msr(struct counter c)
+{
+	return c.kind == COUNTER_GP ? MSR_IA32_PMC_GP_CFG_B(c.idx) : MSR_IA32_PMC_FX_CFG_B(c.idx);
+}
+
+uint32_t counter_cfg_c_msr(struct counter c)
+{
+	return c.kind == COUNTER_GP ? MSR_IA32_PMC_GP_CFG_C(c.idx) : MSR_IA32_PMC_FX_CFG_C(c.idx);
+}
+
+uint64_t counter_acr_cause_bit(struct counter c)
+{
+	return c.kind == COUNTER_GP ? ACR_CAUSE_GP(c.idx) : ACR_CAUSE_FX(c.idx);
+}
+
+bool counter_in_bitmaps(struct counter c, uint32_t gp, uint32_t fixed)
+{
+	return c.idx < 32 && (((c.kind == COUNTER_GP ? gp : fixed) >> c.idx) & 1);
+}
+
+unsigned counters_collect(struct counter *c, bool (*want)(struct counter))
+{
+	unsigned n = 0;
+
+	for_each_gp_counter(g)
+		if (!want || want(g))
+			c[n++] = g;
+	for_each_fixed_counter(f)
+		if (f.idx < PMU_FIXED_PROGRAMMABLE && (!want || want(f)))
+			c[n++] = f;
+	return n;
+}
+
 void counter_program(struct counter c, uint64_t cfg, uint64_t value)
 {
 	if (c.kind == COUNTER_GP)

@@ -139,6 +139,19 @@ const char *counter_prefix(struct counter c);
 uint64_t counter_global_bit(struct counter c);
 unsigned counter_global_pos(struct counter c); /* that bit's number */
 uint64_t counter_width_mask(struct counter c);
+/* Its architectural PMU version 6 configuration MSRs beside the counter,
+ * IA32_PMC_GP_CFG_B / IA32_PMC_FX_CFG_B (Auto Counter Reload's causes) and
+ * ..._CFG_C (the reload value; arch PEBS's enable and groups). */
+uint32_t counter_cfg_b_msr(struct counter c);
+uint32_t counter_cfg_c_msr(struct counter c);
+/* Its bit in a CFG_B cause bitmap: GP n at n, fixed m at 32 + m. */
+uint64_t counter_acr_cause_bit(struct counter c);
+/* Whether a pair of CPUID.(23H,x) bitmaps, GP and fixed, names it. */
+bool counter_in_bitmaps(struct counter c, uint32_t gp, uint32_t fixed);
+/* The counters that exist and can be programmed, GP then fixed, into c
+ * (room for 2 * PMU_COUNTER_MAX): those `want` accepts, every one for NULL.
+ * Returns how many. */
+unsigned counters_collect(struct counter *c, bool (*want)(struct counter));
 /* Program (counter stopped while it is written), read, and preload so it
  * overflows after k more events (1 <= k < 2^31). */
 void counter_program(struct counter c, uint64_t cfg, uint64_t value);

@@ -22,51 +22,18 @@
 #define ACR_K	   1000ULL    /* the cause overflows after K events */
 #define ACR_SLACK  64ULL      /* RULE_ACR_RELOAD's tolerance */
 
-static uint32_t cfg_b_msr(struct counter c)
-{
-	return c.kind == COUNTER_GP ? MSR_IA32_PMC_GP_CFG_B(c.idx) : MSR_IA32_PMC_FX_CFG_B(c.idx);
-}
-
-static uint32_t cfg_c_msr(struct counter c)
-{
-	return c.kind == COUNTER_GP ? MSR_IA32_PMC_GP_CFG_C(c.idx) : MSR_IA32_PMC_FX_CFG_C(c.idx);
-}
-
-static uint64_t cause_bit(struct counter c)
-{
-	return c.kind == COUNTER_GP ? ACR_CAUSE_GP(c.idx) : ACR_CAUSE_FX(c.idx);
-}
-
-static bool in_bitmap(struct counter c, uint32_t gp, uint32_t fixed)
-{
-	return c.idx < 32 && (((c.kind == COUNTER_GP ? gp : fixed) >> c.idx) & 1);
-}
-
 static bool reloadable(struct counter c)
 {
 	const struct caps_leaf23 *l = &caps()->l23;
 
-	return in_bitmap(c, l->acr_gp_reloadable, l->acr_fixed_reloadable);
+	return counter_in_bitmaps(c, l->acr_gp_reloadable, l->acr_fixed_reloadable);
 }
 
 static bool cause(struct counter c)
 {
 	const struct caps_leaf23 *l = &caps()->l23;
 
-	return in_bitmap(c, l->acr_gp_cause, l->acr_fixed_cause);
-}
-
-/* The counters that exist and can be programmed, GP then fixed. */
-static unsigned all_counters(struct counter *c)
-{
-	unsigned n = 0;
-
-	for_each_gp_counter(g)
-		c[n++] = g;
-	for_each_fixed_counter(f)
-		if (f.idx < PMU_FIXED_PROGRAMMABLE)
-			c[n++] = f;
-	return n;
+	return counter_in_bitmaps(c, l->acr_gp_cause, l->acr_fixed_cause);
 }
 
 /* Whether c counts `ev` (GP: any; fixed: its own event), and program it to
@@ -112,8 +79,8 @@ static int partner(const struct counter *c, unsigned n, unsigned self, enum arch
 static void unprogram(struct counter c)
 {
 	if (reloadable(c)) {
-		wrmsr(cfg_b_msr(c), 0);
-		wrmsr(cfg_c_msr(c), 0);
+		wrmsr(counter_cfg_b_msr(c), 0);
+		wrmsr(counter_cfg_c_msr(c), 0);
 	}
 	counter_program(c, 0, 0);
 }
@@ -122,37 +89,37 @@ TEST(acr, msrs_exist_where_enumerated, REQ_ACR)
 {
 	const struct caps_leaf23 *l = &caps()->l23;
 	struct counter c[2 * PMU_COUNTER_MAX];
-	unsigned n = all_counters(c);
+	unsigned n = counters_collect(c, NULL);
 
 	for (unsigned k = 0; k < n; k++) {
 		uint64_t v;
-		bool pebs = l->arch_pebs && in_bitmap(c[k], l->pebs_gp, l->pebs_fixed);
+		bool pebs = l->arch_pebs && counter_in_bitmaps(c[k], l->pebs_gp, l->pebs_fixed);
 
 		if (!reloadable(c[k])) {
-			expect_vector(t, rdmsr_safe(cfg_b_msr(c[k]), &v), X86_VEC_GP,
+			expect_vector(t, rdmsr_safe(counter_cfg_b_msr(c[k]), &v), X86_VEC_GP,
 				      RULE_ACR_MSRS_ABSENT, "RDMSR " COUNTER_FMT "'s CFG_B (%#x)",
-				      COUNTER_ARG(c[k]), cfg_b_msr(c[k]));
+				      COUNTER_ARG(c[k]), counter_cfg_b_msr(c[k]));
 			if (!pebs)
-				expect_vector(t, rdmsr_safe(cfg_c_msr(c[k]), &v), X86_VEC_GP,
-					      RULE_ACR_MSRS_ABSENT,
+				expect_vector(t, rdmsr_safe(counter_cfg_c_msr(c[k]), &v),
+					      X86_VEC_GP, RULE_ACR_MSRS_ABSENT,
 					      "RDMSR " COUNTER_FMT "'s CFG_C (%#x)",
-					      COUNTER_ARG(c[k]), cfg_c_msr(c[k]));
+					      COUNTER_ARG(c[k]), counter_cfg_c_msr(c[k]));
 			continue;
 		}
-		expect_no_fault(t, rdmsr_safe(cfg_b_msr(c[k]), &v), RULE_ACR_MSRS,
+		expect_no_fault(t, rdmsr_safe(counter_cfg_b_msr(c[k]), &v), RULE_ACR_MSRS,
 				"RDMSR " COUNTER_FMT "'s CFG_B (%#x)", COUNTER_ARG(c[k]),
-				cfg_b_msr(c[k]));
-		expect_no_fault(t, wrmsr_safe(cfg_b_msr(c[k]), 0), RULE_ACR_MSRS,
+				counter_cfg_b_msr(c[k]));
+		expect_no_fault(t, wrmsr_safe(counter_cfg_b_msr(c[k]), 0), RULE_ACR_MSRS,
 				"WRMSR " COUNTER_FMT "'s CFG_B <- 0", COUNTER_ARG(c[k]));
-		if (expect_no_fault(t, wrmsr_safe(cfg_c_msr(c[k]), ACR_RELOAD), RULE_ACR_MSRS,
-				    "WRMSR " COUNTER_FMT "'s CFG_C (%#x) <- %#llx",
-				    COUNTER_ARG(c[k]), cfg_c_msr(c[k]),
+		if (expect_no_fault(t, wrmsr_safe(counter_cfg_c_msr(c[k]), ACR_RELOAD),
+				    RULE_ACR_MSRS, "WRMSR " COUNTER_FMT "'s CFG_C (%#x) <- %#llx",
+				    COUNTER_ARG(c[k]), counter_cfg_c_msr(c[k]),
 				    (unsigned long long)ACR_RELOAD) &&
-		    expect_no_fault(t, rdmsr_safe(cfg_c_msr(c[k]), &v), RULE_ACR_MSRS,
+		    expect_no_fault(t, rdmsr_safe(counter_cfg_c_msr(c[k]), &v), RULE_ACR_MSRS,
 				    "RDMSR " COUNTER_FMT "'s CFG_C", COUNTER_ARG(c[k])))
 			expect_eq(t, v, ACR_RELOAD, RULE_ACR_MSRS, COUNTER_FMT "'s CFG_C read back",
 				  COUNTER_ARG(c[k]));
-		wrmsr_safe(cfg_c_msr(c[k]), 0);
+		wrmsr_safe(counter_cfg_c_msr(c[k]), 0);
 	}
 }
 
@@ -164,8 +131,8 @@ static void reload_window(struct counter cause_c, struct counter target, enum ar
 {
 	program(cause_c, ev);
 	program(target, ev);
-	wrmsr(cfg_c_msr(target), ACR_RELOAD);
-	wrmsr(cfg_b_msr(target), cause_bit(cause_c));
+	wrmsr(counter_cfg_c_msr(target), ACR_RELOAD);
+	wrmsr(counter_cfg_b_msr(target), counter_acr_cause_bit(cause_c));
 	counter_preload(cause_c, ACR_K);
 	pmu_run_gated(
 	    pmu_gate_global(counter_global_bit(cause_c) | counter_global_bit(target) | also),
@@ -180,7 +147,7 @@ static void clear_status(void)
 TEST(acr, reload_by_another_counter, REQ_ACR | REQ_EXACT_EVENT)
 {
 	struct counter c[2 * PMU_COUNTER_MAX];
-	unsigned n = all_counters(c), pairs = 0;
+	unsigned n = counters_collect(c, NULL), pairs = 0;
 	enum arch_event ev;
 	uint64_t per_iter;
 
@@ -212,7 +179,7 @@ TEST(acr, reload_by_another_counter, REQ_ACR | REQ_EXACT_EVENT)
 TEST(acr, self_reload_sets_no_status, REQ_ACR | REQ_EXACT_EVENT)
 {
 	struct counter c[2 * PMU_COUNTER_MAX];
-	unsigned n = all_counters(c), tested = 0;
+	unsigned n = counters_collect(c, NULL), tested = 0;
 	enum arch_event ev;
 	uint64_t per_iter;
 
@@ -252,7 +219,7 @@ TEST(acr, self_reload_sets_no_status, REQ_ACR | REQ_EXACT_EVENT)
 TEST(acr, cfg_b_takes_enumerated_causes_only, REQ_ACR | REQ_EXACT_EVENT)
 {
 	struct counter c[2 * PMU_COUNTER_MAX];
-	unsigned n = all_counters(c), tested = 0;
+	unsigned n = counters_collect(c, NULL), tested = 0;
 	enum arch_event ev;
 	uint64_t per_iter;
 
@@ -263,7 +230,7 @@ TEST(acr, cfg_b_takes_enumerated_causes_only, REQ_ACR | REQ_EXACT_EVENT)
 		if (!reloadable(c[b]) || !counts(c[b], ev) || x < 0)
 			continue;
 		tested++;
-		int vec = wrmsr_safe(cfg_b_msr(c[b]), cause_bit(c[x]));
+		int vec = wrmsr_safe(counter_cfg_b_msr(c[b]), counter_acr_cause_bit(c[x]));
 
 		if (vec) { /* refused: the rule's first branch */
 			expect_vector(t, vec, X86_VEC_GP, RULE_ACR_CAUSE,

@@ -34,11 +34,6 @@ static uint8_t apebs_buf[2 * APEBS_BUF_BYTES] __attribute__((aligned(4096)));
 #define APEBS_RECORD (APEBS_HDR_BYTES + APEBS_BASIC_BYTES)
 #define THRESH(b)    ((uint64_t)((b) / APEBS_UNIT) << 36)
 
-static uint32_t cfg_c(struct counter c)
-{
-	return c.kind == COUNTER_GP ? MSR_IA32_PMC_GP_CFG_C(c.idx) : MSR_IA32_PMC_FX_CFG_C(c.idx);
-}
-
 /* An arch-PEBS counter (CPUID.(23H,5) EAX GP, ECX fixed) that counts
  * instructions retired: every GP one, fixed counter 0. */
 static bool apebs_counter(struct counter c)
@@ -46,23 +41,10 @@ static bool apebs_counter(struct counter c)
 	const struct caps_leaf23 *l = &caps()->l23;
 	enum arch_event ev;
 
-	if (c.idx >= 32 || !(((c.kind == COUNTER_GP ? l->pebs_gp : l->pebs_fixed) >> c.idx) & 1))
+	if (!counter_in_bitmaps(c, l->pebs_gp, l->pebs_fixed))
 		return false;
 	return c.kind == COUNTER_GP ||
 	       (pmu_fixed_event(c.idx, &ev) && ev == ARCH_EVENT_INSTRUCTIONS);
-}
-
-static unsigned apebs_counters(struct counter *c)
-{
-	unsigned n = 0;
-
-	for_each_gp_counter(g)
-		if (apebs_counter(g))
-			c[n++] = g;
-	for_each_fixed_counter(f)
-		if (f.idx < PMU_FIXED_PROGRAMMABLE && apebs_counter(f))
-			c[n++] = f;
-	return n;
 }
 
 static bool available(struct t *t)
@@ -76,13 +58,13 @@ static bool available(struct t *t)
 	return true;
 }
 
-/* available() and at least one counter of apebs_counters(), else the test
- * is skipped with the reason. */
+/* available() and at least one arch-PEBS counter (apebs_counter()), else
+ * the test is skipped with the reason. */
 static bool apebs_ready(struct t *t, struct counter *c)
 {
 	if (!available(t))
 		return false;
-	if (apebs_counters(c))
+	if (counters_collect(c, apebs_counter))
 		return true;
 	t_skip(t, "no arch-PEBS counter (CPUID.(23H,5)) counts instructions retired");
 	return false;
@@ -113,7 +95,7 @@ static bool apebs_run(struct t *t, struct apebs_run *r)
 	      APEBS_INDEX_EN | THRESH(r->thresh) | ((uint64_t)(r->wr0 / APEBS_UNIT) << 4));
 	counter_program(r->c, cfg, 0);
 	counter_preload(r->c, APEBS_K);
-	bool ok = expect_no_fault(t, wrmsr_safe(cfg_c(r->c), APEBS_CFG_EN | r->groups),
+	bool ok = expect_no_fault(t, wrmsr_safe(counter_cfg_c_msr(r->c), APEBS_CFG_EN | r->groups),
 				  r->groups ? RULE_APEBS_GROUPS : RULE_APEBS_MSRS,
 				  "WRMSR " COUNTER_FMT "'s CFG_C <- %#llx", COUNTER_ARG(r->c),
 				  (unsigned long long)(APEBS_CFG_EN | r->groups));
@@ -123,7 +105,7 @@ static bool apebs_run(struct t *t, struct apebs_run *r)
 		r->pmis = g_pmi.count;
 		pmu_pmi_uninstall();
 	}
-	wrmsr(cfg_c(r->c), 0);
+	wrmsr(counter_cfg_c_msr(r->c), 0);
 	counter_program(r->c, 0, 0);
 	r->index = rdmsr(MSR_IA32_PEBS_INDEX);
 	r->status = rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
@@ -288,7 +270,7 @@ TEST(arch_pebs, msrs_read_write, REQ_ARCH_PEBS)
 	static const uint64_t rsvd[] = {BIT_ULL(0), BIT_ULL(27), BIT_ULL(33), BIT_ULL(59),
 					BIT_ULL(63)};
 	struct counter c[2 * PMU_COUNTER_MAX];
-	unsigned n = apebs_counters(c);
+	unsigned n = counters_collect(c, apebs_counter);
 	uint64_t base = (uint64_t)(uintptr_t)apebs_buf, idx = APEBS_INDEX_EN | THRESH(64) | 0x40;
 	uint64_t v;
 
@@ -309,15 +291,15 @@ TEST(arch_pebs, msrs_read_write, REQ_ARCH_PEBS)
 			      (unsigned long long)rsvd[k]);
 	wrmsr(MSR_IA32_PEBS_BASE, 0);
 	for (unsigned k = 0; k < n; k++)
-		expect_no_fault(t, rdmsr_safe(cfg_c(c[k]), &v), RULE_APEBS_MSRS,
+		expect_no_fault(t, rdmsr_safe(counter_cfg_c_msr(c[k]), &v), RULE_APEBS_MSRS,
 				"RDMSR " COUNTER_FMT "'s CFG_C (%#x)", COUNTER_ARG(c[k]),
-				cfg_c(c[k]));
+				counter_cfg_c_msr(c[k]));
 }
 
 TEST(arch_pebs, one_record_per_overflow, REQ_ARCH_PEBS | REQ_APIC)
 {
 	struct counter c[2 * PMU_COUNTER_MAX];
-	unsigned n = apebs_counters(c);
+	unsigned n = counters_collect(c, apebs_counter);
 
 	if (!available(t))
 		return;
@@ -403,12 +385,12 @@ TEST(arch_pebs, groups_where_enumerated, REQ_ARCH_PEBS | REQ_APIC)
 		    .c = c[0], .groups = groups[g].bit, .thresh = APEBS_BUF_BYTES};
 
 		if (!(caps_bits & groups[g].bit)) {
-			expect_vector(t, wrmsr_safe(cfg_c(c[0]), APEBS_CFG_EN | groups[g].bit),
-				      X86_VEC_GP, RULE_APEBS_GROUPS,
-				      "WRMSR " COUNTER_FMT
-				      "'s CFG_C with %s (not in CPUID.(23H,4))",
-				      COUNTER_ARG(c[0]), groups[g].name);
-			wrmsr_safe(cfg_c(c[0]), 0);
+			expect_vector(
+			    t, wrmsr_safe(counter_cfg_c_msr(c[0]), APEBS_CFG_EN | groups[g].bit),
+			    X86_VEC_GP, RULE_APEBS_GROUPS,
+			    "WRMSR " COUNTER_FMT "'s CFG_C with %s (not in CPUID.(23H,4))",
+			    COUNTER_ARG(c[0]), groups[g].name);
+			wrmsr_safe(counter_cfg_c_msr(c[0]), 0);
 			continue;
 		}
 		struct apebs_rec rec;
@@ -429,10 +411,11 @@ static uint64_t apebs_caps_bits(void)
 /* A CFG_C value naming groups the enumeration leaves out: #GP(0). */
 static void expect_refused(struct t *t, struct counter c, uint64_t bits, const char *what)
 {
-	expect_vector(t, wrmsr_safe(cfg_c(c), APEBS_CFG_EN | bits), X86_VEC_GP, RULE_APEBS_GROUPS,
+	expect_vector(t, wrmsr_safe(counter_cfg_c_msr(c), APEBS_CFG_EN | bits), X86_VEC_GP,
+		      RULE_APEBS_GROUPS,
 		      "WRMSR " COUNTER_FMT "'s CFG_C with %s (%#llx, not in CPUID.(23H,4))",
 		      COUNTER_ARG(c), what, (unsigned long long)bits);
-	wrmsr_safe(cfg_c(c), 0);
+	wrmsr_safe(counter_cfg_c_msr(c), 0);
 }
 
 /* The LBR group's entries for CFG_C LBR field v: 8 x v, or with NUM_VAR
@@ -503,7 +486,7 @@ TEST(arch_pebs, counters_group_where_enumerated, REQ_ARCH_PEBS | REQ_APIC)
 	};
 	struct counter c[2 * PMU_COUNTER_MAX], b = {.kind = COUNTER_GP}, f0 = FIXED_COUNTER(0);
 	uint64_t cb = apebs_caps_bits(), kinds = cb & APEBS_CFG_CNTR_KINDS;
-	unsigned n = apebs_counters(c), nb = 0;
+	unsigned n = counters_collect(c, apebs_counter), nb = 0;
 	struct apebs_rec rec;
 
 	if (!available(t))
@@ -532,17 +515,17 @@ TEST(arch_pebs, counters_group_where_enumerated, REQ_ARCH_PEBS | REQ_APIC)
 			      .thresh = APEBS_BUF_BYTES};
 
 	counter_program(b, counter_cfg_all_rings(b, ARCH_EVENT_INSTRUCTIONS) | PERFEVTSEL_EN, 0);
-	wrmsr(cfg_c(b), APEBS_CFG_CNTR_ALLOW);
+	wrmsr(counter_cfg_c_msr(b), APEBS_CFG_CNTR_ALLOW);
 	if (fx) {
 		counter_program(f0, counter_cfg_all_rings(f0, ARCH_EVENT_INSTRUCTIONS), 0);
-		wrmsr(cfg_c(f0), APEBS_CFG_CNTR_ALLOW);
+		wrmsr(counter_cfg_c_msr(f0), APEBS_CFG_CNTR_ALLOW);
 	}
 	bool ran = apebs_run(t, &r);
 	uint64_t vb = counter_read(b), vf = fx ? counter_read(f0) : 0;
-	wrmsr(cfg_c(b), 0);
+	wrmsr(counter_cfg_c_msr(b), 0);
 	counter_program(b, 0, 0);
 	if (fx) {
-		wrmsr(cfg_c(f0), 0);
+		wrmsr(counter_cfg_c_msr(f0), 0);
 		counter_program(f0, 0, 0);
 	}
 	if (!ran || !expect_record(t, &r, 0, APEBS_RECORD + bytes, kinds, &rec) || !rec.at[G_CNTR])
