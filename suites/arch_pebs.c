@@ -120,18 +120,27 @@ static unsigned wr_bytes(uint64_t index)
 	return (unsigned)FIELD_GET_ULL(APEBS_INDEX_WR, index) * APEBS_UNIT;
 }
 
-/* The groups in the order a fragment holds them (Linux's
- * setup_arch_pebs_sample_data()), each with the header bits naming it. */
+/* The groups, one table: in the order a fragment holds them (Linux's
+ * setup_arch_pebs_sample_data()), each with the header bits naming it (the
+ * same bits in CFG_C, but for the basic group's) and its size where the
+ * size is fixed (0: its own header says, group_bytes()). */
 enum apebs_group { G_BASIC, G_AUX, G_GPR, G_XMM, G_LBR, G_CNTR, G_COUNT };
 static const struct {
 	const char *name;
 	uint64_t bits;
-} apebs_order[] = {
-    [G_BASIC] = {"basic", APEBS_HDR_BASIC}, [G_AUX] = {"AUX", APEBS_HDR_AUX},
-    [G_GPR] = {"GPR", APEBS_HDR_GPR},	    [G_XMM] = {"XMM", APEBS_HDR_XMM},
-    [G_LBR] = {"LBR", APEBS_HDR_LBR},	    [G_CNTR] = {"counters", APEBS_HDR_CNTR},
+	unsigned bytes;
+} apebs_groups[] = {
+    [G_BASIC] = {"basic", APEBS_HDR_BASIC, APEBS_BASIC_BYTES},
+    [G_AUX] = {"AUX", APEBS_HDR_AUX, APEBS_AUX_BYTES},
+    [G_GPR] = {"GPR", APEBS_HDR_GPR, APEBS_GPR_BYTES},
+    [G_XMM] = {"XMM", APEBS_HDR_XMM, APEBS_XMM_BYTES},
+    [G_LBR] = {"LBR", APEBS_HDR_LBR, 0},
+    [G_CNTR] = {"counters", APEBS_HDR_CNTR, 0},
 };
-_Static_assert(ARRAY_SIZE(apebs_order) == G_COUNT, "one row per group");
+_Static_assert(ARRAY_SIZE(apebs_groups) == G_COUNT, "one row per group");
+_Static_assert(APEBS_CFG_AUX == APEBS_HDR_AUX && APEBS_CFG_GPR == APEBS_HDR_GPR &&
+		   APEBS_CFG_XMM == APEBS_HDR_XMM && APEBS_CFG_LBR == APEBS_HDR_LBR,
+	       "CFG_C and the record header share the group bits");
 
 /* A group's bytes as the parser computes them from the fragment's header
  * and the group's own header. */
@@ -139,15 +148,9 @@ static unsigned group_bytes(enum apebs_group g, uint64_t hdr, const uint64_t *at
 {
 	unsigned lbr = (unsigned)FIELD_GET_ULL(APEBS_HDR_LBR, hdr);
 
+	if (apebs_groups[g].bytes)
+		return apebs_groups[g].bytes;
 	switch (g) {
-	case G_BASIC:
-		return APEBS_BASIC_BYTES;
-	case G_AUX:
-		return APEBS_AUX_BYTES;
-	case G_GPR:
-		return APEBS_GPR_BYTES;
-	case G_XMM:
-		return APEBS_XMM_BYTES;
 	case G_LBR:
 		return APEBS_LBR_HDR_BYTES +
 		       APEBS_LBR_ENTRY_BYTES * (lbr == APEBS_LBR_NUM_VAR
@@ -158,7 +161,7 @@ static unsigned group_bytes(enum apebs_group g, uint64_t hdr, const uint64_t *at
 		       8 * (unsigned)(bits_set((uint32_t)at[0]) +
 				      bits_set((uint32_t)(at[0] >> 32)) +
 				      ((uint32_t)at[1] == PEBS_CNTR_METRICS ? 2 : 0));
-	case G_COUNT:
+	default:
 		break;
 	}
 	return 0;
@@ -197,7 +200,7 @@ static bool apebs_walk(struct t *t, const struct apebs_run *r, unsigned at, unsi
 			  COUNTER_FMT ": fragment %u repeats no group of an earlier one",
 			  COUNTER_ARG(r->c), rec->frags);
 		for (unsigned g = 0; g < G_COUNT; g++) {
-			if (!(h[0] & apebs_order[g].bits))
+			if (!(h[0] & apebs_groups[g].bits))
 				continue;
 			rec->at[g] = (const uint64_t *)((const uint8_t *)h + parsed);
 			parsed += parsed < size ? group_bytes(g, h[0], rec->at[g]) : 0;
@@ -359,20 +362,7 @@ TEST(arch_pebs, full_buffer_not_overrun, REQ_ARCH_PEBS | REQ_APIC)
 		  (unsigned long long)r.index);
 }
 
-/* The groups whose sizes are known, with their CFG_C and header bits. */
-static const struct {
-	const char *name;
-	uint64_t bit; /* the same bit in CFG_C and in the header */
-	unsigned bytes;
-} groups[] = {
-    {"AUX", APEBS_CFG_AUX, APEBS_AUX_BYTES},
-    {"GPR", APEBS_CFG_GPR, APEBS_GPR_BYTES},
-    {"XMM", APEBS_CFG_XMM, APEBS_XMM_BYTES},
-};
-_Static_assert(APEBS_CFG_AUX == APEBS_HDR_AUX && APEBS_CFG_GPR == APEBS_HDR_GPR &&
-		   APEBS_CFG_XMM == APEBS_HDR_XMM,
-	       "CFG_C and the record header share the group bits");
-
+/* Each group of a fixed size a CFG_C bit names (AUX, GPR, XMM), alone. */
 TEST(arch_pebs, groups_where_enumerated, REQ_ARCH_PEBS | REQ_APIC)
 {
 	struct counter c[2 * PMU_COUNTER_MAX];
@@ -380,25 +370,26 @@ TEST(arch_pebs, groups_where_enumerated, REQ_ARCH_PEBS | REQ_APIC)
 
 	if (!apebs_ready(t, c))
 		return;
-	for (unsigned g = 0; g < ARRAY_SIZE(groups); g++) {
-		struct apebs_run r = {
-		    .c = c[0], .groups = groups[g].bit, .thresh = APEBS_BUF_BYTES};
+	for (unsigned g = G_BASIC + 1; g < G_COUNT; g++) {
+		uint64_t bit = apebs_groups[g].bits;
+		struct apebs_run r = {.c = c[0], .groups = bit, .thresh = APEBS_BUF_BYTES};
 
-		if (!(caps_bits & groups[g].bit)) {
-			expect_vector(
-			    t, wrmsr_safe(counter_cfg_c_msr(c[0]), APEBS_CFG_EN | groups[g].bit),
-			    X86_VEC_GP, RULE_APEBS_GROUPS,
-			    "WRMSR " COUNTER_FMT "'s CFG_C with %s (not in CPUID.(23H,4))",
-			    COUNTER_ARG(c[0]), groups[g].name);
+		if (!apebs_groups[g].bytes)
+			continue;
+		if (!(caps_bits & bit)) {
+			expect_vector(t, wrmsr_safe(counter_cfg_c_msr(c[0]), APEBS_CFG_EN | bit),
+				      X86_VEC_GP, RULE_APEBS_GROUPS,
+				      "WRMSR " COUNTER_FMT
+				      "'s CFG_C with %s (not in CPUID.(23H,4))",
+				      COUNTER_ARG(c[0]), apebs_groups[g].name);
 			wrmsr_safe(counter_cfg_c_msr(c[0]), 0);
 			continue;
 		}
 		struct apebs_rec rec;
 
-		t_diag(t, "group %s", groups[g].name);
+		t_diag(t, "group %s", apebs_groups[g].name);
 		if (apebs_run(t, &r))
-			expect_record(t, &r, 0, APEBS_RECORD + groups[g].bytes, groups[g].bit,
-				      &rec);
+			expect_record(t, &r, 0, APEBS_RECORD + apebs_groups[g].bytes, bit, &rec);
 	}
 }
 
@@ -563,10 +554,10 @@ TEST(arch_pebs, split_record_parts, REQ_ARCH_PEBS | REQ_APIC)
 	if (!apebs_ready(t, c))
 		return;
 	r.c = c[0];
-	for (unsigned g = 0; g < ARRAY_SIZE(groups); g++)
-		if (cb & groups[g].bit) {
-			r.groups |= groups[g].bit;
-			bytes += groups[g].bytes;
+	for (unsigned g = G_BASIC + 1; g < G_COUNT; g++)
+		if (apebs_groups[g].bytes && (cb & apebs_groups[g].bits)) {
+			r.groups |= apebs_groups[g].bits;
+			bytes += apebs_groups[g].bytes;
 		}
 	unsigned entries = apebs_lbr_entries((unsigned)FIELD_GET_ULL(APEBS_CFG_LBR, cb));
 	if (entries) {
