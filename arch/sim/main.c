@@ -335,179 +335,216 @@ static void mutation_plan(void)
 	platform_plan();
 }
 
-int main(int argc, char **argv)
-{
-	const char *profile = NULL, *dump = NULL, *dumps_dir = NULL, *config = NULL;
-	const char *cpu = NULL, *hypervisor = NULL, *replay = NULL;
+/* What the command line asks for: main() reads it, then acts on it. */
+struct sim_args {
+	const char *profile, *dump, *dumps_dir, *config, *cpu, *hypervisor, *replay;
 	const char *perf_caps[3];
-	unsigned n_perf_caps = 0;
-	bool list_profiles = false, list_quirks = false, list_known = false, plan = false;
-	bool conforming = false, known_rows = false;
-	bool list_platforms = false;
-	static bool quirks[QUIRK_COUNT];
-	char *sets = calloc(1, 1);
-	size_t sets_len = 0;
-	/* The options that only set a flag, and those that take one value. */
+	unsigned n_perf_caps;
+	bool list_profiles, list_quirks, list_known, list_platforms, plan;
+	bool conforming, known_rows;
+	bool quirks[QUIRK_COUNT];
+	char *sets; /* the --set KEY=VALUE lines, each ending in a newline */
+	size_t sets_len;
+};
+
+/* --set KEY=VALUE: one more line of options after the --config file's. */
+static void add_set(struct sim_args *a, const char *v)
+{
+	if (!strchr(v, '='))
+		bad_usage("--set wants KEY=VALUE, got '%s'", v);
+	size_t n = strlen(v);
+	a->sets = realloc(a->sets, a->sets_len + n + 2);
+	if (!a->sets)
+		exit(SIM_EXIT_ERROR);
+	memcpy(a->sets + a->sets_len, v, n);
+	a->sets[a->sets_len + n] = '\n';
+	a->sets[a->sets_len + n + 1] = 0;
+	a->sets_len += n + 1;
+}
+
+/* An option that takes a value and does more than store it; false when `a`
+ * is no such option. */
+static bool value_option(struct sim_args *args, const char *a, const char *v)
+{
+	if (!strcmp(a, "--perf-capabilities")) {
+		if (args->n_perf_caps == ARRAY_SIZE(args->perf_caps))
+			bad_usage("--perf-capabilities given more than %u times",
+				  (unsigned)ARRAY_SIZE(args->perf_caps));
+		args->perf_caps[args->n_perf_caps++] = v;
+	} else if (!strcmp(a, "--platform-event")) {
+		if (!sim_platform_event_option(v))
+			bad_usage("--platform-event wants nmi|irq|mce|mce-fatal@SUITE.TEST "
+				  "(at most 8), got '%s'",
+				  v);
+	} else if (!strcmp(a, "--smi-every")) {
+		if (!sim_smi_option(v))
+			bad_usage("--smi-every wants a number of counting windows "
+				  "(1-1000000), got '%s'",
+				  v);
+	} else if (!strcmp(a, "--watchdog-divisor")) {
+		char *end;
+		unsigned long d = strtoul(v, &end, 10);
+		if (*v < '0' || *v > '9' || *end || d < 1 || d > 100)
+			bad_usage("--watchdog-divisor wants a number from 1 to 100, got '%s'", v);
+		g_sim_watchdog_divisor = (unsigned)d;
+	} else if (!strcmp(a, "--quirk")) {
+		enum quirk q;
+		if (!quirk_find(v, &q))
+			bad_usage("unknown quirk '%s' (--list-quirks lists them)", v);
+		args->quirks[q] = true;
+	} else if (!strcmp(a, "--set")) {
+		add_set(args, v);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* The command line into `args`, in order; a bad option ends the run
+ * (bad_usage), --help after printing the usage. */
+static void parse_args(int argc, char **argv, struct sim_args *args)
+{
+	/* The options that only set a flag, and those that store one value. */
 	const struct {
 		const char *name;
 		bool *to;
 	} flag_opts[] = {
-	    {"--list-profiles", &list_profiles}, {"--list-platforms", &list_platforms},
-	    {"--list-quirks", &list_quirks},	 {"--list-known", &list_known},
-	    {"--mutation-plan", &plan},		 {"--conforming", &conforming},
-	    {"--known-rows", &known_rows},
+	    {"--list-profiles", &args->list_profiles}, {"--list-platforms", &args->list_platforms},
+	    {"--list-quirks", &args->list_quirks},     {"--list-known", &args->list_known},
+	    {"--mutation-plan", &args->plan},	       {"--conforming", &args->conforming},
+	    {"--known-rows", &args->known_rows},
 	};
 	const struct {
 		const char *name;
 		const char **to;
 	} value_opts[] = {
-	    {"--profile", &profile},	 {"--cpuid-dump", &dump},	{"--cpu", &cpu},
-	    {"--dumps-dir", &dumps_dir}, {"--hypervisor", &hypervisor}, {"--config", &config},
-	    {"--replay", &replay},
+	    {"--profile", &args->profile},
+	    {"--cpuid-dump", &args->dump},
+	    {"--cpu", &args->cpu},
+	    {"--dumps-dir", &args->dumps_dir},
+	    {"--hypervisor", &args->hypervisor},
+	    {"--config", &args->config},
+	    {"--replay", &args->replay},
 	};
+	static const char *const takes_value[] = {
+	    "--perf-capabilities", "--platform-event", "--smi-every",
+	    "--watchdog-divisor",  "--quirk",	       "--set"};
 
+	args->sets = calloc(1, 1);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED_ARG                                                                                   \
-	do {                                                                                       \
-		if (!v)                                                                            \
-			bad_usage("%s needs an argument (see --help)", a);                         \
-		i++;                                                                               \
-	} while (0)
 		bool *flag_to = NULL;
 		const char **value_to = NULL;
+		bool other_value = false;
 		for (unsigned k = 0; k < ARRAY_SIZE(flag_opts); k++)
 			if (!strcmp(a, flag_opts[k].name))
 				flag_to = flag_opts[k].to;
 		for (unsigned k = 0; k < ARRAY_SIZE(value_opts); k++)
 			if (!strcmp(a, value_opts[k].name))
 				value_to = value_opts[k].to;
+		for (unsigned k = 0; k < ARRAY_SIZE(takes_value); k++)
+			other_value |= !strcmp(a, takes_value[k]);
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
-			return SIM_EXIT_PASS;
+			exit(SIM_EXIT_PASS);
 		} else if (flag_to) {
 			*flag_to = true;
-		} else if (value_to) {
-			NEED_ARG;
-			*value_to = v;
-		} else if (!strcmp(a, "--perf-capabilities")) {
-			NEED_ARG;
-			if (n_perf_caps == ARRAY_SIZE(perf_caps))
-				bad_usage("--perf-capabilities given more than %u times",
-					  (unsigned)ARRAY_SIZE(perf_caps));
-			perf_caps[n_perf_caps++] = v;
-		} else if (!strcmp(a, "--platform-event")) {
-			NEED_ARG;
-			if (!sim_platform_event_option(v))
-				bad_usage("--platform-event wants nmi|irq|mce|mce-fatal@SUITE.TEST "
-					  "(at most 8), got '%s'",
-					  v);
-		} else if (!strcmp(a, "--smi-every")) {
-			NEED_ARG;
-			if (!sim_smi_option(v))
-				bad_usage("--smi-every wants a number of counting windows "
-					  "(1-1000000), got '%s'",
-					  v);
-		} else if (!strcmp(a, "--watchdog-divisor")) {
-			NEED_ARG;
-			char *end;
-			unsigned long d = strtoul(v, &end, 10);
-			if (*v < '0' || *v > '9' || *end || d < 1 || d > 100)
-				bad_usage(
-				    "--watchdog-divisor wants a number from 1 to 100, got '%s'", v);
-			g_sim_watchdog_divisor = (unsigned)d;
-		} else if (!strcmp(a, "--quirk")) {
-			NEED_ARG;
-			enum quirk q;
-			if (!quirk_find(v, &q))
-				bad_usage("unknown quirk '%s' (--list-quirks lists them)", v);
-			quirks[q] = true;
-		} else if (!strcmp(a, "--set")) {
-			NEED_ARG;
-			if (!strchr(v, '='))
-				bad_usage("--set wants KEY=VALUE, got '%s'", v);
-			size_t n = strlen(v);
-			sets = realloc(sets, sets_len + n + 2);
-			if (!sets)
-				return SIM_EXIT_ERROR;
-			memcpy(sets + sets_len, v, n);
-			sets[sets_len + n] = '\n';
-			sets[sets_len + n + 1] = 0;
-			sets_len += n + 1;
-		} else {
+			continue;
+		} else if (!value_to && !other_value) {
 			bad_usage("unknown option '%s' (see --help)", a);
 		}
+		if (!v)
+			bad_usage("%s needs an argument (see --help)", a);
+		i++;
+		if (value_to)
+			*value_to = v;
+		else
+			value_option(args, a, v);
 	}
+}
 
-	sim_load_profiles(dumps_dir ? dumps_dir : default_dumps_dir());
-	if (list_quirks) {
+/* The listing modes: true when one was asked for (and printed). */
+static bool print_lists(const struct sim_args *a)
+{
+	if (a->list_quirks) {
 		for (unsigned q = 0; q < QUIRK_COUNT; q++)
 			printf("%-34s %s [seen: %s]\n", g_quirks[q].name, g_quirks[q].desc,
 			       g_quirks[q].where);
-		return SIM_EXIT_PASS;
-	}
-	if (list_known) {
+	} else if (a->list_known) {
 		print_known();
-		return SIM_EXIT_PASS;
-	}
-	if (list_profiles) {
+	} else if (a->list_profiles) {
 		for (unsigned i = 0; i < sim_profile_count(); i++)
 			printf("%-40s %s\n", sim_profile_at(i)->name, sim_profile_at(i)->desc);
-		return SIM_EXIT_PASS;
-	}
-	if (list_platforms) { /* the hypervisor models and the releases each describes */
+	} else if (a->list_platforms) { /* the hypervisor models and the releases each describes */
 		for (unsigned i = 0; i < sim_platform_count; i++)
 			printf("%-36s %s\n%-36s   describes: %s\n", sim_platforms[i].name,
 			       sim_platforms[i].desc, "", sim_platforms[i].releases);
-		return SIM_EXIT_PASS;
-	}
-	if (plan) {
+	} else if (a->plan) {
 		mutation_plan();
-		return SIM_EXIT_PASS;
+	} else {
+		return false;
 	}
+	return true;
+}
 
+/* The machine to run: a replayed report's (its quirks too), a CPUID dump,
+ * or a named profile. */
+static const struct sim_profile *choose_profile(struct sim_args *a, struct replay *rp)
+{
 	static struct sim_profile from_dump;
 	const struct sim_profile *p;
-	if (dump && profile)
-		bad_usage("--profile and --cpuid-dump exclude each other");
-	if (cpu && !dump)
-		bad_usage("--cpu applies to --cpuid-dump only");
-	static struct replay rp;
 	char err[512];
-	if (replay) {
-		if (dump || profile || config)
+
+	if (a->dump && a->profile)
+		bad_usage("--profile and --cpuid-dump exclude each other");
+	if (a->cpu && !a->dump)
+		bad_usage("--cpu applies to --cpuid-dump only");
+	if (a->replay) {
+		if (a->dump || a->profile || a->config)
 			bad_usage("--replay excludes --profile, --cpuid-dump and --config");
-		if (!sim_replay_load(replay, &rp, quirks, err, sizeof(err)))
+		if (!sim_replay_load(a->replay, rp, a->quirks, err, sizeof(err)))
 			bad_usage("%s", err);
-		p = &rp.profile;
-		if (conforming) /* the same enumeration, no deviation */
-			memset(quirks, 0, sizeof(quirks));
-	} else if (dump) {
-		char *base = strdup(dump);
-		from_dump.name = base ? basename(base) : dump;
+		p = &rp->profile;
+		if (a->conforming) /* the same enumeration, no deviation */
+			memset(a->quirks, 0, sizeof(a->quirks));
+	} else if (a->dump) {
+		char *base = strdup(a->dump);
+		from_dump.name = base ? basename(base) : a->dump;
 		from_dump.desc = "CPUID dump";
-		from_dump.dump_path = dump;
+		from_dump.dump_path = a->dump;
 		p = &from_dump;
 	} else {
-		p = sim_find_profile(profile ? profile : DEFAULT_PROFILE);
+		p = sim_find_profile(a->profile ? a->profile : DEFAULT_PROFILE);
 		if (!p)
 			bad_usage(
 			    "unknown profile '%s' (--list-profiles lists them; dumps from %s)",
-			    profile, g_sim_dumps_dir);
+			    a->profile, g_sim_dumps_dir);
 	}
-	if (hypervisor) {
-		if (!*hypervisor || strlen(hypervisor) > 12)
+	return p;
+}
+
+/* The machine options (--hypervisor, --cpu, --perf-capabilities), then the
+ * machine built from the profile and the quirks; a CPUID no processor can
+ * have is refused before the run, one line naming the field (the kernel
+ * bails out with the same line). */
+static void configure_machine(const struct sim_args *a, const struct sim_profile *p,
+			      const struct replay *rp)
+{
+	char err[512];
+
+	if (a->hypervisor) {
+		if (!*a->hypervisor || strlen(a->hypervisor) > 12)
 			bad_usage("--hypervisor wants a CPUID.40000000H signature of 1 to 12 "
 				  "characters, got '%s'",
-				  hypervisor);
-		g_sim_hypervisor = hypervisor;
+				  a->hypervisor);
+		g_sim_hypervisor = a->hypervisor;
 	}
-	if (cpu)
-		g_sim_cpu_select = (unsigned)number_arg("--cpu", cpu, SIM_FIRST_CPU - 1);
-	for (unsigned i = 0; i < n_perf_caps; i++) {
+	if (a->cpu)
+		g_sim_cpu_select = (unsigned)number_arg("--cpu", a->cpu, SIM_FIRST_CPU - 1);
+	for (unsigned i = 0; i < a->n_perf_caps; i++) {
 		/* [core=|atom=]VALUE: every CPU, or one hybrid core type's. */
-		const char *v = perf_caps[i];
+		const char *v = a->perf_caps[i];
 		enum core_type t = CORE_TYPE_NONE;
 		if (!strncmp(v, "core=", 5))
 			t = CORE_TYPE_CORE;
@@ -517,68 +554,104 @@ int main(int argc, char **argv)
 		    t,
 		    number_arg("--perf-capabilities", t == CORE_TYPE_NONE ? v : v + 5, UINT64_MAX));
 	}
-	enum sim_config_result configured = sim_configure(p, quirks, err, sizeof(err));
-	if (replay)
-		unlink(rp.dump_path); /* read: the CPUs hold their leaves */
+	enum sim_config_result configured = sim_configure(p, a->quirks, err, sizeof(err));
+	if (a->replay)
+		unlink(rp->dump_path); /* read: the CPUs hold their leaves */
 	if (configured != SIM_CONFIG_OK)
 		bad_usage("%s", err);
-	/* A CPUID no processor can have: refused before the run, one line
-	 * naming the field (the kernel bails out with the same line). */
 	if (caps_absurd(&g_sim.caps, err, sizeof(err)))
 		bad_usage("%s: refused: %s", p->name, err);
-	if (known_rows) {
-		print_known_rows();
-		return SIM_EXIT_PASS;
-	}
+}
 
-	static struct boot_info bi;
+/* The options the kernel reads: the --config file's or the replayed
+ * report's, then the --set lines; NULL for none. */
+static char *options_text(const struct sim_args *a, const struct replay *rp, size_t *len)
+{
 	size_t tl = 0;
-	char *text = config ? read_file(config, &tl) : NULL;
-	if (replay) {
-		text = rp.config_text;
-		tl = rp.config_len;
+	char *text = a->config ? read_file(a->config, &tl) : NULL;
+
+	if (a->replay) {
+		text = rp->config_text;
+		tl = rp->config_len;
 	}
-	if (sets_len) {
-		char *all = malloc(tl + sets_len + 2);
+	if (a->sets_len) {
+		char *all = malloc(tl + a->sets_len + 2);
 		if (!all)
-			return SIM_EXIT_ERROR;
+			exit(SIM_EXIT_ERROR);
 		if (text)
 			memcpy(all, text, tl);
 		if (tl && text[tl - 1] != '\n')
 			all[tl++] = '\n';
-		memcpy(all + tl, sets, sets_len + 1);
-		tl += sets_len;
+		memcpy(all + tl, a->sets, a->sets_len + 1);
+		tl += a->sets_len;
 		text = all;
 	}
-	bi.config_text = text;
-	bi.config_len = tl;
-	bi.config_source = config ? config : replay ? replay : (sets_len ? "--set" : NULL);
-	bi.firmware_vendor = "pmusim (no firmware)";
-	bi.firmware = BOOT_NO_FIRMWARE;
-	bi.firmware_why = "the simulator: nothing runs before pmutest";
+	*len = tl;
+	return text;
+}
+
+/* What the kernel is handed: the options and where they came from, and
+ * whether a firmware ran before it (a profile's, or a firmware-state
+ * quirk's). */
+static void fill_boot_info(const struct sim_args *a, const struct replay *rp,
+			   const struct sim_profile *p, struct boot_info *bi)
+{
+	bi->config_text = options_text(a, rp, &bi->config_len);
+	bi->config_source = a->config	? a->config
+			    : a->replay ? a->replay
+					: (a->sets_len ? "--set" : NULL);
+	bi->firmware_vendor = "pmusim (no firmware)";
+	bi->firmware = BOOT_NO_FIRMWARE;
+	bi->firmware_why = "the simulator: nothing runs before pmutest";
 	if (p && p->firmware) {
-		bi.firmware = BOOT_FIRMWARE_MAY_HAVE_RUN;
-		bi.firmware_why = p->firmware;
+		bi->firmware = BOOT_FIRMWARE_MAY_HAVE_RUN;
+		bi->firmware_why = p->firmware;
 	}
 	/* A firmware-state quirk models a firmware that ran. */
 	for (unsigned q = 0; q < QUIRK_COUNT; q++) {
-		if (quirks[q] && quirk_is_firmware((enum quirk)q)) {
-			bi.firmware = BOOT_FIRMWARE_MAY_HAVE_RUN;
-			bi.firmware_why = "pmusim: a firmware-state quirk models a firmware";
+		if (a->quirks[q] && quirk_is_firmware((enum quirk)q)) {
+			bi->firmware = BOOT_FIRMWARE_MAY_HAVE_RUN;
+			bi->firmware_why = "pmusim: a firmware-state quirk models a firmware";
 		}
 	}
-	/* Bad options are bad usage here (SIM_EXIT_USAGE), judged by the kernel's own
-	 * parser and name check: the kernel would report the same errors and end
-	 * its run with verdict ERROR. */
-	if (text) {
-		static struct options o;
-		unsigned shown = 0, n;
-		options_defaults(&o);
-		n = options_parse(&o, text, tl, bi.config_source, print_option_error, &shown);
-		n += runner_check_names(&o, print_option_error, &shown);
-		if (n)
-			bad_usage("%u error%s in the options%s: nothing was run", n,
-				  n > 1 ? "s" : "", shown > 20 ? " (the first 20 shown)" : "");
+}
+
+/* Bad options are bad usage here (SIM_EXIT_USAGE), judged by the kernel's own
+ * parser and name check: the kernel would report the same errors and end
+ * its run with verdict ERROR. */
+static void check_options(const struct boot_info *bi)
+{
+	static struct options o;
+	unsigned shown = 0, n;
+
+	if (!bi->config_text)
+		return;
+	options_defaults(&o);
+	n = options_parse(&o, bi->config_text, bi->config_len, bi->config_source,
+			  print_option_error, &shown);
+	n += runner_check_names(&o, print_option_error, &shown);
+	if (n)
+		bad_usage("%u error%s in the options%s: nothing was run", n, n > 1 ? "s" : "",
+			  shown > 20 ? " (the first 20 shown)" : "");
+}
+
+int main(int argc, char **argv)
+{
+	static struct sim_args args;
+	static struct replay rp;
+	static struct boot_info bi;
+
+	parse_args(argc, argv, &args);
+	sim_load_profiles(args.dumps_dir ? args.dumps_dir : default_dumps_dir());
+	if (print_lists(&args))
+		return SIM_EXIT_PASS;
+	const struct sim_profile *p = choose_profile(&args, &rp);
+	configure_machine(&args, p, &rp);
+	if (args.known_rows) {
+		print_known_rows();
+		return SIM_EXIT_PASS;
 	}
+	fill_boot_info(&args, &rp, p, &bi);
+	check_options(&bi);
 	kernel_main(&bi);
 }
