@@ -206,6 +206,63 @@ static const struct known_deviation *known_rows(struct t *t, const char *rule,
 	return first;
 }
 
+/* An inferred rule's deviation outside strict mode: not SDM text, so what
+ * the machine did, as evidence, not a failure (the test's first
+ * T_MAX_FAIL_DIAGS shown). */
+static void report_inferred(struct t *t, const char *desc, const char *expected, const char *actual,
+			    const char *rule)
+{
+	if (t->inferred_deviations > T_MAX_FAIL_DIAGS)
+		return;
+	ktap_diag(t->w, "inferred (not a failure; strict=1 checks it): %s", desc);
+	field(t, FIELD_INFERRED, expected);
+	field(t, FIELD_MACHINE, actual);
+	field(t, FIELD_RULE, rule);
+}
+
+/* A shown failure's fields: what was expected, what the machine did, the
+ * rule, and what the check was about and saw. */
+static void print_failure(struct t *t, const char *desc, const char *expected, const char *actual,
+			  const char *rule, const struct check_subject *subject,
+			  const struct check_outcome *out)
+{
+	char obs[256];
+
+	format_observed(obs, sizeof(obs), t, subject, out);
+	ktap_diag(t->w, "FAIL: %s", desc);
+	field(t, FIELD_EXPECTED, expected);
+	field(t, FIELD_ACTUAL, actual);
+	field(t, FIELD_RULE, rule ? rule : "(none given)");
+	field(t, FIELD_OBSERVED, obs);
+}
+
+/* A failure row k excuses: counted as known, the row kept for the verdict
+ * (known_hits_complete()). */
+static void count_known(struct t *t, const struct known_deviation *k, const char *rule)
+{
+	t->known_failures++;
+	t->known_last = k;
+	if (t->n_known_hits < T_MAX_KNOWN_HITS)
+		t->known_hits[t->n_known_hits++] = (struct known_hit){k, rule};
+}
+
+/* After a shown failure's fields: the row that excuses it (k, or NULL),
+ * the accesses that led to it, the screen's line. */
+static void print_failure_end(struct t *t, const struct known_deviation *k, const char *desc,
+			      const char *expected, const char *actual, const char *rule)
+{
+	if (k) {
+		char line[1024]; /* ktap_vdiag()'s */
+		ksnprintf(line, sizeof(line), "%s (%s): %s", k->id, k->what, k->source);
+		field(t, FIELD_KNOWN, line);
+	}
+	if (t->trace && t->failures <= TRACE_FAILS_SHOWN)
+		trace_print_ring(); /* the accesses that led to it */
+	screen_failure(desc, expected, actual, rule);
+	if (t->failures == T_MAX_FAIL_DIAGS)
+		ktap_diag(t->w, "(further failures of this test are counted, not shown)");
+}
+
 static void report(struct t *t, bool ok, const char *expected, const char *actual, const char *rule,
 		   struct check_outcome out, const char *what, va_list ap)
 {
@@ -229,49 +286,21 @@ static void report(struct t *t, bool ok, const char *expected, const char *actua
 	if (rule_is_inferred(rule)) {
 		t->inferred_deviations++;
 		if (!t->strict) {
-			/* Not SDM text: what the machine did, as evidence. */
-			if (t->inferred_deviations <= T_MAX_FAIL_DIAGS) {
-				ktap_diag(t->w, "inferred (not a failure; strict=1 checks it): %s",
-					  desc);
-				field(t, FIELD_INFERRED, expected);
-				field(t, FIELD_MACHINE, actual);
-				field(t, FIELD_RULE, rule);
-			}
+			report_inferred(t, desc, expected, actual, rule);
 			return;
 		}
 	}
 	t->failures++;
 	bool print = t->failures <= T_MAX_FAIL_DIAGS;
-	if (print) {
-		char obs[256];
-		format_observed(obs, sizeof(obs), t, &subject, &out);
-		ktap_diag(t->w, "FAIL: %s", desc);
-		field(t, FIELD_EXPECTED, expected);
-		field(t, FIELD_ACTUAL, actual);
-		field(t, FIELD_RULE, rule ? rule : "(none given)");
-		field(t, FIELD_OBSERVED, obs);
-	}
+	if (print)
+		print_failure(t, desc, expected, actual, rule, &subject, &out);
 	const struct known_deviation *k =
 	    t->known ? known_rows(t, rule, &subject, &out, print) : NULL;
 	t->n_offenders = 0;
-	if (k) {
-		t->known_failures++;
-		t->known_last = k;
-		if (t->n_known_hits < T_MAX_KNOWN_HITS)
-			t->known_hits[t->n_known_hits++] = (struct known_hit){k, rule};
-	}
-	if (!print)
-		return;
-	if (k) {
-		char line[1024]; /* ktap_vdiag()'s */
-		ksnprintf(line, sizeof(line), "%s (%s): %s", k->id, k->what, k->source);
-		field(t, FIELD_KNOWN, line);
-	}
-	if (t->trace && t->failures <= TRACE_FAILS_SHOWN)
-		trace_print_ring(); /* the accesses that led to it */
-	screen_failure(desc, expected, actual, rule);
-	if (t->failures == T_MAX_FAIL_DIAGS)
-		ktap_diag(t->w, "(further failures of this test are counted, not shown)");
+	if (k)
+		count_known(t, k, rule);
+	if (print)
+		print_failure_end(t, k, desc, expected, actual, rule);
 }
 
 static void fmt_u64(char *buf, size_t n, uint64_t v)
