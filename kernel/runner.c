@@ -383,6 +383,171 @@ static bool explained_by_events(enum ktap_result r, const struct t *t,
 	return false;
 }
 
+/* A test whose requirements this CPU lacks: SKIP, naming what is missing. */
+static enum ktap_result skip_missing(struct ktap_writer *w, unsigned number,
+				     const struct test_desc *d, const char *missing, uint64_t t0)
+{
+	char why[192];
+
+	ksnprintf(why, sizeof(why), "missing %s", missing);
+	ktap_result(w, number, d->name, KTAP_SKIP, why);
+	screen_test_end(KTAP_SKIP);
+	timing_count(TIME_SKIP);
+	timing_add(TIME_SKIP, t0);
+	return KTAP_SKIP;
+}
+
+/* A fresh test context for one run of d. */
+static void t_start(struct t *t, const struct options *o, const struct test_desc *d,
+		    struct ktap_writer *w)
+{
+	kmemset(t, 0, sizeof(*t));
+	t->desc = d;
+	t->w = w;
+	t->verbose = o->verbose;
+	t->strict = o->strict;
+	t->known = o->known;
+	t->trace = o->trace;
+	t->trace_from = o->trace_from;
+	t->host_kernel = o->host_kernel;
+}
+
+/* The test's body under the guard on run_cpu: how it ended, its exception
+ * in ex, and in *state_restored what the guard put back (NULL: nothing);
+ * then its trace log and the windows an SMI struck. t0: when the test's
+ * accounting began. */
+static enum arch_guard_result run_body(struct t *t, uint32_t timeout, struct arch_exception *ex,
+				       const char **state_restored, uint64_t t0)
+{
+	struct ktap_writer *w = t->w;
+
+	live_test = t->desc;
+	unsigned smi_before = pmu_smi_windows();
+	timing_count(TIME_BODY);
+	timing_add(TIME_RESULT, t0);
+	t0 = timing_now();
+	enum arch_guard_result rc = arch_run_on_cpu(run_cpu, run_fn, t, timeout, ex);
+	timing_add(TIME_GUARD, t0);
+	/* What the guard put back, kept before the PMU reset's own guarded run
+	 * writes the arch's buffer again. */
+	static char restored[160];
+	*state_restored = NULL;
+	if (ex->state_restored) {
+		kstrlcpy(restored, ex->state_restored, sizeof(restored));
+		*state_restored = restored;
+	}
+	live_test = NULL;
+	trace_end(); /* also when the test was abandoned */
+	if (t->trace >= 2) {
+		ktap_diag(w, "trace log: the test's accesses from number %u", t->trace_from);
+		trace_print_log();
+	}
+	if (pmu_smi_windows() != smi_before)
+		ktap_diag(w,
+			  "smi: %u counting window(s) of this test saw an SMI (MSR_SMI_COUNT "
+			  "changed) and were measured once more",
+			  pmu_smi_windows() - smi_before);
+	return rc;
+}
+
+/* The PMU reset after the test, on its CPU unless that CPU is gone. */
+static void reset_after(enum arch_guard_result rc, uint32_t timeout)
+{
+	uint64_t t0 = timing_now();
+
+	if (rc != ARCH_RUN_CPU_LOST && rc != ARCH_RUN_CPU_OFFLINE) {
+		struct arch_exception rex;
+		if (arch_run_on_cpu(run_cpu, reset_fn, NULL, timeout, &rex) != ARCH_GUARD_RETURNED)
+			ktap_diag(&g_ktap, "cpu %u: resetting the PMU after the test failed (%s)",
+				  run_cpu, x86_vector_name(rex.vector));
+	}
+	timing_add(TIME_RESET, t0);
+}
+
+/* The test's checks the platform makes after it: the PMU's own NMIs and
+ * interrupts that no handler took (include/arch.h: a PMI the test's
+ * overflows did not ask for, or one that came after the test removed its
+ * handler, is the test's failure), and counters frozen in SMM (a window an
+ * SMI struck equals its re-measure). The events since *since in *ev (then
+ * *since is now). */
+static void check_after(struct t *t, struct arch_platform_events *since,
+			struct arch_platform_events *ev)
+{
+	platform_events_since(t->w, since, ev);
+	if (ev->pmu)
+		expect_eq(t, ev->pmu, 0, RULE_PMI_DELIVER,
+			  "NMIs / interrupts from the PMU (LVT in NMI mode, GLOBAL_STATUS overflow "
+			  "bits, the LVT's vector) on cpu %u that no handler took",
+			  run_cpu);
+	struct pmu_smi_frozen smi;
+	pmu_smi_frozen_take(&smi);
+	if (smi.differ)
+		expect_eq(t, smi.first, smi.again, RULE_SMM_FROZEN,
+			  COUNTER_FMT " in a counting window an SMI struck with "
+				      "IA32_DEBUGCTL.FREEZE_WHILE_SMM set, against its re-measure "
+				      "(%u of %u such windows differ)",
+			  COUNTER_ARG(smi.c), smi.differ, smi.windows);
+}
+
+/* The verdict of one run from how it ended and what it checked, with its
+ * diagnostics; *text is the result line's comment (NULL for none). */
+static enum ktap_result verdict(struct t *t, enum arch_guard_result rc,
+				const struct arch_exception *ex, const char *state_restored,
+				uint32_t timeout, const char **text)
+{
+	struct ktap_writer *w = t->w;
+	static char known_text[320];
+
+	*text = NULL;
+	if (state_restored)
+		ktap_diag(w, "the test left machine state changed: %s (put back by the harness)",
+			  state_restored);
+	if (rc == ARCH_RUN_CPU_LOST) {
+		ktap_diag(w,
+			  "cpu %u did not come back within %u ms and a grace period: it was "
+			  "stopped with INIT and runs nothing more",
+			  run_cpu, timeout);
+		return KTAP_TIMEOUT;
+	}
+	if (rc == ARCH_RUN_CPU_OFFLINE) {
+		ktap_diag(w, "not run: cpu %u is %s", run_cpu,
+			  arch_cpu_state_name(arch_cpu_state(run_cpu)));
+		return KTAP_FAIL;
+	}
+	if (rc == ARCH_GUARD_TIMEOUT) {
+		ktap_diag(w, "watchdog: no result after %u ms; the test was abandoned", timeout);
+		screen_failure("watchdog: the test was abandoned", "a result within the timeout",
+			       "no result", "the harness (timeout_ms)");
+		return KTAP_TIMEOUT;
+	}
+	if (rc == ARCH_GUARD_EXCEPTION) {
+		report_exception(w, ex);
+		return KTAP_ERROR;
+	}
+	if (t->failures && t->failures == t->known_failures && !state_restored &&
+	    known_hits_complete(t)) {
+		/* Every failure is a documented deviation of this machine. */
+		ksnprintf(known_text, sizeof(known_text), "known deviation %s: %s",
+			  t->known_last->id, t->known_last->source);
+		*text = known_text;
+		return KTAP_XFAIL;
+	}
+	if (t->failures || state_restored)
+		return KTAP_FAIL;
+	if (t->skipped) {
+		*text = t->skip_reason;
+		return KTAP_SKIP;
+	}
+	if (t->checks == 0) {
+		/* A test that checked nothing has shown nothing, neither a pass
+		 * nor a failure: there was nothing on this CPU for it to check
+		 * (e.g. no hole in a bitmap). */
+		*text = "the test ran no check: nothing this CPU enumerates applies to it";
+		return KTAP_SKIP;
+	}
+	return KTAP_PASS;
+}
+
 /* Runs one test and writes its result line; returns its verdict. A test that
  * ended in an exception or a timeout a platform event explains is run once
  * more (explained_by_events), and the second run's verdict stands. */
@@ -394,151 +559,43 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 	const char *missing = requires_missing(&g_caps, d->requires);
 
 	screen_test_begin(d->name);
-	if (missing) {
-		char why[192];
-		ksnprintf(why, sizeof(why), "missing %s", missing);
-		ktap_result(w, number, d->name, KTAP_SKIP, why);
-		screen_test_end(KTAP_SKIP);
-		timing_count(TIME_SKIP);
-		timing_add(TIME_SKIP, t0);
-		return KTAP_SKIP;
-	}
+	if (missing)
+		return skip_missing(w, number, d, missing, t0);
 
 	struct arch_platform_events events, ev;
-	bool retried = false;
-	arch_platform_events(run_cpu, &events);
-again:;
 	static struct t t; /* static: big, and the guarded call may unwind */
-	kmemset(&t, 0, sizeof(t));
-	t.desc = d;
-	t.w = w;
-	t.verbose = o->verbose;
-	t.strict = o->strict;
-	t.known = o->known;
-	t.trace = o->trace;
-	t.trace_from = o->trace_from;
-	t.host_kernel = o->host_kernel;
-
-	struct arch_exception ex;
 	uint32_t timeout = d->timeout_ms ? d->timeout_ms : o->timeout_ms;
-	live_test = d;
-	unsigned smi_before = pmu_smi_windows();
-	timing_count(TIME_BODY);
-	timing_add(TIME_RESULT, t0);
-	t0 = timing_now();
-	enum arch_guard_result rc = arch_run_on_cpu(run_cpu, run_fn, &t, timeout, &ex);
-	timing_add(TIME_GUARD, t0);
-	/* What the guard put back, kept before the PMU reset's own guarded run
-	 * writes the arch's buffer again. */
-	static char restored[160];
-	const char *state_restored = NULL;
-	if (ex.state_restored) {
-		kstrlcpy(restored, ex.state_restored, sizeof(restored));
-		state_restored = restored;
-	}
-	live_test = NULL;
-	trace_end(); /* also when the test was abandoned */
-	if (t.trace >= 2) {
-		ktap_diag(w, "trace log: the test's accesses from number %u", t.trace_from);
-		trace_print_log();
-	}
-	if (pmu_smi_windows() != smi_before)
-		ktap_diag(w,
-			  "smi: %u counting window(s) of this test saw an SMI (MSR_SMI_COUNT "
-			  "changed) and were measured once more",
-			  pmu_smi_windows() - smi_before);
-
-	t0 = timing_now();
-	if (rc != ARCH_RUN_CPU_LOST && rc != ARCH_RUN_CPU_OFFLINE) {
-		struct arch_exception rex;
-		if (arch_run_on_cpu(run_cpu, reset_fn, NULL, timeout, &rex) != ARCH_GUARD_RETURNED)
-			ktap_diag(w, "cpu %u: resetting the PMU after the test failed (%s)",
-				  run_cpu, x86_vector_name(rex.vector));
-	}
-	timing_add(TIME_RESET, t0);
-	t0 = timing_now();
-	/* The PMU's own NMIs and interrupts that no handler took (include/
-	 * arch.h): a PMI the test's overflows did not ask for, or one that came
-	 * after the test removed its handler, is the test's failure. */
-	platform_events_since(w, &events, &ev);
-	if (ev.pmu)
-		expect_eq(&t, ev.pmu, 0, RULE_PMI_DELIVER,
-			  "NMIs / interrupts from the PMU (LVT in NMI mode, GLOBAL_STATUS overflow "
-			  "bits, the LVT's vector) on cpu %u that no handler took",
-			  run_cpu);
-	/* Counters frozen in SMM: a window an SMI struck equals its re-measure. */
-	struct pmu_smi_frozen smi;
-	pmu_smi_frozen_take(&smi);
-	if (smi.differ)
-		expect_eq(&t, smi.first, smi.again, RULE_SMM_FROZEN,
-			  COUNTER_FMT " in a counting window an SMI struck with "
-				      "IA32_DEBUGCTL.FREEZE_WHILE_SMM set, against its re-measure "
-				      "(%u of %u such windows differ)",
-			  COUNTER_ARG(smi.c), smi.differ, smi.windows);
-
-	suite->checks += t.checks;
-	suite->distinct_checks += t.n_sites;
-	suite->inferred += t.inferred_deviations;
-	if (t.failures > T_MAX_FAIL_DIAGS)
-		ktap_diag(w, "%u failed checks in all", t.failures);
-
 	enum ktap_result r;
-	const char *text = NULL;
-	static char known_text[320];
-	if (state_restored)
-		ktap_diag(w, "the test left machine state changed: %s (put back by the harness)",
-			  state_restored);
-	if (rc == ARCH_RUN_CPU_LOST) {
-		ktap_diag(w,
-			  "cpu %u did not come back within %u ms and a grace period: it was "
-			  "stopped with INIT and runs nothing more",
-			  run_cpu, timeout);
-		r = KTAP_TIMEOUT;
-	} else if (rc == ARCH_RUN_CPU_OFFLINE) {
-		ktap_diag(w, "not run: cpu %u is %s", run_cpu,
-			  arch_cpu_state_name(arch_cpu_state(run_cpu)));
-		r = KTAP_FAIL;
-	} else if (rc == ARCH_GUARD_TIMEOUT) {
-		ktap_diag(w, "watchdog: no result after %u ms; the test was abandoned", timeout);
-		screen_failure("watchdog: the test was abandoned", "a result within the timeout",
-			       "no result", "the harness (timeout_ms)");
-		r = KTAP_TIMEOUT;
-	} else if (rc == ARCH_GUARD_EXCEPTION) {
-		report_exception(w, &ex);
-		r = KTAP_ERROR;
-	} else if (t.failures && t.failures == t.known_failures && !state_restored &&
-		   known_hits_complete(&t)) {
-		/* Every failure is a documented deviation of this machine. */
-		r = KTAP_XFAIL;
-		ksnprintf(known_text, sizeof(known_text), "known deviation %s: %s",
-			  t.known_last->id, t.known_last->source);
-		text = known_text;
-	} else if (t.failures || state_restored) {
-		r = KTAP_FAIL;
-	} else if (t.skipped) {
-		r = KTAP_SKIP;
-		text = t.skip_reason;
-	} else if (t.checks == 0) {
-		/* A test that checked nothing has shown nothing, neither a pass
-		 * nor a failure: there was nothing on this CPU for it to check
-		 * (e.g. no hole in a bitmap). */
-		r = KTAP_SKIP;
-		text = "the test ran no check: nothing this CPU enumerates applies to it";
-	} else {
-		r = KTAP_PASS;
-	}
-	if (o->verbose >= 1 && t.checks && r != KTAP_SKIP)
-		ktap_diag(w, "%llu checks (%u distinct)", t.checks, t.n_sites);
-	if (!retried && explained_by_events(r, &t, &ex, &ev)) {
+	const char *text;
+
+	arch_platform_events(run_cpu, &events);
+	for (bool retried = false;; retried = true) {
+		struct arch_exception ex;
+		const char *state_restored;
+
+		t_start(&t, o, d, w);
+		enum arch_guard_result rc = run_body(&t, timeout, &ex, &state_restored, t0);
+		reset_after(rc, timeout);
+		t0 = timing_now();
+		check_after(&t, &events, &ev);
+		suite->checks += t.checks;
+		suite->distinct_checks += t.n_sites;
+		suite->inferred += t.inferred_deviations;
+		if (t.failures > T_MAX_FAIL_DIAGS)
+			ktap_diag(w, "%u failed checks in all", t.failures);
+		r = verdict(&t, rc, &ex, state_restored, timeout, &text);
+		if (o->verbose >= 1 && t.checks && r != KTAP_SKIP)
+			ktap_diag(w, "%llu checks (%u distinct)", t.checks, t.n_sites);
+		if (retried || !explained_by_events(r, &t, &ex, &ev)) {
+			if (retried)
+				ktap_diag(w, "the retry's verdict stands");
+			break;
+		}
 		ktap_diag(w,
 			  "%s explained by the platform events on cpu %u: the test is retried "
 			  "once",
 			  r == KTAP_ERROR ? "the exception is" : "the timeout is", run_cpu);
-		retried = true;
-		goto again;
 	}
-	if (retried)
-		ktap_diag(w, "the retry's verdict stands");
 	ktap_result(w, number, d->name, r, text);
 	screen_test_end(r);
 	timing_add(TIME_RESULT, t0);
