@@ -80,9 +80,9 @@ usage() {
 scope=build mode=install
 for a in "$@"; do
 	case $a in
-	--test) scope=test ;;
-	--list) mode=list ;;
-	--markdown) mode=markdown ;;
+	--test) scope='test' ;;
+	--list) mode='list' ;;
+	--markdown) mode='markdown' ;;
 	*) usage ;;
 	esac
 done

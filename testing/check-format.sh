@@ -25,7 +25,7 @@ while IFS= read -r line; do
 	[[ $line =~ ^([^:]+):[0-9]+:[0-9]+:\ error: ]] && bad[${BASH_REMATCH[1]}]=1
 done <<<"$diffs"
 if [[ $rc -ne 0 && ${#bad[@]} -eq 0 ]]; then # it failed, not on a file's format
-	sed 's/^/#   /' <<<"$diffs" | head -n 5
+	printf '%s\n' "$diffs" | head -n 5 | sed 's/^/#   /'
 	check "clang-format ran (exit $rc)" 1
 fi
 for f in "${files[@]}"; do
