@@ -53,7 +53,7 @@ run: all
 # STEPS=PATTERNS: only the steps matching them (and what they need);
 # LIST=1: print the steps instead (testing/steps.sh is the list).
 test: $(if $(LIST),,deps-test)
-	testing/run-tests.sh $(if $(STEPS),--steps '$(STEPS)') $(if $(LIST),--list)
+	testing/run-tests.sh$(if $(STEPS), --steps '$(STEPS)')$(if $(LIST), --list)
 
 mutation: host
 	testing/mutation.sh
