@@ -375,6 +375,26 @@ enum fixed_counter {
 #define MSR_IA32_PQR_ASSOC 0xC8F
 #define MSR_IA32_L3_MASK_0 0xC90
 #define MSR_IA32_L2_MASK_0 0xD10
+/* Allocation (Vol. 3B 17.19, "Intel RDT Allocation Features"): CDP enables
+ * (bit 0; 63:1 reserved) and the MBA delay of COS n at D50H + n. */
+#define MSR_IA32_L3_QOS_CFG	       0xC81
+#define MSR_IA32_L2_QOS_CFG	       0xC82
+#define MSR_IA32_L2_QOS_EXT_BW_THRTL_0 0xD50
+#define QOS_CFG_CDP_ENABLE	       BIT_ULL(0)
+/* L3 CAT masks C90H-D0FH (128 COS), L2 CAT masks D10H-D4FH (64 COS). */
+#define RDT_L3_MASK_COUNT 128
+#define RDT_L2_MASK_COUNT 64
+/* AMD PQoS (APM Vol. 2 19.4.5, 19.4.6, 19.3.3.2): L3QOS_BW_CONTROL_n,
+ * L3QOS_SMBW_CONTROL_n (BW in 1/8 GB/s in bits BW_LEN-1:0, U = bit BW_LEN,
+ * the rest RAZ) and the BMEC event configurations QOS_EVT_CFG_n. */
+#define MSR_AMD_L3QOS_BW_CONTROL_0   0xC0000200
+#define MSR_AMD_L3QOS_SMBW_CONTROL_0 0xC0000280
+#define MSR_AMD_QOS_EVT_CFG_0	     0xC0000400
+#define AMD_QOS_EVT_CFG_BITS	     GENMASK_ULL(6, 0)
+/* AMD PQR_ASSOC (APM Vol. 2 19.3.1.1, Figure 19-1): RMID 11:0, COS 35:32;
+ * 31:12 and 63:36 must be zero. */
+#define AMD_PQR_ASSOC_RMID GENMASK_ULL(11, 0)
+#define AMD_PQR_ASSOC_COS  GENMASK_ULL(35, 32)
 #define QM_EVTSEL_EVENT_ID GENMASK_ULL(7, 0)
 #define QM_EVTSEL_RMID	   GENMASK_ULL(41, 32)
 #define QM_CTR_DATA	   GENMASK_ULL(61, 0)

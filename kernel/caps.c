@@ -105,11 +105,26 @@
 
 /* CPUID.10H, SDM Vol. 2A Table 3-8 and Vol. 3B 17.19.4: sub-leaf 0 EBX is
  * the bitmap of ResIDs; ResID 1 L3 CAT, 2 L2 CAT, 3 MBA. */
-#define RDTA_RES_L3	    1
-#define RDTA_RES_L2	    2
-#define RDTA_RES_MBA	    3
-#define RDTA_CBM_LEN	    GENMASK_ULL(4, 0) /* length - 1 */
-#define RDTA_CAT_ECX_CDP    BIT_ULL(2)
+#define RDTA_RES_L3		1
+#define RDTA_RES_L2		2
+#define RDTA_RES_MBA		3
+#define RDTA_CBM_LEN		GENMASK_ULL(4, 0) /* length - 1 */
+#define RDTA_CAT_ECX_CDP	BIT_ULL(2)
+#define RDTA_CAT_ECX_IO		BIT_ULL(1) /* L3: allocation for non-CPU agents */
+#define RDTA_CAT_ECX_NONCONT	BIT_ULL(3)
+#define RDTA_MBA_ECX_PER_THREAD BIT_ULL(0)
+/* AMD PQoS, CPUID 8000_0020H (APM Vol. 2 Table 19-5, 19.3.3, 19.4). */
+#define LEAF_AMD_PQOS	    0x80000020U
+#define LEAF_AMD_EXT_IDS    0x80000008U
+#define AMD_E8_EBX_BE	    BIT_ULL(6)
+#define AMD_PQOS_EBX_L3BE   BIT_ULL(1)
+#define AMD_PQOS_EBX_L3SMBE BIT_ULL(2)
+#define AMD_PQOS_EBX_BMEC   BIT_ULL(3)
+#define AMD_PQOS_EBX_ABMC   BIT_ULL(5)
+#define AMD_PQOS_EBX_SDCIAE BIT_ULL(6)
+#define AMD_PQOS_EVT_NUM    GENMASK_ULL(7, 0)
+#define AMD_PQOS_EVT_TYPES  GENMASK_ULL(6, 0)
+#define AMD_PQOS_ABMC_CTRS  GENMASK_ULL(15, 0) /* counters - 1 */
 #define RDTA_MAX_COS	    GENMASK_ULL(15, 0)
 #define RDTA_MBA_MAX_DELAY  GENMASK_ULL(11, 0) /* maximum - 1 */
 #define RDTA_MBA_ECX_LINEAR BIT_ULL(2)
@@ -552,7 +567,8 @@ static void decode_rdt_monitoring(struct decoder *d)
  * layout: SDM Vol. 3B 17.19.4): false when it is missing or reads all zeros
  * (decode_rdt_allocation() says why), else true with its parameters. */
 static bool decode_cat(const struct decoder *d, unsigned res, unsigned *cbm_len,
-		       uint32_t *isolation, bool *cdp, unsigned *max_cos)
+		       uint32_t *isolation, bool *cdp, unsigned *max_cos, bool *noncont,
+		       uint32_t *ecx)
 {
 	struct cpuid_regs r;
 
@@ -561,8 +577,53 @@ static bool decode_cat(const struct decoder *d, unsigned res, unsigned *cbm_len,
 	*cbm_len = FIELD_GET_ULL(RDTA_CBM_LEN, r.eax) + 1;
 	*isolation = r.ebx;
 	*cdp = r.ecx & RDTA_CAT_ECX_CDP;
+	*noncont = r.ecx & RDTA_CAT_ECX_NONCONT;
 	*max_cos = FIELD_GET_ULL(RDTA_MAX_COS, r.edx);
+	*ecx = r.ecx;
 	return true;
+}
+
+/* AMD's bandwidth, slow-memory bandwidth, BMEC and ABMC parameters
+ * (CPUID 8000_0020H sub-leaves 1, 2, 3, 5: APM Vol. 2 19.4.5, 19.4.6,
+ * 19.3.3.2, 19.3.3.3). Only with PQE on an AMD-like vendor. */
+static void decode_amd_pqos(struct decoder *d)
+{
+	struct caps_amd_pqos *a = &d->c->rdt.amd;
+	struct cpuid_regs r;
+
+	if (!d->c->rdt.pqe || !caps_amd_like(d->c))
+		return;
+	if (read_leaf(d, LEAF_AMD_EXT_IDS, 0, &r))
+		a->be = r.ebx & AMD_E8_EBX_BE;
+	if (!read_leaf(d, LEAF_AMD_PQOS, 0, &r))
+		return;
+	a->present = true;
+	a->ebx0 = r.ebx;
+	a->l3be = r.ebx & AMD_PQOS_EBX_L3BE;
+	a->l3smbe = r.ebx & AMD_PQOS_EBX_L3SMBE;
+	a->bmec = r.ebx & AMD_PQOS_EBX_BMEC;
+	a->abmc = r.ebx & AMD_PQOS_EBX_ABMC;
+	a->sdciae = r.ebx & AMD_PQOS_EBX_SDCIAE;
+	if (a->l3be && read_leaf(d, LEAF_AMD_PQOS, 1, &r) && !regs_zero(&r)) {
+		a->l3be_valid = true;
+		a->bw_len = r.eax;
+		a->bw_max_cos = r.edx;
+	}
+	if (a->l3smbe && read_leaf(d, LEAF_AMD_PQOS, 2, &r) && !regs_zero(&r)) {
+		a->l3smbe_valid = true;
+		a->smbw_len = r.eax;
+		a->smbw_max_cos = r.edx;
+	}
+	if (a->bmec && read_leaf(d, LEAF_AMD_PQOS, 3, &r) && !regs_zero(&r)) {
+		a->bmec_valid = true;
+		a->evt_num = FIELD_GET_ULL(AMD_PQOS_EVT_NUM, r.ebx);
+		a->evt_types = FIELD_GET_ULL(AMD_PQOS_EVT_TYPES, r.ecx);
+	}
+	if (a->abmc && read_leaf(d, LEAF_AMD_PQOS, 5, &r) && !regs_zero(&r)) {
+		a->abmc_valid = true;
+		a->abmc_counters = FIELD_GET_ULL(AMD_PQOS_ABMC_CTRS, r.ebx) + 1;
+		a->abmc_cos_bind = r.ecx & BIT_ULL(0);
+	}
 }
 
 /* Leaf 10H exists when CPUID.(07H,0):EBX.PQE[15] = 1 (SDM Vol. 3B 17.19.4).
@@ -581,18 +642,23 @@ static void decode_rdt_allocation(struct decoder *d)
 	rdt->l3_cat = r.ebx & BIT_ULL(RDTA_RES_L3);
 	rdt->l2_cat = r.ebx & BIT_ULL(RDTA_RES_L2);
 	rdt->mba = r.ebx & BIT_ULL(RDTA_RES_MBA);
-	if (rdt->l3_cat)
+	uint32_t ecx = 0;
+
+	if (rdt->l3_cat) {
 		rdt->l3_params_valid =
 		    decode_cat(d, RDTA_RES_L3, &rdt->l3_cbm_len, &rdt->l3_isolation, &rdt->l3_cdp,
-			       &rdt->l3_max_cos);
+			       &rdt->l3_max_cos, &rdt->l3_noncont, &ecx);
+		rdt->l3_io_alloc = rdt->l3_params_valid && (ecx & RDTA_CAT_ECX_IO);
+	}
 	if (rdt->l2_cat)
 		rdt->l2_params_valid =
 		    decode_cat(d, RDTA_RES_L2, &rdt->l2_cbm_len, &rdt->l2_isolation, &rdt->l2_cdp,
-			       &rdt->l2_max_cos);
+			       &rdt->l2_max_cos, &rdt->l2_noncont, &ecx);
 	if (rdt->mba && read_leaf(d, LEAF_RDT_ALLOC, RDTA_RES_MBA, &r) && !regs_zero(&r)) {
 		rdt->mba_params_valid = true;
 		rdt->mba_max_delay = FIELD_GET_ULL(RDTA_MBA_MAX_DELAY, r.eax) + 1;
 		rdt->mba_linear = r.ecx & RDTA_MBA_ECX_LINEAR;
+		rdt->mba_per_thread = r.ecx & RDTA_MBA_ECX_PER_THREAD;
 		rdt->mba_max_cos = FIELD_GET_ULL(RDTA_MAX_COS, r.edx);
 	}
 }
@@ -749,6 +815,7 @@ void caps_decode(struct caps *c, caps_cpuid_fn cpuid, void *ctx)
 	decode_arch_perfmon_ext(&d);
 	decode_rdt_monitoring(&d);
 	decode_rdt_allocation(&d);
+	decode_amd_pqos(&d);
 	decode_amd(&d);
 	decode_model_specific(c);
 }

@@ -113,6 +113,24 @@ struct caps_rdt_l3_mon {
 	bool local_bw;		/* EDX[2] */
 };
 
+/* AMD PQoS bandwidth extensions, CPUID 8000_0020H (APM Vol. 2 19.3.3,
+ * 19.4.4-19.4.7), decoded with PQE on an AMD-like vendor. A feature's
+ * sub-leaf that reads all zeros (absent from a dump) leaves its parameters
+ * unknown: *_valid false. */
+struct caps_amd_pqos {
+	bool present;			       /* 8000_0020H <= max extended leaf */
+	bool be;			       /* CPUID.8000_0008H:EBX[6], bandwidth enforcement */
+	bool l3be, l3smbe, bmec, abmc, sdciae; /* (8000_0020H,0):EBX[1,2,3,5,6] */
+	uint32_t ebx0;			       /* as read: bits not decoded here included */
+	bool l3be_valid, l3smbe_valid, bmec_valid, abmc_valid;
+	unsigned bw_len, bw_max_cos;	 /* (8000_0020H,1): EAX, EDX */
+	unsigned smbw_len, smbw_max_cos; /* (8000_0020H,2): EAX, EDX */
+	unsigned evt_num;		 /* (8000_0020H,3): EBX[7:0] */
+	uint32_t evt_types;		 /* (8000_0020H,3): ECX[6:0] */
+	unsigned abmc_counters;		 /* (8000_0020H,5): EBX[15:0] + 1 */
+	bool abmc_cos_bind;		 /* (8000_0020H,5): ECX[0] */
+};
+
 struct caps_rdt {
 	bool pqm;	   /* CPUID.(07H,0):EBX[12] */
 	bool pqe;	   /* CPUID.(07H,0):EBX[15] */
@@ -131,6 +149,14 @@ struct caps_rdt {
 	bool l3_cdp, l2_cdp;		     /* (10H,1/2):ECX[2] */
 	uint32_t l3_isolation, l2_isolation; /* (10H,1/2):EBX */
 	bool mba_linear;		     /* (10H,3):ECX[2] */
+	/* Newer bits (Linux scattered.c / core.c read them; the 2016 SDM
+	 * calls them reserved, so they are 0 on older parts): (10H,1/2):ECX[3]
+	 * non-contiguous CBMs allowed, (10H,1):ECX[1] L3 allocation for
+	 * non-CPU agents, (10H,3):ECX[0] per-thread MBA controls. */
+	bool l3_noncont, l2_noncont;
+	bool l3_io_alloc;
+	bool mba_per_thread;
+	struct caps_amd_pqos amd;
 };
 
 struct caps_perf_capabilities {

@@ -130,6 +130,29 @@ static void report_leaf23(const struct caps *c)
 			  x->pebs_caps, x->pebs_gp, x->pebs_fixed, x->pdist_gp, x->pdist_fixed);
 }
 
+static void report_amd_pqos(const struct caps_amd_pqos *a)
+{
+	if (!a->present)
+		return;
+	ktap_diag(&g_ktap,
+		  "caps: AMD PQoS (8000_0020H): EBX %#x: L3BE %s, L3SMBE %s, BMEC %s, ABMC %s, "
+		  "SDCIAE %s; CPUID.8000_0008H:EBX.BE[6] %s",
+		  a->ebx0, YN(a->l3be), YN(a->l3smbe), YN(a->bmec), YN(a->abmc), YN(a->sdciae),
+		  YN(a->be));
+	if (a->l3be_valid)
+		ktap_diag(&g_ktap, "caps: AMD L3BE: BW_LEN %u, highest COS %u", a->bw_len,
+			  a->bw_max_cos);
+	if (a->l3smbe_valid)
+		ktap_diag(&g_ktap, "caps: AMD L3SMBE: SMBW_LEN %u, highest COS %u", a->smbw_len,
+			  a->smbw_max_cos);
+	if (a->bmec_valid)
+		ktap_diag(&g_ktap, "caps: AMD BMEC: %u event configurations, bandwidth types %#x",
+			  a->evt_num, a->evt_types);
+	if (a->abmc_valid)
+		ktap_diag(&g_ktap, "caps: AMD ABMC: %u counters, COS binding %s", a->abmc_counters,
+			  YN(a->abmc_cos_bind));
+}
+
 static void report_rdt(const struct caps *c)
 {
 	const struct caps_rdt *r = &c->rdt;
@@ -154,14 +177,31 @@ static void report_rdt(const struct caps *c)
 	ktap_diag(&g_ktap, "caps: RDT allocation: L3 CAT %s, L2 CAT %s, MBA %s", YN(r->l3_cat),
 		  YN(r->l2_cat), YN(r->mba));
 	if (r->l3_params_valid)
-		ktap_diag(&g_ktap, "caps: L3 CAT: CBM %u bits, highest COS %u, CDP %s",
-			  r->l3_cbm_len, r->l3_max_cos, YN(r->l3_cdp));
+		ktap_diag(&g_ktap,
+			  "caps: L3 CAT: CBM %u bits, shareable %#x, highest COS %u, CDP %s, "
+			  "non-contiguous CBM %s, non-CPU agents %s",
+			  r->l3_cbm_len, r->l3_isolation, r->l3_max_cos, YN(r->l3_cdp),
+			  YN(r->l3_noncont), YN(r->l3_io_alloc));
+	else if (r->l3_cat)
+		ktap_diag(&g_ktap,
+			  "caps: L3 CAT: CPUID.(10H,1) reads all zeros: parameters unknown");
 	if (r->l2_params_valid)
-		ktap_diag(&g_ktap, "caps: L2 CAT: CBM %u bits, highest COS %u, CDP %s",
-			  r->l2_cbm_len, r->l2_max_cos, YN(r->l2_cdp));
+		ktap_diag(&g_ktap,
+			  "caps: L2 CAT: CBM %u bits, shareable %#x, highest COS %u, CDP %s, "
+			  "non-contiguous CBM %s",
+			  r->l2_cbm_len, r->l2_isolation, r->l2_max_cos, YN(r->l2_cdp),
+			  YN(r->l2_noncont));
+	else if (r->l2_cat)
+		ktap_diag(&g_ktap,
+			  "caps: L2 CAT: CPUID.(10H,2) reads all zeros: parameters unknown");
 	if (r->mba_params_valid)
-		ktap_diag(&g_ktap, "caps: MBA: max throttling %u, highest COS %u, linear %s",
-			  r->mba_max_delay, r->mba_max_cos, YN(r->mba_linear));
+		ktap_diag(&g_ktap,
+			  "caps: MBA: max throttling %u, highest COS %u, linear %s, per-thread %s",
+			  r->mba_max_delay, r->mba_max_cos, YN(r->mba_linear),
+			  YN(r->mba_per_thread));
+	else if (r->mba)
+		ktap_diag(&g_ktap, "caps: MBA: CPUID.(10H,3) reads all zeros: parameters unknown");
+	report_amd_pqos(&r->amd);
 }
 
 static void report_perf_capabilities(const struct caps *c)

@@ -99,6 +99,11 @@ static bool rdt_l3_mon(const struct caps *c)
 	return c->rdt.mon_present && c->rdt.l3.present;
 }
 
+static bool rdt_alloc(const struct caps *c)
+{
+	return c->rdt.alloc_present;
+}
+
 static bool nehalem_uncore(const struct caps *c)
 {
 	return c->nehalem_uncore;
@@ -256,6 +261,7 @@ static const struct requirement_desc table[] = {
     [REQ_RDT_MON_BIT] = {rdt_mon, "CPUID.(07H,0):EBX.PQM[12] (RDT monitoring, leaf 0FH "
 				  "within CPUID.0H:EAX)"},
     [REQ_RDT_L3_MON_BIT] = {rdt_l3_mon, "CPUID.(0FH,0):EDX[1] (L3 cache monitoring, with PQM)"},
+    [REQ_RDT_ALLOC_BIT] = {rdt_alloc, "CPUID.(07H,0):EBX.PQE[15] (RDT allocation, leaf 10H)"},
     [REQ_NEHALEM_UNCORE_BIT] = {nehalem_uncore,
 				"GenuineIntel DisplayFamily 06H with DisplayModel 1AH, 1EH, "
 				"1FH, 25H or 2CH (Nehalem/Westmere uncore PMU, SDM Vol. 3B)"},

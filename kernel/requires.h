@@ -53,6 +53,7 @@ enum requirement {
 	REQ_RTM_BIT,	       /* CPUID.(07H,0):EBX[11] (suites/tsx.c) */
 	REQ_ARCH_PEBS_BIT,     /* PEBS_FMT 0FH, CPUID.(23H,0):EAX[5:4] (suites/arch_pebs.c) */
 	REQ_AMD_LBR_V2_BIT,    /* CPUID 8000_0022H EAX[1], EBX[9:4] (suites/amd_lbr.c) */
+	REQ_RDT_ALLOC_BIT,     /* CPUID.(07H,0):EBX[15] and leaf 10H (allocation suites) */
 	REQ_COUNT
 };
 
@@ -96,6 +97,7 @@ enum requirement {
 #define REQ_RTM			BIT_ULL(REQ_RTM_BIT)
 #define REQ_ARCH_PEBS		BIT_ULL(REQ_ARCH_PEBS_BIT)
 #define REQ_AMD_LBR_V2		BIT_ULL(REQ_AMD_LBR_V2_BIT)
+#define REQ_RDT_ALLOC		BIT_ULL(REQ_RDT_ALLOC_BIT)
 
 struct caps;
 

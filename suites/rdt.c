@@ -6,6 +6,7 @@
  * above the maximum or an event ID not enumerated, or Unavailable (bit 62).
  */
 #include "pmu.h"
+#include "rdt_cache.h"
 #include "rules.h"
 #include "test.h"
 
@@ -127,43 +128,6 @@ TEST(rdt, qm_ctr_read_only, REQ_RDT_L3_MON)
 }
 
 /* ---- Values (issue 12) ---------------------------------------------------- */
-
-/* Sizes of the L2 and of the last-level cache from the deterministic cache
- * parameters (CPUID.04H on Intel, CPUID.8000001DH on AMD: same layout,
- * Vol. 2A CPUID / APM Vol. 3 E.4.15): ways x partitions x line x sets. */
-struct cache_sizes {
-	uint64_t l2, llc;
-	unsigned llc_level;
-};
-
-static struct cache_sizes cache_sizes(void)
-{
-	uint32_t leaf = caps()->vendor == VENDOR_INTEL ? 4 : 0x8000001D;
-	struct cache_sizes cs = {0, 0, 0};
-	struct cpuid_regs r;
-
-	for (uint32_t sub = 0; sub < 16; sub++) {
-		unsigned type, level;
-		uint64_t size;
-
-		arch_cpuid(leaf, sub, &r);
-		type = r.eax & 0x1F;
-		if (!type)
-			break;
-		level = (r.eax >> 5) & 7;
-		size = (uint64_t)((r.ebx >> 22) + 1) * (((r.ebx >> 12) & 0x3FF) + 1) *
-		       ((r.ebx & 0xFFF) + 1) * ((uint64_t)r.ecx + 1);
-		if (type == 1) /* data only */
-			continue;
-		if (level == 2)
-			cs.l2 = size;
-		if (level >= cs.llc_level && level >= 2) {
-			cs.llc = size;
-			cs.llc_level = level;
-		}
-	}
-	return cs;
-}
 
 static void set_rmid(uint64_t saved, uint32_t rmid)
 {

@@ -307,7 +307,7 @@ static void emit_rdt_monitoring(struct json *j, const struct caps *c)
 }
 
 static void emit_cat(struct json *j, const char *key, bool valid, unsigned cbm_len,
-		     unsigned max_cos, bool cdp, uint32_t isolation)
+		     unsigned max_cos, bool cdp, uint32_t isolation, bool noncont)
 {
 	if (!j_object(j, key, valid))
 		return;
@@ -315,6 +315,41 @@ static void emit_cat(struct json *j, const char *key, bool valid, unsigned cbm_l
 	j_u64(j, "highest_cos", max_cos);
 	j_bool(j, "cdp", cdp);
 	j_hex(j, "isolation_bitmap", isolation, 8);
+	j_bool(j, "non_contiguous", noncont);
+	j_close(j, '}');
+}
+
+static void emit_amd_pqos(struct json *j, const struct caps_amd_pqos *a)
+{
+	if (!j_object(j, "amd_pqos", a->present))
+		return;
+	j_hex(j, "ebx", a->ebx0, 8);
+	j_bool(j, "be", a->be);
+	j_bool(j, "l3be", a->l3be);
+	j_bool(j, "l3smbe", a->l3smbe);
+	j_bool(j, "bmec", a->bmec);
+	j_bool(j, "abmc", a->abmc);
+	j_bool(j, "sdciae", a->sdciae);
+	if (j_object(j, "l3be_params", a->l3be_valid)) {
+		j_u64(j, "bw_len", a->bw_len);
+		j_u64(j, "highest_cos", a->bw_max_cos);
+		j_close(j, '}');
+	}
+	if (j_object(j, "l3smbe_params", a->l3smbe_valid)) {
+		j_u64(j, "bw_len", a->smbw_len);
+		j_u64(j, "highest_cos", a->smbw_max_cos);
+		j_close(j, '}');
+	}
+	if (j_object(j, "bmec_params", a->bmec_valid)) {
+		j_u64(j, "event_configs", a->evt_num);
+		j_hex(j, "bandwidth_types", a->evt_types, 2);
+		j_close(j, '}');
+	}
+	if (j_object(j, "abmc_params", a->abmc_valid)) {
+		j_u64(j, "counters", a->abmc_counters);
+		j_bool(j, "cos_binding", a->abmc_cos_bind);
+		j_close(j, '}');
+	}
 	j_close(j, '}');
 }
 
@@ -328,15 +363,18 @@ static void emit_rdt_allocation(struct json *j, const struct caps *c)
 	j_bool(j, "l2_cat", rdt->l2_cat);
 	j_bool(j, "mba", rdt->mba);
 	emit_cat(j, "l3", rdt->l3_params_valid, rdt->l3_cbm_len, rdt->l3_max_cos, rdt->l3_cdp,
-		 rdt->l3_isolation);
+		 rdt->l3_isolation, rdt->l3_noncont);
+	j_bool(j, "l3_io_alloc", rdt->l3_io_alloc);
 	emit_cat(j, "l2", rdt->l2_params_valid, rdt->l2_cbm_len, rdt->l2_max_cos, rdt->l2_cdp,
-		 rdt->l2_isolation);
+		 rdt->l2_isolation, rdt->l2_noncont);
 	if (j_object(j, "mba_params", rdt->mba_params_valid)) {
 		j_u64(j, "max_throttle", rdt->mba_max_delay);
 		j_u64(j, "highest_cos", rdt->mba_max_cos);
 		j_bool(j, "linear", rdt->mba_linear);
+		j_bool(j, "per_thread", rdt->mba_per_thread);
 		j_close(j, '}');
 	}
+	emit_amd_pqos(j, &rdt->amd);
 	j_close(j, '}');
 }
 

@@ -126,7 +126,7 @@ extern const struct sim_family *const sim_families[];
 extern const unsigned sim_family_count;
 
 extern const struct sim_family sim_family_arch, sim_family_amd, sim_family_uncore,
-    sim_family_netburst, sim_family_rdt, sim_family_lbr, sim_family_pebs, sim_family_cpu,
-    sim_family_p6;
+    sim_family_netburst, sim_family_rdt, sim_family_rdt_alloc, sim_family_lbr, sim_family_pebs,
+    sim_family_cpu, sim_family_p6;
 
 #endif

@@ -96,6 +96,17 @@ static const struct sim_cpuid_entry dmr[] = {
     {0x23, 2, {0x000003ff, 0x0000000f, 0x000003ff, 0x0000000f}},
 };
 
+/* Sapphire Rapids with the RDT allocation sub-leaves the dumps lack (they
+ * carry CPUID.(10H,0) and (10H,1) only, while (10H,0):EBX enumerates L2
+ * CAT and MBA too): L2 CAT (10H,2) with 16 bits, 8 COS, CDP and
+ * non-contiguous masks, MBA (10H,3) with maximum throttling 90, linear,
+ * 8 COS. The values are pmutest's assumption, not read from a part: they
+ * exist so that the L2 CAT, non-contiguous and MBA checks run. */
+static const struct sim_cpuid_entry spr_rdt_alloc[] = {
+    {0x10, 2, {0x0000000F, 0x00000000, 0x0000000C, 0x00000007}},
+    {0x10, 3, {0x00000059, 0x00000000, 0x00000004, 0x00000007}},
+};
+
 #define GEN(n, d, file, tab, pc)                                                                   \
 	{                                                                                          \
 		.name = n, .desc = d, .dump = file, .overrides = tab,                              \
@@ -113,6 +124,10 @@ const struct sim_generation sim_generations[] = {
     /* Timed PEBS, read: kvm-unit-tests 939d7902 ("On Intel GNR/SRF platform,
      * timed PEBS is introduced"); PEBS format 5, inferred (format >= 5 goes
      * with timed PEBS on every part whose boot log was read). */
+    GEN("synth-spr-rdt-alloc",
+	"Sapphire Rapids dump + assumed CPUID.(10H,2) L2 CAT and (10H,3) MBA sub-leaves",
+	"intel_sapphirerapids_806f8.txt", spr_rdt_alloc,
+	PC_COMMON | PC_FMT(4) | PC_BASELINE | PC_METRICS),
     GEN("gen-granite-rapids", "Granite Rapids 06_ADH: timed PEBS, PEBS fmt 5",
 	"intel_sapphirerapids_806f8.txt", gnr,
 	PC_COMMON | PC_FMT(5) | PC_BASELINE | PC_METRICS | PC_TIMED),

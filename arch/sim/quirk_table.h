@@ -814,3 +814,64 @@ QUIRK(Q_RDT_RMID_TRUNCATED, CPU, "rdt-pqr-rmid-truncated", on_rdt_l3_rmid_8, "hy
 QUIRK(Q_RDT_MAX_RMID_ERROR, CPU, "rdt-max-rmid-error", on_rdt_l3,
       "hypothetical (an off-by-one range check)",
       "IA32_QM_CTR sets Error (bit 63) for the highest valid RMID, CPUID.(0FH,1):ECX")
+/* ---- Intel CAT and CDP (SDM Vol. 3B 17.19) ---- */
+QUIRK(Q_CAT_RESERVED_DROPPED, CPU, "cat-mask-reserved-bits-dropped", on_intel_cat, "hypothetical",
+      "CBM bits at or above the CBM length and bits 63:32 are dropped "
+      "instead of #GP(0)")
+QUIRK(Q_CAT_MASK_BEYOND_COS, CPU, "cat-mask-beyond-max-cos", on_cat_mask_beyond_cos,
+      "hypothetical (a range check on the architectural 128 / 64 masks only)",
+      "CAT mask MSRs of a COS above CPUID.(10H,ResID):EDX[15:0] read 0 and ignore "
+      "writes instead of #GP(0)")
+QUIRK(Q_CAT_NONCONT_ACCEPTED, PLATFORM, "cat-noncontiguous-accepted", on_intel_cat_contiguous,
+      "hypothetical (an emulator with no CBM validation)",
+      "a non-contiguous or zero CBM is accepted although CPUID.(10H,ResID):ECX[3] = 0")
+QUIRK(Q_CAT_NONCONT_GP, CPU, "cat-noncontiguous-gp-despite-cpuid", on_intel_cat_noncont,
+      "hypothetical",
+      "a non-contiguous CBM raises #GP(0) although "
+      "CPUID.(10H,ResID):ECX[3] = 1")
+QUIRK(Q_CAT_READBACK_WIDENED, CPU, "cat-mask-readback-widened", on_intel_cat,
+      "one report: intel/intel-cmt-cat#69 (Skylake-SP, L3 mask 400H read back as "
+      "600H; no erratum names it)",
+      "a CBM reads back with the bit below its lowest set bit also set (400H as 600H)")
+QUIRK(Q_PQR_COS_UNCHECKED, CPU, "pqr-cos-above-max-accepted", on_pqr_cos_range, "hypothetical",
+      "IA32_PQR_ASSOC accepts a COS above the highest COS of every "
+      "allocation resource instead of #GP(0)")
+QUIRK(Q_CDP_ENABLE_IGNORED, CPU, "cdp-enable-ignored", on_intel_cdp, "hypothetical",
+      "IA32_L3_QOS_CFG / IA32_L2_QOS_CFG bit 0 (CDP enable) reads 0 after writing 1")
+QUIRK(Q_CDP_CFG_RESERVED_DROPPED, CPU, "cdp-cfg-reserved-bits-dropped", on_intel_cat,
+      "hypothetical",
+      "IA32_L3_QOS_CFG / IA32_L2_QOS_CFG bits 63:1 (and bit 0 without "
+      "CDP) are dropped instead of #GP(0)")
+QUIRK(Q_CDP_CODE_ALIASES_DATA, CPU, "cdp-code-mask-aliases-data", on_intel_cdp, "hypothetical",
+      "with CDP enabled a write to the code mask of COS n (base + 2n + 1) also writes its "
+      "data mask (base + 2n)")
+QUIRK(Q_CAT_FILLS_IGNORE_MASK, PLATFORM, "cat-fills-ignore-mask", on_cat_occupancy,
+      "hypothetical (a hypervisor accepting the masks without enforcing them)",
+      "lines filled under a COS are not confined to its L3 CBM: its RMID's occupancy "
+      "grows with the buffer")
+/* ---- Intel MBA (SDM Vol. 3B 17.19, Memory Bandwidth Allocation) ---- */
+QUIRK(Q_MBA_ROUNDED_UP, CPU, "mba-delay-rounded-up", on_intel_mba, "hypothetical",
+      "an MBA delay that is not a multiple of the precision is rounded up, not down")
+QUIRK(Q_MBA_READBACK_REMAPPED, CPU, "mba-delay-readback-remapped", on_intel_mba,
+      "reports on Skylake-SP: intel/intel-cmt-cat#69 and #115 (30 written, 10 read "
+      "back; no erratum names it)",
+      "IA32_L2_QoS_Ext_BW_Thrtl_n reads back a model-specific mapping of the delay: "
+      "30-60 as 10, 70-90 as 90")
+QUIRK(Q_MBA_BEYOND_COS, CPU, "mba-msr-beyond-max-cos", on_intel_mba, "hypothetical",
+      "IA32_L2_QoS_Ext_BW_Thrtl_n of a COS above CPUID.(10H,3):EDX[15:0] reads 0 and "
+      "ignores writes instead of #GP(0)")
+/* ---- AMD PQoS (APM Vol. 2 chapter 19) ---- */
+QUIRK(Q_AMD_CAT_SPARSE_GP, CPU, "amd-cat-sparse-mask-gp", on_amd_cat,
+      "hypothetical (Intel's "
+      "contiguity rule applied on AMD)",
+      "an AMD L3_MASK_n with non-contiguous or no bits set raises #GP(0)")
+QUIRK(Q_AMD_CAT_RAZ_KEPT, CPU, "amd-cat-mask-high-bits-kept", on_amd_cat, "hypothetical",
+      "AMD L3_MASK_n bits above the CBM length read back as written instead of 0")
+QUIRK(Q_AMD_PQR_MBZ_ACCEPTED, CPU, "amd-pqr-assoc-mbz-accepted", on_amd_cat, "hypothetical",
+      "AMD PQR_ASSOC accepts its must-be-zero bits 31:12 / 63:36 without #GP(0)")
+QUIRK(Q_AMD_BW_UNLIMITED_DROPPED, CPU, "amd-bw-unlimited-bit-dropped", on_amd_bw, "hypothetical",
+      "L3QOS_BW_CONTROL_n / L3QOS_SMBW_CONTROL_n drop the U bit (bit "
+      "BW_LEN) on a write")
+QUIRK(Q_AMD_BMEC_RESERVED_ACCEPTED, CPU, "amd-bmec-reserved-accepted", on_amd_bmec, "hypothetical",
+      "QOS_EVT_CFG_n accepts bits 63:7 and bandwidth types "
+      "CPUID.(8000_0020H,3):ECX does not enumerate instead of #GP(0)")

@@ -386,6 +386,79 @@ static bool on_rdt_total_bw(const struct caps *c, const struct sim_profile *p)
 	return c->rdt.l3.present && c->rdt.l3.total_bw;
 }
 
+/* RDT allocation (quirk_table.h, its section). */
+static bool on_intel_cat(const struct caps *c, const struct sim_profile *p)
+{
+	return c->vendor == VENDOR_INTEL && c->rdt.alloc_present &&
+	       (c->rdt.l3_params_valid || c->rdt.l2_params_valid);
+}
+
+static bool on_cat_mask_beyond_cos(const struct caps *c, const struct sim_profile *p)
+{
+	const struct caps_rdt *r = &c->rdt;
+
+	return r->alloc_present && ((r->l3_params_valid && r->l3_max_cos + 1 < 128) ||
+				    (r->l2_params_valid && r->l2_max_cos + 1 < 64));
+}
+
+static bool on_intel_cat_contiguous(const struct caps *c, const struct sim_profile *p)
+{
+	const struct caps_rdt *r = &c->rdt;
+
+	return on_intel_cat(c, p) &&
+	       ((r->l3_params_valid && !r->l3_noncont) || (r->l2_params_valid && !r->l2_noncont));
+}
+
+static bool on_intel_cat_noncont(const struct caps *c, const struct sim_profile *p)
+{
+	const struct caps_rdt *r = &c->rdt;
+
+	return on_intel_cat(c, p) &&
+	       ((r->l3_params_valid && r->l3_noncont) || (r->l2_params_valid && r->l2_noncont));
+}
+
+/* On AMD a COS above MAX_COS fits PQR_ASSOC.COS (35:32) only when MAX_COS
+ * < 15; above that it sets a must-be-zero bit. */
+static bool on_pqr_cos_range(const struct caps *c, const struct sim_profile *p)
+{
+	return on_intel_cat(c, p) ||
+	       (caps_amd_like(c) && c->rdt.l3_params_valid && c->rdt.l3_max_cos < 15);
+}
+
+static bool on_intel_cdp(const struct caps *c, const struct sim_profile *p)
+{
+	const struct caps_rdt *r = &c->rdt;
+
+	return on_intel_cat(c, p) &&
+	       ((r->l3_params_valid && r->l3_cdp) || (r->l2_params_valid && r->l2_cdp));
+}
+
+static bool on_cat_occupancy(const struct caps *c, const struct sim_profile *p)
+{
+	return c->rdt.alloc_present && c->rdt.l3_params_valid && c->rdt.l3.present &&
+	       c->rdt.l3.occupancy;
+}
+
+static bool on_intel_mba(const struct caps *c, const struct sim_profile *p)
+{
+	return c->vendor == VENDOR_INTEL && c->rdt.alloc_present && c->rdt.mba_params_valid;
+}
+
+static bool on_amd_cat(const struct caps *c, const struct sim_profile *p)
+{
+	return caps_amd_like(c) && c->rdt.alloc_present && c->rdt.l3_params_valid;
+}
+
+static bool on_amd_bw(const struct caps *c, const struct sim_profile *p)
+{
+	return caps_amd_like(c) && (c->rdt.amd.l3be_valid || c->rdt.amd.l3smbe_valid);
+}
+
+static bool on_amd_bmec(const struct caps *c, const struct sim_profile *p)
+{
+	return caps_amd_like(c) && c->rdt.amd.bmec_valid;
+}
+
 /* ---- Machines of several CPUs (smp.c; caps: the first CPU's) ------------ */
 
 static unsigned machine_cpus(const struct sim_profile *p)

@@ -104,7 +104,7 @@ static enum sim_msr_result rdt_wrmsr(uint32_t msr, uint64_t val)
 		uint64_t valid = width_mask(rmid_bits());
 		if (r->alloc_present)
 			valid |= PQR_ASSOC_COS;
-		if (val & ~valid)
+		if ((val & ~valid) || !sim_rdt_alloc_pqr_ok(val))
 			return SIM_MSR_GP;
 		if (quirk(Q_RDT_RMID_TRUNCATED))
 			val &= ~PQR_ASSOC_RMID | 0x7;
@@ -182,11 +182,30 @@ void arch_flush_buffer(const void *buf, uint64_t bytes)
 	P->scratch_cached = false;
 }
 
+/* The last-level cache's size from the deterministic cache parameters
+ * (CPUID.04H on Intel, 8000001DH on AMD): ways x partitions x line x sets. */
+static uint64_t llc_bytes(void)
+{
+	uint32_t leaf = caps_amd_like(&g_sim.caps) ? 0x8000001D : 4;
+	uint64_t llc = 0;
+	struct cpuid_regs r;
+
+	for (uint32_t sub = 0; sub < 16; sub++) {
+		arch_cpuid(leaf, sub, &r);
+		if (!(r.eax & 0x1F))
+			break;
+		if ((r.eax & 0x1F) != 1)
+			llc = (uint64_t)((r.ebx >> 22) + 1) * (((r.ebx >> 12) & 0x3FF) + 1) *
+			      ((r.ebx & 0xFFF) + 1) * ((uint64_t)r.ecx + 1);
+	}
+	return llc;
+}
+
 void arch_workload_touch(const void *buf, uint64_t bytes)
 {
 	const struct caps_rdt *r = &g_sim.caps.rdt;
 	uint64_t rmid = FIELD_GET_ULL(PQR_ASSOC_RMID, P->pqr_assoc);
-	uint64_t units;
+	uint64_t units, filled;
 
 	(void)buf;
 	if (P->scratch_cached || !r->mon_present || rmid >= 1024) {
@@ -195,14 +214,16 @@ void arch_workload_touch(const void *buf, uint64_t bytes)
 	}
 	P->scratch_cached = true;
 	units = bytes / (r->l3.upscale ? r->l3.upscale : 1);
+	/* What stays in the LLC: the share the COS's L3 mask allows. */
+	filled = sim_rdt_alloc_fill_bytes(bytes, llc_bytes()) / (r->l3.upscale ? r->l3.upscale : 1);
 	use_rmid(rmid);
 	if (quirk(Q_RDT_OCC_EVERY_RMID)) {
 		for (uint32_t i = 0; i <= r->l3.max_rmid && i < 1024; i++) {
 			use_rmid(i);
-			P->rmid_occ[i] += units;
+			P->rmid_occ[i] += filled;
 		}
 	} else if (!quirk(Q_RDT_OCC_IGNORES_FILLS)) {
-		P->rmid_occ[rmid] += units;
+		P->rmid_occ[rmid] += filled;
 	}
 	if (!quirk(Q_RDT_MBM_IGNORES_READS))
 		P->rmid_bw[rmid] += units;

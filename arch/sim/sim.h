@@ -252,6 +252,12 @@ struct sim_pmu {
 	uint64_t rmid_occ[1024], rmid_bw[1024];
 	bool rmid_used[1024];
 	bool scratch_cached; /* arch_scratch_buffer() in the model's caches */
+	/* RDT allocation (rdt_alloc.c): CAT masks, CDP enables, MBA delays,
+	 * AMD bandwidth limits and BMEC configurations. */
+	uint64_t l3_mask[128], l2_mask[64];
+	uint64_t l3_qos_cfg, l2_qos_cfg;
+	uint64_t mba_delay[64];
+	uint64_t amd_bw[64], amd_smbw[64], amd_evt_cfg[8];
 };
 
 struct sim_apic {
@@ -321,6 +327,14 @@ struct sim_cpu {
 
 /* The CPU that runs now (smp.c): only one runs at a time. */
 extern struct sim_cpu *g_sim_cur;
+/* RDT allocation (rdt_alloc.c), for rdt.c: the highest COS of any
+ * allocation resource (false: none known), whether IA32_PQR_ASSOC takes
+ * `val`, and the bytes of a fill that stay in an LLC of `llc` bytes under
+ * the current COS's L3 mask. */
+bool sim_rdt_alloc_max_cos(unsigned *max);
+bool sim_rdt_alloc_pqr_ok(uint64_t val);
+uint64_t sim_rdt_alloc_fill_bytes(uint64_t bytes, uint64_t llc);
+
 #define g_sim (*g_sim_cur)
 
 static inline bool quirk(enum quirk q)

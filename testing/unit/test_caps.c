@@ -664,6 +664,60 @@ static void test_rdt(void)
 	UNIT_TRUE(requires_missing(&c, REQ_RDT_MON) != NULL, "rdt: REQ_RDT_MON missing");
 }
 
+/* Allocation's newer bits and AMD PQoS: expected values from the field
+ * definitions (SDM Vol. 3B allocation enumeration, Linux core.c for
+ * ECX[3] / 10H,3 ECX[0]; APM Vol. 2 Table 19-5, 19.3.3.2, 19.4.5, 19.4.6),
+ * the AMD sub-leaves as the Genoa dump reads them. */
+static void test_rdt_alloc(void)
+{
+	struct fake f;
+	struct caps c;
+
+	fake_intel(&f, 0x14, 0x000806F8);
+	fake_set(&f, 7, 0, 0, 1u << 15, 0, 0);
+	fake_set(&f, 0x10, 0, 0, 0xE, 0, 0);
+	fake_set(&f, 0x10, 1, 0xF, 0xC000, 0xE, 0xE); /* I/O, CDP, non-contiguous */
+	fake_set(&f, 0x10, 2, 0xF, 0, 0x4, 7);	      /* CDP only */
+	fake_set(&f, 0x10, 3, 0x59, 0, 0x5, 7);	      /* per-thread, linear */
+	c = decode(&f);
+	UNIT_TRUE(c.rdt.l3_noncont && c.rdt.l3_io_alloc && c.rdt.l3_cdp,
+		  "rdt alloc: L3 ECX[3] non-contiguous, ECX[1] I/O, ECX[2] CDP");
+	UNIT_TRUE(!c.rdt.l2_noncont && c.rdt.l2_cdp, "rdt alloc: L2 ECX = 4: CDP only");
+	UNIT_TRUE(c.rdt.mba_per_thread && c.rdt.mba_linear, "rdt alloc: MBA ECX[0], ECX[2]");
+	UNIT_EQ(c.rdt.mba_max_delay, 90, "rdt alloc: MBA EAX[11:0] + 1 = 90");
+	UNIT_TRUE(!c.rdt.amd.present, "rdt alloc: no 8000_0020H decode on Intel");
+
+	fake_amd(&f, 0x10, 0x00A10F11, 0x80000020);
+	fake_set(&f, 7, 0, 0, (1u << 12) | (1u << 15), 0, 0);
+	fake_set(&f, 0x10, 0, 0, 2, 0, 0);
+	fake_set(&f, 0x10, 1, 0xF, 0, 4, 0xF);
+	fake_set(&f, 0x80000008, 0, 0, 1u << 6, 0, 0);
+	fake_set(&f, 0x80000020, 0, 0, 0x1E, 0, 0);
+	fake_set(&f, 0x80000020, 1, 0xB, 0, 0, 0xF);
+	fake_set(&f, 0x80000020, 2, 0xB, 0, 0, 0xF);
+	fake_set(&f, 0x80000020, 3, 0, 2, 0x7F, 0);
+	c = decode(&f);
+	UNIT_TRUE(c.rdt.amd.present && c.rdt.amd.be, "pqos: 8000_0020H and 8000_0008H:EBX[6]");
+	UNIT_TRUE(c.rdt.amd.l3be && c.rdt.amd.l3smbe && c.rdt.amd.bmec && !c.rdt.amd.abmc &&
+		      !c.rdt.amd.sdciae,
+		  "pqos: EBX 1EH = L3BE, L3SMBE, BMEC (bit 4 not decoded)");
+	UNIT_EQ(c.rdt.amd.ebx0, 0x1E, "pqos: EBX kept as read");
+	UNIT_TRUE(c.rdt.amd.l3be_valid && c.rdt.amd.bw_len == 11 && c.rdt.amd.bw_max_cos == 15,
+		  "pqos: (8000_0020H,1) BW_LEN 11, COS_MAX 15");
+	UNIT_TRUE(c.rdt.amd.l3smbe_valid && c.rdt.amd.smbw_len == 11,
+		  "pqos: (8000_0020H,2) SMBW_LEN 11");
+	UNIT_TRUE(c.rdt.amd.bmec_valid && c.rdt.amd.evt_num == 2 && c.rdt.amd.evt_types == 0x7F,
+		  "pqos: (8000_0020H,3) EVT_NUM 2, types 7FH");
+	UNIT_TRUE(!c.rdt.amd.abmc_valid && !fake_asked(&f, 0x80000020, 5),
+		  "pqos: sub-leaf 5 not asked without ABMC");
+
+	/* L3BE enumerated, its sub-leaf missing (the Rome dump): unknown. */
+	fake_set(&f, 0x80000020, 0, 0, 0x2, 0, 0);
+	fake_set(&f, 0x80000020, 1, 0, 0, 0, 0);
+	c = decode(&f);
+	UNIT_TRUE(c.rdt.amd.l3be && !c.rdt.amd.l3be_valid, "pqos: zero sub-leaf 1, no BW_LEN");
+}
+
 /* ---- AMD ------------------------------------------------------------------ */
 
 static void test_amd_counters(void)
@@ -1360,6 +1414,7 @@ int main(void)
 	test_hybrid();
 	test_arch_lbr();
 	test_rdt();
+	test_rdt_alloc();
 	test_amd_counters();
 	test_model_specific();
 	test_perf_capabilities();
