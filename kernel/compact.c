@@ -53,7 +53,7 @@ static struct {
 } su;
 
 /* FNV-1a's step on 8 bytes at a time, the rest a byte at a time: under a
- * hypervisor where each load of the guest costs microseconds (issue 31),
+ * hypervisor where each load of the guest costs microseconds,
  * a load per byte of every line was a visible part of the console's cost.
  * Each step is a bijection of h for a given word, so two texts written in
  * the same calls that differ in one word never hash equal; the same text

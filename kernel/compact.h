@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Say each thing once (compact = 1, the default; issue 31): on a run of
+ * Say each thing once (compact = 1, the default): on a run of
  * several CPUs, the first selected CPU of each PMU configuration is the
  * reference and is reported in full; on every other CPU of that
  * configuration, a test whose whole report (its diagnostic lines, its

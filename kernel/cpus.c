@@ -33,7 +33,7 @@ static int perf_cap_vector[ARCH_MAX_CPUS];
 static enum arch_guard_result read_rc[ARCH_MAX_CPUS];
 static unsigned too_many_configs;
 
-/* The machine behind a configuration, raw, for the report (issue 32:
+/* The machine behind a configuration, raw, for the report (so that
  * `pmusim --replay` rebuilds it): every CPUID (leaf, sub-leaf) the record
  * read, in reading order, and IA32_PERF_CAPABILITIES as read. */
 #define CPUS_RAW_LEAVES 64

@@ -441,7 +441,7 @@ static const struct known_deviation table[] = {
 	.source = "Linux arch/x86/kvm/lapic.c kvm_apic_local_deliver(): LVTPC masked for every "
 		  "vendor from the 2023 fix until v6.9 limited it to Intel-compatible guests",
     },
-    /* ---- Issue 27: Atom erratum SRF7 (VM exit / entry overcount), under KVM ---- */
+    /* ---- Atom erratum SRF7 (VM exit / entry overcount), under KVM ---- */
     {
 	.id = "atom-srf7-vmexit-overcount",
 	.vendors = VENDOR(VENDOR_INTEL),
@@ -481,7 +481,7 @@ static const struct known_deviation table[] = {
 		  "pmu_detect_intel_overcount_errata() (3ffdf39c) applies it to Clearwater Forest "
 		  "06_DDH: instructions only",
     },
-    /* ---- KVM: reset values (issue 33) ---- */
+    /* ---- KVM: reset values ---- */
     {
 	.id = "kvm-global-ctrl-reset-zero",
 	.vendors = VENDOR(VENDOR_INTEL),

@@ -60,8 +60,8 @@ int kstrncmp(const char *a, const char *b, size_t n)
 }
 
 /*
- * The block functions. Measured on this project's nested KVM host (issue
- * 31; a 64 KiB block in the guest): a loop that stores a word per iteration
+ * The block functions. Measured on this project's nested KVM host (a
+ * 64 KiB block in the guest): a loop that stores a word per iteration
  * took 70 ms, x86's REP STOSQ 7-11 ms; a copy loop 89-125 ms, REP MOVSQ
  * 12 ms. There every memory access of a guest instruction costs
  * microseconds, and one iteration of a string instruction costs about what

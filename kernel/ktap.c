@@ -13,7 +13,7 @@
  * Writes one line: the indent of the current depth, `prefix`, the n bytes
  * of `text`, and the newline, in one call of the sink. Each sink call costs
  * the compact form's hold and the console's bookkeeping, and under a nested
- * hypervisor every instruction counts (issue 31): a line used to be four to
+ * hypervisor every instruction counts: a line used to be four to
  * six calls. A line longer than the buffer is written in pieces, unchanged.
  */
 static void emit_line(struct ktap_writer *w, const char *prefix, const char *text, size_t n)

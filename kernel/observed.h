@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What a failed check was about and what it saw (issue 33): its subject
+ * What a failed check was about and what it saw: its subject
  * (the MSR, the RDPMC ECX value, the counter, the event) and its observed
  * outcome (the vector, the value's class against the expectation, or the
  * reserved bits accepted). The checks (kernel/check.c) print them with

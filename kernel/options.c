@@ -444,7 +444,7 @@ unsigned options_parse(struct options *o, const char *text, size_t len, const ch
 /* Is `entry` "suite" or "suite.name"? Compared in place: the selection is
  * asked about every registered test on every CPU, and formatting
  * "suite.name" for each was most of a skipped test's cost under a nested
- * hypervisor that pays per instruction (issue 31). */
+ * hypervisor that pays per instruction. */
 static bool names_test(const char *entry, const char *suite, const char *name)
 {
 	size_t n = kstrlen(suite);

@@ -85,7 +85,7 @@ struct options {
 	uint32_t smp_silent_cpu;	       /* OPT_NO_CPU: none */
 	uint32_t trace;			       /* kernel/trace.h: 0, 1 or 2 */
 	uint32_t trace_from;		       /* trace = 2: the first access shown */
-	/* The vPMU the host says the guest has (issue 29). */
+	/* The vPMU the host says the guest has. */
 	enum vpmu_mode { VPMU_UNTOLD, VPMU_OFF, VPMU_EMULATED, VPMU_MEDIATED } vpmu;
 	uint32_t host_kernel; /* HOST_KERNEL(a, b, c), 0: not given */
 	bool compact;	      /* kernel/compact.h: say each thing once */

@@ -19,9 +19,9 @@ enum requirement {
 	REQ_ARCH_PMU_V3_BIT,
 	REQ_ARCH_PMU_V4_BIT,
 	REQ_ARCH_PMU_V5_BIT,
-	REQ_ARCH_PMU_V6_BIT,	    /* the 19xxH MSR range (issue 28) */
-	REQ_RDPMC_USER_DISABLE_BIT, /* CPUID.(23H,0):EBX[2] (issue 28) */
-	REQ_ACR_BIT,		    /* CPUID.(23H,2) Auto Counter Reload (issue 28) */
+	REQ_ARCH_PMU_V6_BIT,	    /* the 19xxH MSR range */
+	REQ_RDPMC_USER_DISABLE_BIT, /* CPUID.(23H,0):EBX[2] */
+	REQ_ACR_BIT,		    /* CPUID.(23H,2) Auto Counter Reload */
 	REQ_FIXED_BIT,		    /* at least one fixed counter supported */
 	REQ_PDCM_BIT,		    /* CPUID.01H:ECX[15] */
 	REQ_FW_WRITE_BIT,	    /* IA32_PERF_CAPABILITIES[13] */

@@ -351,7 +351,7 @@
 #define RULE_RDT_QM_CTR_RO                                                                         \
 	"SDM Vol.4 Table 2-2 / Vol.3B 17.18.6: IA32_QM_CTR is read-only; WRMSR "                   \
 	"raises #GP"
-/* parity (issue 12): Intel checks where the peers are stricter */
+/* checks the peers make: Intel checks where the peers are stricter */
 #define RULE_PERF_CAP_ABSENT                                                                       \
 	"SDM Vol.4 Table 2-2 (345H): IA32_PERF_CAPABILITIES exists if CPUID.01H:ECX[15] (PDCM) "   \
 	"= 1; RDMSR of an MSR the processor does not implement raises #GP(0)"
@@ -365,7 +365,7 @@
 	"SDM Vol.2B RDPMC / Vol.3A 2.5 (CR4.PCE): with CR4.PCE = 1 RDPMC at CPL 3 reads the "      \
 	"running counter: monotonic, the workload between two reads counted, and never "           \
 	"ahead of RDMSR at CPL 0 afterwards"
-/* parity (issue 12): RDT values */
+/* checks the peers make: RDT values */
 #define RULE_RDT_OCCUPANCY                                                                         \
 	"SDM Vol.3B 17.18.2 / 17.18.5: L3 occupancy of an RMID counts the lines filled while it "  \
 	"was in IA32_PQR_ASSOC; IA32_QM_CTR x CPUID.(0FH,1):EBX = bytes: S bytes just filled "     \
@@ -478,7 +478,7 @@
 #define RULE_AMD_GLOBAL                                                                            \
 	"AMD APM Vol.2 13.2.2 (PerfMonV2): PerfCntrGlobalCtl gates counters, "                     \
 	"GlobalStatus/StatusClr/StatusSet report overflow"
-/* parity (issue 12): AMD checks matching the Intel side */
+/* checks the peers make: AMD checks matching the Intel side */
 #define RULE_AMD_BR_MISS                                                                           \
 	"AMD PPR (Families 17h-1Ah) PMCx0C3 Retired Branch Instructions Mispredicted: a "          \
 	"branch on a fresh xorshift64* bit mispredicts about 1/2 the time (>= 1/8 checked), "      \
@@ -534,7 +534,7 @@
 	"set in MSR_UNCORE_PERF_GLOBAL_CTRL (core x: the core of the package, APIC ID above "      \
 	"the SMT bits), and to no other"
 
-/* ---- Intercepted instructions and absolute bounds (simkvm, issue 10) ---- */
+/* ---- Intercepted instructions and absolute bounds (simkvm) ---- */
 #define RULE_INTERCEPT_INSNS                                                                       \
 	"SDM Vol.3B Table 20-1: Instructions Retired (C0H/00H) counts each retired "               \
 	"instruction, CPUID / WRMSR / IN included (a hypervisor that intercepts them must "        \
@@ -561,9 +561,9 @@
 #define RULE_WINDOW_INSTRUCTIONS                                                                   \
 	"SDM Vol.3B Table 20-1: Instructions Retired, absolute: the window holds the loop's 10N "  \
 	"instructions and at most the two WRMSRs that bracket it: [10N, 10N+2]"
-/* Inferred (issue 9 class 7): leaf 16H is nominal, and real parts report a
- * maximum below their turbo (a Kaby Lake dump: base = max = 3600 MHz), so
- * a diagnostic unless strict=1. */
+/* Inferred (a rule the SDM states for nominal frequencies only): leaf 16H is nominal, and real
+ * parts report a maximum below their turbo (a Kaby Lake dump: base = max = 3600 MHz), so a
+ * diagnostic unless strict=1. */
 #define RULE_WINDOW_CYCLES                                                                         \
 	RULE_INFERRED                                                                              \
 	"the SDM gives no ratio of the core clock to the TSC: Vol.3B Time-Stamp Counter ticks "    \
@@ -682,7 +682,7 @@
 	"SDM Vol.3B Table 20-1 (topdown events, CPUID.0AH:EBX[11:8]): backend bound, bad "         \
 	"speculation, frontend bound and retiring partition TOPDOWN.SLOTS; our tolerance: 1% + 64"
 
-/* Issue 27: PEBS on the 2023-2026 parts (suites/pebs.c) */
+/* PEBS on the 2023-2026 parts (suites/pebs.c) */
 #define RULE_PEBS_TIMED                                                                            \
 	"ISE 8.4.1 Timed PEBS (IA32_PERF_CAPABILITIES.PEBS_TIMING_INFO[17]): the basic group's "   \
 	"record format field is [31:0] and [47:32] the retire latency; [63:48] the record size"
@@ -704,7 +704,7 @@
 	"SDM Vol.1 16.3.5 Table 16-1 / Vol.2A XABORT: after XABORT imm8 the fallback path finds "  \
 	"EAX[0] = 1 and the imm8 in EAX[31:24]"
 
-/* AMD HostOnly / GuestOnly with EFER.SVME (suites/amd.c, issue 29). The APM's text on
+/* AMD HostOnly / GuestOnly with EFER.SVME (suites/amd.c). The APM's text on
  * HG_ONLY with SVME was not read first-hand here: inferred, from KVM's selftest. */
 #define RULE_AMD_HG_SVME_HOST                                                                      \
 	RULE_INFERRED                                                                              \
@@ -716,7 +716,7 @@
 	"AMD APM Vol.2 13.2.1 HG_ONLY as KVM's selftest svm_pmu_host_guest_test (2026, steps "     \
 	"1 and 5) asserts it: with EFER.SVME = 0 the bits are ignored, all four combinations "     \
 	"count (Linux 1018faa6cf23 saw Family 15h count nothing with either bit set instead)"
-/* What the runner's safety nets must not hide (kernel/runner.c, kernel/pmu.c; issue 33) */
+/* What the runner's safety nets must not hide (kernel/runner.c, kernel/pmu.c) */
 #define RULE_SMM_FROZEN                                                                            \
 	"SDM Vol.3B 18.4.1 (IA32_DEBUGCTL.FREEZE_WHILE_SMM, bit 14; Vol.4 Table 2-2 1D9H: "        \
 	"freezes perfmon while in SMM): on SMI delivery the processor clears the enable bits of "  \
@@ -725,7 +725,7 @@
 	"SDM Vol.4 Table 2-2 (38FH, IA32_PERF_GLOBAL_CTRL, from the March 2023 edition): "         \
 	"reset value: sets bits n-1:0 and clears the upper bits, n the number of "                 \
 	"general-purpose counters"
-/* ---- Architectural PMU version 6: the 19xxH MSR range (suites/v6.c, issue 28).
+/* ---- Architectural PMU version 6: the 19xxH MSR range (suites/v6.c).
  * The defining text is the ISE ("Intel Architecture Instruction Set Extensions
  * and Future Features", rev. 052+, "Architectural Performance Monitoring
  * Version 6"), not reachable here: it is cited as Linux quotes it in
@@ -756,7 +756,7 @@
 	    "register is pmutest's reading of the list, so RDMSR / WRMSR #GP(0) (SDM Vol.2B "      \
 	    "RDMSR)"
 
-/* ---- RDPMC user disable (suites/privilege.c, issue 28): ISE chapter "RDPMC USER
+/* ---- RDPMC user disable (suites/privilege.c): ISE chapter "RDPMC USER
  * DISABLE", as quoted in Linux 59af95e028d4. ---- */
 #define ISE_RDPMC_USR_DIS "ISE 'RDPMC USER DISABLE' (as quoted in Linux 59af95e028d4)"
 #define RULE_RDPMC_USR_DIS_ZERO                                                                    \
@@ -783,7 +783,7 @@
 	ISE_RDPMC_USR_DIS ": with CPUID.(23H,0):EBX[2] the bits are defined, so writing them "     \
 			  "does not raise #GP and they read back"
 
-/* ---- Auto Counter Reload (suites/acr.c, issue 28): SDM Vol. 3 rev. 085+ "Auto
+/* ---- Auto Counter Reload (suites/acr.c): SDM Vol. 3 rev. 085+ "Auto
  * Counter Reload" (21.9.11), as quoted in Linux ec980e4facef and 1271aeccc307. ---- */
 #define SDM_ACR "SDM Vol.3B 'Auto Counter Reload' (as quoted in Linux ec980e4facef)"
 #define RULE_ACR_MSRS                                                                              \
@@ -814,7 +814,7 @@
 			      "Linux saw on Panther Lake, "                                        \
 			      "43796f305078) or has no effect"
 
-/* ---- EQ (suites/filtering.c, issue 28): no reachable text states its meaning ---- */
+/* ---- EQ (suites/filtering.c): no reachable text states its meaning ---- */
 #define RULE_EVTSEL_EQ                                                                             \
 	RULE_INFERRED                                                                              \
 	"IA32_PERFEVTSELx bit 36 EQ (CPUID.(23H,0):EBX[1], ISE 'Architectural "                    \
@@ -822,7 +822,7 @@
 	"counter counts the cycles whose event count equals CMASK instead of reaching it, so "     \
 	"count(CMASK=1, EQ) = count(CMASK=1) - count(CMASK=2); tolerance 1/64 + 64"
 
-/* ---- RDPMC metrics clear mode (suites/metrics.c, issue 28): ISE, as Linux 0e45818ec189
+/* ---- RDPMC metrics clear mode (suites/metrics.c): ISE, as Linux 0e45818ec189
  * quotes it. ---- */
 #define RULE_METRICS_RDPMC_CLEAR                                                                   \
 	"ISE 'RDPMC metrics clear mode' (as quoted in Linux 0e45818ec189): with "                  \
@@ -834,7 +834,7 @@
 	"ISE 'RDPMC metrics clear mode' (Linux 0e45818ec189): the mode is enabled by "             \
 	"METRICS_CLEAR_EN[14]; without it RDPMC only reads (SDM Vol.2B RDPMC)"
 
-/* ---- Fixed counters 4-6 (suites/counting.c, issue 28) ---- */
+/* ---- Fixed counters 4-6 (suites/counting.c) ---- */
 #define RULE_FIXED_4_6_EVENTS                                                                      \
 	RULE_INFERRED                                                                              \
 	"fixed counters 4, 5, 6 count TOPDOWN_BAD_SPECULATION.ALL (0073H), "                       \
@@ -844,7 +844,7 @@
 	"programmed with that event counts the same in the same window; tolerance 1/64 + 64 "      \
 	"(the SDM's fixed-counter table for them was not read)"
 
-/* ---- Architectural PEBS (suites/arch_pebs.c, issue 28): ISE ch. 11
+/* ---- Architectural PEBS (suites/arch_pebs.c): ISE ch. 11
  * "Architectural PEBS" was not reachable; every layout is Linux's
  * (d243d0bb64af, d21954c8a0ff, 2721e8da2de7, 52448a0a7390, bb5f13df3c45:
  * struct arch_pebs_index / _header / _basic / _gprs / _aux, msr-index.h
@@ -897,7 +897,7 @@
 	"3), 2 for the metrics; each snapshot the counter's value at the record "                  \
 	"(Linux 'Add counter group support for arch-PEBS', ARCH_PEBS_CNTR_*) " LINUX_APEBS
 
-/* ---- UMASK2 counting (suites/counting.c, issue 28) ---- */
+/* ---- UMASK2 counting (suites/counting.c) ---- */
 #define RULE_UMASK2_EVENT                                                                          \
 	RULE_INFERRED "IA32_PERFEVTSELx UMASK2 (47:40, CPUID.(23H,0):EBX[0]; ISE 'Architectural "  \
 		      "Performance Monitoring V6') selects the model-specific event defined with " \
@@ -907,7 +907,7 @@
 		      "iterations (intel/perfmon lunarlake_lioncove_core.json v1.26, "             \
 		      "arrowlake_lioncove_core.json v1.20)"
 
-/* ---- PERF_METRICS level 2 (suites/metrics.c, issue 28) ---- */
+/* ---- PERF_METRICS level 2 (suites/metrics.c) ---- */
 #define RULE_METRICS_LEVEL2                                                                        \
 	RULE_INFERRED                                                                              \
 	"IA32_PERF_METRICS bytes 4-7 (Linux INTEL_TD_METRIC_HEAVY_OPS, _BR_MISPREDICT, "           \
@@ -916,7 +916,7 @@
 	"backend bound) by the names, so never above it; tolerance one unit; 0 "                   \
 	"where the CPU has no level 2 (the SDM text on level 2 was not read)"
 
-/* ---- PEBS counters snapshotting (suites/pebs.c, issue 28) ---- */
+/* ---- PEBS counters snapshotting (suites/pebs.c) ---- */
 #define RULE_PEBS_CNTR                                                                             \
 	RULE_INFERRED "PEBS format 6 counters snapshotting (Linux e02e9b0374c3; the SDM text not " \
 		      "read): MSR_PEBS_DATA_CFG[4] adds, after the LBR group, a 16-byte header "   \
@@ -924,7 +924,7 @@
 		      "named counter's value at the record; the record format echoes bit 4 and "   \
 		      "its size counts the group"
 
-/* ---- AMD LBR v2 (suites/amd_lbr.c, issue 28): the APM text not read; the
+/* ---- AMD LBR v2 (suites/amd_lbr.c): the APM text not read; the
  * layout is Linux arch/x86/events/amd/lbr.c's, so every rule is inferred. ---- */
 #define LINUX_AMD_LBR "(AMD LBR v2 as Linux arch/x86/events/amd/lbr.c, ca5b7c0d9621, programs it)"
 #define RULE_AMD_LBR_MSRS                                                                          \

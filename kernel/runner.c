@@ -210,7 +210,7 @@ static void unknown_name(const char *list, const char *name, options_error_fn er
 }
 
 /* Is name "suite.test" of d? Compared in place: a formatted copy per test
- * was most of reading the options under a slow hypervisor (issue 31). */
+ * was most of reading the options under a slow hypervisor. */
 static bool is_full_name(const struct test_desc *d, const char *name)
 {
 	size_t n = kstrlen(d->suite);
@@ -661,7 +661,7 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 
 	/* The selection grouped by suite once, not again for each suite of each
 	 * CPU: under a slow hypervisor every instruction of the harness counts
-	 * (issue 31). */
+	 * */
 	static const struct test_desc *plan[MAX_TESTS];
 	static struct suite_plan plans[MAX_SUITES];
 	unsigned tests = 0;

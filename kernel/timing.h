@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Where a run's time goes (issue 31): TSC cycles summed per phase and one
+ * Where a run's time goes: TSC cycles summed per phase and one
  * `# time:` line at the end. Only where the TSC rate is known (a real or
  * virtual machine): the simulator's TSC moves with every RDTSC, so reading
  * it there would change what the suites see; timing_on() is false there

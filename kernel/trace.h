@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The access trace: the evidence under a failed check (issue 32).
+ * The access trace: the evidence under a failed check.
  *
  * Both machines feed it from their include/arch.h probes (rdmsr_safe,
  * wrmsr_safe, rdpmc_safe, rdmsr, wrmsr), at CPL 0 only (the probes run at

@@ -14,7 +14,7 @@
  *   0xLLLLLLLL: eax=0x... ...     (older tool versions: sub-leaf 0)
  *   empty lines
  *   # pmutest report    (CPUID_DUMP_SPARSE_MARK, anywhere) the dump holds
- *                       only the leaves a pmutest report carries (issue 32:
+ *                       only the leaves a pmutest report carries (that is,
  *                       the leaves pmutest read): a leaf it lacks is
  *                       unknown, so the completeness rule below is off
  * Register lines before any "CPU" header belong to CPU 0. Anything else is an

@@ -61,12 +61,12 @@ $(HOST_BUILD)/minivmm: tools/minivmm.c
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -o $@ $< -lpthread
 
-# Issue 21: the clock calibration's decisions and the ACPI reader, on the host.
+# The clock calibration's decisions and the ACPI reader, on the host.
 $(HOST_BUILD)/unit/test_calibrate: testing/unit/test_calibrate.c arch/x86_64/calibrate.c
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iarch/x86_64 -Itesting/unit -o $@ $(filter %.c,$^)
 
-# Issue 30: the direct-boot data's readers, with every malformation.
+# The direct-boot data's readers, with every malformation.
 UNIT_TESTS += $(HOST_BUILD)/unit/test_bootdata
 $(HOST_BUILD)/unit/test_bootdata: testing/unit/test_bootdata.c boot/direct/bootdata.c kernel/fmt.c \
 		kernel/kstring.c boot/direct/bootdata.h boot/direct/direct.h

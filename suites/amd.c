@@ -284,7 +284,7 @@ TEST(amd, pmi_leaves_lvt_unmasked, REQ_AMD | REQ_APIC)
 	pmu_pmi_uninstall();
 }
 
-/* ---- Parity with the Intel side (issue 12) --------------------------------- */
+/* ---- Parity with the Intel side --------------------------------- */
 
 /* A seed no earlier run of this boot used (include/arch.h: predictors
  * memorize repeated sequences). */
@@ -312,7 +312,7 @@ TEST(amd, branch_misses_lower_bound, REQ_AMD)
 		/* The seed reproduces a sequence whose misses were counted; a
 		 * counter that counted nothing owes nothing to it, and without it
 		 * that failure reads the same on every CPU (the compact report,
-		 * issue 31, then says it once). */
+		 * the compact report then says it once). */
 		uint64_t misses = rdmsr(ctr_msr(i));
 		char seed_text[32] = "";
 		if (misses)

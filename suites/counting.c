@@ -294,7 +294,7 @@ TEST(counting, unavailable_event_programmable, REQ_ARCH_PMU | REQ_GP_COUNTER)
 		t_skip(t, "CPUID.0AH:EBX / EAX[31:24]: every architectural event available");
 }
 
-/* ---- parity (issue 12): a different available event on each counter ---- */
+/* ---- checks the peers make: a different available event on each counter ---- */
 
 /* The k-th available architectural event (cycling through them): counters
  * that count different events at once must each count their own. */
@@ -375,7 +375,7 @@ TEST(counting, all_counters_different_events, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER)
 		counter_program(c, 0, 0);
 }
 
-/* ---- Fixed counters 4-6 (issue 28) --------------------------------------
+/* ---- Fixed counters 4-6 --------------------------------------
  * Each counts the encoding of an architectural topdown event (9-11): run it
  * and a GP counter programmed with that event over the same window. */
 TEST(counting, fixed_4_6_match_gp_event, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER)
@@ -409,7 +409,7 @@ TEST(counting, fixed_4_6_match_gp_event, REQ_ARCH_PMU_V2 | REQ_GP_COUNTER)
 			  "makes available");
 }
 
-/* ---- UMASK2 (issue 28): CPUID.(23H,0):EBX[0] -----------------------------
+/* ---- UMASK2: CPUID.(23H,0):EBX[0] -----------------------------
  * No architectural event has a UMASK2 value; the parts whose event files
  * define one (include/model_events.h: BR_INST_RETIRED on the Lion Cove
  * P-cores) count it over the gated loop, whose one branch per iteration is

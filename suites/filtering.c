@@ -156,7 +156,7 @@ TEST(counting, edge_inv_cmask,
 	expect_cmask_partition(t, v, PMU_ITERS * WORKLOAD_INSNS_PER_ITER / PMU_MAX_IPC, &words);
 }
 
-/* ---- EQ (issue 28): CPUID.(23H,0):EBX[1] -------------------------------
+/* ---- EQ: CPUID.(23H,0):EBX[1] -------------------------------
  * Three counters over the same window count the instructions-retired event
  * with CMASK = 1, CMASK = 2 and CMASK = 1 with EQ: if EQ makes the CMASK
  * comparison "equal" (RULE_EVTSEL_EQ, inferred), the third is the first

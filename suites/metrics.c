@@ -164,7 +164,7 @@ TEST(metrics, level1_events_partition_slots,
 		     (unsigned long long)slots);
 }
 
-/* ---- RDPMC metrics clear mode (issue 28): IA32_PERF_CAPABILITIES[19] ----
+/* ---- RDPMC metrics clear mode: IA32_PERF_CAPABILITIES[19] ----
  * RDPMC type 2000H with IA32_FIXED_CTR_CTRL.METRICS_CLEAR_EN[14] returns the
  * metrics and then clears them and IA32_FIXED_CTR3; without the bit it only
  * reads. Bit 14 is in fixed counter 3's field (its AnyThread position), so

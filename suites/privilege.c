@@ -198,7 +198,7 @@ TEST(privilege, rdmsr_wrmsr_fault_at_cpl_1_2_3, REQ_NONE)
 		  "%s after the refused WRMSR at CPL > 0", tg[0].name);
 }
 
-/* ---- parity (issue 12): RDPMC of a running counter at CPL 3 ------------- */
+/* ---- checks the peers make: RDPMC of a running counter at CPL 3 ------------- */
 
 /* RDPMC, the workload, RDPMC, all at CPL 3: the difference, or FAULTED. */
 static __user_code uint64_t user_rdpmc_around_workload(uint64_t ecx)
@@ -255,7 +255,7 @@ TEST(privilege, rdpmc_cpl3_running_counter, REQ_ARCH_PMU | REQ_GP_COUNTER | REQ_
 	check_cr4(t, cr4);
 }
 
-/* ---- RDPMC user disable (issue 28): CPUID.(23H,0):EBX[2] ----------------
+/* ---- RDPMC user disable: CPUID.(23H,0):EBX[2] ----------------
  * IA32_PERFEVTSELx bit 37 and IA32_FIXED_CTR_CTRL bit 33 + 4i: RDPMC at
  * CPL > 0 of that counter returns 0, CPL 0 still reads it, the other counters
  * and the counting itself are unaffected, CR4.PCE = 0 still faults. */

@@ -127,7 +127,7 @@ TEST(rdt, qm_ctr_read_only, REQ_RDT_L3_MON)
 		      "WRMSR IA32_QM_CTR <- 0");
 }
 
-/* ---- Values (issue 12) ---------------------------------------------------- */
+/* ---- Values ---------------------------------------------------- */
 
 static void set_rmid(uint64_t saved, uint32_t rmid)
 {

@@ -250,7 +250,7 @@ TEST(counting, running_counter_rewritten, REQ_ARCH_PMU | REQ_EXACT_EVENT | REQ_G
 		  "IA32_FIXED_CTR0 rewritten while counting: count(2N) - count(N)");
 }
 
-/* ---- parity (issue 12): presets through IA32_A_PMCx, both aliases ------- */
+/* ---- checks the peers make: presets through IA32_A_PMCx, both aliases ------- */
 
 /*
  * With FW_WRITE, kvm-unit-tests runs its overflow checks with presets written

@@ -5,7 +5,7 @@ boot alternately the do-nothing PVH kernel (build/bench/hello-pvh.elf) and
 build/pmutest.elf on the `microvm` and `pc` machines, RUNS times each, with
 the same QEMU command line (only -kernel differs), and print the median
 wall time of each, where the time goes and how it compares with the goals
-of issue 20.
+of the direct boot (kvm-unit-tests' pmu.flat on microvm).
 
 Phases of a pmutest boot (medians):
   QEMU start        QEMU with the same configuration, stopped before the
@@ -33,7 +33,7 @@ import time
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MACHINES = ["microvm", "pc"]
-# Figures measured on the development machine (issue 20): kvm-unit-tests'
+# Figures measured on the development machine: kvm-unit-tests'
 # pmu.flat in its own runner, and the goals set against them.
 PMU_FLAT_S = 0.56
 GOAL_MICROVM_S = 0.25
@@ -126,7 +126,7 @@ def main():
     mv = med["microvm"]["pmutest"]
     print(f"microvm full run {mv:.3f} s (goal < {GOAL_MICROVM_S} s: {mv < GOAL_MICROVM_S}); "
           f"{PMU_FLAT_S / mv:.1f}x faster than kvm-unit-tests' pmu.flat ({PMU_FLAT_S} s, "
-          f"issue 20's figure; goal >= {GOAL_SPEEDUP}x: {PMU_FLAT_S / mv >= GOAL_SPEEDUP})")
+          f"kvm-unit-tests' figure; goal >= {GOAL_SPEEDUP}x: {PMU_FLAT_S / mv >= GOAL_SPEEDUP})")
     for m in MACHINES:
         print(f"{m} clock: {platform[m].split(': ', 1)[-1]}")
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The issue-31 part of `make bench`: the figures of issue 31's Goals, each
-with the baseline the issue recorded, and, with --base DIR, the same
+"""The instruction-count part of `make bench`: the figures of the speed goals, each
+with its baseline (measured here on 2026-11-26), and, with --base DIR, the same
 figures of another build (DIR/build/pmutest.elf, e.g. main's) measured
 in the same run, boots alternating so that load hits both alike.
 
@@ -39,12 +39,12 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# Issue 31's baselines (this machine, 2026-11-26) and goals.
+# The baselines (this machine, 2026-11-26) and goals.
 BASE_KVM_S, GOAL_KVM_S = 59.0, 15.0
 BASE_MICROVM_S, GOAL_MICROVM_S = 0.26, 0.15
 BASE_VERDICT_MS, GOAL_VERDICT_MS = "160-200", 100
 BASE_BYTES_RATIO, GOAL_BYTES_RATIO = 7.9, 1.5
-# kvm-unit-tests' pmu.flat on microvm under TCG, from issue 31's own figures
+# kvm-unit-tests' pmu.flat on microvm under TCG, as measured for the goals
 # (0.26 s whole run = 0.32x of it); pmu.flat is not on this machine.
 PMU_FLAT_MICROVM_S, BASE_FLAT_RATIO, GOAL_FLAT_RATIO = 0.26 / 0.32, 0.32, 0.2
 
@@ -197,9 +197,9 @@ def main():
         figs.append((k, d, per_byte_us(k, "microvm", "tcg_nouart", "bytes1"),
                      per_byte_us(k, "kvm_uart", "kvm_nouart", "kvm_bytes") if kvm_runs else
                      float("nan")))
-    print(f"== issue 31: medians of {runs} TCG and {kvm_runs} KVM paired boots "
+    print(f"== medians of {runs} TCG and {kvm_runs} KVM paired boots "
           f"(load average {os.getloadavg()[0]:.1f} at the end)")
-    print(f"{'figure':<40}{'issue baseline':>16}{'goal':>10}" +
+    print(f"{'figure':<40}{'baseline':>16}{'goal':>10}" +
           "".join(f"{k:>12}" for k in kernels))
     rows = [
         ("kvm-direct run, 2 vCPUs (s)", f"{BASE_KVM_S:.0f}", f"< {GOAL_KVM_S:.0f}",
@@ -223,10 +223,10 @@ def main():
         print(f"{name:<40}{b:>16}{g:>10}" + "".join(f"{fmt.format(fn(f)):>12}" for f in figs))
     print("serial bytes (item 1, compact = 1): " + "; ".join(
         f"{k} {f[1]['bytes8']:.0f} with 8 CPUs, {f[1]['bytes1']:.0f} with one" for k, f in zip(kernels, figs)))
-    print("kvm-direct: pc with QEMU's qboot as the step runs it since issue 31 (the issue's "
+    print("kvm-direct: pc with QEMU's qboot as the step runs it (before, "
           "59 s booted SeaBIOS, 7.7 s of each KVM boot on this host)")
     print("kvm-unit-tests' pmu.flat: not on this machine; testing/bench-direct.py compares "
-          "with issue 20's recorded 0.56 s")
+          "with the recorded 0.56 s")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@
 #     and where the time goes (testing/bench-boot.py);
 #   - direct boot: the do-nothing PVH kernel and build/pmutest.elf, paired,
 #     on microvm and pc, with the breakdown (testing/bench-direct.py);
-#   - issue 31: the figures of its Goals with their baselines, and with
+#   - the figures of its Goals with their baselines, and with
 #     BENCH_BASE=DIR the same figures of DIR/build/pmutest.elf (e.g. main's
 #     tree, built) measured in the same run (testing/bench-run.py);
 #   - simulator: wall-clock of one full suite run, and of the mutation matrix.

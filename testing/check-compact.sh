@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The compact form (compact = 1, kernel/compact.h; issue 31 "say each thing
+# The compact form (compact = 1, kernel/compact.h; "say each thing
 # once") against the full form (compact = 0) of the same machine, test by
 # test (testing/check-compact.py): on the simulator a 4-CPU machine of one
 # PMU configuration, the hybrid Alder Lake (a reference per configuration)
@@ -66,7 +66,7 @@ pair aps-deviate --diagnostics --full-on 1:cpuid.global_ctrl_reset_value \
 	--full-on 2:cpuid.global_ctrl_reset_value --full-on 3:cpuid.global_ctrl_reset_value \
 	-- --profile smp-synth-v5-x4 --quirk global-ctrl-reset-wrong-on-aps --set known=0
 
-# Within a test (issue 31: the serial port's time goes to what the test said
+# Within a test (the serial port's time goes to what the test said
 # before): a failure block's field equal to the test's previous one is
 # "ditto", access-trace entries printed before are "shown above". Runs that
 # fail many checks, every diagnostic compared: the platform model of this
@@ -106,7 +106,7 @@ check "doctored: cpu 1's failure is written 'ok ... same as cpu0' (the test's ow
 # (validate cannot tell the line: cpu 0 passed, so "same as cpu0" reads as a
 # pass; what gives the hidden failure away is the run's Totals line, which
 # still counts it. This check asked for "same as cpu0" in validate's output
-# and passed without it for as long as its status was tail's; issue 31.)
+# and passed without it for as long as its status was tail's.)
 tools/ktap-report.py validate "$OUT/doctored.ktap" >"$OUT/doctored.validate" 2>&1
 [[ $? -eq 2 ]] && grep -q "the Totals line says .*, the results say " "$OUT/doctored.validate"
 ck=$? # before the message's $(...), which sets $? itself
@@ -116,7 +116,7 @@ check "doctored: check-compact.py fails it" "$([[ $? -eq 1 ]]; echo $?)"
 
 if [[ $qemu == 1 ]]; then
 	printf 'compact = 0\n' >"$OUT/full.cfg"
-	if [[ -n $smp8_log ]]; then # the same command's log (issue 31: one boot fewer)
+	if [[ -n $smp8_log ]]; then # the same command's log (one boot fewer)
 		cp "$smp8_log" "$OUT/qemu-smp8.ktap"
 	else
 		taskset -c 0,1 tools/run-qemu.sh --smp 8 --log "$OUT/qemu-smp8.ktap" \

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# No false verdicts (issue 9): the suite on the simulator over every real
+# No false verdicts: the suite on the simulator over every real
 # CPUID dump, and the verdict rules that keep a conforming CPU passing.
 #
 #   1. every dump in data/cpuid and data/cpuid/corpus (or DIR):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Every shipped expectations file rejects every quirk-induced failure its
-lines do not describe (issue 33 item 6).
+lines do not describe.
 
 For each platform model that has a shipped file (the sim-* steps of
 testing/steps.sh: QEMU/KVM emulated, mediated and without a vPMU,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The 2023-2026 architecture suites (issue 28) where they apply and where
-# they do not (issue 28; the script's blocks say which): on synth-v6 (architectural PMU v6, RDPMC user disable, Auto
+# The 2023-2026 architecture suites where they apply and where
+# they do not (the script's blocks say which): on synth-v6 (architectural PMU v6, RDPMC user disable, Auto
 # Counter Reload) every test of theirs runs and passes, not skipped; on a
 # profile without those features (synth-v5-metrics) every one of them is
 # skipped, naming the CPUID bit it lacks. Likewise the RDPMC metrics clear

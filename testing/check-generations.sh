@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The 2023-2026 generations (issue 27) on the simulator: every gen-* profile
+# The 2023-2026 generations on the simulator: every gen-* profile
 # (arch/sim/generations.c) runs clean, and the checks that used to fail them
 # falsely run there (not skipped) or skip with the reason the manual gives:
 #   1. each gen-* profile: exit 0, no "not ok";

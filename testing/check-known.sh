@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Every known deviation proven both ways on the simulator (issue 23).
+# Every known deviation proven both ways on the simulator.
 #
 # Each row of kernel/known.c (`pmusim --list-known`) has a proof line below:
 # the quirk(s) of arch/sim/quirk_table.h that reproduce the deviation, a profile
@@ -17,8 +17,8 @@
 #      CPUID, makes the deviation);
 #   5. a KVM row with a host kernel range (proof line field 5: a version
 #      outside it): on that host, and on one whose version is not given,
-#      the quirk is a plain FAIL whose "host:" line says why (issue 33).
-# Then the other direction (issue 33): each affected profile with every quirk
+#      the quirk is a plain FAIL whose "host:" line says why.
+# Then the other direction: each affected profile with every quirk
 # of the catalogue reports no XFAIL the clean run did not, except for the
 # rows the quirk proves and the listed alike pairs whose run still FAILs.
 # Also: every row has a proof line and every proof line a row.
@@ -165,7 +165,7 @@ while IFS='|' read -r id quirks affected unaffected outside; do
 		bad "$id: unaffected profile ($unaffected) with $quirks: exit $rc, failed [$hit]"
 	fi
 
-	# A row with a host version range (issue 33): a host outside it, or one
+	# A row with a host version range: a host outside it, or one
 	# whose version is not given, excuses nothing and says why.
 	[ -n "${outside:-}" ] || continue
 	# shellcheck disable=SC2086
@@ -190,7 +190,7 @@ while IFS='|' read -r id quirks affected unaffected outside; do
 done <<<"$PROOFS"
 echo "rows: $nrows proven of $(wc -l <"$DIR/ids")"
 
-# The other direction (issue 33): the CPU held fixed, the deviation varied.
+# The other direction: the CPU held fixed, the deviation varied.
 # Each distinct affected profile runs once with every quirk of the catalogue
 # (pmusim --list-quirks) that is not a proof quirk of a row covering that
 # profile: such a run may fail, but must report no test "# XFAIL". A quirk
@@ -207,7 +207,7 @@ while read -r prof; do
 done <"$DIR/profiles"
 # Each run's output in v.N.QUIRK.out, its exit status in v.N.QUIRK.rc: one
 # posix_spawn a run (testing/lib/run-jobs.py, killed after 60 s; a shell and
-# timeout a run were a quarter of this step's time, issue 31).
+# timeout a run were a quarter of this step's time).
 awk -v dir="$DIR" '{ stem = dir "/v." $1 "." $2; q = $2; $1 = $2 = ""; print stem $0 " --quirk " q }' "$DIR/vjobs" |
 	python3 testing/lib/run-jobs.py -j "${CHECK_KNOWN_JOBS:-2}" -t 60 "$PMUSIM" || exit 2
 # The rows a quirk proves ("quirk<TAB>id"), from the proof lines.
@@ -240,7 +240,7 @@ echo "$ALIKE" | awk -F'|' 'NF >= 3 { print $1 "\t" $2 }' >>"$DIR/quirk-rows.alik
 # Each run's new XFAILs (not in its profile's clean run) of a row its quirk
 # does not prove, as "N<TAB>quirk<TAB>row id" (N: the profile's number): one
 # awk reads every run (a few pipelines a run in the shell cost a minute of
-# one core for 4000 runs; issue 31).
+# one core for 4000 runs).
 np=0
 while read -r prof; do
 	np=$((np + 1))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Every safety net excuses exactly what it names (issue 33), proven on the
+# Every safety net excuses exactly what it names, proven on the
 # simulator both ways: what the net is for passes on a conforming model, and
 # the deviation it could hide still fails.
 #   - the retry (kernel/runner.c): an exception a machine check explains is

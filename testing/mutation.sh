@@ -62,7 +62,7 @@ for p in $profiles; do
 done
 awk '($1 == "quirk" || $1 == "firmware") && $3 != "-" { print "q." $2 "." $3 " --profile " $3 " --quirk " $2 " --set known=0" }' \
 	"$DIR/plan" >>"$DIR/jobs"
-# The hypervisor platforms (issue 29): each with known=0, and each quirk
+# The hypervisor platforms: each with known=0, and each quirk
 # observable there added to the platform's own deviations.
 awk '$1 == "platform" { print "pbase." $2 " --profile " $2 " --set known=0" }
 	$1 == "pquirk" { print "pq." $2 "." $3 " --profile " $3 " --quirk " $2 " --set known=0" }' \
@@ -74,7 +74,7 @@ awk '$1 == "platform" { print "pbase." $2 " --profile " $2 " --set known=0" }
 # (suite@cpuN) counts a test as failed when it failed on any CPU).
 # strict_failed: failed, or with an "inferred" diagnostic (a check of an
 # inferred rule that did not hold; strict=1 changes nothing else in the
-# run). One gawk reads every run once (issue 31: an awk and a sort each a
+# run). One gawk reads every run once (an awk and a sort each a
 # run were a quarter of the matrix's time).
 # shellcheck disable=SC2016 # an awk program, expanded by awk
 TESTS_AWK='
@@ -176,7 +176,7 @@ SETS_AWK='
 # that the conforming run passes ($DIR/caught.QUIRK, and $DIR/caught-tests
 # with the inferred-rule checks it broke too, for the tests direction);
 # failing none, the checks of inferred rules it breaks (strict=1). One gawk
-# for the whole matrix (issue 31: a dozen programs a row were 15 s).
+# for the whole matrix (a dozen programs a row were 15 s).
 echo "== quirks (quirk / profile / checks that caught it)"
 gawk -v dir="$DIR" "$SETS_AWK"'
 	$1 == "quirk" {

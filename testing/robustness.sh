@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Robustness set (issue 16), bounded in time (seconds): bad input and bad
+# Robustness set, bounded in time (seconds): bad input and bad
 # luck never give a PASS, a hang, a traceback or a silent loss.
 #
 #   1. the options corpus (testing/fixtures/options-corpus/) through pmusim: exit 2 with
@@ -105,7 +105,7 @@ for f in /usr/bin/* /usr/sbin/*; do # the first of a name, as PATH finds it
 	seen[${f##*/}]=1
 	links+=("$f")
 done
-ln -s "${links[@]}" "$tmp/bin/" # one ln, not one a program (2,000 of them; issue 31)
+ln -s "${links[@]}" "$tmp/bin/" # one ln, not one a program (2,000 of them)
 PATH=$tmp/bin expect_status 2 "make run without QEMU (tools/run.sh)" tools/run.sh
 grep -q "qemu-system-x86_64 missing" "$tmp/err"
 check "  ... says what is missing" $?

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# `make test`'s HTML report step (issue 24): `ktap-report.py html` pages
+# `make test`'s HTML report step: `ktap-report.py html` pages
 # opened in a real headless browser (Debian's chromium), checked against
 # their logs by testing/check-report-page.py.
 #
@@ -24,7 +24,7 @@
 #     --only pages  1, 2 and the diff of a run with itself: nothing timed,
 #                   so make test runs it beside its other steps
 #     --only fleet  3 and the diff of two of its runs: make test runs it
-#                   last, alone, for its 2 s limit (issue 31: one step of
+#                   last, alone, for its 2 s limit (one step of
 #                   both was 40 s with one core idle at the end of the run)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""`make test`'s KCIDB step (issue 32 item 5): `ktap-report.py kcidb`
+"""`make test`'s KCIDB step: `ktap-report.py kcidb`
 submissions of runs of every verdict validated against
 tools/pmureport/kcidb-v5.schema.json with Debian's python3-jsonschema, and checked
 against their logs: one test per log test and one for the run, each test's

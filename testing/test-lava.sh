@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# `make test`'s LAVA step (issue 24): the jobs of lava/ run by lava-run, the
+# `make test`'s LAVA step: the jobs of lava/ run by lava-run, the
 # LAVA dispatcher without a server, and what LAVA recorded checked against
 # the KTAP log it read (tools/lava-results.py).
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Every report replays to the same results (issue 32, make test step
+# Every report replays to the same results (make test step
 # sim-replay). For every simulator profile and platform model, a sample of
 # the corpus dumps (every SAMPLE-th), and the real-KVM direct-boot log of
 # this project's host (testing/fixtures/kvm-direct-amd-pmu-off.ktap.xz):
@@ -41,7 +41,7 @@ export -f round_trip
 # diff_last_lines NAME...: "NAME<TAB>LINE" a NAME, LINE the last line of
 # `ktap-report.py diff OUT/NAME.ktap OUT/NAME.replay.ktap` (empty when it
 # printed none; its errors on stderr), all in one Python: an interpreter a
-# diff was half this step's time (issue 31 item 5).
+# diff was half this step's time.
 diff_last_lines() {
 	python3 - "$OUT" "$@" <<'EOF'
 import contextlib, io, sys, traceback

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""A serial reader that lags loses no byte of the report (issue 31 item 2).
+"""A serial reader that lags loses no byte of the report.
 
 usage: testing/test-serial-slow.py [--qemu BINARY] [--kernel ELF] [--expect FILE]
 

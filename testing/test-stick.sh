@@ -4,8 +4,8 @@
 # it is, twice, with a variable store that lives from one boot to the next.
 #
 #   1. BOOTX64.EFI is within its budget (testing/lib/efi-budget.sh) (zero-filled data is .bss, not stored;
-#      the loader's own helpers instead of libefi, issue 22, made room for
-#      the known-deviations table of issue 23 and a Secure Boot signature:
+#      the loader's own helpers instead of libefi made room for
+#      the known-deviations table and a Secure Boot signature:
 #      the signed image is checked by test-secureboot.sh);
 #   2. `make-usb-image.sh` writes a GPT disk with one EFI System Partition
 #      holding \EFI\BOOT\BOOTX64.EFI (this build), pmutest.cfg, \pmutest\;

@@ -17,7 +17,7 @@
 #                                (off with QEMU pmu=off; not told when unknown)
 #                                and "host_kernel = <uname -r>" when IMAGE's
 #                                kernel knows that option (an unknown option
-#                                is an error there: issue 33 adds it)
+#                                is an error there: the known-deviation rows need it)
 #   tools/kvm-host.sh probe [OPTS] [--ovmf]
 #                                can /dev/kvm run a guest at all, and with
 #                                which -cpu host options (OPTS, default

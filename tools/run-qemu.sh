@@ -266,7 +266,7 @@ trap - ERR
 	# A KVM internal error (an instruction KVM could not emulate) pauses
 	# the guest for good: stop it now rather than at the timeout. (Under
 	# TCG there is none: no watcher, whose grep and sleep five times a
-	# second were a CPU-second a minute of boot; issue 31.)
+	# second were a CPU-second a minute of boot.)
 	[ "$kvm" = 1 ] && while kill -0 $qpid 2>/dev/null; do
 		if grep -q 'KVM internal error' "$work/qemu.err" 2>/dev/null; then
 			kill -TERM $qpid 2>/dev/null

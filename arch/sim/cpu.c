@@ -284,7 +284,7 @@ static void derive(void)
 			fcv |= FIXED_CTRL_FIELD(i, FIXED_CTRL_OS | FIXED_CTRL_USR | FIXED_CTRL_PMI |
 						       (any ? FIXED_CTRL_ANY : 0)) |
 			       (adaptive ? FIXED_CTRL_ADAPTIVE(i) : 0);
-	/* Defined since 2023 (issues 27, 28): RDPMC_USR_DISABLE, bit 33 + 4i,
+	/* Defined since 2023: RDPMC_USR_DISABLE, bit 33 + 4i,
 	 * with CPUID.(23H,0):EBX[2] (ISE, Linux 59af95e028d4); METRICS_CLEAR_EN,
 	 * bit 14, with FIXED_CTR3 and IA32_PERF_CAPABILITIES[19] (ISE, Linux
 	 * 0e45818ec189). */

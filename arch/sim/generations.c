@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CPU generations people test in 2026 (issue 27): one profile each,
+ * The CPU generations people test in 2026: one profile each,
  * named gen-<part>. Each is a real CPUID dump where the corpus has one
  * (data/cpuid/corpus, InstLatx64, logical CPU 0), otherwise the dump of
  * the nearest part with the leaves that differ replaced, as Linux's model
@@ -141,7 +141,7 @@ const struct sim_generation sim_generations[] = {
 	"corpus/genuineintel00b0650_arrowlakeu_03.txt", mtl,
 	PC_COMMON | PC_FMT(5) | PC_BASELINE | PC_METRICS),
     /* PEBS format 6 with baseline, read: Lunar Lake boot log "no PEBS
-     * fmt6+" (intel/pcm issue 895: a kernel that did not know format 6);
+     * fmt6+" (intel/pcm#895: a kernel that did not know format 6);
      * RDPMC metrics clear, read: Linux 0e45818ec189 (LNL/ARL). */
     GEN_DUMP("gen-lunar-lake", "Lunar Lake 06_BDH (real dump, P-core): v6, BR_CNTR, PEBS fmt 6",
 	     "corpus/genuineintel00b06d1_lunarlake_04.txt",

@@ -258,7 +258,7 @@ static void print_known_rows(void)
 	}
 }
 
-/* The hypervisor platform models in the matrix (issue 29): each platform
+/* The hypervisor platform models in the matrix: each platform
  * ("platform NAME"), and each quirk observable there that the platform does
  * not already have ("pquirk QUIRK PLATFORM"): testing/mutation.sh checks
  * that such a quirk, added to the hypervisor's own deviations, still fails

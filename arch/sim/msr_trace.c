@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * MSR write trace (issue 16, safety on a real machine): with the environment
+ * MSR write trace (safety on a real machine): with the environment
  * variable PMUSIM_MSR_TRACE=FILE, every WRMSR the suite attempts is appended
  * to FILE as
  *     write SUITE ADDRESS VECTOR        (VECTOR 0: the write was accepted)

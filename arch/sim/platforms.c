@@ -223,7 +223,7 @@ static const enum quirk kvm_amd_pmu_off_quirks[] = {
     Q_KVM_AMD_NO_VPMU,
 };
 
-/* ---- Hypervisors as they are in 2026 (issue 29) ----
+/* ---- Hypervisors as they are in 2026 ----
  *
  * KVM's mediated vPMU (Linux 7.0: the kvm-x86-pmu-6.20 tag, pulled into
  * "KVM changes for Linux 7.0", Feb. 2026; kvm_intel / kvm_amd parameter

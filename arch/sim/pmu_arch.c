@@ -796,7 +796,7 @@ static bool unavailable_arch_event(uint64_t sel)
 }
 
 /* The bits the 2023-2026 parts define, as the documents describe them and
- * independently of the suite's reading (issue 27): BR_CNTR (35) on PMCi
+ * independently of the suite's reading: BR_CNTR (35) on PMCi
  * when CPUID.(1CH,0):ECX[16 + i] (Linux 33744916196b, `lbr_counters`, one
  * bit per PMC0-3), RDPMC_USR_DISABLE (37) on every counter when
  * CPUID.(23H,0):EBX[2] (Linux 59af95e028d4). */

@@ -101,7 +101,7 @@ static const struct sim_cpuid_entry synth_v1[] = {
     {0xA, 0, {0x07280201, 0, 0, 0}},
 };
 
-/* v5 with everything issue 11's suites need on one CPU: 8 GP, 4 fixed,
+/* v5 with everything the LBR, PEBS and metrics suites need on one CPU: 8 GP, 4 fixed,
  * the level-1 topdown events enumerated (EAX[31:24] = 12, EBX = 0), DS,
  * PEBS_BASELINE and PERF_METRICS (perf capabilities F4C5H, as Ice Lake), and
  * Arch LBR (CPUID.(07H,0):EDX[19]) with leaf 1CH enumerating depths 8, 16,
@@ -122,7 +122,7 @@ static const struct sim_cpuid_entry synth_no_pmu[] = {
     {0x40000000, 0, {0x40000001, 0x54474354, 0x43544743, 0x47435447}}, /* "TCGTCGTCGTCG" */
 };
 
-/* ---- Issue 9 (verdicts): one profile per class of false verdict ---------- */
+/* ---- One profile per class of false verdict ---------- */
 
 /* Class 3: Zhaoxin KX-7000 (family 7, DisplayModel 6BH), perfmon v2 with 4
  * GP and 3 fixed counters of 48 bits, as its CPUID reports. */
@@ -178,7 +178,7 @@ static const struct sim_cpuid_entry synth_rdt_subleaf_missing[] = {
     {0xF, 0, {0, 0xFF, 0, 0x2}},
 };
 
-/* ---- Architectural limits (issue 9, class 1 and 4): one profile at each
+/* ---- Architectural limits (class 1 and 4): one profile at each
  * bound the suite derives from the architecture. ------------------------- */
 
 /* As Lunar Lake / Arrow Lake H: leaf 0AH says 8 GP counters and fixed 0-2,
@@ -215,7 +215,7 @@ static const struct sim_cpuid_entry synth_amd_15ctr[] = {
     {0x80000022, 0, {0x1, 0xF, 0, 0}},
 };
 
-/* ---- The 2023-2026 architecture (issue 28): synthetic parts for the
+/* ---- The 2023-2026 architecture: synthetic parts for the
  * features no dump of data/cpuid enumerates. ------------------------ */
 
 /* Architectural PMU version 6 (the 19xxH MSR range): leaf 0AH says 8 GP,
@@ -238,7 +238,7 @@ static const struct sim_cpuid_entry synth_v6[] = {
 /* Architectural PEBS enumerated (CPUID.(23H,0):EAX[5:4], sub-leaves 4 and 5,
  * IA32_PERF_CAPABILITIES.PEBS_FMT = 0FH): the DS-area PEBS MSRs are not
  * there, so the pebs suite must skip; the arch_pebs suite runs (pebs.c
- * models it), with GPR the only group CPUID.(23H,4):EBX enumerates (issue 28). */
+ * models it), with GPR the only group CPUID.(23H,4):EBX enumerates. */
 static const struct sim_cpuid_entry synth_arch_pebs[] = {
     INTEL_PART_HEAD(0x23, 0x000B06D0),
     {7, 0, {1, 0, 0, 0}},
@@ -278,7 +278,7 @@ static const struct sim_profile builtins[] = {
     BUILTIN("synth-fixed16", "v5, fixed counters 0-2 and 16 by CPUID.0AH:ECX", synth_fixed16,
 	    0x34C5),
     BUILTIN("synth-amd-15ctr", "AMD PerfMonV2 with 15 core counters", synth_amd_15ctr, 0),
-    /* issue 9 (verdicts) */
+    /* false verdicts: one profile per class */
     BUILTIN("synth-zhaoxin-kx7000", "\"  Shanghai  \" family 7 model 6BH, v2: 4 GP, 3 fixed",
 	    synth_zhaoxin_kx7000, 0),
     BUILTIN("synth-via-nano", "CentaurHauls family 6 model 0FH, v2: 3 GP x 40, 3 fixed",
@@ -292,7 +292,7 @@ static const struct sim_profile builtins[] = {
 	    synth_tsx_baseline, 0xF4C5),
     BUILTIN("synth-rdt-subleaf-missing", "RDT L3 monitoring enumerated, CPUID.(0FH,1) missing",
 	    synth_rdt_subleaf_missing, 0x33C5),
-    /* issue 28 (the 2023-2026 architecture) */
+    /* the 2023-2026 architecture */
     BUILTIN("synth-arch-pebs", "v6, architectural PEBS enumerated (PEBS_FMT 0FH): no DS-area PEBS",
 	    synth_arch_pebs, 0x3FC5),
     BUILTIN("synth-metrics-clear",
@@ -333,7 +333,7 @@ static const struct {
 #define MAX_DUMPS 64
 static struct sim_profile dumps[MAX_DUMPS];
 static unsigned n_dumps;
-/* The generations of issue 27 (generations.c), on their dumps. */
+/* The 2023-2026 generations (generations.c), on their dumps. */
 #define MAX_GENERATIONS 16
 static struct sim_profile generations[MAX_GENERATIONS];
 static unsigned n_generations;

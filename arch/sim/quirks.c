@@ -39,19 +39,19 @@ static bool on_v2(const struct caps *c, const struct sim_profile *p)
 	return arch_version_at_least(c, 2);
 }
 
-/* Architectural PMU version 6: the 19xxH aliases (issue 28). */
+/* Architectural PMU version 6: the 19xxH aliases. */
 static bool on_v6(const struct caps *c, const struct sim_profile *p)
 {
 	return arch_version_at_least(c, 6);
 }
 
-/* RDPMC user disable: CPUID.(23H,0):EBX[2] (issue 28). */
+/* RDPMC user disable: CPUID.(23H,0):EBX[2]. */
 static bool on_rdpmc_user_disable(const struct caps *c, const struct sim_profile *p)
 {
 	return arch_version_at_least(c, 1) && c->l23.present && c->l23.rdpmc_user_disable;
 }
 
-/* Auto Counter Reload: CPUID.(23H,2) names a reloadable counter (issue 28). */
+/* Auto Counter Reload: CPUID.(23H,2) names a reloadable counter. */
 static bool on_acr(const struct caps *c, const struct sim_profile *p)
 {
 	return arch_version_at_least(c, 2) && c->l23.present && c->l23.acr_valid &&
@@ -119,7 +119,7 @@ static bool on_acr_non_cause(const struct caps *c, const struct sim_profile *p)
 	return on_acr(c, p) && (c->pm.gp_mask & ~(uint64_t)c->l23.acr_gp_cause) != 0;
 }
 
-/* EQ enumerated (CPUID.(23H,0):EBX[1]) with three GP counters (issue 28). */
+/* EQ enumerated (CPUID.(23H,0):EBX[1]) with three GP counters. */
 static bool on_eq_three_gp(const struct caps *c, const struct sim_profile *p)
 {
 	return arch_version_at_least(c, 2) && c->l23.present && c->l23.eq &&
@@ -127,15 +127,14 @@ static bool on_eq_three_gp(const struct caps *c, const struct sim_profile *p)
 }
 
 /* RDPMC metrics clear mode: IA32_PERF_CAPABILITIES[19] with PERF_METRICS and
- * fixed counter 3 (issue 28). */
+ * fixed counter 3. */
 static bool on_metrics_clear(const struct caps *c, const struct sim_profile *p)
 {
 	return arch_version_at_least(c, 2) && perf_cap(p, PERF_CAP_RDPMC_METRICS_CLEAR) &&
 	       perf_cap(p, PERF_CAP_PERF_METRICS_AVAILABLE) && (c->pm.fixed_supported & BIT_ULL(3));
 }
 
-/* A fixed counter among 4-6 with its architectural event (9-11) available
- * (issue 28). */
+/* A fixed counter among 4-6 with its architectural event (9-11) available. */
 static bool on_fixed_4_6_events(const struct caps *c, const struct sim_profile *p)
 {
 	for (unsigned m = 4; m <= 6; m++)
@@ -497,7 +496,7 @@ static bool on_smp_uncore(const struct caps *c, const struct sim_profile *p)
 	return machine_cpus(p) >= 4 && c->nehalem_uncore;
 }
 
-/* LBR, Arch LBR, PEBS, PERF_METRICS (issue 11). */
+/* LBR, Arch LBR, PEBS, PERF_METRICS. */
 static bool on_legacy_lbr(const struct caps *c, const struct sim_profile *p)
 {
 	return lbr_legacy_present(c);
@@ -638,7 +637,7 @@ static bool on_topdown_events(const struct caps *c, const struct sim_profile *p)
 	       c->pm.event_available[ARCH_EVENT_TOPDOWN_RETIRING];
 }
 
-/* ---- Real silicon (issue 23): where each row's quirk is observable ------ */
+/* ---- Real silicon: where each row's quirk is observable ------ */
 
 /* Not an Atom core (a hybrid part's P-core, or any non-hybrid CPU), with room
  * for two more GP counters in the global bits. */
@@ -685,7 +684,7 @@ static bool on_branch_event(const struct caps *c, const struct sim_profile *p)
 	return arch_version_at_least(c, 1) && c->pm.event_available[ARCH_EVENT_BRANCHES];
 }
 
-/* Issue 27: timed PEBS (PERF_CAPABILITIES[17]) with adaptive records. */
+/* Timed PEBS (PERF_CAPABILITIES[17]) with adaptive records. */
 static bool on_pebs_timed(const struct caps *c, const struct sim_profile *p)
 {
 	return on_pebs_baseline(c, p) && c->perf_cap.pebs_timing_info;

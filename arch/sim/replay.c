@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pmusim --replay REPORT: the machine a pmutest report describes, rebuilt
- * (issue 32). The report carries it (README "The machine in the report"):
+ * The report carries it (README "The machine in the report"):
  *
  *   # cpuid: config K: 0xLEAF 0xSUB: eax=.. ebx=.. ecx=.. edx=..   every
  *             CPUID (leaf, sub-leaf) configuration K's record read, raw
@@ -168,7 +168,7 @@ static bool parse(FILE *f, const char *path, struct replay *r, char **cpu_dump, 
 	if (!r->n_configs || !configs[0].len) {
 		snprintf(err, errlen,
 			 "%s: no '# cpuid: config' lines: the report does not carry its machine "
-			 "(a pmutest before issue 32, or a cut log)",
+			 "(a pmutest without # cpuid: lines, or a cut log)",
 			 path);
 		return false;
 	}

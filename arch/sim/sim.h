@@ -90,7 +90,7 @@ extern const struct sim_platform sim_platforms[];
  * have written; Firecracker and Xen PVH enter the kernel directly. */
 const char *sim_platform_firmware(const struct sim_platform *pl);
 
-/* A CPU generation (generations.c, issue 27): a dump of the dumps directory
+/* A CPU generation (generations.c): a dump of the dumps directory
  * and the leaves that replace the dump's, with the part's
  * IA32_PERF_CAPABILITIES. A conforming profile like any other. */
 struct sim_generation {
@@ -165,7 +165,7 @@ enum {
 	 * branch (SEG_INSN, SEG_INTERCEPT_ITER of CPUID otherwise). */
 	SEG_CPUID_AS_BRANCH,
 	SEG_INTERCEPT_CPUID_AS_BRANCH,
-	/* Issue 27, Atom erratum SRF7: the VM exit and entry of an intercepted
+	/* Atom erratum SRF7: the VM exit and entry of an intercepted
 	 * instruction add one instruction (and one branch, before Clearwater
 	 * Forest) to SEG_INTERCEPT_ITER. */
 	SEG_INTERCEPT_EXIT_OVERCOUNT,

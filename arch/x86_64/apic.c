@@ -358,7 +358,7 @@ void apic_state_save(uint32_t *tpr, uint32_t *svr, uint32_t *lint0, uint32_t *li
 	/* The values saved last stand after a complete restore: it left each
 	 * register equal to them, and outside a guarded run only a CPU's start
 	 * (apic_cpu_init) writes them. Seven reads fewer per guarded run,
-	 * each a VM exit under a hypervisor (issue 31). */
+	 * each a VM exit under a hypervisor. */
 	if (kept)
 		return;
 	saved_base = rdmsr(MSR_IA32_APIC_BASE);

@@ -240,7 +240,7 @@ static uint32_t apic_at(const struct clock_ops *o, uint64_t *t, uint64_t *bracke
  * Step 0c: the APIC timer over at least PV_WINDOW_MS of a TSC whose rate is
  * exact. The window is at least PV_BRACKETS times its reads' brackets, so
  * that where the midpoints are off (a vCPU preempted within a read: seen on
- * this project's loaded KVM host as an error over 2%, issue 31) the rate is
+ * this project's loaded KVM host as an error over 2%) the rate is
  * still within 1/PV_BRACKETS; a first read longer than PV_READ_MAX_US, or a
  * last read whose bracket breaks that bound, starts it again, PV_TRIES
  * times at most; then the measured steps below decide.

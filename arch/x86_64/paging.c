@@ -53,7 +53,7 @@ void *pool_alloc(uint64_t bytes, uint64_t align)
 /* A stack is written before it is read: not zeroed. Zeroing the boot CPU's
  * 160 KiB of stacks was about 200 ms of the boot under this project's
  * nested KVM, where each guest instruction (and each iteration of a string
- * instruction) costs microseconds (issue 31). */
+ * instruction) costs microseconds. */
 void *pool_alloc_stack(uint64_t bytes)
 {
 	return pool_take(bytes, SZ_4K);
@@ -114,7 +114,7 @@ static void map_large(uint64_t addr, uint64_t size, uint64_t attrs)
  * whole one is covered, else in 4 KiB pages. The 4 KiB pages of one page
  * table are walked in place, not each from the PML4: a split 2 MiB page
  * (an MMIO window, the APIC page) is 512 of them, and under a slow
- * hypervisor those walks were most of paging_init (issue 31). */
+ * hypervisor those walks were most of paging_init. */
 static void change_range(uint64_t base, uint64_t size, uint64_t set, uint64_t clear)
 {
 	uint64_t a = base & ~(SZ_4K - 1), end = base + size;
@@ -201,7 +201,7 @@ void paging_init(struct x86_handoff *h, uint64_t stack_guard)
 		}
 		/* A whole page directory of 2 MiB pages, filled in one loop: a
 		 * walk from the PML4 for each of its 512 entries was most of
-		 * paging_init's time under a slow hypervisor (issue 31). */
+		 * paging_init's time under a slow hypervisor. */
 		uint64_t *pd = new_table();
 		*entry_at(a, 3) = (uint64_t)pd | PTE_P | PTE_RW | PTE_US;
 		for (uint64_t i = 0; i < 512; i++)

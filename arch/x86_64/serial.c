@@ -4,7 +4,7 @@
  * (polled): COM1 (3F8H) carries the KTAP stream, COM2 (2F8H) the screen's
  * text when the summary is up (arch_screen_publish; `make test` reads it).
  *
- * Written at the UART's speed (issue 31): a 16550A's transmit FIFO holds 16
+ * Written at the UART's speed: a 16550A's transmit FIFO holds 16
  * bytes and LSR.THRE says it is empty (in FIFO mode THRE means "FIFO
  * empty"), so one LSR read per 16 bytes suffices and no byte is lost; a UART
  * without a working FIFO (8250/16450: IIR bits 7:6 not 11b after FCR.0 is
@@ -48,7 +48,7 @@ struct uart {
 	/* Slots known free: the FIFO was empty at the last THRE and this many
 	 * fewer bytes went in since, so a line written in several calls (its
 	 * indent, text, newline) checks LSR once per FIFO load, not once per
-	 * call (each check a VM exit under a hypervisor; issue 31). */
+	 * call (each check a VM exit under a hypervisor). */
 	uint8_t room;
 	bool drained; /* THRE seen set since uart_init: something empties it */
 };

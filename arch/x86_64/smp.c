@@ -20,7 +20,7 @@
  * deadline passes: the runner's caller, outside any guarded run, sleeps in
  * HLT until the AP's WAKE_VECTOR IPI says it is done (its local APIC timer,
  * free outside a guarded run, ends the sleep at the deadline), so that a
- * hypervisor gives the host CPU to the vCPU that works (issue 31: the
+ * hypervisor gives the host CPU to the vCPU that works (the
  * second vCPU of a 2-CPU run took 2.5x the first's time while the first
  * spun); a test's step, posted from inside a guarded run, spins with
  * interrupts off (its own watchdog owns the timer). The AP runs fn under its own

@@ -54,7 +54,7 @@ struct machine_state {
 	uint32_t tpr, svr, lint0, lint1, lvt_err;
 	/* Aligned as the tables are, so that the copy and the compare go a
 	 * word at a time (kstring.c): byte by byte they were most of a
-	 * guarded run's cost under this project's KVM (issue 31). */
+	 * guarded run's cost under this project's KVM. */
 	uint8_t idt[TABLE_COPY_MAX] __attribute__((aligned(16)));
 	uint8_t gdt[TABLE_COPY_MAX] __attribute__((aligned(16)));
 	size_t idt_len, gdt_len;

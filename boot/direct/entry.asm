@@ -122,7 +122,7 @@ common64:
 	; .bss is ours to clear (a loader may not), with caches on (CR0.CD
 	; clear above) and a qword per iteration: both entries come here, the
 	; PVH one from 32-bit code that could store only a dword at a time. A
-	; guest that runs slowly pays per iteration (issue 31: 1.8 MiB was
+	; guest that runs slowly pays per iteration (1.8 MiB was
 	; 456K REP STOSD iterations, 20-40% of a short run's instructions).
 	; Nothing here uses .bss before: the Linux entry's stack in .bss held
 	; only its far return.

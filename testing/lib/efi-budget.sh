@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # The stick's budget for BOOTX64.EFI, signature included: the one number
-# make-usb-image.sh, test-stick.sh and test-secureboot.sh check (issue 14:
+# make-usb-image.sh, test-stick.sh and test-secureboot.sh check (the budget:
 # zero-filled buffers are .bss, which the PE file does not store, so the
 # file is code and text). 256 KiB until the 2026 features (leaf 23H,
 # architectural PMU v6, ACR, replayable reports, known rows that name the

@@ -13,7 +13,7 @@ after SECONDS (default 60) is killed and its status is 124, as timeout(1)
 says it. Why not `xargs -P sh -c 'timeout ... >STEM.out; echo $? >STEM.rc'`:
 that is two more programs started a run (a shell and timeout), and on this
 project's 2-core machine their start-ups cost a third of the matrices'
-time (issue 31 item 5). Here each run is one posix_spawn.
+time. Here each run is one posix_spawn.
 
 Exit status: 0 when every run was started (whatever its own status), 2 on
 bad usage or a PROGRAM that cannot be started.

@@ -231,7 +231,7 @@ int main(void)
 	}
 	/* A loaded host: the vCPU preempted inside an APIC read. The midpoint
 	 * of its TSC bracket is then up to half the stall off: 100 us on a
-	 * 2 ms window is 5%; over 2% was seen (issue 31). The window grows
+	 * 2 ms window is 5%; over 2% was seen. The window grows
 	 * to 200 brackets (a 100 us stall at the start), or the measurement
 	 * starts again (a 100 us stall at the end, 2 ms at the start). */
 	CASE("kvmclock, the first APIC read preempted 100 us", PIT_HONEST, REF_HONEST,

@@ -1054,7 +1054,7 @@ static void test_dump_reader(void)
 		       err, sizeof(err));
 	UNIT_TRUE(rc != 0 && strstr(err, "lacks leaf 0x2"),
 		  "dump: a dump cut below its maximum leaf is an error");
-	/* Issue 32: the leaves of a pmutest report (CPUID_DUMP_SPARSE_MARK):
+	/* The leaves of a pmutest report (CPUID_DUMP_SPARSE_MARK):
 	 * the gaps are unknown leaves, not a cut dump. */
 	rc = load_text(&d,
 		       CPUID_DUMP_SPARSE_MARK
@@ -1101,7 +1101,7 @@ static void test_dump_reader(void)
 	UNIT_TRUE(rc != 0 && strstr(err, "/nonexistent/dump.txt"), "dump: missing file");
 }
 
-/* ---- Issue 9: the readings that keep real CPUs from false verdicts -------- */
+/* ---- the readings that keep real CPUs from false verdicts -------- */
 
 /* The row that excuses a failed check of "suite.test" with that subject and
  * outcome on a host kernel (HOST_KERNEL(), 0 unknown). */
@@ -1345,8 +1345,8 @@ static void test_known_rows(void)
 	UNIT_TRUE(!c.l3_cache, "CPUID.02H without an L3 descriptor: none");
 }
 
-/* A row excuses the deviation its source describes, not the rule (issue
- * 33): the subject, the outcome, the reserved bits, the host's kernel. */
+/* A row excuses the deviation its source describes, not the rule: the
+ * subject, the outcome, the reserved bits, the host's kernel. */
 static void test_known_observed(void)
 {
 	struct caps c = known_cpu(VENDOR_INTEL, 0xF, 0x06, 8);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kernel/kstring.c against libc, byte for byte and sign for sign: the block
- * and string functions run as x86 string instructions (issue 31), so every
+ * and string functions run as x86 string instructions, so every
  * length 0-40 at every alignment 0-7 of both buffers, and strings that
  * differ at every position, are compared with what libc says.
  */

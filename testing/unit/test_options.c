@@ -155,7 +155,7 @@ int main(void)
 	UNIT_EQ(parse(&o, "smp_silent_cpu = 3\n"), 0, "smp_silent_cpu");
 	UNIT_EQ(o.smp_silent_cpu, 3, "CPU 3 gets no SIPI");
 
-	/* vpmu = off | emulated | mediated (issue 29): the host says, the guest reports. */
+	/* vpmu = off | emulated | mediated: the host says, the guest reports. */
 	UNIT_EQ(o.vpmu, VPMU_UNTOLD, "default: not told");
 	UNIT_EQ(parse(&o, "vpmu = mediated\n"), 0, "vpmu = mediated");
 	UNIT_EQ(o.vpmu, VPMU_MEDIATED, "mediated");
@@ -167,12 +167,12 @@ int main(void)
 	UNIT_EQ(parse(&o, "vpmu = \n"), 1, "an empty value is an error");
 	UNIT_EQ(strncmp(options_vpmu_text(VPMU_UNTOLD, true), "not told", 8), 0,
 		"a guest that was not told says so");
-	/* compact: the compact form by default; 0 prints every line (issue 31). */
+	/* compact: the compact form by default; 0 prints every line. */
 	UNIT_TRUE(o.compact, "default: compact = 1");
 	UNIT_EQ(parse(&o, "compact = 0\n"), 0, "compact = 0");
 	UNIT_TRUE(!o.compact, "compact = 0 is the full form");
 	UNIT_EQ(parse(&o, "compact = 2\n"), 1, "compact is 0 or 1");
-	/* host_kernel: a Linux version as uname -r prints it (issue 33). */
+	/* host_kernel: a Linux version as uname -r prints it. */
 	UNIT_EQ(o.host_kernel, HOST_KERNEL_UNKNOWN, "default: the host's kernel is unknown");
 	UNIT_EQ(parse(&o, "host_kernel = 6.18.44\n"), 0, "host_kernel = 6.18.44");
 	UNIT_EQ(o.host_kernel, HOST_KERNEL(6, 18, 44), "6.18.44");

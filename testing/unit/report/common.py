@@ -72,7 +72,7 @@ def run_cli(*args, stdin=None):
     """`ktap-report.py ARGS`: (exit status, stdout, stderr), as the command
     line gives them (`sys.exit(main(argv))`: an exception is a traceback on
     stderr and status 1), run in this process: a new interpreter a call was
-    0.1-0.2 s of CPU, 144 calls (issue 31 item 5). The tests of a real
+    0.1-0.2 s of CPU, 144 calls. The tests of a real
     process (stdout on /dev/full, a closed pipe) run it with subprocess."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

@@ -47,7 +47,7 @@ class Cli(unittest.TestCase):
                     + "selftest.endless_loop timeout on purpose\n" + FP_TIMEOUT)
         rc, out, _ = run_cli("compare", self.log, exp)
         self.assertEqual(rc, 0, out)
-        # One line unless asked for the list (issue 32 item 6).
+        # One line unless asked for the list.
         self.assertNotIn("# skip, not listed:", out)
         self.assertIn("# 1 skips not listed in", out)
         self.assertIn("--list-skips lists them", out)
@@ -126,7 +126,7 @@ class Cli(unittest.TestCase):
 
 
 class FalsePasses(unittest.TestCase):
-    """Issue 16, items 1, 3 and 4: none of these logs may pass."""
+    """Broken logs (robustness: cut, bailed out, doctored): none of these logs may pass."""
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp()

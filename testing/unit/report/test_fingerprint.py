@@ -12,7 +12,7 @@ from common import EXPECT_GOOD, GOOD, run_cli, write
 
 
 class Fingerprints(unittest.TestCase):
-    """Issue 33 item 6: a line accepts the failure it describes, no other."""
+    """a line accepts the failure it describes, no other."""
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp()

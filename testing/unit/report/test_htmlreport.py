@@ -26,7 +26,7 @@ class Html(unittest.TestCase):
             self.assertNotIn(needle, page)
 
     def test_every_test_listed_by_suite(self):
-        # Issue 32 item 4: a collapsed block a suite, each test with its result and skip reason.
+        # A collapsed block a suite, each test with its result and skip reason.
         page = self.html(write(self.tmp, "g.ktap", GOOD))
         self.assertIn('<details class="suite-tests" data-suite-tests="rdpmc">', page)
         self.assertNotIn("<details open", page)

@@ -10,7 +10,7 @@ from common import GOOD, run_cli, write
 
 
 class Kcidb(unittest.TestCase):
-    """Issue 32 item 5: `ktap-report.py kcidb` (testing/test-kcidb.py validates it)."""
+    """`ktap-report.py kcidb` (testing/test-kcidb.py validates it)."""
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp()

@@ -13,7 +13,7 @@ from common import MACHINE_LOG, run_cli, write
 
 class LabReports(unittest.TestCase):
     """JUnit and JSON carry the machine, the platform, the known deviation's
-    ID and source, and skip reasons (issue 24, item 4)."""
+    ID and source, and skip reasons (item 4)."""
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp()

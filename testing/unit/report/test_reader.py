@@ -103,7 +103,7 @@ class Robustness(unittest.TestCase):
 
 
 class HostRobustness(unittest.TestCase):
-    """Issue 16, item 10: linear parsing, bounded reads, escaped output, one
+    """Robustness: linear parsing, bounded reads, escaped output, one
     line and exit 2 for every bad input."""
 
     def setUp(self):
@@ -159,7 +159,7 @@ class HostRobustness(unittest.TestCase):
 
 
 # A log with the machine header the kernel prints, a known deviation and a
-# skip: for the reports labs read (issue 24).
+# skip: for the reports labs read.
 
 
 class BrokenInputs(unittest.TestCase):

@@ -10,7 +10,7 @@ from common import EXPECT_GOOD, GOOD, run_cli, write
 
 
 class Selection(unittest.TestCase):
-    """Issue 32 item 6: compare checks what the run selected."""
+    """compare checks what the run selected."""
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp()

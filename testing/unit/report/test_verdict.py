@@ -10,7 +10,7 @@ from common import EXPECT_GOOD, GOOD, compare, run_cli, write
 
 
 class Incomplete(unittest.TestCase):
-    """Verdict INCOMPLETE (issue 33): an enumerated CPU ran no test."""
+    """Verdict INCOMPLETE: an enumerated CPU ran no test."""
 
     UNTESTED = "# incomplete: 1 enumerated CPU(s) not tested: cpu 3 (did not answer the start-up IPIs)\n"
     LOG = GOOD.replace("# verdict: FAIL", UNTESTED.rstrip("\n") + "\n# verdict: INCOMPLETE")
