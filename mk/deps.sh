@@ -103,12 +103,22 @@ if [[ $mode == list ]]; then
 	exit 0
 fi
 if [[ $mode == markdown ]]; then
-	echo "| package | needed for | by |"
-	echo "|---|---|---|"
-	for n in "${needs[@]}"; do
-		IFS='|' read -r _ pkg sc why <<<"$n"
-		echo "| \`$pkg\` | $why | make $([[ $sc == build ]] && echo "run" || echo "test") |"
-	done | awk '!seen[$0]++'
+	# Two rows (one per scope) keep the README short; a package's purposes
+	# are joined where several rows name it.
+	echo "| needed by | Debian package: what for |"
+	echo "|---|---|"
+	for want in build test; do
+		row=""
+		declare -A seen=()
+		for n in "${needs[@]}"; do
+			IFS='|' read -r _ pkg sc why <<<"$n"
+			[[ $sc == "$want" && -z ${seen[$pkg]-} ]] || continue
+			seen[$pkg]=1
+			row+="${row:+; }\`$pkg\`: $why"
+		done
+		unset seen
+		echo "| $([[ $want == build ]] && echo "make, make run" || echo "make test, also") | $row |"
+	done
 	exit 0
 fi
 
