@@ -67,6 +67,7 @@ needs=(
 	"/boot/vmlinuz-*-amd64|linux-image-amd64|test|the kexec boot from Linux (Debian's kernel)"
 	"cpio|cpio|test|the kexec boot's initramfs"
 	"/bin/busybox|busybox-static|test|the kexec boot's initramfs; the package's throwaway root"
+	"/usr/lib/ipxe/qemu/pxe-virtio.rom|ipxe-qemu|test|the iPXE boot of build/pmutest.bin"
 	"lintian|lintian|test|the Debian package's check"
 	"clang-format|clang-format|test|the format step (make format too)"
 	"shellcheck|shellcheck|test|the shellcheck step"

@@ -147,11 +147,13 @@ step qemu-hpet-fsb              tcg2    build                    -          qemu
 step qemu-nmi                   tcg2    build                    -          nmi_run
 # build/pmutest.bin by the loaders a person meets: GRUB on SeaBIOS and on
 # OVMF booting the entries the package's grub.d script writes, kexec from
-# Debian's kernel by tools/pmutest-kexec (and a command line kexec refuses).
+# Debian's kernel by tools/pmutest-kexec (and a command line kexec refuses),
+# iPXE from a SeaBIOS network boot.
 step linux-grub-bios            tcg     build                    -          linux_grub_bios
 step linux-grub-efi             tcg2    build                    -          linux_grub_efi
 step linux-kexec                tcg2    build                    -          linux_kexec
 step linux-kexec-bad            tcg     build                    -          linux_kexec_bad
+step linux-ipxe                 tcg2    build                    -          linux_ipxe
 step qemu-mce                   tcg2    build                    -          mce_run
 step qemu-tcg-smp8              tcg     build                    -          qemu_smp8
 # Say each thing once: the compact form read back by the host tools equals

@@ -171,8 +171,13 @@ ipxe)
 	cp "$image" "$work/tftp/pmutest.bin"
 	printf '#!ipxe\necho pmutest by iPXE\nkernel tftp://10.0.2.2/pmutest.bin console=ttyS0 %s\nboot\n' \
 		"$append" >"$work/tftp/boot.ipxe"
+	# The ROM's PCI data structure names device 1AF4:1041 (virtio-net 1.0),
+	# and SeaBIOS runs a PCI ROM only for the device ID it names: the
+	# transitional virtio-net-pci (1AF4:1000, the default on -machine pc)
+	# gets no ROM, and the BIOS falls through to "No bootable device".
+	# disable-legacy=on makes the NIC the modern-only 1AF4:1041.
 	qemu+=(-netdev "user,id=n0,tftp=$work/tftp,bootfile=boot.ipxe"
-		-device "virtio-net-pci,netdev=n0,romfile=/usr/lib/ipxe/qemu/pxe-virtio.rom" -boot n)
+		-device "virtio-net-pci,disable-legacy=on,netdev=n0,romfile=/usr/lib/ipxe/qemu/pxe-virtio.rom" -boot n)
 	;;
 *) die "unknown mode '$mode' (grub-bios, grub-efi, kexec, kexec-bad, ipxe)" ;;
 esac

@@ -120,3 +120,23 @@ linux_kexec_bad() {
 	echo "$out"
 	sum_counts <<<"$out"
 }
+
+# linux_ipxe: iPXE (Debian's ipxe-qemu ROM, SeaBIOS network boot) fetches
+# a script by TFTP whose `kernel` loads the image and starts its real-mode
+# code; then the same with a command line naming a suite that does not
+# exist: verdict ERROR, never PASS.
+linux_ipxe() {
+	local log=$LOGS/linux-ipxe.ktap bad=$LOGS/linux-ipxe-bad.ktap out
+	out=$( (linux_boot_run ipxe linux-ipxe data/expectations/qemu-tcg.txt
+		boot_facts "$log" "iPXE loaded it from a BIOS, at its real-mode code (then the 32-bit entry)" \
+			'^# firmware: Etherboot/gPXE/iPXE \(Linux boot protocol: from a BIOS, 32-bit entry\)' \
+			"a BIOS and iPXE ran before it: firmware state, not reset values" \
+			'^# before pmutest: a firmware may have written .*boot loader Etherboot/gPXE/iPXE \(boot_params type_of_loader 46H\)' \
+			"the script's command line reached it" '^# boot: .*command line words not for pmutest: console=ttyS0;'
+		testing/test-linux-boot.sh ipxe --log "$bad" --timeout "${QEMU_TIMEOUT:-300}" --append "pmutest.suites=nosuch"
+		echo "test-linux-boot.sh exit status $? (bad command line)"
+		boot_facts "$bad" "a bad command line: its error named" "^# option error: 'suites': no suite named 'nosuch'" \
+			"a bad command line: verdict ERROR" '^# verdict: ERROR$') 2>&1)
+	echo "$out"
+	sum_counts <<<"$out"
+}
