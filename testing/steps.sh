@@ -148,12 +148,13 @@ step qemu-nmi                   tcg2    build                    -          nmi_
 # build/pmutest.bin by the loaders a person meets: GRUB on SeaBIOS and on
 # OVMF booting the entries the package's grub.d script writes, kexec from
 # Debian's kernel by tools/pmutest-kexec (and a command line kexec refuses),
-# iPXE from a SeaBIOS network boot.
+# iPXE from a SeaBIOS network boot, ISOLINUX from a CD.
 step linux-grub-bios            tcg     build                    -          linux_grub_bios
 step linux-grub-efi             tcg2    build                    -          linux_grub_efi
 step linux-kexec                tcg2    build                    -          linux_kexec
 step linux-kexec-bad            tcg     build                    -          linux_kexec_bad
 step linux-ipxe                 tcg2    build                    -          linux_ipxe
+step linux-syslinux             tcg     build                    -          linux_syslinux
 step qemu-mce                   tcg2    build                    -          mce_run
 step qemu-tcg-smp8              tcg     build                    -          qemu_smp8
 # Say each thing once: the compact form read back by the host tools equals

@@ -16,6 +16,8 @@
 #               cmdline_size: kexec must refuse it, and nothing may PASS
 #   ipxe        iPXE (Debian's ipxe-qemu ROM, SeaBIOS network boot) fetches
 #               a script by TFTP that loads the image with `kernel`
+#   syslinux    ISOLINUX (Debian's isolinux, syslinux-common) on SeaBIOS,
+#               from an ISO made by xorriso, loads it with `LINUX`
 #
 # usage: testing/test-linux-boot.sh MODE --log FILE [--kvm] [--kvm-cpu OPTS]
 #        [--append TEXT] [--timeout SECS] [--smp N]
@@ -179,7 +181,24 @@ ipxe)
 	qemu+=(-netdev "user,id=n0,tftp=$work/tftp,bootfile=boot.ipxe"
 		-device "virtio-net-pci,disable-legacy=on,netdev=n0,romfile=/usr/lib/ipxe/qemu/pxe-virtio.rom" -boot n)
 	;;
-*) die "unknown mode '$mode' (grub-bios, grub-efi, kexec, kexec-bad, ipxe)" ;;
+syslinux)
+	need xorriso
+	need /usr/lib/ISOLINUX/isolinux.bin
+	need /usr/lib/syslinux/modules/bios/ldlinux.c32
+	mkdir -p "$work/iso/isolinux" "$work/iso/boot"
+	cp /usr/lib/ISOLINUX/isolinux.bin /usr/lib/syslinux/modules/bios/ldlinux.c32 "$work/iso/isolinux/"
+	cp "$image" "$work/iso/boot/pmutest.bin"
+	# LINUX, not KERNEL: KERNEL picks the type by the name's extension, and
+	# to ISOLINUX a .bin is a CD boot sector (syslinux.cfg(5), "KERNEL-LIKE
+	# DIRECTIVES"): it would run sector 0, which only prints on the screen.
+	printf 'SERIAL 0 115200\nDEFAULT pmutest\nPROMPT 0\nTIMEOUT 0\nLABEL pmutest\n  LINUX /boot/pmutest.bin\n  APPEND console=ttyS0 %s\n' \
+		"$append" >"$work/iso/isolinux/isolinux.cfg"
+	xorriso -as mkisofs -o "$work/pmutest.iso" -b isolinux/isolinux.bin -c isolinux/boot.cat \
+		-no-emul-boot -boot-load-size 4 -boot-info-table "$work/iso" >"$work/xorriso.log" 2>&1 ||
+		die "xorriso failed: $(tail -n 3 "$work/xorriso.log")"
+	qemu+=(-cdrom "$work/pmutest.iso" -boot d)
+	;;
+*) die "unknown mode '$mode' (grub-bios, grub-efi, kexec, kexec-bad, ipxe, syslinux)" ;;
 esac
 
 timeout -k 5 "$timeout" "${qemu[@]}" >"$work/qemu.out" 2>&1

@@ -140,3 +140,23 @@ linux_ipxe() {
 	echo "$out"
 	sum_counts <<<"$out"
 }
+
+# linux_syslinux: ISOLINUX on SeaBIOS loads the image with LINUX and starts
+# its real-mode code; then the same with a command line naming a suite
+# that does not exist: verdict ERROR, never PASS.
+linux_syslinux() {
+	local log=$LOGS/linux-syslinux.ktap bad=$LOGS/linux-syslinux-bad.ktap out
+	out=$( (linux_boot_run syslinux linux-syslinux data/expectations/qemu-tcg.txt
+		boot_facts "$log" "syslinux loaded it from a BIOS, at its real-mode code (then the 32-bit entry)" \
+			'^# firmware: Syslinux \(Linux boot protocol: from a BIOS, 32-bit entry\)' \
+			"a BIOS and syslinux ran before it: firmware state, not reset values" \
+			'^# before pmutest: a firmware may have written .*boot loader Syslinux \(boot_params type_of_loader 30H\)' \
+			"APPEND's command line reached it" \
+			'^# boot: .*command line words not for pmutest: BOOT_IMAGE=/boot/pmutest.bin console=ttyS0;'
+		testing/test-linux-boot.sh syslinux --log "$bad" --timeout "${QEMU_TIMEOUT:-300}" --append "pmutest.suites=nosuch"
+		echo "test-linux-boot.sh exit status $? (bad command line)"
+		boot_facts "$bad" "a bad command line: its error named" "^# option error: 'suites': no suite named 'nosuch'" \
+			"a bad command line: verdict ERROR" '^# verdict: ERROR$') 2>&1)
+	echo "$out"
+	sum_counts <<<"$out"
+}
