@@ -74,6 +74,14 @@ $(HOST_BUILD)/unit/test_bootdata: testing/unit/test_bootdata.c boot/direct/bootd
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iboot/direct -Ikernel -Itesting/unit -o $@ \
 		$(filter %.c,$^)
 
+# The Linux-format image's loader fields: the command line a loader may have cut.
+UNIT_TESTS += $(HOST_BUILD)/unit/test_loader
+$(HOST_BUILD)/unit/test_loader: testing/unit/test_loader.c boot/direct/loader.c kernel/fmt.c \
+		kernel/kstring.c boot/direct/loader.h boot/direct/bootdata.h boot/direct/direct.h
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iboot/direct -Ikernel -Itesting/unit -o $@ \
+		$(filter %.c,$^)
+
 $(HOST_BUILD)/unit/test_madt: testing/unit/test_madt.c boot/acpi.c
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Iboot -Iarch/x86_64 -Itesting/unit -o $@ $(filter %.c,$^)

@@ -285,6 +285,11 @@ __attribute__((noreturn)) void direct_main(uint64_t info, enum direct_protocol p
 		d.protocol = g_loader.name;
 	}
 	copy_options(&d, &h->bi);
+	if (is_linux_image(protocol)) {
+		bad = loader_check_cmdline(g_cmdline, CMDLINE_MAX - 1, g_error, sizeof(g_error));
+		if (bad)
+			fatal(bad);
+	}
 	describe_memory(h);
 
 	const char *rsdp_from = "given";

@@ -8,6 +8,11 @@
  *    EFI64_LOADER_SIGNATURE).
  *  - EFI_SYSTEM_TABLE and EFI_CONFIGURATION_TABLE: UEFI 2.10, 4.3 and 4.6;
  *    the ACPI GUIDs: 4.6.1.1 ("Industry Standard Configuration Tables").
+ *  - cmdline_size: boot.rst, "Details of header fields" (the longest
+ *    command line, without its NUL). How a loader cuts a longer one: iPXE
+ *    src/arch/x86/image/bzimage.c, bzimage_set_cmdline(): up to commit
+ *    6ccb6bcfc (2025) it copies cmdline_size bytes and no NUL, since then
+ *    snprintf() into cmdline_size bytes (cmdline_size - 1 characters).
  */
 #include "loader.h"
 
@@ -144,6 +149,16 @@ const char *loader_read(const struct bootdata_reader *r, uint64_t info, struct l
 	l->name = name_of(l->type, bp[BP_EXT_LOADER_TYPE]);
 	l->kexec = l->type >> 4 == LOADER_ID_KEXEC;
 	return read_efi(r, bp, l, err, n);
+}
+
+const char *loader_check_cmdline(const char *cmdline, size_t cmdline_size, char *err, size_t n)
+{
+	size_t len = kstrlen(cmdline);
+	if (len + 1 >= cmdline_size)
+		return FAIL("the command line is %llu characters, the image's cmdline_size %llu: "
+			    "a loader may have cut a longer one (iPXE does, unsaid)",
+			    ULL(len), ULL(cmdline_size));
+	return NULL;
 }
 
 void loader_linux_release(const char *cmdline, char *out, size_t size)

@@ -30,6 +30,14 @@ struct linux_loader {
 const char *loader_read(const struct bootdata_reader *r, uint64_t info, struct linux_loader *l,
 			char *err, size_t err_size);
 
+/* A command line of cmdline_size characters, or one fewer, may be the first
+ * part of a longer one a loader cut (boot.rst: cmdline_size is the longest
+ * line without its NUL; iPXE cuts a longer one to fit and says nothing):
+ * not the run the user asked for. NULL when it is shorter, else one line in
+ * err. cmdline_size is the image's own (boot/linux/setup.asm). */
+const char *loader_check_cmdline(const char *cmdline, size_t cmdline_size, char *err,
+				 size_t err_size);
+
 /* The word "from_linux=RELEASE" of a command line (pmutest-kexec passes
  * `uname -r` in it) into out; "" when absent. */
 void loader_linux_release(const char *cmdline, char *out, size_t out_size);

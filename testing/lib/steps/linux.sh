@@ -124,9 +124,10 @@ linux_kexec_bad() {
 # linux_ipxe: iPXE (Debian's ipxe-qemu ROM, SeaBIOS network boot) fetches
 # a script by TFTP whose `kernel` loads the image and starts its real-mode
 # code; then the same with a command line naming a suite that does not
-# exist: verdict ERROR, never PASS.
+# exist, and with one longer than the image's cmdline_size (iPXE cuts it,
+# and the suite word at its end is lost): verdict ERROR, never PASS.
 linux_ipxe() {
-	local log=$LOGS/linux-ipxe.ktap bad=$LOGS/linux-ipxe-bad.ktap out
+	local log=$LOGS/linux-ipxe.ktap bad=$LOGS/linux-ipxe-bad.ktap long=$LOGS/linux-ipxe-long.ktap out
 	out=$( (linux_boot_run ipxe linux-ipxe data/expectations/qemu-tcg.txt
 		boot_facts "$log" "iPXE loaded it from a BIOS, at its real-mode code (then the 32-bit entry)" \
 			'^# firmware: Etherboot/gPXE/iPXE \(Linux boot protocol: from a BIOS, 32-bit entry\)' \
@@ -136,7 +137,13 @@ linux_ipxe() {
 		testing/test-linux-boot.sh ipxe --log "$bad" --timeout "${QEMU_TIMEOUT:-300}" --append "pmutest.suites=nosuch"
 		echo "test-linux-boot.sh exit status $? (bad command line)"
 		boot_facts "$bad" "a bad command line: its error named" "^# option error: 'suites': no suite named 'nosuch'" \
-			"a bad command line: verdict ERROR" '^# verdict: ERROR$') 2>&1)
+			"a bad command line: verdict ERROR" '^# verdict: ERROR$'
+		testing/test-linux-boot.sh ipxe --log "$long" --timeout "${QEMU_TIMEOUT:-300}" \
+			--append "pmutest.timeout_ms=60000 $(printf 'y%.0s' $(seq 4090)) pmutest.suites=nosuch"
+		echo "test-linux-boot.sh exit status $? (a command line longer than cmdline_size)"
+		boot_facts "$long" "a cut command line: refused at the image's bound" \
+			"^# error: bad boot data: the command line is 409[45] characters, the image's cmdline_size 4095" \
+			"a cut command line: verdict ERROR" '^# verdict: ERROR$') 2>&1)
 	echo "$out"
 	sum_counts <<<"$out"
 }
