@@ -36,7 +36,8 @@
 #     CPUs and a CPU that never answers its start-up IPI; the machines it
 #     will meet (x2APIC, pit=off, hpet=off, HPET FSB delivery, a stray NMI,
 #     machine checks); build/pmutest.bin by QEMU -kernel, GRUB (BIOS and
-#     UEFI) and kexec; Secure Boot enforced (testing/test-secureboot.sh);
+#     UEFI), kexec, iPXE and syslinux; Secure Boot enforced
+#     (testing/test-secureboot.sh);
 #     the compact form read back equal to the full form
 #   - the HTML report in headless Chromium (testing/test-html-report.sh)
 #   - the hypervisor platform models (pmusim kvm-*, firecracker-*, xen-*)
