@@ -157,6 +157,9 @@
 #define RULE_FIXED_WIDTH                                                                           \
 	"SDM Vol.3B 20.2.2: IA32_FIXED_CTRx are CPUID.0AH:EDX[12:5] bits wide; "                   \
 	"bits above read as zero"
+#define RULE_FIXED_RW                                                                              \
+	"SDM Vol.4 Table 2-2 (309H-30BH): IA32_FIXED_CTRx is a read/write counter (R/W): a "       \
+	"value within its width written by WRMSR reads back"
 #define RULE_LEGACY_WRITE                                                                          \
 	"SDM Vol.3B 20.2.6: a WRMSR to IA32_PMCx writes the sign extension of "                    \
 	"EAX[31:0] (EDX ignored)"
@@ -460,6 +463,9 @@
 /* ---- AMD (APM Vol. 2 13.2) ------------------------------------------------- */
 #define RULE_AMD_WIDTH "AMD APM Vol.2 13.2.1: PerfCtrn are 48 bits wide"
 #define RULE_AMD_COUNT "AMD APM Vol.2 13.2.1: PerfEvtSeln.En = 1 counts the selected event"
+#define RULE_AMD_CTR_RW                                                                            \
+	"AMD APM Vol.2 13.2.1: PerfCtrn are read/write: a 48-bit value written by WRMSR reads "    \
+	"back"
 #define RULE_AMD_BRANCHES                                                                          \
 	"AMD PPR (Families 17h-1Ah) PMCx0C2 Retired Branch Instructions counts "                   \
 	"every retired branch (and exception / interrupt, none here): exact"

@@ -22,6 +22,7 @@
 #include "arch.h"
 #include "compact.h"
 #include "cpus.h"
+#include "precondition.h"
 #include "kstring.h"
 #include "ktap.h"
 #include "pmu.h"
@@ -89,11 +90,16 @@ static bool selected(const struct options *o, const struct test_desc *d)
 	return options_selects(o, d->suite, d->name, d->flags & TEST_SELFTEST);
 }
 
-/* Suites in the order of their first test (source order), except that the
- * capability report (cpuid) comes first and the harness self-tests last. */
+/* The suites that run before the others, in this order: the capability
+ * report, then the counting preconditions (kernel/precondition.h) that the
+ * later suites' checks point at. */
+static const char *const first_suites[] = {"cpuid", "counters"};
+
+/* Suites in the order of their first test (source order), except that
+ * first_suites come first and the harness self-tests last. */
 static unsigned list_suites(const struct options *o, const char **suites)
 {
-	unsigned n = 0;
+	unsigned n = 0, placed = 0;
 
 	const struct test_desc *d;
 	for_each_test(d) {
@@ -105,12 +111,15 @@ static unsigned list_suites(const struct options *o, const char **suites)
 		if (!seen && n < MAX_SUITES)
 			suites[n++] = d->suite;
 	}
-	for (unsigned i = 0; i < n; i++) {
-		if (!kstrcmp(suites[i], "cpuid") && i > 0) {
+	for (unsigned f = 0; f < ARRAY_SIZE(first_suites); f++) {
+		for (unsigned i = placed; i < n; i++) {
+			if (kstrcmp(suites[i], first_suites[f]))
+				continue;
 			const char *s = suites[i];
-			for (unsigned j = i; j > 0; j--)
+			for (unsigned j = i; j > placed; j--)
 				suites[j] = suites[j - 1];
-			suites[0] = s;
+			suites[placed++] = s;
+			break;
 		}
 	}
 	for (unsigned i = 0; i + 1 < n; i++) {
@@ -675,6 +684,7 @@ void runner_run(const struct options *o, const unsigned *cpus, unsigned n_cpus,
 	}
 
 	kmemset(tot, 0, sizeof(*tot));
+	precondition_reset(); /* this run's findings only */
 	screen_run_begin(n * n_cpus, tests * n_cpus);
 	g_ktap.ditto = o->compact;
 	if (o->compact)

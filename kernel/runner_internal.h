@@ -63,6 +63,9 @@ struct t {
 	unsigned n_offenders;
 	uint32_t host_kernel; /* options: HOST_KERNEL(), 0 unknown */
 	uint8_t fields_said;  /* check.c: a bit per enum block_field printed */
+	/* precondition.c: a bit per counter (of each enum precondition_kind)
+	 * whose finding this test named already. */
+	uint32_t findings_said[3];
 };
 
 #endif

@@ -14,6 +14,7 @@
 #include "ktap.h"
 #include "model_events.h"
 #include "pmu.h"
+#include "precondition.h"
 #include "rules.h"
 #include "test.h"
 
@@ -67,6 +68,8 @@ static void count_and_check(struct t *t, struct counter c, enum arch_event ev, u
 	uint64_t tsc0 = arch_rdtsc(), c1, c2, tsc_delta;
 	struct bounds b;
 
+	if (!t_counter_counts(t, c))
+		return;
 	c1 = counter_count(c, cfg, n);
 	tsc_delta = arch_rdtsc() - tsc0;
 	c2 = counter_count(c, cfg, 2 * n);

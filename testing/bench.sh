@@ -9,6 +9,9 @@
 #   - the figures of its Goals with their baselines, and with
 #     BENCH_BASE=DIR the same figures of DIR/build/pmutest.elf (e.g. main's
 #     tree, built) measured in the same run (testing/bench-run.py);
+#   - the counting preconditions: a PMU that counts nothing on TCG and on
+#     this machine's KVM, and conforming simulated PMUs unchanged, with
+#     BENCH_BASE=DIR against DIR's build (testing/bench-precondition.py);
 #   - simulator: wall-clock of one full suite run, and of the mutation matrix.
 # Usage: testing/bench.sh [RUNS]   (default 5 boots of each)
 set -euo pipefail
@@ -24,6 +27,8 @@ echo
 python3 testing/bench-direct.py "$runs"
 echo
 python3 testing/bench-run.py "$runs" ${BENCH_BASE:+--base "$BENCH_BASE"}
+echo
+python3 testing/bench-precondition.py "$runs" ${BENCH_BASE:+--base "$BENCH_BASE"}
 echo
 echo "== simulator"
 for p in $(build/host/pmusim --list-profiles | awk '{print $1}' | head -n 3); do

@@ -51,6 +51,11 @@ static void collect_families(struct sim_cpu *cpu)
 	for (unsigned i = 0; i < sim_family_count; i++)
 		if (sim_families[i]->collect)
 			sim_families[i]->collect(&counting);
+	unsigned keep = from;
+	for (unsigned i = from; i < counting.n; i++)
+		if (!dead_counter_silent(&counting.c[i]))
+			counting.c[keep++] = counting.c[i];
+	counting.n = keep;
 	for (unsigned i = from; i < counting.n; i++)
 		owner[i] = cpu;
 }

@@ -129,4 +129,13 @@ extern const struct sim_family sim_family_arch, sim_family_amd, sim_family_uncor
     sim_family_netburst, sim_family_rdt, sim_family_rdt_alloc, sim_family_lbr, sim_family_pebs,
     sim_family_cpu, sim_family_p6;
 
+/* sim_family_arch's counter kinds (struct sim_counter.kind). */
+enum arch_counter_kind { ARCH_GP, ARCH_FIXED };
+
+/* dead.c: the counters the dead-counter quirks kill. A value register that
+ * reads 0 and drops writes; a counter that is not counting, whatever its
+ * event select says. */
+bool dead_counter_msr(uint32_t msr);
+bool dead_counter_silent(const struct sim_counter *c);
+
 #endif

@@ -141,6 +141,8 @@ int sim_rdmsr(uint32_t msr, uint64_t *val)
 	if (g_sim.cpl != 0 && !quirk(Q_MSR_CPL_UNCHECKED))
 		return X86_VEC_GP;
 	enum sim_msr_result r = family_access(msr, val, false);
+	if (r == SIM_MSR_OK && dead_counter_msr(msr))
+		*val = 0;
 	if (r == SIM_MSR_NOT_MINE && no_pmu_raz(msr)) {
 		*val = 0;
 		r = SIM_MSR_OK;
@@ -154,7 +156,12 @@ int sim_wrmsr(uint32_t msr, uint64_t val)
 	if (g_sim.cpl != 0 && !quirk(Q_MSR_CPL_UNCHECKED))
 		return X86_VEC_GP;
 	sim_msr_trace_before_write(msr);
-	enum sim_msr_result r = family_access(msr, &val, true);
+	uint64_t old;
+	/* A dead counter that exists takes the write and drops it. */
+	enum sim_msr_result r =
+	    dead_counter_msr(msr) && family_access(msr, &old, false) == SIM_MSR_OK
+		? SIM_MSR_OK
+		: family_access(msr, &val, true);
 	if (r == SIM_MSR_NOT_MINE && no_pmu_raz(msr))
 		r = SIM_MSR_OK;
 	sim_msr_trace_write(msr, r == SIM_MSR_OK ? 0 : X86_VEC_GP);

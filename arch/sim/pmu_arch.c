@@ -250,9 +250,6 @@ static void platform_counting(struct sim_filter *f)
 		f->scale = CYCLES_SCALE;
 }
 
-/* The family's counter kinds (struct sim_counter.kind). */
-enum arch_counter_kind { ARCH_GP, ARCH_FIXED };
-
 static void arch_collect(struct sim_counter_set *set)
 {
 	if (!g_sim.arch_pmu)

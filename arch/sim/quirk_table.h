@@ -309,6 +309,20 @@ QUIRK(Q_REF_TSC_STICKY_OVF, CPU, "ref-tsc-overflow-sticky", on_fixed_ctr2_and_ab
       "after IA32_FIXED_CTR2 overflows, clearing its status bit and rewriting the "
       "counter below MAX sets the bit again and raises another PMI if enabled")
 
+/* ---- Counters that do not count (dead.c): the counting preconditions ---- */
+QUIRK(Q_COUNTER1_DEAD, PLATFORM, "counter-1-dead", on_gp_counter_1,
+      "hypothetical (one counter of a vPMU left unbacked)",
+      "IA32_PMC1 / AMD PerfCtr1 reads 0, drops writes and never counts; the other "
+      "counters work")
+QUIRK(Q_COUNTER1_NEVER_COUNTS, CPU, "counter-1-holds-never-counts", on_gp_counter_1,
+      "hypothetical (a counter register whose event logic is not wired)",
+      "IA32_PMC1 / AMD PerfCtr1 holds what is written but never counts")
+QUIRK(Q_COUNTER0_INSNS_ONLY, PLATFORM, "counter-0-counts-instructions-only", on_gp_counter_0,
+      "hypothetical (an emulator that counts retired instructions only)",
+      "IA32_PMC0 / AMD PerfCtr0 counts retired instructions and no other event")
+QUIRK(Q_CPU1_COUNTERS_DEAD, PLATFORM, "cpu1-counters-dead", on_smp_counters,
+      "hypothetical (one vCPU whose vPMU was not set up)",
+      "on CPU 1 every counter (GP, fixed, AMD) reads 0, drops writes and never counts")
 /* ---- What is counted: the architectural events, intercepted instructions, SMM ---- */
 QUIRK(Q_LLC_NEVER_COUNT, PLATFORM, "llc-events-never-count", on_llc_events,
       "hypothetical (a vPMU that drops events it does not emulate)",

@@ -335,6 +335,28 @@ static bool on_amd(const struct caps *c, const struct sim_profile *p)
 	return caps_amd_like(c);
 }
 
+/* GP counter i (IA32_PMCi, or AMD PerfCtri) exists: the dead-counter quirks. */
+static bool gp_counter_exists(const struct caps *c, unsigned i)
+{
+	return caps_amd_like(c) || (c->pm.present && (c->pm.gp_mask >> i & 1));
+}
+
+static bool on_gp_counter_0(const struct caps *c, const struct sim_profile *p)
+{
+	return gp_counter_exists(c, 0);
+}
+
+static bool on_gp_counter_1(const struct caps *c, const struct sim_profile *p)
+{
+	return gp_counter_exists(c, 1);
+}
+
+/* A machine of several CPUs with counters. */
+static bool on_smp_counters(const struct caps *c, const struct sim_profile *p)
+{
+	return p && p->n_parts && (c->pm.present || caps_amd_like(c));
+}
+
 static bool on_amd_perfctr_core(const struct caps *c, const struct sim_profile *p)
 {
 	return caps_amd_like(c) && c->amd.perfctr_core;

@@ -13,6 +13,9 @@ from .ktap import Test
 #   known: ID                    a known-deviation row the test names
 #   check: CLASS :: WHAT :: RULE a failed check: its observed outcome class,
 #                                its description (subject included), its rule
+#   finding: TEST :: COUNTER :: WHAT  a check that needed a counter the
+#                                counting preconditions showed not to count
+#                                or hold a value (kernel/precondition.c)
 #   exception: CLASS             the unexpected exception that ended it
 #   state: changed               it left machine state changed (runner.c)
 #   timeout: the watchdog ended it
@@ -22,7 +25,11 @@ from .ktap import Test
 # Diagnostic lines a kernel adds under a FAIL ("  subject: ...") are
 # ignored: the fingerprint rests on the lines every pmutest prints.
 
-FINGERPRINT_KEYS = ("known", "check", "exception", "state", "timeout")
+FINGERPRINT_KEYS = ("known", "check", "finding", "exception", "state", "timeout")
+# The one line of a check that needed a counter shown not to count
+# (kernel/precondition.c t_precondition()).
+FINDING_RE = re.compile(r"^(\S{1,40}) needed (?:counting|holding a value); (\S{1,80}) found it "
+                        r"(counts nothing|holds no written value)$")
 # A description names its subject; a workload's random seed (a fresh one each
 # run: suites/amd.c fresh_seed()) is no part of it.
 SEED_RE = re.compile(r"seed 0x[0-9a-fA-F]{1,16}")
@@ -96,6 +103,10 @@ def fingerprint(test: Test) -> list[str]:
     for f in failures(test):
         if f["known"]:
             facts.add(f"known: {f['known'].split(None, 1)[0]}")
+        m = FINDING_RE.match(f["what"])
+        if m and not f["rule"]:
+            facts.add("finding: " + FP_SEP.join((m.group(2), m.group(1), m.group(3))))
+            continue
         facts.add("check: " + FP_SEP.join((outcome_class(f["expected"], f["actual"]),
                                            SEED_RE.sub("seed", " ".join(f["what"].split())),
                                            " ".join(f["rule"].split()))))
