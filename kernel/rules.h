@@ -146,7 +146,8 @@
 #define RULE_COUNTER_WRITE_OVF                                                                     \
 	"SDM Vol.3B 20.2.2: a counter written to all ones while counting "                         \
 	"overflows on its next event and sets its IA32_PERF_GLOBAL_STATUS bit"
-/* Inferred: the SDM lists no reserved encodings; it does not say either way. */
+/* Inferred: the SDM lists no reserved encodings and says nothing of a WRMSR of an unavailable
+ * event; no vendor code states it. */
 #define RULE_EVTSEL_ANY_EVENT                                                                      \
 	RULE_INFERRED "SDM Vol.3B Figure 20-1 / 20.2.1.2: event select and UMask are not "         \
 		      "reserved fields; a CPUID.0AH:EBX bit marks an event unavailable, it "       \
@@ -169,8 +170,8 @@
 #define RULE_FULL_WIDTH_GP                                                                         \
 	"SDM Vol.3B 20.2.6: writing IA32_A_PMCx bits beyond the counter width "                    \
 	"raises #GP"
-/* Inferred: the SDM states the #GP for IA32_A_PMCx (20.2.6), not for the
- * fixed counters; KVM truncates such writes (pmu_intel.c). */
+/* Inferred: the SDM states the #GP for IA32_A_PMCx (20.2.6), not for the fixed counters; KVM
+ * truncates such writes (pmu_intel.c), so no vendor code states it either. */
 #define RULE_FIXED_WIDTH_GP                                                                        \
 	RULE_INFERRED                                                                              \
 	"SDM Vol.2B WRMSR: #GP(0) when EDX:EAX sets reserved bits; bits of "                       \
@@ -314,7 +315,8 @@
 #define RULE_ANYTHREAD_V3                                                                          \
 	"SDM Vol.3B 20.2.3: version 3 supports AnyThread: IA32_PERFEVTSELx bit "                   \
 	"21 and IA32_FIXED_CTR_CTRL bit 4x+2 are writable"
-/* Inferred: the SDM says the control is deprecated, not that its bits #GP. */
+/* Inferred: the SDM says the control is deprecated, not that its bits raise #GP; no vendor code
+ * states the #GP. */
 #define RULE_ANYTHREAD_DEPRECATED                                                                  \
 	RULE_INFERRED                                                                              \
 	"SDM Vol.3B 20.2.5.1: with AnyThread deprecation (CPUID.0AH:EDX[15]) "                     \
@@ -567,9 +569,8 @@
 #define RULE_WINDOW_INSTRUCTIONS                                                                   \
 	"SDM Vol.3B Table 20-1: Instructions Retired, absolute: the window holds the loop's 10N "  \
 	"instructions and at most the two WRMSRs that bracket it: [10N, 10N+2]"
-/* Inferred (a rule the SDM states for nominal frequencies only): leaf 16H is nominal, and real
- * parts report a maximum below their turbo (a Kaby Lake dump: base = max = 3600 MHz), so a
- * diagnostic unless strict=1. */
+/* Inferred: leaf 16H is nominal and real parts report a maximum below their turbo (a Kaby Lake
+ * dump: base = max = 3600 MHz); the bound k is pmutest's. */
 #define RULE_WINDOW_CYCLES                                                                         \
 	RULE_INFERRED                                                                              \
 	"the SDM gives no ratio of the core clock to the TSC: Vol.3B Time-Stamp Counter ticks "    \
@@ -667,8 +668,7 @@
 #define RULE_PEBS_FIXED                                                                            \
 	"SDM Vol.3B 20.9 (PEBS_BASELINE): fixed counters are PEBS-capable through "                \
 	"IA32_PEBS_ENABLE[32 + i]"
-/* Inferred: "our inference" (the SDM gives no lower bound of slots per
- * instruction). */
+/* Inferred: the SDM gives no lower bound of slots per instruction; one per two is pmutest's. */
 #define RULE_METRICS_SLOTS                                                                         \
 	RULE_INFERRED                                                                              \
 	"SDM Vol.3B Table 20-2 / 20.3.9.3: FIXED_CTR3 counts TOPDOWN.SLOTS, the issue slots "      \
@@ -710,15 +710,15 @@
 	"SDM Vol.1 16.3.5 Table 16-1 / Vol.2A XABORT: after XABORT imm8 the fallback path finds "  \
 	"EAX[0] = 1 and the imm8 in EAX[31:24]"
 
-/* AMD HostOnly / GuestOnly with EFER.SVME (suites/amd.c). The APM's text on
- * HG_ONLY with SVME was not read first-hand here: inferred, from KVM's selftest. */
+/* AMD HostOnly / GuestOnly with EFER.SVME (suites/amd.c). The APM's text on HG_ONLY with
+ * SVME was not read first-hand here: read through KVM's selftest. */
+/* Sourced: a peer's test: KVM's selftest svm_pmu_host_guest_test asserts it on AMD hardware. */
 #define RULE_AMD_HG_SVME_HOST                                                                      \
-	RULE_INFERRED                                                                              \
 	"AMD APM Vol.2 13.2.1 HG_ONLY as KVM's selftest svm_pmu_host_guest_test (2026, steps "     \
 	"2 and 4) asserts it: with EFER.SVME = 1 outside a guest (host mode) 00B, HostOnly "       \
 	"(10B) and 11B count, GuestOnly (01B) counts nothing"
+/* Sourced: a peer's test: KVM's selftest svm_pmu_host_guest_test asserts it on AMD hardware. */
 #define RULE_AMD_HG_NO_SVME                                                                        \
-	RULE_INFERRED                                                                              \
 	"AMD APM Vol.2 13.2.1 HG_ONLY as KVM's selftest svm_pmu_host_guest_test (2026, steps "     \
 	"1 and 5) asserts it: with EFER.SVME = 0 the bits are ignored, all four combinations "     \
 	"count (Linux 1018faa6cf23 saw Family 15h count nothing with either bit set instead)"
@@ -755,6 +755,8 @@
 	       "CPUID.0AH / the CPUID.(23H,1) bitmaps); an alias of a counter that does not "      \
 	       "exist names "                                                                      \
 	       "no register: RDMSR / WRMSR of it raise #GP(0) (SDM Vol.2B RDMSR, WRMSR)"
+/* Inferred: that 1981H+4m is no register is pmutest's reading of the ISE's list; neither Linux
+ * nor the ISE says it raises #GP. */
 #define RULE_V6_NO_FX_CFG_A                                                                        \
 	RULE_INFERRED ISE_V6                                                                       \
 	    " lists FXm_CTR, FXm_CFG_B and FXm_CFG_C (Linux "                                      \
@@ -799,6 +801,8 @@
 	"reload "                                                                                  \
 	"of that counter. The reload value is stored in the IA32_PMC_GPn_CFG_C/"                   \
 	"IA32_PMC_FXm_CFG_C': a counter CPUID.(23H,2) EAX / EBX names as reloadable has both"
+/* Inferred: that the counters CPUID.(23H,2) does not name have no CFG_B / CFG_C is pmutest's
+ * reading; no source states the #GP. */
 #define RULE_ACR_MSRS_ABSENT                                                                       \
 	RULE_INFERRED SDM_ACR                                                                      \
 	    " gives CFG_B / CFG_C to the reloadable counters (CPUID.(23H,2)); "                    \
@@ -814,13 +818,17 @@
 #define RULE_ACR_SELF_STATUS                                                                       \
 	"SDM Vol.3B 'Auto Counter Reload' (as Linux 1271aeccc307 quotes it): 'the overflow bit "   \
 	"(IA32_PERF_GLOBAL_STATUS.PMCn_OVF) is never set for self-reloaded events'"
+/* Sourced: Linux 43796f305078 (Intel's engineers) masks CFG_B to the counters CPUID.(23H,2)
+ * names because other bits raised #GP on Panther Lake. */
 #define RULE_ACR_CAUSE                                                                             \
-	RULE_INFERRED SDM_ACR ": CPUID.(23H,2) ECX / EDX name the counters that can cause a "      \
-			      "reload; a CFG_B bit of another counter is refused (#GP(0), as "     \
-			      "Linux saw on Panther Lake, "                                        \
-			      "43796f305078) or has no effect"
+	SDM_ACR ": CPUID.(23H,2) ECX / EDX name the counters that can cause a "                    \
+		"reload; a CFG_B bit of another counter is refused (#GP(0), as "                   \
+		"Linux saw on Panther Lake, "                                                      \
+		"43796f305078) or has no effect"
 
 /* ---- EQ (suites/filtering.c): no reachable text states its meaning ---- */
+/* Inferred: Linux names the bit only ('equal flag'); what it counts is pmutest's reading of the
+ * name. */
 #define RULE_EVTSEL_EQ                                                                             \
 	RULE_INFERRED                                                                              \
 	"IA32_PERFEVTSELx bit 36 EQ (CPUID.(23H,0):EBX[1], ISE 'Architectural "                    \
@@ -841,8 +849,8 @@
 	"METRICS_CLEAR_EN[14]; without it RDPMC only reads (SDM Vol.2B RDPMC)"
 
 /* ---- Fixed counters 4-6 (suites/counting.c) ---- */
+/* Sourced: Linux a932aa0e868f (Intel's engineers) maps fixed counters 4-6 to these events. */
 #define RULE_FIXED_4_6_EVENTS                                                                      \
-	RULE_INFERRED                                                                              \
 	"fixed counters 4, 5, 6 count TOPDOWN_BAD_SPECULATION.ALL (0073H), "                       \
 	"TOPDOWN_FE_BOUND.ALL (019CH), TOPDOWN_RETIRING.ALL (02C2H) (Linux a932aa0e868f), "        \
 	"the "                                                                                     \
@@ -854,49 +862,58 @@
  * "Architectural PEBS" was not reachable; every layout is Linux's
  * (d243d0bb64af, d21954c8a0ff, 2721e8da2de7, 52448a0a7390, bb5f13df3c45:
  * struct arch_pebs_index / _header / _basic / _gprs / _aux, msr-index.h
- * IA32_PEBS_BASE / _INDEX, ARCH_PEBS_*), so every rule is inferred. ---- */
+ * IA32_PEBS_BASE / _INDEX, ARCH_PEBS_*), so every rule is sourced. ---- */
 #define LINUX_APEBS                                                                                \
 	"(ISE ch.11 'Architectural PEBS' as Linux d243d0bb64af/2721e8da2de7 lays it out)"
+/* Sourced: Linux's architectural PEBS driver (Intel's engineers) programs these MSRs so. */
 #define RULE_APEBS_MSRS                                                                            \
-	RULE_INFERRED "IA32_PEBS_BASE (3F4H) and IA32_PEBS_INDEX (3F5H) are read/write; "          \
-		      "IA32_PEBS_INDEX bits 3:0, 30:27, 35:33, 63:59 are reserved (#GP(0)); "      \
-		      "CFG_C exists for the counters of CPUID.(23H,5) " LINUX_APEBS
+	"IA32_PEBS_BASE (3F4H) and IA32_PEBS_INDEX (3F5H) are read/write; "                        \
+	"IA32_PEBS_INDEX bits 3:0, 30:27, 35:33, 63:59 are reserved (#GP(0)); "                    \
+	"CFG_C exists for the counters of CPUID.(23H,5) " LINUX_APEBS
+/* Sourced: Linux's architectural PEBS driver (Intel's engineers) reads records so. */
 #define RULE_APEBS_RECORD                                                                          \
-	RULE_INFERRED "with IA32_PEBS_INDEX.EN and CFG_C.EN[63] a counter's overflow writes one "  \
-		      "record at IA32_PEBS_BASE + WR x 16 and advances WR by its size; the "       \
-		      "16-byte header's size [15:0] is the record's, BASIC[63] set, CONT[31] "     \
-		      "clear (of a split record's last part), no other group; the basic group's "  \
-		      "IP is the sampled instruction's "                                           \
-		      "and its applicable counters have the counter's bit (GP n: n, fixed m: "     \
-		      "32 + m) " LINUX_APEBS
+	"with IA32_PEBS_INDEX.EN and CFG_C.EN[63] a counter's overflow writes one "                \
+	"record at IA32_PEBS_BASE + WR x 16 and advances WR by its size; the "                     \
+	"16-byte header's size [15:0] is the record's, BASIC[63] set, CONT[31] "                   \
+	"clear (of a split record's last part), no other group; the basic group's "                \
+	"IP is the sampled instruction's "                                                         \
+	"and its applicable counters have the counter's bit (GP n: n, fixed m: "                   \
+	"32 + m) " LINUX_APEBS
+/* Sourced: Linux's architectural PEBS driver (Intel's engineers) takes its PMI at the
+ * threshold. */
 #define RULE_APEBS_THRESH                                                                          \
-	RULE_INFERRED "when WR reaches IA32_PEBS_INDEX.THRESH (58:36, 16-byte units as Linux's "   \
-		      "ARCH_PEBS_THRESH_* values are) IA32_PERF_GLOBAL_STATUS[54] is set and a "   \
-		      "PMI raised, not before " LINUX_APEBS
+	"when WR reaches IA32_PEBS_INDEX.THRESH (58:36, 16-byte units as Linux's "                 \
+	"ARCH_PEBS_THRESH_* values are) IA32_PERF_GLOBAL_STATUS[54] is set and a "                 \
+	"PMI raised, not before " LINUX_APEBS
+/* Sourced: Linux's architectural PEBS driver (Intel's engineers) sizes the buffer so. */
 #define RULE_APEBS_FULL                                                                            \
-	RULE_INFERRED "the buffer is 4 KiB << IA32_PEBS_BASE.SIZE ('Buffer Size = 4KB * "          \
-		      "2^SIZE', Linux); a record that does not fit is not written past its end, "  \
-		      "and IA32_PEBS_INDEX.FULL[31] is set " LINUX_APEBS
+	"the buffer is 4 KiB << IA32_PEBS_BASE.SIZE ('Buffer Size = 4KB * "                        \
+	"2^SIZE', Linux); a record that does not fit is not written past its end, "                \
+	"and IA32_PEBS_INDEX.FULL[31] is set " LINUX_APEBS
+/* Sourced: Linux's architectural PEBS driver (Intel's engineers) enables the groups
+ * CPUID.(23H,4) names. */
 #define RULE_APEBS_GROUPS                                                                          \
-	RULE_INFERRED "CPUID.(23H,4):EBX[k] enumerates CFG_C bit 32 + k (Linux "                   \
-		      "arch_pebs_cap.caps = EBX << 32): an enumerated group (AUX 62, 40H; GPR "    \
-		      "61, A0H; XMM 49, 110H with its header) sets its header bit and adds its "   \
-		      "size; a group not enumerated is refused, #GP(0) " LINUX_APEBS
+	"CPUID.(23H,4):EBX[k] enumerates CFG_C bit 32 + k (Linux "                                 \
+	"arch_pebs_cap.caps = EBX << 32): an enumerated group (AUX 62, 40H; GPR "                  \
+	"61, A0H; XMM 49, 110H with its header) sets its header bit and adds its "                 \
+	"size; a group not enumerated is refused, #GP(0) " LINUX_APEBS
+/* Sourced: Linux d21954c8a0ff (Intel's engineers) reassembles split records so. */
 #define RULE_APEBS_SPLIT                                                                           \
-	RULE_INFERRED "a record may be split into fragments, each with its own 16-byte header "    \
-		      "whose size [15:0] is 16 plus its groups' bytes, to a multiple of 16 (WR's " \
-		      "unit); the first holds the basic "                                          \
-		      "group, no group is in two; CONT[31] (or a header naming no group) on "      \
-		      "every fragment but the last (Linux d21954c8a0ff "                           \
-		      "arch_pebs_record_continued(), intel_pmu_drain_arch_pebs()) " LINUX_APEBS
+	"a record may be split into fragments, each with its own 16-byte header "                  \
+	"whose size [15:0] is 16 plus its groups' bytes, to a multiple of 16 (WR's "               \
+	"unit); the first holds the basic "                                                        \
+	"group, no group is in two; CONT[31] (or a header naming no group) on "                    \
+	"every fragment but the last (Linux d21954c8a0ff "                                         \
+	"arch_pebs_record_continued(), intel_pmu_drain_arch_pebs()) " LINUX_APEBS
+/* Sourced: Linux's architectural PEBS driver (Intel's engineers) reads the LBR group so. */
 #define RULE_APEBS_LBR                                                                             \
-	RULE_INFERRED "CFG_C LBR[41:40] (CPUID.(23H,4):EBX[9:8]) adds the LBR group: header "      \
-		      "field 41:40 the same, 48-byte struct arch_pebs_lbr_header, 24 bytes per "   \
-		      "entry, 8 x the field entries or, with 3 (NUM_VAR), the header's depth, "    \
-		      "IA32_LBR_DEPTH's and a "                                                    \
-		      "depth CPUID.(1CH,0):EAX[7:0] enumerates " LINUX_APEBS
+	"CFG_C LBR[41:40] (CPUID.(23H,4):EBX[9:8]) adds the LBR group: header "                    \
+	"field 41:40 the same, 48-byte struct arch_pebs_lbr_header, 24 bytes per "                 \
+	"entry, 8 x the field entries or, with 3 (NUM_VAR), the header's depth, "                  \
+	"IA32_LBR_DEPTH's and a "                                                                  \
+	"depth CPUID.(1CH,0):EAX[7:0] enumerates " LINUX_APEBS
+/* Sourced: Linux's counter group for architectural PEBS (Intel's engineers) reads it so. */
 #define RULE_APEBS_CNTR                                                                            \
-	RULE_INFERRED                                                                              \
 	"CFG_C CNTR_GP[36] / _FIXED[37] / _METRICS[38] (CPUID.(23H,4):EBX[4:6]) "                  \
 	"add the counters group: struct arch_pebs_cntr_header {GP mask, fixed "                    \
 	"mask, metrics = 3}, a quadword per counter whose CFG_C has ALLOW[35] (bit "               \
@@ -904,18 +921,20 @@
 	"(Linux 'Add counter group support for arch-PEBS', ARCH_PEBS_CNTR_*) " LINUX_APEBS
 
 /* ---- UMASK2 counting (suites/counting.c) ---- */
+/* Sourced: Intel's own event list (intel/perfmon) defines these UMASK2 events. */
 #define RULE_UMASK2_EVENT                                                                          \
-	RULE_INFERRED "IA32_PERFEVTSELx UMASK2 (47:40, CPUID.(23H,0):EBX[0]; ISE 'Architectural "  \
-		      "Performance Monitoring V6') selects the model-specific event defined with " \
-		      "it: Lion Cove BR_INST_RETIRED.COND (C4H UMask 11H UMaskExt 01H), "          \
-		      ".COND_TAKEN (01H/01H), .COND_TAKEN_FWD (00H/01H) count a JNZ loop's "       \
-		      "conditional, taken and forward-taken branches: N, N, 0 over N more "        \
-		      "iterations (intel/perfmon lunarlake_lioncove_core.json v1.26, "             \
-		      "arrowlake_lioncove_core.json v1.20)"
+	"IA32_PERFEVTSELx UMASK2 (47:40, CPUID.(23H,0):EBX[0]; ISE 'Architectural "                \
+	"Performance Monitoring V6') selects the model-specific event defined with "               \
+	"it: Lion Cove BR_INST_RETIRED.COND (C4H UMask 11H UMaskExt 01H), "                        \
+	".COND_TAKEN (01H/01H), .COND_TAKEN_FWD (00H/01H) count a JNZ loop's "                     \
+	"conditional, taken and forward-taken branches: N, N, 0 over N more "                      \
+	"iterations (intel/perfmon lunarlake_lioncove_core.json v1.26, "                           \
+	"arrowlake_lioncove_core.json v1.20)"
 
 /* ---- PERF_METRICS level 2 (suites/metrics.c) ---- */
+/* Sourced: Linux's level-2 topdown support (Intel's engineers) defines bytes 4-7 as the
+ * children of bytes 0-3. */
 #define RULE_METRICS_LEVEL2                                                                        \
-	RULE_INFERRED                                                                              \
 	"IA32_PERF_METRICS bytes 4-7 (Linux INTEL_TD_METRIC_HEAVY_OPS, _BR_MISPREDICT, "           \
 	"_FETCH_LAT, _MEM_BOUND) are level-2 fractions of the same slots, each the "               \
 	"child of level-1 byte 0-3 (retiring, bad speculation, frontend bound, "                   \
@@ -923,34 +942,37 @@
 	"where the CPU has no level 2 (the SDM text on level 2 was not read)"
 
 /* ---- PEBS counters snapshotting (suites/pebs.c) ---- */
+/* Sourced: Linux e02e9b0374c3 (Intel's engineers) lays out the counters group so. */
 #define RULE_PEBS_CNTR                                                                             \
-	RULE_INFERRED "PEBS format 6 counters snapshotting (Linux e02e9b0374c3; the SDM text not " \
-		      "read): MSR_PEBS_DATA_CFG[4] adds, after the LBR group, a 16-byte header "   \
-		      "{GP mask = DATA_CFG[47:32], fixed mask = [55:48], metrics, 0} and each "    \
-		      "named counter's value at the record; the record format echoes bit 4 and "   \
-		      "its size counts the group"
+	"PEBS format 6 counters snapshotting (Linux e02e9b0374c3; the SDM text not "               \
+	"read): MSR_PEBS_DATA_CFG[4] adds, after the LBR group, a 16-byte header "                 \
+	"{GP mask = DATA_CFG[47:32], fixed mask = [55:48], metrics, 0} and each "                  \
+	"named counter's value at the record; the record format echoes bit 4 and "                 \
+	"its size counts the group"
 
 /* ---- AMD LBR v2 (suites/amd_lbr.c): the APM text not read; the
- * layout is Linux arch/x86/events/amd/lbr.c's, so every rule is inferred. ---- */
+ * layout is Linux arch/x86/events/amd/lbr.c's, so every rule is sourced. ---- */
 #define LINUX_AMD_LBR "(AMD LBR v2 as Linux arch/x86/events/amd/lbr.c, ca5b7c0d9621, programs it)"
+/* Sourced: Linux's AMD LBR v2 driver (AMD's engineers) programs these MSRs so. */
 #define RULE_AMD_LBR_MSRS                                                                          \
-	RULE_INFERRED "with CPUID 8000_0022H EAX[1], LBR_SELECT (C000_010EH, bits 8:0; 63:9 "      \
-		      "reserved), DBG_EXTN_CFG (C000_010FH) and the FROM / TO MSRs C001_0300H + "  \
-		      "2i / + 2i + 1 of each entry i < EBX[9:4] are read/write " LINUX_AMD_LBR
+	"with CPUID 8000_0022H EAX[1], LBR_SELECT (C000_010EH, bits 8:0; 63:9 "                    \
+	"reserved), DBG_EXTN_CFG (C000_010FH) and the FROM / TO MSRs C001_0300H + "                \
+	"2i / + 2i + 1 of each entry i < EBX[9:4] are read/write " LINUX_AMD_LBR
+/* Sourced: Linux's AMD LBR v2 driver (AMD's engineers) reads entry 0 as the youngest. */
 #define RULE_AMD_LBR_RECORD                                                                        \
-	RULE_INFERRED                                                                              \
 	"with DBG_EXTN_CFG.LBRV2EN[6] each taken branch is recorded, entry 0 the "                 \
 	"youngest ('LBR From[0] and LBR To[0] always represent the TOS'), the "                    \
 	"address in bits 57:0, TO[63] VALID set; nothing else is recorded " LINUX_AMD_LBR
+/* Sourced: Linux's AMD LBR v2 driver (AMD's engineers) programs LBR_SELECT in suppress mode. */
 #define RULE_AMD_LBR_SELECT                                                                        \
-	RULE_INFERRED                                                                              \
 	"LBR_SELECT bits suppress ('Filter bits operate in suppress mode'): 0 "                    \
 	"branches ending at CPL 0, 1 at CPL > 0, 2 Jcc, 3 near relative CALL, 5 "                  \
 	"near RET, 7 near relative JMP; the others are still recorded " LINUX_AMD_LBR
+/* Sourced: Linux's AMD LBR v2 driver (AMD's engineers) relies on the freeze on PMI. */
 #define RULE_AMD_LBR_FREEZE                                                                        \
-	RULE_INFERRED "with LbrAndPmcFreeze (CPUID 8000_0022H EAX[2]) and "                        \
-		      "DEBUGCTL.FREEZE_LBRS_ON_PMI[11], a counter's PMI sets "                     \
-		      "PerfCntrGlobalStatus[58] and freezes the stack until it is cleared "        \
-		      "through PerfCntrGlobalStatusClr " LINUX_AMD_LBR
+	"with LbrAndPmcFreeze (CPUID 8000_0022H EAX[2]) and "                                      \
+	"DEBUGCTL.FREEZE_LBRS_ON_PMI[11], a counter's PMI sets "                                   \
+	"PerfCntrGlobalStatus[58] and freezes the stack until it is cleared "                      \
+	"through PerfCntrGlobalStatusClr " LINUX_AMD_LBR
 
 #endif

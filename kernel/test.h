@@ -58,10 +58,15 @@ struct test_desc {
 
 /* ---- Checks ------------------------------------------------------------ */
 
-/* The prefix of a rule that the manual does not state, resting on pmutest's
- * own inference from a more general rule: a failed check under such a rule
- * is a diagnostic ("inferred"), and a failure only with strict=1. The README
- * lists them ("Inferred rules"). */
+/* Two kinds of rule rest on no manual text. A *sourced* rule was read
+ * through a vendor engineer's implementation (Linux) or a peer's test
+ * because the text was out of reach: it names that source and needs no
+ * prefix; its departure is a failure like any other. An *inferred* rule is
+ * pmutest's own inference from a more general rule: it carries this
+ * prefix, and its departure fails only with strict=1; otherwise the test is
+ * "ok N name # INFERRED ..." and the verdict PASS-INFERRED, never a plain
+ * pass. kernel/rules.h says, rule by rule, why each is which; the README
+ * lists them ("Sourced and inferred rules"). */
 #define RULE_INFERRED "inferred, not SDM text: "
 
 /* actual == expected */

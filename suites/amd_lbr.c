@@ -6,7 +6,7 @@
  * entry 0 is always the youngest branch; MSR_AMD64_LBR_SELECT (C000_010EH)
  * suppresses by CPL and branch type. The APM text was not reachable: the
  * layout is Linux's (arch/x86/events/amd/lbr.c, ca5b7c0d9621 and after),
- * so every check here is an inferred diagnostic (RULE_INFERRED).
+ * so every check here is sourced: its departure is a failure, citing Linux.
  *
  * The chain is arch_branch_chain()'s eight branches (include/arch.h) between
  * the WRMSR that sets LBRV2EN and the one that clears it. A TO with VALID

@@ -7,7 +7,7 @@
  * enables it (bit 63), names the groups (CPUID.(23H,4)) and the reload
  * value. The ISE text was not reachable: the layouts are Linux's
  * (d243d0bb64af and the commits after it, perf_event.h struct arch_pebs_*),
- * so every check here is an inferred diagnostic (RULE_INFERRED).
+ * so every check here is sourced: its departure is a failure, citing Linux.
  *
  * Every record is read as Linux's parser reads it (d21954c8a0ff
  * intel_pmu_drain_arch_pebs(), arch_pebs_record_continued()): in
