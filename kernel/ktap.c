@@ -118,6 +118,7 @@ const char *ktap_directive(enum ktap_result r)
 	    [KTAP_SKIP] = "SKIP",
 	    [KTAP_TIMEOUT] = "TIMEOUT",
 	    [KTAP_XFAIL] = "XFAIL",
+	    [KTAP_INFERRED] = "INFERRED",
 	};
 	return (unsigned)r < KTAP_RESULTS ? word[r] : NULL;
 }
@@ -135,7 +136,7 @@ void ktap_result(struct ktap_writer *w, unsigned number, const char *name, enum 
 		text = skip_text(w, text);
 	if (!d) /* PASS, FAIL, ERROR: no text */
 		line(w, "%s %u %s", ktap_status(r), number, n);
-	else /* a TIMEOUT's text is optional; SKIP and XFAIL always have a space */
+	else /* a TIMEOUT's text is optional; SKIP, XFAIL, INFERRED always a space */
 		line(w, "%s %u %s # %s%s%s", ktap_status(r), number, n, d,
 		     text || r != KTAP_TIMEOUT ? " " : "", text ? text : "");
 }

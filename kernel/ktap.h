@@ -31,8 +31,20 @@ void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * written "ok N name # XFAIL text", KTAP v1's directive for a test that is
  * expected to fail (Documentation/dev-tools/ktap.rst; kselftest writes it
  * after "ok" too, and kunit's parser reads the line as a pass). */
-enum ktap_result { KTAP_PASS, KTAP_FAIL, KTAP_SKIP, KTAP_TIMEOUT, KTAP_ERROR, KTAP_XFAIL };
-#define KTAP_RESULTS (KTAP_XFAIL + 1) /* how many results there are */
+/* KTAP_INFERRED: a test whose checks all held but for some of an inferred
+ * rule (kernel/test.h RULE_INFERRED: pmutest's own inference, not a
+ * manual's text), written "ok N name # INFERRED text": not a failure unless
+ * strict=1, and never a plain "ok". */
+enum ktap_result {
+	KTAP_PASS,
+	KTAP_FAIL,
+	KTAP_SKIP,
+	KTAP_TIMEOUT,
+	KTAP_ERROR,
+	KTAP_XFAIL,
+	KTAP_INFERRED
+};
+#define KTAP_RESULTS (KTAP_INFERRED + 1) /* how many results there are */
 
 /* A SKIP reason equal to the previous test's in the same subtest is written
  * as this word when the writer's ditto is set (compact = 1; the host tools,
@@ -57,13 +69,14 @@ void ktap_begin_subtest(struct ktap_writer *w, const char *name, unsigned planne
 void ktap_end_subtest(struct ktap_writer *w);
 /* A result's KTAP status and directive, for every writer of result lines
  * (ktap_result, the compact form's "same as cpuN" lines): FAIL, TIMEOUT and
- * ERROR are "not ok", the rest "ok"; SKIP, TIMEOUT and XFAIL carry their
- * directive word, the others none (NULL). */
+ * ERROR are "not ok", the rest "ok"; SKIP, TIMEOUT, XFAIL and INFERRED carry
+ * their directive word, the others none (NULL). */
 bool ktap_failed(enum ktap_result r);
 const char *ktap_status(enum ktap_result r);
 const char *ktap_directive(enum ktap_result r);
 /* "ok N name", "not ok N name", "ok N name # SKIP reason",
- * "not ok N name # TIMEOUT", "ok N name # XFAIL text", at the current depth. */
+ * "not ok N name # TIMEOUT", "ok N name # XFAIL text", "ok N name # INFERRED
+ * text", at the current depth. */
 void ktap_result(struct ktap_writer *w, unsigned number, const char *name, enum ktap_result r,
 		 const char *directive_text);
 /* "# text" at the current depth; newlines in text start new "# " lines. */

@@ -505,7 +505,7 @@ static enum ktap_result verdict(struct t *t, enum arch_guard_result rc,
 				uint32_t timeout, const char **text)
 {
 	struct ktap_writer *w = t->w;
-	static char known_text[320];
+	static char known_text[320], inferred_text[160];
 
 	*text = NULL;
 	if (state_restored)
@@ -553,6 +553,15 @@ static enum ktap_result verdict(struct t *t, enum arch_guard_result rc,
 		 * (e.g. no hole in a bitmap). */
 		*text = "the test ran no check: nothing this CPU enumerates applies to it";
 		return KTAP_SKIP;
+	}
+	if (t->inferred_deviations) {
+		/* Only checks of inferred rules failed (strict=0 counts them
+		 * apart): not a failure, not a plain pass either. */
+		ksnprintf(inferred_text, sizeof(inferred_text),
+			  "%u check(s) of an inferred rule did not hold (strict=1 fails them)",
+			  t->inferred_deviations);
+		*text = inferred_text;
+		return KTAP_INFERRED;
 	}
 	return KTAP_PASS;
 }
@@ -642,16 +651,28 @@ static void run_suite(const struct options *o, const struct suite_plan *sp, cons
 	if (st.xfail)
 		ktap_diag(w, "%s: %u known deviation(s) (# XFAIL): not counted as failures", label,
 			  st.xfail);
+	if (st.inferred_tests)
+		ktap_diag(w, "%s: %u test(s) passed but for an inferred rule (# INFERRED)", label,
+			  st.inferred_tests);
 	ktap_diag(w, "%s: %llu distinct checks, %llu evaluated, %llu TSC cycles", label,
 		  st.distinct_checks, st.checks, (unsigned long long)cycles);
 	ktap_end_subtest(w);
 
 	enum ktap_result r = KTAP_PASS;
-	if (run_totals_failed(&st))
+	const char *text = NULL;
+	char inferred_text[64];
+	if (run_totals_failed(&st)) {
 		r = KTAP_FAIL;
-	else if (st.pass + st.xfail == 0)
+	} else if (st.pass + st.xfail + st.inferred_tests == 0) {
 		r = KTAP_SKIP;
-	ktap_result(w, number, label, r, r == KTAP_SKIP ? "no test of this suite applies" : NULL);
+		text = "no test of this suite applies";
+	} else if (st.inferred_tests) {
+		r = KTAP_INFERRED;
+		ksnprintf(inferred_text, sizeof(inferred_text), "%u test(s) with an inferred rule",
+			  st.inferred_tests);
+		text = inferred_text;
+	}
+	ktap_result(w, number, label, r, text);
 	compact_suite_end(w, number, label, r);
 
 	live_suite = NULL;

@@ -16,16 +16,19 @@ struct run_totals {
 		struct {
 			unsigned pass, fail, skip, timeout, error;
 			unsigned xfail; /* tests whose failures are all known deviations */
+			/* tests that passed but for checks of inferred rules */
+			unsigned inferred_tests;
 		};
 	};
-	unsigned inferred; /* inferred rules not followed (diagnostics unless strict) */
+	unsigned inferred; /* checks of inferred rules that failed (failures with strict) */
 	unsigned long long checks, distinct_checks;
 };
 
 #define RUN_TOTALS_AT(member, r) (offsetof(struct run_totals, member) == (r) * sizeof(unsigned))
 _Static_assert(RUN_TOTALS_AT(pass, KTAP_PASS) && RUN_TOTALS_AT(fail, KTAP_FAIL) &&
 		   RUN_TOTALS_AT(skip, KTAP_SKIP) && RUN_TOTALS_AT(timeout, KTAP_TIMEOUT) &&
-		   RUN_TOTALS_AT(error, KTAP_ERROR) && RUN_TOTALS_AT(xfail, KTAP_XFAIL),
+		   RUN_TOTALS_AT(error, KTAP_ERROR) && RUN_TOTALS_AT(xfail, KTAP_XFAIL) &&
+		   RUN_TOTALS_AT(inferred_tests, KTAP_INFERRED),
 	       "each named count of struct run_totals is by_result[] of its result");
 
 /* Tests that failed: a FAIL, a watchdog timeout or an exception (an XFAIL
@@ -33,6 +36,13 @@ _Static_assert(RUN_TOTALS_AT(pass, KTAP_PASS) && RUN_TOTALS_AT(fail, KTAP_FAIL) 
 static inline unsigned run_totals_failed(const struct run_totals *t)
 {
 	return t->fail + t->timeout + t->error;
+}
+
+/* Tests that ran to a verdict of their checks: passed, failed, or passed but
+ * for an inferred rule (an XFAIL alone is no evidence of conformance). */
+static inline unsigned run_totals_executed(const struct run_totals *t)
+{
+	return t->pass + t->inferred_tests + run_totals_failed(t);
 }
 
 /* Runs every selected test on each of the n_cpus CPUs in cpus (with that

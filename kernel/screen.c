@@ -230,16 +230,16 @@ static void note_recent(const char *test, bool known)
 void screen_test_end(enum ktap_result r)
 {
 	bool known = r == KTAP_XFAIL;
-	enum count_column col = known		 ? COUNT_KNOWN
-				: r == KTAP_PASS ? COUNT_PASS
-				: r == KTAP_SKIP ? COUNT_SKIP
+	enum count_column col = known				       ? COUNT_KNOWN
+				: r == KTAP_PASS || r == KTAP_INFERRED ? COUNT_PASS
+				: r == KTAP_SKIP		       ? COUNT_SKIP
 						 : COUNT_FAIL; /* fail, timeout, error */
 	s.total.n[col]++;
 	if (s.cur)
 		s.cur->n[col]++;
 	for (unsigned i = s.test_first_failure; i < s.n_failures; i++)
 		s.failures[i].known = known;
-	if (r != KTAP_PASS && r != KTAP_SKIP)
+	if (r != KTAP_PASS && r != KTAP_SKIP && r != KTAP_INFERRED)
 		note_recent(s.test, known);
 	s.tests_done++;
 	s.test = NULL;
