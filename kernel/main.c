@@ -13,6 +13,7 @@
 #include "ktap.h"
 #include "msr.h"
 #include "options.h"
+#include "pmu.h"
 #include "report.h"
 #include "runner.h"
 #include "screen.h"
@@ -233,7 +234,9 @@ void kernel_main(const struct boot_info *bi)
 	char evtext[192];
 	arch_platform_events(ARCH_ALL_CPUS, &ev);
 	platform_events_text(&ev, evtext, sizeof(evtext));
-	ktap_diag(&g_ktap, "platform events: %s", evtext);
+	/* An SMI re-measure is an excuse like a retry: counted where the
+	 * platform's events are. */
+	ktap_diag(&g_ktap, "platform events: %s, %u SMI re-measure(s)", evtext, pmu_smi_windows());
 	report_duration("run.suite_time", t1 - t0);
 	if (bi->tsc_at_entry)
 		report_duration("run.boot_to_verdict", t1 - bi->tsc_at_entry);

@@ -424,10 +424,25 @@ void pmu_run_gated_irq(struct pmu_gate g, uint64_t iters)
 	arch_irq_disable();
 }
 
+/* MSR_SMI_COUNT read right before and right after a gated window: the
+ * SMIs inside it, not those while the counter was programmed or read. */
+struct smi_bracket {
+	bool valid;
+	uint64_t before, after;
+};
+
+static void run_gated_smi(struct pmu_gate g, uint64_t iters, struct smi_bracket *smi)
+{
+	smi->valid = fw_smi_count(&smi->before);
+	pmu_run_gated(g, iters);
+	smi->valid = smi->valid && fw_smi_count(&smi->after);
+}
+
 /* Program counter c from zero (`cfg`: EVTSEL without EN, or the fixed
  * field), preload it when k != 0, gate it alone for `iters` iterations, stop
- * it and read it. */
-static uint64_t count_gated(struct counter c, uint64_t cfg, uint64_t k, uint64_t iters)
+ * it and read it; *smi: MSR_SMI_COUNT around the gated part. */
+static uint64_t count_gated(struct counter c, uint64_t cfg, uint64_t k, uint64_t iters,
+			    struct smi_bracket *smi)
 {
 	unsigned i = c.idx;
 
@@ -435,7 +450,7 @@ static uint64_t count_gated(struct counter c, uint64_t cfg, uint64_t k, uint64_t
 		pmu_fixed_program(i, cfg, 0);
 		if (k)
 			pmu_fixed_preload(i, k);
-		pmu_run_gated(pmu_gate_global(GLOBAL_FIXED_BIT(i)), iters);
+		run_gated_smi(pmu_gate_global(GLOBAL_FIXED_BIT(i)), iters, smi);
 		pmu_fixed_program(i, 0, pmu_fixed_read(i));
 		return pmu_fixed_read(i);
 	}
@@ -444,12 +459,12 @@ static uint64_t count_gated(struct counter c, uint64_t cfg, uint64_t k, uint64_t
 		pmu_gp_program(i, cfg | PERFEVTSEL_EN, 0);
 		if (k)
 			pmu_gp_preload(i, k);
-		pmu_run_gated(pmu_gate_global(GLOBAL_PMC_BIT(i)), iters);
+		run_gated_smi(pmu_gate_global(GLOBAL_PMC_BIT(i)), iters, smi);
 	} else {
 		pmu_gp_program(i, cfg, 0);
 		if (k)
 			pmu_gp_preload(i, k);
-		pmu_run_gated(pmu_gate_evtsel(i, cfg), iters);
+		run_gated_smi(pmu_gate_evtsel(i, cfg), iters, smi);
 	}
 	wrmsr(MSR_IA32_PERFEVTSEL(i), cfg);
 	return pmu_gp_read(i);
@@ -457,6 +472,7 @@ static uint64_t count_gated(struct counter c, uint64_t cfg, uint64_t k, uint64_t
 
 static unsigned smi_windows;
 static struct pmu_smi_frozen smi_frozen;
+static struct pmu_smi_log smi_log;
 
 unsigned pmu_smi_windows(void)
 {
@@ -467,6 +483,12 @@ void pmu_smi_frozen_take(struct pmu_smi_frozen *out)
 {
 	*out = smi_frozen;
 	smi_frozen = (struct pmu_smi_frozen){0};
+}
+
+void pmu_smi_log_take(struct pmu_smi_log *out)
+{
+	*out = smi_log;
+	smi_log = (struct pmu_smi_log){0};
 }
 
 /*
@@ -483,15 +505,15 @@ void pmu_smi_frozen_take(struct pmu_smi_frozen *out)
  */
 static uint64_t count_window(struct counter c, uint64_t cfg, uint64_t k, uint64_t iters)
 {
-	uint64_t smi0, smi1, status0 = 0, debugctl = 0;
-	bool smi = fw_smi_count(&smi0);
-	bool global = smi && pmu_has_global();
+	uint64_t smi0, status0 = 0, debugctl = 0;
+	bool global = fw_smi_count(&smi0) && pmu_has_global();
+	struct smi_bracket smi, smi_again;
 
 	if (global)
 		status0 = rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
-	uint64_t v = count_gated(c, cfg, k, iters);
+	uint64_t v = count_gated(c, cfg, k, iters, &smi);
 
-	if (smi && fw_smi_count(&smi1) && smi1 != smi0) {
+	if (smi.valid && smi.after != smi.before) {
 		uint64_t bit = counter_global_bit(c);
 		bool frozen = rdmsr_safe(MSR_IA32_DEBUGCTL, &debugctl) == 0 &&
 			      (debugctl & DEBUGCTL_FREEZE_WHILE_SMM);
@@ -499,7 +521,12 @@ static uint64_t count_window(struct counter c, uint64_t cfg, uint64_t k, uint64_
 		smi_windows++;
 		if (global && !(status0 & bit))
 			wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, bit);
-		uint64_t again = count_gated(c, cfg, k, iters);
+		uint64_t again = count_gated(c, cfg, k, iters, &smi_again);
+		/* The evidence: both values, for the runner to print. */
+		if (smi_log.n < PMU_SMI_SHOWN)
+			smi_log.w[smi_log.n++] =
+			    (struct pmu_smi_window){c, v, again, smi.before, smi.after, frozen};
+		smi_log.windows++;
 		if (frozen) {
 			smi_frozen.windows++;
 			if (again != v && !smi_frozen.differ++) {

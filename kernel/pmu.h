@@ -247,8 +247,8 @@ void pmu_run_gated_irq(struct pmu_gate g, uint64_t iters);
  * must not contain EN (it is added). The counter is left disabled.
  */
 uint64_t pmu_count_gp(unsigned i, uint64_t evtsel, uint64_t iters);
-/* Counting windows an SMI hit (MSR_SMI_COUNT changed) and that were
- * measured once more, since boot. */
+/* Counting windows an SMI hit (MSR_SMI_COUNT changed across the gated part
+ * itself) and that were measured once more, since boot. */
 unsigned pmu_smi_windows(void);
 /* The windows an SMI struck while IA32_DEBUGCTL.FREEZE_WHILE_SMM was set
  * since the last call, and those whose re-measure differed (the first of
@@ -259,6 +259,23 @@ struct pmu_smi_frozen {
 	uint64_t first, again;
 };
 void pmu_smi_frozen_take(struct pmu_smi_frozen *out);
+/* The evidence of every re-measure since the last call (cleared by it): how
+ * many windows were measured again, and the first PMU_SMI_SHOWN of them
+ * with the counter, the first window's value, the re-measure's (which
+ * stands), MSR_SMI_COUNT before and after the first window, and whether
+ * IA32_DEBUGCTL.FREEZE_WHILE_SMM was set. */
+#define PMU_SMI_SHOWN 4
+struct pmu_smi_window {
+	struct counter c;
+	uint64_t first, again;
+	uint64_t smi_before, smi_after;
+	bool frozen;
+};
+struct pmu_smi_log {
+	unsigned windows, n;
+	struct pmu_smi_window w[PMU_SMI_SHOWN];
+};
+void pmu_smi_log_take(struct pmu_smi_log *out);
 
 /*
  * The same with the workload run at `cpl` (0..3) through arch_call_at_cpl:

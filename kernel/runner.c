@@ -352,6 +352,36 @@ void platform_events_text(const struct arch_platform_events *e, char *buf, size_
 		  (unsigned long long)e->mce_status);
 }
 
+/* The evidence of the test's SMI re-measures: each window's first value
+ * beside the re-measure that stands (a failed check is never retried; an
+ * SMI inside the window can legally add SMM's counts, SDM Vol. 3B 18.4.1,
+ * so the window is measured again, and the reader sees both). */
+static void report_smi(struct ktap_writer *w, unsigned windows)
+{
+	struct pmu_smi_log log;
+
+	pmu_smi_log_take(&log);
+	if (!windows)
+		return;
+	ktap_diag(w,
+		  "smi: %u counting window(s) of this test had an SMI inside them (MSR_SMI_COUNT "
+		  "moved between the enabling and the disabling WRMSR) and were measured once "
+		  "more",
+		  windows);
+	for (unsigned i = 0; i < log.n; i++) {
+		const struct pmu_smi_window *s = &log.w[i];
+		ktap_diag(w,
+			  "smi: " COUNTER_FMT ": first window %llu (MSR_SMI_COUNT %llu -> %llu), "
+			  "re-measure %llu stands (FREEZE_WHILE_SMM %s)",
+			  COUNTER_ARG(s->c), (unsigned long long)s->first,
+			  (unsigned long long)s->smi_before, (unsigned long long)s->smi_after,
+			  (unsigned long long)s->again,
+			  s->frozen ? "set: the two must agree" : "clear: SMM may count");
+	}
+	if (log.windows > log.n)
+		ktap_diag(w, "smi: %u more re-measured window(s) not shown", log.windows - log.n);
+}
+
 /* The test's CPU's events since *since (then *since is now), in *d;
  * platform events reported. */
 static void platform_events_since(struct ktap_writer *w, struct arch_platform_events *since,
@@ -374,21 +404,36 @@ static void platform_events_since(struct ktap_writer *w, struct arch_platform_ev
 }
 
 /*
- * A retry is for an ending that a platform event on the test's CPU explains:
- * an exception that is the machine check itself, or a timeout while events
- * struck (their handlers took the time). Never for a failed check: a
- * deviation that strikes only sometimes must not pass on a second try.
+ * A retry is for an ending that a platform event on the test's CPU explains,
+ * and the event is named (*why): an exception that is the machine check
+ * itself; a timeout only where the event can have lost the wake-up the test
+ * waited for: a stray NMI (while an NMI is handled further NMIs are blocked
+ * and at most one is held pending, SDM Vol. 3A 6.7.1: the test's own NMI can
+ * be the one dropped) or a machine check (the hardware reported an error
+ * with the wake-up in flight). A stray maskable interrupt explains nothing:
+ * the local APIC holds a request per vector (SDM Vol. 3A 11.8.4), so one at
+ * another vector loses none, and one at the PMU's vector is the PMU's, not a
+ * platform event (include/arch.h). Never for a failed check: a deviation
+ * that strikes only sometimes must not pass on a second try.
  */
 static bool explained_by_events(enum ktap_result r, const struct t *t,
 				const struct arch_exception *ex,
-				const struct arch_platform_events *d)
+				const struct arch_platform_events *d, char *why, size_t n)
 {
 	if (t->failures)
 		return false;
-	if (r == KTAP_ERROR)
-		return ex->vector == X86_VEC_MC && d->mce;
-	if (r == KTAP_TIMEOUT)
-		return d->nmi || d->irq || d->mce;
+	if (d->mce && ((r == KTAP_ERROR && ex->vector == X86_VEC_MC) || r == KTAP_TIMEOUT)) {
+		ksnprintf(why, n, "%u machine check(s) (bank %u, MCi_STATUS %#llx)", d->mce,
+			  d->mce_bank, (unsigned long long)d->mce_status);
+		return true;
+	}
+	if (r == KTAP_TIMEOUT && d->nmi) {
+		ksnprintf(why, n,
+			  "%u stray NMI(s) (NMIs are blocked while one is handled, one held "
+			  "pending: the NMI the test waited for can be lost)",
+			  d->nmi);
+		return true;
+	}
 	return false;
 }
 
@@ -432,6 +477,8 @@ static enum arch_guard_result run_body(struct t *t, uint32_t timeout, struct arc
 
 	live_test = t->desc;
 	unsigned smi_before = pmu_smi_windows();
+	struct pmu_smi_log stale; /* windows outside any test's */
+	pmu_smi_log_take(&stale);
 	timing_count(TIME_BODY);
 	timing_add(TIME_RESULT, t0);
 	t0 = timing_now();
@@ -451,11 +498,7 @@ static enum arch_guard_result run_body(struct t *t, uint32_t timeout, struct arc
 		ktap_diag(w, "trace log: the test's accesses from number %u", t->trace_from);
 		trace_print_log();
 	}
-	if (pmu_smi_windows() != smi_before)
-		ktap_diag(w,
-			  "smi: %u counting window(s) of this test saw an SMI (MSR_SMI_COUNT "
-			  "changed) and were measured once more",
-			  pmu_smi_windows() - smi_before);
+	report_smi(w, pmu_smi_windows() - smi_before);
 	return rc;
 }
 
@@ -604,15 +647,16 @@ static enum ktap_result run_one(const struct options *o, const struct test_desc 
 		r = verdict(&t, rc, &ex, state_restored, timeout, &text);
 		if (o->verbose >= 1 && t.checks && r != KTAP_SKIP)
 			ktap_diag(w, "%llu checks (%u distinct)", t.checks, t.n_sites);
-		if (retried || !explained_by_events(r, &t, &ex, &ev)) {
+		char why[192];
+		if (retried || !explained_by_events(r, &t, &ex, &ev, why, sizeof(why))) {
 			if (retried)
 				ktap_diag(w, "the retry's verdict stands");
 			break;
 		}
 		ktap_diag(w,
-			  "%s explained by the platform events on cpu %u: the test is retried "
+			  "%s explained by the platform events on cpu %u: %s; the test is retried "
 			  "once",
-			  r == KTAP_ERROR ? "the exception is" : "the timeout is", run_cpu);
+			  r == KTAP_ERROR ? "the exception is" : "the timeout is", run_cpu, why);
 	}
 	ktap_result(w, number, d->name, r, text);
 	screen_test_end(r);

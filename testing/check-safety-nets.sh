@@ -46,7 +46,7 @@ verdict() { has "$1" "^# verdict: $2\$"; }
 
 # ---- the retry ----
 run mce-fatal --profile $P --platform-event mce-fatal@counting.fixed_counter_events
-has mce-fatal 'the exception is explained by the platform events on cpu 0: the test is retried once'
+has mce-fatal 'the exception is explained by the platform events on cpu 0: 1 machine check\(s\) \(bank [0-9]+, MCi_STATUS 0x[0-9a-f]+\); the test is retried once'
 check "a machine check that ends a test (RIPV clear) is explained: retried once" $?
 has mce-fatal '^    ok [0-9]+ fixed_counter_events$' && verdict mce-fatal PASS
 check "the retry of a conforming CPU passes: the retry's verdict stands, verdict PASS" $?
@@ -58,6 +58,16 @@ check "a deviation that strikes only sometimes, with a stray interrupt: FAIL, ne
 run lost-event --profile $P --quirk pmi-nmi-lost-once --platform-event nmi@$NMI_TEST --set known=0
 has lost-event '^    not ok [0-9]+ nmi_mode_gp_overflow$' && ! has lost-event 'retried once'
 check "a lost NMI-mode PMI with a platform NMI in the same test: FAIL, not retried" $?
+
+# A timeout is retried only where the event on its CPU can have lost the
+# wake-up (a stray NMI, a machine check), and the retry names it.
+LOOP=(--profile "$P" --set selftest=1 --set tests=selftest.endless_loop --set timeout_ms=200)
+run loop-irq "${LOOP[@]}" --platform-event irq@selftest.endless_loop
+has loop-irq '^    not ok 1 endless_loop # TIMEOUT$' && ! has loop-irq 'retried once'
+check "a timeout with one stray interrupt (another vector: no wake-up lost): not retried" $?
+run loop-nmi "${LOOP[@]}" --platform-event nmi@selftest.endless_loop
+has loop-nmi 'the timeout is explained by the platform events on cpu 0: 1 stray NMI\(s\) .*can be lost\); the test is retried once'
+check "a timeout with a stray NMI (it can take the test's own NMI's place): retried, naming the NMI" $?
 
 # ---- platform events and the PMU's own NMIs ----
 for kind in nmi irq mce; do
@@ -81,6 +91,13 @@ run smm-counts --profile $P --quirk smm-counts-while-frozen --set known=0 \
 has smm-counts 'FAIL: IA32_PMC[0-9]+ in a counting window an SMI struck with IA32_DEBUGCTL.FREEZE_WHILE_SMM set' &&
 	has smm-counts 'rule: +SDM Vol.3B 18.4.1 \(IA32_DEBUGCTL.FREEZE_WHILE_SMM' && verdict smm-counts FAIL
 check "SMM counting while frozen fails RULE_SMM_FROZEN (the first window is compared, not dropped)" $?
+# Where SMM may count (KVM: no FREEZE_WHILE_SMM), a re-measure prints the
+# first window beside the one that stands, and the run's summary counts it.
+run smi-evidence --profile kvm-intel-sapphirerapids --set host_kernel=6.8.0 --smi-every 1 \
+	--set tests=counting.fixed_counter_events
+has smi-evidence '^    # smi: IA32_FIXED_CTR0: first window [0-9]+ \(MSR_SMI_COUNT [0-9]+ -> [0-9]+\), re-measure [0-9]+ stands \(FREEZE_WHILE_SMM clear' &&
+	has smi-evidence '^# platform events: .*, [1-9][0-9]* SMI re-measure\(s\)$'
+check "an SMI re-measure prints the first window's value and MSR_SMI_COUNT beside the re-measure; the summary counts it" $?
 for n in 2 3; do
 	run "smi-legal-$n" --profile intel_nehalem_bloomfield_106a4 --smi-every "$n" \
 		--set tests=global.overflow_exactly_at_wrap
