@@ -238,12 +238,21 @@ static void print_failure(struct t *t, const char *desc, const char *expected, c
 
 /* A failure row k excuses: counted as known, the row kept for the verdict
  * (known_hits_complete()). */
-static void count_known(struct t *t, const struct known_deviation *k, const char *rule)
+static void count_known(struct t *t, const struct known_deviation *k, const char *rule,
+			const struct check_subject *subject)
 {
 	t->known_failures++;
 	t->known_last = k;
-	if (t->n_known_hits < T_MAX_KNOWN_HITS)
-		t->known_hits[t->n_known_hits++] = (struct known_hit){k, rule};
+	/* Each subject excused (the check's, or each offender's): a `together`
+	 * row is met per subject (known_together_met). */
+	unsigned n = t->n_offenders ? t->n_offenders : 1;
+	for (unsigned i = 0; i < n; i++) {
+		const struct check_subject *s = t->n_offenders ? &t->offenders[i].subject : subject;
+		if (t->n_known_hits < T_MAX_KNOWN_HITS)
+			t->known_hits[t->n_known_hits++] = (struct known_hit){k, {rule, s->kind, s->id}};
+		else
+			t->known_hits_overflow = true;
+	}
 }
 
 /* After a shown failure's fields: the row that excuses it (k, or NULL),
@@ -253,7 +262,8 @@ static void print_failure_end(struct t *t, const struct known_deviation *k, cons
 {
 	if (k) {
 		char line[1024]; /* ktap_vdiag()'s */
-		ksnprintf(line, sizeof(line), "%s (%s): %s", k->id, k->what, k->source);
+		ksnprintf(line, sizeof(line), "%s (%s): %s%s%s", k->id, k->what, k->source,
+			  k->vmm ? "; VMM: " : "", k->vmm ? k->vmm : "");
 		field(t, FIELD_KNOWN, line);
 	}
 	if (t->trace && t->failures <= TRACE_FAILS_SHOWN)
@@ -296,9 +306,9 @@ static void report(struct t *t, bool ok, const char *expected, const char *actua
 		print_failure(t, desc, expected, actual, rule, &subject, &out);
 	const struct known_deviation *k =
 	    t->known ? known_rows(t, rule, &subject, &out, print) : NULL;
-	t->n_offenders = 0;
 	if (k)
-		count_known(t, k, rule);
+		count_known(t, k, rule, &subject);
+	t->n_offenders = 0;
 	if (print)
 		print_failure_end(t, k, desc, expected, actual, rule);
 }

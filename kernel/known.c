@@ -78,6 +78,10 @@
 /* 9b026073db2f "KVM: x86/svm: Clear reserved bits written to PerfEvtSeln
  * MSRs" (upstream for 5.18; before it, KVM raised #GP). */
 #define KVM_AMD_RESERVED_DROPPED_FROM HOST_KERNEL(5, 18, 0)
+/* c49467a45fe0 (v6.0) stopped setting IA32_PERF_GLOBAL_CTRL's GP enables at
+ * RESET; de120e1d692d (kvm_pmu_refresh(), v6.10) sets them again. */
+#define KVM_GLOBAL_CTRL_ZERO_FROM  HOST_KERNEL(6, 0, 0)
+#define KVM_GLOBAL_CTRL_ZERO_FIXED HOST_KERNEL(6, 10, 0)
 
 static const struct known_deviation table[] = {
     /* ---- Intel, bare metal ---- */
@@ -339,6 +343,8 @@ static const struct known_deviation table[] = {
 		     0x10002, O(NO_FAULT))),
 	.host_min = KVM_VMWARE_BACKDOOR_PMCS,
 	.host_max = HOST_NOT_FIXED,
+	.vmm = "a vPMU whose RDPMC exits to KVM (the emulated vPMU; a mediated vPMU passes RDPMC "
+	       "through), under any VMM; enable_vmware_backdoor does not matter",
 	.what = "RDPMC ECX = 10000H-10002H returns the host TSC / boot time / apparent time "
 		"instead of #GP(0), whatever enable_vmware_backdoor says",
 	.source = "Linux arch/x86/kvm/pmu.c kvm_pmu_rdpmc(): is_vmware_backdoor_pmc() indices go "
@@ -358,6 +364,8 @@ static const struct known_deviation table[] = {
 		     O(NO_FAULT))),
 	.host_min = KVM_RDPMC_FAST_FROM,
 	.host_max = KVM_RDPMC_FAST_FIXED,
+	.vmm = "a vPMU whose RDPMC exits to KVM (the emulated vPMU: intel_rdpmc_ecx_to_pmc() is "
+	       "KVM's RDPMC emulation), under any VMM",
 	.what = "RDPMC with ECX[31] set reads the counter (a 32-bit fast read) instead of #GP(0)",
 	.source = "Linux arch/x86/kvm/vmx/pmu_intel.c intel_rdpmc_ecx_to_pmc() masks ECX[31:30] "
 		  "before the 2024 rework (read at 0033fa35)",
@@ -371,6 +379,7 @@ static const struct known_deviation table[] = {
 		     MSR_IA32_DEBUGCTL, MSR_IA32_DEBUGCTL, O(GP))),
 	.host_min = KVM_DEBUGCTL_FREEZE_FROM,
 	.host_max = HOST_NOT_FIXED,
+	.vmm = "any VMM on VMX: KVM's own WRMSR check",
 	.what = "WRMSR IA32_DEBUGCTL with FREEZE_PERFMON_ON_PMI (bit 12) raises #GP(0)",
 	.source = "Linux arch/x86/kvm/vmx/vmx.c vmx_is_valid_debugctl(): bit 12 is not in "
 		  "vmx_get_supported_debugctl()",
@@ -387,6 +396,7 @@ static const struct known_deviation table[] = {
 		     ARCH_INTERCEPT_CPUID, ARCH_INTERCEPT_IN, O(PLUS_ONE_PER_ITER))),
 	.host_min = KVM_EMULATED_INSNS_FROM,
 	.host_max = HOST_NOT_FIXED,
+	.vmm = "any VMM: the instructions KVM itself emulates",
 	.what = "an instruction KVM emulates (CPUID, WRMSR, IN) counts as retired whatever "
 		"CMASK, INV and EDGE say",
 	.source = "Linux arch/x86/kvm/pmu.c kvm_pmu_trigger_event(): ignore checks for edge "
@@ -407,6 +417,7 @@ static const struct known_deviation table[] = {
 		     SUBJECT_APIC_LVT_PMI, SUBJECT_APIC_LVT_PMI, O(ZERO))),
 	.host_min = 0,
 	.host_max = KVM_LVTPC_MASK_FIXED,
+	.vmm = "any VMM using KVM's in-kernel local APIC",
 	.what = "a PMI leaves the LVT performance-counter entry unmasked",
 	.source = "Linux arch/x86/kvm/lapic.c kvm_apic_local_deliver() before the Sept. 2023 fix "
 		  "(v6.6) that sets APIC_LVT_MASKED for LVTPC",
@@ -423,6 +434,7 @@ static const struct known_deviation table[] = {
 				0xfffffff000280000ULL)),
 	.host_min = KVM_AMD_RESERVED_DROPPED_FROM,
 	.host_max = HOST_NOT_FIXED,
+	.vmm = "any VMM on SVM: KVM's PerfEvtSel WRMSR handler",
 	.what = "PerfEvtSel writes drop bits 19, 21 and 63:36 (HostOnly / GuestOnly included) "
 		"without #GP",
 	.source = "Linux arch/x86/kvm/svm/pmu.c amd_pmu_set_msr() clears pmu->reserved_bits "
@@ -437,6 +449,7 @@ static const struct known_deviation table[] = {
 		     SUBJECT_APIC_LVT_PMI, SUBJECT_APIC_LVT_PMI, O(ABOVE))),
 	.host_min = KVM_LVTPC_MASK_FIXED,
 	.host_max = KVM_AMD_LVTPC_UNMASKED,
+	.vmm = "any VMM using KVM's in-kernel local APIC",
 	.what = "a PMI sets the LVT performance-counter mask bit (Intel's rule) on an AMD guest",
 	.source = "Linux arch/x86/kvm/lapic.c kvm_apic_local_deliver(): LVTPC masked for every "
 		  "vendor from the 2023 fix until v6.9 limited it to Intel-compatible guests",
@@ -457,6 +470,7 @@ static const struct known_deviation table[] = {
 	.host_min = 0,
 	.host_max = HOST_NOT_FIXED, /* the CPU's erratum: any host kernel */
 	.together = true,	    /* both events (SRF7 adds to each): one alone is not SRF7 */
+	.vmm = "any VMM: the CPU's erratum counts VM exits and entries",
 	.what = "Instructions Retired and Branch Instructions Retired count VM exits and entries "
 		"(one more each per intercepted instruction)",
 	.source = "Intel Xeon 6700E (Sierra Forest) specification update erratum SRF7, applied by "
@@ -475,6 +489,7 @@ static const struct known_deviation table[] = {
 		     ARCH_INTERCEPT_CPUID, ARCH_INTERCEPT_IN, O(PLUS_ONE_PER_ITER))),
 	.host_min = 0,
 	.host_max = HOST_NOT_FIXED, /* the CPU's erratum: any host kernel */
+	.vmm = "any VMM: the CPU's erratum counts VM exits and entries",
 	.what = "Instructions Retired counts VM exits and entries (one more per intercepted "
 		"instruction)",
 	.source = "Erratum SRF7 as kvm-unit-tests lib/x86/pmu.c "
@@ -486,12 +501,15 @@ static const struct known_deviation table[] = {
 	.id = "kvm-global-ctrl-reset-zero",
 	.vendors = VENDOR(VENDOR_INTEL),
 	.platform = KNOWN_HV_KVM,
-	/* IA32_PERF_GLOBAL_CTRL read 0 at hand-over. QEMU writes 0 at reset
-	 * whatever KVM does, so no host kernel range. */
+	/* IA32_PERF_GLOBAL_CTRL read 0 at hand-over where no firmware ran:
+	 * KVM's RESET value on the hosts between the two commits. */
 	CHECKS(CHECK("cpuid.global_ctrl_reset_value", RULE_GLOBAL_CTRL_RESET_VALUE, MSR,
 		     MSR_IA32_PERF_GLOBAL_CTRL, MSR_IA32_PERF_GLOBAL_CTRL, O(ZERO))),
-	.host_min = 0,
-	.host_max = HOST_NOT_FIXED,
+	.host_min = KVM_GLOBAL_CTRL_ZERO_FROM,
+	.host_max = KVM_GLOBAL_CTRL_ZERO_FIXED,
+	.vmm = "a guest that boots with no firmware, so that it reads KVM's RESET value "
+	       "(minivmm, Firecracker); QEMU writes its own reset value 0 on every host, but a "
+	       "firmware runs there first and the check does not judge the value",
 	.what = "IA32_PERF_GLOBAL_CTRL comes out of a vCPU reset as 0 instead of the GP "
 		"counters' enable bits",
 	.source = "Linux arch/x86/kvm/pmu.c: c49467a45fe0 (v6.0) stopped setting it at RESET; "
@@ -620,17 +638,36 @@ static bool test_is(const char *full, const char *suite, const char *test)
 	return !kstrncmp(full, suite, n) && full[n] == '.' && !kstrcmp(full + n + 1, test);
 }
 
-bool known_together_met(const struct known_deviation *k, const char *suite, const char *test,
-			const char *const *rules, unsigned n)
+/* Whether seen[0..n) has a failure of `rule` on the subject of s. */
+static bool seen_on(const struct known_seen *seen, unsigned n, const char *rule,
+		    const struct known_seen *s)
 {
-	for (unsigned i = 0; k->together && i < k->n_checks; i++) {
-		bool hit = false;
-		if (!test_is(k->checks[i].test, suite, test))
+	for (unsigned j = 0; j < n; j++)
+		if (seen[j].kind == s->kind && seen[j].id == s->id && !kstrcmp(seen[j].rule, rule))
+			return true;
+	return false;
+}
+
+/* Whether `rule` is one of k's checks on suite.test. */
+static bool row_rule_on(const struct known_deviation *k, const char *suite, const char *test,
+			const char *rule)
+{
+	for (unsigned i = 0; i < k->n_checks; i++)
+		if (test_is(k->checks[i].test, suite, test) && !kstrcmp(k->checks[i].rule, rule))
+			return true;
+	return false;
+}
+
+bool known_together_met(const struct known_deviation *k, const char *suite, const char *test,
+			const struct known_seen *seen, unsigned n)
+{
+	for (unsigned s = 0; k->together && s < n; s++) {
+		if (!row_rule_on(k, suite, test, seen[s].rule))
 			continue;
-		for (unsigned j = 0; j < n && !hit; j++)
-			hit = !kstrcmp(rules[j], k->checks[i].rule);
-		if (!hit)
-			return false;
+		for (unsigned i = 0; i < k->n_checks; i++)
+			if (test_is(k->checks[i].test, suite, test) &&
+			    !seen_on(seen, n, k->checks[i].rule, &seen[s]))
+				return false;
 	}
 	return true;
 }

@@ -115,6 +115,10 @@ struct known_deviation {
 	 * host_min <= version < host_max (HOST_KERNEL(); host_max 0: not
 	 * fixed). host_min = 0 and host_max = 0: any host. */
 	uint32_t host_min, host_max;
+	/* A hypervisor's row: the VMM condition its source gives (which vPMU,
+	 * which VMM, whether a firmware ran), printed with the row; every
+	 * KNOWN_HV_KVM row has one (testing/check-known.sh). */
+	const char *vmm;
 	/* The source describes every check of the row in one test failing at
 	 * once (an erratum that adds to two events): a test where only some of
 	 * them failed has another deviation, which the row does not excuse. */
@@ -134,10 +138,19 @@ void known_format_check(char *buf, size_t n, const struct known_check *k);
 /* "6.6.0" into buf. */
 void known_format_kernel(char *buf, size_t n, uint32_t version);
 
-/* Row k's checks on suite.test all among the rules that failed there
- * (rules[0..n)), or k is not a `together` row. */
+/* A failed check a row excused: its rule and its subject. */
+struct known_seen {
+	const char *rule;
+	enum subject_kind kind;
+	uint64_t id;
+};
+/* k is not a `together` row, or for each subject (the same intercepted
+ * instruction, MSR, ...) of a failure seen[0..n) of one of k's checks on
+ * suite.test, every check of k on that test failed on that subject too:
+ * the source describes its checks failing together per subject, not two
+ * partial deviations on different subjects. */
 bool known_together_met(const struct known_deviation *k, const char *suite, const char *test,
-			const char *const *rules, unsigned n);
+			const struct known_seen *seen, unsigned n);
 
 /* Whether row k covers this CPU (vendor, models, features, platform),
  * whatever failed: pmusim --known-rows, for explain. */

@@ -10,7 +10,7 @@
 #define T_MAX_DISTINCT	 256 /* distinct check sites remembered per test */
 #define T_MAX_FAIL_DIAGS 25  /* failure reports printed per test */
 #define T_MAX_OFFENDERS	 16  /* offenders of one sweeping check remembered */
-#define T_MAX_KNOWN_HITS 8   /* (row, rule) excuses remembered per test */
+#define T_MAX_KNOWN_HITS 16  /* (row, rule, subject) excuses remembered per test */
 
 /* The lines of a failure block after "FAIL:" (check.c field()). */
 enum block_field {
@@ -41,9 +41,10 @@ struct t {
 	 * whose checks must fail together (known_together_met()). */
 	struct known_hit {
 		const struct known_deviation *row;
-		const char *rule;
+		struct known_seen seen; /* the rule and subject it excused */
 	} known_hits[T_MAX_KNOWN_HITS];
 	unsigned n_known_hits;
+	bool known_hits_overflow;     /* more than T_MAX_KNOWN_HITS: no together row met */
 	unsigned inferred_deviations; /* inferred rules the machine did not follow */
 	bool skipped;
 	char skip_reason[192];

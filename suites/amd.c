@@ -722,6 +722,7 @@ TEST(amd, hg_only_with_efer_svme, REQ_AMD)
 			uint64_t c1 = run_counter(i, sel, 0, PMU_ITERS, false);
 			uint64_t c2 = run_counter(i, sel, 0, 2 * PMU_ITERS, false);
 			bool counts = !(svme && hg == 1); /* GuestOnly alone, in host mode */
+			t_subject_msr(t, sel_msr(i));
 			expect_eq(t, c2 - c1, counts ? exact : 0,
 				  svme ? RULE_AMD_HG_SVME_HOST : RULE_AMD_HG_NO_SVME,
 				  "PerfCtr%u counting C0H with HostOnly = %u, GuestOnly = %u, "

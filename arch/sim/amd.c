@@ -192,11 +192,15 @@ static enum sim_msr_result amd_wrmsr(uint32_t msr, uint64_t val)
 		return SIM_MSR_OK;
 	}
 	/* KVM (kvm_pmu_set_msr()): a write to the read-only status is ignored,
-	 * the reserved bits of the others are dropped, never #GP. */
+	 * the reserved bits of the others are dropped, never #GP. A status
+	 * clear clears what it names of KVM's status (global_status &= ~data):
+	 * a status bit the model sets (the LBR freeze, where the CPUID of a
+	 * bare-metal dump enumerates it) is cleared as named. */
 	if (quirk(Q_KVM_AMD_RESERVED_DROPPED)) {
 		if (msr == MSR_AMD64_PERF_CNTR_GLOBAL_STATUS)
 			return SIM_MSR_OK;
-		val &= cmask;
+		val &= cmask |
+		       (msr == MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR ? amd_lbr_frozen_bit() : 0);
 	}
 	switch (msr) {
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:

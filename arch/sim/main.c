@@ -236,7 +236,11 @@ static void print_known(void)
 				printf("  hosts:    host kernels %s and later\n", lo);
 			else
 				printf("  hosts:    host kernels %s to before %s\n", lo, hi);
+		} else if (k->vmm) {
+			printf("  hosts:    any host kernel\n");
 		}
+		if (k->vmm)
+			printf("  vmm:      %s\n", k->vmm);
 		for (unsigned c = 0; c < k->n_checks; c++) {
 			char on[160];
 			known_format_check(on, sizeof(on), &k->checks[c]);
