@@ -57,27 +57,51 @@ struct control {
 };
 
 static struct {
-	bool read, global_valid;
-	uint64_t global_ctrl, global_power_on;
+	bool read, global_valid, amd_global_valid;
+	uint64_t global_ctrl, global_power_on, amd_global_ctl;
 	struct control ctl[MAX_CONTROLS];
 	unsigned n;
 	const char *firmware_why; /* NULL: no firmware ran */
 	const char *who;	  /* "firmware", or the kernel that ran before (kexec) */
 } fw;
 
-/* Each CPU's IA32_PERF_GLOBAL_CTRL as it was handed over. */
+/* Each CPU's global counter control as it was handed over:
+ * IA32_PERF_GLOBAL_CTRL, or on AMD with PerfMonV2 PerfCntrGlobalCtl. */
 static struct {
 	bool valid;
 	uint64_t value;
 } global_at_handover[ARCH_MAX_CPUS];
 
+/* The vendor's global counter control MSR (0: none), from CPUID itself:
+ * this runs before the CPU's record is decoded. AMD and Hygon ("Auth",
+ * "Hygo" in CPUID.0:EBX) with PerfMonV2 (CPUID 8000_0022H EAX[0]). */
+static uint32_t global_ctrl_msr(void)
+{
+	struct cpuid_regs r;
+
+	arch_cpuid(0, 0, &r);
+	if (r.ebx != 0x68747541 && r.ebx != 0x6f677948)
+		return MSR_IA32_PERF_GLOBAL_CTRL;
+	arch_cpuid(0x80000000, 0, &r);
+	if (r.eax < 0x80000022)
+		return 0;
+	arch_cpuid(0x80000022, 0, &r);
+	return (r.eax & 1) ? MSR_AMD64_PERF_CNTR_GLOBAL_CTL : 0;
+}
+
 void fw_state_read_cpu(void)
 {
 	unsigned cpu = arch_cpu_current();
+	uint32_t msr = global_ctrl_msr();
 	uint64_t v;
 
-	if (cpu < ARCH_MAX_CPUS && rdmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, &v) == 0)
+	if (cpu < ARCH_MAX_CPUS && msr && rdmsr_safe(msr, &v) == 0)
 		global_at_handover[cpu] = (typeof(global_at_handover[0])){true, v};
+}
+
+uint64_t fw_state_amd_global_ctl_reset(void)
+{
+	return GENMASK_ULL(g_caps.amd.core_counters - 1, 0);
 }
 
 bool fw_state_global_ctrl(unsigned cpu, uint64_t *val)
@@ -131,8 +155,17 @@ void fw_state_read(const struct boot_info *bi)
 		for (unsigned i = 0; i < n && i < 16; i++)
 			read_control("PerfEvtSel", i,
 				     core ? MSR_F15H_PERF_CTL0 + 2 * i : MSR_K7_EVNTSEL0 + i);
-		if (g_caps.amd.perfmon_v2)
-			read_control("PerfCntrGlobalCtl", ~0u, MSR_AMD64_PERF_CNTR_GLOBAL_CTL);
+		/* PerfCntrGlobalCtl at its reset value (every core counter's
+		 * PerfCntrEn) is the CPU's, not a firmware's doing. */
+		uint64_t v;
+		if (g_caps.amd.perfmon_v2 && g_caps.amd.core_counters &&
+		    rdmsr_safe(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, &v) == 0) {
+			fw.amd_global_valid = true;
+			fw.amd_global_ctl = v;
+			if (v && v != fw_state_amd_global_ctl_reset())
+				read_control("PerfCntrGlobalCtl", ~0u,
+					     MSR_AMD64_PERF_CNTR_GLOBAL_CTL);
+		}
 	}
 }
 
@@ -187,6 +220,11 @@ void fw_state_report(void)
 		    "firmware ran: the CPU's own reset value (cpuid.global_ctrl_reset_value "
 		    "judges it)",
 		    (unsigned long long)fw.global_ctrl, (unsigned long long)fw.global_power_on);
+	if (fw.amd_global_valid && fw.amd_global_ctl == fw_state_amd_global_ctl_reset())
+		ktap_diag(&g_ktap,
+			  "firmware state: PerfCntrGlobalCtl = %#llx at hand-over: the reset value "
+			  "(PerfCntrEn of each of the %u core counters), not a firmware's doing",
+			  (unsigned long long)fw.amd_global_ctl, g_caps.amd.core_counters);
 	if (!fw.n && (!fw.global_valid || fw.global_ctrl == fw.global_power_on))
 		ktap_diag(&g_ktap, "firmware state: no counter control set at hand-over%s",
 			  fw.global_valid ? "; IA32_PERF_GLOBAL_CTRL at its power-on value" : "");

@@ -26,9 +26,12 @@ void fw_state_read(const struct boot_info *bi);
 void fw_state_read_cpu(void);
 /* "# firmware state: ..." lines. */
 void fw_state_report(void);
-/* IA32_PERF_GLOBAL_CTRL of `cpu` at hand-over; false when it was not
- * readable. */
+/* IA32_PERF_GLOBAL_CTRL (AMD with PerfMonV2: PerfCntrGlobalCtl) of `cpu`
+ * at hand-over; false when it was not readable. */
 bool fw_state_global_ctrl(unsigned cpu, uint64_t *val);
+/* PerfCntrGlobalCtl's reset value on AMD with PerfMonV2: PerfCntrEn of
+ * each core counter (CPUID 8000_0022H EBX[3:0]; RULE_AMD_GLOBAL_CTL_RESET). */
+uint64_t fw_state_amd_global_ctl_reset(void);
 /* NULL when nothing ran before pmutest that could have written the PMU's
  * MSRs (their values at hand-over are the CPU's reset values); else why a
  * firmware may have. */

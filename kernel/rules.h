@@ -341,8 +341,14 @@
 
 /* ---- RDT monitoring (Vol. 3B 17.18, "Intel RDT Monitoring Features") -- */
 #define RULE_RDT_RMID_RANGE                                                                        \
-	"SDM Vol.3B 17.18.6: IA32_QM_CTR.Error (bit 63) is set when "                              \
-	"IA32_QM_EVTSEL names an RMID above CPUID.(0FH,1):ECX"
+	"SDM Vol.3B 17.18.6 / AMD APM Vol.2 19.3: IA32_QM_CTR.Error (bit 63) is set when "         \
+	"IA32_QM_EVTSEL names an RMID above the resource's maximum CPUID.(0FH,1):ECX (and "        \
+	"within CPUID.(0FH,0):EBX, which the WRMSR takes)"
+#define RULE_RDT_RMID_ABOVE_MAX                                                                    \
+	"SDM Vol.3B 17.18 (IA32_QM_EVTSEL, IA32_PQR_ASSOC: 'a #GP(0) will be generated if ... an " \
+	"RMID exceeding the maxRMID is used') / AMD APM Vol.2 19.3 ('Writing a value larger than " \
+	"the MAX_RMID (CPUID Fn0000_000F_EBX_x0) to the QM_EVTSEL register will result in a "      \
+	"#GP(0) exception'): WRMSR IA32_QM_EVTSEL with an RMID above CPUID.(0FH,0):EBX"
 #define RULE_RDT_EVENT_ID                                                                          \
 	"SDM Vol.3B 17.18.6: IA32_QM_CTR.Error is set for an event ID not "                        \
 	"enumerated in CPUID.(0FH,1):EDX"
@@ -727,6 +733,13 @@
 	"SDM Vol.3B 18.4.1 (IA32_DEBUGCTL.FREEZE_WHILE_SMM, bit 14; Vol.4 Table 2-2 1D9H: "        \
 	"freezes perfmon while in SMM): on SMI delivery the processor clears the enable bits of "  \
 	"IA32_PERF_GLOBAL_CTRL and sets them again at RSM, so an SMI adds nothing to a count"
+/* Sourced: the APM's text was not read here; KVM sets the value at RESET
+ * for AMD guests alike ("per the APM", Linux de120e1d692d, by Google's KVM
+ * maintainers), and the Zen 4 part reads it with no firmware's write. */
+#define RULE_AMD_GLOBAL_CTL_RESET                                                                  \
+	"AMD APM Vol.2 13.2 PerfMonV2 (PerfCntrGlobalCtl, C000_0301H) as Linux de120e1d692d "      \
+	"reads it: the reset value sets PerfCntrEn of each core counter, n = CPUID "               \
+	"8000_0022H EBX[3:0], bits n-1:0, and clears the others (reserved)"
 #define RULE_GLOBAL_CTRL_RESET_VALUE                                                               \
 	"SDM Vol.4 Table 2-2 (38FH, IA32_PERF_GLOBAL_CTRL, from the March 2023 edition): "         \
 	"reset value: sets bits n-1:0 and clears the upper bits, n the number of "                 \

@@ -18,6 +18,7 @@
  * HG_ONLY) are the APM's (Vol. 2 13.2.1, Figure 13-7).
  */
 #include "cmask_partition.h"
+#include "fw_state.h"
 #include "ktap.h"
 #include "pmu.h"
 #include "precondition.h"
@@ -686,6 +687,39 @@ TEST(amd, event_select_high_and_hg_only, REQ_AMD)
  * is in host mode, so GuestOnly alone must count nothing. Bare metal and a
  * guest with SVM run the same code.
  */
+/*
+ * The AMD twin of cpuid.global_ctrl_reset_value: PerfCntrGlobalCtl as it was
+ * handed over (kernel/fw_state.c, read before any test), judged exactly
+ * where nothing ran before pmutest; where a firmware ran it may be what the
+ * firmware wrote, so only reserved bits are judged and the test skips.
+ */
+TEST(amd, perfmon_v2_global_ctl_reset_value, REQ_AMD_PERFMON_V2)
+{
+	uint64_t v = 0, reset = fw_state_amd_global_ctl_reset();
+	unsigned cpu = arch_cpu_current();
+	const char *firmware = fw_state_firmware_may_have_run();
+
+	if (!expect_true(t, fw_state_global_ctrl(cpu, &v), "readable", "RDMSR faulted",
+			 RULE_AMD_GLOBAL_CTL_RESET, "RDMSR PerfCntrGlobalCtl at hand-over, cpu %u",
+			 cpu))
+		return;
+	t_subject_msr(t, MSR_AMD64_PERF_CNTR_GLOBAL_CTL);
+	if (!firmware) {
+		expect_eq(t, v, reset, RULE_AMD_GLOBAL_CTL_RESET,
+			  "PerfCntrGlobalCtl at hand-over on cpu %u, nothing having run before "
+			  "pmutest",
+			  cpu);
+		return;
+	}
+	expect_eq(t, v & ~reset, 0, RULE_AMD_GLOBAL_CTL_RESET,
+		  "reserved bits of PerfCntrGlobalCtl at hand-over (%#llx), cpu %u",
+		  (unsigned long long)v, cpu);
+	t_skip(t,
+	       "PerfCntrGlobalCtl = %#llx at hand-over (reset value %#llx): %s, which may have "
+	       "written it",
+	       (unsigned long long)v, (unsigned long long)reset, firmware);
+}
+
 TEST(amd, hg_only_with_efer_svme, REQ_AMD)
 {
 	struct cpuid_regs r;

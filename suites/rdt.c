@@ -92,21 +92,51 @@ TEST(rdt, valid_reads_have_no_error, REQ_RDT_L3_MON)
 		t_skip(t, "CPUID.(0FH,1):EDX[2:0] = 0: no monitoring event enumerated");
 }
 
+/* WRMSR IA32_QM_EVTSEL of RMID `rmid`, event `event`, through wrmsr_safe():
+ * its vector (0: taken). */
+static int qm_select_safe(uint32_t rmid, uint32_t event)
+{
+	return wrmsr_safe(MSR_IA32_QM_EVTSEL, FIELD_PREP_ULL(QM_EVTSEL_RMID, rmid) |
+						  FIELD_PREP_ULL(QM_EVTSEL_EVENT_ID, event));
+}
+
+/*
+ * Two ranges, as both manuals give them (SDM Vol. 3B 17.18, AMD APM Vol. 2
+ * 19.3): an RMID above the global maximum CPUID.(0FH,0):EBX is refused by
+ * the WRMSR itself, #GP(0); one above only the L3's maximum
+ * CPUID.(0FH,1):ECX is taken, and IA32_QM_CTR reports Error.
+ */
 TEST(rdt, rmid_above_max_sets_error, REQ_RDT_L3_MON)
 {
-	uint32_t max = caps()->rdt.l3.max_rmid;
+	uint32_t max = caps()->rdt.l3.max_rmid, global = caps()->rdt.max_rmid;
 	uint32_t field_max = FIELD_GET_ULL(QM_EVTSEL_RMID, QM_EVTSEL_RMID);
 	uint32_t id = caps()->rdt.l3.occupancy	? QM_EVENT_L3_OCCUPANCY
 		      : caps()->rdt.l3.total_bw ? QM_EVENT_L3_TOTAL_BW
 						: QM_EVENT_L3_LOCAL_BW;
 
-	if (max >= field_max)
-		t_skip_return(t, "CPUID.(0FH,1):ECX = %u: no RMID above it fits IA32_QM_EVTSEL",
-			      max);
-	expect_eq(t, qm_read(max + 1, id) & QM_CTR_ERROR, QM_CTR_ERROR, RULE_RDT_RMID_RANGE,
-		  "IA32_QM_CTR.Error for RMID %u (max %u), event %u", max + 1, max, id);
-	expect_eq(t, qm_read(field_max, id) & QM_CTR_ERROR, QM_CTR_ERROR, RULE_RDT_RMID_RANGE,
-		  "IA32_QM_CTR.Error for RMID %u (max %u), event %u", field_max, max, id);
+	if (max < global && max < field_max) {
+		uint32_t rmid = max + 1;
+		if (expect_vector(t, qm_select_safe(rmid, id), 0, RULE_RDT_RMID_RANGE,
+				  "WRMSR IA32_QM_EVTSEL RMID %u (L3 max %u, global max %u)", rmid,
+				  max, global))
+			expect_eq(t, rdmsr(MSR_IA32_QM_CTR) & QM_CTR_ERROR, QM_CTR_ERROR,
+				  RULE_RDT_RMID_RANGE, "IA32_QM_CTR.Error for RMID %u (L3 max %u)",
+				  rmid, max);
+	}
+	if (global >= field_max) {
+		if (!t_checks(t))
+			t_skip_return(t,
+				      "CPUID.(0FH,0):EBX = %u, (0FH,1):ECX = %u: no RMID above "
+				      "either fits IA32_QM_EVTSEL",
+				      global, max);
+		return;
+	}
+	const uint32_t above[] = {global + 1, field_max};
+	for (unsigned k = 0; k < ARRAY_SIZE(above); k++) {
+		t_subject_msr(t, MSR_IA32_QM_EVTSEL);
+		expect_vector(t, qm_select_safe(above[k], id), X86_VEC_GP, RULE_RDT_RMID_ABOVE_MAX,
+			      "WRMSR IA32_QM_EVTSEL RMID %u (global max %u)", above[k], global);
+	}
 }
 
 TEST(rdt, unsupported_event_sets_error, REQ_RDT_L3_MON)

@@ -340,7 +340,7 @@ static enum sim_rdpmc_result amd_rdpmc(uint32_t ecx, uint64_t *v)
  * that software unaware of it keeps working (APM Vol. 2 13.2.2). */
 static void amd_reset(void)
 {
-	if (g_sim.caps.amd.perfmon_v2)
+	if (g_sim.caps.amd.perfmon_v2 && !quirk(Q_AMD_GLOBAL_CTL_RESET_ZERO))
 		P->amd_global_ctl = width_mask(g_sim.caps.amd.core_counters);
 }
 

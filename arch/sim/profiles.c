@@ -178,6 +178,15 @@ static const struct sim_cpuid_entry synth_rdt_subleaf_missing[] = {
     {0xF, 0, {0, 0xFF, 0, 0x2}},
 };
 
+/* RDT monitoring with the L3's RMID range (CPUID.(0FH,1):ECX = 127) below
+ * the global one (CPUID.(0FH,0):EBX = 255): RMIDs 128-255 are written
+ * without a fault and read back Error, those above 255 raise #GP(0). */
+static const struct sim_cpuid_entry synth_rdt_two_maxima[] = {
+    INTEL_PART_HEAD(0x10, 0x000506E3),	  {7, 0, {0, 1U << 12, 0, 0}}, /* PQM */
+    {0xA, 0, {0x08300404, 0, 0, 0x8603}}, {0xF, 0, {0, 0xFF, 0, 0x2}},
+    {0xF, 1, {0, 0x10000, 0x7F, 0x7}},
+};
+
 /* ---- Architectural limits (class 1 and 4): one profile at each
  * bound the suite derives from the architecture. ------------------------- */
 
@@ -292,6 +301,8 @@ static const struct sim_profile builtins[] = {
 	    synth_tsx_baseline, 0xF4C5),
     BUILTIN("synth-rdt-subleaf-missing", "RDT L3 monitoring enumerated, CPUID.(0FH,1) missing",
 	    synth_rdt_subleaf_missing, 0x33C5),
+    BUILTIN("synth-rdt-two-maxima", "RDT L3 monitoring: L3 max RMID 127 below the global 255",
+	    synth_rdt_two_maxima, 0x33C5),
     /* the 2023-2026 architecture */
     BUILTIN("synth-arch-pebs", "v6, architectural PEBS enumerated (PEBS_FMT 0FH): no DS-area PEBS",
 	    synth_arch_pebs, 0x3FC5),

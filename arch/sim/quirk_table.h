@@ -223,6 +223,8 @@ QUIRK(Q_GLOBAL_CTRL_RESET_ZERO, PLATFORM, "global-ctrl-reset-zero", on_v2,
       "from c49467a45fe0 (v6.0) until de120e1d692d (kvm_pmu_refresh(), v6.10) zeroes it "
       "(kernel/known.c kvm-global-ctrl-reset-zero)",
       "IA32_PERF_GLOBAL_CTRL resets to 0 instead of the GP enable bits set")
+QUIRK(Q_AMD_GLOBAL_CTL_RESET_ZERO, CPU, "amd-global-ctl-reset-zero", on_amd_perfmon_v2,
+      "hypothetical", "PerfCntrGlobalCtl resets to 0 instead of each core counter's PerfCntrEn")
 QUIRK(Q_GLOBAL_CTRL_RESET_RSVD, CPU, "global-ctrl-reset-reserved", on_v2, "hypothetical",
       "IA32_PERF_GLOBAL_CTRL comes out of reset with reserved bit 62 set")
 QUIRK(Q_FW_LEFT_COUNTERS, FIRMWARE, "firmware-left-counters", fw_on_counters,
@@ -806,8 +808,12 @@ QUIRK(Q_SMP_UNC_PMI_CORE0, CPU, "smp-uncore-pmi-to-core0", on_smp_uncore, "hypot
       "the uncore PMI goes to core 0 whenever an EN_PMI_COREx is set, whichever it is")
 
 /* ---- RDT monitoring (Vol. 3B 17.18) ---- */
-QUIRK(Q_RDT_RMID_NO_ERROR, CPU, "rdt-rmid-range-no-error", on_rdt_l3, "hypothetical",
-      "IA32_QM_CTR does not set Error (bit 63) for an RMID above the maximum")
+QUIRK(Q_RDT_RMID_NO_ERROR, CPU, "rdt-rmid-range-no-error", on_rdt_l3_two_maxima, "hypothetical",
+      "IA32_QM_CTR does not set Error (bit 63) for an RMID above the L3's maximum "
+      "(CPUID.(0FH,1):ECX) and within CPUID.(0FH,0):EBX")
+QUIRK(Q_RDT_RMID_ABOVE_MAX_TAKEN, CPU, "rdt-rmid-above-max-taken", on_rdt_l3, "hypothetical",
+      "WRMSR IA32_QM_EVTSEL with an RMID above CPUID.(0FH,0):EBX is taken instead of #GP(0); "
+      "IA32_QM_CTR then reports Error")
 QUIRK(Q_RDT_EVENT_NO_ERROR, CPU, "rdt-bad-event-no-error", on_rdt_l3, "hypothetical",
       "IA32_QM_CTR does not set Error (bit 63) for an unsupported event ID")
 QUIRK(Q_RDT_QM_CTR_WRITABLE, CPU, "rdt-qm-ctr-writable", on_rdt_l3, "hypothetical",

@@ -382,6 +382,13 @@ static bool on_rdt_l3(const struct caps *c, const struct sim_profile *p)
 	return c->rdt.l3.present;
 }
 
+/* An L3 RMID range below the global one: RMIDs that only IA32_QM_CTR.Error
+ * refuses, the WRMSR does not. */
+static bool on_rdt_l3_two_maxima(const struct caps *c, const struct sim_profile *p)
+{
+	return c->rdt.l3.present && c->rdt.l3.max_rmid < c->rdt.max_rmid;
+}
+
 static bool on_fw_write(const struct caps *c, const struct sim_profile *p)
 {
 	return arch_version_at_least(c, 1) && perf_cap(p, PERF_CAP_FW_WRITE);

@@ -116,8 +116,13 @@ static enum sim_msr_result rdt_wrmsr(uint32_t msr, uint64_t val)
 	case MSR_IA32_QM_EVTSEL:
 		if (!r->mon_present)
 			return SIM_MSR_NOT_MINE;
-		/* Event ID 7:0 and RMID 41:32; the rest reserved. */
+		/* Event ID 7:0 and RMID 41:32; the rest reserved. An RMID
+		 * above CPUID.(0FH,0):EBX is #GP(0) (SDM Vol. 3B 17.18, AMD APM
+		 * Vol. 2 19.3); above a resource's maximum only, Error. */
 		if (val & ~(QM_EVTSEL_EVENT_ID | QM_EVTSEL_RMID))
+			return SIM_MSR_GP;
+		if (FIELD_GET_ULL(QM_EVTSEL_RMID, val) > r->max_rmid &&
+		    !quirk(Q_RDT_RMID_ABOVE_MAX_TAKEN))
 			return SIM_MSR_GP;
 		P->qm_evtsel = val;
 		return SIM_MSR_OK;
