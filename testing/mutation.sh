@@ -12,6 +12,10 @@
 #    an inferred rule (RULE_INFERRED: by default a "# inferred" diagnostic,
 #    with strict=1 a failure, the run otherwise identical) is shown as
 #    caught "(strict=1)";
+#  - with default options (known=1, strict=0), every quirk must make some run
+#    exit non-zero, but for a quirk that only checks of inferred rules see:
+#    its runs that see it must end "# verdict: PASS-INFERRED", never a plain
+#    PASS (a broken feature never reads as a pass);
 #  - every test that runs (does not skip) on some profile must be failed by
 #    at least one quirk: a test no deviation can fail proves nothing;
 #  - the hypervisor platform models (pmusim kvm-*, firecracker-*, xen-*) run
@@ -60,7 +64,10 @@ platforms=$(awk '$1 == "platform" { print $2 }' "$DIR/plan")
 for p in $profiles; do
 	echo "base.$p --profile $p" >>"$DIR/jobs"
 done
-awk '($1 == "quirk" || $1 == "firmware") && $3 != "-" { print "q." $2 "." $3 " --profile " $3 " --quirk " $2 " --set known=0" }' \
+# Each quirk with known=0, then with default options: what a user who runs
+# pmutest on a broken machine sees (exit status and verdict).
+awk '($1 == "quirk" || $1 == "firmware") && $3 != "-" { print "q." $2 "." $3 " --profile " $3 " --quirk " $2 " --set known=0" }
+	$1 == "quirk" && $3 != "-" { print "d." $2 "." $3 " --profile " $3 " --quirk " $2 }' \
 	"$DIR/plan" >>"$DIR/jobs"
 # The hypervisor platforms: each with known=0, and each quirk
 # observable there added to the platform's own deviations.
@@ -215,6 +222,60 @@ gawk -v dir="$DIR" "$SETS_AWK"'
 	}' "$DIR/plan"
 read -r caught total <"$DIR/quirks-caught"
 [ "$caught" = "$total" ] || status=1
+# Default options: some run of the quirk exits non-zero; or no run does, the
+# quirk is seen only by inferred rules (no test fails with known=0 that the
+# conforming run passes), and each run that sees it ends PASS-INFERRED; or
+# it models a known deviation (kernel/known.c) and every profile where it
+# is observable is in the row's range: each run names the row (# XFAIL),
+# and testing/check-known.sh proves the row both ways.
+echo "== quirks with default options (exit status; inferred-only: the verdict)"
+gawk -v dir="$DIR" "$SETS_AWK"'
+	function verdict(file,   line, v) {
+		v = ""
+		while ((getline line <file) > 0) if (line ~ /^# verdict: /) v = substr(line, 12)
+		close(file)
+		return v
+	}
+	$1 == "quirk" {
+		if ($2 != last) order[++nq] = last = $2
+		if ($3 != "-") pair[$2, ++np[$2]] = $3
+	}
+	END {
+		for (k = 1; k <= nq; k++) {
+			q = order[k]
+			nonzero = ""; failing = 0; seen = 0; plain = ""; xfail = 0
+			for (j = 1; j <= np[q]; j++) {
+				p = pair[q, j]
+				if (first_line(dir "/d." q "." p ".rc") != "0") nonzero = nonzero " " p
+				else if (minus(dir "/d." q "." p ".f", dir "/base." p ".f") != "") xfail++
+				if (minus(dir "/q." q "." p ".f", dir "/base." p ".f") != "") failing = 1
+				if (minus(dir "/q." q "." p ".sf", dir "/base." p ".f") != "") {
+					seen++
+					v = verdict(dir "/d." q "." p ".out")
+					if (v != "PASS-INFERRED") plain = plain " " p "=" v
+				}
+			}
+			if (!np[q]) continue
+			total++
+			if (nonzero != "") { ok++; continue }
+			if (xfail == np[q]) {
+				ok++
+				printf "  %-34s known: a row names it (# XFAIL) on all %d profile(s) it is observable on\n", q, np[q]
+				continue
+			}
+			if (!failing && seen && plain == "") {
+				ok++; inferred++
+				printf "  %-34s inferred only: exit 0, verdict PASS-INFERRED on %d profile(s)\n", q, seen
+				continue
+			}
+			printf "  %-34s WRONG: no run exits non-zero%s%s\n", q,
+				failing ? " though a check of a sourced or manual rule fails" : "",
+				plain != "" ? "; verdict not PASS-INFERRED:" plain : ""
+		}
+		print ok + 0, total + 0, inferred + 0 >(dir "/quirks-default")
+	}' "$DIR/plan"
+read -r d_ok d_total d_inferred <"$DIR/quirks-default"
+[ "$d_ok" = "$d_total" ] || status=1
 # Firmware-state quirks (what firmware may write after reset): the run must
 # name it ("# firmware state: ..." beyond the conforming run's) and fail no
 # test the conforming run passes: firmware is not the CPU.
@@ -309,8 +370,9 @@ printf 'mutation: %d profiles, %d runs on %s cores in %.2f s\n' "$nprof" "$runs"
 	"$(awk -v a="$T0" -v b="$T1" 'BEGIN { print b - a }')"
 [ "$KEEP" = 1 ] && echo "mutation: runs kept in $DIR"
 # One line for test runners: every conforming profile and every quirk is a check.
-echo "mutation: $((nprof_ok + caught + nran - nnever + fw_ok + p_caught)) passed, $((nprof - nprof_ok + total - caught + nnever + fw_total - fw_ok + p_total - p_caught)) failed"
+echo "mutation: $((nprof_ok + caught + d_ok + nran - nnever + fw_ok + p_caught)) passed, $((nprof - nprof_ok + total - caught + d_total - d_ok + nnever + fw_total - fw_ok + p_total - p_caught)) failed"
 echo "caught $caught of $total quirks"
+echo "default options: $d_ok of $d_total quirks exit non-zero on some run or are inferred-only with verdict PASS-INFERRED ($d_inferred inferred-only)"
 echo "firmware state: $fw_ok of $fw_total runs reported it and failed nothing"
 echo "failed $((nran - nnever)) of $nran tests that run (each by at least one quirk)"
 exit $status
