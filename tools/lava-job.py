@@ -21,8 +21,9 @@ LAVA names (the monitor name is the LAVA test suite, the test the case):
   pmutest test "rdpmc.fast_bit" -> case "fast_bit" of suite "rdpmc"
   "# verdict: X"               -> case "verdict" of suite "pmutest"
 Results: ok -> pass, not ok (a failure, an exception, # TIMEOUT) -> fail,
-# SKIP -> skip, # XFAIL (a known deviation, the run passes) -> pass;
-the verdict PASS -> pass, FAIL, ERROR or INCOMPLETE -> fail. The same names every run,
+# SKIP -> skip, # XFAIL (a known deviation, the run passes) -> pass,
+# INFERRED (an inferred rule not followed) -> unknown; the verdict PASS ->
+pass, PASS-INFERRED -> unknown, FAIL, ERROR or INCOMPLETE -> fail. The same names every run,
 so a lab's result history lines up.
 
 The template is YAML with @NAME@ placeholders: @MONITORS@ (the list above,
@@ -55,22 +56,25 @@ DEFAULT_RE = re.compile(r"^# default: ([A-Z][A-Z0-9_]*)=(.*)$", re.M)
 EOL = r"(?=\r*\n)"
 # One result line of a test, four spaces in (KTAP nesting). LAVA's fixupdict
 # maps only the group named "result", so that group captures the directive
-# when the line has one (SKIP, XFAIL after "ok"; TIMEOUT after "not ok") and
-# "ok" / "not ok" otherwise: a lookahead first skips to where the group
-# starts, then the line is read as a whole.
-TEST_LINE = (r"\n    (?=(?:ok \d+ \w+ # (?=SKIP|XFAIL)|not ok \d+ \w+ # (?=TIMEOUT)"
-             r"|(?=not ok)|(?=ok))(?P<result>SKIP|XFAIL|TIMEOUT|not ok|ok))"
+# when the line has one (SKIP, XFAIL, INFERRED after "ok"; TIMEOUT after "not
+# ok") and "ok" / "not ok" otherwise: a lookahead first skips to where the
+# group starts, then the line is read as a whole. An inferred-rule departure
+# is "unknown": LAVA's word for neither a pass nor a failure.
+TEST_LINE = (r"\n    (?=(?:ok \d+ \w+ # (?=SKIP|XFAIL|INFERRED)|not ok \d+ \w+ # (?=TIMEOUT)"
+             r"|(?=not ok)|(?=ok))(?P<result>SKIP|XFAIL|INFERRED|TIMEOUT|not ok|ok))"
              r"(?:not )?ok \d+ (?P<test_case_id>\w+)[^\r\n]*" + EOL)
-TEST_FIXUP = {"ok": "pass", "not ok": "fail", "SKIP": "skip", "XFAIL": "pass", "TIMEOUT": "fail"}
+TEST_FIXUP = {"ok": "pass", "not ok": "fail", "SKIP": "skip", "XFAIL": "pass", "INFERRED": "unknown",
+              "TIMEOUT": "fail"}
 # The verdict is the last line the kernel prints (bar "# report saved"), so
 # no end string could follow it: the case is matched on the line
 # "# Totals: pass:...", where the start stops, with the verdict a few lines
 # on in a lookahead; the verdict line itself then ends the monitor.
 VERDICT_START = r"\n# Totals(?=: pass:)"
 VERDICT_LINE = (r": pass:[^\r\n]*(?=(?:[^\n]*\n){1,17}?# (?P<test_case_id>verdict): "
-                r"(?P<result>PASS|FAIL|ERROR|INCOMPLETE)" + EOL + ")")
-VERDICT_END = r"\n# verdict: (?:PASS|FAIL|ERROR|INCOMPLETE)" + EOL
-VERDICT_FIXUP = {"PASS": "pass", "FAIL": "fail", "ERROR": "fail", "INCOMPLETE": "fail"}
+                r"(?P<result>PASS-INFERRED|PASS|FAIL|ERROR|INCOMPLETE)" + EOL + ")")
+VERDICT_END = r"\n# verdict: (?:PASS-INFERRED|PASS|FAIL|ERROR|INCOMPLETE)" + EOL
+VERDICT_FIXUP = {"PASS": "pass", "PASS-INFERRED": "unknown", "FAIL": "fail", "ERROR": "fail",
+                 "INCOMPLETE": "fail"}
 VERDICT_SUITE = "pmutest"
 
 

@@ -31,8 +31,9 @@ from pmureport import expand, ktap, reader
 
 # The LAVA result of each pmutest result (tools/lava-job.py's fixupdict).
 LAVA_RESULT = {"pass": "pass", "fail": "fail", "error": "fail", "timeout": "fail",
-               "skip": "skip", "xfail": "pass"}
-VERDICT_RESULT = {"PASS": "pass", "FAIL": "fail", "ERROR": "fail", "INCOMPLETE": "fail"}
+               "skip": "skip", "xfail": "pass", "inferred": "unknown"}
+VERDICT_RESULT = {"PASS": "pass", "PASS-INFERRED": "unknown", "FAIL": "fail", "ERROR": "fail",
+                  "INCOMPLETE": "fail"}
 # lava-run's own results (validate, each action, the job) are suite "lava".
 LAVA_OWN = "lava"
 

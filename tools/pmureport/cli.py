@@ -57,7 +57,8 @@ them).
 html, diff and kcidb refuse a broken log (no file, not KTAP, truncated, no plan,
 bailed out, a contradicted verdict): one line naming it, exit 2. A run
 whose own verdict is ERROR is a finished run and is shown as such. diff
-exits 1 when NEW regressed (see pmureport/diff.py), else 0.
+exits 1 when NEW is worse (see pmureport/diff.py worse(): a worse verdict,
+a regression, a lost test or CPU, a changed failure), else 0.
 
 baseline writes one line per test that did not pass, its reason prefilled:
 the skip reason, the rule of the first failed check, or the exception, and
@@ -72,7 +73,7 @@ import sys
 from typing import Callable, Optional
 
 from . import jsonreport
-from .diff import KINDS, compare, describe, is_regression
+from .diff import KINDS, compare, describe, is_regression, worse
 from .expand import expand_text
 from .expectations import ExpectationsError, baseline
 from .expectations import compare as compare_expectations
@@ -186,7 +187,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
     print(f"# verdict: {vo} -> {vn}" if vo != vn else f"# verdict: {vn} (both)")
     print("# " + ", ".join(f"{counts[k]} {k}" for k in KINDS)
           + f"; {regressions} regressions")
-    return 1 if regressions else 0
+    why = worse(old, new, changes)
+    if why:
+        print("# worse: " + "; ".join(why))
+    return 1 if why else 0
 
 
 def cmd_explain(args: argparse.Namespace) -> int:

@@ -10,21 +10,27 @@ one change, of the first kind that applies:
   regressed     did not fail in OLD, fails in NEW (fail, timeout, error)
   fixed         failed in OLD, passes in NEW (pass, or a known deviation)
   known         a known deviation (XFAIL) came, went, or changed its ID
+  refailed      failed in both, but differently: its failure fingerprint
+                (fingerprint.py: the checks, outcomes, rules) changed
+  inferred      an inferred-rule departure (INFERRED) came, went or changed
   skip-reason   skipped in both, for different reasons
   changed       any other change of result (pass <-> skip, fail <-> error...)
 A test that appeared failing counts as a regression too: NEW fails where
-OLD did not.
+OLD did not. `worse()` says what makes NEW worse than OLD as a whole: a
+worse verdict, a regression, a lost test or CPU, a changed failure.
 """
 
 from typing import Optional
 
-from .failures import exceptions, failures, known_row
-from .ktap import Run, Test
+from .failures import exceptions, failures, inferred_departures, known_row
+from .fingerprint import fingerprint
+from .ktap import FAILING, VERDICT_RANK, Run, Test
+from .verdict import verdict_of
 
-FAILING = ("fail", "timeout", "error")
 # (kind, name, the test in OLD, the test in NEW): one test that differs.
 Change = tuple[str, str, Optional[Test], Optional[Test]]
-KINDS = ("regressed", "fixed", "appeared", "disappeared", "known", "skip-reason", "changed")
+KINDS = ("regressed", "fixed", "appeared", "disappeared", "known", "refailed", "inferred", "skip-reason",
+         "changed")
 
 
 def classify(old: Optional[Test], new: Optional[Test]) -> Optional[str]:
@@ -38,8 +44,15 @@ def classify(old: Optional[Test], new: Optional[Test]) -> Optional[str]:
         return "disappeared"
     if old.result not in FAILING and new.result in FAILING:
         return "regressed"
-    if old.result in FAILING and new.result in ("pass", "xfail"):
+    if old.result in FAILING and new.result in ("pass", "xfail", "inferred"):
         return "fixed"
+    if old.result in FAILING and new.result in FAILING:
+        return "refailed" if fingerprint(old) != fingerprint(new) else (
+            "changed" if old.result != new.result else None)
+    if "inferred" in (old.result, new.result):
+        if old.result != new.result or fingerprint(old) != fingerprint(new):
+            return "inferred"
+        return None
     if "xfail" in (old.result, new.result):
         if old.result != new.result or known_row(old)[0] != known_row(new)[0]:
             return "known"
@@ -58,6 +71,9 @@ def describe(t: Optional[Test]) -> str:
     if t.result == "xfail":
         kid, src = known_row(t)
         return f"xfail (known deviation {kid}: {src})" if src else f"xfail ({kid})"
+    if t.result == "inferred":
+        i = inferred_departures(t)
+        return f"inferred ({i[0]['what'] if i else t.reason})"
     if t.result in FAILING:
         f = failures(t)
         why = (f[0]["what"] if f else "") or next(iter(exceptions(t)), "") or t.reason
@@ -87,3 +103,35 @@ def compare(old_run: Run, new_run: Run) -> list[Change]:
 def is_regression(change: Change) -> bool:
     kind, _, _, new = change
     return kind == "regressed" or (kind == "appeared" and new is not None and new.result in FAILING)
+
+
+def cpus(run: Run) -> set[Optional[int]]:
+    """The CPUs a run's suites ran on (None: a one-CPU run)."""
+    return {s.cpu for s in run.suites}
+
+
+def worse(old_run: Run, new_run: Run, changes: list[Change]) -> list[str]:
+    """Why NEW is worse than OLD, one line a reason (empty: it is not): a
+    verdict of a higher rank (PASS, PASS-INFERRED, FAIL, INCOMPLETE / ERROR),
+    a regression, a test or a CPU OLD had and NEW lost, a failure whose
+    fingerprint changed, a new inferred departure."""
+    why = []
+    vo, vn = verdict_of(old_run), verdict_of(new_run)
+    if VERDICT_RANK.get(vn, 3) > VERDICT_RANK.get(vo, 3):
+        why.append(f"verdict {vo} -> {vn}")
+    n = {k: sum(1 for c in changes if c[0] == k) for k in KINDS}
+    regressions = sum(1 for c in changes if is_regression(c))
+    if regressions:
+        why.append(f"{regressions} regression(s)")
+    if n["disappeared"]:
+        why.append(f"{n['disappeared']} test(s) lost")
+    lost = cpus(old_run) - cpus(new_run)
+    if lost:
+        why.append("CPU(s) lost: " + ", ".join(str(c) for c in sorted(c for c in lost if c is not None)))
+    if n["refailed"]:
+        why.append(f"{n['refailed']} failure(s) changed their fingerprint")
+    new_inferred = sum(1 for c in changes if c[0] == "inferred" and c[3] is not None
+                       and c[3].result == "inferred")
+    if new_inferred:
+        why.append(f"{new_inferred} inferred-rule departure(s) new or changed")
+    return why

@@ -240,14 +240,17 @@ def _expand_suite(res: Result, marker: tuple[int, str], ln: str, blocks: dict[st
              for x in ref.lines if not x.strip().startswith(own)]
     # The suite's own counts line (kernel/runner.c run_suite()), which its
     # results decide; the reference's TSC cycles were that CPU's, not these.
-    n = {"pass": 0, "fail": 0, "skip": 0, "xfail": 0}
+    n = {"pass": 0, "fail": 0, "skip": 0, "xfail": 0, "inferred": 0}
     for r, _ in ref.tests.values():
         d = _status(r)[1]
-        n["skip" if d == "SKIP" else "xfail" if d == "XFAIL" else "pass" if r.ok else "fail"] += 1
+        n["skip" if d == "SKIP" else "xfail" if d == "XFAIL" else "inferred" if d == "INFERRED"
+          else "pass" if r.ok else "fail"] += 1
     lines.append(f"    # {res.name}: pass:{n['pass']} fail:{n['fail']} skip:{n['skip']} "
                  f"total:{len(ref.tests)}")
     if n["xfail"]:
         lines.append(f"    # {res.name}: {n['xfail']} known deviation(s) (# XFAIL): not counted as failures")
+    if n["inferred"]:
+        lines.append(f"    # {res.name}: {n['inferred']} test(s) passed but for an inferred rule (# INFERRED)")
     comment = ref.result.split("#", 1)[1].strip() if "#" in ref.result else ""
     result = f"ok {res.number} {res.name}" + (f" # {comment}" if comment else "")
     block = _Block(res.name, lines, dict(ref.tests), result)

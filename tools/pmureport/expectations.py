@@ -5,6 +5,7 @@ text, which users read."""
 
 import fnmatch
 import os
+import re
 from typing import Callable, NamedTuple, Optional, Sequence
 
 from .failures import known_row
@@ -19,11 +20,25 @@ class ExpectationsError(Exception):
 
 
 # Results whose line must carry the failure's fingerprint (fingerprint.py).
-FINGERPRINTED = ("fail", "error", "timeout", "xfail")
+FINGERPRINTED = ("fail", "error", "timeout", "xfail", "inferred")
 
-# "verdict incomplete REASON": the run is expected to leave an enumerated CPU
-# untested (verdict INCOMPLETE); without the line, INCOMPLETE is a mismatch.
+# "verdict incomplete cpus=N[,M...] REASON": the run is expected to leave
+# exactly those enumerated CPUs untested (verdict INCOMPLETE, the kernel's
+# "# incomplete: ... cpu N (why)" naming them); another CPU missing, or one
+# more, is a mismatch, and so is INCOMPLETE without the line.
 VERDICT_ENTRY = "verdict"
+CPUS_RE = re.compile(r"^cpus=(\d{1,4}(?:,\d{1,4}){0,255})$")
+UNTESTED_CPU_RE = re.compile(r"(?:^|, )cpu (\d{1,4}) \(")
+
+
+def untested_cpus(run: Run) -> list[int]:
+    """The CPUs the kernel's "# incomplete:" line names, in its order."""
+    out: list[int] = []
+    for d in run.diagnostics:
+        if d.startswith(INCOMPLETE_PREFIX):
+            listed = d.partition(":")[2].partition(":")[2].strip()
+            out += [int(c) for c in UNTESTED_CPU_RE.findall(listed)]
+    return out
 
 
 class Entry(NamedTuple):
@@ -84,12 +99,15 @@ def load_expectations(path: str) -> Entries:
         pattern, result = parts[0], parts[1].lower()
         reason = parts[2].strip() if len(parts) > 2 else ""
         if pattern == VERDICT_ENTRY:
-            if result != "incomplete" or not reason:
-                raise ExpectationsError(f"{path}:{n}: expected 'verdict incomplete REASON' (the only "
-                                        f"verdict a file states), got {raw.strip()!r}")
+            cpus_word, _, why = reason.partition(" ")
+            m = CPUS_RE.match(cpus_word)
+            if result != "incomplete" or not m or not why.strip():
+                raise ExpectationsError(f"{path}:{n}: expected 'verdict incomplete cpus=N[,M...] REASON' "
+                                        f"(the only verdict a file states, naming the untested CPUs), "
+                                        f"got {raw.strip()!r}")
             if verdict_entry:
                 raise ExpectationsError(f"{path}:{n}: the verdict is stated twice")
-            verdict_entry = Entry(pattern, result, reason, n, set())
+            verdict_entry = Entry(pattern, result, reason, n, {f"cpu {c}" for c in m.group(1).split(",")})
             continue
         if result not in RESULTS:
             raise ExpectationsError(f"{path}:{n}: result {parts[1]!r} is not one of {', '.join(RESULTS)}")
@@ -196,10 +214,17 @@ def compare(run: Run, path: str, verbose: bool = False, list_skips: bool = False
         reason, line = (want_incomplete.reason, want_incomplete.line) if want_incomplete else ("", 0)
         src = f"{path}:{line}" if line else "default: a complete run"
         untested = [d for d in run.diagnostics if d.startswith(INCOMPLETE_PREFIX)]
-        verdict(bool(want_incomplete) == (run.verdict == "INCOMPLETE"),
+        got_cpus = {f"cpu {c}" for c in untested_cpus(run)}
+        want_cpus = want_incomplete.fingerprint if want_incomplete else set()
+        same = bool(want_incomplete) == (run.verdict == "INCOMPLETE") and got_cpus == want_cpus
+        verdict(same,
                 f"verdict {run.verdict or 'none'}, expected "
                 f"{'INCOMPLETE' if want_incomplete else 'a complete run'} [{src}]"
-                + (f" ({reason})" if reason else ""), untested)
+                + (f" ({reason})" if reason else "")
+                + ("" if got_cpus == want_cpus or not want_incomplete else
+                   f": untested {', '.join(sorted(got_cpus)) or 'none'}, "
+                   f"expected {', '.join(sorted(want_cpus))}"),
+                untested)
     unselected = 0
     for name, (_, want, reason, line, _) in exact.items():
         if name in seen:
@@ -271,7 +296,8 @@ def baseline(run: Run, log_name: str) -> tuple[str, int]:
     if run.verdict == "INCOMPLETE":
         untested = [d for d in run.diagnostics if d.startswith(INCOMPLETE_PREFIX)]
         why = untested[0][len(INCOMPLETE_PREFIX):].strip() if untested else "?"
-        out.append(f"{VERDICT_ENTRY:<{width}}{'incomplete':<7} {why}")
+        cpus = ",".join(str(c) for c in untested_cpus(run)) or "?"
+        out.append(f"{VERDICT_ENTRY:<{width}}{'incomplete':<7} cpus={cpus} {why}")
         n += 1
     out.append("")
     return "\n".join(out), n

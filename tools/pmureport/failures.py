@@ -29,6 +29,27 @@ def failures(test: Test) -> list[dict[str, str]]:
     return out
 
 
+# "inferred (not a failure; strict=1 checks it): WHAT" (kernel/check.c)
+INFERRED_PREFIX = "inferred (not a failure"
+
+
+def inferred_departures(test: Test) -> list[dict[str, str]]:
+    """The checks of inferred rules a test did not follow: [{"what",
+    "inferred", "machine", "rule"}] from its "inferred (...)" blocks."""
+    out, cur = [], None
+    for d in test.diagnostics:
+        if d.startswith(INFERRED_PREFIX):
+            cur = {"what": d.partition("):")[2].strip(), "inferred": "", "machine": "", "rule": ""}
+            out.append(cur)
+        elif cur is not None and d.startswith("  "):
+            key, sep, value = d.strip().partition(":")
+            if sep and key in ("inferred", "machine", "rule"):
+                cur[key] = value.strip()
+        else:
+            cur = None
+    return out
+
+
 def known_deviation(test: Test) -> Optional[tuple[str, str]]:
     """(ID, SOURCE) of a test reported XFAIL, else None."""
     if test.result != "xfail":

@@ -5,7 +5,7 @@
 import re
 from typing import Optional
 
-from .failures import exceptions, failures, known_deviation
+from .failures import exceptions, failures, inferred_departures, known_deviation
 from .ktap import Test
 
 # What a non-pass test's failure is: its fingerprint (expectations files,
@@ -25,7 +25,7 @@ from .ktap import Test
 # Diagnostic lines a kernel adds under a FAIL ("  subject: ...") are
 # ignored: the fingerprint rests on the lines every pmutest prints.
 
-FINGERPRINT_KEYS = ("known", "check", "finding", "exception", "state", "timeout")
+FINGERPRINT_KEYS = ("known", "check", "finding", "inferred", "exception", "state", "timeout")
 # The one line of a check that needed a counter shown not to count
 # (kernel/precondition.c t_precondition()).
 FINDING_RE = re.compile(r"^(\S{1,40}) needed (?:counting|holding a value); (\S{1,80}) found it "
@@ -110,6 +110,9 @@ def fingerprint(test: Test) -> list[str]:
         facts.add("check: " + FP_SEP.join((outcome_class(f["expected"], f["actual"]),
                                            SEED_RE.sub("seed", " ".join(f["what"].split())),
                                            " ".join(f["rule"].split()))))
+    for i in inferred_departures(test):
+        facts.add("inferred: " + FP_SEP.join((SEED_RE.sub("seed", " ".join(i["what"].split())),
+                                              " ".join(i["rule"].split()))))
     for d in exceptions(test):
         m = _EXCEPTION_RE.match(d)
         facts.add("exception: " + (_vector_class(m.group(1), m.group(2)) if m else "unrecognised"))

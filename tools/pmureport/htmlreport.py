@@ -22,22 +22,24 @@ import html
 import json
 from typing import Any, Optional
 
-from .diff import FAILING, classify, tests_by_name
+from .diff import classify, tests_by_name
 from .failures import failures, known_row
-from .ktap import RESULTS, VERDICTS, Run, sanitize
+from .ktap import FAILING, RESULTS, VERDICTS, Run, sanitize
 from .machine import capability_records, machine, machine_label
 from .verdict import counts, verdict_of
 
 COLOURS = {"pass": "#2e7d32", "fail": "#c62828", "timeout": "#8e24aa", "error": "#5d4037",
-           "skip": "#b0b0b0", "xfail": "#f9a825", "absent": "#ffffff"}
-VERDICT_COLOURS = {"PASS": "#2e7d32", "FAIL": "#c62828", "ERROR": "#f9a825", "INCOMPLETE": "#f9a825"}
+           "skip": "#b0b0b0", "xfail": "#f9a825", "inferred": "#00838f", "absent": "#ffffff"}
+VERDICT_COLOURS = {"PASS": "#2e7d32", "PASS-INFERRED": "#00838f", "FAIL": "#c62828", "ERROR": "#f9a825",
+                   "INCOMPLETE": "#f9a825"}
 # One character a cell in the matrix data.
-CODES = {"pass": "P", "fail": "F", "timeout": "T", "error": "E", "skip": "S", "xfail": "X"}
+CODES = {"pass": "P", "fail": "F", "timeout": "T", "error": "E", "skip": "S", "xfail": "X", "inferred": "I"}
 LABELS = {"pass": "pass", "fail": "fail", "timeout": "timeout", "error": "exception",
-          "skip": "skip", "xfail": "known deviation"}
+          "skip": "skip", "xfail": "known deviation",
+          "inferred": "inferred rule not followed"}
 # What a matrix cell wide enough for text says.
 SHORT = {"pass": "pass", "fail": "fail", "timeout": "timeout", "error": "exception",
-         "skip": "skip", "xfail": "known"}
+         "skip": "skip", "xfail": "known", "inferred": "inferred"}
 
 CSS = """
 body { font: 14px/1.4 sans-serif; margin: 0; color: #212121; background: #fff; }
@@ -55,7 +57,7 @@ table.grid td, table.grid th { border: 1px solid #e0e0e0; }
 .bar { display: flex; width: 360px; height: 14px; background: #eee; }
 .bar span { display: block; height: 100%; }
 .r-pass { background: #2e7d32; } .r-fail { background: #c62828; } .r-timeout { background: #8e24aa; }
-.r-error { background: #5d4037; } .r-skip { background: #b0b0b0; } .r-xfail { background: #f9a825; }
+.r-error { background: #5d4037; } .r-skip { background: #b0b0b0; } .r-xfail { background: #f9a825; } .r-inferred { background: #00838f; }
 .dot { display: inline-block; width: 10px; height: 10px; }
 details.suite-tests { margin: 2px 0; }
 .num { font-variant-numeric: tabular-nums; text-align: right; }
@@ -90,7 +92,7 @@ def page(title: str, body: str, script: str = "") -> str:
 
 def bar(c: dict[str, int], total: int) -> str:
     parts = []
-    for r in ("pass", "xfail", "fail", "timeout", "error", "skip"):
+    for r in ("pass", "inferred", "xfail", "fail", "timeout", "error", "skip"):
         if c[r]:
             parts.append(f'<span class="r-{r}" style="width:{100.0 * c[r] / total:.2f}%" '
                          f'title="{c[r]} {LABELS[r]}"></span>')
@@ -109,7 +111,7 @@ def all_tests(run: Run) -> str:
                    f"<summary><b>{esc(s.name)}</b>: {esc(summary or 'no test')}</summary>"
                    '<table class="grid"><tr><th>test</th><th>result</th><th>why</th></tr>')
         for t in s.tests:
-            why = t.reason if t.result in ("skip", "xfail") else ""
+            why = t.reason if t.result in ("skip", "xfail", "inferred") else ""
             out.append(f'<tr data-test-row="{esc(t.full_name)}" data-result="{t.result}" '
                        f'data-reason="{esc(why)}"><td>{esc(t.name)}</td>'
                        f'<td><span class="r-{t.result} dot"></span> {LABELS[t.result]}</td>'
@@ -393,7 +395,7 @@ def matrix(runs: list[tuple[str, Run]]) -> str:
                              for k in RESULTS) + "</tr>")
     out.append("</table>")
     legend = "".join(f'<span style="background:{COLOURS[k]}"></span>{esc(LABELS.get(k, "not in the run"))}'
-                     for k in ("pass", "fail", "timeout", "error", "skip", "xfail", "absent"))
+                     for k in ("pass", "fail", "timeout", "error", "skip", "xfail", "inferred", "absent"))
     out.append(f'<h2>Matrix</h2><p class="legend">{legend}; outlined: the first run where the test '
                "differs from the run before it (as <code>ktap-report.py diff</code> judges)</p>")
     out.append('<div id="controls"><label><input type="checkbox" id="f-failures"> failures only</label>'

@@ -9,7 +9,7 @@ from typing import Any, Optional
 from .failures import failures, known_deviation
 from .ktap import RESULTS, Run, Test
 from .machine import machine
-from .verdict import recompute_verdict
+from .verdict import broken, verdict_of
 
 
 def known_json(t: Test) -> Optional[dict[str, Optional[str]]]:
@@ -23,7 +23,7 @@ def report(run: Run) -> dict[str, Any]:
         "format": "pmutest-report/1",
         # The verdict the results call for, ERROR when the log is broken;
         # what the log itself printed is reported_verdict.
-        "verdict": "ERROR" if run.errors else recompute_verdict(run),
+        "verdict": "ERROR" if broken(run) else verdict_of(run),
         "reported_verdict": run.verdict or None,
         "valid": not run.errors,
         "log_errors": run.errors,
@@ -45,6 +45,8 @@ def report(run: Run) -> dict[str, Any]:
                     {"name": t.name, "result": t.result, "reason": t.reason or None,
                      "skip_reason": (t.reason or None) if t.result == "skip" else None,
                      "known_deviation": known_json(t),
+                     "inferred_departure": (t.reason or "inferred rule not followed")
+                     if t.result == "inferred" else None,
                      "failures": failures(t),
                      "diagnostics": t.diagnostics}
                     for t in s.tests

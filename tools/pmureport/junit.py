@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from .failures import known_row
 from .ktap import RESULTS, Run, sanitize
 from .machine import machine, machine_label
-from .verdict import recompute_verdict
+from .verdict import broken, recompute_verdict, verdict_of
 
 
 def xml_text(text: str) -> str:
@@ -23,12 +23,18 @@ def junit(run: Run) -> str:
     # The log's own integrity is a test suite of its own: its properties
     # hold the verdicts and every problem found (JUnit puts <properties>
     # inside <testsuite>), and a broken log is an error testcase.
-    verdict = recompute_verdict(run)
-    log = ET.SubElement(root, "testsuite", name="log", tests="1", failures="0",
-                        errors="1" if run.errors else "0", skipped="0")
+    # The run's verdict is the kernel's (verdict_of): a testcase of its own,
+    # a failure for FAIL, an error for ERROR and INCOMPLETE (not a pass,
+    # and no evidence either), named for PASS-INFERRED.
+    verdict = verdict_of(run)
+    bad = broken(run)
+    v_fail = verdict == "FAIL"
+    v_error = verdict not in ("PASS", "PASS-INFERRED", "FAIL")
+    log = ET.SubElement(root, "testsuite", name="log", tests="2", failures="1" if v_fail else "0",
+                        errors=str((1 if bad else 0) + (1 if v_error else 0)), skipped="0")
     props = ET.SubElement(log, "properties")
     ET.SubElement(props, "property", name="verdict.reported", value=xml_text(run.verdict or "none"))
-    ET.SubElement(props, "property", name="verdict.recomputed", value=verdict)
+    ET.SubElement(props, "property", name="verdict.recomputed", value=recompute_verdict(run))
     for e in run.errors:
         ET.SubElement(props, "property", name="log-error", value=xml_text(e))
     # What a lab files the run under: the machine and the platform.
@@ -38,9 +44,19 @@ def junit(run: Run) -> str:
     label = xml_text(machine_label(run, "unknown machine"))
     log.set("hostname", label)
     tc = ET.SubElement(log, "testcase", classname="log", name="integrity")
-    if run.errors:
-        ET.SubElement(tc, "error", message=xml_text(f"broken log: {run.errors[0]}")).text = \
-            xml_text("\n".join(run.errors))
+    if bad:
+        ET.SubElement(tc, "error", message=xml_text(f"broken log: {bad[0]}")).text = \
+            xml_text("\n".join(bad))
+    tv = ET.SubElement(log, "testcase", classname="log", name="verdict")
+    closing = "\n".join(d for d in run.diagnostics
+                        if d.startswith(("verdict:", "incomplete:", "error:", "option error:", "inferred:")))
+    if v_fail:
+        ET.SubElement(tv, "failure", message=f"verdict {verdict}").text = xml_text(closing)
+    elif v_error:
+        ET.SubElement(tv, "error", message=xml_text(f"verdict {verdict}")).text = xml_text(closing)
+    elif verdict == "PASS-INFERRED":
+        ET.SubElement(tv, "system-out").text = xml_text(
+            f"verdict PASS-INFERRED: a check of an inferred rule did not hold\n{closing}")
     for s in run.suites:
         counts = {r: sum(1 for t in s.tests if t.result == r) for r in RESULTS}
         se = ET.SubElement(root, "testsuite", name=xml_text(s.name), tests=str(len(s.tests)),
@@ -58,6 +74,11 @@ def junit(run: Run) -> str:
                 ET.SubElement(tprops, "property", name="known-deviation.source", value=xml_text(source))
                 ET.SubElement(tc, "system-out").text = xml_text(
                     f"known deviation (XFAIL): {t.reason}\n{text}")
+            elif t.result == "inferred":  # not a failure, not a plain pass
+                tprops = ET.SubElement(tc, "properties")
+                ET.SubElement(tprops, "property", name="inferred", value=xml_text(t.reason))
+                ET.SubElement(tc, "system-out").text = xml_text(
+                    f"inferred rule not followed (INFERRED): {t.reason}\n{text}")
             elif t.result in ("fail", "timeout"):
                 msg = "timeout" if t.result == "timeout" else next(
                     (d for d in t.diagnostics if d.startswith("FAIL:")), "failed")

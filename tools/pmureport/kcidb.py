@@ -26,13 +26,15 @@ from typing import Any
 from .failures import failures, known_deviation
 from .ktap import Run, split_cpu
 from .machine import machine, machine_label
-from .verdict import counts, recompute_verdict
+from .verdict import counts, verdict_of
 
 ORIGIN = "pmutest"
 SCHEMA_VERSION = {"major": 5, "minor": 3}
+# An inferred departure is DONE: finished, neither a plain pass nor a failure
+# (KCIDB's status for no definite result); its comment names the rule.
 STATUS = {"pass": "PASS", "skip": "SKIP", "fail": "FAIL", "timeout": "ERROR", "error": "ERROR",
-          "xfail": "FAIL"}
-RUN_STATUS = {"PASS": "PASS", "FAIL": "FAIL"}  # any other verdict: ERROR
+          "xfail": "FAIL", "inferred": "DONE"}
+RUN_STATUS = {"PASS": "PASS", "PASS-INFERRED": "DONE", "FAIL": "FAIL"}  # any other verdict: ERROR
 MAX_EXCERPT = 16384
 
 
@@ -59,7 +61,7 @@ def submission(run: Run, log_bytes: bytes) -> dict[str, Any]:
     build_id = _id(run_id)
     env: dict[str, Any] = {"comment": machine_label(run, "unknown machine"),
                            "misc": {k: v for k, v in m.items() if v}}
-    verdict = run.verdict or recompute_verdict(run)
+    verdict = verdict_of(run)
     tests: list[dict[str, Any]] = [{
         "id": _id(run_id, "run"), "build_id": build_id, "origin": ORIGIN, "path": "pmutest",
         "status": RUN_STATUS.get(verdict, "ERROR"), "environment": env,
@@ -79,6 +81,9 @@ def submission(run: Run, log_bytes: bytes) -> dict[str, Any]:
             test["misc"]["cpu"] = t.cpu
         if t.reason:
             test["comment"] = t.reason
+        if t.result == "inferred":
+            test["comment"] = f"inferred rule not followed (# INFERRED): {t.reason}"
+            test["misc"]["inferred"] = [d for d in t.diagnostics if d.startswith("inferred")]
         if t.diagnostics:
             test["log_excerpt"] = _excerpt(t.diagnostics)
         if failures(t):

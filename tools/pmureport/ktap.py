@@ -13,7 +13,7 @@ from typing import Iterator, Optional, TypedDict
 PLAN_RE = re.compile(r"^1\.\.(\d{1,9})$")
 MEASURE_RE = re.compile(r"^measure: (\S+) = (\d{1,20}) (\S+)$")
 TOTALS_RE = re.compile(r"^Totals: pass:(\d{1,9}) fail:(\d{1,9}) skip:(\d{1,9})"
-                       r"(?: xfail:(\d{1,9}))? total:(\d{1,9})$")
+                       r"(?: xfail:(\d{1,9}))?(?: inferred:(\d{1,9}))? total:(\d{1,9})$")
 # A run on several CPUs names each suite "suite@cpuN" (kernel/runner.c).
 CPU_SUITE_RE = re.compile(r"^(.{1,200})@cpu(\d{1,4})$")
 
@@ -26,13 +26,23 @@ def split_cpu(suite: str) -> tuple[str, Optional[int]]:
 
 # xfail: "ok N name # XFAIL ...", a known deviation (kernel/known.c): KTAP v1's
 # directive for an expected failure; it does not fail the run.
-RESULTS = ("pass", "fail", "skip", "timeout", "error", "xfail")
+# inferred: "ok N name # INFERRED ...", a test whose checks held but for some
+# of an inferred rule (kernel/test.h RULE_INFERRED): not a failure unless
+# strict=1, never a plain pass.
+RESULTS = ("pass", "fail", "skip", "timeout", "error", "xfail", "inferred")
+# Results that are no failure of the run but ran their checks.
+EXECUTED_OK = ("pass", "inferred")
+FAILING = ("fail", "timeout", "error")
 # Directives a result line may carry (KTAP v1: SKIP, XFAIL; pmutest adds
-# TIMEOUT). Any other directive is an error of the log, never a pass.
-DIRECTIVES = {"SKIP": "skip", "TIMEOUT": "timeout", "XFAIL": "xfail"}
+# TIMEOUT and INFERRED). Any other directive is an error of the log, never a
+# pass.
+DIRECTIVES = {"SKIP": "skip", "TIMEOUT": "timeout", "XFAIL": "xfail", "INFERRED": "inferred"}
 # Verdicts the kernel prints ("# verdict: X"). INCOMPLETE: the tests that ran
 # say nothing about an enumerated CPU that ran none ("# incomplete: ...").
-VERDICTS = ("PASS", "FAIL", "ERROR", "INCOMPLETE")
+# PASS-INFERRED: a pass but for checks of inferred rules (exit status 0).
+VERDICTS = ("PASS", "PASS-INFERRED", "FAIL", "ERROR", "INCOMPLETE")
+# How bad each verdict is, for diff: a move to a higher rank is worse.
+VERDICT_RANK = {"PASS": 0, "PASS-INFERRED": 1, "FAIL": 2, "INCOMPLETE": 3, "ERROR": 3}
 INCOMPLETE_PREFIX = "incomplete:"
 # The error that is the kernel's own verdict, not damage to the log.
 KERNEL_VERDICT = "the run reported verdict"

@@ -19,7 +19,7 @@ import subprocess
 from typing import Callable, Optional
 
 from .diff import compare, describe
-from .failures import exceptions, failures, known_row
+from .failures import exceptions, failures, inferred_departures, known_row
 from .ktap import Run, Test, split_cpu
 from .machine import machine, machine_label
 from .reader import parse, read_log
@@ -162,6 +162,11 @@ def explain(report: str, pmusim_path: str = PMUSIM, out: Callable[[str], None] =
             out(f"  expected: {f['expected']}")
             out(f"  actual:   {f['actual']}")
             out(f"  rule:     {f['rule']}")
+        for i in inferred_departures(t) if t else []:
+            out(f"  inferred rule not followed: {i['what']}")
+            out(f"  inferred: {i['inferred']}")
+            out(f"  machine:  {i['machine']}")
+            out(f"  rule:     {i['rule']}")
         ring = accesses(t) if t else {}
         diff, seen_m, seen_c = None, len(ring), 0
         # Window by window (TRACE_LOG_MAX accesses each), up to
@@ -229,6 +234,18 @@ def bugreport(report: str) -> str:
         if trace:
             lines += ["", "Evidence (access trace: seq op address value outcome):", "", "```"]
             lines += trace + ["```"]
+        lines.append("")
+    lines += ["## Inferred rules not followed", "",
+              "Not failures (strict=1 makes them so): checks of a rule pmutest infers, "
+              "the manual does not state; the verdict is then PASS-INFERRED, not PASS.", ""]
+    inferred = [t for t in run.tests() if t.result == "inferred"]
+    if not inferred:
+        lines.append("None.")
+    for t in inferred:
+        lines += [f"### {t.full_name}: inferred ({t.reason})", ""]
+        for i in inferred_departures(t):
+            lines += [f"- check: {i['what']}", f"  - inferred: {i['inferred']}",
+                      f"  - machine: {i['machine']}", f"  - rule: {i['rule']}"]
         lines.append("")
     lines += ["## Known deviations", ""]
     xf = [(t.full_name, known_row(t)) for t in run.tests() if t.result == "xfail"]

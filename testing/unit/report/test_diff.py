@@ -18,7 +18,8 @@ class Diff(unittest.TestCase):
     def test_same_run(self):
         rc, out, _ = run_cli("diff", self.base, self.base)
         self.assertEqual(rc, 0)
-        self.assertIn("# 0 regressed, 0 fixed, 0 appeared, 0 disappeared, 0 known, 0 skip-reason, 0 changed", out)
+        self.assertIn("# 0 regressed, 0 fixed, 0 appeared, 0 disappeared, 0 known, 0 refailed, 0 inferred, "
+                      "0 skip-reason, 0 changed", out)
 
     def test_regression_exits_1(self):
         rc, out, _ = self.diff(with_result(MACHINE_LOG, "    ok 1 gp_type", "    not ok 1 gp_type",
@@ -49,7 +50,8 @@ class Diff(unittest.TestCase):
         new = MACHINE_LOG.replace("    # Subtest: rdpmc\n    1..1\n    ok 1 gp_type\n",
                                   "    # Subtest: rdpmc\n    1..1\n    ok 1 fast_bit\n")
         rc, out, _ = self.diff(new)
-        self.assertEqual(rc, 0, out)
+        self.assertEqual(rc, 1, "a test lost is worse: " + out)
+        self.assertIn("# worse: 1 test(s) lost", out)
         self.assertIn("appeared: rdpmc.fast_bit: pass", out)
         self.assertIn("disappeared: rdpmc.gp_type: was pass", out)
         failing = with_result(new, "    ok 1 fast_bit", "    not ok 1 fast_bit",

@@ -37,12 +37,12 @@ class Incomplete(unittest.TestCase):
         self.assertIn("#   incomplete: 1 enumerated CPU(s) not tested: cpu 3", out)
 
     def test_expected(self):
-        rc, out, _ = compare(self.tmp, self.log, self.EXPECT + "verdict incomplete cpu 3 is silent\n")
+        rc, out, _ = compare(self.tmp, self.log, self.EXPECT + "verdict incomplete cpus=3 cpu 3 is silent\n")
         self.assertEqual(rc, 0, out)
 
     def test_expected_but_complete_is_a_mismatch(self):
         good = write(self.tmp, "good.log", GOOD)
-        rc, out, _ = compare(self.tmp, good, self.EXPECT + "verdict incomplete cpu 3 is silent\n")
+        rc, out, _ = compare(self.tmp, good, self.EXPECT + "verdict incomplete cpus=3 cpu 3 is silent\n")
         self.assertEqual(rc, 1, out)
         self.assertIn("not ok - verdict FAIL, expected INCOMPLETE", out)
 
@@ -55,6 +55,6 @@ class Incomplete(unittest.TestCase):
     def test_baseline_states_it(self):
         rc, out, err = run_cli("baseline", self.log)
         self.assertEqual(rc, 0, err)
-        self.assertRegex(out, r"\nverdict +incomplete +1 enumerated CPU\(s\) not tested: cpu 3")
+        self.assertRegex(out, r"\nverdict +incomplete +cpus=3 1 enumerated CPU\(s\) not tested: cpu 3")
         rc, out, _ = compare(self.tmp, self.log, out)
         self.assertEqual(rc, 0, out)
