@@ -52,7 +52,11 @@
 #   - the host tools judge a run by what it was: each shipped expectations
 #     file rejects every quirk run of its model whose failures it does not
 #     describe; KCIDB submissions valid against the schema; a selection
-#     compared with a platform's file checks only what it selected
+#     compared with a platform's file checks only what it selected; one
+#     verdict, every reader: a run of each verdict (PASS, FAIL, ERROR with an
+#     XFAIL only, ERROR, INCOMPLETE, PASS-INFERRED) through JSON, JUnit,
+#     HTML, KCIDB, bugreport, diff, compare and the LAVA patterns, each
+#     saying what the kernel said (testing/check-readers.py)
 #
 # The lanes are queued before the foreground's simulator steps, so that the
 # longest chains (tcg, tcg2: one boot after another) start with the build.
@@ -74,6 +78,8 @@ step vmm-cloud-hypervisor       kvm     build                    -          vmm_
 step vmm-crosvm                 kvm2    build                    -          vmm_mode crosvm
 step vmm-bad-boot-data          kvm     build                    -          vmm_bad_boot_data
 step unit-python                python  build                    -          python3 testing/unit/report/run.py
+# One verdict, every reader: a run of each verdict through every reader.
+step readers                    python  build                    -          python3 testing/check-readers.py
 step py-lint                    python  -                        -          py_lint
 step py-types                   python  -                        -          py_types
 step lava                       lava    build                    -          testing/test-lava.sh
