@@ -56,10 +56,11 @@ def cell(text: str) -> str:
 
 
 def totals(ktap: str) -> dict[str, int]:
-    m = re.search(r"^# Totals: pass:(\d+) fail:(\d+) skip:(\d+) xfail:(\d+) total:(\d+)$", ktap, re.M)
+    m = re.search(r"^# Totals: pass:(\d+) fail:(\d+) skip:(\d+) xfail:(\d+) inferred:(\d+) total:(\d+)$",
+                  ktap, re.M)
     if not m:
         raise GenError("a pmusim run printed no '# Totals:' line")
-    return dict(zip(("pass", "fail", "skip", "xfail", "total"), map(int, m.groups())))
+    return dict(zip(("pass", "fail", "skip", "xfail", "inferred", "total"), map(int, m.groups())))
 
 
 class Gen:
@@ -95,10 +96,11 @@ class Gen:
         if not rows:
             raise GenError("pmusim --list-known printed no row")
         out = [f"{len(rows)} rows (`pmusim --list-known` prints each with every check, rule and subject).", "",
-               "| ID | processors; platform; host kernels | what the processor does | tests | source |",
+               "| ID | processors; platform; host kernels; VMM | what the processor does | tests | source |",
                "|---|---|---|---|---|"]
         for r in rows:
-            where = "; ".join(r.get("cpus", []) + r.get("platform", []) + r.get("hosts", []))
+            where = "; ".join(r.get("cpus", []) + r.get("platform", []) + r.get("hosts", [])
+                              + [f"VMM: {v}" for v in r.get("vmm", [])])
             tests: list[str] = []
             for c in r.get("check", []):
                 t = c.split(":", 1)[0]
