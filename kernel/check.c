@@ -249,7 +249,8 @@ static void count_known(struct t *t, const struct known_deviation *k, const char
 	for (unsigned i = 0; i < n; i++) {
 		const struct check_subject *s = t->n_offenders ? &t->offenders[i].subject : subject;
 		if (t->n_known_hits < T_MAX_KNOWN_HITS)
-			t->known_hits[t->n_known_hits++] = (struct known_hit){k, {rule, s->kind, s->id}};
+			t->known_hits[t->n_known_hits++] =
+			    (struct known_hit){k, {rule, s->kind, s->id}};
 		else
 			t->known_hits_overflow = true;
 	}

@@ -52,6 +52,8 @@
 	SDM_ALLOC "(2016 ed. 17.17.4, 17.17.5.1): bits 63:1 of IA32_L3_QOS_CFG / "                 \
 		  "IA32_L2_QOS_CFG are reserved: writing them raises #GP(0), the register "        \
 		  "unchanged"
+/* Inferred: the SDM names bit 0 the CDP enable where CDP is enumerated; that it is reserved
+ * without CDP is pmutest's reading. */
 #define RULE_CDP_CFG_ABSENT                                                                        \
 	RULE_INFERRED SDM_ALLOC                                                                    \
 	    "(2016 ed. 17.17.4, 17.17.5.1): without CDP in "                                       \
@@ -61,6 +63,8 @@
 	SDM_ALLOC "(2016 ed. 17.17.4.1, Table 17-20): with CDP enabled COS n's data mask is "      \
 		  "base + 2n and its code mask base + 2n + 1, registers of their own with the "    \
 		  "field definitions unchanged: each reads back what was written to it"
+/* Inferred: the bound combines two features' texts (CAT's subset, CMT's occupancy) with the
+ * resctrl selftests' tolerance; the combination is pmutest's. */
 #define RULE_CAT_OCCUPANCY                                                                         \
 	RULE_INFERRED SDM_ALLOC                                                                    \
 	    "(2016 ed. 17.17.1: a COS allocates only into the subset its mask bits name) with "    \
@@ -71,18 +75,24 @@
 	    "(the larger of 15 % and 2 MB: tools/testing/selftests/resctrl/cmt_test.c)"
 
 /* ---- Intel MBA (SDM Vol. 3B, Memory Bandwidth Allocation) ---- */
+/* Inferred: the SDM gives the delay field and its precision; that a representable delay
+ * reads back unchanged is pmutest's reading. */
 #define RULE_MBA_READBACK                                                                          \
 	RULE_INFERRED                                                                              \
 	"SDM Vol.3B Memory Bandwidth Allocation: IA32_L2_QoS_Ext_BW_Thrtl_n (D50H + n) holds COS " \
 	"n's delay; a delay the precision represents (linear: a multiple of 100 - "                \
 	"(CPUID.(10H,3):EAX[11:0] + 1); non-linear: a power of two) is applied unchanged and "     \
 	"reads back"
+/* Inferred: the SDM's rounding (as Xen quotes it) is of the applied delay; what the register
+ * reads back is pmutest's reading (Skylake-SP reports differ). */
 #define RULE_MBA_ROUNDING                                                                          \
 	RULE_INFERRED                                                                              \
 	"SDM Vol.3B Memory Bandwidth Allocation (its rounding text, as quoted in Xen "             \
 	"xen/arch/x86/psr.c mba_sanitize_thrtl()): a linear delay that is not a multiple of the "  \
 	"precision is rounded down; the register reads the value written or the rounded-down "     \
 	"one, never more"
+/* Inferred: the SDM says it of the CAT masks (17.17.5.1); that MBA's delay registers follow is
+ * pmutest's reading. */
 #define RULE_MBA_COS_RANGE                                                                         \
 	RULE_INFERRED SDM_ALLOC "(2016 ed. 17.17.5.1, said of the CAT masks): the delay "          \
 				"register of a COS above CPUID.(10H,3):EDX[15:0] does not exist: " \
@@ -95,6 +105,8 @@
 #define RULE_AMD_CAT_RAZ                                                                           \
 	"AMD APM Vol.2 19.4.2.1 (Figure 19-8): L3_MASK_n bits above the CBM length "               \
 	"(CPUID Fn0000_0010_EAX_x1[CBM_LEN]) are reserved, read as zero"
+/* Inferred: the APM gives the registers up to COS_MAX; that the one above raises #GP(0) is
+ * pmutest's reading. */
 #define RULE_AMD_COS_RANGE                                                                         \
 	RULE_INFERRED "AMD APM Vol.2 19.4.2.1, 19.4.5.1: L3_MASK_n and L3QOS_BW_CONTROL_n exist "  \
 		      "for n up to the feature's COS_MAX; the register above it does not: #GP(0)"
