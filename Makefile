@@ -65,7 +65,7 @@ screenshot: all
 	tools/screenshot.py
 
 # SIGN_KEY/SIGN_CERT: signed for Secure Boot; SHIM=1: the shim layout
-# (build/pmutest-usb-shim.img). README "Secure Boot".
+# (build/pmutest-usb-shim.img). docs/booting.md "Secure Boot".
 image: all
 	tools/make-usb-image.sh $(if $(SIGN_KEY),--sign-key $(SIGN_KEY)) \
 		$(if $(SIGN_CERT),--sign-cert $(SIGN_CERT)) \

@@ -138,7 +138,7 @@ static void read_record(void *arg)
 	}
 }
 
-/* The raw lines of a configuration (README "The machine in the report"):
+/* The raw lines of a configuration (docs/reports.md "What the report carries"):
  * each a `cpuid -r` register line after its prefix. */
 static void raw_report(unsigned k)
 {

@@ -7,8 +7,8 @@
  * never a loosened check. Every row has a simulator quirk that reproduces
  * it (arch/sim/quirk_table.h, citing the row) and is proven both ways by
  * testing/check-known.sh.
- * Deviations whose source gives the mechanism only are not rows (README,
- * "expected, unconfirmed").
+ * Deviations whose source gives the mechanism only are not rows (docs/rules.md,
+ * "Expected, unconfirmed").
  */
 #include "known.h"
 

@@ -20,7 +20,7 @@
  *
  * An entry covers exactly what its source covers: a CPU outside the range
  * its source names never matches. A deviation whose source gives only the
- * mechanism (not the symptom a check sees) is not an entry: the README lists
+ * mechanism (not the symptom a check sees) is not an entry: docs/rules.md lists
  * those as "expected, unconfirmed".
  */
 #ifndef PMUTEST_KNOWN_H
@@ -156,7 +156,7 @@ bool known_together_met(const struct known_deviation *k, const char *suite, cons
  * whatever failed: pmusim --known-rows, for explain. */
 bool known_covers_cpu(const struct known_deviation *k, const struct caps *c);
 
-/* The table, for reports and the README (known_count() entries). */
+/* The table, for reports and docs/rules.md (known_count() entries). */
 unsigned known_count(void);
 const struct known_deviation *known_at(unsigned i);
 

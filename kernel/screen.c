@@ -464,7 +464,7 @@ static void add_report(const struct screen_summary *sum)
 		ksnprintf(b, sizeof(b),
 			  "kept in UEFI variables (PmutestReport*). Boot this stick again and it "
 			  "is written to \\pmutest\\%s-<date>.ktap; from Linux, read it with the "
-			  "command in the README (\"The report from Linux\").",
+			  "command in docs/booting.md (\"The report from the stick\").",
 			  sum->report_name);
 		break;
 	case SCREEN_REPORT_FAILED:

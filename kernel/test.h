@@ -65,8 +65,8 @@ struct test_desc {
  * pmutest's own inference from a more general rule: it carries this
  * prefix, and its departure fails only with strict=1; otherwise the test is
  * "ok N name # INFERRED ..." and the verdict PASS-INFERRED, never a plain
- * pass. kernel/rules.h says, rule by rule, why each is which; the README
- * lists them ("Sourced and inferred rules"). */
+ * pass. kernel/rules.h says, rule by rule, why each is which, and
+ * docs/rules.md lists them ("Sourced rules", "Inferred rules"). */
 #define RULE_INFERRED "inferred, not SDM text: "
 
 /* actual == expected */

@@ -141,7 +141,7 @@ step qemu-secureboot            own     build                    -          test
 # No room in the report store: said, and the run ends normally.
 step qemu-store-full            tcg2    build                    -          testing/test-store-full.sh
 
-# The machines it will meet (README "Platform facts").
+# The machines it will meet (docs/platform.md).
 step qemu-x2apic-get            fg      -                        -          qemu_x2apic_get
 step qemu-x2apic                tcg2    build,qemu-x2apic-get    -          qemu_x2apic
 step qemu-x2apic-selftest       tcg2    build,qemu-x2apic-get    -          qemu_x2apic_selftest

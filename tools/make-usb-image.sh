@@ -10,7 +10,7 @@
 # No root, no loop device: sfdisk writes the partition table into the file,
 # mtools formats and fills the partition (a separate file, copied in).
 #
-# For a PC with Secure Boot on (README "Secure Boot"):
+# For a PC with Secure Boot on (docs/booting.md "Secure Boot"):
 #   --sign-key K --sign-cert C   BOOTX64.EFI signed with the user's key
 #                                (sbsign), checked (sbverify), within EFI_MAX_BYTES;
 #   --shim (with the key)        Debian's Microsoft-signed shim as
@@ -121,7 +121,7 @@ if [ -n "$sign_key" ]; then
 	# unsigned (a second signature would be appended, not replace it).
 	signed=$(mktemp)
 	sbsign --key "$sign_key" --cert "$sign_cert" --output "$signed" "$efi" >/dev/null 2>"$signed.err" ||
-		{ cat "$signed.err" >&2; rm -f "$signed.err"; die "sbsign failed (a key with a passphrase? see README)"; }
+		{ cat "$signed.err" >&2; rm -f "$signed.err"; die "sbsign failed (a key with a passphrase? see docs/booting.md)"; }
 	rm -f "$signed.err"
 	if ! sbverify --cert "$sign_cert" "$signed" >/dev/null 2>&1; then
 		echo "make-usb-image.sh: sbverify does not accept the signed image" >&2
@@ -188,6 +188,6 @@ dd if="$part" of="$tmp" bs=1M seek=1 conv=notrunc,sparse status=none
 mv "$tmp" "$out"
 
 echo "wrote $out (${size} MiB, GPT, one FAT32 EFI System Partition)"
-[ "$shim" = 0 ] || echo "shim layout: enrol \\pmutest-key.cer once in MokManager (README \"Secure Boot\")"
+[ "$shim" = 0 ] || echo "shim layout: enrol \\pmutest-key.cer once in MokManager (docs/booting.md \"Secure Boot\")"
 echo "write it to a USB stick (this destroys the stick's contents; check the device name with lsblk):"
 echo "  sudo dd if=$out of=/dev/sdX bs=4M conv=fsync status=progress"

@@ -8,7 +8,7 @@ usage: tools/ovmf-vars.py add-mok VARS CERT.der
 
 add-mok appends shim's MokList (NV+BS, shim's GUID) holding one X.509
 certificate: the state a user's one-time MokManager enrolment leaves
-(README "Secure Boot"), so that `make test` boots the shim layout without a
+(docs/booting.md "Secure Boot"), so that `make test` boots the shim layout without a
 person at the keyboard. The store is EDK II's authenticated variable store
 (MdeModulePkg/Include/Guid/VariableFormat.h): after the firmware volume
 header, a VARIABLE_STORE_HEADER, then 4-byte aligned variables, each an

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pmusim --replay REPORT: the machine a pmutest report describes, rebuilt
- * The report carries it (README "The machine in the report"):
+ * The report carries it (docs/reports.md "What the report carries"):
  *
  *   # cpuid: config K: 0xLEAF 0xSUB: eax=.. ebx=.. ecx=.. edx=..   every
  *             CPUID (leaf, sub-leaf) configuration K's record read, raw

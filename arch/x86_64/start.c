@@ -120,7 +120,7 @@ static void describe_platform(void)
 }
 
 /* The watchdog's clock, so that a report says what its timeouts rest on;
- * the NMI watchdog; the CPUs left out (README "Platform facts"). */
+ * the NMI watchdog; the CPUs left out (docs/platform.md). */
 static size_t g_platform_len;
 static void describe_timer(void)
 {

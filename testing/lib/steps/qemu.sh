@@ -57,7 +57,7 @@ qemu_smp8() {
 		taskset -c 0,1 tools/run-qemu.sh --smp 8 --log "$LOGS/qemu-tcg-smp8.ktap" --timeout "${QEMU_TIMEOUT:-300}"
 }
 
-# ---- The machines it will meet (README "Platform facts") ----
+# ---- The machines it will meet (docs/platform.md) ----
 
 # qemu_x2apic_get: a QEMU with x2APIC under TCG (>= 8.1; tools/qemu-x2apic.sh),
 # its path kept in LOGS/qemu-x2apic.path for the x2APIC steps.
