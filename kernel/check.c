@@ -12,9 +12,7 @@
 #include "screen.h"
 #include "test.h"
 
-/* A check site is identified by its format string: the same expect_*() in a
- * loop is one distinct check however often it runs. */
-static void count_check(struct t *t, const void *site)
+void t_count_check(struct t *t, const void *site)
 {
 	t->checks++;
 	for (unsigned i = 0; i < t->n_sites; i++) {
@@ -329,7 +327,7 @@ bool expect_eq(struct t *t, uint64_t actual, uint64_t expected, const char *rule
 	va_list ap;
 	bool ok = actual == expected;
 
-	count_check(t, what);
+	t_count_check(t, what);
 	fmt_u64(e, sizeof(e), expected);
 	fmt_u64(a, sizeof(a), actual);
 	va_start(ap, what);
@@ -346,7 +344,7 @@ bool expect_ne(struct t *t, uint64_t actual, uint64_t unexpected, const char *ru
 	va_list ap;
 	bool ok = actual != unexpected;
 
-	count_check(t, what);
+	t_count_check(t, what);
 	char u[64];
 	fmt_u64(u, sizeof(u), unexpected);
 	ksnprintf(e, sizeof(e), "anything but %s", u);
@@ -364,7 +362,7 @@ bool expect_range(struct t *t, uint64_t actual, uint64_t lo, uint64_t hi, const 
 	va_list ap;
 	bool ok = actual >= lo && actual <= hi;
 
-	count_check(t, what);
+	t_count_check(t, what);
 	fmt_u64(l, sizeof(l), lo);
 	fmt_u64(h, sizeof(h), hi);
 	ksnprintf(e, sizeof(e), "%s .. %s", l, h);
@@ -393,7 +391,7 @@ bool expect_vector(struct t *t, int actual, int expected, const char *rule, cons
 	/* Every #GP this suite expects is #GP(0): the error code is part of it. */
 	bool ok = actual == expected && (expected != X86_VEC_GP || err == 0);
 
-	count_check(t, what);
+	t_count_check(t, what);
 	if (expected == X86_VEC_GP)
 		ksnprintf(e, sizeof(e), "#GP(0)");
 	else
@@ -410,7 +408,7 @@ bool expect_true(struct t *t, bool ok, const char *expected, const char *actual,
 {
 	va_list ap;
 
-	count_check(t, what);
+	t_count_check(t, what);
 	va_start(ap, what);
 	report(t, ok, expected, actual, rule, (struct check_outcome){OUTCOME_NONE, 0}, what, ap);
 	va_end(ap);

@@ -103,18 +103,6 @@ void precondition_establish(struct t *t, enum precondition_kind k, unsigned idx,
 static const char need_count_site[] = "needed counting";
 static const char need_value_site[] = "needed holding a value";
 
-static void count_site(struct t *t, const void *site)
-{
-	t->checks++;
-	for (unsigned i = 0; i < t->n_sites; i++)
-		if (t->sites[i] == site)
-			return;
-	if (t->n_sites < T_MAX_DISTINCT)
-		t->sites[t->n_sites++] = site;
-	else
-		t->sites_overflow = true;
-}
-
 static void counter_name(char *buf, size_t n, enum precondition_kind k, unsigned idx)
 {
 	if (k == PRE_AMD)
@@ -135,7 +123,7 @@ bool t_precondition(struct t *t, enum precondition_kind k, unsigned idx, bool ne
 		return true;
 	const struct known_deviation *row =
 	    f & (need_count ? COUNT_EXCUSED : HOLD_EXCUSED) ? excused[cpu][k] : NULL;
-	count_site(t, need_count ? need_count_site : need_value_site);
+	t_count_check(t, need_count ? need_count_site : need_value_site);
 	t->failures++;
 	if (row) {
 		t->known_failures++;

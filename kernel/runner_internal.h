@@ -69,4 +69,9 @@ struct t {
 	uint32_t findings_said[3];
 };
 
+/* Counts a check: a check site is identified by its format string, so the
+ * same expect_*() in a loop is one distinct check however often it runs
+ * (kernel/check.c; the counting preconditions count their own line too). */
+void t_count_check(struct t *t, const void *site);
+
 #endif

@@ -10,19 +10,11 @@
  * line are not errors: a VMM may give none.
  */
 #include "bootdata.h"
+#include "le.h"
 
 #include "ktap.h"
 
 #define HVM_MEMMAP_STRIDE 24 /* hvm_memmap_table_entry: addr, size, type, reserved */
-
-static uint64_t rd(const void *base, unsigned off, int bytes)
-{
-	const uint8_t *p = (const uint8_t *)base + off;
-	uint64_t v = 0;
-	for (int i = bytes - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
 
 /* One line into err (n bytes), returned. */
 #define ULL(x)	  ((unsigned long long)(x))
@@ -65,7 +57,7 @@ const char *bootdata_pvh(const struct bootdata_reader *r, uint64_t info, struct 
 			    ULL(si->memmap_entries), ULL(si->memmap_paddr));
 	for (uint32_t i = 0; i < si->memmap_entries; i++) {
 		const uint8_t *e = map + (uint64_t)i * HVM_MEMMAP_STRIDE;
-		add(d, rd(e, 0, 8), rd(e, 8, 8), (uint32_t)rd(e, 16, 4));
+		add(d, le_read(e, 0, 8), le_read(e, 8, 8), (uint32_t)le_read(e, 16, 4));
 	}
 	return NULL;
 }
@@ -77,13 +69,14 @@ const char *bootdata_linux64(const struct bootdata_reader *r, uint64_t info, str
 	if (!bp)
 		return FAIL("RSI (%#llx) does not point at a boot_params page below 4 GiB",
 			    ULL(info));
-	d->protocol = rd(bp, BP_HEADER_MAGIC, 4) == BP_HEADER_MAGIC_VALUE
+	d->protocol = le_read(bp, BP_HEADER_MAGIC, 4) == BP_HEADER_MAGIC_VALUE
 			  ? "Linux 64-bit boot protocol"
 			  : "Linux 64-bit boot protocol (no HdrS header)";
-	d->cmdline = rd(bp, BP_CMD_LINE_PTR, 4) | rd(bp, BP_EXT_CMD_LINE_PTR, 4) << 32;
-	d->rsdp = rd(bp, BP_ACPI_RSDP_ADDR, 8);
-	d->module = rd(bp, BP_RAMDISK_IMAGE, 4) | rd(bp, BP_EXT_RAMDISK_IMAGE, 4) << 32;
-	d->module_size = rd(bp, BP_RAMDISK_SIZE, 4) | rd(bp, BP_EXT_RAMDISK_SIZE, 4) << 32;
+	d->cmdline = le_read(bp, BP_CMD_LINE_PTR, 4) | le_read(bp, BP_EXT_CMD_LINE_PTR, 4) << 32;
+	d->rsdp = le_read(bp, BP_ACPI_RSDP_ADDR, 8);
+	d->module = le_read(bp, BP_RAMDISK_IMAGE, 4) | le_read(bp, BP_EXT_RAMDISK_IMAGE, 4) << 32;
+	d->module_size = le_read(bp, BP_RAMDISK_SIZE, 4) | le_read(bp, BP_EXT_RAMDISK_SIZE, 4)
+							       << 32;
 	d->has_module = d->module != 0;
 	uint32_t count = bp[BP_E820_ENTRIES];
 	if (count > BP_E820_MAX)
@@ -91,7 +84,7 @@ const char *bootdata_linux64(const struct bootdata_reader *r, uint64_t info, str
 			    ULL(count), ULL(BP_E820_MAX));
 	for (uint32_t i = 0; i < count; i++) {
 		const uint8_t *e = bp + BP_E820_TABLE + i * BP_E820_ENTRY_SIZE;
-		add(d, rd(e, 0, 8), rd(e, 8, 8), (uint32_t)rd(e, 16, 4));
+		add(d, le_read(e, 0, 8), le_read(e, 8, 8), (uint32_t)le_read(e, 16, 4));
 	}
 	return NULL;
 }

@@ -15,6 +15,7 @@
  *    snprintf() into cmdline_size bytes (cmdline_size - 1 characters).
  */
 #include "loader.h"
+#include "le.h"
 
 #include "kstring.h"
 #include "ktap.h"
@@ -62,15 +63,6 @@ static const uint8_t acpi20_guid[16] = {0x71, 0xe8, 0x68, 0x88, 0xf1, 0xe4, 0xd3
 static const uint8_t acpi10_guid[16] = {0x30, 0x2d, 0x9d, 0xeb, 0x88, 0x2d, 0xd3, 0x11,
 					0x9a, 0x16, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d};
 
-static uint64_t rd(const void *base, unsigned off, int bytes)
-{
-	const uint8_t *p = (const uint8_t *)base + off;
-	uint64_t v = 0;
-	for (int i = bytes - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static const char *name_of(uint8_t type, uint8_t ext)
 {
 	unsigned id = type >> 4;
@@ -100,20 +92,20 @@ static void read_vendor(const struct bootdata_reader *r, uint64_t at, char *out,
 static const char *read_efi(const struct bootdata_reader *r, const uint8_t *bp,
 			    struct linux_loader *l, char *err, size_t n)
 {
-	uint32_t sig = (uint32_t)rd(bp, BP_EFI_INFO, 4);
+	uint32_t sig = (uint32_t)le_read(bp, BP_EFI_INFO, 4);
 	if (sig == EFI32_LOADER_SIGNATURE)
 		return FAIL("the loader booted from a 32-bit UEFI (efi_info says EL32): a 64-bit "
 			    "kernel cannot use its tables");
 	if (sig != EFI64_LOADER_SIGNATURE)
 		return NULL; /* not from UEFI, or not said */
-	l->efi_systab = rd(bp, BP_EFI_INFO + 4, 4) | rd(bp, BP_EFI_INFO + 24, 4) << 32;
+	l->efi_systab = le_read(bp, BP_EFI_INFO + 4, 4) | le_read(bp, BP_EFI_INFO + 24, 4) << 32;
 	const uint8_t *st = r->map(r->ctx, l->efi_systab, EFI_ST_SIZE);
-	if (!st || rd(st, 0, 8) != EFI_SYSTEM_TABLE_SIG)
+	if (!st || le_read(st, 0, 8) != EFI_SYSTEM_TABLE_SIG)
 		return FAIL("efi_info's system table (at %#llx) is not an EFI system table "
 			    "(signature IBI SYST) in memory the kernel can read",
 			    ULL(l->efi_systab));
-	read_vendor(r, rd(st, EFI_ST_VENDOR, 8), l->efi_vendor, sizeof(l->efi_vendor));
-	uint64_t count = rd(st, EFI_ST_ENTRIES, 8), at = rd(st, EFI_ST_CONFIG, 8);
+	read_vendor(r, le_read(st, EFI_ST_VENDOR, 8), l->efi_vendor, sizeof(l->efi_vendor));
+	uint64_t count = le_read(st, EFI_ST_ENTRIES, 8), at = le_read(st, EFI_ST_CONFIG, 8);
 	const uint8_t *t =
 	    count <= EFI_CONFIG_MAX ? r->map(r->ctx, at, count * EFI_CONFIG_ENTRY) : NULL;
 	if (count && !t)
@@ -124,9 +116,9 @@ static const char *read_efi(const struct bootdata_reader *r, const uint8_t *bp,
 	for (uint64_t i = 0; i < count; i++) {
 		const uint8_t *e = t + i * EFI_CONFIG_ENTRY;
 		if (!kmemcmp(e, acpi20_guid, 16))
-			l->efi_rsdp = rd(e, 16, 8);
+			l->efi_rsdp = le_read(e, 16, 8);
 		else if (!kmemcmp(e, acpi10_guid, 16))
-			acpi10 = rd(e, 16, 8);
+			acpi10 = le_read(e, 16, 8);
 	}
 	if (!l->efi_rsdp)
 		l->efi_rsdp = acpi10;
@@ -141,7 +133,7 @@ const char *loader_read(const struct bootdata_reader *r, uint64_t info, struct l
 		return FAIL("the zero page (at %#llx) is not below 4 GiB", ULL(info));
 	/* Every loader of a Linux-format image copies its setup header into
 	 * the zero page (boot.rst, "Loading the rest of the kernel"). */
-	if (rd(bp, BP_HEADER_MAGIC, 4) != BP_HEADER_MAGIC_VALUE)
+	if (le_read(bp, BP_HEADER_MAGIC, 4) != BP_HEADER_MAGIC_VALUE)
 		return FAIL("the zero page (at %#llx) has no setup header (no HdrS at 202H): "
 			    "the loader did not copy it",
 			    ULL(info));
