@@ -8,12 +8,24 @@
 # compare LOG EXPECTATIONS`, the two commands in one Python (an interpreter
 # start is most of a compare; 45 steps compare).
 compare_run() {
-	python3 - "$1" "$2" <<'EOF'
+	local out rc
+	out=$(
+		python3 - "$1" "$2" 2>&1 <<'EOF'
 import sys
 from pmureport.cli import main
 rc = main(["validate", sys.argv[1]])
 sys.exit(rc if rc else main(["compare", sys.argv[1], sys.argv[2]]))
 EOF
+	)
+	rc=$?
+	echo "$out"
+	# A comparison that could not be made (a bad log or expectations file)
+	# prints no counts: it is a failure, not nothing (sum_counts reads counts).
+	if [[ $rc -ne 0 ]] && ! grep -qE '^([a-z]+: )?[0-9]+ passed, [0-9]+ failed$' <<<"$out"; then
+		echo "not ok - comparing $1 with $2 ended with status $rc and no counts"
+		echo "0 passed, 1 failed"
+	fi
+	return "$rc"
 }
 
 # findings NAME COMMAND...: a checker's output, one finding a line, as
