@@ -53,8 +53,22 @@ def main():
                 os.kill(pid, signal.SIGKILL)
 
     # A tick a second: a run past its time is killed while we wait for any.
+    # The timer is disarmed before main() returns (run_all's finally): at
+    # exit the interpreter puts SIGALRM back to its default, and a tick that
+    # came then would kill this process ("Alarm clock", status 142) after
+    # every run was done, which under load it did.
     signal.signal(signal.SIGALRM, kill_overdue)
     signal.setitimer(signal.ITIMER_REAL, 1, 1)
+    try:
+        return run_all(args, program, jobs, running, killed)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
+
+
+def run_all(args, program, jobs, running, killed):
+    """Every run of jobs, args.j at a time; 0, or 2 for a PROGRAM that
+    cannot be started."""
 
     def reap():
         pid, status = os.waitpid(-1, 0)
