@@ -19,13 +19,20 @@ LIB_CPUID_DUMP_SRCS := lib/cpuid_dump.c
 UNIT_TESTS += $(HOST_BUILD)/unit/test_ktap $(HOST_BUILD)/unit/test_options \
 	$(HOST_BUILD)/unit/test_report $(HOST_BUILD)/unit/test_lz \
 	$(HOST_BUILD)/unit/test_efivars $(HOST_BUILD)/unit/test_calibrate $(HOST_BUILD)/unit/test_madt \
-	$(HOST_BUILD)/unit/test_kstring
+	$(HOST_BUILD)/unit/test_kstring $(HOST_BUILD)/unit/test_precondition
 
 $(HOST_BUILD)/unit/test_ktap: testing/unit/test_ktap.c kernel/ktap.c kernel/fmt.c kernel/kstring.c
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itesting/unit -o $@ $(filter %.c,$^)
 
 $(HOST_BUILD)/unit/test_kstring: testing/unit/test_kstring.c kernel/kstring.c
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itesting/unit -o $@ $(filter %.c,$^)
+
+# The counting preconditions, with stand-ins for the checks (the test says
+# how they stand in for kernel/check.c and its known rows).
+$(HOST_BUILD)/unit/test_precondition: testing/unit/test_precondition.c kernel/precondition.c \
+		kernel/ktap.c kernel/fmt.c kernel/kstring.c
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itesting/unit -o $@ $(filter %.c,$^)
 
