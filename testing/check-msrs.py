@@ -92,7 +92,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         for run_args, w, d, lo in pool.map(lambda ia: run_one(args.pmusim, ia[1], tmp, ia[0]),
-                                       enumerate(runs)):
+                                           enumerate(runs)):
             for key in w:
                 writes.setdefault(key, " ".join(os.path.basename(a) for a in run_args))
             for msr, n in d.items():

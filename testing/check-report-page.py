@@ -213,8 +213,8 @@ def cmd_matrix(args, check):
 def cmd_make_runs(args):
     base = reader.read_log(args.base)
     rnd = random.Random(24)
-    header = [d for d in base.diagnostics if not d.startswith(("Totals:", "deviations:", "checks:",
-                                                             "verdict:", "error:", "measure:"))]
+    header = [d for d in base.diagnostics
+              if not d.startswith(("Totals:", "deviations:", "checks:", "verdict:", "error:", "measure:"))]
     os.makedirs(args.dir, exist_ok=True)
     for i in range(args.n):
         # Mostly the base run's results, some changed: a fleet's variety.

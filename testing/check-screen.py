@@ -82,7 +82,7 @@ class Checks:
 def unwrap(page):
     """The page's text with wrapped continuation lines joined (a wrapped
     field continues on a line indented under its text)."""
-    return " ".join(l.strip() for l in page)
+    return " ".join(line.strip() for line in page)
 
 
 def main():
@@ -112,7 +112,7 @@ def main():
     check(m and int(m.group(1)) == npages, "first page's footer counts every page published",
           m.group(0) if m else "no footer")
     big = "   ".join(facts["verdict"])
-    check(any(l.startswith(big) for l in first), f"verdict {facts['verdict']} in large letters")
+    check(any(line.startswith(big) for line in first), f"verdict {facts['verdict']} in large letters")
     p, f, s, x = facts["totals"]
     m = re.search(r"(\w+): (\d+) of (\d+) tests failed", body)
     check(m and (m.group(1), int(m.group(2)), int(m.group(3))) ==

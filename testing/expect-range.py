@@ -16,13 +16,14 @@ file (one line on stderr).
 import re
 import sys
 
-LINE = re.compile(r"^# host-kernel: (?:(linux|xen) any|(linux|xen) ([0-9]+\.[0-9x]+) - ?([0-9]+\.[0-9]+)?)(?: \(.*\))?$")
+LINE = re.compile(r"^# host-kernel: (?:(linux|xen) any|(linux|xen) ([0-9]+\.[0-9x]+) - ?([0-9]+\.[0-9]+)?)"
+                  r"(?: \(.*\))?$")
 
 
 def ranges(path):
     try:
         with open(path, encoding="utf-8") as f:
-            lines = [l.rstrip("\n") for l in f if l.startswith("# host-kernel:")]
+            lines = [line.rstrip("\n") for line in f if line.startswith("# host-kernel:")]
     except OSError as e:
         sys.exit(f"expect-range: cannot read {path}: {e.strerror}")
     return lines
@@ -37,7 +38,8 @@ def check(paths):
     for p in paths:
         lines = ranges(p)
         good = len(lines) == 1 and LINE.match(lines[0])
-        print(f"{'ok' if good else 'not ok'} - {p}: " + (lines[0] if good else f"{len(lines)} well-formed '# host-kernel:' lines, want 1"))
+        what = lines[0] if good else f"{len(lines)} well-formed '# host-kernel:' lines, want 1"
+        print(f"{'ok' if good else 'not ok'} - {p}: {what}")
         ok, bad = (ok + 1, bad) if good else (ok, bad + 1)
     print(f"{ok} passed, {bad} failed")
     return 1 if bad else 0

@@ -184,7 +184,8 @@ class Gen:
             name = files.get(suite)
             if name is None:
                 raise GenError(f"suite {suite}: no TEST({suite}, ...) in suites/*.c")
-            out.append(f"| `{suite}` | {n} | [`suites/{name}`](../suites/{name}) | {cell(first_sentence(ROOT / 'suites' / name))} |")
+            what = cell(first_sentence(ROOT / 'suites' / name))
+            out.append(f"| `{suite}` | {n} | [`suites/{name}`](../suites/{name}) | {what} |")
         return out
 
     def deps(self) -> list[str]:
@@ -218,7 +219,10 @@ def render(page: Path, gen: Gen, cache: dict[str, list[str]]) -> tuple[str, list
     while i < len(lines):
         line = lines[i]
         m = MARK.match(line)
-        name, close = (m.group(1), "<!-- /gen -->") if m else (("deps", DEPS_CLOSE) if line == DEPS_OPEN else (None, ""))
+        if m:
+            name, close = m.group(1), "<!-- /gen -->"
+        else:
+            name, close = ("deps", DEPS_CLOSE) if line == DEPS_OPEN else (None, "")
         out.append(line)
         i += 1
         if name is None:

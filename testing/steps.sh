@@ -27,8 +27,8 @@
 #     expectations of the host's kind; where KVM cannot run a guest the step
 #     says skipped and why and counts 0 passed, 0 failed
 #   - the pages in docs/ against the code (testing/check-docs.sh)
-#   - the host unit tests of the report package, flake8 and mypy --strict on
-#     it; the LAVA jobs of lava/ run by lava-run without a server
+#   - the host unit tests of the report package, mypy --strict on it, flake8
+#     on every Python file of the tree; the LAVA jobs of lava/ run by lava-run without a server
 #     (testing/test-lava.sh); the Debian package installed, upgraded and
 #     removed in a throwaway root (testing/test-deb.sh)
 #   - the suite booted in QEMU under TCG against its expectations: UEFI and

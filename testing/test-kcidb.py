@@ -34,7 +34,7 @@ except ImportError:
     print("skipped: python3-jsonschema is missing (mk/deps.sh --test installs it as root)")
     print("0 passed, 0 failed")
     sys.exit(0)
-from pmureport import failures, kcidb, machine, reader
+from pmureport import failures, kcidb, machine, reader  # noqa: E402 (after the interpreter check)
 
 PMUSIM = os.path.join(ROOT, "build", "host", "pmusim")
 REPORT = os.path.join(ROOT, "tools", "ktap-report.py")

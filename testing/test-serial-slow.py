@@ -112,7 +112,7 @@ def main():
             failed += 1
             print(f"not ok - {what}")
 
-    check(any(l.startswith("# verdict: ") for l in log.splitlines()),
+    check(any(line.startswith("# verdict: ") for line in log.splitlines()),
           "the report reached its '# verdict:' line (no byte given up to a lagging reader)")
     r = subprocess.run([sys.executable, os.path.join(here, "tools/ktap-report.py"),
                        "compare", a.log, a.expect], capture_output=True, text=True)
