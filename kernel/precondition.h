@@ -79,6 +79,10 @@ static inline bool t_counter_counts(struct t *t, struct counter c)
 {
 	return t_precondition(t, c.kind == COUNTER_GP ? PRE_GP : PRE_FIXED, c.idx, true);
 }
+static inline bool t_counter_holds(struct t *t, struct counter c)
+{
+	return t_precondition(t, c.kind == COUNTER_GP ? PRE_GP : PRE_FIXED, c.idx, false);
+}
 static inline bool t_amd_counter_counts(struct t *t, unsigned i)
 {
 	return t_precondition(t, PRE_AMD, i, true);
