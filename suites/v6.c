@@ -10,6 +10,7 @@
  */
 #include "ktap.h"
 #include "pmu.h"
+#include "precondition.h"
 #include "reserved_bits.h"
 #include "rules.h"
 #include "test.h"
@@ -40,11 +41,15 @@ TEST(v6, aliases_are_the_same_registers, REQ_ARCH_PMU_V6)
 	for_each_gp_counter(c) {
 		unsigned i = c.idx;
 
-		expect_same_register(t, MSR_IA32_PMC(i), "IA32_PMC", MSR_IA32_PMC_GP_CTR(i),
-				     "IA32_PMC_GP_CTR n=", i, V6_LEGACY_VALUE(i));
-		expect_same_register(t, MSR_IA32_PMC_GP_CTR(i),
-				     "IA32_PMC_GP_CTR n=", MSR_IA32_PMC(i), "IA32_PMC", i,
-				     V6_ALIAS_VALUE(i));
+		/* A value read back through the other name: a counter that holds
+		 * one. The event selects alias whatever the counter does. */
+		if (t_counter_holds(t, c)) {
+			expect_same_register(t, MSR_IA32_PMC(i), "IA32_PMC", MSR_IA32_PMC_GP_CTR(i),
+					     "IA32_PMC_GP_CTR n=", i, V6_LEGACY_VALUE(i));
+			expect_same_register(t, MSR_IA32_PMC_GP_CTR(i),
+					     "IA32_PMC_GP_CTR n=", MSR_IA32_PMC(i), "IA32_PMC", i,
+					     V6_ALIAS_VALUE(i));
+		}
 		expect_same_register(t, MSR_IA32_PERFEVTSEL(i), "IA32_PERFEVTSEL",
 				     MSR_IA32_PMC_GP_CFG_A(i), "IA32_PMC_GP_CFG_A n=", i,
 				     V6_CFG_A_VALUE(i));
@@ -57,6 +62,8 @@ TEST(v6, aliases_are_the_same_registers, REQ_ARCH_PMU_V6)
 	for_each_fixed_counter(c) {
 		unsigned m = c.idx;
 
+		if (!t_counter_holds(t, c))
+			continue;
 		expect_same_register(t, MSR_IA32_FIXED_CTR(m), "IA32_FIXED_CTR",
 				     MSR_IA32_PMC_FX_CTR(m), "IA32_PMC_FX_CTR m=", m,
 				     V6_LEGACY_VALUE(m));
@@ -102,6 +109,8 @@ TEST(v6, alias_counts_as_legacy, REQ_ARCH_PMU_V6 | REQ_EXACT_EVENT)
 
 	pmu_exact_event(&ev, &per_iter);
 	for_each_gp_counter(c) {
+		if (!t_counter_counts(t, c))
+			continue;
 		wrmsr(MSR_IA32_PMC_GP_CFG_A(c.idx), pmu_evtsel(ev, PERFEVTSEL_OS | PERFEVTSEL_EN));
 		count_both_names(t, c, MSR_IA32_PMC_GP_CTR(c.idx), MSR_IA32_PMC(c.idx), per_iter,
 				 true);
@@ -111,7 +120,7 @@ TEST(v6, alias_counts_as_legacy, REQ_ARCH_PMU_V6 | REQ_EXACT_EVENT)
 		enum arch_event fev;
 		bool known = pmu_fixed_event(c.idx, &fev), exact = known && fev == ev;
 
-		if (c.idx >= PMU_FIXED_PROGRAMMABLE)
+		if (c.idx >= PMU_FIXED_PROGRAMMABLE || !t_counter_counts(t, c))
 			continue;
 		pmu_fixed_program(c.idx, FIXED_CTRL_OS, 0);
 		count_both_names(t, c, MSR_IA32_PMC_FX_CTR(c.idx), MSR_IA32_FIXED_CTR(c.idx),
