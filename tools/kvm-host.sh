@@ -26,6 +26,10 @@
 #                                Prints "kvm: yes|no (why)", "cpu: OPTS",
 #                                "ovmf: yes|no (why)"; boots the do-nothing
 #                                build/bench/hello-pvh.elf and hello.efi
+#   tools/kvm-host.sh amd-guest  the -cpu host options of an AMD guest on
+#                                any host (--kvm-cpu, make run KVMCPU=):
+#                                vendor AuthenticAMD, family 19H model 11H
+#                                stepping 1 (Zen 4, data/cpuid/amd_zen4_genoa_a10f11)
 #
 # Exit status: 0, or 2 on a bad argument. Missing files are facts ("unknown"),
 # not errors: the run itself decides (probe: "kvm: no" is a fact too).
@@ -144,6 +148,13 @@ vendor) vendor ;;
 check) check ;;
 facts) facts ;;
 vpmu) vpmu ;;
+# KVM answers the legacy AMD counter MSRs C001_0000H-7H from its common MSR
+# code, whichever vendor module runs it: 0 on a read, a write dropped, when
+# kvm_pmu_is_valid_msr() is false (kvm_get_msr_common() and
+# kvm_set_msr_common(), Linux arch/x86/kvm/x86.c; msrs.c where the MSR code
+# later moved). So an AMD guest of a KVM without a vPMU sees what it sees on
+# an AMD host with kvm.enable_pmu=N, on an Intel host too.
+amd-guest) echo vendor=AuthenticAMD,family=25,model=17,stepping=1 ;;
 options)
 	[[ $# -ge 2 && $# -le 3 ]] || { echo "usage: $0 options IMAGE [CPU-OPTS]" >&2; exit 2; }
 	options "$2" "${3:-}" ;;
@@ -152,5 +163,5 @@ probe)
 	[[ $# -le 2 && ${1:-} != -* || ${1:-} == --ovmf && $# -eq 1 ]] || { echo "usage: $0 probe [CPU-OPTS] [--ovmf]" >&2; exit 2; }
 	[[ ${1:-} == --ovmf ]] && set -- pmu=on --ovmf
 	probe "$@" ;;
-*) echo "usage: $0 vendor|check|facts|vpmu|options IMAGE [CPU-OPTS]|probe [CPU-OPTS] [--ovmf]" >&2; exit 2 ;;
+*) echo "usage: $0 vendor|check|facts|vpmu|amd-guest|options IMAGE [CPU-OPTS]|probe [CPU-OPTS] [--ovmf]" >&2; exit 2 ;;
 esac
