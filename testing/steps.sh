@@ -70,6 +70,8 @@ step tree                       fg      -                        -          test
 step docs                       fg      build                    -          testing/check-docs.sh
 
 step kvm-direct                 kvm     build                    -          kvm_direct
+# An AMD guest on a KVM without a vPMU (any host) against qemu-kvm-amd-pmu-off.txt.
+step kvm-amd-guest              kvm2    build                    -          kvm_amd_guest
 step direct-linux64             kvm2    build                    -          direct_linux64
 # build/pmutest.bin by QEMU -kernel, and a bad command line.
 step linux-image-kernel         kvm2    build                    -          linux_image_kernel
