@@ -9,24 +9,40 @@ main's tree, built) measured in the same run, boots alternating:
 
   tcg microvm      direct boot on microvm under TCG (its PMU counts nothing):
                    the guest's run.boot_to_verdict_ms, the bodies of the tests
-                   that ran, the whole run's wall time; against kvm-unit-tests'
-                   pmu.flat (not on this machine: the issue's ratio, 0.37x,
-                   scaled by this run against the base)
+                   that ran, the whole run's wall time
+  pmu.flat         with --pmu-flat (or $PMU_FLAT): kvm-unit-tests' x86/pmu.flat
+                   booted as its x86/run boots it under TCG (the same QEMU
+                   command line: -kernel, its test devices, -serial stdio, the
+                   default machine, pc; -cpu max from its unittests.cfg), and
+                   pmutest's TCG boot (tools/run-qemu.sh --kernel, the
+                   command a user runs) on pc and on microvm, all
+                   alternating: the whole QEMU run's wall time of each, the
+                   ratios against the recorded 0.37x and the goal 0.2x.
+                   pmu.flat boots on pc only (x86/run's pci-testdev needs a
+                   PCI bus), so the microvm ratio is across machines
   guest insns      the same boot single-stepped (testing/bench-run.py insns():
                    QEMU -singlestep -d exec), instructions to the verdict: the
                    load-independent form of the in-guest time
   log bytes        that run's report, whole and its amd suite
   kvm smp 2        `make run KVM=1 SMP=2`'s run (tools/run.sh --kvm --smp 2:
-                   this machine's KVM, enable_pmu=N): wall time and log bytes
+                   this machine's KVM, enable_pmu=N): wall time and log bytes;
+                   and the same run with an AMD guest (--kvm-cpu as
+                   tools/kvm-host.sh amd-guest says: a Zen 4 part), the case of an AMD
+                   host whose KVM has no vPMU: KVM answers the legacy counter
+                   MSRs C001_0000H-7H alike on any host (see kvm-host.sh), so
+                   the amd suite runs and fails on both vCPUs as there;
+                   compared with qemu-kvm-amd-pmu-off.txt
   conforming sim   pmusim on conforming profiles: the same tests with the same
                    results and failures as the base (ktap-report.py diff),
                    counters.hold_and_count added, and the same windows: each
                    other suite's checks and simulated TSC cycles as the base's
                    (the model's clock moves with every window it runs)
 
-usage: testing/bench-precondition.py [RUNS] [--base DIR] [--kvm-runs N]
+usage: testing/bench-precondition.py [RUNS] [--base DIR] [--kvm-runs N] [--pmu-flat PATH]
   RUNS        boots of each kind on TCG (default 5)
-  --kvm-runs  runs of the KVM figure (default 1; 0 skips it)
+  --kvm-runs  runs of each KVM figure (default 1; 0 skips them)
+  --pmu-flat  kvm-unit-tests' x86/pmu.flat (default $PMU_FLAT; without one
+              the pmu.flat figure is not measured, and says so)
 Exit status 0, or 2 with one line when a run does not reach its verdict.
 """
 import argparse
@@ -68,10 +84,10 @@ def die(msg: str) -> None:
     sys.exit(2)
 
 
-def tcg_boot(tree: str, log: str) -> tuple[float, str]:
-    """One direct boot on microvm under TCG: (wall s, log text)."""
+def tcg_boot(tree: str, log: str, machine: str = "microvm") -> tuple[float, str]:
+    """One direct boot on MACHINE under TCG: (wall s, log text)."""
     cmd = [tool(tree, "run-qemu.sh"), "--kernel", os.path.join(tree, "build/pmutest.elf"),
-           "--machine", "microvm", "--log", log]
+           "--machine", machine, "--log", log]
     t0 = time.monotonic()
     subprocess.run(cmd, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=600)
     wall = time.monotonic() - t0
@@ -81,8 +97,49 @@ def tcg_boot(tree: str, log: str) -> tuple[float, str]:
     except OSError:
         die(f"no log from {tree}'s TCG boot")
     if "# verdict:" not in text:
-        die(f"{tree}'s TCG boot reached no verdict ({log})")
+        die(f"{tree}'s TCG boot on {machine} reached no verdict ({log})")
     return wall, text
+
+
+def flat_env(path: str) -> None:
+    """The environment kvm-unit-tests' runner hands a TCG test as its initrd
+    (scripts/arch-run.bash env_params, env_errata: ERRATA_FORCE=y under TCG)."""
+    version = subprocess.run(["qemu-system-x86_64", "--version"], capture_output=True, text=True,
+                             check=False).stdout.splitlines()[:1] or [""]
+    m = re.search(r"version (\d+)\.(\d+)\.(\d+)", version[0])
+    major, minor, micro = m.groups() if m else ("", "", "")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"TARGET=\nQEMU_ACCEL=tcg\nQEMU_VERSION_STRING={version[0]}\nQEMU_MAJOR={major}\n"
+                f"QEMU_MINOR={minor}\nQEMU_MICRO={micro}\nKERNEL_VERSION_STRING={os.uname().release}\n"
+                "ERRATA_FORCE=y\n")
+
+
+def flat_cmd(flat: str, env: str) -> list[str]:
+    """kvm-unit-tests' x86/run under TCG for its [pmu] entry, as it runs QEMU:
+    --no-reboot -nodefaults, the PIT policy, pc-testdev with isa-debug-exit at
+    0xf4, -serial stdio, pci-testdev, accel=tcg on the default machine (pc),
+    -kernel, then unittests.cfg's -smp 1 and qemu_params -cpu max, and the
+    environment as -initrd (without the runner's own probes of QEMU)."""
+    return ["qemu-system-x86_64", "--no-reboot", "-nodefaults", "-global", "kvm-pit.lost_tick_policy=discard",
+            "-device", "pc-testdev", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x4", "-display", "none",
+            "-serial", "stdio", "-device", "pci-testdev", "-machine", "accel=tcg", "-kernel", flat,
+            "-smp", "1", "-cpu", "max", "-initrd", env]
+
+
+def flat_boot(flat: str, env: str, out: str) -> tuple[float, int, str]:
+    """One pmu.flat run: (wall s, QEMU exit status, how it ended: its PASS and FAIL counts and its
+    SUMMARY line, or the last line before a stack dump: an assertion that stopped it)."""
+    t0 = time.monotonic()
+    with open(out, "w") as f:
+        r = subprocess.run(flat_cmd(flat, env), stdout=f, stderr=subprocess.STDOUT, check=False, timeout=600)
+    wall = time.monotonic() - t0
+    with open(out, encoding="utf-8", errors="replace") as f:
+        lines = [ln.strip() for ln in f if ln.strip()]
+    if not any(ln.startswith(("PASS", "FAIL", "SKIP", "SUMMARY")) for ln in lines):
+        die(f"{flat} printed no kvm-unit-tests result under TCG (QEMU status {r.returncode}, {out})")
+    counts = f"PASS {sum(ln.startswith('PASS') for ln in lines)}, FAIL {sum(ln.startswith('FAIL') for ln in lines)}"
+    end = [ln for ln in lines if ln.startswith("SUMMARY")] or [ln for ln in lines if not ln.startswith("STACK")]
+    return wall, r.returncode, f"{counts}; ended: {end[-1][:120]}"
 
 
 def guest_insns(tree: str) -> int:
@@ -110,10 +167,19 @@ def first_int(regex: re.Pattern, text: str) -> int:
     return int(m.group(1)) if m else -1
 
 
-def tcg_figures(trees: dict, runs: int, tmp: str) -> dict:
-    """{name: {"ms": [...], "body": [...], "wall": [...], "bytes", "amd"}}, boots alternating."""
-    out = {k: {"ms": [], "body": [], "wall": []} for k in trees}
+def tcg_figures(trees: dict, runs: int, tmp: str, flat: str | None) -> dict:
+    """{name: {"ms": [...], "body": [...], "wall": [...], "pc": [...], "bytes", "amd"}}, and with
+    FLAT {"flat": {"wall": [...], "status", "end"}}: boots alternating."""
+    out: dict = {k: {"ms": [], "body": [], "wall": [], "pc": []} for k in trees}
+    env = os.path.join(tmp, "kvm-unit-tests.env")
+    if flat:
+        out["flat"] = {"wall": []}
+        flat_env(env)
     for i in range(runs):
+        if flat:
+            wall, status, end = flat_boot(flat, env, os.path.join(tmp, f"pmu-flat-{i}.log"))
+            out["flat"].update(status=status, end=end)
+            out["flat"]["wall"].append(wall)
         for name, tree in trees.items():
             wall, text = tcg_boot(tree, os.path.join(tmp, f"tcg-{name}-{i}.log"))
             out[name]["wall"].append(wall)
@@ -121,24 +187,71 @@ def tcg_figures(trees: dict, runs: int, tmp: str) -> dict:
             out[name]["body"].append(first_int(BODY_RE, text))
             out[name]["bytes"] = len(text.encode())
             out[name]["amd"] = suite_bytes(text, "amd")
+            if flat:
+                out[name]["pc"].append(tcg_boot(tree, os.path.join(tmp, f"pc-{name}-{i}.log"), "pc")[0])
     return out
 
 
-def kvm_figures(trees: dict, runs: int, tmp: str) -> dict:
-    """{name: {"wall": [...], "bytes"}}: tools/run.sh --kvm --smp 2, as `make run KVM=1 SMP=2`."""
-    out = {k: {"wall": [], "bytes": 0} for k in trees}
+def flat_report(tcg: dict, trees: dict, runs: int, flat: str | None) -> None:
+    """pmutest against pmu.flat, whole QEMU runs under TCG; or why not."""
+    if not flat:
+        print("  pmu.flat: not measured: give --pmu-flat PATH (kvm-unit-tests' x86/pmu.flat)")
+        return
+    f = tcg["flat"]
+    fw = med(f["wall"])
+    print(f"  pmu.flat ({flat}): wall {fw:.3f} s (median of {runs}; pc, as x86/run boots it; "
+          f"QEMU status {f['status']}; {f['end']})")
+    for name in trees:
+        pc, mv = med(tcg[name]["pc"]), med(tcg[name]["wall"])
+        print(f"  pmutest ({name}) / pmu.flat: pc {pc:.3f} s = {pc / fw:.2f}x, microvm {mv:.3f} s = "
+              f"{mv / fw:.2f}x (recorded {BASE_FLAT_RATIO}x, goal <= {GOAL_FLAT_RATIO}x)")
+
+
+def expectations(tree: str, name: str) -> str:
+    """TREE's expectations file NAME (data/expectations/, or tests/expectations/ in a tree from
+    before data/ was its own)."""
+    for d in ("data/expectations", "tests/expectations"):
+        path = os.path.join(tree, d, name)
+        if os.path.exists(path):
+            return path
+    die(f"{tree}: no {name} under data/expectations/ or tests/expectations/")
+    return ""
+
+
+def kvm_cases(tree: str) -> dict:
+    """The KVM runs, each tools/run.sh's arguments: `make run KVM=1 SMP=2` as it is, and the
+    same run with an AMD guest compared with the AMD pmu-off expectations."""
+    amd = subprocess.run([tool(HERE, "kvm-host.sh"), "amd-guest"], capture_output=True, text=True,
+                         check=False).stdout.strip()
+    return {"make run KVM=1 SMP=2": ["--kvm", "--smp", "2"],
+            f"same, AMD guest ({amd})": [
+                "--kvm", "--kvm-cpu", amd, "--smp", "2",
+                "--expect", expectations(tree, "qemu-kvm-amd-pmu-off.txt")]}
+
+
+def kvm_figures(trees: dict, runs: int) -> dict:
+    """{case: {name: {"wall": [...], "bytes", "time", "compare"}}}, runs alternating."""
+    out: dict = {}
     for i in range(runs):
         for name, tree in trees.items():
-            t0 = time.monotonic()
-            r = subprocess.run([tool(tree, "run.sh"), "--kvm", "--smp", "2"], cwd=tree,
-                               capture_output=True, text=True, check=False, timeout=900)
-            out[name]["wall"].append(time.monotonic() - t0)
-            m = re.search(r"log (\S+?)[,)]", r.stdout + r.stderr)
-            log = os.path.join(tree, m.group(1)) if m else os.path.join(tree, "build/qemu-kvm.log")
-            try:
-                out[name]["bytes"] = os.path.getsize(log)
-            except OSError:
-                die(f"{tree}: make run KVM=1 SMP=2 left no log ({(r.stdout + r.stderr).strip()[-200:]})")
+            for case, args in kvm_cases(tree).items():
+                f = out.setdefault(case, {}).setdefault(name, {"wall": []})
+                t0 = time.monotonic()
+                r = subprocess.run([tool(tree, "run.sh"), *args], cwd=tree, capture_output=True, text=True,
+                                   check=False, timeout=900)
+                f["wall"].append(time.monotonic() - t0)
+                said = r.stdout + r.stderr
+                m = re.search(r"log (\S+?)[,)]", said)
+                log = os.path.join(tree, m.group(1)) if m else ""
+                try:
+                    f["bytes"] = os.path.getsize(log)
+                    with open(log, encoding="utf-8", errors="replace") as lf:
+                        t = re.search(r"^# time: .*$", lf.read(), re.M)
+                    f["time"] = t.group(0) if t else "(no # time: line)"
+                except OSError:
+                    die(f"{tree}: {case} left no log ({said.strip()[-200:]})")
+                c = re.findall(r"^(\d+ passed, \d+ failed)$", said, re.M)
+                f["compare"] = c[-1] if c else "no comparison"
     return out
 
 
@@ -181,9 +294,13 @@ def main(argv: list) -> int:
     ap.add_argument("runs", nargs="?", type=int, default=5)
     ap.add_argument("--base", metavar="DIR")
     ap.add_argument("--kvm-runs", type=int, default=1)
+    ap.add_argument("--pmu-flat", metavar="PATH", default=os.environ.get("PMU_FLAT") or None)
     a = ap.parse_args(argv)
     if a.runs < 1 or a.kvm_runs < 0:
         die("RUNS must be 1 or more and --kvm-runs 0 or more")
+    if a.pmu_flat and not os.path.isfile(a.pmu_flat):
+        die(f"--pmu-flat {a.pmu_flat}: no such file (kvm-unit-tests' x86/pmu.flat: ./configure && make)")
+    flat = os.path.abspath(a.pmu_flat) if a.pmu_flat else None
     trees = {"this": HERE}
     if a.base:
         base = os.path.abspath(a.base)
@@ -194,32 +311,33 @@ def main(argv: list) -> int:
         trees["base"] = base
     print("== counting preconditions (a PMU that counts nothing is shown once)")
     with tempfile.TemporaryDirectory(prefix="pmutest-bench-pre.") as tmp:
-        tcg = tcg_figures(trees, a.runs, tmp)
+        tcg = tcg_figures(trees, a.runs, tmp, flat)
         for name in trees:
             f = tcg[name]
             print(f"tcg microvm ({name}): run.boot_to_verdict {med(f['ms']):.0f} ms, test bodies "
                   f"{med(f['body']):.0f} ms, wall {med(f['wall']):.3f} s (median of {a.runs}); "
                   f"log {f['bytes']} bytes, amd suite {f['amd']} bytes")
+        flat_report(tcg, trees, a.runs, flat)
         insns = {name: guest_insns(tree) for name, tree in trees.items()}
         for name in trees:
             print(f"tcg microvm ({name}): {insns[name]} guest instructions to the verdict")
-        if "base" in tcg:
+        if "base" in trees:
             print(f"  guest instructions {insns['this'] / insns['base']:.2f}x the base's")
             speed = med(tcg["this"]["ms"]) / med(tcg["base"]["ms"])
             wall = med(tcg["this"]["wall"]) / med(tcg["base"]["wall"])
-            print(f"  in-guest time {speed:.2f}x the base: {BASE_FLAT_RATIO * speed:.2f}x pmu.flat "
-                  f"(base {BASE_FLAT_RATIO}x, goal <= {GOAL_FLAT_RATIO}x); wall {wall:.2f}x the base")
+            print(f"  in-guest time {speed:.2f}x the base's; wall {wall:.2f}x the base's")
             print(f"  log {tcg['this']['bytes'] / tcg['base']['bytes']:.2f}x the base's "
                   f"(goal {GOAL_LOG_FRACTION:.2f}x), amd suite {tcg['this']['amd'] / max(1, tcg['base']['amd']):.2f}x")
         else:
             print(f"  log {tcg['this']['bytes'] / BASE_LOG_BYTES:.2f}x the issue's {BASE_LOG_BYTES} bytes "
                   f"(goal {GOAL_LOG_FRACTION:.2f}x)")
         if a.kvm_runs:
-            kvm = kvm_figures(trees, a.kvm_runs, tmp)
-            for name in trees:
-                print(f"make run KVM=1 SMP=2 ({name}): {med(kvm[name]['wall']):.1f} s wall "
-                      f"(median of {a.kvm_runs}; issue's base {BASE_KVM_S:.0f} s, goal < {GOAL_KVM_S:.0f} s), "
-                      f"log {kvm[name]['bytes']} bytes")
+            for case, per_tree in kvm_figures(trees, a.kvm_runs).items():
+                for name, f in per_tree.items():
+                    print(f"{case} ({name}): {med(f['wall']):.1f} s wall (median of {a.kvm_runs}; recorded "
+                          f"{BASE_KVM_S:.0f} s on an AMD host, goal < {GOAL_KVM_S:.0f} s), log {f['bytes']} bytes, "
+                          f"expectations: {f['compare']}")
+                    print(f"    {f['time']}")
         for p, summary in conforming(trees, tmp):
             if summary is None:
                 print(f"conforming sim {p}: (no --base: nothing to compare with)")

@@ -10,8 +10,10 @@
 #     BENCH_BASE=DIR the same figures of DIR/build/pmutest.elf (e.g. main's
 #     tree, built) measured in the same run (testing/bench-run.py);
 #   - the counting preconditions: a PMU that counts nothing on TCG and on
-#     this machine's KVM, and conforming simulated PMUs unchanged, with
-#     BENCH_BASE=DIR against DIR's build (testing/bench-precondition.py);
+#     this machine's KVM (make run KVM=1 SMP=2, and the same with an AMD
+#     guest), and conforming simulated PMUs unchanged, with BENCH_BASE=DIR
+#     against DIR's build, and with PMU_FLAT=PATH against kvm-unit-tests'
+#     x86/pmu.flat booted as its x86/run boots it (testing/bench-precondition.py);
 #   - simulator: wall-clock of one full suite run, and of the mutation matrix.
 # Usage: testing/bench.sh [RUNS]   (default 5 boots of each)
 set -euo pipefail
