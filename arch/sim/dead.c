@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Counters that do not count (quirks counter-1-dead,
+ * Counters that do not count (quirks counter-1-dead, fixed-counter-0-dead,
  * counter-1-holds-never-counts, counter-0-counts-instructions-only,
- * cpu1-counters-dead): one dead counter among working ones, one that holds
- * values but never counts, one that counts some events only, one CPU whose
- * counters are dead. Two points of the model: the counter MSRs (sim_rdmsr /
+ * cpu1-counters-dead): one dead GP or fixed counter among working ones, one
+ * that holds values but never counts, one that counts some events only, one
+ * CPU whose counters are dead. Two points of the model: the counter MSRs (sim_rdmsr /
  * sim_wrmsr in msr.c ask dead_counter_msr() first) and the engine's
  * collection of counting counters (engine.c asks dead_counter_silent()).
  */
@@ -39,6 +39,7 @@ static bool this_cpu_dead(void)
 bool dead_counter_msr(uint32_t msr)
 {
 	return (quirk(Q_COUNTER1_DEAD) && counter_i_msr(msr, 1)) ||
+	       (quirk(Q_FIXED0_DEAD) && msr == MSR_IA32_FIXED_CTR(0)) ||
 	       (this_cpu_dead() && any_counter_msr(msr));
 }
 
@@ -49,6 +50,8 @@ bool dead_counter_silent(const struct sim_counter *c)
 	bool arch = c->family == &sim_family_arch;
 
 	if (this_cpu_dead() && (arch || amd))
+		return true;
+	if (quirk(Q_FIXED0_DEAD) && arch && c->kind == ARCH_FIXED && c->idx == 0)
 		return true;
 	if ((quirk(Q_COUNTER1_DEAD) || quirk(Q_COUNTER1_NEVER_COUNTS)) && (gp || amd) &&
 	    c->idx == 1)

@@ -322,6 +322,10 @@ QUIRK(Q_COUNTER1_NEVER_COUNTS, CPU, "counter-1-holds-never-counts", on_gp_counte
 QUIRK(Q_COUNTER0_INSNS_ONLY, PLATFORM, "counter-0-counts-instructions-only", on_gp_counter_0,
       "hypothetical (an emulator that counts retired instructions only)",
       "IA32_PMC0 / AMD PerfCtr0 counts retired instructions and no other event")
+QUIRK(Q_FIXED0_DEAD, PLATFORM, "fixed-counter-0-dead", on_fixed_ctr0,
+      "hypothetical (one fixed counter of a vPMU left unbacked)",
+      "IA32_FIXED_CTR0 reads 0, drops writes and never counts; the other fixed and GP "
+      "counters work")
 QUIRK(Q_CPU1_COUNTERS_DEAD, PLATFORM, "cpu1-counters-dead", on_smp_counters,
       "hypothetical (one vCPU whose vPMU was not set up)",
       "on CPU 1 every counter (GP, fixed, AMD) reads 0, drops writes and never counts")

@@ -203,6 +203,11 @@ static bool on_fixed_beyond_edx(const struct caps *c, const struct sim_profile *
 	       (c->pm.fixed_supported >> c->pm.fixed_counters_edx) != 0;
 }
 
+static bool on_fixed_ctr0(const struct caps *c, const struct sim_profile *p)
+{
+	return arch_version_at_least(c, 2) && (c->pm.fixed_supported & BIT_ULL(0));
+}
+
 static bool on_fixed_ctr2(const struct caps *c, const struct sim_profile *p)
 {
 	return arch_version_at_least(c, 2) && (c->pm.fixed_supported & BIT_ULL(2));
