@@ -32,9 +32,9 @@ static uint8_t findings[PRECONDITION_MAX_CPUS][PRE_KINDS][PMU_COUNTER_MAX];
  * it too, and only where its own finding was (HOLD_EXCUSED, COUNT_EXCUSED). */
 static const struct known_deviation *excused[PRECONDITION_MAX_CPUS][PRE_KINDS];
 
-_Static_assert(PRE_KINDS == ARRAY_SIZE(((struct t *)0)->findings_said),
+_Static_assert(PRE_KINDS == ARRAY_SIZE(((struct t *)0)->findings_said[0].counters),
 	       "a word of findings named per counter kind");
-_Static_assert(PMU_COUNTER_MAX <= 8 * sizeof(((struct t *)0)->findings_said[0]),
+_Static_assert(PMU_COUNTER_MAX <= 8 * sizeof(((struct t *)0)->findings_said[0].counters[0]),
 	       "a bit per counter");
 
 static bool in_range(unsigned cpu, enum precondition_kind k, unsigned idx)
@@ -112,10 +112,27 @@ static void counter_name(char *buf, size_t n, enum precondition_kind k, unsigned
 			  COUNTER_ARG(k == PRE_GP ? GP_COUNTER(idx) : FIXED_COUNTER(idx)));
 }
 
+/* The counters of kind k on cpu whose finding this test named already;
+ * NULL past T_MAX_SAID_CPUS CPUs (their findings are named again). */
+static uint32_t *said(struct t *t, unsigned cpu, enum precondition_kind k)
+{
+	for (unsigned i = 0; i < t->n_findings_said; i++)
+		if (t->findings_said[i].cpu == cpu)
+			return &t->findings_said[i].counters[k];
+	if (t->n_findings_said == T_MAX_SAID_CPUS)
+		return NULL;
+	t->findings_said[t->n_findings_said].cpu = cpu;
+	return &t->findings_said[t->n_findings_said++].counters[k];
+}
+
 bool t_precondition(struct t *t, enum precondition_kind k, unsigned idx, bool need_count)
 {
-	unsigned cpu = arch_cpu_current();
+	return t_precondition_on(t, arch_cpu_current(), k, idx, need_count);
+}
 
+bool t_precondition_on(struct t *t, unsigned cpu, enum precondition_kind k, unsigned idx,
+		       bool need_count)
+{
 	if (!in_range(cpu, k, idx))
 		return true;
 	uint8_t f = findings[cpu][k][idx];
@@ -129,12 +146,17 @@ bool t_precondition(struct t *t, enum precondition_kind k, unsigned idx, bool ne
 		t->known_failures++;
 		t->known_last = row;
 	}
-	uint32_t bit = (uint32_t)BIT_ULL(idx);
-	if (t->findings_said[k] & bit)
-		return false; /* named once per test and counter */
-	t->findings_said[k] |= bit;
-	char name[32];
+	uint32_t bit = (uint32_t)BIT_ULL(idx), *named = said(t, cpu, k);
+	if (named && (*named & bit))
+		return false; /* named once per test, CPU and counter */
+	if (named)
+		*named |= bit;
+	char name[48];
 	counter_name(name, sizeof(name), k, idx);
+	if (cpu != arch_cpu_current()) {
+		size_t n = kstrlen(name);
+		ksnprintf(name + n, sizeof(name) - n, " of cpu %u", cpu);
+	}
 	ktap_diag(t->w, "FAIL: %s %s; " PRECONDITION_TEST " found it %s", name,
 		  need_count ? need_count_site : need_value_site,
 		  need_count ? "counts nothing" : "holds no written value");

@@ -14,8 +14,13 @@
  * t_counter_counts() / t_amd_counter_counts() (or *_holds()) first: true
  * lets it run every window it has today; false means the counter was shown
  * not to, and the test has one failed check naming that finding (printed
- * once per test and counter: "FAIL: PerfCtr1 needed counting;
- * counters.hold_and_count found it counts nothing"). Such a failure is a
+ * once per test, CPU and counter: "FAIL: PerfCtr1 needed counting;
+ * counters.hold_and_count found it counts nothing"). A check about another
+ * CPU's counter (a step handed to it) asks that CPU's finding with
+ * t_cpu_counter_counts() / t_cpu_counter_holds(); its line names the CPU ("FAIL: IA32_PMC0 of cpu 1
+ * needed counting; ..."). The CPUs run the suites in turn, so another CPU's
+ * finding is known only once that CPU ran the establishing test: before,
+ * it answers true like any counter not established. Such a failure is a
  * known deviation only where a known row excused the finding itself. A
  * counter the suite did not establish (not selected, no event to count it
  * with, a CPU past PRECONDITION_MAX_CPUS) answers true: its checks run and
@@ -75,6 +80,9 @@ void precondition_reset(void);
  * the CPU running the test, as far as the findings know? false: the test
  * has failed a check naming the finding; skip the windows on it. */
 bool t_precondition(struct t *t, enum precondition_kind k, unsigned idx, bool need_count);
+/* The same for the counter of CPU `cpu` (this one or another). */
+bool t_precondition_on(struct t *t, unsigned cpu, enum precondition_kind k, unsigned idx,
+		       bool need_count);
 static inline bool t_counter_counts(struct t *t, struct counter c)
 {
 	return t_precondition(t, c.kind == COUNTER_GP ? PRE_GP : PRE_FIXED, c.idx, true);
@@ -82,6 +90,14 @@ static inline bool t_counter_counts(struct t *t, struct counter c)
 static inline bool t_counter_holds(struct t *t, struct counter c)
 {
 	return t_precondition(t, c.kind == COUNTER_GP ? PRE_GP : PRE_FIXED, c.idx, false);
+}
+static inline bool t_cpu_counter_counts(struct t *t, unsigned cpu, struct counter c)
+{
+	return t_precondition_on(t, cpu, c.kind == COUNTER_GP ? PRE_GP : PRE_FIXED, c.idx, true);
+}
+static inline bool t_cpu_counter_holds(struct t *t, unsigned cpu, struct counter c)
+{
+	return t_precondition_on(t, cpu, c.kind == COUNTER_GP ? PRE_GP : PRE_FIXED, c.idx, false);
 }
 static inline bool t_amd_counter_counts(struct t *t, unsigned i)
 {

@@ -11,6 +11,7 @@
 #define T_MAX_FAIL_DIAGS 25  /* failure reports printed per test */
 #define T_MAX_OFFENDERS	 16  /* offenders of one sweeping check remembered */
 #define T_MAX_KNOWN_HITS 16  /* (row, rule, subject) excuses remembered per test */
+#define T_MAX_SAID_CPUS	 4   /* CPUs whose findings a test names once each */
 
 /* The lines of a failure block after "FAIL:" (check.c field()). */
 enum block_field {
@@ -64,9 +65,14 @@ struct t {
 	unsigned n_offenders;
 	uint32_t host_kernel; /* options: HOST_KERNEL(), 0 unknown */
 	uint8_t fields_said;  /* check.c: a bit per enum block_field printed */
-	/* precondition.c: a bit per counter (of each enum precondition_kind)
-	 * whose finding this test named already. */
-	uint32_t findings_said[3];
+	/* precondition.c: per CPU asked about (the first T_MAX_SAID_CPUS),
+	 * a bit per counter (of each enum precondition_kind) whose finding this
+	 * test named already. */
+	struct finding_said {
+		unsigned cpu;
+		uint32_t counters[3];
+	} findings_said[T_MAX_SAID_CPUS];
+	unsigned n_findings_said;
 };
 
 /* Counts a check: a check site is identified by its format string, so the

@@ -238,6 +238,86 @@ static void test_excused_count_is_known_for_counting_only(void)
 	UNIT_EQ(t.known_failures, 1, "one known: the test is a plain failure, no XFAIL");
 }
 
+/* counters.hold_and_count on CPU cpu (the runner runs it there). */
+static void establish_on(unsigned cpu, enum precondition_kind k, unsigned idx, bool holds,
+			 bool counts, const char *excused)
+{
+	cpu_now = cpu;
+	establish(k, idx, holds, counts, excused);
+	cpu_now = 0;
+}
+
+static void test_another_cpus_finding(void)
+{
+	precondition_reset();
+	establish_on(0, PRE_GP, 0, true, true, NULL);
+	establish_on(1, PRE_GP, 0, false, false, NULL);
+	establish_on(2, PRE_GP, 0, true, false, NULL);
+	struct t t = new_test();
+	UNIT_TRUE(t_counter_counts(&t, GP_COUNTER(0)), "this CPU's counter counts");
+	UNIT_TRUE(t_cpu_counter_counts(&t, 0, GP_COUNTER(0)), "... asked by its number too");
+	UNIT_TRUE(t_cpu_counter_counts(&t, 3, GP_COUNTER(0)),
+		  "a CPU that has not run the establishing test judges for itself");
+	UNIT_TRUE(t_cpu_counter_counts(&t, PRECONDITION_MAX_CPUS, GP_COUNTER(0)),
+		  "a CPU beyond the kept findings judges for itself");
+	UNIT_EQ(t.failures, 0, "no failure for them");
+	UNIT_EQ(out_len, 0, "nothing printed for them");
+
+	UNIT_TRUE(!t_cpu_counter_counts(&t, 1, GP_COUNTER(0)),
+		  "another CPU's dead counter stops the step on it");
+	UNIT_TRUE(!t_cpu_counter_counts(&t, 1, GP_COUNTER(0)), "... each time it is asked");
+	UNIT_TRUE(t_cpu_counter_holds(&t, 2, GP_COUNTER(0)),
+		  "a CPU whose counter holds runs the writes there");
+	UNIT_TRUE(!t_cpu_counter_counts(&t, 2, GP_COUNTER(0)), "... but not the windows");
+	UNIT_EQ(t.failures, 3, "each need is a failed check of this test");
+	UNIT_EQ(occurrences(out, "FAIL: IA32_PMC0 of cpu 1 needed counting; "
+				 "counters.hold_and_count found it counts nothing"),
+		1, "the finding names the CPU, once per test, CPU and counter");
+	UNIT_EQ(occurrences(out, "FAIL: IA32_PMC0 of cpu 2 needed counting"), 1,
+		"the same counter of another CPU is named for itself");
+	UNIT_TRUE(!t.skipped, "never a skip");
+
+	cpu_now = 1;
+	struct t on1 = new_test();
+	UNIT_TRUE(!t_counter_counts(&on1, GP_COUNTER(0)), "on CPU 1 its own finding answers");
+	UNIT_TRUE(strstr(out, "FAIL: IA32_PMC0 needed counting") != NULL,
+		  "the CPU running the test is not named");
+	UNIT_TRUE(t_cpu_counter_counts(&on1, 0, GP_COUNTER(0)), "CPU 0's counter counts");
+	cpu_now = 0;
+}
+
+static void test_another_cpus_excused_finding(void)
+{
+	precondition_reset();
+	establish_on(1, PRE_FIXED, 2, true, false, COUNT_RULE);
+	establish_on(2, PRE_FIXED, 2, true, false, NULL);
+	struct t t = new_test();
+	UNIT_TRUE(!t_cpu_counter_counts(&t, 1, FIXED_COUNTER(2)),
+		  "a fixed counter of another CPU that counts nothing stops the windows");
+	UNIT_EQ(t.known_failures, 1, "known: the row excused that CPU's finding");
+	UNIT_TRUE(strstr(out, "FAIL: IA32_FIXED_CTR2 of cpu 1 needed counting") != NULL,
+		  "a fixed counter of another CPU is named with its CPU");
+	UNIT_TRUE(!t_cpu_counter_counts(&t, 2, FIXED_COUNTER(2)),
+		  "another CPU's finding the row did not excuse stops too");
+	UNIT_EQ(t.failures, 2, "two failures");
+	UNIT_EQ(t.known_failures, 1, "one known: a row excuses the CPU it was met on only");
+}
+
+static void test_many_cpus_named_again_never_hidden(void)
+{
+	precondition_reset();
+	for (unsigned c = 1; c <= T_MAX_SAID_CPUS + 1; c++)
+		establish_on(c, PRE_GP, 1, false, false, NULL);
+	struct t t = new_test();
+	for (unsigned c = 1; c <= T_MAX_SAID_CPUS + 1; c++)
+		UNIT_TRUE(!t_cpu_counter_counts(&t, c, GP_COUNTER(1)), "each dead counter stops");
+	UNIT_TRUE(!t_cpu_counter_counts(&t, T_MAX_SAID_CPUS + 1, GP_COUNTER(1)),
+		  "past the CPUs remembered ...");
+	UNIT_EQ(occurrences(out, "FAIL: IA32_PMC1 of cpu"), T_MAX_SAID_CPUS + 2,
+		"... a finding is named again rather than not at all");
+	UNIT_EQ(t.failures, T_MAX_SAID_CPUS + 2, "every need a failure");
+}
+
 int main(void)
 {
 	test_working_and_unknown_counters_run();
@@ -245,5 +325,8 @@ int main(void)
 	test_holds_but_never_counts();
 	test_excused_hold_is_known_for_holding_only();
 	test_excused_count_is_known_for_counting_only();
+	test_another_cpus_finding();
+	test_another_cpus_excused_finding();
+	test_many_cpus_named_again_never_hidden();
 	return unit_done();
 }
