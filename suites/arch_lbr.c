@@ -9,6 +9,7 @@
  */
 #include "lbr.h"
 #include "pmu.h"
+#include "precondition.h"
 #include "rules.h"
 #include "test.h"
 
@@ -253,6 +254,9 @@ TEST(arch_lbr, freeze_on_pmi, REQ_INTEL | REQ_ARCH_LBR | REQ_ARCH_PMU_V4 | REQ_L
 {
 	struct lbr_pmi_run r;
 
+	/* The PMI is the first GP counter's overflow (kernel/lbr_pmi.c). */
+	if (!t_counter_counts(t, GP_COUNTER((unsigned)pmu_gp_nth(0))))
+		return;
 	wrmsr(MSR_IA32_LBR_CTL, ctl_all());
 	lbr_pmi_run(DEBUGCTL_FREEZE_LBRS_ON_PMI, &r);
 	wrmsr(MSR_IA32_LBR_CTL, 0);

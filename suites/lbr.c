@@ -13,6 +13,7 @@
  */
 #include "lbr.h"
 #include "pmu.h"
+#include "precondition.h"
 #include "rules.h"
 #include "test.h"
 
@@ -301,9 +302,12 @@ TEST(lbr, format_flags, REQ_INTEL | REQ_LBR_FMT)
 		  "IN_TX / TSX_ABORT of the chain's %u entries (no transaction ran)", n);
 }
 
-/* FREEZE_LBRS_ON_PMI: a PMI with the LBRs on (kernel/lbr_pmi.c). */
+/* FREEZE_LBRS_ON_PMI: a PMI with the LBRs on (kernel/lbr_pmi.c), from
+ * the overflow of the first GP counter: none without its counting. */
 static bool pmi_run(struct t *t, bool freeze, struct lbr_pmi_run *r)
 {
+	if (!t_counter_counts(t, GP_COUNTER((unsigned)pmu_gp_nth(0))))
+		return false;
 	lbr_pmi_run(DEBUGCTL_LBR | (freeze ? DEBUGCTL_FREEZE_LBRS_ON_PMI : 0), r);
 	return expect_eq(t, r->pmis, 1, RULE_PMI_DELIVER, "PMIs for the IA32_PMC%u overflow",
 			 r->ovf);
