@@ -13,6 +13,7 @@
 #include "enumeration.h"
 #include "ktap.h"
 #include "pmu.h"
+#include "precondition.h"
 #include "reserved_bits.h"
 #include "rules.h"
 #include "test.h"
@@ -164,6 +165,10 @@ TEST(versions, fixed_counters_exist_as_enumerated, REQ_ARCH_PMU_V2)
 		if (sdm_fixed_counter_exists(x)) {
 			ctrl_ok |=
 			    FIXED_CTRL_FIELD(x, FIXED_CTRL_OS | FIXED_CTRL_USR | FIXED_CTRL_PMI);
+			/* The write and read-back are the establishing test's:
+			 * a counter shown to hold no value is named instead. */
+			if (!t_counter_holds(t, FIXED_COUNTER(x)))
+				continue;
 			expect_no_fault(t, wrmsr_safe(MSR_IA32_FIXED_CTR(x), 0x1234),
 					RULE_FIXED_BITMASK, "WRMSR IA32_FIXED_CTR%u (enumerated)",
 					x);
