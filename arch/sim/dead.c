@@ -33,7 +33,8 @@ static bool any_counter_msr(uint32_t msr)
 
 static bool this_cpu_dead(void)
 {
-	return quirk(Q_CPU1_COUNTERS_DEAD) && g_sim.index == 1;
+	return (quirk(Q_CPU1_COUNTERS_DEAD) && g_sim.index == 1) ||
+	       (quirk(Q_CPU0_COUNTERS_DEAD) && g_sim.index == 0);
 }
 
 bool dead_counter_msr(uint32_t msr)

@@ -329,6 +329,11 @@ QUIRK(Q_FIXED0_DEAD, PLATFORM, "fixed-counter-0-dead", on_fixed_ctr0,
 QUIRK(Q_CPU1_COUNTERS_DEAD, PLATFORM, "cpu1-counters-dead", on_smp_counters,
       "hypothetical (one vCPU whose vPMU was not set up)",
       "on CPU 1 every counter (GP, fixed, AMD) reads 0, drops writes and never counts")
+/* The boot CPU's: the other CPUs' two-CPU tests meet a partner whose
+ * finding was established before them (the runner runs CPU by CPU). */
+QUIRK(Q_CPU0_COUNTERS_DEAD, PLATFORM, "cpu0-counters-dead", on_smp_counters,
+      "hypothetical (the boot vCPU's vPMU was not set up)",
+      "on CPU 0 every counter (GP, fixed, AMD) reads 0, drops writes and never counts")
 /* ---- What is counted: the architectural events, intercepted instructions, SMM ---- */
 QUIRK(Q_LLC_NEVER_COUNT, PLATFORM, "llc-events-never-count", on_llc_events,
       "hypothetical (a vPMU that drops events it does not emulate)",
