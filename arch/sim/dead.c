@@ -2,11 +2,13 @@
 /*
  * Counters that do not count (quirks counter-1-dead, fixed-counter-0-dead,
  * counter-1-holds-never-counts, counter-0-counts-instructions-only,
- * cpu1-counters-dead): one dead GP or fixed counter among working ones, one
- * that holds values but never counts, one that counts some events only, one
- * CPU whose counters are dead. Two points of the model: the counter MSRs (sim_rdmsr /
- * sim_wrmsr in msr.c ask dead_counter_msr() first) and the engine's
- * collection of counting counters (engine.c asks dead_counter_silent()).
+ * cpu0-counters-dead, cpu1-counters-dead): one dead GP or fixed counter
+ * among working ones, one that holds values but never counts, one that
+ * counts some events only, one CPU whose counters are dead (the
+ * architectural, P6-family and AMD counters; not NetBurst's). Two points of
+ * the model: the counter MSRs (sim_rdmsr / sim_wrmsr in msr.c ask
+ * dead_counter_msr() first) and the engine's collection of counting
+ * counters (engine.c asks dead_counter_silent()).
  */
 #include "sim.h"
 
@@ -39,6 +41,10 @@ static bool this_cpu_dead(void)
 
 bool dead_counter_msr(uint32_t msr)
 {
+	/* NetBurst's counters (300H-311H) share addresses with IA32_FIXED_CTRx;
+	 * these quirks model the architectural, P6 and AMD counters only. */
+	if (g_sim.caps.netburst)
+		return false;
 	return (quirk(Q_COUNTER1_DEAD) && counter_i_msr(msr, 1)) ||
 	       (quirk(Q_FIXED0_DEAD) && msr == MSR_IA32_FIXED_CTR(0)) ||
 	       (this_cpu_dead() && any_counter_msr(msr));
@@ -46,11 +52,12 @@ bool dead_counter_msr(uint32_t msr)
 
 bool dead_counter_silent(const struct sim_counter *c)
 {
-	bool gp = c->family == &sim_family_arch && c->kind == ARCH_GP;
+	bool p6 = c->family == &sim_family_p6; /* PerfCtr0/1: IA32_PMC0/1's addresses */
+	bool gp = (c->family == &sim_family_arch && c->kind == ARCH_GP) || p6;
 	bool amd = c->family == &sim_family_amd;
 	bool arch = c->family == &sim_family_arch;
 
-	if (this_cpu_dead() && (arch || amd))
+	if (this_cpu_dead() && (arch || amd || p6))
 		return true;
 	if (quirk(Q_FIXED0_DEAD) && arch && c->kind == ARCH_FIXED && c->idx == 0)
 		return true;
