@@ -140,7 +140,11 @@ unsigned counter_next(enum counter_kind kind, unsigned from)
 
 const char *counter_prefix(struct counter c)
 {
-	return c.kind == COUNTER_GP ? "IA32_PMC" : "IA32_FIXED_CTR";
+	/* The P6 family's PerfCtr0/1 sit at IA32_PMC0/1's addresses; its
+	 * manual section names them PerfCtr. */
+	if (c.kind == COUNTER_GP)
+		return g_caps.p6 ? "PerfCtr" : "IA32_PMC";
+	return "IA32_FIXED_CTR";
 }
 
 uint64_t counter_global_bit(struct counter c)

@@ -4,8 +4,8 @@
  * established once and pointed at by every later check that needs it.
  *
  * The suite `counters` (suites/counters.c) runs on each CPU right after the
- * capability report: for every counter (Intel GP and fixed, AMD PerfCtr
- * through the addresses the amd suite uses) it writes a value and reads it
+ * capability report: for every counter (Intel GP and fixed, P6-family
+ * PerfCtr0/1, AMD PerfCtr through the addresses the amd suite uses) it writes a value and reads it
  * back, then counts an event the workload retires in one window, and hands
  * the evidence to precondition_establish(). Those checks are the finding,
  * with the writes, the reads and the window in their failure blocks.
@@ -40,7 +40,7 @@ struct t;
 
 /* The counters a finding is about. */
 enum precondition_kind {
-	PRE_GP,	   /* IA32_PMCx */
+	PRE_GP,	   /* IA32_PMCx (P6 family: PerfCtr0/1, at the same addresses) */
 	PRE_FIXED, /* IA32_FIXED_CTRx */
 	PRE_AMD,   /* AMD PerfCtrn (legacy C001_0004H + n or extended C001_0201H + 2n) */
 	PRE_KINDS

@@ -432,6 +432,10 @@
 	"PerfEvtSel0 and enables counting in both PerfCtr0 and PerfCtr1; clear, neither counts"
 #define RULE_P6_INST_RETIRED                                                                       \
 	"SDM Vol.3B P6 family event table: INST_RETIRED (C0H) counts instructions retired"
+#define RULE_P6_CTR_RW                                                                             \
+	"SDM Vol.3B P6 family counters: PerfCtr0/1 are read and written with RDMSR / WRMSR (the "  \
+	"low 32 bits written, bits 39:32 sign-extended from bit 31): a value below 2^31 reads "    \
+	"back"
 
 /* ---- NetBurst (Vol. 3B 20.6.3) ---------------------------------------------- */
 #define RULE_P4_WIDTH "SDM Vol.3B 20.6.3.2: NetBurst counters are 40 bits wide"

@@ -11,7 +11,10 @@
  * legacy write keeps as written: Vol. 3B 20.2.6) and IA32_FIXED_CTRx, each
  * counting the event the suites count on it (Table 20-1, 20-2). AMD: PerfCtrn
  * through the addresses the amd suite uses (extended with PerfCtrExtCore,
- * else legacy), counting PMCx0C0 Retired Instructions.
+ * else legacy), counting PMCx0C0 Retired Instructions. P6 family (no leaf
+ * 0AH): PerfCtr0/1 at C1H/C2H, IA32_PMC0/1's addresses (so their findings are
+ * IA32_PMC0/1's), counting INST_RETIRED with PerfEvtSel0.EN, which starts
+ * both counters (the P6 section of Vol. 3B).
  */
 #include "ktap.h"
 #include "pmu.h"
@@ -104,6 +107,42 @@ static void establish_intel(struct t *t, struct counter c)
 	wrmsr_safe(e.msr, 0);
 }
 
+/* P6: a write keeps a value below 2^31 as written; the window counts
+ * INST_RETIRED on counter i, PerfEvtSel0.EN gating both counters (its event
+ * none when counter 1 is the one shown), as the p6 suite counts. */
+static void establish_p6(struct t *t, unsigned i)
+{
+	const uint64_t sel = P6_EVT_INST_RETIRED | PERFEVTSEL_USR | PERFEVTSEL_OS;
+	const uint64_t sel0 = i == 0 ? sel : (PERFEVTSEL_USR | PERFEVTSEL_OS);
+	char name[40];
+	struct precondition_evidence e = {
+	    .name = name,
+	    .msr = MSR_P6_PERFCTR(i),
+	    .wrote = PRE_VALUE,
+	    .window = true,
+	    .event = "INST_RETIRED (C0H)",
+	    .cfg = sel,
+	    .iters = PRE_ITERS,
+	};
+
+	ksnprintf(name, sizeof(name), "PerfCtr%u (%XH)", i, (unsigned)e.msr);
+	wrmsr_safe(MSR_P6_EVNTSEL(0), 0);
+	wrmsr_safe(MSR_P6_EVNTSEL(1), 0);
+	e.write_vec = wrmsr_safe(e.msr, e.wrote);
+	if (!e.write_vec)
+		e.read_vec = rdmsr_safe(e.msr, &e.read);
+	wrmsr_safe(e.msr, 0);
+	if (i == 1)
+		wrmsr_safe(MSR_P6_EVNTSEL(1), sel);
+	arch_workload_gated(e.iters, MSR_P6_EVNTSEL(0), sel0 | PERFEVTSEL_EN, sel0);
+	if (rdmsr_safe(e.msr, &e.count))
+		e.count = 0;
+	wrmsr_safe(MSR_P6_EVNTSEL(1), 0);
+	wrmsr_safe(MSR_P6_EVNTSEL(0), 0);
+	wrmsr_safe(e.msr, 0);
+	precondition_establish(t, PRE_GP, i, &e, RULE_P6_CTR_RW, RULE_P6_INST_RETIRED);
+}
+
 #define AMD_RETIRED_INSNS 0xC0
 #define AMD_SEL_INSNS	  (AMD_RETIRED_INSNS | PERFEVTSEL_USR | PERFEVTSEL_OS)
 
@@ -150,6 +189,9 @@ TEST(counters, hold_and_count, REQ_NONE)
 			establish_intel(t, c);
 		for_each_fixed_counter(c)
 			establish_intel(t, c);
+	} else if (caps()->p6) {
+		for (unsigned i = 0; i < P6_NUM_COUNTERS; i++)
+			establish_p6(t, i);
 	}
 	if (caps_amd_like(caps())) {
 		unsigned n = caps()->amd.core_counters ? caps()->amd.core_counters : 4;

@@ -190,11 +190,15 @@ TEST(width, nonarch_40_bit_counters, REQ_NO_ARCH_PMU | REQ_INTEL)
 
 		expect_no_fault(t, wrmsr_safe(MSR_IA32_PMC(i), 0xFFFFFFFFULL), RULE_NONARCH_WIDTH,
 				"WRMSR PerfCtr%u <- 0xffffffff", i);
-		expect_eq(t, rdmsr(MSR_IA32_PMC(i)), mask40, RULE_NONARCH_WIDTH,
-			  "PerfCtr%u after a sign-extended write", i);
+		bool holds = t_counter_holds(t, GP_COUNTER(i));
+		if (holds)
+			expect_eq(t, rdmsr(MSR_IA32_PMC(i)), mask40, RULE_NONARCH_WIDTH,
+				  "PerfCtr%u after a sign-extended write", i);
 		got = rdpmc_value(i, &vec);
 		expect_vector(t, vec, 0, RULE_RDPMC_GP, "RDPMC ECX=%u", i);
-		expect_eq(t, got, mask40, RULE_RDPMC_NONARCH_WIDTH, "RDPMC %u (40 bits)", i);
+		if (holds)
+			expect_eq(t, got, mask40, RULE_RDPMC_NONARCH_WIDTH, "RDPMC %u (40 bits)",
+				  i);
 		wrmsr(MSR_IA32_PMC(i), 0);
 	}
 }
