@@ -194,7 +194,7 @@ static void test_holds_but_never_counts(void)
 	establish(PRE_GP, 1, true, false, NULL);
 	struct t t = new_test();
 	UNIT_TRUE(t_counter_counts(&t, GP_COUNTER(0)), "another counter is not affected");
-	UNIT_TRUE(t_precondition(&t, PRE_GP, 1, false), "holding a value is still tried");
+	UNIT_TRUE(t_counter_holds(&t, GP_COUNTER(1)), "holding a value is still tried");
 	UNIT_TRUE(!t_counter_counts(&t, GP_COUNTER(1)), "counting is not");
 	UNIT_EQ(t.failures, 1, "one failure: the counting need");
 	UNIT_TRUE(strstr(out, "FAIL: IA32_PMC1 needed counting") != NULL,

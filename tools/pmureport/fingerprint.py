@@ -27,8 +27,9 @@ from .ktap import Test
 
 FINGERPRINT_KEYS = ("known", "check", "finding", "inferred", "exception", "state", "timeout")
 # The one line of a check that needed a counter shown not to count
-# (kernel/precondition.c t_precondition()).
-FINDING_RE = re.compile(r"^(\S{1,40}) needed (?:counting|holding a value); (\S{1,80}) found it "
+# (kernel/precondition.c t_precondition()); another CPU's counter is named
+# with its CPU ("IA32_PMC0 of cpu 1 needed counting; ...").
+FINDING_RE = re.compile(r"^(\S{1,40}(?: of cpu \d{1,4})?) needed (?:counting|holding a value); (\S{1,80}) found it "
                         r"(counts nothing|holds no written value)$")
 # A description names its subject; a workload's random seed (a fresh one each
 # run: suites/amd.c fresh_seed()) is no part of it.

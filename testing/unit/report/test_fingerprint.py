@@ -34,6 +34,19 @@ class Fingerprints(unittest.TestCase):
                             "0x80000003->no fault(0), 0x10000->#UD(0)"), "sweep #UD(0)+no fault")
         self.assertEqual(oc("none", "bit 3, bit 5"), "bit 3, bit 5")
 
+    def test_finding_lines(self):
+        # kernel/precondition.c's one line, for this CPU's counter and for
+        # another CPU's: a finding each, counter named as printed.
+        log = ("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: smp\n    1..1\n"
+               "    # FAIL: IA32_PMC1 needed counting; counters.hold_and_count found it counts nothing\n"
+               "    # FAIL: IA32_PMC0 of cpu 1 needed holding a value; counters.hold_and_count found it "
+               "holds no written value\n"
+               "    not ok 1 counters_per_cpu\nnot ok 1 smp\n")
+        test = {t.full_name: t for t in reader.parse(log).tests()}["smp.counters_per_cpu"]
+        self.assertEqual(fingerprint.fingerprint(test), [
+            "finding: counters.hold_and_count :: IA32_PMC0 of cpu 1 :: holds no written value",
+            "finding: counters.hold_and_count :: IA32_PMC1 :: counts nothing"])
+
     def test_ud_where_the_line_says_gp0(self):
         ud = GOOD.replace("#   actual:   no exception", "#   actual:   #UD")
         exp = EXPECT_GOOD.replace("no fault ::", "#GP(0) ::")
