@@ -68,15 +68,21 @@ SUITE_RE = re.compile(r"^    # Subtest: (\S+)$")
 SUITE_COST_RE = re.compile(r"^ *# (\S+): (\d+ distinct checks, \d+ evaluated, \d+ TSC cycles)$", re.M)
 
 
-def tool(tree: str, name: str) -> str:
-    """TREE's NAME: under tools/ (or scripts/, a tree from before tools/ and
-    testing/ were apart: a --base built from an older main)."""
-    for d in ("tools", "testing", "scripts"):
+def in_tree(tree: str, name: str, dirs: tuple) -> str:
+    """TREE's file NAME in the first of DIRS that has it: a --base built from
+    an older main keeps its files where that main kept them."""
+    for d in dirs:
         path = os.path.join(tree, d, name)
         if os.path.exists(path):
             return path
-    die(f"{tree}: no {name} under tools/, testing/ or scripts/")
+    die(f"{tree}: no {name} under {', '.join(d + '/' for d in dirs)}")
     return ""
+
+
+def tool(tree: str, name: str) -> str:
+    """TREE's NAME: under tools/ (or scripts/, a tree from before tools/ and
+    testing/ were apart)."""
+    return in_tree(tree, name, ("tools", "testing", "scripts"))
 
 
 def die(msg: str) -> None:
@@ -210,12 +216,7 @@ def flat_report(tcg: dict, trees: dict, runs: int, flat: str | None) -> None:
 def expectations(tree: str, name: str) -> str:
     """TREE's expectations file NAME (data/expectations/, or tests/expectations/ in a tree from
     before data/ was its own)."""
-    for d in ("data/expectations", "tests/expectations"):
-        path = os.path.join(tree, d, name)
-        if os.path.exists(path):
-            return path
-    die(f"{tree}: no {name} under data/expectations/ or tests/expectations/")
-    return ""
+    return in_tree(tree, name, ("data/expectations", "tests/expectations"))
 
 
 def kvm_cases(tree: str) -> dict:
